@@ -1,0 +1,30 @@
+// Runs the project's pinned CLI tools from node_modules/.bin, with telemetry off.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+
+/** Runs a tool synchronously; throws with its output when it exits non-zero. */
+export function runTool(name, args, { quiet = false } = {}) {
+  const result = spawnSync(bin(name), args, {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', NO_UPDATE_NOTIFIER: '1', NO_COLOR: '1' },
+  });
+  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
+  if (result.status !== 0) {
+    throw new Error(`${name} ${args.join(' ')} failed (exit ${result.status}):\n${output}`);
+  }
+  if (!quiet) process.stdout.write(stripBanner(output));
+  return output;
+}
+
+// Redocly prints a boxed Node-version notice on Node 20; it is noise in our logs.
+function stripBanner(text) {
+  return text
+    .split('\n')
+    .filter((line) => !/[║╔╚]/.test(line))
+    .join('\n');
+}

@@ -3037,14 +3037,8 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description `t=<unix-timestamp>,v0=<hex-signature>`. The signature is HMAC-SHA256 over the text
-                 *     `<t>.<raw-request-body>` with the partner's webhook signing secret, as lowercase hex. Several
-                 *     `v0` entries may appear during a secret rotation; a match on any of them is valid. Verify against
-                 *     the raw body bytes exactly as received.
-                 * @example t=1763700000,v0=5b1c0f6d5e4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c
-                 */
-                "x-service-signature": components["parameters"]["ServiceSignature"];
+                /** @description The partner's shared secret, in plain text. Legacy deliveries are not signed. */
+                "x-service-api-key": components["parameters"]["LegacySharedSecret"];
             };
             path?: never;
             cookie?: never;

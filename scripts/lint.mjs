@@ -1,0 +1,35 @@
+// Lints the contract with zero tolerance: Redocly recommended-strict on the split sources,
+// Spectral (oas + OWASP + this API's rules) on a fresh bundle, and the official OpenAPI 3.1
+// JSON schema. Any finding, warnings and hints included, fails.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { build } from './build.mjs';
+import { runTool } from './lib/tools.mjs';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'contract-lint-'));
+try {
+  await build(tmp, { quiet: true });
+  const bundledYaml = path.join(tmp, 'openapi.yaml');
+
+  console.log('redocly lint (recommended-strict), split sources:');
+  runTool('redocly', ['lint', 'openapi/openapi.yaml', '--max-problems', '1000']);
+
+  console.log('spectral lint (spectral:oas, OWASP, custom rules), bundled document:');
+  runTool('spectral', ['lint', bundledYaml, '--ruleset', '.spectral.yaml', '--fail-severity', 'hint']);
+
+  console.log('OpenAPI 3.1 schema validation, bundled document:');
+  const result = await new Validator().validate(path.join(tmp, 'openapi.json'));
+  if (!result.valid) {
+    console.error(JSON.stringify(result.errors, null, 2));
+    process.exitCode = 1;
+  } else {
+    console.log('valid against the official OpenAPI 3.1 schema');
+  }
+} catch (error) {
+  console.error(error.message);
+  process.exitCode = 1;
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}

@@ -1,0 +1,67 @@
+// Every request body, response and webhook payload has named examples, and every example
+// validates against its schema (ajv, JSON Schema 2020-12).
+import { describe, expect, it } from 'vitest';
+import { contract, operations, resolve, violations, type MediaType } from '../support/contract.js';
+
+interface Site {
+  where: string;
+  media: MediaType;
+}
+
+function mediaSites(): Site[] {
+  const sites: Site[] = [];
+  for (const { method, path, op } of operations()) {
+    for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {
+      sites.push({ where: `${method.toUpperCase()} ${path} request ${type}`, media });
+    }
+    for (const [status, declared] of Object.entries(op.responses)) {
+      const response = resolve<{ content?: Record<string, MediaType> }>(declared);
+      for (const [type, media] of Object.entries(response.content ?? {})) {
+        sites.push({ where: `${method.toUpperCase()} ${path} ${status} ${type}`, media });
+      }
+    }
+  }
+  for (const [name, item] of Object.entries(contract.webhooks)) {
+    for (const [type, media] of Object.entries(item.post?.requestBody?.content ?? {})) {
+      sites.push({ where: `webhook ${name} ${type}`, media });
+    }
+  }
+  return sites;
+}
+
+const sites = mediaSites();
+
+describe('examples', () => {
+  it('finds the media types to check', () => {
+    expect(sites.length).toBeGreaterThan(60);
+  });
+
+  it.each(sites.map((s) => [s.where, s] as const))('%s has at least one named example', (_where, site) => {
+    expect(Object.keys(site.media.examples ?? {}).length).toBeGreaterThan(0);
+  });
+
+  it.each(sites.map((s) => [s.where, s] as const))('%s: every example validates', (_where, site) => {
+    for (const [name, example] of Object.entries(site.media.examples ?? {})) {
+      const { value } = resolve<{ value: unknown }>(example);
+      expect({ example: name, problems: violations(site.media.schema, value) }).toEqual({ example: name, problems: [] });
+    }
+  });
+
+  it('every named example in components is used somewhere', () => {
+    const used = new Set<string>();
+    for (const site of sites) {
+      for (const example of Object.values(site.media.examples ?? {})) {
+        if (example.$ref) used.add(example.$ref.split('/').pop()!);
+      }
+    }
+    const unused = Object.keys(contract.components.examples ?? {}).filter((name) => !used.has(name));
+    expect(unused).toEqual([]);
+  });
+
+  it('rejects an example that breaks its schema (the validator is live)', () => {
+    const schema = { $ref: '#/components/schemas/CapturePaymentSessionError' };
+    expect(violations(schema, { error: 'NotACode', message: 'x' })).not.toEqual([]);
+    expect(violations(schema, { error: 'SessionVoided' })).not.toEqual([]);
+    expect(violations(schema, { error: 'SessionVoided', message: 'voided' })).toEqual([]);
+  });
+});

@@ -1,0 +1,183 @@
+// The document covers everything the reference lists: operations, statuses, error enums (each
+// with an example), query parameters, enums, webhooks and the idempotency rules.
+import { describe, expect, it } from 'vitest';
+import { contract, operationById, operations, resolve, type MediaType } from '../support/contract.js';
+import {
+  COMMON_ERRORS, COMMON_STATUSES, ENUMS, ERRORS_400, IDEMPOTENCY, LIST_CATALOG_PARAMETERS,
+  LIST_SESSION_PARAMETERS, LIST_TOKEN_PARAMETERS, OPERATIONS, WEBHOOKS,
+} from './reference.js';
+
+const schemas = contract.components.schemas as Record<string, any>;
+
+function parameterNames(operationId: string): Map<string, any> {
+  const { op } = operationById(operationId);
+  const item = contract.paths[operationById(operationId).path] as { parameters?: unknown[] };
+  const all = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => resolve<any>(p));
+  return new Map(all.map((p) => [p.name, p]));
+}
+
+function errorExamples(operationId: string, status: string): string[] {
+  const response = resolve<{ content?: Record<string, MediaType> }>(operationById(operationId).op.responses[status]!);
+  return Object.values(response.content?.['application/json']?.examples ?? {}).map(
+    (e) => (resolve<{ value: { error: string } }>(e).value.error),
+  );
+}
+
+describe('operations', () => {
+  it('the document has exactly the reference operations', () => {
+    const found = operations().map(({ method, path, op }) => `${op.operationId} ${method} ${path}`).sort();
+    const expected = OPERATIONS.map((o) => `${o.operationId} ${o.method} ${o.path}`).sort();
+    expect(found).toEqual(expected);
+  });
+
+  it.each(OPERATIONS.map((o) => [o.operationId, o] as const))('%s declares the statuses the reference gives it', (id, ref) => {
+    const declared = Object.keys(operationById(id).op.responses).sort();
+    expect(declared).toEqual([...ref.statuses, ...COMMON_STATUSES].sort());
+  });
+
+  it.each(operations().map((o) => [o.op.operationId, o.op] as const))('%s has a tag, a summary, a description and the API key', (_id, op) => {
+    expect(op.tags?.length).toBe(1);
+    expect(op.summary).toBeTruthy();
+    expect(op.description).toBeTruthy();
+    expect(op.security).toBeUndefined(); // inherits the global x-service-api-key requirement
+  });
+
+  it('every operation requires the x-service-api-key header', () => {
+    expect((contract as any).security).toEqual([{ ServiceApiKey: [] }]);
+    expect(contract.components.securitySchemes!.ServiceApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-service-api-key' });
+  });
+
+  it('declares the development and production servers', () => {
+    expect(contract.servers.map((s) => s.url)).toEqual(['https://dev-api.service.example', 'https://api.service.example']);
+  });
+});
+
+describe('errors', () => {
+  it.each(Object.entries(ERRORS_400))('%s: the 400 enum equals the reference list', (operationId, { schema, codes }) => {
+    const response = operationById(operationId).op.responses['400']!;
+    const media = resolve<{ content: Record<string, MediaType> }>(response).content['application/json']!;
+    expect(media.schema?.$ref).toBe(`#/components/schemas/${schema}`);
+    expect(schemas[schema].properties.error.enum).toEqual(codes);
+  });
+
+  it.each(Object.entries(ERRORS_400))('%s: every 400 code has a named example', (operationId, { codes }) => {
+    expect(errorExamples(operationId, '400').sort()).toEqual([...codes].sort());
+  });
+
+  it.each(Object.entries(COMMON_ERRORS))('shared %s response carries its enum on every operation', (status, { schema, codes }) => {
+    expect(schemas[schema].properties.error.enum).toEqual(codes);
+    for (const { op } of operations()) {
+      expect(op.responses[status]).toEqual({ $ref: `#/components/responses/${schemaToResponse(schema)}` });
+    }
+  });
+
+  it('the 401 is marked undocumented', () => {
+    expect(contract.components.responses!.Unauthorized['x-undocumented']).toBeTruthy();
+  });
+
+  it('create session answers 422 with next_action UpdatePaymentMethod | TakeHealthSurvey', () => {
+    expect(schemas.PaymentActionRequired.properties.next_action.enum).toEqual(['UpdatePaymentMethod', 'TakeHealthSurvey']);
+    expect(schemas.PaymentActionRequired.required).toEqual(['next_action', 'redirect_url']);
+  });
+});
+
+function schemaToResponse(schema: string): string {
+  return schema === 'ServerErrorError' ? 'ServerError' : schema.replace(/Error$/, '');
+}
+
+describe('query parameters', () => {
+  it('list payment sessions has all 18 parameters with their types and defaults', () => {
+    const params = parameterNames('listPaymentSessions');
+    expect([...params.keys()].sort()).toEqual(Object.keys(LIST_SESSION_PARAMETERS).sort());
+    for (const [name, expected] of Object.entries(LIST_SESSION_PARAMETERS)) {
+      const schema = params.get(name).schema;
+      expect({ name, type: schema.type, default: schema.default }).toEqual({ name, type: expected.type, default: expected.default });
+      if (expected.format) expect(schema.format).toBe(expected.format);
+    }
+  });
+
+  it('kind and status are comma-separated lists of their enums', () => {
+    const params = parameterNames('listPaymentSessions');
+    for (const [name, target] of [['kind', 'PaymentSessionKind'], ['status', 'PaymentSessionStatus']] as const) {
+      expect(params.get(name)).toMatchObject({ style: 'form', explode: false, schema: { items: { $ref: `#/components/schemas/${target}` } } });
+    }
+  });
+
+  it('list payment tokens and list catalog items have their parameters', () => {
+    expect([...parameterNames('listPaymentTokens').keys()].sort()).toEqual([...LIST_TOKEN_PARAMETERS].sort());
+    expect([...parameterNames('listCatalogItems').keys()].sort()).toEqual([...LIST_CATALOG_PARAMETERS].sort());
+    expect(parameterNames('listPaymentTokens').get('lmn_expires_before').schema.format).toBe('date');
+    expect(parameterNames('listCatalogItems').get('updated_after').schema.format).toBe('date-time');
+  });
+});
+
+describe('enums', () => {
+  it.each(Object.entries(ENUMS))('%s has exactly the reference values', (name, values) => {
+    expect(schemas[name].enum).toEqual(values);
+  });
+});
+
+describe('webhooks', () => {
+  it('declares every event, signed and legacy', () => {
+    expect(Object.keys(contract.webhooks).sort()).toEqual(Object.keys(WEBHOOKS).sort());
+  });
+
+  it.each(Object.entries(WEBHOOKS))('%s has its body schema, its header and a 204 answer', (name, expected) => {
+    const op = contract.webhooks[name]!.post!;
+    expect(op.requestBody?.content['application/json']?.schema?.$ref).toBe(`#/components/schemas/${expected.schema}`);
+    expect(op.responses['204']).toBeDefined();
+    const headers = (op.parameters ?? []).map((p) => resolve<any>(p)).map((p) => `${p.in}:${p.name}`);
+    expect(headers).toEqual([expected.signed ? 'header:x-service-signature' : 'header:x-service-api-key']);
+    if (expected.eventType) {
+      const eventType = schemas[expected.schema].properties.event_type;
+      expect(eventType.const ?? eventType.enum).toContain(expected.eventType);
+    } else {
+      expect(schemas[expected.schema].properties.event_type).toBeUndefined();
+    }
+  });
+
+  it('signed envelopes carry a dlv_ delivery id', () => {
+    for (const { schema, signed } of Object.values(WEBHOOKS)) {
+      if (signed) expect(schemas[schema].properties.webhook_delivery_id.pattern).toBe('^dlv_');
+    }
+  });
+
+  it('the signature header states its exact format and signed text', () => {
+    const header = contract.components.parameters!.ServiceSignature;
+    expect(header.description).toContain('t=<unix-timestamp>,v0=<hex-signature>');
+    expect(header.description).toContain('<t>.<raw-request-body>');
+    expect(new RegExp(header.schema.pattern).test('t=1763700000,v0=abc123,v0=def456')).toBe(true);
+    expect(new RegExp(header.schema.pattern).test('v0=abc123')).toBe(false);
+  });
+});
+
+describe('idempotency', () => {
+  it('create session states its compared and ignored fields in x-idempotency', () => {
+    const rules = operationById('createPaymentSession').op['x-idempotency'] as { compared: string[]; ignored: string[]; case_insensitive: string[] };
+    expect(rules.compared).toEqual(IDEMPOTENCY.compared);
+    expect(rules.ignored).toEqual(expect.arrayContaining(IDEMPOTENCY.ignored));
+    expect(rules.compared.filter((f) => rules.ignored.includes(f))).toEqual([]);
+    expect(rules.case_insensitive).toEqual(['customer_email']);
+  });
+
+  it('every field of the create request is either compared or ignored', () => {
+    const rules = operationById('createPaymentSession').op['x-idempotency'] as { compared: string[]; ignored: string[]; key: string };
+    const topLevel = new Set([...rules.compared, ...rules.ignored, rules.key].map((f) => f.split('.')[0]));
+    const missing = Object.keys(schemas.CreatePaymentSessionRequest.properties).filter((f) => !topLevel.has(f));
+    expect(missing).toEqual([]);
+  });
+
+  it.each(['capturePaymentSession', 'voidPaymentSession', 'createRefund', 'createPaymentToken', 'cancelPaymentSession'])(
+    '%s describes its same-key behaviour',
+    (operationId) => {
+      expect(operationById(operationId).op.description).toMatch(/\*\*Idempotency\.\*\*/);
+    },
+  );
+});
+
+describe('undocumented parts', () => {
+  it('every open schema says what is unknown', () => {
+    const open = Object.entries(schemas).filter(([, s]) => s.additionalProperties === true && !s['x-undocumented']);
+    expect(open.map(([name]) => name)).toEqual([]);
+  });
+});

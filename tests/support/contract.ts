@@ -1,0 +1,116 @@
+// The bundled contract, loaded once, with ajv (JSON Schema 2020-12) validators compiled from it.
+// Shared by every test that checks a payload against the document.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import formatsPlugin from 'ajv-formats';
+
+// ajv-formats is CommonJS: under NodeNext its callable is the `default` of the module object.
+const addFormats = formatsPlugin as unknown as typeof formatsPlugin.default;
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface MediaType {
+  schema?: { $ref?: string };
+  examples?: Record<string, { $ref?: string; value?: unknown }>;
+}
+export interface Operation {
+  operationId: string;
+  tags?: string[];
+  summary?: string;
+  description?: string;
+  parameters?: Array<{ $ref?: string; name?: string; in?: string; schema?: Record<string, unknown>; required?: boolean; style?: string; explode?: boolean }>;
+  requestBody?: { content: Record<string, MediaType> };
+  responses: Record<string, { $ref?: string; content?: Record<string, MediaType> }>;
+  security?: unknown[];
+  [extension: `x-${string}`]: unknown;
+}
+export interface OpenApiDocument {
+  openapi: string;
+  servers: Array<{ url: string; description: string }>;
+  paths: Record<string, Record<string, Operation | unknown>>;
+  webhooks: Record<string, Record<string, Operation>>;
+  components: Record<string, Record<string, any>>;
+}
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+export function loadDocument(file = path.join(repoRoot, 'generated', 'openapi.json')): OpenApiDocument {
+  return JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument;
+}
+
+export const contract = loadDocument();
+
+/** Every operation of the document's paths, with its method and path. */
+export function operations(doc: OpenApiDocument = contract): Array<{ method: string; path: string; op: Operation }> {
+  const found: Array<{ method: string; path: string; op: Operation }> = [];
+  for (const [p, item] of Object.entries(doc.paths)) {
+    for (const method of HTTP_METHODS) {
+      const op = item[method] as Operation | undefined;
+      if (op) found.push({ method, path: p, op });
+    }
+  }
+  return found;
+}
+
+export function operationById(operationId: string, doc: OpenApiDocument = contract) {
+  const found = operations(doc).find((o) => o.op.operationId === operationId);
+  if (!found) throw new Error(`No operation ${operationId} in the contract`);
+  return found;
+}
+
+/** Follows a local `#/components/...` reference. */
+export function resolve<T>(node: T | { $ref?: string }, doc: OpenApiDocument = contract): T {
+  const ref = (node as { $ref?: string }).$ref;
+  if (!ref) return node as T;
+  const target = ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce<any>((at, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+  if (target === undefined) throw new Error(`Unresolved reference ${ref}`);
+  return resolve<T>(target, doc);
+}
+
+const CONTRACT_ID = 'https://contract.service.example/openapi.json';
+
+function createAjv(doc: OpenApiDocument) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  addFormats(ajv);
+  // The whole document is registered so that `#/components/schemas/...` references resolve.
+  ajv.addSchema(doc as object, CONTRACT_ID);
+  return ajv;
+}
+
+const ajv = createAjv(contract);
+const cache = new Map<string, ValidateFunction>();
+
+/** A validator for the schema at a JSON pointer of the document, e.g. `#/components/schemas/Dispute`. */
+export function validatorAt(pointer: string): ValidateFunction {
+  const cached = cache.get(pointer);
+  if (cached) return cached;
+  const validate = ajv.compile({ $ref: `${CONTRACT_ID}${pointer}` });
+  cache.set(pointer, validate);
+  return validate;
+}
+
+/** Validates a body against a media type's schema; returns ajv's errors, or [] when valid. */
+export function violations(schema: { $ref?: string } | undefined, value: unknown): string[] {
+  if (!schema?.$ref) throw new Error('Expected a named schema ($ref)');
+  const validate = validatorAt(schema.$ref);
+  return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
+}
+
+/**
+ * Checks a response against the document: its status must be declared by the operation, and its
+ * body must validate against that status's schema. Returns the problems found.
+ */
+export function responseViolations(operationId: string, status: number, body: unknown): string[] {
+  const { op } = operationById(operationId);
+  const declared = op.responses[String(status)];
+  if (!declared) return [`${operationId} does not declare status ${status}`];
+  const response = resolve<{ content?: Record<string, MediaType> }>(declared);
+  const media = response.content?.['application/json'];
+  if (!media) return body === undefined || body === '' ? [] : [`${operationId} ${status} declares no body`];
+  return violations(media.schema, body);
+}

@@ -1,0 +1,53 @@
+// createServiceClient: openapi-fetch typed by the contract, with the API key, a User-Agent and
+// safe retries.
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { paths } from '../../generated/schema.js';
+import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
+import { resolveBaseUrl, type EnvironmentName } from './environments.js';
+import { withRetries, type RetryOptions } from './retry.js';
+
+export type ServiceClient = Client<paths>;
+
+export interface ServiceClientOptions {
+  /** "development", "production", or a base URL (a sandbox, a mock). */
+  environment: EnvironmentName | (string & {});
+  /** The sales channel's API key, sent as x-service-api-key. */
+  apiKey: string;
+  /** A fetch to use instead of globalThis.fetch. */
+  fetch?: (input: Request) => Promise<Response>;
+  /** Retry policy for idempotent requests, or false to never retry. */
+  retry?: RetryOptions | false;
+  /** Appended to the User-Agent, e.g. "acme-shop/2.1". */
+  userAgent?: string;
+}
+
+export const USER_AGENT = `${PACKAGE_NAME}/${PACKAGE_VERSION}`;
+
+function authentication(apiKey: string, userAgent: string): Middleware {
+  return {
+    onRequest({ request }) {
+      request.headers.set('x-service-api-key', apiKey);
+      request.headers.set('user-agent', userAgent);
+      return request;
+    },
+  };
+}
+
+export function createServiceClient(options: ServiceClientOptions): ServiceClient {
+  if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') {
+    throw new TypeError('apiKey is required: the sales-channel API key sent as x-service-api-key');
+  }
+  if (options.apiKey !== options.apiKey.trim()) {
+    throw new TypeError('apiKey has leading or trailing whitespace; copy it again without it');
+  }
+  const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const client = createClient<paths>({
+    baseUrl: resolveBaseUrl(options.environment),
+    // The contract's list filters (kind, status) are comma-separated: style form, explode false.
+    querySerializer: { array: { style: 'form', explode: false } },
+    fetch: options.retry === false ? baseFetch : withRetries(baseFetch, options.retry),
+  });
+  const userAgent = options.userAgent ? `${USER_AGENT} ${options.userAgent}` : USER_AGENT;
+  client.use(authentication(options.apiKey, userAgent));
+  return client;
+}

@@ -1,0 +1,113 @@
+// verifyWebhook: signature, timestamp tolerance (past and future) and envelope, then a typed event.
+import { WebhookSignatureError } from './errors.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEvent } from './events.js';
+import { computeSignature, parseSignatureHeader, signaturesEqual } from './signature.js';
+
+export interface VerifyWebhookOptions {
+  /** The body exactly as received: a string, Buffer or Uint8Array. Not a parsed object. */
+  rawBody: string | Uint8Array;
+  /** The x-service-signature header. */
+  signatureHeader: string | null | undefined;
+  /** The webhook signing secret; several during a rotation. */
+  secret: string | readonly string[];
+  /** Largest accepted age and future skew of `t`, in seconds. Default 300. */
+  toleranceSeconds?: number;
+  /** Current time, in ms since the epoch (for tests). Default Date.now(). */
+  now?: number;
+}
+
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+function checkRawBody(rawBody: unknown): asserts rawBody is string | Uint8Array {
+  if (typeof rawBody === 'string' || rawBody instanceof Uint8Array) return;
+  throw new WebhookSignatureError(
+    'body_not_raw',
+    'rawBody must be the request body exactly as received (string or Buffer), but got ' +
+      `${rawBody === null ? 'null' : typeof rawBody}. A parsed and re-serialized body does not match ` +
+      'the signature: capture the raw body (express.raw({ type: "application/json" }), or a Fastify ' +
+      'content-type parser with parseAs: "buffer").',
+  );
+}
+
+function checkSecrets(secret: unknown): readonly string[] {
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  if (!Array.isArray(secrets) || secrets.length === 0 || secrets.some((s) => typeof s !== 'string' || s === '')) {
+    throw new WebhookSignatureError('secret_invalid', 'secret must be a non-empty string (or a list of them during a rotation).');
+  }
+  for (const s of secrets as string[]) {
+    if (s !== s.trim()) {
+      throw new WebhookSignatureError(
+        'secret_invalid',
+        'The signing secret has leading or trailing whitespace (often a newline from an environment file). Trim it.',
+      );
+    }
+  }
+  return secrets as string[];
+}
+
+function checkTimestamp(timestamp: number, toleranceSeconds: number, nowMs: number): void {
+  const nowSeconds = Math.floor(nowMs / 1000);
+  if (timestamp < nowSeconds - toleranceSeconds) {
+    throw new WebhookSignatureError(
+      'timestamp_too_old',
+      `The signature timestamp is ${nowSeconds - timestamp} s old, beyond the ${toleranceSeconds} s tolerance (a replay, or a clock off).`,
+    );
+  }
+  if (timestamp > nowSeconds + toleranceSeconds) {
+    throw new WebhookSignatureError(
+      'timestamp_in_future',
+      `The signature timestamp is ${timestamp - nowSeconds} s in the future, beyond the ${toleranceSeconds} s tolerance (check this server's clock).`,
+    );
+  }
+}
+
+function parseEnvelope(rawBody: string | Uint8Array): WebhookEvent {
+  const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch {
+    throw new WebhookSignatureError('payload_invalid', 'The signed body is not JSON.');
+  }
+  const envelope = payload as Partial<Record<'webhook_delivery_id' | 'event_type' | 'data', unknown>>;
+  if (
+    typeof envelope !== 'object' || envelope === null ||
+    typeof envelope.webhook_delivery_id !== 'string' || !envelope.webhook_delivery_id.startsWith('dlv_') ||
+    typeof envelope.event_type !== 'string' ||
+    typeof envelope.data !== 'object' || envelope.data === null
+  ) {
+    throw new WebhookSignatureError('payload_invalid', 'The signed body is not a webhook envelope {webhook_delivery_id, event_type, data}.');
+  }
+  if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(envelope.event_type)) {
+    throw new WebhookSignatureError('payload_invalid', `Unknown event_type ${JSON.stringify(envelope.event_type)}.`);
+  }
+  return payload as WebhookEvent;
+}
+
+/**
+ * Verifies a signed delivery and returns its typed event. Throws WebhookSignatureError, whose
+ * `reason` names the failed check. Answer 204 only after this returns.
+ */
+export function verifyWebhook(options: VerifyWebhookOptions): WebhookEvent {
+  checkRawBody(options.rawBody);
+  const secrets = checkSecrets(options.secret);
+  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  if (!Number.isFinite(tolerance) || tolerance < 0) {
+    throw new TypeError('toleranceSeconds must be a finite number of seconds, 0 or more.');
+  }
+  const { timestamp, timestampText, signatures } = parseSignatureHeader(options.signatureHeader);
+  const expected = secrets.map((secret) => computeSignature(options.rawBody, secret, timestampText));
+  // Every pair is compared (no early exit), so timing does not tell which entry matched.
+  let matched = false;
+  for (const candidate of expected) {
+    for (const received of signatures) matched = signaturesEqual(candidate, received) || matched;
+  }
+  if (!matched) {
+    throw new WebhookSignatureError(
+      'signature_mismatch',
+      'No v0 signature matches: check the signing secret, and that the body is passed exactly as received.',
+    );
+  }
+  checkTimestamp(timestamp, tolerance, options.now ?? Date.now());
+  return parseEnvelope(options.rawBody);
+}

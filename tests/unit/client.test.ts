@@ -1,0 +1,71 @@
+// createServiceClient: base URLs, the API key and User-Agent on every request, cancellation, and
+// clear errors for bad options.
+import { describe, expect, it } from 'vitest';
+import packageJson from '../../package.json' with { type: 'json' };
+import { createServiceClient, ENVIRONMENTS, USER_AGENT } from '../../src/client/index.js';
+import { contract } from '../support/contract.js';
+
+function capturingFetch() {
+  const requests: Request[] = [];
+  return {
+    requests,
+    fetch: async (request: Request) => {
+      requests.push(request);
+      return new Response(JSON.stringify({ payment_sessions: [], pagination: { current_page: 1, page_size: 30, count: 0, last_page: 1 } }), { status: 200, headers: { 'content-type': 'application/json' } });
+    },
+  };
+}
+
+describe('createServiceClient', () => {
+  it('knows exactly the servers of the document', () => {
+    expect(Object.values(ENVIRONMENTS)).toEqual(contract.servers.map((s) => s.url));
+    expect(Object.keys(ENVIRONMENTS)).toEqual(contract.servers.map((s) => s.description.split(' ')[0]));
+  });
+
+  it.each([
+    ['development', 'https://dev-api.service.example/payments/v1/payment_sessions?page=2'],
+    ['production', 'https://api.service.example/payments/v1/payment_sessions?page=2'],
+    ['http://127.0.0.1:4010/', 'http://127.0.0.1:4010/payments/v1/payment_sessions?page=2'],
+  ])('sends %s calls to the right base URL, with the key and the User-Agent', async (environment, url) => {
+    const { fetch, requests } = capturingFetch();
+    const client = createServiceClient({ environment, apiKey: 'sk_test_1', fetch, userAgent: 'acme-shop/2.1' });
+    await client.GET('/payments/v1/payment_sessions', { params: { query: { page: 2 } } });
+    expect(requests[0]!.url).toBe(url);
+    expect(requests[0]!.headers.get('x-service-api-key')).toBe('sk_test_1');
+    expect(requests[0]!.headers.get('user-agent')).toBe(`${packageJson.name}/${packageJson.version} acme-shop/2.1`);
+    expect(USER_AGENT).toBe(`${packageJson.name}/${packageJson.version}`);
+  });
+
+  it('serializes comma-separated list filters as the contract says', async () => {
+    const { fetch, requests } = capturingFetch();
+    const client = createServiceClient({ environment: 'production', apiKey: 'k', fetch });
+    await client.GET('/payments/v1/payment_sessions', { params: { query: { kind: ['authorization', 'one_time_payment'], status: ['captured'] } } });
+    expect(new URL(requests[0]!.url).searchParams.get('kind')).toBe('authorization,one_time_payment');
+  });
+
+  it('passes the caller AbortSignal to the request', async () => {
+    const controller = new AbortController();
+    const client = createServiceClient({
+      environment: 'production',
+      apiKey: 'k',
+      // Like fetch: rejects at once when the signal is already aborted, else when it aborts.
+      fetch: (request) =>
+        new Promise((_resolve, reject) => {
+          if (request.signal.aborted) return reject(request.signal.reason);
+          request.signal.addEventListener('abort', () => reject(request.signal.reason));
+        }),
+    });
+    const pending = client.GET('/payments/v1/payment_sessions', { signal: controller.signal });
+    controller.abort(new DOMException('cancelled by the caller', 'AbortError'));
+    await expect(pending).rejects.toThrow('cancelled by the caller');
+  });
+
+  it.each([
+    [{ environment: 'staging', apiKey: 'k' }, /environment must be "development", "production" or an absolute base URL/],
+    [{ environment: 'ftp://files.example', apiKey: 'k' }, /http or https/],
+    [{ environment: 'production', apiKey: '' }, /apiKey is required/],
+    [{ environment: 'production', apiKey: 'sk_test_1\n' }, /whitespace/],
+  ])('refuses bad options clearly: %j', (options, message) => {
+    expect(() => createServiceClient(options)).toThrow(message);
+  });
+});

@@ -33,10 +33,11 @@ export interface paths {
          *        On a retry that differs only there, the original session is returned and the new values are not
          *        applied.
          *
-         *     The same lists are machine-readable in `x-idempotency`. `is_free_trial` is implied by a request
-         *     with `display_next_bill_info` (which requires `tokenize=true` and `total_amount=0`). Session-level
-         *     `amount_details` is not in the compared list; a change there that keeps `total_amount` consistent
-         *     is ignored.
+         *     The same lists are machine-readable in `x-idempotency`. Fields that neither list names
+         *     (`use_iframe`, `tokenize`, session-level `amount_details`, `order_items.item_id`) are in
+         *     `x-idempotency.not_listed`; since rule 3 lists the compared fields, they are taken as not compared
+         *     (inferred). `is_free_trial` is taken to be implied by `display_next_bill_info`, which is "only for
+         *     starting a free-trial subscription" (inferred).
          */
         post: operations["createPaymentSession"];
         delete?: never;
@@ -57,8 +58,8 @@ export interface paths {
         };
         /**
          * Retrieve a payment session
-         * @description Returns the detail record of a payment session of the key's sales channel. Another channel's
-         *     session answers 404. Error codes beyond the common table are not documented.
+         * @description Returns the detail record of a payment session. Error codes beyond the common table are not
+         *     documented.
          */
         get: operations["retrievePaymentSession"];
         put?: never;
@@ -86,6 +87,7 @@ export interface paths {
          *     `include_service_fee=true`, `metadata` with `include_metadata=true`, refund details with
          *     `include_refunds` (default true) and dispute details with `include_disputes` (default true).
          *     `authorized_on` equals `captured_on` for one_time_payment.
+         *     Error codes beyond the common table are not documented.
          */
         get: operations["listPaymentSessions"];
         put?: never;
@@ -246,6 +248,7 @@ export interface paths {
         /**
          * List payment tokens
          * @description Lists the tokens of the key's sales channel, ordered by `created_at` descending.
+         *     Error codes beyond the common table are not documented.
          */
         get: operations["listPaymentTokens"];
         put?: never;
@@ -503,6 +506,7 @@ export interface paths {
          * Retrieve a dispute
          * @description Returns the canonical dispute, the authoritative state to re-fetch when a webhook is delayed or
          *     out of order. Null fields are omitted.
+         *     Error codes beyond the common table are not documented.
          */
         get: operations["retrieveDispute"];
         put?: never;
@@ -524,6 +528,7 @@ export interface paths {
          * List disputes (alternative listing)
          * @description An alternative listing of disputes, by cursor. Its query parameters, and how these paths relate to
          *     `/api/v1/disputes/{dispute_id}`, are not documented.
+         *     Error codes beyond the common table are not documented.
          */
         get: operations["listDisputes"];
         put?: never;
@@ -546,7 +551,8 @@ export interface paths {
         };
         /**
          * Retrieve a dispute (alternative listing)
-         * @description A dispute record of the alternative listing.
+         * @description A dispute of the alternative listing. Its response is assumed to be the list's record; it is
+         *     not documented. Error codes beyond the common table are not documented.
          */
         get: operations["retrieveDisputeRecord"];
         put?: never;
@@ -571,7 +577,8 @@ export interface paths {
         put?: never;
         /**
          * Accept a dispute
-         * @description Accepts a dispute (concedes it). Its request and response are not documented.
+         * @description Accepts a dispute. Its request, response and effect are not documented.
+         *     Error codes beyond the common table are not documented.
          */
         post: operations["acceptDispute"];
         delete?: never;
@@ -822,6 +829,9 @@ export interface webhooks {
          * Dispute evidence submitted
          * @description Listed among the subscribable dispute events in a second source. Its payload is not documented.
          *
+         *     Dispute webhooks use the partner's existing sales-channel webhook configuration and respect its
+         *     scope (testing versus non-testing).
+         *
          *     Signed delivery: verify `x-service-signature` (HMAC-SHA256 over `<t>.<raw body>`) before trusting
          *     the body, and deduplicate on `webhook_delivery_id`, which is stable across retries.
          */
@@ -839,7 +849,7 @@ export interface components {
         AmountDetails: {
             /**
              * Format: int64
-             * @description Shipping, taxes and other partner fees, in cents.
+             * @description Shipping, taxes and other partner fees, in cents; not negative (inferred).
              */
             total_additional_charges: number;
             /**
@@ -853,7 +863,6 @@ export interface components {
         /**
          * @description `one_time_payment` charges immediately. `authorization` places a hold only; it must later be
          *     captured or voided.
-         * @default one_time_payment
          * @enum {string}
          */
         PaymentSessionKind: "one_time_payment" | "authorization";
@@ -864,7 +873,7 @@ export interface components {
         DisplayNextBillInfo: {
             /**
              * Format: int64
-             * @description Amount in cents charged when the trial ends.
+             * @description Amount in cents charged when the trial ends; not negative (inferred).
              */
             total_amount: number;
             /**
@@ -881,12 +890,12 @@ export interface components {
             sku?: string;
             /**
              * Format: int64
-             * @description Number of units.
+             * @description Number of units; at least 1 (inferred).
              */
             quantity: number;
             /**
              * Format: int64
-             * @description Unit price in cents.
+             * @description Unit price in cents; not negative (inferred).
              */
             price: number;
             /** @description Partner's item id; returned as given when supplied. */
@@ -897,7 +906,7 @@ export interface components {
         /**
          * @description Body of create payment session.
          *
-         *     Rules that JSON Schema cannot state:
+         *     Rules, with those that JSON Schema can state also encoded below (`dependentSchemas`, `if`/`then`):
          *     - `total_amount` must equal `amount_details.total_additional_charges` +
          *       `amount_details.total_discounts` + for each order item (`quantity` * `price` +
          *       `item.amount_details.total_additional_charges` + `item.amount_details.total_discounts`), and
@@ -910,6 +919,8 @@ export interface components {
          *     - With `payment_token`, the customer identity is taken from the token's user, and any
          *       `customer_email` or `customer_name` in the request is ignored.
          *     - `order_items` is required in effect.
+         *     - Other configuration fields are accepted (their names are not documented) and, like the fields
+         *       listed as not compared, take no part in idempotency matching.
          */
         CreatePaymentSessionRequest: {
             /**
@@ -928,8 +939,11 @@ export interface components {
             customer_state?: string;
             /** @description Echoed back in the webhook and the detail view. Must be a string (encode JSON as a string). Must not hold sensitive data. */
             metadata?: string;
-            /** @description Session kind; `one_time_payment` when absent. */
-            kind?: components["schemas"]["PaymentSessionKind"];
+            /**
+             * @description Session kind; `one_time_payment` when absent.
+             * @default one_time_payment
+             */
+            kind: components["schemas"]["PaymentSessionKind"];
             /**
              * @description ID issued for a stored payment method; required when charging a stored method. The customer
              *     identity is then taken from the token's user.
@@ -950,7 +964,7 @@ export interface components {
             customer_email?: string;
             /** @description Customer name. Ignored with `payment_token`. */
             customer_name?: string;
-            /** @description Items of the order. */
+            /** @description Items of the order. At least one item (inferred from "required in effect"). */
             order_items: components["schemas"]["OrderItemInput"][];
             /** @description Survey configuration. Accepted; shape not documented. */
             survey_config?: unknown;
@@ -966,6 +980,8 @@ export interface components {
             request_multicapture?: unknown;
             /** @description Test configuration. Accepted; shape not documented. */
             test_config?: unknown;
+        } & {
+            [key: string]: unknown;
         };
         /** @description The created (or, for an idempotent retry, the original) session. */
         CreatePaymentSessionResponse: {
@@ -1013,7 +1029,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description The resource or route does not exist (or belongs to another sales channel). */
+        /** @description The resource or route does not exist. */
         NotFoundError: {
             /**
              * @description Error code.
@@ -1129,8 +1145,8 @@ export interface components {
         ServiceFee: string | number;
         /**
          * @description Detail record of a payment session.
-         *     - `capture_amount`: for `kind=one_time_payment` always present and equal to the authorized
-         *       amount; for `kind=authorization` absent until captured.
+         *     - `capture_amount`: for `kind=one_time_payment` always present and equal to `authorize_amount`;
+         *       for `kind=authorization` absent until captured.
          *     - `capture_failed_details` is null when `capture_failed_on` is null.
          */
         PaymentSession: {
@@ -1142,9 +1158,21 @@ export interface components {
             order_items?: components["schemas"]["SessionOrderItem"][];
             /**
              * Format: int64
-             * @description Funds actually captured, in cents.
+             * @description Funds actually captured, in cents. For one_time_payment always present and equal to authorize_amount; for authorization absent until captured.
              */
             capture_amount?: number;
+            /**
+             * Format: int64
+             * @description Amount authorized, in cents. Named by the documentation; its type is inferred.
+             */
+            authorize_amount?: number;
+            /**
+             * Format: date-time
+             * @description When the payment was captured. Named by the documentation; its type is inferred.
+             */
+            captured_on?: string;
+            /** @description The partner's metadata string, echoed from create. */
+            metadata?: string;
             /**
              * Format: date-time
              * @description When capture permanently failed; null otherwise.
@@ -1167,6 +1195,10 @@ export interface components {
          *     only when its query flag asks for it.
          */
         PaymentSessionListItem: components["schemas"]["PaymentSession"] & ({
+            /** @description Items of the session. Only when include_order_items=true. */
+            order_items?: components["schemas"]["SessionOrderItem"][];
+            /** @description Service fee in decimal dollars. Only when include_service_fee=true. */
+            service_fee?: components["schemas"]["ServiceFee"];
             /**
              * Format: date-time
              * @description When the payment was authorized. For one_time_payment equal to captured_on.
@@ -1178,7 +1210,7 @@ export interface components {
              */
             refund_amount?: number;
             /** @description The partner's metadata string. Only when include_metadata=true. */
-            metadata?: string | null;
+            metadata?: string;
         } & {
             [key: string]: unknown;
         });
@@ -1201,7 +1233,7 @@ export interface components {
             count: number;
             /**
              * Format: int64
-             * @description Last page number.
+             * @description Last page number. Its value for an empty result is not documented.
              */
             last_page: number;
         };
@@ -1441,9 +1473,9 @@ export interface components {
              */
             created_at?: string;
             /** @description Customer email. */
-            customer_email?: string | null;
+            customer_email?: string;
             /** @description Customer name. */
-            customer_name?: string | null;
+            customer_name?: string;
             /**
              * Format: date
              * @description Earliest expiry of a verified letter of medical necessity; null when none.
@@ -1468,7 +1500,7 @@ export interface components {
          *     changing, the customer may or may not need to retake the health survey.
          */
         UpdatePaymentTokenRequest: {
-            /** @description true asks the customer for new card information. */
+            /** @description Whether the card information is updated (meaning inferred from the name). */
             update_card_info?: boolean;
             /** @description The items the token will be charged for. */
             order_items?: components["schemas"]["OrderItemInput"][];
@@ -1481,11 +1513,8 @@ export interface components {
          *     finishes the action and the payment_token_updated webhook arrives.
          */
         UpdatePaymentTokenResponse: {
-            /**
-             * @description Action required from the customer (values seen; the list may be incomplete).
-             * @enum {string}
-             */
-            next_action: "None" | "HealthSurvey";
+            /** @description Action required from the customer (values seen; the list may be incomplete). */
+            next_action: string | ("None" | "HealthSurvey") | unknown;
             /**
              * Format: uri
              * @description Where the customer performs the action, when needed.
@@ -1530,12 +1559,12 @@ export interface components {
             /** @description Catalog items chargeable to an HSA/FSA card, each identified as in order_items at charge time. */
             items: string[];
             /** @description Letter status of the customer. */
-            eligibility_status: components["schemas"]["EligibilityStatus"];
+            eligibility_status?: components["schemas"]["EligibilityStatus"];
             /**
              * Format: date
              * @description Expiry of the letter determining coverage, inclusive, UTC. Null when no letter exists or for catalog eligibility.
              */
-            lmn_expires_at: string | null;
+            lmn_expires_at?: string | null;
         };
         /**
          * @description A 400 of the eligibility operation.
@@ -1569,7 +1598,7 @@ export interface components {
             name: string;
             /** @description Item description. */
             description?: string;
-            /** @description Global trade item number. */
+            /** @description Global trade item number. Nullability inferred from update item's "gtin (string or null)". */
             gtin?: string | null;
             /** @description Image addresses. */
             image_urls?: string[];
@@ -1579,7 +1608,7 @@ export interface components {
              */
             url?: string;
             /** @description The partner's metadata string. */
-            metadata?: string | null;
+            metadata?: string;
             /** @description HSA/FSA eligibility state. */
             eligibility?: components["schemas"]["CatalogEligibility"];
             /**
@@ -1605,7 +1634,7 @@ export interface components {
             /** @description Partner's stock-keeping unit; unique. */
             sku: string;
             /** @description Item name. */
-            name: string;
+            name?: string;
             /** @description Item description. */
             description?: string;
             /** @description Global trade item number. */
@@ -1665,9 +1694,8 @@ export interface components {
          * @description `needs_response` when a dispute becomes visible; e.g. `under_review` after evidence is
          *     submitted; terminal `won`, `lost`, `accepted`, `expired` (chargebacks) or `closed` (a dropped
          *     inquiry). See the state table of the Disputes tag.
-         * @enum {string}
          */
-        DisputeState: "needs_response" | "under_review" | "won" | "lost" | "accepted" | "expired" | "closed";
+        DisputeState: string | ("needs_response" | "under_review" | "won" | "lost" | "accepted" | "expired" | "closed") | unknown;
         /** @description An entry of a dispute's counters. */
         DisputeCounter: {
             [key: string]: unknown;
@@ -1788,7 +1816,7 @@ export interface components {
              * Format: date-time
              * @description Response deadline.
              */
-            due_by: string | null;
+            due_by: string;
             /**
              * Format: date-time
              * @description When the dispute was created.
@@ -1825,10 +1853,10 @@ export interface components {
              * Format: uuid
              * @description Payment session id (field name inferred).
              */
-            payment_id: string;
+            payment_id?: string;
             /**
              * Format: date-time
-             * @description When the event was created (inferred).
+             * @description A timestamp (name inferred; meaning not documented).
              */
             created_at?: string;
             /** @description Session status at the outcome. */
@@ -1841,7 +1869,7 @@ export interface components {
             /** @description Items, with the optional refundable and capturable fields of the detail record. */
             order_items?: components["schemas"]["SessionOrderItem"][];
             /** @description The partner's metadata string, echoed. */
-            metadata?: string | null;
+            metadata?: string;
             /** @description Token of the customer, when the session used or created one. */
             payment_token?: string;
         } & {
@@ -1852,10 +1880,10 @@ export interface components {
             /** @description Stable across retries of the same event; use it to deduplicate. */
             webhook_delivery_id: string;
             /**
-             * @description Event name.
-             * @constant
+             * @description Event name. The event is documented as payment_session_complete; the dot-notation spelling of signed deliveries is not documented.
+             * @example payment_session_complete
              */
-            event_type: "payment_session_complete";
+            event_type: string;
             /** @description The session outcome. */
             data: components["schemas"]["PaymentSessionCompleteData"];
         };
@@ -1863,9 +1891,9 @@ export interface components {
         PaymentTokenUpdatedData: {
             /** @description The token. */
             payment_token: string;
-            /** @description Session that created the token, when there is one. */
+            /** @description A payment session id; its role is not documented. */
             payment_session_id?: string;
-            /** @description Session whose charge failed, when there is one. */
+            /** @description A payment session id; its role is not documented. */
             failed_payment_session_id?: string;
             /**
              * Format: uuid
@@ -1878,11 +1906,11 @@ export interface components {
              */
             lmn_expires_at?: string | null;
             /** @description Customer email. */
-            customer_email?: string | null;
+            customer_email?: string;
             /** @description Customer name. */
-            customer_name?: string | null;
+            customer_name?: string;
             /** @description The partner's metadata string, echoed. */
-            metadata?: string | null;
+            metadata?: string;
         } & {
             [key: string]: unknown;
         };
@@ -1929,7 +1957,7 @@ export interface components {
         /** @description Signed delivery of a catalog item eligibility change ("Item Eligibility Updated"). */
         ItemEligibilityUpdatedEvent: {
             /** @description Stable across retries of the same event; use it to deduplicate. */
-            webhook_delivery_id: string;
+            webhook_delivery_id?: string;
             /**
              * @description Event name.
              * @constant
@@ -1942,6 +1970,8 @@ export interface components {
             timestamp: string;
             /** @description The item. */
             data: components["schemas"]["ItemEligibilityUpdatedData"];
+        } & {
+            [key: string]: unknown;
         };
         /** @description A dispute first became visible: a new chargeback or a live inquiry; again when an inquiry escalates to a chargeback. */
         DisputeCreatedEvent: {
@@ -2006,7 +2036,7 @@ export interface components {
                 "application/json": components["schemas"]["UnauthorizedError"];
             };
         };
-        /** @description The resource or route does not exist, or belongs to another sales channel. */
+        /** @description The resource or route does not exist. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -2060,7 +2090,7 @@ export interface components {
         DisputeRecordId: string;
         /**
          * @description `t=<unix-timestamp>,v0=<hex-signature>`. The signature is HMAC-SHA256 over the text
-         *     `<t>.<raw-request-body>` with the partner's webhook signing secret, as lowercase hex. Several
+         *     `<t>.<raw-request-body>` with the partner's webhook signing secret, in hex. Several
          *     `v0` entries may appear during a secret rotation; a match on any of them is valid. Verify against
          *     the raw body bytes exactly as received.
          * @example t=1763700000,v0=5b1c0f6d5e4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c
@@ -2882,7 +2912,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix-timestamp>,v0=<hex-signature>`. The signature is HMAC-SHA256 over the text
-                 *     `<t>.<raw-request-body>` with the partner's webhook signing secret, as lowercase hex. Several
+                 *     `<t>.<raw-request-body>` with the partner's webhook signing secret, in hex. Several
                  *     `v0` entries may appear during a secret rotation; a match on any of them is valid. Verify against
                  *     the raw body bytes exactly as received.
                  * @example t=1763700000,v0=5b1c0f6d5e4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c
@@ -2938,7 +2968,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix-timestamp>,v0=<hex-signature>`. The signature is HMAC-SHA256 over the text
-                 *     `<t>.<raw-request-body>` with the partner's webhook signing secret, as lowercase hex. Several
+                 *     `<t>.<raw-request-body>` with the partner's webhook signing secret, in hex. Several
                  *     `v0` entries may appear during a secret rotation; a match on any of them is valid. Verify against
                  *     the raw body bytes exactly as received.
                  * @example t=1763700000,v0=5b1c0f6d5e4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c
@@ -2994,7 +3024,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix-timestamp>,v0=<hex-signature>`. The signature is HMAC-SHA256 over the text
-                 *     `<t>.<raw-request-body>` with the partner's webhook signing secret, as lowercase hex. Several
+                 *     `<t>.<raw-request-body>` with the partner's webhook signing secret, in hex. Several
                  *     `v0` entries may appear during a secret rotation; a match on any of them is valid. Verify against
                  *     the raw body bytes exactly as received.
                  * @example t=1763700000,v0=5b1c0f6d5e4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c
@@ -3078,7 +3108,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix-timestamp>,v0=<hex-signature>`. The signature is HMAC-SHA256 over the text
-                 *     `<t>.<raw-request-body>` with the partner's webhook signing secret, as lowercase hex. Several
+                 *     `<t>.<raw-request-body>` with the partner's webhook signing secret, in hex. Several
                  *     `v0` entries may appear during a secret rotation; a match on any of them is valid. Verify against
                  *     the raw body bytes exactly as received.
                  * @example t=1763700000,v0=5b1c0f6d5e4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c
@@ -3109,7 +3139,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix-timestamp>,v0=<hex-signature>`. The signature is HMAC-SHA256 over the text
-                 *     `<t>.<raw-request-body>` with the partner's webhook signing secret, as lowercase hex. Several
+                 *     `<t>.<raw-request-body>` with the partner's webhook signing secret, in hex. Several
                  *     `v0` entries may appear during a secret rotation; a match on any of them is valid. Verify against
                  *     the raw body bytes exactly as received.
                  * @example t=1763700000,v0=5b1c0f6d5e4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c
@@ -3140,7 +3170,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix-timestamp>,v0=<hex-signature>`. The signature is HMAC-SHA256 over the text
-                 *     `<t>.<raw-request-body>` with the partner's webhook signing secret, as lowercase hex. Several
+                 *     `<t>.<raw-request-body>` with the partner's webhook signing secret, in hex. Several
                  *     `v0` entries may appear during a secret rotation; a match on any of them is valid. Verify against
                  *     the raw body bytes exactly as received.
                  * @example t=1763700000,v0=5b1c0f6d5e4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c
@@ -3171,7 +3201,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix-timestamp>,v0=<hex-signature>`. The signature is HMAC-SHA256 over the text
-                 *     `<t>.<raw-request-body>` with the partner's webhook signing secret, as lowercase hex. Several
+                 *     `<t>.<raw-request-body>` with the partner's webhook signing secret, in hex. Several
                  *     `v0` entries may appear during a secret rotation; a match on any of them is valid. Verify against
                  *     the raw body bytes exactly as received.
                  * @example t=1763700000,v0=5b1c0f6d5e4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c

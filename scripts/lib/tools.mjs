@@ -15,7 +15,7 @@ export function runTool(name, args, { quiet = false } = {}) {
   });
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
   if (result.status !== 0) {
-    throw new Error(`${name} ${args.join(' ')} failed (exit ${result.status}):\n${output}`);
+    throw new Error(`${name} ${args.join(' ')} failed (exit ${result.status}):\n${stripBanner(output)}`);
   }
   if (!quiet) process.stdout.write(stripBanner(output));
   return output;

@@ -15,7 +15,10 @@ export type DisputeUpdatedEvent = Body<'dispute.updated'>;
 export type DisputeClosedEvent = Body<'dispute.closed'>;
 export type DisputeEvidenceSubmittedEvent = Body<'dispute.evidence_submitted'>;
 
-/** A signed delivery: a union discriminated on `event_type`. */
+/**
+ * A signed delivery. payment_session_complete's `event_type` is an open string (its dot-notation
+ * spelling is undocumented), so narrow with isEventType / isPaymentSessionComplete.
+ */
 export type WebhookEvent =
   | PaymentSessionCompleteEvent
   | PaymentTokenUpdatedEvent
@@ -25,7 +28,9 @@ export type WebhookEvent =
   | DisputeClosedEvent
   | DisputeEvidenceSubmittedEvent;
 
-export type WebhookEventType = WebhookEvent['event_type'];
+/** The events whose event_type the contract spells out. */
+export type KnownWebhookEvent = Exclude<WebhookEvent, PaymentSessionCompleteEvent>;
+export type KnownWebhookEventType = NonNullable<KnownWebhookEvent['event_type']>;
 
 /** The flat bodies of unsigned legacy deliveries. */
 export type LegacyPaymentSessionComplete = Body<'payment_session_complete.legacy'>;
@@ -37,9 +42,8 @@ export type LegacyWebhook =
   | { kind: 'payment_token_updated'; data: LegacyPaymentTokenUpdated }
   | { kind: 'item_eligibility_updated'; data: LegacyItemEligibilityUpdated };
 
-/** The event types a signed delivery can carry, as the contract names them. */
-export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
-  'payment_session_complete',
+/** The event_type values the contract spells out (payment_session_complete's is undocumented). */
+export const KNOWN_EVENT_TYPES: readonly KnownWebhookEventType[] = [
   'payment_token.updated',
   'payment_token_updated',
   'product_catalog.item.eligibility_updated',

@@ -109,7 +109,12 @@ export const ENUMS: Record<string, Array<string | null>> = {
   EligibilityStatus: ['approved', 'pending', 'expired', 'rejected', 'never_requested', null],
   CatalogEligibility: ['eligible', 'eligible_with_lmn', 'ineligible', 'not_eligible', null],
   RefundReason: ['customer_request', 'fraudulent', 'duplicate_payment'],
+};
+
+/** Enums the reference gives as incomplete ("values seen", "complete list not shown"): known values, open to others. */
+export const OPEN_ENUMS: Record<string, string[]> = {
   DisputeState: ['needs_response', 'under_review', 'won', 'lost', 'accepted', 'expired', 'closed'],
+  'UpdatePaymentTokenResponse.properties.next_action': ['None', 'HealthSurvey'],
 };
 
 /** Webhook name → request body schema; signed ones carry x-service-signature. */

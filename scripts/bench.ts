@@ -1,0 +1,14 @@
+// npm run bench: every benchmark of the project, each against its anchor in the same run.
+import { benchClient } from './bench/client.js';
+
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+console.log('Client: per-call overhead against a raw fetch (same local server, sequential, median of rounds)');
+const client = await benchClient();
+console.log(`  raw fetch           ${client.rawFetchUsPerCall.toFixed(1)} µs/call`);
+console.log(`  createServiceClient ${client.clientUsPerCall.toFixed(1)} µs/call`);
+console.log(`  overhead            ${client.overheadUsPerCall.toFixed(1)} µs/call (client/raw = ${client.ratio.toFixed(2)}x)`);
+console.log('Bundle size (esbuild, ESM, minified; openapi-fetch included):');
+for (const size of client.sizes) {
+  console.log(`  ${size.entry.padEnd(24)} ${kib(size.minifiedBytes)} minified, ${kib(size.gzippedBytes)} gzipped`);
+}

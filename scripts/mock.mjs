@@ -1,11 +1,11 @@
 // Serves the bundled contract's examples with Prism (stateless mock).
-// HOST and PORT override the default 127.0.0.1:4010. Extra arguments go to Prism (e.g. -v error).
+// HOST and PORT override the default 127.0.0.1:4011 (the sandbox has 4010). Extra arguments go to Prism (e.g. -v error).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { root } from './lib/tools.mjs';
 
 const host = process.env.HOST ?? '127.0.0.1';
-const port = process.env.PORT ?? '4010';
+const port = process.env.PORT ?? '4011';
 const prism = path.join(root, 'node_modules', '.bin', 'prism');
 const document = path.join(root, 'generated', 'openapi.yaml');
 

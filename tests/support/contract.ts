@@ -1,15 +1,8 @@
-// The bundled contract, loaded once, with ajv (JSON Schema 2020-12) validators compiled from it.
+// The bundled contract, loaded once, with the sandbox's ajv (JSON Schema 2020-12) validators.
 // Shared by every test that checks a payload against the document.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import formatsPlugin from 'ajv-formats';
+import { CONTRACT_FILE, loadDocument as loadOpenApi, repoRoot, SchemaValidators } from '../../src/sandbox/http/document.js';
 
-// ajv-formats is CommonJS: under NodeNext its callable is the `default` of the module object.
-const addFormats = formatsPlugin as unknown as typeof formatsPlugin.default;
-
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export { repoRoot };
 
 export interface MediaType {
   schema?: { $ref?: string };
@@ -36,8 +29,8 @@ export interface OpenApiDocument {
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
-export function loadDocument(file = path.join(repoRoot, 'generated', 'openapi.json')): OpenApiDocument {
-  return JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument;
+export function loadDocument(file = CONTRACT_FILE): OpenApiDocument {
+  return loadOpenApi(file) as unknown as OpenApiDocument;
 }
 
 export const contract = loadDocument();
@@ -72,27 +65,10 @@ export function resolve<T>(node: T | { $ref?: string }, doc: OpenApiDocument = c
   return resolve<T>(target, doc);
 }
 
-const CONTRACT_ID = 'https://contract.service.example/openapi.json';
-
-function createAjv(doc: OpenApiDocument) {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-  addFormats(ajv);
-  // The whole document is registered so that `#/components/schemas/...` references resolve.
-  ajv.addSchema(doc as object, CONTRACT_ID);
-  return ajv;
-}
-
-const ajv = createAjv(contract);
-const cache = new Map<string, ValidateFunction>();
+const validators = new SchemaValidators(contract as never);
 
 /** A validator for the schema at a JSON pointer of the document, e.g. `#/components/schemas/Dispute`. */
-export function validatorAt(pointer: string): ValidateFunction {
-  const cached = cache.get(pointer);
-  if (cached) return cached;
-  const validate = ajv.compile({ $ref: `${CONTRACT_ID}${pointer}` });
-  cache.set(pointer, validate);
-  return validate;
-}
+export const validatorAt = (pointer: string) => validators.at(pointer);
 
 /** Validates a body against a media type's schema; returns ajv's errors, or [] when valid. */
 export function violations(schema: { $ref?: string } | undefined, value: unknown): string[] {

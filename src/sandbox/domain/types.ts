@@ -1,0 +1,84 @@
+// The sandbox's model of the service. Contract shapes come from the generated types; the records
+// below are the sandbox's own internal state, which the contract does not describe.
+import type { components } from '../../../generated/schema.js';
+
+type Schemas = components['schemas'];
+export type CreateSessionRequest = Schemas['CreatePaymentSessionRequest'];
+export type SessionStatus = Schemas['PaymentSessionStatus'];
+export type StatusSummary = Schemas['PaymentSessionStatusSummary'];
+export type SessionKind = Schemas['PaymentSessionKind'];
+export type SessionDetail = Schemas['PaymentSession'];
+export type SessionListItem = Schemas['PaymentSessionListItem'];
+export type SessionOrderItem = Schemas['SessionOrderItem'];
+export type RefundReason = Schemas['RefundReason'];
+export type Dispute = Schemas['Dispute'];
+export type DisputeState = Schemas['DisputeState'];
+
+export interface OrderItem {
+  item_id: string;
+  name: string;
+  sku?: string;
+  quantity: number;
+  price: number;
+  total_additional_charges: number;
+  total_discounts: number;
+  /** Cents of the capture attributed to this item. */
+  captured: number;
+  /** Cents refunded on this item. */
+  refunded: number;
+  /** Units refunded, when item_details named quantities. */
+  refunded_quantity: number;
+}
+
+export interface Refund {
+  refund_id: string;
+  idempotency_key: string;
+  amount: number;
+  reason: RefundReason;
+  created_at: string;
+}
+
+export interface SessionDispute {
+  dispute: Dispute;
+  /** Open disputes block refunds; lost and accepted ones take their amount out of the refundable. */
+  open: boolean;
+}
+
+export interface Session {
+  id: string;
+  channel: string;
+  kind: SessionKind;
+  status: SessionStatus;
+  created_at: string;
+  /** The create request as accepted, for idempotency comparison and echo. */
+  request: CreateSessionRequest;
+  idempotency_key?: string;
+  total_amount: number;
+  items: OrderItem[];
+  payment_token?: string;
+  /** Token this session issues when tokenize=true (delivered once checkout completes). */
+  issued_payment_token?: string;
+  authorized_at?: string;
+  captured_at?: string;
+  capture_amount?: number;
+  capture_id?: string;
+  /** idempotency_key → capture id, so that a repeat returns the first result. */
+  capture_keys: Record<string, string>;
+  capture_failed_on?: string;
+  void_id?: string;
+  void_keys: Record<string, string>;
+  canceled_at?: string;
+  refunds: Refund[];
+  disputes: SessionDispute[];
+}
+
+/** A webhook event to put in the outbox, in the same transaction as the change that caused it. */
+export interface DomainEvent {
+  event_type: string;
+  data: Record<string, unknown>;
+}
+
+export interface Features {
+  authorization: boolean;
+  tokenization: boolean;
+}

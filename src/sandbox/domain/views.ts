@@ -1,0 +1,101 @@
+// What the service shows of a session: the detail record, the list item, status_summary and the
+// per-item refundable and capturable amounts.
+import { storedItemTotal } from './amounts.js';
+import type { Session, SessionDetail, SessionListItem, SessionOrderItem, StatusSummary } from './types.js';
+
+export const refundedAmount = (session: Session) => session.refunds.reduce((sum, r) => sum + r.amount, 0);
+
+/** Amounts taken by lost or accepted disputes. */
+export const disputedLoss = (session: Session) =>
+  session.disputes
+    .filter((d) => !d.open && (d.dispute.state === 'lost' || d.dispute.state === 'accepted'))
+    .reduce((sum, d) => sum + d.dispute.amount, 0);
+
+export const hasOpenDispute = (session: Session) => session.disputes.some((d) => d.open);
+
+/** What can still be refunded: the capture, less refunds and lost disputes. */
+export function refundable(session: Session): number {
+  return Math.max(0, (session.capture_amount ?? 0) - refundedAmount(session) - disputedLoss(session));
+}
+
+/** status_summary; its moves are undocumented, so the sandbox's derivation is stated in sandbox.yaml. */
+export function statusSummary(session: Session): StatusSummary {
+  switch (session.status) {
+    case 'authorized':
+      return 'Authorized';
+    case 'authorization_voided':
+      return 'Voided';
+    case 'authorization_expired':
+      return 'Expired';
+    case 'captured': {
+      if (hasOpenDispute(session)) return 'Disputed';
+      const refunded = refundedAmount(session);
+      if (refunded > 0 && refunded >= (session.capture_amount ?? 0)) return 'Refunded';
+      if (refunded > 0) return 'Partially Refunded';
+      if ((session.capture_amount ?? 0) < session.total_amount) return 'Partially Captured';
+      return 'Captured';
+    }
+    default:
+      return 'Incomplete';
+  }
+}
+
+/** Order items as the service returns them, with the optional fields exactly when they apply. */
+export function sessionItems(session: Session): SessionOrderItem[] {
+  return session.items.map((item) => {
+    const view: SessionOrderItem = { item_id: item.item_id, name: item.name, price: item.price, quantity: item.quantity };
+    if (item.sku !== undefined) view.sku = item.sku;
+    if (session.status === 'captured') {
+      const totalRefundable = Math.max(0, item.captured - item.refunded);
+      const unit = storedItemTotal(item) / item.quantity;
+      view.total_refundable = totalRefundable;
+      view.quantity_refundable = Math.min(
+        item.quantity - item.refunded_quantity,
+        unit > 0 ? Math.ceil(totalRefundable / unit) : item.quantity - item.refunded_quantity,
+      );
+    }
+    if (session.status === 'authorized') {
+      view.total_capturable = storedItemTotal(item);
+      view.quantity_capturable = item.quantity;
+    }
+    return view;
+  });
+}
+
+export function toDetail(session: Session): SessionDetail {
+  return {
+    id: session.id,
+    kind: session.kind,
+    status: session.status,
+    status_summary: statusSummary(session),
+    created_at: session.created_at,
+    total_amount: session.total_amount,
+    order_items: sessionItems(session),
+    ...(session.capture_amount !== undefined ? { capture_amount: session.capture_amount } : {}),
+    ...(session.status === 'captured' || session.status === 'authorized' ? { authorize_amount: session.total_amount } : {}),
+    ...(session.captured_at !== undefined ? { captured_on: session.captured_at } : {}),
+    ...(session.request.metadata !== undefined ? { metadata: session.request.metadata } : {}),
+    capture_failed_on: session.capture_failed_on ?? null,
+    capture_failed_details: session.capture_failed_on ? 'The hold expired and re-authorization failed.' : null,
+    capture_failed_amount_collected: null,
+  };
+}
+
+export interface ListFlags {
+  include_metadata?: boolean;
+  include_order_items?: boolean;
+  summarize_refunds?: boolean;
+  include_service_fee?: boolean;
+}
+
+export function toListItem(session: Session, flags: ListFlags): SessionListItem {
+  const { order_items: items, metadata, ...detail } = toDetail(session);
+  return {
+    ...detail,
+    ...(session.authorized_at !== undefined ? { authorized_on: session.kind === 'one_time_payment' && session.captured_at ? session.captured_at : session.authorized_at } : {}),
+    ...(flags.include_order_items ? { order_items: items } : {}),
+    ...(flags.include_metadata && metadata !== undefined ? { metadata } : {}),
+    ...(flags.summarize_refunds ? { refund_amount: refundedAmount(session) } : {}),
+    ...(flags.include_service_fee ? { service_fee: '0.00' } : {}),
+  };
+}

@@ -1,0 +1,114 @@
+// The sandbox server: the contract's operations and the helpers, on fastify, with contract-shaped
+// errors for everything that goes wrong (404, 405, malformed bodies, faults, crashes).
+import { readFileSync } from 'node:fs';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { checkoutPage } from '../checkout/page.js';
+import { checkRules, type IdempotencyRules } from '../domain/idempotency.js';
+import type { Store } from '../store/index.js';
+import { DEFAULT_API_KEYS, registerAuth } from './auth.js';
+import { BODY_LIMIT_BYTES, registerJsonParser } from './body-parsing.js';
+import { CONTRACT_FILE, listOperations, loadDocument, resolveRef, SANDBOX_FILE, SchemaValidators, type OpenApiDocument } from './document.js';
+import { HELPER_CODES, UNDOCUMENTED_400, VALIDATION_CODES } from './error-codes.js';
+import { helperHandlers } from './handlers/helpers.js';
+import { paymentSessionHandlers } from './handlers/payment-sessions.js';
+import { registerOperations, type RouteConfig } from './operations.js';
+
+export interface SandboxOptions {
+  store: Store;
+  apiKeys?: ReadonlyMap<string, string>;
+  logger?: FastifyServerOptions['logger'];
+}
+
+function idempotencyRules(contract: OpenApiDocument): IdempotencyRules {
+  const create = listOperations(contract).find((o) => o.operation.operationId === 'createPaymentSession');
+  const rules = create?.operation['x-idempotency'] as IdempotencyRules | undefined;
+  if (!rules) throw new Error('The contract has no x-idempotency on createPaymentSession');
+  checkRules(rules);
+  return rules;
+}
+
+/** Whether an operation's 400 enum includes ServerError (else an injected fault answers 500). */
+function serverErrorIn400(contract: OpenApiDocument) {
+  const has = new Map<string, boolean>();
+  for (const { operation } of listOperations(contract)) {
+    const response = operation.responses['400'] ? resolveRef<{ content?: Record<string, { schema?: { $ref?: string } }> }>(contract, operation.responses['400']) : undefined;
+    const ref = response?.content?.['application/json']?.schema?.$ref;
+    const schema = ref ? resolveRef<{ properties?: { error?: { enum?: string[] } } }>(contract, { $ref: ref }) : undefined;
+    has.set(operation.operationId, schema?.properties?.error?.enum?.includes('ServerError') ?? false);
+  }
+  return (operationId: string) => has.get(operationId) ?? false;
+}
+
+/** Routes by template, to tell a wrong method (405) from an unknown path (404). */
+function routeMatcher(documents: OpenApiDocument[]) {
+  const routes = documents.flatMap((doc) =>
+    listOperations(doc).map((o) => ({ method: o.method.toUpperCase(), pattern: new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`) })),
+  );
+  return (path: string) => routes.filter((r) => r.pattern.test(path)).map((r) => r.method);
+}
+
+export function buildSandbox(options: SandboxOptions): FastifyInstance {
+  const contract = loadDocument(CONTRACT_FILE);
+  const helpers = loadDocument(SANDBOX_FILE);
+  const contractValidators = new SchemaValidators(contract);
+  const helperValidators = new SchemaValidators(helpers);
+  const { store } = options;
+
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT_BYTES, return503OnClosing: false });
+  registerJsonParser(app);
+  registerAuth(app, options.apiKeys ?? DEFAULT_API_KEYS);
+
+  registerOperations(app, {
+    validators: contractValidators,
+    handlers: paymentSessionHandlers(idempotencyRules(contract)),
+    codesFor: (id) => VALIDATION_CODES[id] ?? UNDOCUMENTED_400,
+    store,
+    faults: true,
+    serverErrorIn400: serverErrorIn400(contract),
+  });
+  const contractIds = new Set(listOperations(contract).map((o) => o.operation.operationId));
+  registerOperations(app, { validators: helperValidators, handlers: helperHandlers(contractIds), codesFor: () => HELPER_CODES, store, faults: false });
+
+  const documents = {
+    '/openapi.json': { file: CONTRACT_FILE, type: 'application/json' },
+    '/openapi.yaml': { file: CONTRACT_FILE.replace(/\.json$/, '.yaml'), type: 'application/yaml' },
+    '/sandbox/openapi.json': { file: SANDBOX_FILE, type: 'application/json' },
+    '/sandbox/openapi.yaml': { file: SANDBOX_FILE.replace(/\.json$/, '.yaml'), type: 'application/yaml' },
+  };
+  for (const [url, { file, type }] of Object.entries(documents)) {
+    const text = readFileSync(file, 'utf8');
+    app.get(url, async (_request, reply) => reply.type(type).send(text));
+  }
+  app.get('/health', async () => ({ status: 'ok' }));
+  app.get<{ Params: { id: string } }>('/checkout/:id', async (request, reply) => {
+    const { status, html } = checkoutPage(store.sessions.getForCustomer(request.params.id), request.params.id);
+    return reply.code(status).type('text/html; charset=utf-8').send(html);
+  });
+
+  const methodsOf = routeMatcher([contract, helpers]);
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = methodsOf(path);
+    if (allowed.length > 0) {
+      return reply.code(405).header('allow', allowed.join(', ')).send({ error: 'MethodNotAllowed', message: `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}.` });
+    }
+    return reply.code(404).send({ error: 'NotFound', message: `No route ${request.method} ${path}.` });
+  });
+
+  app.setErrorHandler(async (error: Error & { code?: string; statusCode?: number }, request, reply) => {
+    const config = request.routeOptions.config as Partial<RouteConfig> | undefined;
+    const codes = config?.codes ?? UNDOCUMENTED_400;
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.code(400).send({ error: codes.invalid, message: `The request body exceeds the sandbox's ${BODY_LIMIT_BYTES / 1024} KiB limit.` });
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.code(400).send({ error: codes.invalid, message: 'Send the request body as application/json.' });
+    }
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      return reply.code(400).send({ error: codes.invalid, message: `The request is malformed: ${error.message}.` });
+    }
+    request.log.error({ err: error }, 'unexpected sandbox error');
+    return reply.code(500).send({ error: 'ServerError', message: 'An internal error occurred in the sandbox. Retry with the same idempotency key.' });
+  });
+  return app;
+}

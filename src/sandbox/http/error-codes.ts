@@ -1,0 +1,74 @@
+// Which `error` code a malformed request gets, per operation: the contract gives each operation its
+// own enum, so a schema violation is reported with that operation's closest code.
+import type { ErrorObject } from 'ajv';
+
+export interface ValidationCodes {
+  /** A required field is absent. */
+  missing: string;
+  /** Anything else: malformed JSON, a wrong type, an unknown field, a bad format. */
+  invalid: string;
+  /** Codes for violations under a given top-level field. */
+  fields?: Record<string, string>;
+  /** Codes for violations of a given schema rule (matched in ajv's schemaPath). */
+  rules?: Array<[RegExp, string]>;
+}
+
+/** Operations the contract documents no 400 for answer this (see openapi/sandbox.yaml). */
+export const UNDOCUMENTED_400: ValidationCodes = { missing: 'InvalidRequestParameter', invalid: 'InvalidRequestParameter' };
+
+export const VALIDATION_CODES: Record<string, ValidationCodes> = {
+  createPaymentSession: {
+    missing: 'MissingRequiredParameter',
+    invalid: 'InvalidRequestParameter',
+    fields: { total_amount: 'TotalAmountInvalid', order_items: 'OrderItemsInvalid' },
+    rules: [
+      [/dependentSchemas\/payment_token/, 'TokenizeNotSupported'],
+      [/dependentSchemas\/display_next_bill_info\/properties\/total_amount|\/then\//, 'TotalAmountInvalid'],
+    ],
+  },
+  capturePaymentSession: { missing: 'MissingField', invalid: 'MissingField', fields: { total_amount: 'TotalAmountInvalid' } },
+  voidPaymentSession: { missing: 'MissingField', invalid: 'MissingField' },
+  cancelPaymentSession: { missing: 'InvalidPaymentId', invalid: 'InvalidPaymentId' },
+  createRefund: { missing: 'MissingField', invalid: 'MissingField', fields: { amount: 'AmountInvalid' } },
+  createPaymentToken: { missing: 'MissingField', invalid: 'ValidationError' },
+  retrieveProvisionRequestEligibility: { missing: 'ValidationError', invalid: 'ValidationError' },
+};
+
+/** Helpers of the sandbox document use its own codes. */
+export const HELPER_CODES: ValidationCodes = { missing: 'InvalidRequest', invalid: 'InvalidRequest' };
+
+const topField = (error: ErrorObject) =>
+  error.keyword === 'required' && error.instancePath === ''
+    ? String(error.params.missingProperty)
+    : error.instancePath.split('/')[1] ?? '';
+
+function codeOf(error: ErrorObject, codes: ValidationCodes): string {
+  for (const [pattern, code] of codes.rules ?? []) if (pattern.test(error.schemaPath)) return code;
+  const field = topField(error);
+  if (codes.fields?.[field] && !(error.keyword === 'required' && error.instancePath === '')) return codes.fields[field];
+  return error.keyword === 'required' ? codes.missing : codes.invalid;
+}
+
+/** Reads ajv's errors as one sentence a partner engineer can act on. */
+export function describe(errors: ErrorObject[], where: string): string {
+  const seen = new Set<string>();
+  for (const error of errors) {
+    if (error.keyword === 'if' || error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;
+    const at = `${where}${error.instancePath.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.')}`;
+    let text: string;
+    if (error.keyword === 'required') text = `${at ? `${at}.` : ''}${error.params.missingProperty} is required`;
+    else if (error.keyword === 'additionalProperties') text = `${at || 'the body'} has an unknown field ${JSON.stringify(error.params.additionalProperty)}`;
+    else if (error.keyword === 'enum') text = `${at} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    else text = `${at || 'the body'} ${error.message}`;
+    seen.add(text.trim());
+  }
+  return `${[...seen].join('; ')}.`;
+}
+
+/** The code of the most telling violation: the first that maps to a specific code, else the first. */
+export function codeFor(errors: ErrorObject[], codes: ValidationCodes): string {
+  const relevant = errors.filter((e) => e.keyword !== 'if');
+  const specific = relevant.find((e) => codeOf(e, codes) !== codes.missing && codeOf(e, codes) !== codes.invalid);
+  const missing = relevant.find((e) => e.keyword === 'required' && e.instancePath === '');
+  return codeOf(specific ?? missing ?? relevant[0]!, codes);
+}

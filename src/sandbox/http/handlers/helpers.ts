@@ -1,0 +1,119 @@
+// The sandbox's test helpers (openapi/sandbox.yaml): the customer, the review, the clock,
+// disputes, the outbox, merchant features, faults and token actions.
+import { randomUUID } from 'node:crypto';
+import { resolveRedirect } from '../../domain/create-session.js';
+import { openDispute, resolveDispute, type DisputeOutcome } from '../../domain/disputes.js';
+import { badRequest, notFound } from '../../domain/errors.js';
+import { completeCheckout, review } from '../../domain/sessions.js';
+import { refundedAmount, statusSummary } from '../../domain/views.js';
+import type { Session } from '../../domain/types.js';
+import type { Store } from '../../store/index.js';
+import type { OperationContext, OperationHandler } from '../operations.js';
+import { ok, save } from './shared.js';
+
+function sessionOf(store: Store, context: OperationContext): Session {
+  const session = store.sessions.get(context.channel, context.path.payment_session_id);
+  if (!session) throw notFound(`No payment session ${context.path.payment_session_id}.`);
+  return session;
+}
+
+function inspect(session: Session) {
+  return {
+    id: session.id,
+    channel: session.channel,
+    kind: session.kind,
+    status: session.status,
+    status_summary: statusSummary(session),
+    created_at: session.created_at,
+    total_amount: session.total_amount,
+    ...(session.authorized_at ? { authorized_at: session.authorized_at } : {}),
+    ...(session.capture_amount !== undefined ? { captured_amount: session.capture_amount } : {}),
+    ...(session.capture_id ? { capture_id: session.capture_id } : {}),
+    ...(session.void_id ? { void_id: session.void_id } : {}),
+    refunded_amount: refundedAmount(session),
+    issued_payment_token: session.issued_payment_token ?? null,
+    disputes: session.disputes.map((d) => d.dispute),
+  };
+}
+
+/** Operation ids of the contract, for validating fault requests. */
+export function helperHandlers(contractOperationIds: ReadonlySet<string>): Record<string, OperationHandler> {
+  return {
+    completeCheckout(context, store) {
+      const session = sessionOf(store, context);
+      const eligible = context.body?.eligible !== false;
+      if (!eligible) {
+        if (session.status !== 'pending') throw badRequest('InvalidState', `Only a pending session can complete checkout; this one is ${session.status}.`);
+        // Ineligible: the customer goes to failure_url; the reference says nothing more happens.
+        return ok({ status: session.status, redirect_url: resolveRedirect(session.request.failure_url, session.id) });
+      }
+      const events = completeCheckout(session, context.now);
+      if (session.issued_payment_token) store.tokens.setStatus(context.channel, session.issued_payment_token, 'active');
+      save(store, session, events, context.now);
+      return ok({ status: session.status, redirect_url: resolveRedirect(session.request.success_url, session.id) });
+    },
+
+    reviewPaymentSession(context, store) {
+      const session = sessionOf(store, context);
+      save(store, session, review(session, context.body.decision, context.now), context.now);
+      return ok({ status: session.status });
+    },
+
+    inspectPaymentSession(context, store) {
+      return ok(inspect(sessionOf(store, context)));
+    },
+
+    retrieveClock(_context, store) {
+      return ok({ now: store.clock.now(), offset_seconds: store.clock.offsetSeconds() });
+    },
+
+    advanceClock(context, store) {
+      store.clock.advance(context.body.seconds);
+      return ok({ now: store.clock.now(), offset_seconds: store.clock.offsetSeconds() });
+    },
+
+    openDispute(context, store) {
+      const session = sessionOf(store, context);
+      const { dispute, events } = openDispute(session, { id: randomUUID(), amount: context.body?.amount, reason: context.body?.reason, now: context.now });
+      store.disputes.register(context.channel, dispute.dispute_id, session.id);
+      save(store, session, events, context.now);
+      return ok(dispute);
+    },
+
+    resolveDispute(context, store) {
+      const sessionId = store.disputes.sessionOf(context.channel, context.path.dispute_id);
+      const session = sessionId ? store.sessions.get(context.channel, sessionId) : undefined;
+      if (!session) throw notFound(`No dispute ${context.path.dispute_id}.`);
+      const { dispute, events } = resolveDispute(session, context.path.dispute_id, context.body.outcome as DisputeOutcome, context.now);
+      save(store, session, events, context.now);
+      return ok(dispute);
+    },
+
+    listOutboxEvents(context, store) {
+      return ok({ events: store.outbox.list(context.channel, context.query.event_type) });
+    },
+
+    retrieveFeatures(context, store) {
+      return ok(store.features.get(context.channel));
+    },
+
+    updateFeatures(context, store) {
+      const features = { ...store.features.get(context.channel), ...context.body };
+      store.features.set(context.channel, features);
+      return ok(features);
+    },
+
+    createFault(context, store) {
+      const { operation_id: operationId, status, count = 1 } = context.body;
+      if (!contractOperationIds.has(operationId)) throw badRequest('InvalidRequest', `operation_id ${operationId} is not an operation of the contract.`);
+      store.faults.arm(context.channel, operationId, status, count);
+      return ok({ operation_id: operationId, status, remaining: count });
+    },
+
+    requireTokenAction(context, store) {
+      const token = context.path.payment_token as string;
+      if (!store.tokens.setNextAction(context.channel, token, context.body.next_action)) throw notFound(`No payment token ${token}.`);
+      return ok({ payment_token: token, next_action: context.body.next_action });
+    },
+  };
+}

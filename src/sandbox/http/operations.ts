@@ -1,0 +1,109 @@
+// Registers every operation of a document as a fastify route: validation compiled from the
+// document, an armed fault if any, then the handler in one transaction. Operations without a
+// handler answer 501 NotImplemented, as the contract allows.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { OperationError } from '../domain/errors.js';
+import type { Store } from '../store/index.js';
+import { listOperations, type LocatedOperation, type SchemaValidators } from './document.js';
+import type { ValidationCodes } from './error-codes.js';
+import { MalformedBody } from './body-parsing.js';
+import { validateRequest } from './request-validation.js';
+
+export interface OperationContext {
+  channel: string;
+  path: Record<string, any>;
+  query: Record<string, any>;
+  body: any;
+  /** The sandbox clock's time, ISO 8601. */
+  now: string;
+  /** Scheme and host the partner called, for redirect URLs. */
+  origin: string;
+}
+
+export interface OperationResult {
+  status: number;
+  body?: unknown;
+}
+
+export type OperationHandler = (context: OperationContext, store: Store) => OperationResult;
+
+export interface RouteConfig {
+  operationId: string;
+  codes: ValidationCodes;
+}
+
+export interface RegisterOptions {
+  validators: SchemaValidators;
+  handlers: Record<string, OperationHandler>;
+  codesFor: (operationId: string) => ValidationCodes;
+  store: Store;
+  /** Whether armed faults (POST /sandbox/v1/faults) apply to these operations. */
+  faults: boolean;
+  /** Whether the operation's 400 enum has ServerError, for a 400 fault. */
+  serverErrorIn400?: (operationId: string) => boolean;
+}
+
+/** `/a/{b}/c` → `/a/:b/c` */
+export const fastifyPath = (template: string) => template.replace(/\{([^}]+)\}/g, ':$1');
+
+export function sendError(reply: FastifyReply, error: OperationError) {
+  return reply.code(error.status).send(error.body ?? { error: error.code, message: error.message });
+}
+
+function hasJsonBody(request: FastifyRequest): boolean {
+  return request.body !== undefined && request.body !== null;
+}
+
+/** Operations whose body has no fields (cancel): the body is not read at all. */
+export const ignoresBody = (located: LocatedOperation, validators: SchemaValidators) => {
+  const ref = located.operation.requestBody?.content['application/json']?.schema?.$ref;
+  if (!ref || located.operation.requestBody?.required) return false;
+  const schema = validators.document.components.schemas?.[ref.split('/').pop()!] as { properties?: object } | undefined;
+  return schema !== undefined && schema.properties === undefined;
+};
+
+export function registerOperations(app: FastifyInstance, options: RegisterOptions): LocatedOperation[] {
+  const located = listOperations(options.validators.document);
+  for (const entry of located) {
+    const { operationId } = entry.operation;
+    const codes = options.codesFor(operationId);
+    const skipBody = ignoresBody(entry, options.validators);
+    app.route({
+      method: entry.method.toUpperCase() as 'GET' | 'POST' | 'PUT',
+      url: fastifyPath(entry.path),
+      config: { operationId, codes } satisfies RouteConfig,
+      handler: async (request, reply) => {
+        const channel = request.channel;
+        try {
+          if (options.faults) {
+            const fault = options.store.transaction(() => options.store.faults.take(channel, operationId));
+            if (fault) {
+              const status = fault === 400 && options.serverErrorIn400?.(operationId) ? 400 : 500;
+              throw new OperationError(status, 'ServerError', 'An injected sandbox fault: the service failed. Retry with the same idempotency key.');
+            }
+          }
+          const handler = options.handlers[operationId];
+          if (!handler) throw new OperationError(501, 'NotImplemented', `${operationId} is not implemented in the sandbox yet.`);
+          if (!skipBody && request.body instanceof MalformedBody) {
+            throw new OperationError(400, codes.invalid, `The request body is not valid JSON: ${request.body.reason}.`);
+          }
+          const input = validateRequest(entry, options.validators, codes, {
+            params: request.params as Record<string, string>,
+            query: request.query as Record<string, string | string[]>,
+            body: skipBody ? undefined : request.body,
+            hasBody: !skipBody && hasJsonBody(request),
+          });
+          const origin = `${request.protocol}://${request.host}`;
+          const result = options.store.transaction(() =>
+            handler({ channel, path: input.path, query: input.query, body: input.body, now: options.store.clock.now(), origin }, options.store),
+          );
+          return reply.code(result.status).send(result.body);
+        } catch (error) {
+          if (error instanceof OperationError) return sendError(reply, error);
+          throw error;
+        }
+      },
+    });
+  }
+  return located;
+}

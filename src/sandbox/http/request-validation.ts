@@ -1,0 +1,76 @@
+// Request validation compiled from the bundled document: path and query parameters (with the
+// document's serialization: comma-separated lists, integers, booleans) and the JSON body.
+import type { ErrorObject } from 'ajv';
+import { OperationError } from '../domain/errors.js';
+import { codeFor, describe, type ValidationCodes } from './error-codes.js';
+import { resolveRef, type LocatedOperation, type SchemaValidators } from './document.js';
+
+export interface ValidatedRequest {
+  path: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+const isType = (schema: Record<string, any>, type: string) =>
+  schema.type === type || (Array.isArray(schema.type) && schema.type.includes(type));
+
+/** Turns one query string value into the type its schema declares; undefined when it cannot. */
+function coerce(raw: string, schema: Record<string, any>): unknown {
+  if (isType(schema, 'integer') || isType(schema, 'number')) {
+    return /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : raw;
+  }
+  if (isType(schema, 'boolean')) return raw === 'true' ? true : raw === 'false' ? false : raw;
+  return raw;
+}
+
+export function validateRequest(
+  located: LocatedOperation,
+  validators: SchemaValidators,
+  codes: ValidationCodes,
+  input: { params: Record<string, string>; query: Record<string, string | string[]>; body: unknown; hasBody: boolean },
+): ValidatedRequest {
+  const fail = (errors: ErrorObject[], where: string) => {
+    throw new OperationError(400, codeFor(errors, codes), describe(errors, where));
+  };
+  const result: ValidatedRequest = { path: {}, query: {}, body: input.body };
+  const { operationId } = located.operation;
+
+  for (const parameter of located.parameters) {
+    if (parameter.in !== 'path' && parameter.in !== 'query') continue;
+    const raw = parameter.in === 'path' ? input.params[parameter.name] : input.query[parameter.name];
+    if (raw === undefined || raw === '') {
+      if (parameter.required) {
+        throw new OperationError(400, codes.missing, `${parameter.name} is required.`);
+      }
+      continue;
+    }
+    const schema = resolveRef<Record<string, any>>(validators.document, parameter.schema);
+    const text = Array.isArray(raw) ? raw.join(',') : raw;
+    const value = isType(schema, 'array')
+      ? text.split(',').map((part) => coerce(part, resolveRef(validators.document, schema.items ?? {})))
+      : coerce(text, schema);
+    const validate = validators.inline(`${operationId}:${parameter.in}:${parameter.name}`, parameter.schema);
+    if (!validate(value)) fail(validate.errors ?? [], parameter.name);
+    result[parameter.in][parameter.name] = value;
+  }
+  if (hasBlankPathParameter(result.path)) {
+    throw new OperationError(400, codes.missing, 'A path parameter is empty.');
+  }
+
+  const media = located.operation.requestBody?.content['application/json'];
+  if (media?.schema) {
+    if (!input.hasBody || input.body === undefined) {
+      if (located.operation.requestBody?.required) throw new OperationError(400, codes.missing, 'A JSON request body is required.');
+      result.body = undefined;
+    } else {
+      const validate = media.schema.$ref ? validators.at(media.schema.$ref) : validators.inline(`${operationId}:body`, media.schema);
+      if (!validate(input.body)) fail(validate.errors ?? [], '');
+    }
+  }
+  return result;
+}
+
+/** A path segment of only spaces reaches the route but names nothing. */
+function hasBlankPathParameter(path: Record<string, unknown>): boolean {
+  return Object.values(path).some((v) => typeof v === 'string' && v.trim() === '');
+}

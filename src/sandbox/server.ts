@@ -1,0 +1,25 @@
+// Starts the sandbox: opens the database, builds the app, listens, and closes cleanly on a signal.
+import path from 'node:path';
+import { DEFAULT_API_KEYS, parseApiKeys } from './http/auth.js';
+import { buildSandbox } from './http/app.js';
+import { createStore, openDatabase } from './store/index.js';
+
+export interface StartOptions {
+  host: string;
+  port: number;
+  db: string;
+  apiKeys?: string;
+  quiet?: boolean;
+}
+
+export async function startSandbox(options: StartOptions) {
+  const db = openDatabase(options.db);
+  const apiKeys = options.apiKeys ? parseApiKeys(options.apiKeys) : DEFAULT_API_KEYS;
+  const app = buildSandbox({ store: createStore(db), apiKeys, logger: options.quiet ? false : { level: 'warn' } });
+  const address = await app.listen({ host: options.host, port: options.port });
+  const close = async () => {
+    await app.close();
+    db.close();
+  };
+  return { app, address, apiKeys, close, dbFile: options.db === ':memory:' ? ':memory:' : path.resolve(options.db) };
+}

@@ -1,0 +1,33 @@
+// Opens the SQLite database (a file, or :memory:), in WAL mode, and brings its schema up to date.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { MIGRATIONS, type Migration } from './migrations.js';
+
+export type Db = Database.Database;
+
+export function openDatabase(file: string, migrations: Migration[] = MIGRATIONS): Db {
+  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode: a committed write survives a process crash (kill -9), not a power loss.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db, migrations);
+  return db;
+}
+
+export function migrate(db: Db, migrations: Migration[]): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
+  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (applied.has(migration.version)) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)').run(
+        migration.version, migration.description, new Date().toISOString(),
+      );
+    }).immediate();
+  }
+}

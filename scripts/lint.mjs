@@ -1,6 +1,7 @@
-// Lints the contract with zero tolerance: Redocly recommended-strict on the split sources,
-// Spectral (oas + OWASP + this API's rules) on a fresh bundle, and the official OpenAPI 3.1
-// JSON schema. Any finding, warnings and hints included, fails.
+// Lints with zero tolerance, for the contract and then for the sandbox's helper API (a separate
+// document under the same rules): Redocly recommended-strict on the split sources, Spectral (oas +
+// OWASP + this API's rules) on a fresh bundle, and the official OpenAPI 3.1 JSON schema. Any
+// finding, warnings and hints included, fails.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,24 +9,33 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { build } from './build.mjs';
 import { runTool } from './lib/tools.mjs';
 
+// source: the split root; bundle: the name build.mjs gives its bundle (.yaml and .json).
+const documents = [
+  { name: 'contract', source: 'openapi/openapi.yaml', bundle: 'openapi' },
+  { name: 'sandbox helper API', source: 'openapi/sandbox.yaml', bundle: 'sandbox' },
+];
+
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'contract-lint-'));
 try {
   await build(tmp, { quiet: true });
-  const bundledYaml = path.join(tmp, 'openapi.yaml');
+  for (const { name, source, bundle } of documents) {
+    console.log(`\n=== ${name} (${source}) ===`);
+    const bundledYaml = path.join(tmp, `${bundle}.yaml`);
 
-  console.log('redocly lint (recommended-strict), split sources:');
-  runTool('redocly', ['lint', 'openapi/openapi.yaml', '--max-problems', '1000']);
+    console.log('redocly lint (recommended-strict), split sources:');
+    runTool('redocly', ['lint', source, '--max-problems', '1000']);
 
-  console.log('spectral lint (spectral:oas, OWASP, custom rules), bundled document:');
-  runTool('spectral', ['lint', bundledYaml, '--ruleset', '.spectral.yaml', '--fail-severity', 'hint']);
+    console.log('spectral lint (spectral:oas, OWASP, custom rules), bundled document:');
+    runTool('spectral', ['lint', bundledYaml, '--ruleset', '.spectral.yaml', '--fail-severity', 'hint']);
 
-  console.log('OpenAPI 3.1 schema validation, bundled document:');
-  const result = await new Validator().validate(path.join(tmp, 'openapi.json'));
-  if (!result.valid) {
-    console.error(JSON.stringify(result.errors, null, 2));
-    process.exitCode = 1;
-  } else {
-    console.log('valid against the official OpenAPI 3.1 schema');
+    console.log('OpenAPI 3.1 schema validation, bundled document:');
+    const result = await new Validator().validate(path.join(tmp, `${bundle}.json`));
+    if (!result.valid) {
+      console.error(JSON.stringify(result.errors, null, 2));
+      process.exitCode = 1;
+    } else {
+      console.log('valid against the official OpenAPI 3.1 schema');
+    }
   }
 } catch (error) {
   console.error(error.message);

@@ -521,7 +521,7 @@ export interface components {
              *     `false`: the survey finds the customer ineligible; the session stays `pending`.
              * @default true
              */
-            eligible: boolean;
+            eligible?: boolean;
         };
         /** @description Where the simulated customer ends up after the hosted flow. */
         CheckoutOutcome: {
@@ -558,7 +558,7 @@ export interface components {
              * @description Dispute reason, copied into the dispute's `reason`.
              * @default fraudulent
              */
-            reason: string;
+            reason?: string;
         };
         /** @description The outcome that closes an open dispute. */
         ResolveDisputeRequest: {
@@ -652,7 +652,7 @@ export interface components {
              * @description How many of the next calls fail.
              * @default 1
              */
-            count: number;
+            count?: number;
         };
         /** @description An injected failure of a contract operation on the caller's sales channel. */
         Fault: {

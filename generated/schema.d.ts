@@ -943,7 +943,7 @@ export interface components {
              * @description Session kind; `one_time_payment` when absent.
              * @default one_time_payment
              */
-            kind: components["schemas"]["PaymentSessionKind"];
+            kind?: components["schemas"]["PaymentSessionKind"];
             /**
              * @description ID issued for a stored payment method; required when charging a stored method. The customer
              *     identity is then taken from the token's user.

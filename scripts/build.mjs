@@ -16,7 +16,8 @@ export async function build(outDir = path.join(root, 'generated'), { quiet = fal
   // The Node API, not the CLI: the CLI would read redocly.yaml's `apis` and demand an output per API.
   const types = async (json, file) => {
     const document = JSON.parse(readFileSync(out(json), 'utf8'));
-    writeFileSync(out(file), typesHeader(json) + astToString(await openapiTS(document)));
+    // A field with a default (kind, include_refunds) stays optional in requests: the service fills it in.
+    writeFileSync(out(file), typesHeader(json) + astToString(await openapiTS(document, { defaultNonNullable: false })));
   };
 
   // The contract.

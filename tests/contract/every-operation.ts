@@ -99,3 +99,12 @@ export function refusedByTheTypes(c: ContractClient) {
   // @ts-expect-error: no such path
   void c.GET('/payments/v1/sessions');
 }
+
+/** Fields with a default (kind) stay optional: the smallest valid create request compiles. */
+export const minimalCreateRequest: import('../../generated/schema.js').components['schemas']['CreatePaymentSessionRequest'] = {
+  total_amount: 100,
+  amount_details: noCharges,
+  success_url: 'https://shop.example/ok',
+  failure_url: 'https://shop.example/ko',
+  order_items: [{ name: 'Item', quantity: 1, price: 100, amount_details: noCharges }],
+};

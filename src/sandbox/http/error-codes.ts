@@ -54,7 +54,7 @@ export function describe(errors: ErrorObject[], where: string): string {
   const seen = new Set<string>();
   for (const error of errors) {
     if (error.keyword === 'if' || error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;
-    const at = `${where}${error.instancePath.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.')}`;
+    const at = `${where}${error.instancePath.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.')}`.replace(/^\./, '');
     let text: string;
     if (error.keyword === 'required') text = `${at ? `${at}.` : ''}${error.params.missingProperty} is required`;
     else if (error.keyword === 'additionalProperties') text = `${at || 'the body'} has an unknown field ${JSON.stringify(error.params.additionalProperty)}`;

@@ -1,0 +1,157 @@
+// create_payment_session: every validation with its exact error code, tokens, features, templating.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { noCharges, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+
+let s: TestSandbox;
+beforeEach(() => { s = testSandbox(); });
+afterEach(() => s.close());
+
+const create = (body: unknown, options = {}) => s.post('/payments/v1/create_payment_session', body, options);
+const without = (field: string) => {
+  const body: Record<string, unknown> = sessionRequest();
+  delete body[field];
+  return body;
+};
+
+describe('create_payment_session', () => {
+  it('creates a pending session whose redirect_url leads to the hosted checkout', async () => {
+    const { status, body } = await create(sessionRequest());
+    expect(status).toBe(200);
+    expect(body.redirect_url).toMatch(new RegExp(`^http://localhost(:80)?/checkout/${body.id}$`));
+    expect((await s.detail(body.id)).body).toMatchObject({ status: 'pending', status_summary: 'Incomplete', kind: 'one_time_payment' });
+    expect((await s.call('GET', `/checkout/${body.id}`)).status).toBe(200);
+  });
+
+  it('makes the redirect iframe-compatible with use_iframe', async () => {
+    const { body } = await create(sessionRequest({ use_iframe: true }));
+    expect(body.redirect_url).toMatch(/\/checkout\/[\w-]+\?mode=iframe$/);
+  });
+
+  it('replaces every {{payment_session_id}} in success_url and failure_url', async () => {
+    const id = await s.createSession({ success_url: 'https://shop.example/{{payment_session_id}}/ok?again={{payment_session_id}}' });
+    expect((await s.complete(id)).body.redirect_url).toBe(`https://shop.example/${id}/ok?again=${id}`);
+    const other = await s.createSession();
+    expect((await s.complete(other, false)).body).toEqual({ status: 'pending', redirect_url: `https://shop.example/orders/${other}/failed` });
+  });
+
+  it.each(['total_amount', 'amount_details', 'success_url', 'failure_url', 'order_items'])('answers MissingRequiredParameter without %s', async (field) => {
+    const { status, body } = await create(without(field));
+    expect(status).toBe(400);
+    expect(body.error).toBe('MissingRequiredParameter');
+    expect(body.message).toContain(field);
+  });
+
+  it.each([
+    ['a malformed email', { customer_email: 'jane-at-example' }, 'customer_email'],
+    ['a URL that is not one', { success_url: 'not a url' }, 'success_url'],
+    ['a URL that breaks after templating', { failure_url: 'http://[{{payment_session_id}}' }, 'failure_url'],
+    ['a state that is not a 2-letter code', { customer_state: 'California' }, 'customer_state'],
+    ['an unknown kind', { kind: 'subscription' }, 'kind'],
+    ['metadata that is not a string', { metadata: { order: 1 } }, 'metadata'],
+  ])('answers InvalidRequestParameter for %s', async (_case, overrides, field) => {
+    const { status, body } = await create(sessionRequest(overrides));
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+    expect(body.message).toContain(field);
+  });
+
+  it.each([
+    ['a total that does not match the items', { total_amount: 8000 }, /does not equal the sum of the amounts, 7799/],
+    ['a total of 0 outside a free trial', { total_amount: 0, amount_details: noCharges, order_items: [{ name: 'Free', quantity: 1, price: 0, amount_details: noCharges }] }, /total_amount/],
+    ['a negative total', { total_amount: -5 }, /total_amount/],
+    ['a total that is not an integer', { total_amount: 77.99 }, /total_amount/],
+    ['a free trial with a non-zero total', { tokenize: true, display_next_bill_info: { total_amount: 2500, date: '2026-12-21' } }, /total_amount/],
+  ])('answers TotalAmountInvalid for %s', async (_case, overrides, message) => {
+    const { status, body } = await create(sessionRequest(overrides));
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'TotalAmountInvalid' });
+    expect(body.message).toMatch(message);
+  });
+
+  it.each([
+    ['a quantity of 0', [{ name: 'X', quantity: 0, price: 100, amount_details: noCharges }]],
+    ['an item without a name', [{ quantity: 1, price: 100, amount_details: noCharges }]],
+    ['an item without amount_details', [{ name: 'X', quantity: 1, price: 100 }]],
+    ['an empty list', []],
+    ['a duplicated item_id', [{ name: 'A', item_id: 'x', quantity: 1, price: 50, amount_details: noCharges }, { name: 'B', item_id: 'x', quantity: 1, price: 50, amount_details: noCharges }]],
+  ])('answers OrderItemsInvalid for %s', async (_case, items) => {
+    const total = items.reduce((sum: number, i: any) => sum + (i.quantity ?? 0) * (i.price ?? 0), 0);
+    const { status, body } = await create(sessionRequest({ order_items: items, total_amount: total || 1, amount_details: noCharges }));
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'OrderItemsInvalid' });
+  });
+
+  it('accepts a free trial: tokenize=true, total 0, display_next_bill_info', async () => {
+    const trial = { total_amount: 0, amount_details: noCharges, tokenize: true, display_next_bill_info: { total_amount: 2500, date: '2026-12-21' }, order_items: [{ name: 'Trial', quantity: 1, price: 0, amount_details: noCharges }] };
+    expect((await create(sessionRequest(trial))).status).toBe(200);
+    const { body } = await create(sessionRequest({ ...trial, tokenize: false }));
+    expect(body.error).toBe('InvalidRequestParameter');
+    expect(body.message).toContain('tokenize');
+  });
+
+  it('answers TokenizeNotSupported for tokenize=true with a payment_token', async () => {
+    const { status, body } = await create(sessionRequest({ tokenize: true, payment_token: 'ptok_x' }));
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'TokenizeNotSupported' });
+  });
+
+  describe('with a payment token', () => {
+    async function issuedToken() {
+      const id = await s.createSession({ tokenize: true });
+      const token = (await s.get(`/sandbox/v1/payment_sessions/${id}`)).body.issued_payment_token as string;
+      return { id, token };
+    }
+
+    it('answers SessionPending before the customer finished the initial checkout', async () => {
+      const { token } = await issuedToken();
+      const { status, body } = await create(sessionRequest({ payment_token: token, idempotency_key: 'renewal-1' }));
+      expect({ status, error: body.error }).toEqual({ status: 400, error: 'SessionPending' });
+    });
+
+    it('charges the stored method once checkout completed, without the hosted flow', async () => {
+      const { id, token } = await issuedToken();
+      await s.complete(id);
+      expect((await s.outbox('payment_token.updated')).map((e) => e.payload.data)).toEqual([
+        expect.objectContaining({ payment_token: token, payment_session_id: id, customer_email: 'Jane.Doe@example.com' }),
+      ]);
+      const { status, body } = await create(sessionRequest({ payment_token: token }));
+      expect(status).toBe(200);
+      expect((await s.detail(body.id)).body.status).toBe('processing');
+    });
+
+    it.each(['UpdatePaymentMethod', 'TakeHealthSurvey'])('answers 422 %s when the token needs customer action', async (action) => {
+      const { id, token } = await issuedToken();
+      await s.complete(id);
+      await s.post(`/sandbox/v1/payment_tokens/${token}/require_action`, { next_action: action });
+      const { status, body } = await create(sessionRequest({ payment_token: token }));
+      expect(status).toBe(422);
+      expect(body).toEqual({ next_action: action, redirect_url: expect.stringContaining(`/checkout/token/${token}`) });
+      await s.post(`/sandbox/v1/payment_tokens/${token}/require_action`, { next_action: null });
+      expect((await create(sessionRequest({ payment_token: token }))).status).toBe(200);
+    });
+
+    it('answers NotFound for a token that does not exist', async () => {
+      const { status, body } = await create(sessionRequest({ payment_token: 'ptok_unknown' }));
+      expect({ status, error: body.error }).toEqual({ status: 404, error: 'NotFound' });
+    });
+  });
+
+  it.each([
+    ['authorization', { kind: 'authorization' }],
+    ['tokenization', { tokenize: true }],
+  ])('answers FeatureNotEnabled when the %s feature is off', async (feature, overrides) => {
+    await s.call('PUT', '/sandbox/v1/features', { body: { [feature]: false } });
+    const { status, body } = await create(sessionRequest(overrides));
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'FeatureNotEnabled' });
+    expect((await create(sessionRequest())).status).toBe(200);
+  });
+
+  it('answers ServerError (400) when the service fails, and ServerError (500) likewise', async () => {
+    await s.post('/sandbox/v1/faults', { operation_id: 'createPaymentSession', status: 400, count: 1 });
+    expect((await create(sessionRequest())).body.error).toBe('ServerError');
+    await s.post('/sandbox/v1/faults', { operation_id: 'createPaymentSession', status: 500, count: 1 });
+    const failed = await create(sessionRequest());
+    expect({ status: failed.status, error: failed.body.error }).toEqual({ status: 500, error: 'ServerError' });
+    expect((await create(sessionRequest())).status).toBe(200);
+  });
+
+  it('accepts other configuration fields, which the service documents as accepted', async () => {
+    expect((await create(sessionRequest({ survey_config: { skip: false }, test_config: { x: 1 }, request_multicapture: false, shipping_address: { city: 'X' } }))).status).toBe(200);
+  });
+});

@@ -1,0 +1,104 @@
+// create_payment_session idempotency, rules 1-4 of the reference, exactly.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { noCharges, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+
+let s: TestSandbox;
+beforeEach(() => { s = testSandbox(); });
+afterEach(() => s.close());
+
+const create = (body: unknown, options = {}) => s.post('/payments/v1/create_payment_session', body, options);
+const keyed = (overrides: Record<string, unknown> = {}) => sessionRequest({ idempotency_key: 'order-A-1001', ...overrides });
+const countSessions = async () => (await s.get('/payments/v1/payment_sessions?page_size=100')).body.pagination.count as number;
+
+describe('rule 1: same key, same compared fields', () => {
+  it('answers 200 with the same id and creates nothing', async () => {
+    const first = await create(keyed());
+    const again = await create(keyed());
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(await countSessions()).toBe(1);
+  });
+
+  it('compares customer_email case-insensitively', async () => {
+    const first = await create(keyed({ customer_email: 'Jane.Doe@Example.com' }));
+    expect((await create(keyed({ customer_email: 'jane.doe@EXAMPLE.COM' }))).body.id).toBe(first.body.id);
+  });
+
+  it('treats an absent kind as one_time_payment, its default', async () => {
+    const first = await create(keyed());
+    expect((await create(keyed({ kind: 'one_time_payment' }))).body.id).toBe(first.body.id);
+  });
+
+  it('scopes keys to the sales channel', async () => {
+    const mine = await create(keyed());
+    const theirs = await create(keyed(), { key: OTHER_KEY });
+    expect(theirs.body.id).not.toBe(mine.body.id);
+  });
+
+  it('a burst of identical concurrent creates yields exactly one session', async () => {
+    const replies = await Promise.all(Array.from({ length: 25 }, () => create(keyed())));
+    expect(new Set(replies.map((r) => r.status))).toEqual(new Set([200]));
+    expect(new Set(replies.map((r) => r.body.id)).size).toBe(1);
+    expect(await countSessions()).toBe(1);
+  });
+});
+
+describe('rule 2 and 3: a different compared field', () => {
+  it.each([
+    ['customer_email', { customer_email: 'someone.else@example.com' }],
+    ['total_amount', { total_amount: 7800, amount_details: { total_additional_charges: 801, total_discounts: 0 } }],
+    ['success_url', { success_url: 'https://shop.example/other' }],
+    ['failure_url', { failure_url: 'https://shop.example/other' }],
+    ['kind', { kind: 'authorization' }],
+    ['order_items.name', { order_items: sessionRequest().order_items.map((i, n) => (n === 0 ? { ...i, name: 'Cuff' } : i)) }],
+    ['order_items.sku', { order_items: sessionRequest().order_items.map((i, n) => (n === 1 ? { ...i, sku: 'TH-11' } : i)) }],
+    ['order_items.amount_details', { order_items: sessionRequest().order_items.map((i, n) => (n === 0 ? { ...i, amount_details: { total_additional_charges: 0, total_discounts: -400 } } : i)), total_amount: 7899 }],
+  ])('answers IdempotencyViolation naming %s', async (field, overrides) => {
+    await create(keyed());
+    const { status, body } = await create(keyed(overrides));
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'IdempotencyViolation' });
+    expect(body.message).toContain(field);
+    expect(await countSessions()).toBe(1);
+  });
+
+  it('names every diverging field', async () => {
+    await create(keyed());
+    const items = sessionRequest().order_items.map((i) => ({ ...i, quantity: i.quantity + 1, price: i.price + 1 }));
+    const total = items.reduce((sum, i) => sum + i.quantity * i.price + i.amount_details.total_discounts, 800);
+    const { body } = await create(keyed({ order_items: items, total_amount: total, success_url: 'https://shop.example/x' }));
+    for (const field of ['total_amount', 'success_url', 'order_items.quantity', 'order_items.price']) expect(body.message).toContain(field);
+    expect(body.message).not.toContain('order_items.name');
+  });
+
+  it('compares payment_token only when the retry carries it', async () => {
+    const issuer = await s.createSession({ tokenize: true });
+    const token = (await s.get(`/sandbox/v1/payment_sessions/${issuer}`)).body.issued_payment_token as string;
+    await s.complete(issuer);
+    const first = await create(keyed({ payment_token: token }));
+    expect(first.status).toBe(200);
+    // Without payment_token on the retry: not compared, so the original comes back.
+    expect((await create(keyed())).body.id).toBe(first.body.id);
+    const other = await create(keyed({ payment_token: 'ptok_other' }));
+    expect({ error: other.body.error, named: other.body.message.includes('payment_token') }).toEqual({ error: 'IdempotencyViolation', named: true });
+  });
+
+  it('compares display_next_bill_info and is_free_trial when the original was a free trial', async () => {
+    const trial = { total_amount: 0, amount_details: noCharges, tokenize: true, display_next_bill_info: { total_amount: 2500, date: '2026-12-21' }, order_items: [{ name: 'Trial', quantity: 1, price: 0, amount_details: noCharges }] };
+    await create(keyed(trial));
+    const later = await create(keyed({ ...trial, display_next_bill_info: { total_amount: 2500, date: '2027-01-21' } }));
+    expect(later.body.message).toContain('display_next_bill_info.date');
+    const { display_next_bill_info: _dropped, ...notTrial } = trial;
+    const dropped = await create(keyed({ ...notTrial, total_amount: 1, order_items: [{ name: 'Trial', quantity: 1, price: 1, amount_details: noCharges }] }));
+    expect(dropped.body.error).toBe('IdempotencyViolation');
+    expect(dropped.body.message).toContain('is_free_trial');
+  });
+});
+
+describe('rule 4: fields that are not compared', () => {
+  it('returns the original session and applies none of the new values', async () => {
+    const first = await create(keyed());
+    const again = await create(keyed({ customer_name: 'J. Doe', metadata: '{"order_id":"CHANGED"}', customer_state: 'NY', survey_config: { x: 1 }, billing_address: { city: 'Albany' }, request_multicapture: true, test_config: { y: 2 } }));
+    expect(again.body.id).toBe(first.body.id);
+    expect((await s.detail(first.body.id)).body.metadata).toBe('{"order_id":"A-1001"}');
+  });
+});

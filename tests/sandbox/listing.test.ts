@@ -1,0 +1,98 @@
+// list_payment_sessions: every filter, search, date ranges, comma lists, include flags,
+// summarize_refunds, pagination, and newest first.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testSandbox, type TestSandbox } from '../support/sandbox.js';
+
+let s: TestSandbox;
+const ids: Record<string, string> = {};
+const list = async (query = '') => (await s.get(`/payments/v1/payment_sessions${query ? `?${query}` : ''}`)).body;
+const listIds = async (query = '') => (await list(query)).payment_sessions.map((p: { id: string }) => p.id);
+
+beforeEach(async () => {
+  s = testSandbox();
+  // Created one after the other, a clock tick apart, so that "newest first" is observable.
+  const tick = () => s.post('/sandbox/v1/clock/advance', { seconds: 60 });
+  ids.pending = await s.createSession({ customer_email: 'pending.person@example.com', customer_name: 'Pat Pending' });
+  await tick();
+  ids.captured = await s.capturedOneTime({ customer_email: 'cap@example.com', customer_name: 'Casey Captured' });
+  await tick();
+  ids.authorized = await s.authorized({ customer_email: 'auth@example.com' });
+  await tick();
+  ids.voided = await s.authorized({ customer_email: 'void@example.com' });
+  await s.post(`${s.session(ids.voided)}/void`, {});
+  await s.post('/payments/v1/refund', { payment_id: ids.captured, amount: 1250, idempotency_key: 'r1', reason: 'customer_request' });
+});
+afterEach(() => s.close());
+
+describe('list payment sessions', () => {
+  it('lists everything, newest creation first, with pagination', async () => {
+    const body = await list();
+    expect(body.payment_sessions.map((p: { id: string }) => p.id)).toEqual([ids.voided, ids.authorized, ids.captured, ids.pending]);
+    expect(body.pagination).toEqual({ current_page: 1, page_size: 30, count: 4, last_page: 1 });
+  });
+
+  it('pages with page and page_size', async () => {
+    expect(await listIds('page=2&page_size=3')).toEqual([ids.pending]);
+    expect((await list('page=2&page_size=3')).pagination).toEqual({ current_page: 2, page_size: 3, count: 4, last_page: 2 });
+    expect(await listIds('page=3&page_size=3')).toEqual([]);
+  });
+
+  it('filters pending and voided sessions out', async () => {
+    expect(await listIds('filter_pending=true')).not.toContain(ids.pending);
+    expect(await listIds('filter_voided=true')).not.toContain(ids.voided);
+    expect((await list('filter_pending=true&filter_voided=true')).pagination.count).toBe(2);
+  });
+
+  it('filters by comma-separated kind and status lists', async () => {
+    expect((await listIds('kind=authorization')).sort()).toEqual([ids.authorized, ids.voided].sort());
+    expect((await listIds('status=captured,authorized')).sort()).toEqual([ids.captured, ids.authorized].sort());
+    expect((await listIds('kind=one_time_payment,authorization')).length).toBe(4);
+  });
+
+  it('searches the session id, email and name', async () => {
+    expect(await listIds('search=casey')).toEqual([ids.captured]);
+    expect(await listIds('search=PENDING.PERSON')).toEqual([ids.pending]);
+    expect(await listIds(`search=${ids.voided!.slice(0, 8)}`)).toEqual([ids.voided]);
+  });
+
+  it('filters by creation and capture dates, inclusive', async () => {
+    const created = (await s.get(`/sandbox/v1/payment_sessions/${ids.captured}`)).body.created_at as string;
+    expect(await listIds(`created_on_start=${encodeURIComponent(created)}&created_on_end=${encodeURIComponent(created)}`)).toEqual([ids.captured]);
+    expect(await listIds(`captured_on_start=${encodeURIComponent(created)}`)).toEqual([ids.captured]);
+    expect(await listIds('captured_on_end=2000-01-01T00:00:00Z')).toEqual([]);
+  });
+
+  it('filters by payment_token', async () => {
+    const tokenSession = await s.createSession({ tokenize: true });
+    const token = (await s.get(`/sandbox/v1/payment_sessions/${tokenSession}`)).body.issued_payment_token;
+    expect(await listIds(`payment_token=${token}`)).toEqual([tokenSession]);
+  });
+
+  it('includes the optional fields only when asked', async () => {
+    const plain = (await list()).payment_sessions.find((p: { id: string }) => p.id === ids.captured);
+    expect(plain.order_items).toBeUndefined();
+    expect(plain.metadata).toBeUndefined();
+    expect(plain.service_fee).toBeUndefined();
+    expect(plain.refund_amount).toBeUndefined();
+    expect(plain.refunds).toHaveLength(1);
+    expect(plain.disputes).toEqual([]);
+    expect(plain.authorized_on).toBe(plain.captured_on);
+
+    const full = (await list('include_order_items=true&include_metadata=true&include_service_fee=true&summarize_refunds=true&include_disputes=false'))
+      .payment_sessions.find((p: { id: string }) => p.id === ids.captured);
+    expect(full).toMatchObject({ refund_amount: 1250, metadata: '{"order_id":"A-1001"}', service_fee: '0.00' });
+    expect(full.order_items).toHaveLength(2);
+    expect(full.refunds).toBeUndefined();
+    expect(full.disputes).toBeUndefined();
+    expect((await list('include_refunds=false')).payment_sessions[0].refunds).toBeUndefined();
+  });
+
+  it.each(['page=abc', 'page=0', 'page_size=-1', 'kind=subscription', 'status=captured,lost', 'filter_pending=maybe', 'created_on_start=yesterday'])(
+    'answers an invalid query (%s) with 400 InvalidRequestParameter, a sandbox choice outside the contract',
+    async (query) => {
+      const { status, body } = await s.get(`/payments/v1/payment_sessions?${query}`, { undocumented: true });
+      expect({ status, error: body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+      expect(body.message).toMatch(/\w+/);
+    },
+  );
+});

@@ -1,0 +1,259 @@
+// Every transition of the session-status table, with the error codes of capture, void, cancel and
+// refund, the webhooks each move queues, and status_summary.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
+
+let s: TestSandbox;
+beforeEach(() => { s = testSandbox(); });
+afterEach(() => s.close());
+
+const HOLD_SECONDS = 6.95 * 24 * 60 * 60;
+const capture = (id: string, body: unknown) => s.post(`${s.session(id)}/capture`, body);
+const voidHold = (id: string, body: unknown = {}) => s.post(`${s.session(id)}/void`, body);
+const cancel = (id: string) => s.post(`${s.session(id)}/cancel`, {});
+const refund = (id: string, amount: number, key = `rf-${amount}-${Math.random()}`, extra = {}) =>
+  s.post('/payments/v1/refund', { payment_id: id, amount, idempotency_key: key, reason: 'customer_request', ...extra });
+const completions = async (id: string) => (await s.outbox('payment_session_complete')).filter((e) => e.payload.data.payment_id === id).map((e) => e.payload.data.status);
+const expectError = (reply: { status: number; body: any }, status: number, error: string) => expect({ status: reply.status, error: reply.body.error }).toEqual({ status, error });
+
+describe('one_time_payment', () => {
+  it('pending → processing → captured, with payment_session_complete reporting the capture', async () => {
+    const id = await s.createSession();
+    expect((await s.complete(id)).body.status).toBe('processing');
+    expect((await s.detail(id)).body).toMatchObject({ status: 'processing', status_summary: 'Incomplete' });
+    expect(await completions(id)).toEqual([]);
+    expect((await s.review(id, 'accept')).body.status).toBe('captured');
+    const detail = (await s.detail(id)).body;
+    expect(detail).toMatchObject({ status: 'captured', status_summary: 'Captured', capture_amount: 7799, metadata: '{"order_id":"A-1001"}' });
+    expect(detail.order_items[0]).toMatchObject({ total_refundable: 4499, quantity_refundable: 1 });
+    expect(detail.order_items[0].total_capturable).toBeUndefined();
+    const [event] = (await s.outbox('payment_session_complete')).map((e) => e.payload);
+    expect(event).toMatchObject({ event_type: 'payment_session_complete', webhook_delivery_id: expect.stringMatching(/^dlv_/), data: { payment_id: id, status: 'captured', capture_amount: 7799, metadata: '{"order_id":"A-1001"}' } });
+  });
+
+  it('processing → rejected when the review declines, with a webhook', async () => {
+    const id = await s.createSession();
+    await s.complete(id);
+    expect((await s.review(id, 'decline')).body.status).toBe('rejected');
+    expect(await completions(id)).toEqual(['rejected']);
+  });
+
+  it('stays pending when the survey finds the customer ineligible', async () => {
+    const id = await s.createSession();
+    expect((await s.complete(id, false)).body.status).toBe('pending');
+    expect(await completions(id)).toEqual([]);
+  });
+
+  it('capture and void answer ImmediateCapture', async () => {
+    const id = await s.capturedOneTime();
+    expectError(await capture(id, { total_amount: 100 }), 400, 'ImmediateCapture');
+    expectError(await voidHold(id), 400, 'ImmediateCapture');
+  });
+});
+
+describe('authorization', () => {
+  it('pending → authorized: the hold, with capturable amounts and a webhook', async () => {
+    const id = await s.authorized();
+    const detail = (await s.detail(id)).body;
+    expect(detail).toMatchObject({ status: 'authorized', status_summary: 'Authorized' });
+    expect(detail.capture_amount).toBeUndefined();
+    expect(detail.order_items[1]).toMatchObject({ total_capturable: 2500, quantity_capturable: 2 });
+    expect(detail.order_items[1].total_refundable).toBeUndefined();
+    expect(await completions(id)).toEqual(['authorized']);
+  });
+
+  it('authorized → captured, in part: Partially Captured, refundable up to the capture', async () => {
+    const id = await s.authorized();
+    const { body } = await capture(id, { total_amount: 5000, idempotency_key: 'cap-1' });
+    expect(body.id).toMatch(/^cap_/);
+    const detail = (await s.detail(id)).body;
+    expect(detail).toMatchObject({ status: 'captured', status_summary: 'Partially Captured', capture_amount: 5000 });
+    expect(detail.order_items.map((i: any) => i.total_refundable)).toEqual([4499, 501]);
+    expect(await completions(id)).toEqual(['authorized', 'captured']);
+  });
+
+  it('is idempotent per key: the same key returns the same capture id, never SessionCaptured', async () => {
+    const id = await s.authorized();
+    const first = await capture(id, { total_amount: 5000, idempotency_key: 'cap-1' });
+    const again = await capture(id, { total_amount: 5000, idempotency_key: 'cap-1' });
+    expect(again.body).toEqual(first.body);
+    expectError(await capture(id, { total_amount: 100, idempotency_key: 'cap-2' }), 400, 'SessionCaptured');
+    expectError(await capture(id, { total_amount: 100 }), 400, 'SessionCaptured');
+    expect(await completions(id)).toEqual(['authorized', 'captured']);
+  });
+
+  it('authorized → authorization_voided, idempotent per key', async () => {
+    const id = await s.authorized();
+    const first = await voidHold(id, { idempotency_key: 'void-1' });
+    expect(first.body.id).toMatch(/^void_/);
+    expect((await voidHold(id, { idempotency_key: 'void-1' })).body).toEqual(first.body);
+    expect((await voidHold(id)).body).toEqual(first.body);
+    expect((await s.detail(id)).body).toMatchObject({ status: 'authorization_voided', status_summary: 'Voided' });
+    expect(await completions(id)).toEqual(['authorized', 'authorization_voided']);
+    expectError(await capture(id, { total_amount: 100 }), 400, 'SessionVoided');
+  });
+
+  it('authorized → authorization_expired on a capture after 6.95 days (re-authorization fails)', async () => {
+    const id = await s.authorized();
+    await s.post('/sandbox/v1/clock/advance', { seconds: Math.ceil(HOLD_SECONDS) - 60 });
+    const stillValid = await s.authorized();
+    await s.post('/sandbox/v1/clock/advance', { seconds: 120 });
+    expectError(await capture(id, { total_amount: 100, idempotency_key: 'late' }), 400, 'SessionExpired');
+    const detail = (await s.detail(id)).body;
+    expect(detail).toMatchObject({ status: 'authorization_expired', status_summary: 'Expired', capture_failed_details: expect.any(String) });
+    expect(detail.capture_failed_on).not.toBeNull();
+    expect(await completions(id)).toEqual(['authorized', 'authorization_expired']);
+    expectError(await capture(id, { total_amount: 100 }), 400, 'SessionExpired');
+    expect((await capture(stillValid, { total_amount: 100 })).status).toBe(200);
+  });
+
+  it('capture answers TotalAmountInvalid above the original total, at 0 and below', async () => {
+    const id = await s.authorized();
+    for (const amount of [7800, 0, -1]) expectError(await capture(id, { total_amount: amount }), 400, 'TotalAmountInvalid');
+    expect((await capture(id, { total_amount: 7799 })).status).toBe(200);
+  });
+
+  it('capture answers SessionPending before checkout, MissingField without an amount, PaymentSessionDoesNotExist for an unknown id', async () => {
+    const id = await s.createSession({ kind: 'authorization' });
+    expectError(await capture(id, { total_amount: 100 }), 400, 'SessionPending');
+    expectError(await capture(id, { idempotency_key: 'k' }), 400, 'MissingField');
+    expectError(await capture('00000000-0000-4000-8000-000000000000', { total_amount: 100 }), 400, 'PaymentSessionDoesNotExist');
+  });
+
+  it('void answers SessionPending before checkout, SessionCaptured after a capture, and the other codes', async () => {
+    const pending = await s.createSession({ kind: 'authorization' });
+    expectError(await voidHold(pending), 400, 'SessionPending');
+    const captured = await s.authorized();
+    await capture(captured, { total_amount: 100 });
+    expectError(await voidHold(captured), 400, 'SessionCaptured');
+    expectError(await voidHold('00000000-0000-4000-8000-000000000000'), 400, 'PaymentSessionDoesNotExist');
+    expectError(await s.post('/payments/v1/payment_session/%20/void', {}), 400, 'MissingField');
+  });
+
+  it('a void of an expired hold answers a void id and changes nothing', async () => {
+    const id = await s.authorized();
+    await s.post('/sandbox/v1/clock/advance', { seconds: Math.ceil(HOLD_SECONDS) + 1 });
+    await capture(id, { total_amount: 100 });
+    expect((await voidHold(id)).body.id).toMatch(/^void_/);
+    expect((await s.detail(id)).body.status).toBe('authorization_expired');
+  });
+});
+
+describe('cancel', () => {
+  it('pending → canceled, repeatable, with exactly one payment_session_complete', async () => {
+    const id = await s.createSession();
+    const first = await cancel(id);
+    expect(first.body.order_items).toHaveLength(2);
+    expect(first.body.order_items[1].sku).toBe('TH-10');
+    const again = await cancel(id);
+    expect(again.body).toEqual(first.body);
+    await cancel(id);
+    expect(await completions(id)).toEqual(['canceled']);
+    expect((await s.detail(id)).body).toMatchObject({ status: 'canceled', status_summary: 'Incomplete' });
+  });
+
+  it('returns order items with sku only where the partner gave one', async () => {
+    const id = await s.createSession({ order_items: [{ name: 'Gift wrap', quantity: 1, price: 300, amount_details: { total_additional_charges: 0, total_discounts: 0 } }], total_amount: 1100 });
+    expect((await cancel(id)).body.order_items[0].sku).toBeUndefined();
+  });
+
+  it('answers SessionAuthorized once a card was entered, SessionCaptured once captured, InvalidPaymentId for an unknown id', async () => {
+    expectError(await cancel(await s.authorized()), 400, 'SessionAuthorized');
+    const processing = await s.createSession();
+    await s.complete(processing);
+    expectError(await cancel(processing), 400, 'SessionAuthorized');
+    expectError(await cancel(await s.capturedOneTime()), 400, 'SessionCaptured');
+    expectError(await cancel('00000000-0000-4000-8000-000000000000'), 400, 'InvalidPaymentId');
+  });
+
+  it('ignores a body, since it takes no fields', async () => {
+    const id = await s.createSession();
+    expect((await s.post(`${s.session(id)}/cancel`, undefined, { raw: '{not json', headers: { 'content-type': 'application/json' } })).status).toBe(200);
+  });
+});
+
+describe('refund', () => {
+  it('refunds in part, tracked per session and per item, then in full', async () => {
+    const id = await s.capturedOneTime();
+    const first = await refund(id, 1250, 'rf-1', { item_details: [{ item_id: (await s.detail(id)).body.order_items[1].item_id, quantity: 1 }] });
+    expect(first.body.refund_id).toMatch(/^rf_/);
+    let detail = (await s.detail(id)).body;
+    expect(detail.status_summary).toBe('Partially Refunded');
+    expect(detail.order_items[1]).toMatchObject({ total_refundable: 1250, quantity_refundable: 1 });
+    expect(detail.order_items[0]).toMatchObject({ total_refundable: 4499, quantity_refundable: 1 });
+    expect((await refund(id, 1250, 'rf-1')).body).toEqual(first.body); // same key, same refund
+    expectError(await refund(id, 6550), 400, 'AmountInvalid');
+    expect((await refund(id, 6549, 'rf-2')).status).toBe(200);
+    detail = (await s.detail(id)).body;
+    expect(detail.status_summary).toBe('Refunded');
+    expect(detail.order_items.map((i: any) => i.total_refundable)).toEqual([0, 0]);
+    expectError(await refund(id, 1), 400, 'AmountInvalid');
+  });
+
+  it('answers AmountInvalid for 0 and negative amounts, MissingField without reason, InvalidPaymentId for an unknown payment', async () => {
+    const id = await s.capturedOneTime();
+    expectError(await refund(id, 0), 400, 'AmountInvalid');
+    expectError(await refund(id, -10), 400, 'AmountInvalid');
+    expectError(await s.post('/payments/v1/refund', { payment_id: id, amount: 100, idempotency_key: 'x' }), 400, 'MissingField');
+    expectError(await refund('00000000-0000-4000-8000-000000000000', 100), 400, 'InvalidPaymentId');
+  });
+
+  it('answers NoSessionCaptures before anything was captured', async () => {
+    expectError(await refund(await s.createSession(), 100), 400, 'NoSessionCaptures');
+    expectError(await refund(await s.authorized(), 100), 400, 'NoSessionCaptures');
+  });
+
+  it('answers ChargeDisputed while a dispute is open; a lost dispute then reduces what is refundable', async () => {
+    const id = await s.capturedOneTime();
+    const dispute = (await s.post(`/sandbox/v1/payment_sessions/${id}/disputes`, { amount: 2000 })).body;
+    expect(dispute).toMatchObject({ state: 'needs_response', amount: 2000, payment: { order_id: id } });
+    expect((await s.detail(id)).body.status_summary).toBe('Disputed');
+    expectError(await refund(id, 100), 400, 'ChargeDisputed');
+    const closed = await s.post(`/sandbox/v1/disputes/${dispute.dispute_id}/resolve`, { outcome: 'lost' });
+    expect(closed.body).toMatchObject({ state: 'lost', outcome: 'lost', resolved_at: expect.any(String) });
+    expectError(await refund(id, 5800), 400, 'AmountInvalid');
+    expect((await refund(id, 5799)).status).toBe(200);
+    expect((await s.outbox()).map((e) => e.event_type).filter((t) => t.startsWith('dispute.'))).toEqual(['dispute.created', 'dispute.closed']);
+    expectError(await s.post(`/sandbox/v1/disputes/${dispute.dispute_id}/resolve`, { outcome: 'won' }), 400, 'InvalidState');
+  });
+
+  it('a won dispute leaves the refundable amount whole', async () => {
+    const id = await s.capturedOneTime();
+    const dispute = (await s.post(`/sandbox/v1/payment_sessions/${id}/disputes`, {})).body;
+    await s.post(`/sandbox/v1/disputes/${dispute.dispute_id}/resolve`, { outcome: 'won' });
+    expect((await refund(id, 7799)).status).toBe(200);
+  });
+});
+
+describe('injected faults: ServerError where the contract lists it', () => {
+  it.each([
+    ['capturePaymentSession', 400, (id: string) => capture(id, { total_amount: 100 })],
+    ['voidPaymentSession', 400, (id: string) => voidHold(id)],
+    ['cancelPaymentSession', 400, (id: string) => cancel(id)],
+    ['createRefund', 500, (id: string) => refund(id, 100)],
+    ['retrievePaymentSession', 500, (id: string) => s.detail(id)],
+  ] as const)('%s answers ServerError (%i) before touching any state', async (operationId, status, call) => {
+    const id = await s.authorized();
+    await s.post('/sandbox/v1/faults', { operation_id: operationId, status: 400, count: 1 });
+    expectError(await call(id), status, 'ServerError');
+    expect((await s.detail(id)).body.status).toBe('authorized');
+  });
+});
+
+describe('sales channels and keys', () => {
+  it('answers 401 without a key or with an unknown one', async () => {
+    expect((await s.get('/payments/v1/payment_sessions', { key: null })).status).toBe(401);
+    expect((await s.get('/payments/v1/payment_sessions', { key: 'nope' })).body.error).toBe('Unauthorized');
+  });
+
+  it("answers 404 for another channel's session, and keeps it out of the list", async () => {
+    const id = await s.createSession();
+    expectError(await s.detail(id).then(() => s.get(s.session(id), { key: OTHER_KEY })), 404, 'NotFound');
+    expectError(await s.post(`${s.session(id)}/capture`, { total_amount: 1 }, { key: OTHER_KEY }), 400, 'PaymentSessionDoesNotExist');
+    expect((await s.get('/payments/v1/payment_sessions', { key: OTHER_KEY })).body.pagination.count).toBe(0);
+  });
+
+  it('answers 501 NotImplemented for operations the sandbox does not implement yet', async () => {
+    expectError(await s.get('/api/v1/product_catalog/items/list'), 501, 'NotImplemented');
+  });
+});

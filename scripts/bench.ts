@@ -1,5 +1,6 @@
 // npm run bench: every benchmark of the project, each against its anchor in the same run.
 import { benchClient } from './bench/client.js';
+import { benchSandbox, sandboxTable } from './bench/sandbox.js';
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
@@ -12,3 +13,9 @@ console.log('Bundle size (esbuild, ESM, minified; openapi-fetch included):');
 for (const size of client.sizes) {
   console.log(`  ${size.entry.padEnd(24)} ${kib(size.minifiedBytes)} minified, ${kib(size.gzippedBytes)} gzipped`);
 }
+
+const sandbox = await benchSandbox();
+console.log('');
+console.log(`Sandbox: autocannon, ${sandbox.connections} connections on 127.0.0.1, one run of ${sandbox.seconds} s per case and server`);
+console.log('  (the sandbox on a SQLite file; anchors: the Prism mock -v error, and bare fastify answering the same JSON)');
+console.log(sandboxTable(sandbox));

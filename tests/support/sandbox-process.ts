@@ -1,0 +1,125 @@
+// Starts the sandbox CLI as a child process on a free loopback port, as a user would run it, and
+// stops it: gracefully (SIGTERM) or as a crash (SIGKILL), for tests and benchmarks.
+//
+// The child is `node --import tsx src/cli.ts sandbox --quiet …`, not `node_modules/.bin/tsx`: the
+// tsx CLI runs the program in a second node process and relays only catchable signals to it, so a
+// SIGKILL of its PID would leave the real server running. Loading tsx as a loader in one process
+// makes the PID the server itself, so that SIGKILL is a real crash of the server.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { repoRoot } from './contract.js';
+import { freePort } from './prism.js';
+
+export const SANDBOX_API_KEY = 'sandbox-dev-key';
+
+export interface SandboxProcess {
+  baseUrl: string;
+  pid: number;
+  /** The --db argument: a file path or :memory:. */
+  db: string;
+  /** SIGTERM (the CLI closes the server and the database), then waits for the exit. */
+  stop(): Promise<void>;
+  /** SIGKILL: a crash. Waits for the exit. */
+  kill(): Promise<void>;
+}
+
+export interface SandboxProcessOptions {
+  /** A database file, or ':memory:' (the default). */
+  db?: string;
+  /** How long to wait for GET /health to answer 200. */
+  timeoutMs?: number;
+}
+
+/** Children still running, killed if the test process exits without stopping them. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+  });
+}
+
+async function signal(child: ChildProcess, name: NodeJS.Signals, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const done = exited(child);
+  child.kill(name);
+  // A server that does not stop on SIGTERM within the grace period is killed.
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await done;
+  clearTimeout(timer);
+  running.delete(child);
+}
+
+async function waitUntilHealthy(baseUrl: string, child: ChildProcess, timeoutMs: number, output: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      await new Promise((r) => setTimeout(r, 100)); // let the last of stderr arrive
+      throw new Error(`The sandbox exited early (${child.exitCode ?? child.signalCode})\n${output()}`);
+    }
+    try {
+      const response = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(2_000) });
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`The sandbox did not answer GET ${baseUrl}/health within ${timeoutMs} ms\n${output()}`);
+}
+
+/** The caller's environment without the variables the CLI reads, so that the defaults apply (key sandbox-dev-key). */
+function sandboxEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ['SANDBOX_API_KEYS', 'SANDBOX_DB', 'HOST', 'PORT']) delete env[name];
+  return env;
+}
+
+async function startOnce(db: string, timeoutMs: number): Promise<SandboxProcess> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'cli.ts'), 'sandbox', '--quiet', '--host', '127.0.0.1', '--port', String(port), '--db', db], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: sandboxEnv(),
+  });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+  child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+  try {
+    await waitUntilHealthy(baseUrl, child, timeoutMs, () => output);
+  } catch (error) {
+    await signal(child, 'SIGKILL');
+    throw error;
+  }
+  return {
+    baseUrl,
+    pid: child.pid!,
+    db,
+    stop: () => signal(child, 'SIGTERM'),
+    kill: () => signal(child, 'SIGKILL'),
+  };
+}
+
+/** Starts the sandbox and resolves once GET /health answers 200. */
+export async function startSandboxProcess(options: SandboxProcessOptions = {}): Promise<SandboxProcess> {
+  const db = options.db ?? ':memory:';
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  // freePort releases the port before the child binds it; another process may take it meanwhile.
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return await startOnce(db, timeoutMs);
+    } catch (error) {
+      lastError = error;
+      if (!/EADDRINUSE/.test((error as Error).message)) throw error;
+    }
+  }
+  throw lastError;
+}

@@ -48,15 +48,15 @@ export interface paths {
          *
          *     - `eligible=true` (the default):
          *       - `kind=one_time_payment`: `pending` → `processing`. The session awaits the service's review
-         *         (see review payment session).
+         *         (see review payment session); `payment_session_complete` reports the end of the flow.
          *       - `kind=authorization`: `pending` → `authorized`. The hold is placed and the
          *         `payment_session_complete` webhook is queued.
          *       - A session created with `tokenize=true` also issues its payment token: the
          *         `payment_token.updated` webhook is queued, and inspect payment session shows the token at
          *         once.
-         *     - `eligible=false`: the survey finds the customer ineligible. The session stays `pending` and
-         *       the customer is sent to `failure_url`. The reference does not say what else happens; the
-         *       sandbox queues no webhook.
+         *     - `eligible=false`: the survey finds the customer ineligible. The session stays `pending`, the
+         *       customer is sent to `failure_url`, and `payment_session_complete` reports the end of the flow
+         *       (status `pending`).
          *
          *     Only a `pending` session can complete; any other status answers 400 `InvalidState`.
          */
@@ -589,7 +589,7 @@ export interface components {
         AdvanceClockRequest: {
             /**
              * Format: int64
-             * @description Seconds to add to the clock's offset. 600480 (6.95 days) lets an authorization hold expire.
+             * @description Seconds to add to the clock's offset, at most 10 years. 600480 (6.95 days) lets an authorization hold expire.
              */
             seconds: number;
         };

@@ -15,7 +15,13 @@ export interface StartOptions {
 export async function startSandbox(options: StartOptions) {
   const db = openDatabase(options.db);
   const apiKeys = options.apiKeys ? parseApiKeys(options.apiKeys) : DEFAULT_API_KEYS;
-  const app = buildSandbox({ store: createStore(db), apiKeys, logger: options.quiet ? false : { level: 'warn' } });
+  const publicHost = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
+  const app = buildSandbox({
+    store: createStore(db),
+    apiKeys,
+    logger: options.quiet ? false : { level: 'warn' },
+    publicUrl: `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${options.port}`,
+  });
   const address = await app.listen({ host: options.host, port: options.port });
   const close = async () => {
     await app.close();

@@ -13,7 +13,7 @@ const sessionsCount = async () => (await s.get('/payments/v1/payment_sessions'))
 describe('malformed requests', () => {
   it.each([
     ['malformed JSON', '/payments/v1/create_payment_session', '{"total_amount": 7799,', 'InvalidRequestParameter', /not valid JSON/],
-    ['an empty body', '/payments/v1/create_payment_session', '', 'InvalidRequestParameter', /empty/],
+    ['an empty body', '/payments/v1/create_payment_session', '', 'MissingRequiredParameter', /body is required/],
     ['a JSON array', '/payments/v1/create_payment_session', '[]', 'InvalidRequestParameter', /object/],
     ['a __proto__ key', '/payments/v1/create_payment_session', '{"__proto__": {"admin": true}}', 'InvalidRequestParameter', /__proto__/],
     ['malformed JSON on capture', '/payments/v1/payment_session/x/capture', '{', 'MissingField', /not valid JSON/],

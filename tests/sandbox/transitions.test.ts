@@ -17,17 +17,19 @@ const completions = async (id: string) => (await s.outbox('payment_session_compl
 const expectError = (reply: { status: number; body: any }, status: number, error: string) => expect({ status: reply.status, error: reply.body.error }).toEqual({ status, error });
 
 describe('one_time_payment', () => {
-  it('pending → processing → captured, with payment_session_complete reporting the capture', async () => {
+  it('pending → processing → captured, with payment_session_complete at the end of the flow and at the capture', async () => {
     const id = await s.createSession();
+    expect((await s.detail(id)).body).toMatchObject({ status: 'pending', capture_amount: 0, authorize_amount: 0 });
     expect((await s.complete(id)).body.status).toBe('processing');
-    expect((await s.detail(id)).body).toMatchObject({ status: 'processing', status_summary: 'Incomplete' });
-    expect(await completions(id)).toEqual([]);
+    expect((await s.detail(id)).body).toMatchObject({ status: 'processing', status_summary: 'Incomplete', capture_amount: 0, authorize_amount: 0 });
+    expect(await completions(id)).toEqual(['processing']);
     expect((await s.review(id, 'accept')).body.status).toBe('captured');
     const detail = (await s.detail(id)).body;
     expect(detail).toMatchObject({ status: 'captured', status_summary: 'Captured', capture_amount: 7799, metadata: '{"order_id":"A-1001"}' });
     expect(detail.order_items[0]).toMatchObject({ total_refundable: 4499, quantity_refundable: 1 });
     expect(detail.order_items[0].total_capturable).toBeUndefined();
-    const [event] = (await s.outbox('payment_session_complete')).map((e) => e.payload);
+    expect(detail.authorize_amount).toBe(7799);
+    const [, event] = (await s.outbox('payment_session_complete')).map((e) => e.payload);
     expect(event).toMatchObject({ event_type: 'payment_session_complete', webhook_delivery_id: expect.stringMatching(/^dlv_/), data: { payment_id: id, status: 'captured', capture_amount: 7799, metadata: '{"order_id":"A-1001"}' } });
   });
 
@@ -35,13 +37,14 @@ describe('one_time_payment', () => {
     const id = await s.createSession();
     await s.complete(id);
     expect((await s.review(id, 'decline')).body.status).toBe('rejected');
-    expect(await completions(id)).toEqual(['rejected']);
+    expect(await completions(id)).toEqual(['processing', 'rejected']);
+    expect((await s.detail(id)).body).toMatchObject({ capture_amount: 0, authorize_amount: 0 });
   });
 
-  it('stays pending when the survey finds the customer ineligible', async () => {
+  it('stays pending when the survey finds the customer ineligible, and reports the end of the flow', async () => {
     const id = await s.createSession();
     expect((await s.complete(id, false)).body.status).toBe('pending');
-    expect(await completions(id)).toEqual([]);
+    expect(await completions(id)).toEqual(['pending']);
   });
 
   it('capture and void answer ImmediateCapture', async () => {
@@ -127,7 +130,8 @@ describe('authorization', () => {
     await capture(captured, { total_amount: 100 });
     expectError(await voidHold(captured), 400, 'SessionCaptured');
     expectError(await voidHold('00000000-0000-4000-8000-000000000000'), 400, 'PaymentSessionDoesNotExist');
-    expectError(await s.post('/payments/v1/payment_session/%20/void', {}), 400, 'MissingField');
+    expectError(await s.post('/payments/v1/payment_session/%20/void', {}), 400, 'PaymentSessionDoesNotExist');
+    expectError(await voidHold(pending, { idempotency_key: '' }), 400, 'MissingField');
   });
 
   it('a void of an expired hold answers a void id and changes nothing', async () => {

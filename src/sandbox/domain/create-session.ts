@@ -13,6 +13,9 @@ export function resolveRedirect(template: string, sessionId: string): string {
 
 export interface TokenFacts {
   exists: boolean;
+  /** The token's user, whose identity a charge with the token takes. */
+  customer_email?: string;
+  customer_name?: string;
   deleted: boolean;
   /** The session that issued it has not finished its initial checkout. */
   pendingCheckout: boolean;
@@ -35,6 +38,7 @@ export function checkCreateRules(request: CreateSessionRequest, features: Featur
       throw badRequest('InvalidRequestParameter', `${field} is not a valid URL.`);
     }
   }
+  checkSafeAmounts(request);
   if (request.payment_token !== undefined && request.tokenize === true) {
     throw badRequest('TokenizeNotSupported', 'tokenize must be false when payment_token is given.');
   }
@@ -62,6 +66,20 @@ export function checkCreateRules(request: CreateSessionRequest, features: Featur
   if (request.payment_token !== undefined) checkToken(request.payment_token, token);
 }
 
+/** Amounts beyond 2^53 cannot be summed exactly in JSON numbers; the service's are cents. */
+function checkSafeAmounts(request: CreateSessionRequest): void {
+  for (const [n, item] of request.order_items.entries()) {
+    const values = [item.quantity, item.price, item.amount_details.total_additional_charges, item.amount_details.total_discounts];
+    if (!values.every(Number.isSafeInteger) || !Number.isSafeInteger(item.quantity * item.price)) {
+      throw badRequest('OrderItemsInvalid', `order_items[${n}] has an amount beyond ${Number.MAX_SAFE_INTEGER} cents.`);
+    }
+  }
+  const values = [request.total_amount, request.amount_details.total_additional_charges, request.amount_details.total_discounts, expectedTotal(request)];
+  if (!values.every(Number.isSafeInteger)) {
+    throw badRequest('TotalAmountInvalid', `Amounts must be whole cents below ${Number.MAX_SAFE_INTEGER}.`);
+  }
+}
+
 function checkToken(paymentToken: string, token: TokenFacts | undefined): void {
   if (!token?.exists || token.deleted) throw notFound(`No payment token ${paymentToken}.`);
   if (token.pendingCheckout) {
@@ -87,7 +105,7 @@ export function orderItems(request: CreateSessionRequest, newId: () => string): 
     total_discounts: item.amount_details.total_discounts,
     captured: 0,
     refunded: 0,
-    refunded_quantity: 0,
+    disputed: 0,
   }));
 }
 
@@ -97,9 +115,12 @@ export function newSession(fields: {
   request: CreateSessionRequest;
   now: string;
   issuedToken?: string;
+  /** With a payment_token, the token's user; the request's customer_email and customer_name are ignored. */
+  tokenUser?: { customer_email?: string; customer_name?: string };
   newId: () => string;
 }): Session {
   const { request } = fields;
+  const identity = fields.tokenUser ?? { customer_email: request.customer_email, customer_name: request.customer_name };
   return {
     id: fields.id,
     channel: fields.channel,
@@ -111,6 +132,8 @@ export function newSession(fields: {
     total_amount: request.total_amount,
     items: orderItems(request, fields.newId),
     ...(request.payment_token !== undefined ? { payment_token: request.payment_token } : {}),
+    ...(identity.customer_email !== undefined ? { customer_email: identity.customer_email } : {}),
+    ...(identity.customer_name !== undefined ? { customer_name: identity.customer_name } : {}),
     ...(fields.issuedToken !== undefined ? { issued_payment_token: fields.issuedToken } : {}),
     capture_keys: {},
     void_keys: {},

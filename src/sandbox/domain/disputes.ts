@@ -1,5 +1,6 @@
 // Disputes opened and resolved on a captured session (sandbox helpers), in the contract's
 // canonical shape, with the webhook each move fires.
+import { takeFromItems } from './allocation.js';
 import { badRequest } from './errors.js';
 import type { Dispute, DomainEvent, Session } from './types.js';
 
@@ -40,6 +41,8 @@ export function resolveDispute(session: Session, disputeId: string, outcome: Dis
   if (!entry.open) throw badRequest('InvalidState', `The dispute is already resolved (${entry.dispute.state}).`);
   entry.open = false;
   entry.dispute = { ...entry.dispute, state: outcome, outcome, resolved_at: now };
+  // A lost (or accepted) dispute takes its amount out of what the items can still refund.
+  if (outcome === 'lost' || outcome === 'accepted') takeFromItems(session.items, entry.dispute.amount, 'disputed');
   // dispute.closed fires once; a re-sync of a terminal dispute does not re-fire.
   return { dispute: entry.dispute, events: [{ event_type: 'dispute.closed', data: entry.dispute }] };
 }

@@ -1,5 +1,5 @@
 // The payloads of the webhook events the sandbox queues.
-import { sessionItems } from './views.js';
+import { amountFields, sessionItems } from './views.js';
 import type { DomainEvent, Session } from './types.js';
 
 /** payment_session_complete: the session's outcome, echoing metadata. */
@@ -10,7 +10,7 @@ export function completionEvent(session: Session, now: string): DomainEvent {
       payment_id: session.id,
       created_at: now,
       status: session.status,
-      ...(session.capture_amount !== undefined ? { capture_amount: session.capture_amount } : {}),
+      ...(amountFields(session).capture_amount !== undefined ? { capture_amount: amountFields(session).capture_amount } : {}),
       order_items: sessionItems(session),
       ...(session.request.metadata !== undefined ? { metadata: session.request.metadata } : {}),
       ...(session.payment_token ?? session.issued_payment_token

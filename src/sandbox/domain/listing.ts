@@ -28,7 +28,7 @@ const within = (at: string | undefined, start?: string, end?: string) => {
 function matchesSearch(session: Session, search: string): boolean {
   const needle = search.toLowerCase();
   // "Matches session id, user business id, email or name"; the sandbox's user id is the email.
-  return [session.id, session.request.customer_email, session.request.customer_name]
+  return [session.id, session.customer_email, session.customer_name]
     .some((value) => value !== undefined && value.toLowerCase().includes(needle));
 }
 

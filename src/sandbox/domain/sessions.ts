@@ -19,8 +19,11 @@ export function completeCheckout(session: Session, now: string): DomainEvent[] {
     session.authorized_at = now;
     events.push(completionEvent(session, now));
   } else {
+    // The hosted flow ends here: its outcome (processing, under review) is reported now; the
+    // capture is reported after the review.
     session.status = 'processing';
     session.authorized_at = now;
+    events.push(completionEvent(session, now));
   }
   if (session.issued_payment_token) {
     events.push({
@@ -28,13 +31,21 @@ export function completeCheckout(session: Session, now: string): DomainEvent[] {
       data: {
         payment_token: session.issued_payment_token,
         payment_session_id: session.id,
-        ...(session.request.customer_email !== undefined ? { customer_email: session.request.customer_email } : {}),
-        ...(session.request.customer_name !== undefined ? { customer_name: session.request.customer_name } : {}),
+        ...(session.customer_email !== undefined ? { customer_email: session.customer_email } : {}),
+        ...(session.customer_name !== undefined ? { customer_name: session.customer_name } : {}),
         ...(session.request.metadata !== undefined ? { metadata: session.request.metadata } : {}),
       },
     });
   }
   return events;
+}
+
+/** The survey found the customer ineligible: the flow ends at failure_url, and its outcome is reported. */
+export function endIneligible(session: Session, now: string): DomainEvent[] {
+  if (session.status !== 'pending') {
+    throw badRequest('InvalidState', `Only a pending session can complete checkout; this one is ${session.status}.`);
+  }
+  return [completionEvent(session, now)];
 }
 
 /** The service's review of a one-time payment: processing → captured | rejected. */
@@ -93,7 +104,7 @@ export function capture(session: Session, amount: number, key: string | undefine
     default:
       throw badRequest('SessionPending', `The session is ${session.status}.`);
   }
-  if (amount <= 0 || amount > session.total_amount) {
+  if (!Number.isSafeInteger(amount) || amount <= 0 || amount > session.total_amount) {
     throw badRequest('TotalAmountInvalid', `total_amount must be greater than 0 and at most the original total_amount ${session.total_amount}; got ${amount}.`);
   }
   if (holdExpired(session, now)) {

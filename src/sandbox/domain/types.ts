@@ -26,8 +26,8 @@ export interface OrderItem {
   captured: number;
   /** Cents refunded on this item. */
   refunded: number;
-  /** Units refunded, when item_details named quantities. */
-  refunded_quantity: number;
+  /** Cents of this item taken by lost or accepted disputes. */
+  disputed: number;
 }
 
 export interface Refund {
@@ -56,6 +56,9 @@ export interface Session {
   total_amount: number;
   items: OrderItem[];
   payment_token?: string;
+  /** The customer: from the request, or from the token's user when charging a payment_token. */
+  customer_email?: string;
+  customer_name?: string;
   /** Token this session issues when tokenize=true (delivered once checkout completes). */
   issued_payment_token?: string;
   authorized_at?: string;

@@ -1,5 +1,6 @@
 // What the service shows of a session: the detail record, the list item, status_summary and the
 // per-item refundable and capturable amounts.
+import { itemRemaining } from './allocation.js';
 import { storedItemTotal } from './amounts.js';
 import type { Session, SessionDetail, SessionListItem, SessionOrderItem, StatusSummary } from './types.js';
 
@@ -30,7 +31,7 @@ export function statusSummary(session: Session): StatusSummary {
     case 'captured': {
       if (hasOpenDispute(session)) return 'Disputed';
       const refunded = refundedAmount(session);
-      if (refunded > 0 && refunded >= (session.capture_amount ?? 0)) return 'Refunded';
+      if (refunded > 0 && refundable(session) === 0) return 'Refunded';
       if (refunded > 0) return 'Partially Refunded';
       if ((session.capture_amount ?? 0) < session.total_amount) return 'Partially Captured';
       return 'Captured';
@@ -46,13 +47,11 @@ export function sessionItems(session: Session): SessionOrderItem[] {
     const view: SessionOrderItem = { item_id: item.item_id, name: item.name, price: item.price, quantity: item.quantity };
     if (item.sku !== undefined) view.sku = item.sku;
     if (session.status === 'captured') {
-      const totalRefundable = Math.max(0, item.captured - item.refunded);
+      const totalRefundable = itemRemaining(item);
       const unit = storedItemTotal(item) / item.quantity;
       view.total_refundable = totalRefundable;
-      view.quantity_refundable = Math.min(
-        item.quantity - item.refunded_quantity,
-        unit > 0 ? Math.ceil(totalRefundable / unit) : item.quantity - item.refunded_quantity,
-      );
+      // Units not yet wholly refunded (a unit partly refunded still counts).
+      view.quantity_refundable = unit > 0 ? Math.min(item.quantity, Math.ceil(totalRefundable / unit)) : totalRefundable > 0 ? item.quantity : 0;
     }
     if (session.status === 'authorized') {
       view.total_capturable = storedItemTotal(item);
@@ -61,6 +60,25 @@ export function sessionItems(session: Session): SessionOrderItem[] {
     return view;
   });
 }
+
+/**
+ * capture_amount and authorize_amount: a one-time payment always carries both, equal (0 until its
+ * capture); an authorization carries authorize_amount once the hold is placed, and capture_amount
+ * once captured.
+ */
+export function amountFields(session: Session): { capture_amount?: number; authorize_amount?: number } {
+  if (session.kind === 'one_time_payment') {
+    const captured = session.capture_amount ?? 0;
+    return { capture_amount: captured, authorize_amount: captured };
+  }
+  return {
+    ...(session.authorized_at !== undefined ? { authorize_amount: session.total_amount } : {}),
+    ...(session.capture_amount !== undefined ? { capture_amount: session.capture_amount } : {}),
+  };
+}
+
+/** The service fee, in decimal dollars; the sandbox charges none. */
+export const SERVICE_FEE = '0.00';
 
 export function toDetail(session: Session): SessionDetail {
   return {
@@ -71,9 +89,9 @@ export function toDetail(session: Session): SessionDetail {
     created_at: session.created_at,
     total_amount: session.total_amount,
     order_items: sessionItems(session),
-    ...(session.capture_amount !== undefined ? { capture_amount: session.capture_amount } : {}),
-    ...(session.status === 'captured' || session.status === 'authorized' ? { authorize_amount: session.total_amount } : {}),
+    ...amountFields(session),
     ...(session.captured_at !== undefined ? { captured_on: session.captured_at } : {}),
+    service_fee: SERVICE_FEE,
     ...(session.request.metadata !== undefined ? { metadata: session.request.metadata } : {}),
     capture_failed_on: session.capture_failed_on ?? null,
     capture_failed_details: session.capture_failed_on ? 'The hold expired and re-authorization failed.' : null,
@@ -89,13 +107,15 @@ export interface ListFlags {
 }
 
 export function toListItem(session: Session, flags: ListFlags): SessionListItem {
-  const { order_items: items, metadata, ...detail } = toDetail(session);
+  const { order_items: items, metadata, service_fee: serviceFee, ...detail } = toDetail(session);
+  // For a one-time payment authorized_on equals captured_on, so it appears once captured.
+  const authorizedOn = session.kind === 'one_time_payment' ? session.captured_at : session.authorized_at;
   return {
     ...detail,
-    ...(session.authorized_at !== undefined ? { authorized_on: session.kind === 'one_time_payment' && session.captured_at ? session.captured_at : session.authorized_at } : {}),
+    ...(authorizedOn !== undefined ? { authorized_on: authorizedOn } : {}),
     ...(flags.include_order_items ? { order_items: items } : {}),
     ...(flags.include_metadata && metadata !== undefined ? { metadata } : {}),
     ...(flags.summarize_refunds ? { refund_amount: refundedAmount(session) } : {}),
-    ...(flags.include_service_fee ? { service_fee: '0.00' } : {}),
+    ...(flags.include_service_fee ? { service_fee: serviceFee } : {}),
   };
 }

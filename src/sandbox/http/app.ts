@@ -1,8 +1,8 @@
 // The sandbox server: the contract's operations and the helpers, on fastify, with contract-shaped
 // errors for everything that goes wrong (404, 405, malformed bodies, faults, crashes).
 import { readFileSync } from 'node:fs';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { checkoutPage } from '../checkout/page.js';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import { checkoutPage, tokenActionPage } from '../checkout/page.js';
 import { checkRules, type IdempotencyRules } from '../domain/idempotency.js';
 import type { Store } from '../store/index.js';
 import { DEFAULT_API_KEYS, registerAuth } from './auth.js';
@@ -17,7 +17,12 @@ export interface SandboxOptions {
   store: Store;
   apiKeys?: ReadonlyMap<string, string>;
   logger?: FastifyServerOptions['logger'];
+  /** Scheme and host for redirect URLs when a request's Host header is not a plain host. */
+  publicUrl?: string;
 }
+
+/** Longest path segment accepted; longer ids simply are not found. */
+const MAX_PARAM_LENGTH = 1000;
 
 function idempotencyRules(contract: OpenApiDocument): IdempotencyRules {
   const create = listOperations(contract).find((o) => o.operation.operationId === 'createPaymentSession');
@@ -54,7 +59,17 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   const helperValidators = new SchemaValidators(helpers);
   const { store } = options;
 
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT_BYTES, return503OnClosing: false });
+  const publicUrl = options.publicUrl ?? 'http://127.0.0.1:4010';
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    return503OnClosing: false,
+    maxParamLength: MAX_PARAM_LENGTH,
+    // A URL the router cannot decode names no resource.
+    frameworkErrors: (error, request, reply) => {
+      void (reply as FastifyReply).code(404).send({ error: 'NotFound', message: `No route ${request.method} ${request.url}: ${error.message}.` });
+    },
+  });
   registerJsonParser(app);
   registerAuth(app, options.apiKeys ?? DEFAULT_API_KEYS);
 
@@ -65,9 +80,10 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     store,
     faults: true,
     serverErrorIn400: serverErrorIn400(contract),
+    publicUrl,
   });
   const contractIds = new Set(listOperations(contract).map((o) => o.operation.operationId));
-  registerOperations(app, { validators: helperValidators, handlers: helperHandlers(contractIds), codesFor: () => HELPER_CODES, store, faults: false });
+  registerOperations(app, { validators: helperValidators, handlers: helperHandlers(contractIds), codesFor: () => HELPER_CODES, store, faults: false, publicUrl });
 
   const documents = {
     '/openapi.json': { file: CONTRACT_FILE, type: 'application/json' },
@@ -80,6 +96,10 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     app.get(url, async (_request, reply) => reply.type(type).send(text));
   }
   app.get('/health', async () => ({ status: 'ok' }));
+  app.get<{ Params: { token: string } }>('/checkout/token/:token', async (request, reply) => {
+    const { status, html } = tokenActionPage(store.tokens.getForCustomer(request.params.token), request.params.token);
+    return reply.code(status).type('text/html; charset=utf-8').send(html);
+  });
   app.get<{ Params: { id: string } }>('/checkout/:id', async (request, reply) => {
     const { status, html } = checkoutPage(store.sessions.getForCustomer(request.params.id), request.params.id);
     return reply.code(status).type('text/html; charset=utf-8').send(html);
@@ -100,9 +120,6 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     const codes = config?.codes ?? UNDOCUMENTED_400;
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.code(400).send({ error: codes.invalid, message: `The request body exceeds the sandbox's ${BODY_LIMIT_BYTES / 1024} KiB limit.` });
-    }
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply.code(400).send({ error: codes.invalid, message: 'Send the request body as application/json.' });
     }
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.code(400).send({ error: codes.invalid, message: `The request is malformed: ${error.message}.` });

@@ -23,6 +23,7 @@ export const VALIDATION_CODES: Record<string, ValidationCodes> = {
     fields: { total_amount: 'TotalAmountInvalid', order_items: 'OrderItemsInvalid' },
     rules: [
       [/dependentSchemas\/payment_token/, 'TokenizeNotSupported'],
+      [/dependentSchemas\/display_next_bill_info\/(required|properties\/tokenize)/, 'InvalidRequestParameter'],
       [/dependentSchemas\/display_next_bill_info\/properties\/total_amount|\/then\//, 'TotalAmountInvalid'],
     ],
   },
@@ -49,6 +50,12 @@ function codeOf(error: ErrorObject, codes: ValidationCodes): string {
   return error.keyword === 'required' ? codes.missing : codes.invalid;
 }
 
+/** Why a conditional rule holds, appended to its message. */
+const RULE_REASONS: Array<[RegExp, string]> = [
+  [/dependentSchemas\/payment_token/, ' when payment_token is given'],
+  [/dependentSchemas\/display_next_bill_info/, ' for a free trial (display_next_bill_info)'],
+];
+
 /** Reads ajv's errors as one sentence a partner engineer can act on. */
 export function describe(errors: ErrorObject[], where: string): string {
   const seen = new Set<string>();
@@ -59,6 +66,7 @@ export function describe(errors: ErrorObject[], where: string): string {
     if (error.keyword === 'required') text = `${at ? `${at}.` : ''}${error.params.missingProperty} is required`;
     else if (error.keyword === 'additionalProperties') text = `${at || 'the body'} has an unknown field ${JSON.stringify(error.params.additionalProperty)}`;
     else if (error.keyword === 'enum') text = `${at} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    else if (error.keyword === 'const') text = `${at} must be ${JSON.stringify(error.params.allowedValue)}${RULE_REASONS.find(([p]) => p.test(error.schemaPath))?.[1] ?? ''}`;
     else text = `${at || 'the body'} ${error.message}`;
     seen.add(text.trim());
   }

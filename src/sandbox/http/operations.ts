@@ -6,7 +6,7 @@ import { OperationError } from '../domain/errors.js';
 import type { Store } from '../store/index.js';
 import { listOperations, type LocatedOperation, type SchemaValidators } from './document.js';
 import type { ValidationCodes } from './error-codes.js';
-import { MalformedBody } from './body-parsing.js';
+import { MalformedBody, registerBodyDrain } from './body-parsing.js';
 import { validateRequest } from './request-validation.js';
 
 export interface OperationContext {
@@ -41,6 +41,13 @@ export interface RegisterOptions {
   faults: boolean;
   /** Whether the operation's 400 enum has ServerError, for a 400 fault. */
   serverErrorIn400?: (operationId: string) => boolean;
+  /** Scheme and host for redirect URLs when the request's Host header cannot be trusted. */
+  publicUrl: string;
+}
+
+/** The origin the partner called, if its Host header is a plain host[:port]; else the public URL. */
+function originOf(request: FastifyRequest, publicUrl: string): string {
+  return /^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(request.host) ? `${request.protocol}://${request.host}` : publicUrl;
 }
 
 /** `/a/{b}/c` → `/a/:b/c` */
@@ -65,10 +72,24 @@ export const ignoresBody = (located: LocatedOperation, validators: SchemaValidat
 export function registerOperations(app: FastifyInstance, options: RegisterOptions): LocatedOperation[] {
   const located = listOperations(options.validators.document);
   for (const entry of located) {
-    const { operationId } = entry.operation;
-    const codes = options.codesFor(operationId);
     const skipBody = ignoresBody(entry, options.validators);
-    app.route({
+    // A route that reads no body lives in its own context, whose parser drains any body unread.
+    if (skipBody) {
+      void app.register(async (context) => {
+        registerBodyDrain(context);
+        registerRoute(context, entry, options, skipBody);
+      });
+    } else {
+      registerRoute(app, entry, options, skipBody);
+    }
+  }
+  return located;
+}
+
+function registerRoute(app: FastifyInstance, entry: LocatedOperation, options: RegisterOptions, skipBody: boolean): void {
+  const { operationId } = entry.operation;
+  const codes = options.codesFor(operationId);
+  app.route({
       method: entry.method.toUpperCase() as 'GET' | 'POST' | 'PUT',
       url: fastifyPath(entry.path),
       config: { operationId, codes } satisfies RouteConfig,
@@ -84,16 +105,14 @@ export function registerOperations(app: FastifyInstance, options: RegisterOption
           }
           const handler = options.handlers[operationId];
           if (!handler) throw new OperationError(501, 'NotImplemented', `${operationId} is not implemented in the sandbox yet.`);
-          if (!skipBody && request.body instanceof MalformedBody) {
-            throw new OperationError(400, codes.invalid, `The request body is not valid JSON: ${request.body.reason}.`);
-          }
+          if (!skipBody && request.body instanceof MalformedBody) throw new OperationError(400, codes.invalid, request.body.message);
           const input = validateRequest(entry, options.validators, codes, {
             params: request.params as Record<string, string>,
             query: request.query as Record<string, string | string[]>,
             body: skipBody ? undefined : request.body,
             hasBody: !skipBody && hasJsonBody(request),
           });
-          const origin = `${request.protocol}://${request.host}`;
+          const origin = originOf(request, options.publicUrl);
           const result = options.store.transaction(() =>
             handler({ channel, path: input.path, query: input.query, body: input.body, now: options.store.clock.now(), origin }, options.store),
           );
@@ -104,6 +123,4 @@ export function registerOperations(app: FastifyInstance, options: RegisterOption
         }
       },
     });
-  }
-  return located;
 }

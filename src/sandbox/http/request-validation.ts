@@ -17,7 +17,10 @@ const isType = (schema: Record<string, any>, type: string) =>
 /** Turns one query string value into the type its schema declares; undefined when it cannot. */
 function coerce(raw: string, schema: Record<string, any>): unknown {
   if (isType(schema, 'integer') || isType(schema, 'number')) {
-    return /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : raw;
+    if (!/^-?\d+(\.\d+)?$/.test(raw.trim())) return raw;
+    const value = Number(raw);
+    // Beyond 2^53 a number no longer reads back as written: keep the text, so validation refuses it.
+    return isType(schema, 'integer') && !Number.isSafeInteger(value) ? raw : value;
   }
   if (isType(schema, 'boolean')) return raw === 'true' ? true : raw === 'false' ? false : raw;
   return raw;
@@ -53,9 +56,6 @@ export function validateRequest(
     if (!validate(value)) fail(validate.errors ?? [], parameter.name);
     result[parameter.in][parameter.name] = value;
   }
-  if (hasBlankPathParameter(result.path)) {
-    throw new OperationError(400, codes.missing, 'A path parameter is empty.');
-  }
 
   const media = located.operation.requestBody?.content['application/json'];
   if (media?.schema) {
@@ -68,9 +68,4 @@ export function validateRequest(
     }
   }
   return result;
-}
-
-/** A path segment of only spaces reaches the route but names nothing. */
-function hasBlankPathParameter(path: Record<string, unknown>): boolean {
-  return Object.values(path).some((v) => typeof v === 'string' && v.trim() === '');
 }

@@ -68,4 +68,12 @@ export const MIGRATIONS: Migration[] = [
       INSERT INTO clock (id, offset_ms) VALUES (1, 0);
     `,
   },
+  {
+    version: 2,
+    description: "payment tokens remember their user, whose identity a charge with the token takes",
+    sql: `
+      ALTER TABLE payment_tokens ADD COLUMN customer_email TEXT;
+      ALTER TABLE payment_tokens ADD COLUMN customer_name TEXT;
+    `,
+  },
 ];

@@ -11,11 +11,15 @@ export interface TokenRecord {
   status: TokenStatus;
   next_action: TokenAction | null;
   created_at: string;
+  customer_email: string | null;
+  customer_name: string | null;
 }
 
 export function tokensRepository(db: Db) {
-  const insert = db.prepare('INSERT INTO payment_tokens (token, channel, session_id, status, next_action, created_at) VALUES (@token, @channel, @session_id, @status, @next_action, @created_at)');
+  const insert = db.prepare(`INSERT INTO payment_tokens (token, channel, session_id, status, next_action, created_at, customer_email, customer_name)
+    VALUES (@token, @channel, @session_id, @status, @next_action, @created_at, @customer_email, @customer_name)`);
   const get = db.prepare('SELECT * FROM payment_tokens WHERE channel = ? AND token = ?');
+  const getAnywhere = db.prepare('SELECT * FROM payment_tokens WHERE token = ?');
   const setStatus = db.prepare('UPDATE payment_tokens SET status = ? WHERE channel = ? AND token = ?');
   const setAction = db.prepare('UPDATE payment_tokens SET next_action = ? WHERE channel = ? AND token = ?');
   return {
@@ -24,6 +28,10 @@ export function tokensRepository(db: Db) {
     },
     get(channel: string, token: string): TokenRecord | undefined {
       return get.get(channel, token) as TokenRecord | undefined;
+    },
+    /** Any channel's token: only for the customer's hosted pages, which carry no API key. */
+    getForCustomer(token: string): TokenRecord | undefined {
+      return getAnywhere.get(token) as TokenRecord | undefined;
     },
     setStatus(channel: string, token: string, status: TokenStatus): void {
       setStatus.run(status, channel, token);

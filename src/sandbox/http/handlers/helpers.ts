@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { resolveRedirect } from '../../domain/create-session.js';
 import { openDispute, resolveDispute, type DisputeOutcome } from '../../domain/disputes.js';
 import { badRequest, notFound } from '../../domain/errors.js';
-import { completeCheckout, review } from '../../domain/sessions.js';
+import { completeCheckout, endIneligible, review } from '../../domain/sessions.js';
 import { refundedAmount, statusSummary } from '../../domain/views.js';
 import type { Session } from '../../domain/types.js';
 import type { Store } from '../../store/index.js';
@@ -43,8 +43,8 @@ export function helperHandlers(contractOperationIds: ReadonlySet<string>): Recor
       const session = sessionOf(store, context);
       const eligible = context.body?.eligible !== false;
       if (!eligible) {
-        if (session.status !== 'pending') throw badRequest('InvalidState', `Only a pending session can complete checkout; this one is ${session.status}.`);
-        // Ineligible: the customer goes to failure_url; the reference says nothing more happens.
+        // Ineligible: the flow ends at failure_url, the session stays pending, the outcome is reported.
+        save(store, session, endIneligible(session, context.now), context.now);
         return ok({ status: session.status, redirect_url: resolveRedirect(session.request.failure_url, session.id) });
       }
       const events = completeCheckout(session, context.now);

@@ -12,10 +12,15 @@ import type { Store } from '../../store/index.js';
 import type { OperationContext, OperationHandler } from '../operations.js';
 import { checkoutUrl, newId, ok, save } from './shared.js';
 
+/** The sandbox's cap on page_size (the contract states none). */
+export const MAX_PAGE_SIZE = 1000;
+
 function tokenFacts(store: Store, channel: string, token: string, origin: string): TokenFacts {
   const record = store.tokens.get(channel, token);
   return {
     exists: record !== undefined,
+    ...(record?.customer_email ? { customer_email: record.customer_email } : {}),
+    ...(record?.customer_name ? { customer_name: record.customer_name } : {}),
     deleted: record?.status === 'deleted',
     pendingCheckout: record?.status === 'pending_checkout',
     nextAction: record?.next_action ?? null,
@@ -48,10 +53,14 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Record<string, 
       const token = request.payment_token !== undefined ? tokenFacts(store, context.channel, request.payment_token, context.origin) : undefined;
       checkCreateRules(request, store.features.get(context.channel), token);
       const issuedToken = request.tokenize === true ? `ptok_${newId()}` : undefined;
-      const session = newSession({ id: randomUUID(), channel: context.channel, request, now: context.now, newId, ...(issuedToken ? { issuedToken } : {}) });
+      const tokenUser = token ? { customer_email: token.customer_email, customer_name: token.customer_name } : undefined;
+      const session = newSession({ id: randomUUID(), channel: context.channel, request, now: context.now, newId, ...(issuedToken ? { issuedToken } : {}), ...(tokenUser ? { tokenUser } : {}) });
       store.sessions.insert(session);
       if (issuedToken) {
-        store.tokens.insert({ token: issuedToken, channel: context.channel, session_id: session.id, status: 'pending_checkout', next_action: null, created_at: context.now });
+        store.tokens.insert({
+          token: issuedToken, channel: context.channel, session_id: session.id, status: 'pending_checkout', next_action: null,
+          created_at: context.now, customer_email: session.customer_email ?? null, customer_name: session.customer_name ?? null,
+        });
       }
       // A usable stored payment method is charged without the hosted flow.
       const events = request.payment_token !== undefined ? completeCheckout(session, context.now) : [];
@@ -67,6 +76,9 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Record<string, 
 
     listPaymentSessions(context, store) {
       const query = context.query as ListQuery & Record<string, any>;
+      if ((query.page_size ?? 0) > MAX_PAGE_SIZE) {
+        throw badRequest('InvalidRequestParameter', `page_size must be at most ${MAX_PAGE_SIZE} in the sandbox.`);
+      }
       const { items, pagination } = paginate(filterSessions(store.sessions.listByChannel(context.channel), query), query.page, query.page_size);
       const includeRefunds = query.include_refunds !== false && query.summarize_refunds !== true;
       const includeDisputes = query.include_disputes !== false;

@@ -1,6 +1,6 @@
 // The bundled contract, loaded once, with the sandbox's ajv (JSON Schema 2020-12) validators.
 // Shared by every test that checks a payload against the document.
-import { CONTRACT_FILE, loadDocument as loadOpenApi, repoRoot, SchemaValidators } from '../../src/sandbox/http/document.js';
+import { CONTRACT_FILE, loadDocument as loadOpenApi, repoRoot, resolveRef, SchemaValidators } from '../../src/sandbox/http/document.js';
 
 export { repoRoot };
 
@@ -55,14 +55,7 @@ export function operationById(operationId: string, doc: OpenApiDocument = contra
 
 /** Follows a local `#/components/...` reference. */
 export function resolve<T>(node: T | { $ref?: string }, doc: OpenApiDocument = contract): T {
-  const ref = (node as { $ref?: string }).$ref;
-  if (!ref) return node as T;
-  const target = ref
-    .replace(/^#\//, '')
-    .split('/')
-    .reduce<any>((at, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
-  if (target === undefined) throw new Error(`Unresolved reference ${ref}`);
-  return resolve<T>(target, doc);
+  return resolveRef<T>(doc as never, node);
 }
 
 const validators = new SchemaValidators(contract as never);

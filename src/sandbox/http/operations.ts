@@ -97,7 +97,7 @@ function registerRoute(app: FastifyInstance, entry: LocatedOperation, options: R
         const channel = request.channel;
         try {
           if (options.faults) {
-            const fault = options.store.transaction(() => options.store.faults.take(channel, operationId));
+            const fault = options.store.read(() => options.store.faults.take(channel, operationId));
             if (fault) {
               const status = fault === 400 && options.serverErrorIn400?.(operationId) ? 400 : 500;
               throw new OperationError(status, 'ServerError', 'An injected sandbox fault: the service failed. Retry with the same idempotency key.');
@@ -113,7 +113,9 @@ function registerRoute(app: FastifyInstance, entry: LocatedOperation, options: R
             hasBody: !skipBody && hasJsonBody(request),
           });
           const origin = originOf(request, options.publicUrl);
-          const result = options.store.transaction(() =>
+          // Reads need no write lock; every write of a request is one IMMEDIATE transaction.
+          const run = entry.method === 'get' ? options.store.read.bind(options.store) : options.store.transaction.bind(options.store);
+          const result = run(() =>
             handler({ channel, path: input.path, query: input.query, body: input.body, now: options.store.clock.now(), origin }, options.store),
           );
           return reply.code(result.status).send(result.body);

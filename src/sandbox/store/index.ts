@@ -12,6 +12,10 @@ export function createStore(db: Db) {
     transaction<T>(fn: () => T): T {
       return db.transaction(fn).immediate();
     },
+    /** Runs fn in a deferred transaction: a consistent read that takes a write lock only if it writes. */
+    read<T>(fn: () => T): T {
+      return db.transaction(fn).deferred();
+    },
     sessions: sessionsRepository(db),
     tokens: tokensRepository(db),
     disputes: disputesRepository(db),

@@ -90,39 +90,39 @@ function registerRoute(app: FastifyInstance, entry: LocatedOperation, options: R
   const { operationId } = entry.operation;
   const codes = options.codesFor(operationId);
   app.route({
-      method: entry.method.toUpperCase() as 'GET' | 'POST' | 'PUT',
-      url: fastifyPath(entry.path),
-      config: { operationId, codes } satisfies RouteConfig,
-      handler: async (request, reply) => {
-        const channel = request.channel;
-        try {
-          if (options.faults) {
-            const fault = options.store.read(() => options.store.faults.take(channel, operationId));
-            if (fault) {
-              const status = fault === 400 && options.serverErrorIn400?.(operationId) ? 400 : 500;
-              throw new OperationError(status, 'ServerError', 'An injected sandbox fault: the service failed. Retry with the same idempotency key.');
-            }
+    method: entry.method.toUpperCase() as 'GET' | 'POST' | 'PUT',
+    url: fastifyPath(entry.path),
+    config: { operationId, codes } satisfies RouteConfig,
+    handler: async (request, reply) => {
+      const channel = request.channel;
+      try {
+        if (options.faults) {
+          const fault = options.store.read(() => options.store.faults.take(channel, operationId));
+          if (fault) {
+            const status = fault === 400 && options.serverErrorIn400?.(operationId) ? 400 : 500;
+            throw new OperationError(status, 'ServerError', 'An injected sandbox fault: the service failed. Retry with the same idempotency key.');
           }
-          const handler = options.handlers[operationId];
-          if (!handler) throw new OperationError(501, 'NotImplemented', `${operationId} is not implemented in the sandbox yet.`);
-          if (!skipBody && request.body instanceof MalformedBody) throw new OperationError(400, codes.invalid, request.body.message);
-          const input = validateRequest(entry, options.validators, codes, {
-            params: request.params as Record<string, string>,
-            query: request.query as Record<string, string | string[]>,
-            body: skipBody ? undefined : request.body,
-            hasBody: !skipBody && hasJsonBody(request),
-          });
-          const origin = originOf(request, options.publicUrl);
-          // Reads need no write lock; every write of a request is one IMMEDIATE transaction.
-          const run = entry.method === 'get' ? options.store.read.bind(options.store) : options.store.transaction.bind(options.store);
-          const result = run(() =>
-            handler({ channel, path: input.path, query: input.query, body: input.body, now: options.store.clock.now(), origin }, options.store),
-          );
-          return reply.code(result.status).send(result.body);
-        } catch (error) {
-          if (error instanceof OperationError) return sendError(reply, error);
-          throw error;
         }
-      },
-    });
+        const handler = options.handlers[operationId];
+        if (!handler) throw new OperationError(501, 'NotImplemented', `${operationId} is not implemented in the sandbox yet.`);
+        if (!skipBody && request.body instanceof MalformedBody) throw new OperationError(400, codes.invalid, request.body.message);
+        const input = validateRequest(entry, options.validators, codes, {
+          params: request.params as Record<string, string>,
+          query: request.query as Record<string, string | string[]>,
+          body: skipBody ? undefined : request.body,
+          hasBody: !skipBody && hasJsonBody(request),
+        });
+        const origin = originOf(request, options.publicUrl);
+        // Reads need no write lock; every write of a request is one IMMEDIATE transaction.
+        const run = entry.method === 'get' ? options.store.read.bind(options.store) : options.store.transaction.bind(options.store);
+        const result = run(() =>
+          handler({ channel, path: input.path, query: input.query, body: input.body, now: options.store.clock.now(), origin }, options.store),
+        );
+        return reply.code(result.status).send(result.body);
+      } catch (error) {
+        if (error instanceof OperationError) return sendError(reply, error);
+        throw error;
+      }
+    },
+  });
 }

@@ -21,7 +21,7 @@ describe('generated/', () => {
     expect(readdirSync(committed).sort()).toEqual(readdirSync(fresh).sort());
   });
 
-  it.each(['openapi.yaml', 'openapi.json', 'openapi.dereferenced.json', 'schema.d.ts'])('%s is up to date (run npm run build)', (file) => {
+  it.each(readdirSync(committed))('%s is up to date (run npm run build)', (file) => {
     const stale = readFileSync(path.join(committed, file), 'utf8') !== readFileSync(path.join(fresh, file), 'utf8');
     expect(stale, `generated/${file} is stale: run npm run build and commit it`).toBe(false);
   });

@@ -4,36 +4,20 @@
 // schemas it reuses stay exactly the contract's; the Spectral overrides for it are narrow; and
 // generated/sandbox.* are fresh.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import formatsPlugin from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error: the build script is plain JavaScript, without types.
-import { build } from '../../scripts/build.mjs';
+import { SANDBOX_FILE, SchemaValidators } from '../../src/sandbox/http/document.js';
 import { contract, loadDocument, operations, repoRoot, resolve, type MediaType } from '../support/contract.js';
 
-// ajv-formats is CommonJS: under NodeNext its callable is the `default` of the module object.
-const addFormats = formatsPlugin as unknown as typeof formatsPlugin.default;
-
-const sandbox = loadDocument(path.join(repoRoot, 'generated', 'sandbox.json'));
+const sandbox = loadDocument(SANDBOX_FILE);
 const sandboxOperations = operations(sandbox);
-
-// The helpers' own ajv: tests/support/contract.ts compiles against the contract document only.
-const SANDBOX_ID = 'https://sandbox.service.example/sandbox.json';
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-addFormats(ajv);
-ajv.addSchema(sandbox as object, SANDBOX_ID);
-const validators = new Map<string, ValidateFunction>();
+const validators = new SchemaValidators(sandbox as never);
 
 function violations(schema: { $ref?: string } | undefined, value: unknown): string[] {
   if (!schema?.$ref) throw new Error('Expected a named schema ($ref)');
-  let validate = validators.get(schema.$ref);
-  if (!validate) {
-    validate = ajv.compile({ $ref: `${SANDBOX_ID}${schema.$ref}` });
-    validators.set(schema.$ref, validate);
-  }
+  const validate = validators.at(schema.$ref);
   return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
 }
 
@@ -282,17 +266,3 @@ describe('sandbox helper API: Spectral overrides', () => {
     expect(codes).toContain('operation-id-camel-case-verb-first paths./sandbox/v1/clock/advance.post.operationId');
   });
 }, 60_000);
-
-describe('generated/sandbox.*', () => {
-  let fresh: string;
-  beforeAll(async () => {
-    fresh = mkdtempSync(path.join(os.tmpdir(), 'sandbox-fresh-'));
-    await build(fresh, { quiet: true });
-  }, 120_000);
-  afterAll(() => rmSync(fresh, { recursive: true, force: true }));
-
-  it.each(['sandbox.yaml', 'sandbox.json', 'sandbox.d.ts'])('%s is up to date (run npm run build)', (file) => {
-    const stale = readFileSync(path.join(repoRoot, 'generated', file), 'utf8') !== readFileSync(path.join(fresh, file), 'utf8');
-    expect(stale, `generated/${file} is stale: run npm run build and commit it`).toBe(false);
-  });
-});

@@ -1,33 +1,7 @@
 // Every request body, response and webhook payload has named examples, and every example
 // validates against its schema (ajv, JSON Schema 2020-12).
 import { describe, expect, it } from 'vitest';
-import { contract, operations, resolve, violations, type MediaType } from '../support/contract.js';
-
-interface Site {
-  where: string;
-  media: MediaType;
-}
-
-function mediaSites(): Site[] {
-  const sites: Site[] = [];
-  for (const { method, path, op } of operations()) {
-    for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {
-      sites.push({ where: `${method.toUpperCase()} ${path} request ${type}`, media });
-    }
-    for (const [status, declared] of Object.entries(op.responses)) {
-      const response = resolve<{ content?: Record<string, MediaType> }>(declared);
-      for (const [type, media] of Object.entries(response.content ?? {})) {
-        sites.push({ where: `${method.toUpperCase()} ${path} ${status} ${type}`, media });
-      }
-    }
-  }
-  for (const [name, item] of Object.entries(contract.webhooks)) {
-    for (const [type, media] of Object.entries(item.post?.requestBody?.content ?? {})) {
-      sites.push({ where: `webhook ${name} ${type}`, media });
-    }
-  }
-  return sites;
-}
+import { contract, mediaSites, resolve, violations } from '../support/contract.js';
 
 const sites = mediaSites();
 

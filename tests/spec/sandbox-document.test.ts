@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_FILE, SchemaValidators } from '../../src/sandbox/http/document.js';
-import { contract, loadDocument, operations, repoRoot, resolve, type MediaType } from '../support/contract.js';
+import { contract, loadDocument, mediaSites, operations, repoRoot, resolve, type MediaType } from '../support/contract.js';
 
 const sandbox = loadDocument(SANDBOX_FILE);
 const sandboxOperations = operations(sandbox);
@@ -50,29 +50,7 @@ const CODES_BY_STATUS: Record<string, string[]> = {
   '501': ['NotImplemented'],
 };
 
-interface Site {
-  where: string;
-  status: string | null;
-  media: MediaType;
-}
-
-function mediaSites(): Site[] {
-  const sites: Site[] = [];
-  for (const { method, path: p, op } of sandboxOperations) {
-    for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {
-      sites.push({ where: `${method.toUpperCase()} ${p} request ${type}`, status: null, media });
-    }
-    for (const [status, declared] of Object.entries(op.responses)) {
-      const response = resolve<{ content?: Record<string, MediaType> }>(declared, sandbox);
-      for (const [type, media] of Object.entries(response.content ?? {})) {
-        sites.push({ where: `${method.toUpperCase()} ${p} ${status} ${type}`, status, media });
-      }
-    }
-  }
-  return sites;
-}
-
-const sites = mediaSites();
+const sites = mediaSites(sandbox);
 const tagNames = (sandbox as unknown as { tags: Array<{ name: string }> }).tags.map((t) => t.name);
 const exampleValue = (example: { $ref?: string; value?: unknown }) => resolve<{ value: unknown }>(example, sandbox).value;
 

@@ -83,3 +83,33 @@ export function responseViolations(operationId: string, status: number, body: un
   if (!media) return body === undefined || body === '' ? [] : [`${operationId} ${status} declares no body`];
   return violations(media.schema, body);
 }
+
+export interface MediaSite {
+  /** Where the media type stands, e.g. `POST /payments/v1/refund 400 application/json`. */
+  where: string;
+  /** The response status, or null for a request body. */
+  status: string | null;
+  media: MediaType;
+}
+
+/** Every media type of a document: request bodies, responses, and webhook payloads. */
+export function mediaSites(doc: OpenApiDocument = contract): MediaSite[] {
+  const sites: MediaSite[] = [];
+  for (const { method, path, op } of operations(doc)) {
+    for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {
+      sites.push({ where: `${method.toUpperCase()} ${path} request ${type}`, status: null, media });
+    }
+    for (const [status, declared] of Object.entries(op.responses)) {
+      const response = resolve<{ content?: Record<string, MediaType> }>(declared, doc);
+      for (const [type, media] of Object.entries(response.content ?? {})) {
+        sites.push({ where: `${method.toUpperCase()} ${path} ${status} ${type}`, status, media });
+      }
+    }
+  }
+  for (const [name, item] of Object.entries(doc.webhooks ?? {})) {
+    for (const [type, media] of Object.entries(item.post?.requestBody?.content ?? {})) {
+      sites.push({ where: `webhook ${name} ${type}`, status: null, media });
+    }
+  }
+  return sites;
+}

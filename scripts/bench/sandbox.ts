@@ -12,7 +12,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, startPrism } from '../../tests/support/prism.js';
+import { freePort } from '../../tests/support/processes.js';
+import { startPrism } from '../../tests/support/prism.js';
 import { SANDBOX_API_KEY, startSandboxProcess } from '../../tests/support/sandbox-process.js';
 
 // autocannon ships no types, and the project adds no @types package for it: the part used here.

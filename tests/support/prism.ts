@@ -1,37 +1,12 @@
 // Starts the Prism mock of the bundled contract on a free loopback port, for tests and benchmarks.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { repoRoot } from './contract.js';
+import { freePort, waitForHttp } from './processes.js';
 
 export interface RunningServer {
   baseUrl: string;
   stop(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitUntilServing(baseUrl: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Prism exited early with code ${child.exitCode}`);
-    try {
-      await fetch(baseUrl);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  throw new Error(`Prism did not answer on ${baseUrl} within ${timeoutMs} ms`);
 }
 
 export async function startPrism(document = path.join(repoRoot, 'generated', 'openapi.yaml')): Promise<RunningServer> {
@@ -45,10 +20,10 @@ export async function startPrism(document = path.join(repoRoot, 'generated', 'op
   let stderr = '';
   child.stderr?.on('data', (chunk) => (stderr += chunk));
   try {
-    await waitUntilServing(baseUrl, child, 60_000);
+    await waitForHttp(baseUrl, child, { name: 'Prism', timeoutMs: 60_000, output: () => stderr });
   } catch (error) {
     child.kill('SIGKILL');
-    throw new Error(`${(error as Error).message}\n${stderr}`);
+    throw error;
   }
   return {
     baseUrl,

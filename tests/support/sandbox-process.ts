@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { repoRoot } from './contract.js';
-import { freePort } from './prism.js';
+import { freePort, waitForHttp } from './processes.js';
 
 export const SANDBOX_API_KEY = 'sandbox-dev-key';
 
@@ -54,24 +54,6 @@ async function signal(child: ChildProcess, name: NodeJS.Signals, graceMs = 10_00
   running.delete(child);
 }
 
-async function waitUntilHealthy(baseUrl: string, child: ChildProcess, timeoutMs: number, output: () => string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      await new Promise((r) => setTimeout(r, 100)); // let the last of stderr arrive
-      throw new Error(`The sandbox exited early (${child.exitCode ?? child.signalCode})\n${output()}`);
-    }
-    try {
-      const response = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(2_000) });
-      if (response.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`The sandbox did not answer GET ${baseUrl}/health within ${timeoutMs} ms\n${output()}`);
-}
-
 /** The caller's environment without the variables the CLI reads, so that the defaults apply (key sandbox-dev-key). */
 function sandboxEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
@@ -93,7 +75,7 @@ async function startOnce(db: string, timeoutMs: number): Promise<SandboxProcess>
   child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
   child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
   try {
-    await waitUntilHealthy(baseUrl, child, timeoutMs, () => output);
+    await waitForHttp(`${baseUrl}/health`, child, { name: 'The sandbox', timeoutMs, ready: (r) => r.status === 200, output: () => output });
   } catch (error) {
     await signal(child, 'SIGKILL');
     throw error;

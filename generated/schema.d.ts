@@ -87,7 +87,8 @@ export interface paths {
          *     `include_service_fee=true`, `metadata` with `include_metadata=true`, refund details with
          *     `include_refunds` (default true) and dispute details with `include_disputes` (default true).
          *     `authorized_on` equals `captured_on` for one_time_payment.
-         *     Error codes beyond the common table are not documented.
+         *     Error codes beyond the common table are not documented; an invalid query parameter is taken to
+         *     answer 400 `InvalidRequestParameter` (inferred).
          */
         get: operations["listPaymentSessions"];
         put?: never;
@@ -248,7 +249,8 @@ export interface paths {
         /**
          * List payment tokens
          * @description Lists the tokens of the key's sales channel, ordered by `created_at` descending.
-         *     Error codes beyond the common table are not documented.
+         *     Error codes beyond the common table are not documented; an invalid query parameter is taken to
+         *     answer 400 `InvalidRequestParameter` (inferred).
          */
         get: operations["listPaymentTokens"];
         put?: never;
@@ -401,6 +403,8 @@ export interface paths {
         /**
          * List catalog items
          * @description Lists the partner's catalog items with their HSA/FSA eligibility.
+         *     Error codes beyond the common table are not documented; an invalid query parameter is taken to
+         *     answer 400 `InvalidRequestParameter` (inferred).
          */
         get: operations["listCatalogItems"];
         put?: never;
@@ -528,7 +532,8 @@ export interface paths {
          * List disputes (alternative listing)
          * @description An alternative listing of disputes, by cursor. Its query parameters, and how these paths relate to
          *     `/api/v1/disputes/{dispute_id}`, are not documented.
-         *     Error codes beyond the common table are not documented.
+         *     Error codes beyond the common table are not documented; an invalid query parameter is taken to
+         *     answer 400 `InvalidRequestParameter` (inferred).
          */
         get: operations["listDisputes"];
         put?: never;
@@ -849,7 +854,8 @@ export interface components {
         AmountDetails: {
             /**
              * Format: int64
-             * @description Shipping, taxes and other partner fees, in cents; not negative (inferred).
+             * @description Shipping, taxes and other partner fees, in cents. Not negative (inferred: a reduction of the
+             *     total is a discount, which `total_discounts` carries; the documentation states no bound).
              */
             total_additional_charges: number;
             /**
@@ -868,12 +874,13 @@ export interface components {
         PaymentSessionKind: "one_time_payment" | "authorization";
         /**
          * @description Only for starting a free-trial subscription: requires `tokenize=true` and `total_amount=0`.
-         *     Shown on the hosted checkout page.
+         *     Shown on the hosted checkout page. Both fields are taken as required (inferred: the page
+         *     shows the amount and the date, and both take part in idempotency matching).
          */
         DisplayNextBillInfo: {
             /**
              * Format: int64
-             * @description Amount in cents charged when the trial ends; not negative (inferred).
+             * @description Amount in cents charged when the trial ends; not negative (inferred, as an amount to charge; the documentation states no bound).
              */
             total_amount: number;
             /**
@@ -881,8 +888,13 @@ export interface components {
              * @description Trial end date, YYYY-MM-DD.
              */
             date: string;
+        } & {
+            [key: string]: unknown;
         };
-        /** @description An order item of a create request. */
+        /**
+         * @description An order item of a create request. `sku` and `item_id` are marked optional by the
+         *     documentation; the other fields are not.
+         */
         OrderItemInput: {
             /** @description Item name. */
             name: string;
@@ -890,18 +902,21 @@ export interface components {
             sku?: string;
             /**
              * Format: int64
-             * @description Number of units; at least 1 (inferred).
+             * @description Number of units; at least 1 (inferred, as a line of no units charges nothing; the documentation states no bound).
              */
             quantity: number;
             /**
              * Format: int64
-             * @description Unit price in cents; not negative (inferred).
+             * @description Unit price in cents; not negative (inferred: a reduction is a discount, which
+             *     `amount_details.total_discounts` carries; the documentation states no bound).
              */
             price: number;
             /** @description Partner's item id; returned as given when supplied. */
             item_id?: string;
             /** @description Item-level additional charges and discounts, in cents. */
             amount_details: components["schemas"]["AmountDetails"];
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description Body of create payment session.
@@ -913,12 +928,15 @@ export interface components {
          *       must be greater than 0 (`TotalAmountInvalid`). The one exception is a free trial
          *       (`display_next_bill_info`), which requires `total_amount=0`.
          *     - `tokenize` must be false when `payment_token` is given (`TokenizeNotSupported`).
-         *     - `display_next_bill_info` requires `tokenize=true` and `total_amount=0`.
+         *     - `display_next_bill_info` requires `tokenize=true` and `total_amount=0`. A free trial without
+         *       `tokenize=true` lacks a required parameter: the answer is `MissingRequiredParameter` (read
+         *       from "requires tokenize=true"). A free trial whose `total_amount` is not 0 answers
+         *       `TotalAmountInvalid`.
          *     - In `success_url` and `failure_url`, every occurrence of the exact text
          *       `{{payment_session_id}}` (no spaces inside the braces) is replaced by the session id.
          *     - With `payment_token`, the customer identity is taken from the token's user, and any
          *       `customer_email` or `customer_name` in the request is ignored.
-         *     - `order_items` is required in effect.
+         *     - `order_items` is required in effect. Whether an empty list is accepted is not documented.
          *     - Other configuration fields are accepted (their names are not documented) and, like the fields
          *       listed as not compared, take no part in idempotency matching.
          */
@@ -931,11 +949,24 @@ export interface components {
             total_amount: number;
             /** @description Session-level additional charges and discounts. */
             amount_details: components["schemas"]["AmountDetails"];
-            /** @description Redirect target after a successful payment. `{{payment_session_id}}` is replaced by the session id. */
+            /**
+             * @description A URL: the redirect target after a successful payment. `{{payment_session_id}}` is replaced by
+             *     the session id. An invalid URL answers `InvalidRequestParameter`; which URLs the service
+             *     accepts is not documented, so no URL syntax is enforced here.
+             */
             success_url: string;
-            /** @description Redirect target when payment fails irrecoverably or the user is ineligible. `{{payment_session_id}}` is replaced by the session id. */
+            /**
+             * @description A URL: the redirect target when payment fails irrecoverably or the user is ineligible.
+             *     `{{payment_session_id}}` is replaced by the session id. An invalid URL answers
+             *     `InvalidRequestParameter`; which URLs the service accepts is not documented, so no URL
+             *     syntax is enforced here.
+             */
             failure_url: string;
-            /** @description 2-letter ISO 3166-2:US region code without the `US-` prefix. Pre-fills the state-of-residence survey question with the full state name. */
+            /**
+             * @description 2-letter ISO 3166-2:US region code without the `US-` prefix. Pre-fills the
+             *     state-of-residence survey question with the full state name. The letter case is not
+             *     documented, so either case is accepted.
+             */
             customer_state?: string;
             /** @description Echoed back in the webhook and the detail view. Must be a string (encode JSON as a string). Must not hold sensitive data. */
             metadata?: string;
@@ -949,9 +980,12 @@ export interface components {
              *     identity is then taken from the token's user.
              */
             payment_token?: string;
-            /** @description true enables later charges (the `payment_token_updated` webhook then carries a token). Must be false when `payment_token` is given. */
+            /** @description true enables later charges. Must be false when `payment_token` is given (`TokenizeNotSupported`). */
             tokenize?: boolean;
-            /** @description Free-trial bill preview; requires `tokenize=true` and `total_amount=0`. */
+            /**
+             * @description Free-trial bill preview; requires `tokenize=true` (without it: `MissingRequiredParameter`)
+             *     and `total_amount=0` (otherwise: `TotalAmountInvalid`).
+             */
             display_next_bill_info?: components["schemas"]["DisplayNextBillInfo"];
             /** @description See the idempotency rules of this operation. */
             idempotency_key?: string;
@@ -960,11 +994,13 @@ export interface components {
             /**
              * Format: email
              * @description Customer email. Compared case-insensitively for idempotency. Ignored with `payment_token`.
+             *     A malformed email answers `InvalidRequestParameter`; the service's exact email syntax is
+             *     not documented, and `format: email` stands for it (inferred).
              */
             customer_email?: string;
             /** @description Customer name. Ignored with `payment_token`. */
             customer_name?: string;
-            /** @description Items of the order. At least one item (inferred from "required in effect"). */
+            /** @description Items of the order; required in effect. Whether an empty list is accepted is not documented. */
             order_items: components["schemas"]["OrderItemInput"][];
             /** @description Survey configuration. Accepted; shape not documented. */
             survey_config?: unknown;
@@ -990,10 +1026,7 @@ export interface components {
              * @description Payment session id.
              */
             id: string;
-            /**
-             * Format: uri
-             * @description Where to send the customer.
-             */
+            /** @description A URL where to send the customer; iframe-compatible when the request set `use_iframe=true`. */
             redirect_url: string;
         };
         /**
@@ -1010,6 +1043,9 @@ export interface components {
          *     | `SessionPending` | A charge with payment_token before the user finished the initial checkout of the session created with tokenize=true. |
          *     | `TokenizeNotSupported` | Both tokenize=true and payment_token were set. |
          *     | `FeatureNotEnabled` | A required merchant feature is not enabled. |
+         *
+         *     A free trial (`display_next_bill_info`) requires `tokenize=true`: without it, the answer is
+         *     `MissingRequiredParameter`; with a `total_amount` other than 0, it is `TotalAmountInvalid`.
          */
         CreatePaymentSessionError: {
             /**
@@ -1060,10 +1096,7 @@ export interface components {
              * @enum {string}
              */
             next_action: "UpdatePaymentMethod" | "TakeHealthSurvey";
-            /**
-             * Format: uri
-             * @description Page where the customer corrects the token.
-             */
+            /** @description URL of the page where the customer corrects the token. */
             redirect_url: string;
         };
         /** @description Internal error. A retry is safe when the same idempotency key is used. */
@@ -1107,49 +1140,55 @@ export interface components {
             name: string;
             /**
              * Format: int64
-             * @description Unit price in cents.
+             * @description Unit price in cents; not negative (inferred, as for the create request's price).
              */
             price: number;
             /**
              * Format: int64
-             * @description Number of units.
+             * @description Number of units; not negative (inferred, as a count).
              */
             quantity: number;
             /** @description Present only when the partner gave one. */
             sku?: string;
             /**
              * Format: int64
-             * @description Cents still refundable on this item. Present only once captured.
+             * @description Cents still refundable on this item; not negative (inferred, as an amount that remains). Present only once captured.
              */
             total_refundable?: number;
             /**
              * Format: int64
-             * @description Units still refundable. Present only once captured.
+             * @description Units still refundable; not negative (inferred, as a count that remains). Present only once captured.
              */
             quantity_refundable?: number;
             /**
              * Format: int64
-             * @description Cents still capturable. Present only for an authorization that is currently authorized.
+             * @description The item's share of the hold, in cents: `quantity` × `price` + the item's own
+             *     `amount_details.total_additional_charges` + its `amount_details.total_discounts`, never
+             *     below 0 (an item whose discounts exceed its price has nothing to capture). Present only for
+             *     an authorization that is currently authorized. This reading is inferred: the documentation
+             *     names the field but does not define it.
              */
             total_capturable?: number;
             /**
              * Format: int64
-             * @description Units still capturable. Present only for an authorization that is currently authorized.
+             * @description The item's quantity. Present only for an authorization that is currently authorized. This
+             *     reading is inferred: the documentation names the field but does not define it.
              */
             quantity_capturable?: number;
         };
         /**
          * @description Service fee in decimal dollars (not cents). Its JSON representation, string or number, is not
-         *     documented, so both are accepted.
+         *     documented, so both are accepted, and the syntax of a string value is not constrained.
          */
         ServiceFee: string | number;
         /**
-         * @description Detail record of a payment session.
+         * @description Fields of a payment session, shared by the detail record (PaymentSession) and the list item
+         *     (PaymentSessionListItem).
          *     - `capture_amount`: for `kind=one_time_payment` always present and equal to `authorize_amount`;
          *       for `kind=authorization` absent until captured.
          *     - `capture_failed_details` is null when `capture_failed_on` is null.
          */
-        PaymentSession: {
+        PaymentSessionFields: {
             /** @description Status of the initial payment. */
             status: components["schemas"]["PaymentSessionStatus"];
             /** @description Overall status including refunds and disputes. */
@@ -1158,12 +1197,14 @@ export interface components {
             order_items?: components["schemas"]["SessionOrderItem"][];
             /**
              * Format: int64
-             * @description Funds actually captured, in cents. For one_time_payment always present and equal to authorize_amount; for authorization absent until captured.
+             * @description Funds actually captured, in cents; not negative (inferred: an amount of funds). For
+             *     one_time_payment always present and equal to authorize_amount; for authorization absent
+             *     until captured.
              */
             capture_amount?: number;
             /**
              * Format: int64
-             * @description Amount authorized, in cents. Named by the documentation; its type is inferred.
+             * @description Amount authorized, in cents. Named by the documentation; its type, and that it is not negative, are inferred.
              */
             authorize_amount?: number;
             /**
@@ -1182,7 +1223,8 @@ export interface components {
             capture_failed_details?: string | null;
             /**
              * Format: int64
-             * @description Cents already collected on a partially charged split payment before the capture failed; null otherwise.
+             * @description Cents already collected on a partially charged split payment before the capture failed;
+             *     null otherwise. Not negative (inferred: an amount of funds).
              */
             capture_failed_amount_collected?: number | null;
             /** @description Service fee in decimal dollars. */
@@ -1191,10 +1233,21 @@ export interface components {
             [key: string]: unknown;
         };
         /**
-         * @description A payment session in a list: the detail fields, plus the optional fields below, each present
-         *     only when its query flag asks for it.
+         * @description Detail record of a payment session: the fields of PaymentSessionFields, with `order_items`
+         *     always present.
          */
-        PaymentSessionListItem: components["schemas"]["PaymentSession"] & ({
+        PaymentSession: components["schemas"]["PaymentSessionFields"] & ({
+            /** @description Items of the session; always present on the detail record. */
+            order_items: components["schemas"]["SessionOrderItem"][];
+        } & {
+            [key: string]: unknown;
+        });
+        /**
+         * @description A payment session in a list: the detail fields (PaymentSessionFields), plus the optional
+         *     fields below, each present only when its query flag asks for it. Unlike the detail record, a
+         *     list item carries `order_items` only with `include_order_items=true`.
+         */
+        PaymentSessionListItem: components["schemas"]["PaymentSessionFields"] & ({
             /** @description Items of the session. Only when include_order_items=true. */
             order_items?: components["schemas"]["SessionOrderItem"][];
             /** @description Service fee in decimal dollars. Only when include_service_fee=true. */
@@ -1206,7 +1259,7 @@ export interface components {
             authorized_on?: string;
             /**
              * Format: int64
-             * @description Sum of processed refunds in cents. Only when summarize_refunds=true.
+             * @description Sum of processed refunds in cents; not negative (inferred, as a sum of refunds). Only when summarize_refunds=true.
              */
             refund_amount?: number;
             /** @description The partner's metadata string. Only when include_metadata=true. */
@@ -1218,22 +1271,22 @@ export interface components {
         Pagination: {
             /**
              * Format: int64
-             * @description Requested page; 1 when none was given.
+             * @description Requested page; 1 when none was given. At least 1 (inferred, as pages count from 1).
              */
             current_page: number;
             /**
              * Format: int64
-             * @description Records per page.
+             * @description Records per page. At least 1 (inferred; the documentation states no bound).
              */
             page_size: number;
             /**
              * Format: int64
-             * @description Total records matching the filters.
+             * @description Total records matching the filters; not negative (inferred, as a count).
              */
             count: number;
             /**
              * Format: int64
-             * @description Last page number. Its value for an empty result is not documented.
+             * @description Last page number. Its value for an empty result is not documented, so 0 is accepted; not negative (inferred).
              */
             last_page: number;
         };
@@ -1244,6 +1297,22 @@ export interface components {
             /** @description Page position. */
             pagination: components["schemas"]["Pagination"];
         };
+        /**
+         * @description A 400 of list payment sessions: a query parameter is invalid.
+         *
+         *     | error | Condition |
+         *     |---|---|
+         *     | `InvalidRequestParameter` | A query parameter is invalid (for example `page=0`, or a status value that is not a session status). |
+         */
+        ListPaymentSessionsBadRequestError: {
+            /**
+             * @description Error code.
+             * @enum {string}
+             */
+            error: "InvalidRequestParameter";
+            /** @description Human-readable explanation. */
+            message: string;
+        };
         /** @description Capture of an authorization hold. */
         CapturePaymentSessionRequest: {
             /**
@@ -1253,6 +1322,8 @@ export interface components {
             total_amount: number;
             /** @description The same key returns the same capture id, never SessionCaptured. */
             idempotency_key?: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description The capture. */
         CaptureResponse: {
@@ -1370,6 +1441,8 @@ export interface components {
             reason: components["schemas"]["RefundReason"];
             /** @description Per-item refund details. */
             item_details?: components["schemas"]["RefundItemDetail"][] | null;
+        } & {
+            [key: string]: unknown;
         };
         /** @description The refund. */
         CreateRefundResponse: {
@@ -1400,17 +1473,15 @@ export interface components {
         };
         /** @description Starts a provision token request for a customer who is present. */
         CreatePaymentTokenRequest: {
-            /**
-             * Format: uri
-             * @description Where the customer is sent when setup succeeds.
-             */
+            /** @description A URL where the customer is sent when setup succeeds. Which URLs the service accepts is not documented, so no URL syntax is enforced here. */
             success_url: string;
-            /**
-             * Format: uri
-             * @description Where the customer is sent when setup fails.
-             */
+            /** @description A URL where the customer is sent when setup fails. Which URLs the service accepts is not documented, so no URL syntax is enforced here. */
             failure_url: string;
-            /** @description 2-letter ISO 3166-2:US region code without the `US-` prefix. Pre-fills the state-of-residence survey question. */
+            /**
+             * @description 2-letter ISO 3166-2:US region code without the `US-` prefix. Pre-fills the
+             *     state-of-residence survey question. The letter case is not documented, so either case is
+             *     accepted.
+             */
             customer_state?: string;
             /** @description Echoed back in the payment_token_updated webhook. Must be a string; no sensitive data. */
             metadata?: string;
@@ -1418,13 +1489,12 @@ export interface components {
             use_iframe?: boolean;
             /** @description Reusing a key with different parameters answers IdempotencyViolation. */
             idempotency_key?: string;
-            /**
-             * Format: email
-             * @description Customer email. An email that already has a token provisioned answers IdempotencyViolation; use update payment token instead.
-             */
+            /** @description Customer email. An email that already has a token provisioned answers IdempotencyViolation; use update payment token instead. */
             customer_email?: string;
             /** @description Customer name. */
             customer_name?: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description The provision token request. It is not a payment token; the token arrives in the payment_token_updated webhook. */
         CreatePaymentTokenResponse: {
@@ -1433,10 +1503,7 @@ export interface components {
              * @description Id of the provision token request.
              */
             provision_token_request_id: string;
-            /**
-             * Format: uri
-             * @description Where to send the customer.
-             */
+            /** @description A URL where to send the customer. */
             redirect_url: string;
         };
         /**
@@ -1496,6 +1563,22 @@ export interface components {
             [key: string]: unknown;
         };
         /**
+         * @description A 400 of list payment tokens: a query parameter is invalid.
+         *
+         *     | error | Condition |
+         *     |---|---|
+         *     | `InvalidRequestParameter` | A query parameter is invalid (for example `page=0`, or a `card_expires_before` that is not YYYY-MM). |
+         */
+        ListPaymentTokensBadRequestError: {
+            /**
+             * @description Error code.
+             * @enum {string}
+             */
+            error: "InvalidRequestParameter";
+            /** @description Human-readable explanation. */
+            message: string;
+        };
+        /**
          * @description Changes a token's order items or card. With `update_card_info=false` and only order_items
          *     changing, the customer may or may not need to retake the health survey.
          */
@@ -1515,10 +1598,7 @@ export interface components {
         UpdatePaymentTokenResponse: {
             /** @description Action required from the customer (values seen; the list may be incomplete). */
             next_action: string | ("None" | "HealthSurvey") | unknown;
-            /**
-             * Format: uri
-             * @description Where the customer performs the action, when needed.
-             */
+            /** @description URL where the customer performs the action, when needed. */
             redirect_url?: string;
             /**
              * Format: uuid
@@ -1553,18 +1633,19 @@ export interface components {
          * @description Items the customer may charge to an HSA/FSA card. When `eligibility_status` is `pending`,
          *     `items` holds what the survey predicts the letter will cover, intersected with the partner's
          *     catalog (a prediction, to be presented as provisional), and `lmn_expires_at` is null. `items` is
-         *     empty only while the survey is unfinished.
+         *     empty only while the survey is unfinished. `eligibility_status` and `lmn_expires_at` are always
+         *     present, null when they do not apply.
          */
         EligibilityResponse: {
             /** @description Catalog items chargeable to an HSA/FSA card, each identified as in order_items at charge time. */
             items: string[];
             /** @description Letter status of the customer. */
-            eligibility_status?: components["schemas"]["EligibilityStatus"];
+            eligibility_status: components["schemas"]["EligibilityStatus"];
             /**
              * Format: date
              * @description Expiry of the letter determining coverage, inclusive, UTC. Null when no letter exists or for catalog eligibility.
              */
-            lmn_expires_at?: string | null;
+            lmn_expires_at: string | null;
         };
         /**
          * @description A 400 of the eligibility operation.
@@ -1588,9 +1669,13 @@ export interface components {
          * @enum {string|null}
          */
         CatalogEligibility: "eligible" | "eligible_with_lmn" | "ineligible" | "not_eligible" | null;
-        /** @description A catalog item with its HSA/FSA eligibility. */
+        /**
+         * @description A catalog item with its HSA/FSA eligibility. `sku` and `name` are taken as always present
+         *     (inferred: the catalog is keyed on `sku`, and create and update name the item); the
+         *     documentation does not say which fields are required.
+         */
         CatalogItem: {
-            /** @description Service's product id. */
+            /** @description Product id. */
             product_id?: string;
             /** @description Partner's stock-keeping unit. */
             sku: string;
@@ -1600,12 +1685,9 @@ export interface components {
             description?: string;
             /** @description Global trade item number. Nullability inferred from update item's "gtin (string or null)". */
             gtin?: string | null;
-            /** @description Image addresses. */
+            /** @description Image addresses (URLs). */
             image_urls?: string[];
-            /**
-             * Format: uri
-             * @description Product page.
-             */
+            /** @description Product page URL. */
             url?: string;
             /** @description The partner's metadata string. */
             metadata?: string;
@@ -1618,7 +1700,9 @@ export interface components {
             created_at?: string;
             /**
              * Format: date-time
-             * @description When the item was reviewed. Items not yet reviewed have no review; they are excluded when the eligibility filter is set.
+             * @description When the item was reviewed. Items not yet reviewed have no review; they are excluded when the
+             *     eligibility filter is set. Whether "no review" is written as null or as an absent field is
+             *     not documented; both are accepted.
              */
             reviewed_at?: string | null;
         };
@@ -1628,6 +1712,22 @@ export interface components {
             data: components["schemas"]["CatalogItem"][];
             /** @description Page position, or null. */
             pagination: components["schemas"]["Pagination"] | null;
+        };
+        /**
+         * @description A 400 of list catalog items: a query parameter is invalid.
+         *
+         *     | error | Condition |
+         *     |---|---|
+         *     | `InvalidRequestParameter` | A query parameter is invalid (for example `page=0`, or an eligibility value outside the list). |
+         */
+        ListCatalogItemsBadRequestError: {
+            /**
+             * @description Error code.
+             * @enum {string}
+             */
+            error: "InvalidRequestParameter";
+            /** @description Human-readable explanation. */
+            message: string;
         };
         /** @description A new catalog item. A duplicate sku answers 409. */
         CreateCatalogItemRequest: {
@@ -1639,8 +1739,10 @@ export interface components {
             description?: string;
             /** @description Global trade item number. */
             gtin?: string;
-            /** @description Image addresses. */
+            /** @description Image addresses (URLs). Which URLs the service accepts is not documented, so no URL syntax is enforced here. */
             image_urls?: string[];
+        } & {
+            [key: string]: unknown;
         };
         /** @description The created item. */
         CreateCatalogItemResponse: {
@@ -1663,17 +1765,16 @@ export interface components {
             name: string;
             /** @description Item description. */
             description: string;
-            /** @description Image addresses. */
+            /** @description Image addresses (URLs). Which URLs the service accepts is not documented, so no URL syntax is enforced here. */
             image_urls: string[];
-            /**
-             * Format: uri
-             * @description Product page.
-             */
+            /** @description Product page URL. Which URLs the service accepts is not documented, so no URL syntax is enforced here. */
             url: string;
             /** @description Global trade item number. */
             gtin?: string | null;
             /** @description The partner's metadata string. */
             metadata?: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description An empty object. */
         UpdateCatalogItemResponse: Record<string, never>;
@@ -1681,6 +1782,8 @@ export interface components {
         CatalogItemDetailRequest: {
             /** @description The item's sku. */
             sku: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description Request of the checkout-method operation. */
         CheckoutMethodRequest: {
@@ -1736,7 +1839,9 @@ export interface components {
         };
         /**
          * @description Canonical dispute, carried in dispute webhooks and returned by retrieve dispute. Records are keyed
-         *     on `dispute_id`. Null fields are omitted, so any field not listed as required may be absent.
+         *     on `dispute_id`. Every field is present except `outcome` and `resolved_at` (absent until the
+         *     dispute resolves) and `prior_dispute_id` (present only for a re-filing): null fields are
+         *     omitted.
          */
         Dispute: {
             /**
@@ -1745,44 +1850,44 @@ export interface components {
              */
             dispute_id: string;
             /** @description Processor's id. */
-            processor_dispute_id?: string;
+            processor_dispute_id: string;
             /** @description Upper-case processor name. */
-            processor?: string;
+            processor: string;
             /** @description Dispute state. */
             state: components["schemas"]["DisputeState"];
             /** @description Dispute phase; the value `dispute` is used, other values are not documented. */
-            phase?: string;
+            phase: string;
             /** @description Dispute reason. */
-            reason?: string;
+            reason: string;
             /** @description Card network reason code. */
-            network_reason_code?: string;
+            network_reason_code: string;
             /**
              * Format: int64
-             * @description Disputed amount in cents.
+             * @description Disputed amount in cents; not negative (inferred, as an amount of funds).
              */
             amount: number;
-            /** @description Upper-case currency code. */
+            /** @description Upper-case currency code. A three-letter ISO 4217 code is expected (inferred), but only the upper case is documented and enforced. */
             currency: string;
             /**
              * Format: date-time
              * @description Response deadline.
              */
-            due_by?: string;
+            due_by: string;
             /**
              * Format: date-time
              * @description When the dispute was created.
              */
             created_at: string;
             /** @description Counters of the dispute. */
-            counters?: components["schemas"]["DisputeCounter"][];
+            counters: components["schemas"]["DisputeCounter"][];
             /** @description Dispute metadata. */
-            metadata?: {
+            metadata: {
                 [key: string]: unknown;
             };
             /** @description Evidence the dispute needs. */
-            evidence_requirements?: components["schemas"]["EvidenceRequirements"];
+            evidence_requirements: components["schemas"]["EvidenceRequirements"];
             /** @description The disputed payment. */
-            payment?: components["schemas"]["DisputePayment"];
+            payment: components["schemas"]["DisputePayment"];
             /** @description Outcome; absent until the dispute resolves. */
             outcome?: string;
             /**
@@ -1803,7 +1908,7 @@ export interface components {
             charge_id: string;
             /**
              * Format: int64
-             * @description Disputed amount in cents.
+             * @description Disputed amount in cents; not negative (inferred, as an amount of funds).
              */
             amount: number;
             /** @description Currency code. */
@@ -1839,6 +1944,22 @@ export interface components {
             /** @description Cursor of the next page; null on the last. */
             next_cursor: string | null;
         };
+        /**
+         * @description A 400 of the alternative dispute listing: a query parameter is invalid.
+         *
+         *     | error | Condition |
+         *     |---|---|
+         *     | `InvalidRequestParameter` | A query parameter is invalid. The query parameters of this operation are themselves not documented. |
+         */
+        ListDisputesBadRequestError: {
+            /**
+             * @description Error code.
+             * @enum {string}
+             */
+            error: "InvalidRequestParameter";
+            /** @description Human-readable explanation. */
+            message: string;
+        };
         /** @description Request of accept dispute. */
         AcceptDisputeRequest: {
             [key: string]: unknown;
@@ -1863,21 +1984,21 @@ export interface components {
             status: components["schemas"]["PaymentSessionStatus"];
             /**
              * Format: int64
-             * @description Funds captured, in cents.
+             * @description Funds captured, in cents; not negative (inferred, as an amount of funds).
              */
             capture_amount?: number;
             /** @description Items, with the optional refundable and capturable fields of the detail record. */
             order_items?: components["schemas"]["SessionOrderItem"][];
             /** @description The partner's metadata string, echoed. */
             metadata?: string;
-            /** @description Token of the customer, when the session used or created one. */
+            /** @description A payment token (optional). That it is the token the session used or created is inferred. */
             payment_token?: string;
         } & {
             [key: string]: unknown;
         };
         /** @description Signed delivery of payment_session_complete. */
         PaymentSessionCompleteEvent: {
-            /** @description Stable across retries of the same event; use it to deduplicate. */
+            /** @description Stable across retries of the same event; use it to deduplicate. The `dlv_` prefix is documented for the dispute envelope and inferred here. */
             webhook_delivery_id: string;
             /**
              * @description Event name. The event is documented as payment_session_complete; the dot-notation spelling of signed deliveries is not documented.
@@ -1916,7 +2037,7 @@ export interface components {
         };
         /** @description Signed delivery of payment_token_updated (also written payment_token.updated). */
         PaymentTokenUpdatedEvent: {
-            /** @description Stable across retries of the same event; use it to deduplicate. */
+            /** @description Stable across retries of the same event; use it to deduplicate. The `dlv_` prefix is documented for the dispute envelope and inferred here. */
             webhook_delivery_id: string;
             /**
              * @description Event name, in either documented spelling.
@@ -1956,7 +2077,7 @@ export interface components {
         };
         /** @description Signed delivery of a catalog item eligibility change ("Item Eligibility Updated"). */
         ItemEligibilityUpdatedEvent: {
-            /** @description Stable across retries of the same event; use it to deduplicate. */
+            /** @description Stable across retries of the same event; use it to deduplicate. The `dlv_` prefix is documented for the dispute envelope and inferred here. */
             webhook_delivery_id?: string;
             /**
              * @description Event name.
@@ -2011,7 +2132,7 @@ export interface components {
         };
         /** @description Listed among the subscribable dispute events in a second source. */
         DisputeEvidenceSubmittedEvent: {
-            /** @description Stable across retries of the same event; use it to deduplicate. */
+            /** @description Stable across retries of the same event; use it to deduplicate. The `dlv_` prefix is documented for the dispute envelope and inferred here. */
             webhook_delivery_id?: string;
             /**
              * @description Event name.
@@ -2076,9 +2197,16 @@ export interface components {
     parameters: {
         /** @description Payment session id, as create payment session returned it. */
         BusinessId: string;
-        /** @description Page number, from 1. */
+        /**
+         * @description Page number, default 1. Pages count from 1, so a smaller value is invalid (inferred from the
+         *     default; the documentation states no bound).
+         */
         Page: number;
-        /** @description Records per page. A statement that the response page_size is always 30 also appears in the documentation. */
+        /**
+         * @description Records per page, default 30. At least 1 (inferred: the documentation says only that it
+         *     accepts an integer; its maximum is not documented). A statement that the response page_size is
+         *     always 30 also appears in the documentation.
+         */
         PageSize: number;
         /** @description Payment token, as the payment_token_updated webhook delivered it. */
         PaymentTokenPath: string;
@@ -2183,9 +2311,16 @@ export interface operations {
     listPaymentSessions: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /**
+                 * @description Page number, default 1. Pages count from 1, so a smaller value is invalid (inferred from the
+                 *     default; the documentation states no bound).
+                 */
                 page?: components["parameters"]["Page"];
-                /** @description Records per page. A statement that the response page_size is always 30 also appears in the documentation. */
+                /**
+                 * @description Records per page, default 30. At least 1 (inferred: the documentation says only that it
+                 *     accepts an integer; its maximum is not documented). A statement that the response page_size is
+                 *     always 30 also appears in the documentation.
+                 */
                 page_size?: components["parameters"]["PageSize"];
                 /** @description Exclude pending sessions. */
                 filter_pending?: boolean;
@@ -2233,6 +2368,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentSessionList"];
+                };
+            };
+            /** @description Invalid request; `error` is one of the codes of ListPaymentSessionsBadRequestError. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPaymentSessionsBadRequestError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2446,9 +2590,16 @@ export interface operations {
     listPaymentTokens: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /**
+                 * @description Page number, default 1. Pages count from 1, so a smaller value is invalid (inferred from the
+                 *     default; the documentation states no bound).
+                 */
                 page?: components["parameters"]["Page"];
-                /** @description Records per page. A statement that the response page_size is always 30 also appears in the documentation. */
+                /**
+                 * @description Records per page, default 30. At least 1 (inferred: the documentation says only that it
+                 *     accepts an integer; its maximum is not documented). A statement that the response page_size is
+                 *     always 30 also appears in the documentation.
+                 */
                 page_size?: components["parameters"]["PageSize"];
                 /** @description Partial match on the customer email (includes). */
                 email?: string;
@@ -2472,6 +2623,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentTokenList"];
+                };
+            };
+            /** @description Invalid request; `error` is one of the codes of ListPaymentTokensBadRequestError. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPaymentTokensBadRequestError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2637,9 +2797,16 @@ export interface operations {
     listCatalogItems: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /**
+                 * @description Page number, default 1. Pages count from 1, so a smaller value is invalid (inferred from the
+                 *     default; the documentation states no bound).
+                 */
                 page?: components["parameters"]["Page"];
-                /** @description Records per page. A statement that the response page_size is always 30 also appears in the documentation. */
+                /**
+                 * @description Records per page, default 30. At least 1 (inferred: the documentation says only that it
+                 *     accepts an integer; its maximum is not documented). A statement that the response page_size is
+                 *     always 30 also appears in the documentation.
+                 */
                 page_size?: components["parameters"]["PageSize"];
                 /** @description Only items with this eligibility; items not yet reviewed are excluded when set. */
                 eligibility?: "eligible" | "eligible_with_lmn" | "ineligible" | "not_eligible";
@@ -2659,6 +2826,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CatalogItemList"];
+                };
+            };
+            /** @description Invalid request; `error` is one of the codes of ListCatalogItemsBadRequestError. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListCatalogItemsBadRequestError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2837,6 +3013,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DisputeRecordList"];
+                };
+            };
+            /** @description Invalid request; `error` is one of the codes of ListDisputesBadRequestError. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListDisputesBadRequestError"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -1,10 +1,11 @@
 // The document covers everything the reference lists: operations, statuses, error enums (each
 // with an example), query parameters, enums, webhooks and the idempotency rules.
 import { describe, expect, it } from 'vitest';
-import { contract, operationById, operations, resolve, type MediaType } from '../support/contract.js';
+import { contract, operationById, operations, resolve, violations, type MediaType } from '../support/contract.js';
 import {
-  COMMON_ERRORS, COMMON_STATUSES, ENUMS, OPEN_ENUMS, ERRORS_400, IDEMPOTENCY, LIST_CATALOG_PARAMETERS,
-  LIST_SESSION_PARAMETERS, LIST_TOKEN_PARAMETERS, OPERATIONS, WEBHOOKS,
+  COMMON_ERRORS, COMMON_STATUSES, DISPUTE_OPTIONAL_FIELDS, ENUMS, OPEN_ENUMS, ERRORS_400, IDEMPOTENCY,
+  LIST_CATALOG_PARAMETERS, LIST_SESSION_PARAMETERS, LIST_TOKEN_PARAMETERS, OPERATIONS,
+  UNDOCUMENTED_ERRORS_400, WEBHOOKS,
 } from './reference.js';
 
 const schemas = contract.components.schemas as Record<string, any>;
@@ -32,7 +33,8 @@ describe('operations', () => {
 
   it.each(OPERATIONS.map((o) => [o.operationId, o] as const))('%s declares the statuses the reference gives it', (id, ref) => {
     const declared = Object.keys(operationById(id).op.responses).sort();
-    expect(declared).toEqual([...ref.statuses, ...COMMON_STATUSES].sort());
+    const undocumented = id in UNDOCUMENTED_ERRORS_400 ? ['400'] : [];
+    expect(declared).toEqual([...ref.statuses, ...undocumented, ...COMMON_STATUSES].sort());
   });
 
   it.each(operations().map((o) => [o.op.operationId, o.op] as const))('%s has a tag, a summary, a description and the API key', (_id, op) => {
@@ -53,15 +55,30 @@ describe('operations', () => {
 });
 
 describe('errors', () => {
-  it.each(Object.entries(ERRORS_400))('%s: the 400 enum equals the reference list', (operationId, { schema, codes }) => {
+  const all400 = { ...ERRORS_400, ...UNDOCUMENTED_ERRORS_400 };
+
+  it.each(Object.entries(all400))('%s: the 400 enum equals the reference list', (operationId, { schema, codes }) => {
     const response = operationById(operationId).op.responses['400']!;
     const media = resolve<{ content: Record<string, MediaType> }>(response).content['application/json']!;
     expect(media.schema?.$ref).toBe(`#/components/schemas/${schema}`);
     expect(schemas[schema].properties.error.enum).toEqual(codes);
   });
 
-  it.each(Object.entries(ERRORS_400))('%s: every 400 code has a named example', (operationId, { codes }) => {
+  it.each(Object.entries(all400))('%s: every 400 code has a named example', (operationId, { codes }) => {
     expect(errorExamples(operationId, '400').sort()).toEqual([...codes].sort());
+  });
+
+  it.each(Object.entries(all400))('%s: the 400 is marked x-undocumented exactly when the reference gives none', (operationId, { schema }) => {
+    const undocumented = operationId in UNDOCUMENTED_ERRORS_400;
+    const response = operationById(operationId).op.responses['400'] as Record<string, unknown>;
+    expect(Boolean(response['x-undocumented'])).toBe(undocumented);
+    expect(Boolean(schemas[schema]['x-undocumented'])).toBe(undocumented);
+  });
+
+  it.each(Object.keys(UNDOCUMENTED_ERRORS_400))('%s: the undocumented 400 example is named <Operation><Case>Response', (operationId) => {
+    const response = resolve<{ content: Record<string, MediaType> }>(operationById(operationId).op.responses['400']!);
+    const name = operationId[0]!.toUpperCase() + operationId.slice(1);
+    expect(Object.keys(response.content['application/json']!.examples ?? {})).toEqual([`${name}InvalidRequestParameterResponse`]);
   });
 
   it.each(Object.entries(COMMON_ERRORS))('shared %s response carries its enum on every operation', (status, { schema, codes }) => {
@@ -179,6 +196,69 @@ describe('idempotency', () => {
       expect(operationById(operationId).op.description).toMatch(/\*\*Idempotency\.\*\*/);
     },
   );
+});
+
+describe('required fields', () => {
+  it('the payment session detail record always has order_items; a list item only on request', () => {
+    expect(violations({ $ref: '#/components/schemas/PaymentSession' }, { status: 'pending', status_summary: 'Incomplete' })).not.toEqual([]);
+    expect(violations({ $ref: '#/components/schemas/PaymentSession' }, { status: 'pending', status_summary: 'Incomplete', order_items: [] })).toEqual([]);
+    expect(violations({ $ref: '#/components/schemas/PaymentSessionListItem' }, { status: 'pending', status_summary: 'Incomplete' })).toEqual([]);
+  });
+
+  it('the eligibility response always has items, eligibility_status and lmn_expires_at (the last two nullable)', () => {
+    expect(schemas.EligibilityResponse.required).toEqual(['items', 'eligibility_status', 'lmn_expires_at']);
+    expect(schemas.EligibilityStatus.type).toEqual(['string', 'null']);
+    expect(schemas.EligibilityResponse.properties.lmn_expires_at.type).toEqual(['string', 'null']);
+  });
+
+  it('a canonical dispute carries every field except those that appear only when not null', () => {
+    const fields = Object.keys(schemas.Dispute.properties);
+    expect([...schemas.Dispute.required].sort()).toEqual(fields.filter((f) => !DISPUTE_OPTIONAL_FIELDS.includes(f)).sort());
+  });
+});
+
+describe('stated bounds only', () => {
+  const requestSchemas = operations()
+    .map(({ op }) => (op.requestBody as { content?: Record<string, MediaType> } | undefined)?.content?.['application/json']?.schema?.$ref)
+    .filter((ref): ref is string => Boolean(ref))
+    .map((ref) => ref.split('/').pop()!);
+
+  it.each([...new Set(requestSchemas)])('request body %s is open to fields it does not document', (name) => {
+    expect(schemas[name].additionalProperties).toBe(true);
+    expect(schemas[name]['x-undocumented']).toBeTruthy();
+  });
+
+  it('order items of a request are open too', () => {
+    expect(schemas.OrderItemInput.additionalProperties).toBe(true);
+    expect(schemas.DisplayNextBillInfo.additionalProperties).toBe(true);
+  });
+
+  it.each(['CreatePaymentSessionRequest', 'CreatePaymentTokenRequest'])('%s: success_url and failure_url carry no URL syntax the reference does not state', (name) => {
+    for (const field of ['success_url', 'failure_url']) {
+      expect(schemas[name].properties[field]).not.toHaveProperty('pattern');
+      expect(schemas[name].properties[field]).not.toHaveProperty('format');
+    }
+  });
+
+  it.each(['CreatePaymentSessionRequest', 'CreatePaymentTokenRequest'])('%s: customer_state is 2 letters, in either case', (name) => {
+    const pattern = new RegExp(schemas[name].properties.customer_state.pattern);
+    expect(['CA', 'ca', 'Ny'].map((v) => pattern.test(v))).toEqual([true, true, true]);
+    expect(['C', 'CAL', 'US-CA', 'C1'].map((v) => pattern.test(v))).toEqual([false, false, false, false]);
+  });
+
+  it('idempotency keys have no minimum length', () => {
+    for (const name of ['CreatePaymentSessionRequest', 'CreatePaymentTokenRequest', 'CapturePaymentSessionRequest', 'VoidPaymentSessionRequest', 'CreateRefundRequest']) {
+      expect({ name, key: schemas[name].properties.idempotency_key }).not.toHaveProperty('key.minLength');
+    }
+  });
+
+  it('a free trial without tokenize=true is a missing required parameter, a non-zero total is TotalAmountInvalid', () => {
+    const rule = schemas.CreatePaymentSessionRequest.dependentSchemas.display_next_bill_info;
+    expect(rule.required).toEqual(['tokenize']);
+    expect(rule.properties.tokenize.description).toContain('MissingRequiredParameter');
+    expect(rule.properties.total_amount.description).toContain('TotalAmountInvalid');
+    expect(schemas.CreatePaymentSessionError.description).toMatch(/without it, the answer is\s+`MissingRequiredParameter`/);
+  });
 });
 
 describe('undocumented parts', () => {

@@ -33,7 +33,7 @@ const HELPERS: Array<[string, string, string, string | null, string, boolean]> =
   ['advanceClock', 'post', '/sandbox/v1/clock/advance', 'AdvanceClockRequest', 'SandboxClock', true],
   ['openDispute', 'post', '/sandbox/v1/payment_sessions/{payment_session_id}/disputes', 'OpenDisputeRequest', 'Dispute', true],
   ['resolveDispute', 'post', '/sandbox/v1/disputes/{dispute_id}/resolve', 'ResolveDisputeRequest', 'Dispute', true],
-  ['listOutboxEvents', 'get', '/sandbox/v1/outbox', null, 'OutboxEventList', false],
+  ['listOutboxEvents', 'get', '/sandbox/v1/outbox', null, 'OutboxEventList', true],
   ['retrieveFeatures', 'get', '/sandbox/v1/features', null, 'ChannelFeatures', false],
   ['updateFeatures', 'put', '/sandbox/v1/features', 'UpdateFeaturesRequest', 'ChannelFeatures', true],
   ['createFault', 'post', '/sandbox/v1/faults', 'FaultRequest', 'Fault', true],

@@ -113,8 +113,11 @@ export interface paths {
          *     open, the session's `status_summary` is `Disputed` and its refunds answer 400
          *     `ChargeDisputed`.
          *
-         *     `amount` defaults to the session's captured amount, and may not exceed it; `reason` defaults
-         *     to `fraudulent`. Only a `captured` session can be disputed; any other status answers 400
+         *     A dispute cannot claim more than the customer paid and still has with the merchant: the
+         *     captured amount, less refunds and lost or accepted disputes, less what the session's other open
+         *     disputes already claim. `amount` defaults to all of that, and may not exceed it (400
+         *     `InvalidRequest`); when nothing is left, the answer is 400 `InvalidState`. `reason` defaults to
+         *     `fraudulent`. Only a `captured` session can be disputed; any other status answers 400
          *     `InvalidState`.
          */
         post: operations["openDispute"];
@@ -162,8 +165,8 @@ export interface paths {
         };
         /**
          * Retrieve the sandbox's clock
-         * @description Returns the sandbox's current time and how far it is ahead of the real time. Every timestamp
-         *     the sandbox writes and every deadline it checks use this clock.
+         * @description Returns the current time of the caller's channel and how far it is ahead of the real time.
+         *     Every timestamp the sandbox writes for the channel and every deadline it checks use this clock.
          */
         get: operations["retrieveClock"];
         put?: never;
@@ -185,7 +188,8 @@ export interface paths {
         put?: never;
         /**
          * Advance the sandbox's clock
-         * @description Moves the sandbox's clock forward by `seconds`; it never moves back. Use it to test deadlines
+         * @description Moves the caller's channel's clock forward by `seconds`; it never moves back, never past the
+         *     end of year 9999, and no other channel's clock moves. Use it to test deadlines
          *     without waiting: an authorization hold lasts 6.95 days (600480 seconds) from `authorized_at`,
          *     and a capture after that fails re-authorization, so the session becomes
          *     `authorization_expired` and the capture answers 400 `SessionExpired`.
@@ -206,7 +210,8 @@ export interface paths {
         };
         /**
          * List the webhook outbox
-         * @description Lists the webhook events of the caller's sales channel, oldest first. Every webhook event that
+         * @description Lists the webhook events of the caller's sales channel, oldest first, a page at a time (`limit`,
+         *     then `after` the last `id` seen). Every webhook event that
          *     the contract describes is written to this outbox in the same transaction as the state change
          *     that causes it; delivery to the channel's endpoint comes later, with retries, and sets
          *     `delivered_at`. `payload` is the signed envelope exactly as it is delivered.
@@ -374,7 +379,9 @@ export interface components {
         };
         /**
          * @description Canonical dispute, carried in dispute webhooks and returned by retrieve dispute. Records are keyed
-         *     on `dispute_id`. Null fields are omitted, so any field not listed as required may be absent.
+         *     on `dispute_id`. Every field is present except `outcome` and `resolved_at` (absent until the
+         *     dispute resolves) and `prior_dispute_id` (present only for a re-filing): null fields are
+         *     omitted.
          */
         Dispute: {
             /**
@@ -383,44 +390,44 @@ export interface components {
              */
             dispute_id: string;
             /** @description Processor's id. */
-            processor_dispute_id?: string;
+            processor_dispute_id: string;
             /** @description Upper-case processor name. */
-            processor?: string;
+            processor: string;
             /** @description Dispute state. */
             state: components["schemas"]["DisputeState"];
             /** @description Dispute phase; the value `dispute` is used, other values are not documented. */
-            phase?: string;
+            phase: string;
             /** @description Dispute reason. */
-            reason?: string;
+            reason: string;
             /** @description Card network reason code. */
-            network_reason_code?: string;
+            network_reason_code: string;
             /**
              * Format: int64
-             * @description Disputed amount in cents.
+             * @description Disputed amount in cents; not negative (inferred, as an amount of funds).
              */
             amount: number;
-            /** @description Upper-case currency code. */
+            /** @description Upper-case currency code. A three-letter ISO 4217 code is expected (inferred), but only the upper case is documented and enforced. */
             currency: string;
             /**
              * Format: date-time
              * @description Response deadline.
              */
-            due_by?: string;
+            due_by: string;
             /**
              * Format: date-time
              * @description When the dispute was created.
              */
             created_at: string;
             /** @description Counters of the dispute. */
-            counters?: components["schemas"]["DisputeCounter"][];
+            counters: components["schemas"]["DisputeCounter"][];
             /** @description Dispute metadata. */
-            metadata?: {
+            metadata: {
                 [key: string]: unknown;
             };
             /** @description Evidence the dispute needs. */
-            evidence_requirements?: components["schemas"]["EvidenceRequirements"];
+            evidence_requirements: components["schemas"]["EvidenceRequirements"];
             /** @description The disputed payment. */
-            payment?: components["schemas"]["DisputePayment"];
+            payment: components["schemas"]["DisputePayment"];
             /** @description Outcome; absent until the dispute resolves. */
             outcome?: string;
             /**
@@ -504,13 +511,19 @@ export interface components {
          *     | `MethodNotAllowed` | 405 | The route exists, but not with this HTTP method. |
          *     | `ServerError` | 500 | Internal error of the sandbox. |
          *     | `NotImplemented` | 501 | The helper is not implemented. |
+         *     | `MalformedRequest` | 400 | The request is not valid HTTP/1.1 (refused before routing; the connection is closed). |
+         *     | `RequestTimeout` | 408 | The request did not arrive in time (refused before routing; the connection is closed). |
+         *     | `RequestHeaderFieldsTooLarge` | 431 | The headers exceed 16 KiB (refused before routing; the connection is closed). |
+         *
+         *     The last three come from the HTTP parser, before any route is known, so every route of the
+         *     sandbox, the contract's included, can answer them, with `Connection: close`.
          */
         SandboxError: {
             /**
              * @description Error code.
              * @enum {string}
              */
-            error: "InvalidRequest" | "InvalidState" | "NotFound" | "MethodNotAllowed" | "ServerError" | "NotImplemented" | "Unauthorized";
+            error: "InvalidRequest" | "InvalidState" | "NotFound" | "MethodNotAllowed" | "ServerError" | "NotImplemented" | "Unauthorized" | "MalformedRequest" | "RequestTimeout" | "RequestHeaderFieldsTooLarge";
             /** @description Human-readable explanation. */
             message: string;
         };
@@ -547,11 +560,11 @@ export interface components {
             /** @description `captured` after `accept`, `rejected` after `decline`. */
             status: components["schemas"]["PaymentSessionStatus"];
         };
-        /** @description The chargeback to open on a captured session. An empty object, or no body, disputes the whole captured amount as `fraudulent`. */
+        /** @description The chargeback to open on a captured session. An empty object, or no body, disputes all that is left to dispute as `fraudulent`. */
         OpenDisputeRequest: {
             /**
              * Format: int64
-             * @description Disputed amount in cents, at most the session's captured amount (else 400 `InvalidRequest`). Defaults to the captured amount.
+             * @description Disputed amount in cents, at most what is left to dispute, the capture less refunds, lost disputes and the session's other open disputes (else 400 `InvalidRequest`). Defaults to all that is left.
              */
             amount?: number;
             /**
@@ -617,10 +630,17 @@ export interface components {
              */
             delivered_at: string | null;
         };
-        /** @description Webhook events of the caller's sales channel, oldest first. */
+        /**
+         * @description One page of the webhook events of the caller's sales channel, oldest first. The page is read
+         *     from an index on (channel, id): its cost does not grow with the outbox.
+         */
         OutboxEventList: {
             /** @description The events, oldest first. */
             events: components["schemas"]["OutboxEvent"][];
+            /** @description Whether more events follow this page. */
+            has_more: boolean;
+            /** @description The `after` cursor of the next page (the last event's `id`), or null when this page is the last. */
+            next_after: string | null;
         };
         /** @description Merchant features of the caller's sales channel. Both are enabled by default. */
         ChannelFeatures: {
@@ -718,6 +738,19 @@ export interface components {
                 "application/json": components["schemas"]["SandboxError"];
             };
         };
+        /**
+         * @description The request's headers exceed the sandbox's 16 KiB limit. The HTTP parser refuses the request
+         *     before it is routed, so every route of the sandbox (the contract's too) can answer it. The answer
+         *     carries `Connection: close`: the connection cannot be reused.
+         */
+        RequestHeaderFieldsTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SandboxError"];
+            };
+        };
         /** @description Internal error of the sandbox. */
         ServerError: {
             headers: {
@@ -744,6 +777,13 @@ export interface components {
         DisputeId: string;
         /** @description Only events of this type, for example `payment_session_complete` or `dispute.closed`. Without it, every event. */
         EventType: string;
+        /**
+         * @description A cursor: only events after the event with this `id`. Pass the previous page's `next_after` to
+         *     read on. Without it, the list starts at the oldest event.
+         */
+        OutboxAfter: string;
+        /** @description How many events one page holds; 100 when absent, at most 1000. */
+        OutboxLimit: number;
         /** @description Payment token, as the payment_token_updated webhook delivered it. */
         PaymentTokenPath: string;
     };
@@ -777,6 +817,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };
@@ -819,6 +860,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };
@@ -861,6 +903,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };
@@ -875,7 +918,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The dispute to open; no body disputes the whole captured amount as `fraudulent`. */
+        /** @description The dispute to open; no body disputes all that is left to dispute as `fraudulent`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["OpenDisputeRequest"];
@@ -903,6 +946,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };
@@ -945,6 +989,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };
@@ -970,6 +1015,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };
@@ -1009,6 +1055,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };
@@ -1018,6 +1065,13 @@ export interface operations {
             query?: {
                 /** @description Only events of this type, for example `payment_session_complete` or `dispute.closed`. Without it, every event. */
                 event_type?: components["parameters"]["EventType"];
+                /**
+                 * @description A cursor: only events after the event with this `id`. Pass the previous page's `next_after` to
+                 *     read on. Without it, the list starts at the oldest event.
+                 */
+                after?: components["parameters"]["OutboxAfter"];
+                /** @description How many events one page holds; 100 when absent, at most 1000. */
+                limit?: components["parameters"]["OutboxLimit"];
             };
             header?: never;
             path?: never;
@@ -1034,9 +1088,19 @@ export interface operations {
                     "application/json": components["schemas"]["OutboxEventList"];
                 };
             };
+            /** @description `InvalidRequest`: a query parameter is invalid (for example `limit` above 1000). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };
@@ -1062,6 +1126,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };
@@ -1101,6 +1166,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };
@@ -1140,6 +1206,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };
@@ -1182,6 +1249,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };

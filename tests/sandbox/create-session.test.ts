@@ -71,19 +71,49 @@ describe('create_payment_session', () => {
     ['an item without a name', [{ quantity: 1, price: 100, amount_details: noCharges }]],
     ['an item without amount_details', [{ name: 'X', quantity: 1, price: 100 }]],
     ['an empty list', []],
-    ['a duplicated item_id', [{ name: 'A', item_id: 'x', quantity: 1, price: 50, amount_details: noCharges }, { name: 'B', item_id: 'x', quantity: 1, price: 50, amount_details: noCharges }]],
   ])('answers OrderItemsInvalid for %s', async (_case, items) => {
     const total = items.reduce((sum: number, i: any) => sum + (i.quantity ?? 0) * (i.price ?? 0), 0);
     const { status, body } = await create(sessionRequest({ order_items: items, total_amount: total || 1, amount_details: noCharges }));
     expect({ status, error: body.error }).toEqual({ status: 400, error: 'OrderItemsInvalid' });
   });
 
+  it('accepts a repeated item_id, which the reference does not forbid, and returns it as given', async () => {
+    const items = [{ name: 'A', item_id: 'x', quantity: 1, price: 50, amount_details: noCharges }, { name: 'B', item_id: 'x', quantity: 1, price: 50, amount_details: noCharges }];
+    const { status, body } = await create(sessionRequest({ order_items: items, total_amount: 100, amount_details: noCharges }));
+    expect(status).toBe(200);
+    expect((await s.detail(body.id)).body.order_items.map((i: { item_id: string }) => i.item_id)).toEqual(['x', 'x']);
+  });
+
+  it('accepts fields the reference does not list, in the body and in order items, and ignores them', async () => {
+    const items = [{ name: 'A', quantity: 1, price: 100, amount_details: noCharges, color: 'red' }];
+    const { status, body } = await create(sessionRequest({ order_items: items, total_amount: 100, amount_details: noCharges, loyalty_id: 'L-1' }));
+    expect(status).toBe(200);
+    expect((await s.detail(body.id)).body.order_items[0].color).toBeUndefined();
+  });
+
+  it('accepts customer_state in either case: the reference gives its letters, not their case', async () => {
+    expect((await create(sessionRequest({ customer_state: 'ca' }))).status).toBe(200);
+    expect((await create(sessionRequest({ customer_state: 'California' }))).body.error).toBe('InvalidRequestParameter');
+  });
+
+  it('refuses a success_url that is not http or https, a sandbox choice written in sandbox.yaml', async () => {
+    const { status, body } = await create(sessionRequest({ success_url: 'javascript:alert(1)' }));
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+    expect(body.message).toContain('success_url');
+  });
+
   it('accepts a free trial: tokenize=true, total 0, display_next_bill_info', async () => {
     const trial = { total_amount: 0, amount_details: noCharges, tokenize: true, display_next_bill_info: { total_amount: 2500, date: '2026-12-21' }, order_items: [{ name: 'Trial', quantity: 1, price: 0, amount_details: noCharges }] };
     expect((await create(sessionRequest(trial))).status).toBe(200);
     const { body } = await create(sessionRequest({ ...trial, tokenize: false }));
-    expect(body.error).toBe('InvalidRequestParameter');
+    expect(body.error).toBe('MissingRequiredParameter');
     expect(body.message).toContain('tokenize');
+  });
+
+  it('answers a free trial without tokenize with MissingRequiredParameter', async () => {
+    const { tokenize: _tokenize, ...trial } = sessionRequest({ total_amount: 0, amount_details: noCharges, display_next_bill_info: { total_amount: 2500, date: '2026-12-21' }, order_items: [{ name: 'Trial', quantity: 1, price: 0, amount_details: noCharges }] }) as Record<string, unknown>;
+    const { status, body } = await create(trial);
+    expect({ status, body }).toEqual({ status: 400, body: { error: 'MissingRequiredParameter', message: 'tokenize is required.' } });
   });
 
   it('answers TokenizeNotSupported for tokenize=true with a payment_token', async () => {

@@ -131,7 +131,7 @@ describe('authorization', () => {
     expectError(await voidHold(captured), 400, 'SessionCaptured');
     expectError(await voidHold('00000000-0000-4000-8000-000000000000'), 400, 'PaymentSessionDoesNotExist');
     expectError(await s.post('/payments/v1/payment_session/%20/void', {}), 400, 'PaymentSessionDoesNotExist');
-    expectError(await voidHold(pending, { idempotency_key: '' }), 400, 'MissingField');
+    expectError(await voidHold(pending, { idempotency_key: 5 }), 400, 'MissingField');
   });
 
   it('a void of an expired hold answers a void id and changes nothing', async () => {

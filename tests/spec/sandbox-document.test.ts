@@ -21,7 +21,7 @@ function violations(schema: { $ref?: string } | undefined, value: unknown): stri
   return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
 }
 
-const COMMON = ['401', '404', '405', '500', '501'];
+const COMMON = ['401', '404', '405', '431', '500', '501'];
 const ref = (name: string) => `#/components/schemas/${name}`;
 
 // operationId, method, path, request body schema (or null), 200 schema, whether it declares 400.
@@ -48,6 +48,7 @@ const CODES_BY_STATUS: Record<string, string[]> = {
   '405': ['MethodNotAllowed'],
   '500': ['ServerError'],
   '501': ['NotImplemented'],
+  '431': ['RequestHeaderFieldsTooLarge'],
 };
 
 const sites = mediaSites(sandbox);
@@ -92,7 +93,7 @@ describe('sandbox helper API: operations', () => {
     expect(sandbox.components.schemas!.SandboxError).toMatchObject({
       required: ['error', 'message'],
       additionalProperties: false,
-      properties: { error: { enum: ['InvalidRequest', 'InvalidState', 'NotFound', 'MethodNotAllowed', 'ServerError', 'NotImplemented', 'Unauthorized'] } },
+      properties: { error: { enum: ['InvalidRequest', 'InvalidState', 'NotFound', 'MethodNotAllowed', 'ServerError', 'NotImplemented', 'Unauthorized', 'MalformedRequest', 'RequestTimeout', 'RequestHeaderFieldsTooLarge'] } },
     });
   });
 

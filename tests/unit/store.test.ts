@@ -41,14 +41,28 @@ describe('store', () => {
         throw new Error('boom');
       }),
     ).toThrow('boom');
-    expect(store.outbox.list('dev')).toEqual([]);
+    expect(store.outbox.list('dev', { limit: 10 })).toEqual({ events: [], hasMore: false });
+  });
+
+  it('pages the outbox oldest first, by cursor, and by event type', () => {
+    const store = createStore(openDatabase(':memory:'));
+    for (const type of ['a', 'b', 'a', 'a', 'b']) store.outbox.enqueue('dev', { event_type: type, data: {} }, '2026-01-01T00:00:00.000Z');
+    store.outbox.enqueue('other', { event_type: 'a', data: {} }, '2026-01-01T00:00:00.000Z');
+    const first = store.outbox.list('dev', { limit: 2 });
+    expect(first.events.map((e) => e.event_type)).toEqual(['a', 'b']);
+    expect(first.hasMore).toBe(true);
+    const rest = store.outbox.list('dev', { limit: 10, after: Number(first.events[1]!.id) });
+    expect(rest.events.map((e) => e.event_type)).toEqual(['a', 'a', 'b']);
+    expect(rest.hasMore).toBe(false);
+    expect(store.outbox.list('dev', { limit: 2, eventType: 'a' }).events).toHaveLength(2);
+    expect(store.outbox.list('dev', { limit: 3, eventType: 'a' })).toMatchObject({ hasMore: false });
   });
 
   it('keeps the delivery id of an outbox event stable', () => {
     const store = createStore(openDatabase(':memory:'));
     store.outbox.enqueue('dev', { event_type: 'dispute.created', data: { x: 1 } }, '2026-01-01T00:00:00.000Z');
-    const [event] = store.outbox.list('dev');
+    const [event] = store.outbox.list('dev', { limit: 10 }).events;
     expect(event!.payload.webhook_delivery_id).toMatch(/^dlv_[0-9a-f]{32}$/);
-    expect(store.outbox.list('dev')[0]!.payload.webhook_delivery_id).toBe(event!.payload.webhook_delivery_id);
+    expect(store.outbox.list('dev', { limit: 10 }).events[0]!.payload.webhook_delivery_id).toBe(event!.payload.webhook_delivery_id);
   });
 });

@@ -2,6 +2,7 @@
 // canonical shape, with the webhook each move fires.
 import { takeFromItems } from './allocation.js';
 import { badRequest } from './errors.js';
+import { refundable } from './views.js';
 import type { Dispute, DomainEvent, Session } from './types.js';
 
 export type DisputeOutcome = 'won' | 'lost' | 'accepted' | 'expired';
@@ -10,9 +11,14 @@ const RESPONSE_WINDOW_MS = 14 * 24 * 60 * 60 * 1000;
 
 export function openDispute(session: Session, fields: { id: string; amount?: number; reason?: string; now: string }): { dispute: Dispute; events: DomainEvent[] } {
   if (session.status !== 'captured') throw badRequest('InvalidState', `Only a captured session can be disputed; this one is ${session.status}.`);
-  const amount = fields.amount ?? session.capture_amount ?? 0;
-  if (!Number.isInteger(amount) || amount < 1 || amount > (session.capture_amount ?? 0)) {
-    throw badRequest('InvalidRequest', `amount must be between 1 and the captured amount ${session.capture_amount}.`);
+  // A dispute claims money the customer paid and still has with the merchant: the capture, less
+  // refunds and lost disputes, less what the session's other open disputes already claim.
+  const claimed = session.disputes.filter((d) => d.open).reduce((sum, d) => sum + d.dispute.amount, 0);
+  const disputable = refundable(session) - claimed;
+  if (disputable <= 0) throw badRequest('InvalidState', 'Nothing is left to dispute: refunds and other disputes already cover the capture.');
+  const amount = fields.amount ?? disputable;
+  if (!Number.isSafeInteger(amount) || amount < 1 || amount > disputable) {
+    throw badRequest('InvalidRequest', `amount must be between 1 and ${disputable}: the capture less refunds, lost disputes and open disputes.`);
   }
   const dispute: Dispute = {
     dispute_id: fields.id,

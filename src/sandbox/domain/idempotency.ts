@@ -3,6 +3,8 @@
 import type { CreateSessionRequest } from './types.js';
 
 export interface IdempotencyRules {
+  /** The request field that carries the key. */
+  key: string;
   compared: string[];
   case_insensitive: string[];
   compared_only_when_present_on_retry: string[];
@@ -31,6 +33,19 @@ const GETTERS: Record<string, Getter> = {
   'order_items.amount_details': (r) =>
     r.order_items.map((i) => [i.amount_details.total_additional_charges, i.amount_details.total_discounts]),
 };
+
+/** The top-level request field each compared field is read from. */
+const ROOTS: Record<string, string> = { is_free_trial: 'display_next_bill_info' };
+const rootOf = (field: string) => ROOTS[field] ?? field.split('.')[0]!;
+
+/**
+ * Whether a top-level request field takes no part in matching a retry to its original: a retry may
+ * carry anything there (even a value the schema refuses) and still replays the original (rule 4).
+ */
+export function ignoredByReplay(rules: IdempotencyRules): (field: string) => boolean {
+  const compared = new Set(rules.compared.map(rootOf));
+  return (field) => !compared.has(field) && field !== rules.key;
+}
 
 /** Fails at start-up when the document names a compared field this module cannot read. */
 export function checkRules(rules: IdempotencyRules): void {

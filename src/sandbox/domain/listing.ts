@@ -1,5 +1,7 @@
-// list_payment_sessions: filters, search, date ranges, newest first, and pagination.
-import type { Session, SessionKind, SessionStatus } from './types.js';
+// list_payment_sessions: what the query asks for, as a filter the store runs in SQL, and the
+// pagination object. Pure: no I/O, and nothing here reads a session.
+import { badRequest } from './errors.js';
+import type { SessionKind, SessionStatus } from './types.js';
 
 export interface ListQuery {
   page?: number;
@@ -16,40 +18,72 @@ export interface ListQuery {
   payment_token?: string;
 }
 
+/** An inclusive range of ISO 8601 UTC timestamps, as stored (`Date#toISOString`). */
+export interface TimeRange {
+  from?: string;
+  to?: string;
+}
+
+export interface SessionListFilter {
+  excludeStatuses: SessionStatus[];
+  statuses?: SessionStatus[];
+  kinds?: SessionKind[];
+  paymentToken?: string;
+  /** Matches the session id, the customer's email or name, case-insensitively. */
+  search?: string;
+  created?: TimeRange;
+  captured?: TimeRange;
+}
+
 export const DEFAULT_PAGE_SIZE = 30;
+/** The sandbox's cap on page_size (the contract states none). */
+export const MAX_PAGE_SIZE = 1000;
 
-const within = (at: string | undefined, start?: string, end?: string) => {
-  if (start === undefined && end === undefined) return true;
-  if (at === undefined) return false;
-  const time = Date.parse(at);
-  return (start === undefined || time >= Date.parse(start)) && (end === undefined || time <= Date.parse(end));
-};
-
-function matchesSearch(session: Session, search: string): boolean {
-  const needle = search.toLowerCase();
-  // "Matches session id, user business id, email or name"; the sandbox's user id is the email.
-  return [session.id, session.customer_email, session.customer_name]
-    .some((value) => value !== undefined && value.toLowerCase().includes(needle));
+/** A date-time of the query in the stored form, so that it compares with stored times as text. */
+function storedTime(value: string | undefined, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  const time = Date.parse(value);
+  // The schema's date-time format admits a few values Date cannot hold (a leap second, year 0).
+  if (Number.isNaN(time) || time < 0) throw badRequest('InvalidRequestParameter', `${name} is not a date-time the sandbox can compare: ${value}.`);
+  return new Date(time).toISOString();
 }
 
-export function filterSessions(sessions: Session[], query: ListQuery): Session[] {
-  return sessions
-    .filter((s) => !(query.filter_pending && s.status === 'pending'))
-    .filter((s) => !(query.filter_voided && s.status === 'authorization_voided'))
-    .filter((s) => query.kind === undefined || query.kind.includes(s.kind))
-    .filter((s) => query.status === undefined || query.status.includes(s.status))
-    .filter((s) => query.payment_token === undefined || s.payment_token === query.payment_token || s.issued_payment_token === query.payment_token)
-    .filter((s) => query.search === undefined || matchesSearch(s, query.search))
-    .filter((s) => within(s.created_at, query.created_on_start, query.created_on_end))
-    .filter((s) => within(s.captured_at, query.captured_on_start, query.captured_on_end))
-    .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
-}
-
-export function paginate<T>(items: T[], page = 1, pageSize = DEFAULT_PAGE_SIZE) {
-  const count = items.length;
-  const lastPage = Math.max(1, Math.ceil(count / pageSize));
-  return {
-    items: items.slice((page - 1) * pageSize, page * pageSize),
-    pagination: { current_page: page, page_size: pageSize, count, last_page: lastPage },
+export function sessionListFilter(query: ListQuery): SessionListFilter {
+  const excluded: SessionStatus[] = [];
+  if (query.filter_pending) excluded.push('pending');
+  if (query.filter_voided) excluded.push('authorization_voided');
+  const range = (from: string | undefined, to: string | undefined, names: [string, string]): TimeRange | undefined => {
+    if (from === undefined && to === undefined) return undefined;
+    const [start, end] = [storedTime(from, names[0]), storedTime(to, names[1])];
+    return { ...(start !== undefined ? { from: start } : {}), ...(end !== undefined ? { to: end } : {}) };
   };
+  const created = range(query.created_on_start, query.created_on_end, ['created_on_start', 'created_on_end']);
+  const captured = range(query.captured_on_start, query.captured_on_end, ['captured_on_start', 'captured_on_end']);
+  return {
+    excludeStatuses: excluded,
+    ...(query.status !== undefined ? { statuses: query.status } : {}),
+    ...(query.kind !== undefined ? { kinds: query.kind } : {}),
+    ...(query.payment_token !== undefined ? { paymentToken: query.payment_token } : {}),
+    ...(query.search !== undefined ? { search: query.search } : {}),
+    ...(created ? { created } : {}),
+    ...(captured ? { captured } : {}),
+  };
+}
+
+export interface PageRequest {
+  page: number;
+  pageSize: number;
+}
+
+export function pageRequest(query: { page?: number; page_size?: number }): PageRequest {
+  const pageSize = query.page_size ?? DEFAULT_PAGE_SIZE;
+  if (pageSize > MAX_PAGE_SIZE) throw badRequest('InvalidRequestParameter', `page_size must be at most ${MAX_PAGE_SIZE} in the sandbox.`);
+  return { page: query.page ?? 1, pageSize };
+}
+
+/** The rows to read for a page: SQL's LIMIT and OFFSET. */
+export const pageWindow = ({ page, pageSize }: PageRequest) => ({ offset: (page - 1) * pageSize, limit: pageSize });
+
+export function pagination({ page, pageSize }: PageRequest, count: number) {
+  return { current_page: page, page_size: pageSize, count, last_page: Math.max(1, Math.ceil(count / pageSize)) };
 }

@@ -31,7 +31,8 @@ export function statusSummary(session: Session): StatusSummary {
     case 'captured': {
       if (hasOpenDispute(session)) return 'Disputed';
       const refunded = refundedAmount(session);
-      if (refunded > 0 && refundable(session) === 0) return 'Refunded';
+      // Nothing left to refund, whether refunds or lost disputes took it.
+      if (refundable(session) === 0 && (refunded > 0 || disputedLoss(session) > 0)) return 'Refunded';
       if (refunded > 0) return 'Partially Refunded';
       if ((session.capture_amount ?? 0) < session.total_amount) return 'Partially Captured';
       return 'Captured';
@@ -54,7 +55,8 @@ export function sessionItems(session: Session): SessionOrderItem[] {
       view.quantity_refundable = unit > 0 ? Math.min(item.quantity, Math.ceil(totalRefundable / unit)) : totalRefundable > 0 ? item.quantity : 0;
     }
     if (session.status === 'authorized') {
-      view.total_capturable = storedItemTotal(item);
+      // The item's share of the hold; an item whose discounts exceed its price has none to capture.
+      view.total_capturable = Math.max(0, storedItemTotal(item));
       view.quantity_capturable = item.quantity;
     }
     return view;

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { checkoutPage, tokenActionPage } from '../checkout/page.js';
-import { checkRules, type IdempotencyRules } from '../domain/idempotency.js';
+import { checkRules, ignoredByReplay, type IdempotencyRules } from '../domain/idempotency.js';
 import type { Store } from '../store/index.js';
 import { DEFAULT_API_KEYS, registerAuth } from './auth.js';
 import { BODY_LIMIT_BYTES, registerJsonParser } from './body-parsing.js';
@@ -11,7 +11,10 @@ import { CONTRACT_FILE, listOperations, loadDocument, resolveRef, SANDBOX_FILE, 
 import { HELPER_CODES, UNDOCUMENTED_400, VALIDATION_CODES } from './error-codes.js';
 import { helperHandlers } from './handlers/helpers.js';
 import { paymentSessionHandlers } from './handlers/payment-sessions.js';
-import { registerOperations, type RouteConfig } from './operations.js';
+import { answerClientError } from './client-errors.js';
+import { registerMethodNotAllowed } from './method-not-allowed.js';
+import { notImplemented, registerOperations, sendError, type RouteConfig } from './operations.js';
+import { OperationError } from '../domain/errors.js';
 
 export interface SandboxOptions {
   store: Store;
@@ -23,6 +26,9 @@ export interface SandboxOptions {
 
 /** Longest path segment accepted; longer ids simply are not found. */
 const MAX_PARAM_LENGTH = 1000;
+
+/** A URL as echoed in an error message: never more than a line. */
+const shown = (url: string) => (url.length > 200 ? `${url.slice(0, 200)}…` : url);
 
 function idempotencyRules(contract: OpenApiDocument): IdempotencyRules {
   const create = listOperations(contract).find((o) => o.operation.operationId === 'createPaymentSession');
@@ -44,14 +50,6 @@ function serverErrorIn400(contract: OpenApiDocument) {
   return (operationId: string) => has.get(operationId) ?? false;
 }
 
-/** Routes by template, to tell a wrong method (405) from an unknown path (404). */
-function routeMatcher(documents: OpenApiDocument[]) {
-  const routes = documents.flatMap((doc) =>
-    listOperations(doc).map((o) => ({ method: o.method.toUpperCase(), pattern: new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`) })),
-  );
-  return (path: string) => routes.filter((r) => r.pattern.test(path)).map((r) => r.method);
-}
-
 export function buildSandbox(options: SandboxOptions): FastifyInstance {
   const contract = loadDocument(CONTRACT_FILE);
   const helpers = loadDocument(SANDBOX_FILE);
@@ -64,18 +62,22 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: false,
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    clientErrorHandler: answerClientError,
     // A URL the router cannot decode names no resource.
     frameworkErrors: (error, request, reply) => {
-      void (reply as FastifyReply).code(404).send({ error: 'NotFound', message: `No route ${request.method} ${request.url}: ${error.message}.` });
+      void (reply as FastifyReply).code(404).send({ error: 'NotFound', message: `No route ${request.method} ${shown(request.url)}: ${error.message}.` });
     },
   });
   registerJsonParser(app);
   registerAuth(app, options.apiKeys ?? DEFAULT_API_KEYS);
 
+  const rules = idempotencyRules(contract);
+  const replayIgnored = ignoredByReplay(rules);
   registerOperations(app, {
     validators: contractValidators,
-    handlers: paymentSessionHandlers(idempotencyRules(contract)),
+    handlers: paymentSessionHandlers(rules),
+    replayIgnores: (id) => (id === 'createPaymentSession' ? replayIgnored : undefined),
     codesFor: (id) => VALIDATION_CODES[id] ?? UNDOCUMENTED_400,
     store,
     faults: true,
@@ -105,18 +107,16 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     return reply.code(status).type('text/html; charset=utf-8').send(html);
   });
 
-  const methodsOf = routeMatcher([contract, helpers]);
-  app.setNotFoundHandler(async (request, reply) => {
-    const path = request.url.split('?')[0]!;
-    const allowed = methodsOf(path);
-    if (allowed.length > 0) {
-      return reply.code(405).header('allow', allowed.join(', ')).send({ error: 'MethodNotAllowed', message: `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}.` });
-    }
-    return reply.code(404).send({ error: 'NotFound', message: `No route ${request.method} ${path}.` });
-  });
+  registerMethodNotAllowed(app, [contract, helpers]);
+  app.setNotFoundHandler(async (request, reply) =>
+    reply.code(404).send({ error: 'NotFound', message: `No route ${request.method} ${shown(request.url.split('?')[0]!)}.` }),
+  );
 
   app.setErrorHandler(async (error: Error & { code?: string; statusCode?: number }, request, reply) => {
     const config = request.routeOptions.config as Partial<RouteConfig> | undefined;
+    if (error instanceof OperationError) return sendError(reply, error);
+    // Whatever the framework refused (content type, size), an unimplemented operation is just that.
+    if (config?.implemented === false && config.operationId) return sendError(reply, notImplemented(config.operationId));
     const codes = config?.codes ?? UNDOCUMENTED_400;
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.code(400).send({ error: codes.invalid, message: `The request body exceeds the sandbox's ${BODY_LIMIT_BYTES / 1024} KiB limit.` });

@@ -1,38 +1,54 @@
-// API keys map to sales channels. The contract's and the helpers' routes need a known key.
-import type { FastifyInstance } from 'fastify';
+// API keys map to sales channels. Whether a request needs a key is a property of the route it
+// matched (its config), never of how its URL is spelled: the router has already decoded the URL,
+// so `/%70ayments/...` and an absolute-form request line reach the same route and the same check.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { OperationError } from '../domain/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The sales channel of the request's API key. */
+    /** The sales channel of the request's API key; empty until the key is checked. */
     channel: string;
+  }
+  interface FastifyContextConfig {
+    /** The route belongs to the contract or to the helpers: it runs only with a known API key. */
+    requiresKey?: boolean;
   }
 }
 
 export const API_KEY_HEADER = 'x-service-api-key';
-const PROTECTED = /^\/(payments|api|v1|sandbox\/v1)\//;
+
+function unauthorized(key: unknown) {
+  return new OperationError(
+    401,
+    'Unauthorized',
+    key === undefined ? `The ${API_KEY_HEADER} header is missing.` : `The ${API_KEY_HEADER} is not a known sandbox key.`,
+  );
+}
 
 export function registerAuth(app: FastifyInstance, keys: ReadonlyMap<string, string>): void {
   app.decorateRequest('channel', '');
-  app.addHook('onRequest', async (request, reply) => {
-    if (!PROTECTED.test(request.url)) return;
+  // onRequest runs after routing and before the body is read: an unauthenticated body is never parsed.
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config?.requiresKey !== true) return;
     const key = request.headers[API_KEY_HEADER];
     const channel = typeof key === 'string' ? keys.get(key) : undefined;
-    if (!channel) {
-      return reply.code(401).send({
-        error: 'Unauthorized',
-        message: key === undefined ? `The ${API_KEY_HEADER} header is missing.` : `The ${API_KEY_HEADER} is not a known sandbox key.`,
-      });
-    }
+    if (!channel) throw unauthorized(key);
     request.channel = channel;
   });
+}
+
+/** The request's channel; refuses to go on without one, so that no work ever runs in channel "". */
+export function channelOf(request: FastifyRequest): string {
+  if (!request.channel) throw unauthorized(request.headers[API_KEY_HEADER]);
+  return request.channel;
 }
 
 /** Parses `key:channel,key:channel` (the SANDBOX_API_KEYS variable). */
 export function parseApiKeys(text: string): Map<string, string> {
   const keys = new Map<string, string>();
   for (const pair of text.split(',').map((p) => p.trim()).filter(Boolean)) {
-    const [key, channel] = pair.split(':');
-    if (!key || !channel) throw new Error(`SANDBOX_API_KEYS entry ${JSON.stringify(pair)} is not key:channel`);
+    const [key, channel, ...rest] = pair.split(':');
+    if (!key || !channel || rest.length > 0) throw new Error(`SANDBOX_API_KEYS entry ${JSON.stringify(pair)} is not key:channel`);
     keys.set(key, channel);
   }
   return keys;

@@ -4,10 +4,38 @@ import type { FastifyInstance } from 'fastify';
 
 /** Stands for a body that cannot be read as JSON; the route decides what that means. */
 export class MalformedBody {
-  constructor(readonly message: string) {}
+  constructor(
+    readonly message: string,
+    /** The top-level field at fault, when there is one, so that the operation can name its code. */
+    readonly field?: string,
+  ) {}
 }
 
 export const BODY_LIMIT_BYTES = 256 * 1024;
+
+/**
+ * Deepest nesting of objects and arrays accepted in a body. Serializing, validating or storing a
+ * deeper document would recurse past the stack; no field of the contract needs more than a few levels.
+ */
+export const MAX_NESTING_DEPTH = 64;
+
+/** Where a value nests deeper than `limit` (a JSON path), or undefined. Iterative: any depth is safe. */
+export function tooDeepAt(value: unknown, limit = MAX_NESTING_DEPTH): string[] | undefined {
+  interface Frame { value: unknown; depth: number; key?: string; parent?: Frame }
+  const stack: Frame[] = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (frame.depth >= limit) {
+      const path: string[] = [];
+      for (let at: Frame | undefined = frame; at?.key !== undefined; at = at.parent) path.unshift(at.key);
+      return path;
+    }
+    for (const [key, child] of Object.entries(frame.value as object)) {
+      if (child !== null && typeof child === 'object') stack.push({ value: child, depth: frame.depth + 1, key, parent: frame });
+    }
+  }
+  return undefined;
+}
 
 export function registerJsonParser(app: FastifyInstance): void {
   // Fastify's own parser, which also refuses __proto__ and constructor.prototype keys.
@@ -18,6 +46,11 @@ export function registerJsonParser(app: FastifyInstance): void {
     if ((body as string).trim() === '') return done(null, undefined);
     parse(request, body as string, (error, value) => {
       if (error) return done(null, new MalformedBody(`The request body is not valid JSON: ${describeParseError(body as string)}.`));
+      const deep = value !== null && typeof value === 'object' ? tooDeepAt(value) : undefined;
+      if (deep) {
+        const where = deep.slice(0, 3).join('.') + (deep.length > 3 ? '…' : '');
+        return done(null, new MalformedBody(`The request body nests deeper than ${MAX_NESTING_DEPTH} levels (at ${where}).`, deep[0]));
+      }
       done(null, value);
     });
   });

@@ -23,7 +23,8 @@ export const VALIDATION_CODES: Record<string, ValidationCodes> = {
     fields: { total_amount: 'TotalAmountInvalid', order_items: 'OrderItemsInvalid' },
     rules: [
       [/dependentSchemas\/payment_token/, 'TokenizeNotSupported'],
-      [/dependentSchemas\/display_next_bill_info\/(required|properties\/tokenize)/, 'InvalidRequestParameter'],
+      // A free trial without tokenize=true lacks a parameter it requires.
+      [/dependentSchemas\/display_next_bill_info\/(required|properties\/tokenize)/, 'MissingRequiredParameter'],
       [/dependentSchemas\/display_next_bill_info\/properties\/total_amount|\/then\//, 'TotalAmountInvalid'],
     ],
   },
@@ -38,7 +39,8 @@ export const VALIDATION_CODES: Record<string, ValidationCodes> = {
 /** Helpers of the sandbox document use its own codes. */
 export const HELPER_CODES: ValidationCodes = { missing: 'InvalidRequest', invalid: 'InvalidRequest' };
 
-const topField = (error: ErrorObject) =>
+/** The top-level body field an error is about ('' for the body itself). */
+export const topField = (error: ErrorObject) =>
   error.keyword === 'required' && error.instancePath === ''
     ? String(error.params.missingProperty)
     : error.instancePath.split('/')[1] ?? '';

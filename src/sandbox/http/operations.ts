@@ -8,14 +8,20 @@ import { listOperations, type LocatedOperation, type SchemaValidators } from './
 import type { ValidationCodes } from './error-codes.js';
 import { MalformedBody, registerBodyDrain } from './body-parsing.js';
 import { validateRequest } from './request-validation.js';
+import { channelOf } from './auth.js';
 
 export interface OperationContext {
   channel: string;
   path: Record<string, any>;
   query: Record<string, any>;
   body: any;
-  /** The sandbox clock's time, ISO 8601. */
+  /** The channel's sandbox clock, ISO 8601. */
   now: string;
+  /**
+   * The body broke the schema only in fields that an idempotent replay does not compare: the
+   * handler throws this unless the request replays an earlier one (create payment session, rule 4).
+   */
+  deferredViolation?: OperationError;
   /** Scheme and host the partner called, for redirect URLs. */
   origin: string;
 }
@@ -30,7 +36,13 @@ export type OperationHandler = (context: OperationContext, store: Store) => Oper
 export interface RouteConfig {
   operationId: string;
   codes: ValidationCodes;
+  requiresKey: true;
+  /** False for an operation without a handler: it answers 501 whatever else is wrong with the request. */
+  implemented: boolean;
 }
+
+export const notImplemented = (operationId: string) =>
+  new OperationError(501, 'NotImplemented', `${operationId} is not implemented in the sandbox yet.`);
 
 export interface RegisterOptions {
   validators: SchemaValidators;
@@ -43,6 +55,8 @@ export interface RegisterOptions {
   serverErrorIn400?: (operationId: string) => boolean;
   /** Scheme and host for redirect URLs when the request's Host header cannot be trusted. */
   publicUrl: string;
+  /** Top-level body fields whose violations wait until an idempotent replay is ruled out. */
+  replayIgnores?: (operationId: string) => ((field: string) => boolean) | undefined;
 }
 
 /** The origin the partner called, if its Host header is a plain host[:port]; else the public URL. */
@@ -72,7 +86,8 @@ export const ignoresBody = (located: LocatedOperation, validators: SchemaValidat
 export function registerOperations(app: FastifyInstance, options: RegisterOptions): LocatedOperation[] {
   const located = listOperations(options.validators.document);
   for (const entry of located) {
-    const skipBody = ignoresBody(entry, options.validators);
+    // An operation without a handler answers 501 whatever the body: it reads none.
+    const skipBody = ignoresBody(entry, options.validators) || !options.handlers[entry.operation.operationId];
     // A route that reads no body lives in its own context, whose parser drains any body unread.
     if (skipBody) {
       void app.register(async (context) => {
@@ -92,10 +107,10 @@ function registerRoute(app: FastifyInstance, entry: LocatedOperation, options: R
   app.route({
     method: entry.method.toUpperCase() as 'GET' | 'POST' | 'PUT',
     url: fastifyPath(entry.path),
-    config: { operationId, codes } satisfies RouteConfig,
+    config: { operationId, codes, requiresKey: true, implemented: options.handlers[operationId] !== undefined } satisfies RouteConfig,
     handler: async (request, reply) => {
-      const channel = request.channel;
       try {
+        const channel = channelOf(request);
         if (options.faults) {
           const fault = options.store.read(() => options.store.faults.take(channel, operationId));
           if (fault) {
@@ -104,19 +119,27 @@ function registerRoute(app: FastifyInstance, entry: LocatedOperation, options: R
           }
         }
         const handler = options.handlers[operationId];
-        if (!handler) throw new OperationError(501, 'NotImplemented', `${operationId} is not implemented in the sandbox yet.`);
-        if (!skipBody && request.body instanceof MalformedBody) throw new OperationError(400, codes.invalid, request.body.message);
+        if (!handler) throw notImplemented(operationId);
+        if (!skipBody && request.body instanceof MalformedBody) {
+          const field = request.body.field;
+          throw new OperationError(400, (field !== undefined && codes.fields?.[field]) || codes.invalid, request.body.message);
+        }
+        const replayIgnores = options.replayIgnores?.(operationId);
         const input = validateRequest(entry, options.validators, codes, {
           params: request.params as Record<string, string>,
           query: request.query as Record<string, string | string[]>,
           body: skipBody ? undefined : request.body,
           hasBody: !skipBody && hasJsonBody(request),
+          ...(replayIgnores ? { deferrable: replayIgnores } : {}),
         });
         const origin = originOf(request, options.publicUrl);
         // Reads need no write lock; every write of a request is one IMMEDIATE transaction.
         const run = entry.method === 'get' ? options.store.read.bind(options.store) : options.store.transaction.bind(options.store);
         const result = run(() =>
-          handler({ channel, path: input.path, query: input.query, body: input.body, now: options.store.clock.now(), origin }, options.store),
+          handler({
+            channel, path: input.path, query: input.query, body: input.body, now: options.store.clock.now(channel), origin,
+            ...(input.deferred ? { deferredViolation: input.deferred } : {}),
+          }, options.store),
         );
         return reply.code(result.status).send(result.body);
       } catch (error) {

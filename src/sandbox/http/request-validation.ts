@@ -2,13 +2,15 @@
 // document's serialization: comma-separated lists, integers, booleans) and the JSON body.
 import type { ErrorObject } from 'ajv';
 import { OperationError } from '../domain/errors.js';
-import { codeFor, describe, type ValidationCodes } from './error-codes.js';
+import { codeFor, describe, topField, type ValidationCodes } from './error-codes.js';
 import { resolveRef, type LocatedOperation, type SchemaValidators } from './document.js';
 
 export interface ValidatedRequest {
   path: Record<string, unknown>;
   query: Record<string, unknown>;
   body: unknown;
+  /** Body violations confined to deferrable fields, left for the handler to throw. */
+  deferred?: OperationError;
 }
 
 const isType = (schema: Record<string, any>, type: string) =>
@@ -30,7 +32,14 @@ export function validateRequest(
   located: LocatedOperation,
   validators: SchemaValidators,
   codes: ValidationCodes,
-  input: { params: Record<string, string>; query: Record<string, string | string[]>; body: unknown; hasBody: boolean },
+  input: {
+    params: Record<string, string>;
+    query: Record<string, string | string[]>;
+    body: unknown;
+    hasBody: boolean;
+    /** Top-level body fields whose violations are deferred (returned in `deferred`), not thrown. */
+    deferrable?: (field: string) => boolean;
+  },
 ): ValidatedRequest {
   const fail = (errors: ErrorObject[], where: string) => {
     throw new OperationError(400, codeFor(errors, codes), describe(errors, where));
@@ -64,7 +73,14 @@ export function validateRequest(
       result.body = undefined;
     } else {
       const validate = media.schema.$ref ? validators.at(media.schema.$ref) : validators.inline(`${operationId}:body`, media.schema);
-      if (!validate(input.body)) fail(validate.errors ?? [], '');
+      if (!validate(input.body)) {
+        const errors = validate.errors ?? [];
+        const { deferrable } = input;
+        // `if` errors only accompany the violation of their `then`, which carries the field.
+        const onlyDeferrable = deferrable && errors.every((e) => e.keyword === 'if' || (topField(e) !== '' && deferrable(topField(e))));
+        if (!onlyDeferrable) fail(errors, '');
+        result.deferred = new OperationError(400, codeFor(errors, codes), describe(errors, ''));
+      }
     }
   }
   return result;

@@ -25,6 +25,7 @@ export function migrate(db: Db, migrations: Migration[]): void {
     if (applied.has(migration.version)) continue;
     db.transaction(() => {
       db.exec(migration.sql);
+      migration.run?.(db);
       db.prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)').run(
         migration.version, migration.description, new Date().toISOString(),
       );

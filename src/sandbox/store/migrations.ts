@@ -1,8 +1,24 @@
 // Versioned schema of the sandbox's database. Append new versions; never edit an applied one.
+import type { Db } from './database.js';
+import { sessionColumns } from './session-columns.js';
+
 export interface Migration {
   version: number;
   description: string;
   sql: string;
+  /** Work SQL alone cannot do (reading stored JSON documents), run after `sql` in the same transaction. */
+  run?: (db: Db) => void;
+}
+
+/** Fills the listed columns of sessions stored before they existed, numbering them in creation order. */
+function backfillSessionColumns(db: Db): void {
+  const rows = db.prepare('SELECT id, document FROM payment_sessions ORDER BY created_at, id').all() as Array<{ id: string; document: string }>;
+  const update = db.prepare(`UPDATE payment_sessions SET seq = @seq, kind = @kind, status = @status, captured_at = @captured_at,
+    email_search = @email_search, name_search = @name_search, payment_token = @payment_token WHERE id = @id`);
+  rows.forEach((row, index) => {
+    const { document: _document, channel: _channel, created_at: _created, idempotency_key: _key, ...columns } = sessionColumns(JSON.parse(row.document));
+    update.run({ ...columns, seq: index + 1 });
+  });
 }
 
 export const MIGRATIONS: Migration[] = [
@@ -75,5 +91,50 @@ export const MIGRATIONS: Migration[] = [
       ALTER TABLE payment_tokens ADD COLUMN customer_email TEXT;
       ALTER TABLE payment_tokens ADD COLUMN customer_name TEXT;
     `,
+  },
+  {
+    version: 3,
+    description: 'a clock per sales channel, so that one team advancing time cannot expire another team\'s holds',
+    sql: `
+      CREATE TABLE channel_clocks (
+        channel TEXT PRIMARY KEY,
+        offset_ms INTEGER NOT NULL
+      );
+      -- The shared clock applied to every channel: each channel that has sessions keeps its time.
+      INSERT INTO channel_clocks (channel, offset_ms)
+        SELECT DISTINCT payment_sessions.channel, clock.offset_ms FROM payment_sessions, clock WHERE clock.offset_ms <> 0;
+      DROP TABLE clock;
+    `,
+  },
+  {
+    version: 4,
+    description: 'the listed fields of a session as indexed columns, and a creation sequence, so that lists are filtered, ordered, counted and paged in SQL',
+    sql: `
+      ALTER TABLE payment_sessions ADD COLUMN seq INTEGER;
+      ALTER TABLE payment_sessions ADD COLUMN kind TEXT;
+      ALTER TABLE payment_sessions ADD COLUMN status TEXT;
+      ALTER TABLE payment_sessions ADD COLUMN captured_at TEXT;
+      ALTER TABLE payment_sessions ADD COLUMN email_search TEXT;
+      ALTER TABLE payment_sessions ADD COLUMN name_search TEXT;
+      ALTER TABLE payment_sessions ADD COLUMN payment_token TEXT;
+      DROP INDEX payment_sessions_channel_created;
+    `,
+    run(db) {
+      backfillSessionColumns(db);
+      db.exec(`
+        CREATE UNIQUE INDEX payment_sessions_seq ON payment_sessions (seq);
+        CREATE INDEX payment_sessions_channel_seq ON payment_sessions (channel, seq);
+        CREATE INDEX payment_sessions_channel_status ON payment_sessions (channel, status, seq);
+        CREATE INDEX payment_sessions_channel_kind ON payment_sessions (channel, kind, seq);
+        CREATE INDEX payment_sessions_channel_token ON payment_sessions (channel, payment_token, seq);
+        CREATE INDEX payment_sessions_channel_created_at ON payment_sessions (channel, created_at, seq);
+        CREATE INDEX payment_sessions_channel_captured_at ON payment_sessions (channel, captured_at, seq);
+      `);
+    },
+  },
+  {
+    version: 5,
+    description: 'the outbox listed by event type reads an index too',
+    sql: 'CREATE INDEX outbox_channel_type ON outbox (channel, event_type, id);',
   },
 ];

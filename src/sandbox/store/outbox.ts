@@ -22,8 +22,9 @@ interface OutboxRow {
 
 export function outboxRepository(db: Db) {
   const insert = db.prepare('INSERT INTO outbox (delivery_id, channel, event_type, payload, created_at) VALUES (?, ?, ?, ?, ?)');
-  const all = db.prepare('SELECT * FROM outbox WHERE channel = ? ORDER BY id');
-  const byType = db.prepare('SELECT * FROM outbox WHERE channel = ? AND event_type = ? ORDER BY id');
+  // One row more than the page, to tell whether another page follows.
+  const all = db.prepare('SELECT * FROM outbox WHERE channel = @channel AND id > @after ORDER BY id LIMIT @limit + 1');
+  const byType = db.prepare('SELECT * FROM outbox WHERE channel = @channel AND event_type = @event_type AND id > @after ORDER BY id LIMIT @limit + 1');
   const toEvent = (row: OutboxRow): OutboxEvent => ({
     id: String(row.id),
     event_type: row.event_type,
@@ -38,9 +39,11 @@ export function outboxRepository(db: Db) {
       const payload = { webhook_delivery_id: deliveryId, event_type: event.event_type, data: event.data };
       insert.run(deliveryId, channel, event.event_type, JSON.stringify(payload), now);
     },
-    list(channel: string, eventType?: string): OutboxEvent[] {
-      const rows = (eventType === undefined ? all.all(channel) : byType.all(channel, eventType)) as OutboxRow[];
-      return rows.map(toEvent);
+    /** One page of the channel's events after the cursor, oldest first. */
+    list(channel: string, page: { eventType?: string; after?: number; limit: number }): { events: OutboxEvent[]; hasMore: boolean } {
+      const params = { channel, after: page.after ?? 0, limit: page.limit };
+      const rows = (page.eventType === undefined ? all.all(params) : byType.all({ ...params, event_type: page.eventType })) as OutboxRow[];
+      return { events: rows.slice(0, page.limit).map(toEvent), hasMore: rows.length > page.limit };
     },
   };
 }

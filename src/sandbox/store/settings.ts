@@ -51,16 +51,20 @@ export function disputesRepository(db: Db) {
   };
 }
 
-/** The sandbox clock: real time plus an offset that helpers advance (for hold expiry). */
+/**
+ * The sandbox clock of each channel: real time plus an offset that helpers advance (for hold
+ * expiry). Per channel, so that one team's test cannot expire another team's holds.
+ */
 export function clockRepository(db: Db, realNow: () => number = Date.now) {
-  const read = db.prepare('SELECT offset_ms FROM clock WHERE id = 1').pluck();
-  const advance = db.prepare('UPDATE clock SET offset_ms = offset_ms + ? WHERE id = 1');
-  const offset = () => read.get() as number;
+  const read = db.prepare('SELECT offset_ms FROM channel_clocks WHERE channel = ?').pluck();
+  const advance = db.prepare(`INSERT INTO channel_clocks (channel, offset_ms) VALUES (?, ?)
+    ON CONFLICT (channel) DO UPDATE SET offset_ms = offset_ms + excluded.offset_ms`);
+  const offset = (channel: string) => (read.get(channel) as number | undefined) ?? 0;
   return {
-    now: () => new Date(realNow() + offset()).toISOString(),
-    offsetSeconds: () => Math.floor(offset() / 1000),
-    advance(seconds: number): void {
-      advance.run(seconds * 1000);
+    now: (channel: string) => new Date(realNow() + offset(channel)).toISOString(),
+    offsetSeconds: (channel: string) => Math.floor(offset(channel) / 1000),
+    advance(channel: string, seconds: number): void {
+      advance.run(channel, seconds * 1000);
     },
   };
 }

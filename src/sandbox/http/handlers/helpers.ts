@@ -11,6 +11,8 @@ import type { Store } from '../../store/index.js';
 import type { OperationContext, OperationHandler } from '../operations.js';
 import { ok, save } from './shared.js';
 
+const LAST_CLOCK_TIME = Date.parse('9999-12-31T23:59:59.999Z');
+
 function sessionOf(store: Store, context: OperationContext): Session {
   const session = store.sessions.get(context.channel, context.path.payment_session_id);
   if (!session) throw notFound(`No payment session ${context.path.payment_session_id}.`);
@@ -63,13 +65,17 @@ export function helperHandlers(contractOperationIds: ReadonlySet<string>): Recor
       return ok(inspect(sessionOf(store, context)));
     },
 
-    retrieveClock(_context, store) {
-      return ok({ now: store.clock.now(), offset_seconds: store.clock.offsetSeconds() });
+    retrieveClock(context, store) {
+      return ok({ now: store.clock.now(context.channel), offset_seconds: store.clock.offsetSeconds(context.channel) });
     },
 
     advanceClock(context, store) {
-      store.clock.advance(context.body.seconds);
-      return ok({ now: store.clock.now(), offset_seconds: store.clock.offsetSeconds() });
+      // Timestamps are compared as ISO 8601 text, which holds only up to year 9999.
+      if (Date.parse(context.now) + context.body.seconds * 1000 > LAST_CLOCK_TIME) {
+        throw badRequest('InvalidRequest', 'The sandbox clock cannot go past 9999-12-31T23:59:59Z.');
+      }
+      store.clock.advance(context.channel, context.body.seconds);
+      return ok({ now: store.clock.now(context.channel), offset_seconds: store.clock.offsetSeconds(context.channel) });
     },
 
     openDispute(context, store) {
@@ -90,7 +96,13 @@ export function helperHandlers(contractOperationIds: ReadonlySet<string>): Recor
     },
 
     listOutboxEvents(context, store) {
-      return ok({ events: store.outbox.list(context.channel, context.query.event_type) });
+      const { event_type: eventType, after, limit = 100 } = context.query as { event_type?: string; after?: string; limit?: number };
+      const { events, hasMore } = store.outbox.list(context.channel, {
+        ...(eventType !== undefined ? { eventType } : {}),
+        ...(after !== undefined ? { after: Number(after) } : {}),
+        limit,
+      });
+      return ok({ events, has_more: hasMore, next_after: hasMore ? events.at(-1)!.id : null });
     },
 
     retrieveFeatures(context, store) {

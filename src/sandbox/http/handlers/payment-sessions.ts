@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { checkCreateRules, newSession, type TokenFacts } from '../../domain/create-session.js';
 import { badRequest, notFound } from '../../domain/errors.js';
 import { divergingFields, type IdempotencyRules } from '../../domain/idempotency.js';
-import { filterSessions, paginate, type ListQuery } from '../../domain/listing.js';
+import { pageRequest, pageWindow, pagination, sessionListFilter, type ListQuery } from '../../domain/listing.js';
 import { refund } from '../../domain/refunds.js';
 import { cancel, capture, completeCheckout, voidHold } from '../../domain/sessions.js';
 import type { CreateSessionRequest, Session } from '../../domain/types.js';
@@ -11,9 +11,6 @@ import { toDetail, toListItem } from '../../domain/views.js';
 import type { Store } from '../../store/index.js';
 import type { OperationContext, OperationHandler } from '../operations.js';
 import { checkoutUrl, newId, ok, save } from './shared.js';
-
-/** The sandbox's cap on page_size (the contract states none). */
-export const MAX_PAGE_SIZE = 1000;
 
 function tokenFacts(store: Store, channel: string, token: string, origin: string): TokenFacts {
   const record = store.tokens.get(channel, token);
@@ -50,6 +47,7 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Record<string, 
           return ok({ id: original.id, redirect_url: checkoutUrl(context.origin, original) });
         }
       }
+      if (context.deferredViolation) throw context.deferredViolation;
       const token = request.payment_token !== undefined ? tokenFacts(store, context.channel, request.payment_token, context.origin) : undefined;
       checkCreateRules(request, store.features.get(context.channel), token);
       const issuedToken = request.tokenize === true ? `ptok_${newId()}` : undefined;
@@ -76,19 +74,17 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Record<string, 
 
     listPaymentSessions(context, store) {
       const query = context.query as ListQuery & Record<string, any>;
-      if ((query.page_size ?? 0) > MAX_PAGE_SIZE) {
-        throw badRequest('InvalidRequestParameter', `page_size must be at most ${MAX_PAGE_SIZE} in the sandbox.`);
-      }
-      const { items, pagination } = paginate(filterSessions(store.sessions.listByChannel(context.channel), query), query.page, query.page_size);
+      const page = pageRequest(query);
+      const { sessions, count } = store.sessions.list(context.channel, sessionListFilter(query), pageWindow(page));
       const includeRefunds = query.include_refunds !== false && query.summarize_refunds !== true;
       const includeDisputes = query.include_disputes !== false;
       return ok({
-        payment_sessions: items.map((session) => ({
+        payment_sessions: sessions.map((session) => ({
           ...toListItem(session, query as Parameters<typeof toListItem>[1]),
           ...(includeRefunds ? { refunds: session.refunds.map(({ idempotency_key: _key, ...r }) => r) } : {}),
           ...(includeDisputes ? { disputes: session.disputes.map((d) => d.dispute) } : {}),
         })),
-        pagination,
+        pagination: pagination(page, count),
       });
     },
 

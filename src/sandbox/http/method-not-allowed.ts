@@ -1,0 +1,47 @@
+// 405 MethodNotAllowed as routes of their own: for every path of the documents, the methods it does
+// not declare are registered to answer 405 with an Allow header. The router decides, on the decoded
+// URL, so an encoded path gets the same answer, and the route needs a key like its siblings.
+import type { FastifyInstance } from 'fastify';
+import { registerBodyDrain } from './body-parsing.js';
+import { listOperations, type OpenApiDocument } from './document.js';
+import { fastifyPath } from './operations.js';
+
+const ROUTABLE_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
+
+const segments = (template: string) => template.split('/');
+const isParam = (segment: string) => /^\{[^}]+\}$/.test(segment);
+
+/** Whether every URL of `specific` also matches `general` (a param of `general` matches any segment). */
+function covers(general: string, specific: string): boolean {
+  const [g, s] = [segments(general), segments(specific)];
+  return g.length === s.length && g.every((segment, i) => segment === s[i] || isParam(segment));
+}
+
+export function registerMethodNotAllowed(app: FastifyInstance, documents: OpenApiDocument[]): void {
+  const declared = documents.flatMap((doc) => listOperations(doc).map((o) => ({ method: o.method.toUpperCase(), path: o.path })));
+  const paths = [...new Set(declared.map((d) => d.path))];
+  void app.register(async (context) => {
+    registerBodyDrain(context);
+    for (const path of paths) {
+      const allowed = declared.filter((d) => d.path === path).map((d) => d.method);
+      const refused = ROUTABLE_METHODS.filter((method) =>
+        !allowed.includes(method) &&
+        // A static route would shadow a templated one of that method (GET /tokens/create vs GET /tokens/{id}).
+        !declared.some((d) => d.method === method && d.path !== path && covers(d.path, path)),
+      );
+      // Fastify answers HEAD for every GET route; elsewhere HEAD is refused too.
+      const methods = allowed.includes('GET') ? refused : [...refused, 'HEAD' as const];
+      if (methods.length === 0) continue;
+      context.route({
+        method: methods,
+        url: fastifyPath(path),
+        config: { requiresKey: true },
+        handler: async (request, reply) =>
+          reply.code(405).header('allow', allowed.join(', ')).send({
+            error: 'MethodNotAllowed',
+            message: `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}.`,
+          }),
+      });
+    }
+  });
+}

@@ -1,0 +1,35 @@
+// The fields of a stored session that lists filter and order on, kept as columns beside the JSON
+// document so that SQL can use indexes instead of parsing every document.
+import type { Session } from '../domain/types.js';
+
+export interface SessionColumns {
+  id: string;
+  channel: string;
+  created_at: string;
+  idempotency_key: string | null;
+  kind: string;
+  status: string;
+  captured_at: string | null;
+  /** Lower-cased, for the case-insensitive `search` of the list. */
+  email_search: string | null;
+  name_search: string | null;
+  /** The token the session charges or issues (a session never does both). */
+  payment_token: string | null;
+  document: string;
+}
+
+export function sessionColumns(session: Session): SessionColumns {
+  return {
+    id: session.id,
+    channel: session.channel,
+    created_at: session.created_at,
+    idempotency_key: session.idempotency_key ?? null,
+    kind: session.kind,
+    status: session.status,
+    captured_at: session.captured_at ?? null,
+    email_search: session.customer_email?.toLowerCase() ?? null,
+    name_search: session.customer_name?.toLowerCase() ?? null,
+    payment_token: session.payment_token ?? session.issued_payment_token ?? null,
+    document: JSON.stringify(session),
+  };
+}

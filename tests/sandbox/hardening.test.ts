@@ -1,0 +1,225 @@
+// The holes that probing found, each pinned by the exact request that opened it: auth decided by
+// the matched route (not the URL's spelling), a clock per channel, no 500 from deep nesting, no
+// negative capturable amount, transport errors in the contract's shape, and 501 whatever the body.
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { noCharges, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+
+let s: TestSandbox;
+beforeEach(() => { s = testSandbox(); });
+afterEach(() => s.close());
+
+const rowsIn = (channel: string) => s.store.db.prepare('SELECT COUNT(*) FROM payment_sessions WHERE channel = ?').pluck().get(channel) as number;
+const clockOf = async (key?: string) => (await s.get('/sandbox/v1/clock', key ? { key } : {})).body.offset_seconds as number;
+
+/** Sends raw bytes on one connection and collects everything the server writes until it closes. */
+async function rawExchange(request: string): Promise<{ text: string; error?: Error }> {
+  await s.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = s.app.server.address() as AddressInfo;
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk));
+    socket.on('error', (error) => resolve({ text, error }));
+    socket.on('close', () => resolve({ text }));
+    socket.setTimeout(5000, () => socket.destroy(new Error('timed out')));
+  });
+}
+const statusLine = (text: string) => text.split('\r\n')[0];
+const jsonBody = (text: string) => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
+
+describe('auth is decided by the matched route', () => {
+  it('POST /%73andbox/v1/clock/advance without a key answers 401 and moves no clock', async () => {
+    const reply = await s.call('POST', '/%73andbox/v1/clock/advance', { key: null, body: { seconds: 3600 } });
+    expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 401, error: 'Unauthorized' });
+    expect(await clockOf()).toBe(0);
+    expect(await clockOf(OTHER_KEY)).toBe(0);
+  });
+
+  it('POST /%70ayments/v1/create_payment_session without a key answers 401 and stores nothing, in no channel', async () => {
+    const reply = await s.call('POST', '/%70ayments/v1/create_payment_session', { key: null, body: sessionRequest() });
+    expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 401, error: 'Unauthorized' });
+    expect(s.store.db.prepare('SELECT COUNT(*) FROM payment_sessions').pluck().get()).toBe(0);
+  });
+
+  it('an encoded path with a key reaches the same operation', async () => {
+    const reply = await s.call('POST', '/%70ayments/v1/create_payment_session', { body: sessionRequest() });
+    expect(reply.status).toBe(200);
+    expect(rowsIn('dev')).toBe(1);
+  });
+
+  it('an absolute-form request line without a key answers 401', async () => {
+    const { text } = await rawExchange('GET http://127.0.0.1:4010/payments/v1/payment_sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    expect(statusLine(text)).toBe('HTTP/1.1 401 Unauthorized');
+    expect(jsonBody(text).error).toBe('Unauthorized');
+  });
+
+  it.each([
+    ['an unknown key', { key: 'nope' }],
+    ['an empty key', { key: '' }],
+    ['no key', { key: null }],
+  ])('every route of the contract and the helpers refuses %s with 401', async (_case, options) => {
+    for (const [method, url] of [
+      ['GET', '/payments/v1/payment_sessions'], ['GET', '/payments/v1/payment_session/x'], ['POST', '/payments/v1/refund'],
+      ['GET', '/api/v1/payment_tokens'], ['GET', '/v1/disputes'], ['GET', '/sandbox/v1/outbox'], ['PUT', '/sandbox/v1/features'],
+      ['DELETE', '/payments/v1/refund'], ['GET', '/%61pi/v1/disputes/x'],
+    ] as const) {
+      const reply = await s.call(method, url, options);
+      expect({ url, status: reply.status }).toEqual({ url, status: 401 });
+    }
+  });
+
+  it('pages for people and the documents need no key', async () => {
+    for (const url of ['/health', '/openapi.json', '/sandbox/openapi.yaml']) {
+      expect((await s.call('GET', url, { key: null })).status).toBe(200);
+    }
+  });
+
+  it('a wrong method is refused by the router too, however the path is spelled', async () => {
+    const reply = await s.call('DELETE', '/%70ayments/v1/create_payment_session');
+    expect({ status: reply.status, allow: reply.headers.allow }).toEqual({ status: 405, allow: 'POST' });
+  });
+});
+
+describe('the clock is per channel', () => {
+  it('advancing one channel leaves another channel\'s holds alone', async () => {
+    const mine = await s.authorized();
+    const theirs = await s.createSession({ kind: 'authorization' }, { key: OTHER_KEY });
+    await s.post(`/sandbox/v1/payment_sessions/${theirs}/complete_checkout`, {}, { key: OTHER_KEY });
+    await s.post('/sandbox/v1/clock/advance', { seconds: 7 * 24 * 3600 });
+    expect(await clockOf()).toBe(7 * 24 * 3600);
+    expect(await clockOf(OTHER_KEY)).toBe(0);
+    expect((await s.post(`${s.session(mine)}/capture`, { total_amount: 100 })).body.error).toBe('SessionExpired');
+    expect((await s.post(`${s.session(theirs)}/capture`, { total_amount: 100 }, { key: OTHER_KEY })).status).toBe(200);
+  });
+});
+
+describe('deep nesting', () => {
+  const deep = (levels: number, leaf: unknown = 1): unknown => {
+    let value = leaf;
+    for (let i = 0; i < levels; i++) value = i % 2 ? [value] : { a: value };
+    return value;
+  };
+
+  it.each([
+    ['survey_config', (v: unknown) => ({ survey_config: v }), 'InvalidRequestParameter'],
+    ['test_config', (v: unknown) => ({ test_config: v }), 'InvalidRequestParameter'],
+    ['an extra key under amount_details', (v: unknown) => ({ amount_details: { total_additional_charges: 800, total_discounts: 0, extra: v } }), 'InvalidRequestParameter'],
+    ['an array in order_items', (v: unknown) => ({ order_items: [...sessionRequest().order_items, v] }), 'OrderItemsInvalid'],
+  ])('4,100 levels in %s answer 400 before anything is stored', async (_case, place, error) => {
+    const reply = await s.post('/payments/v1/create_payment_session', sessionRequest(place(deep(4100)) as Record<string, unknown>));
+    expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 400, error });
+    expect(reply.body.message).toContain('deeper than 64 levels');
+    expect(rowsIn('dev')).toBe(0);
+  });
+
+  it('accepts 60 levels where the contract leaves a field open', async () => {
+    const reply = await s.post('/payments/v1/create_payment_session', sessionRequest({ survey_config: deep(60) }));
+    expect(reply.status).toBe(200);
+  });
+
+  it('refuses deep nesting on the other operations with their own code', async () => {
+    const id = await s.authorized();
+    const reply = await s.post(`${s.session(id)}/capture`, { total_amount: 100, extra: deep(200) });
+    expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 400, error: 'MissingField' });
+    const helper = await s.post('/sandbox/v1/features', deep(100));
+    expect(helper.status).toBe(405);
+    const put = await s.call('PUT', '/sandbox/v1/features', { body: deep(100) });
+    expect({ status: put.status, error: put.body.error }).toEqual({ status: 400, error: 'InvalidRequest' });
+  });
+});
+
+describe('capturable amounts', () => {
+  it('an item whose discount exceeds its price has 0 to capture, never a negative amount', async () => {
+    // Session-level charges (+300) balance an item's discount (−300) that is larger than its price.
+    const id = await s.authorized({
+      total_amount: 1100,
+      amount_details: { total_additional_charges: 300, total_discounts: 0 },
+      order_items: [
+        { name: 'Sample', quantity: 1, price: 100, amount_details: { total_additional_charges: 0, total_discounts: -300 } },
+        { name: 'Monitor', quantity: 1, price: 1000, amount_details: noCharges },
+      ],
+    });
+    const items = (await s.detail(id)).body.order_items;
+    expect(items.map((i: any) => [i.total_capturable, i.quantity_capturable])).toEqual([[0, 1], [1000, 1]]);
+  });
+});
+
+describe('transport errors', () => {
+  it('headers over the limit answer 431 in the contract shape, and close the connection', async () => {
+    const { text, error } = await rawExchange(`GET /payments/v1/payment_sessions HTTP/1.1\r\nHost: x\r\nx-service-api-key: sandbox-dev-key\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(error).toBeUndefined();
+    expect(statusLine(text)).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(text).toMatch(/\r\nConnection: close\r\n/i);
+    expect(jsonBody(text)).toEqual({ error: 'RequestHeaderFieldsTooLarge', message: expect.stringContaining('16 KiB') });
+  });
+
+  it('a request line that is not HTTP answers 400 in the contract shape', async () => {
+    const { text } = await rawExchange('HELLO\r\n\r\n');
+    expect(statusLine(text)).toBe('HTTP/1.1 400 Bad Request');
+    expect(jsonBody(text).error).toBe('MalformedRequest');
+  });
+});
+
+describe('an operation the sandbox does not implement', () => {
+  // Create payment token comes with the token flows; until then it answers 501 to any body.
+  const url = '/api/v1/payment_tokens/create';
+  it.each([
+    ['a valid body', { raw: JSON.stringify({ success_url: 'https://a.example', failure_url: 'https://a.example' }), headers: { 'content-type': 'application/json' } }],
+    ['an empty Content-Type', { raw: '{"x":1}', headers: { 'content-type': '' } }],
+    ['a body over the size limit', { raw: JSON.stringify({ x: 'y'.repeat(300 * 1024) }), headers: { 'content-type': 'application/json' } }],
+    ['malformed JSON', { raw: '{', headers: { 'content-type': 'application/json' } }],
+    ['a form body', { raw: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }],
+  ])('answers 501 NotImplemented for %s', async (_case, options) => {
+    const reply = await s.call('POST', url, options);
+    expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 501, error: 'NotImplemented' });
+  });
+});
+
+describe('rules the reference states, kept exactly', () => {
+  it('rule 4: a retry whose ignored fields break the schema still returns the original session', async () => {
+    const first = await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'k-rule4' }));
+    const retry = await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'k-rule4', customer_state: 'California', metadata: { a: 1 } }));
+    expect({ status: retry.status, id: retry.body.id }).toEqual({ status: 200, id: first.body.id });
+    expect((await s.detail(first.body.id)).body.metadata).toBe('{"order_id":"A-1001"}');
+    expect(rowsIn('dev')).toBe(1);
+  });
+
+  it('rule 4 does not excuse a bad ignored field without an original, nor a bad compared field', async () => {
+    const fresh = await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'k-new', metadata: { a: 1 } }));
+    expect({ status: fresh.status, error: fresh.body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+    await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'k-cmp' }));
+    const compared = await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'k-cmp', customer_email: 'not an email' }));
+    expect({ status: compared.status, error: compared.body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+  });
+
+  it('status_summary is Refunded when a lost dispute leaves nothing to refund', async () => {
+    const id = await s.capturedOneTime();
+    const dispute = (await s.post(`/sandbox/v1/payment_sessions/${id}/disputes`, {})).body;
+    expect((await s.detail(id)).body.status_summary).toBe('Disputed');
+    await s.post(`/sandbox/v1/disputes/${dispute.dispute_id}/resolve`, { outcome: 'lost' });
+    expect((await s.detail(id)).body.status_summary).toBe('Refunded');
+  });
+
+  it('a dispute cannot claim more than the capture less refunds and other open disputes', async () => {
+    const id = await s.capturedOneTime(); // 7799 captured
+    await s.post('/payments/v1/refund', { payment_id: id, amount: 799, idempotency_key: 'rf', reason: 'customer_request' });
+    const tooMuch = await s.post(`/sandbox/v1/payment_sessions/${id}/disputes`, { amount: 7001 });
+    expect({ status: tooMuch.status, error: tooMuch.body.error }).toEqual({ status: 400, error: 'InvalidRequest' });
+    expect((await s.post(`/sandbox/v1/payment_sessions/${id}/disputes`, { amount: 4000 })).status).toBe(200);
+    const second = await s.post(`/sandbox/v1/payment_sessions/${id}/disputes`, {});
+    expect(second.body.amount).toBe(3000);
+    const none = await s.post(`/sandbox/v1/payment_sessions/${id}/disputes`, { amount: 1 });
+    expect({ status: none.status, error: none.body.error }).toEqual({ status: 400, error: 'InvalidState' });
+  });
+});
+
+describe('transport errors are declared', () => {
+  it('every body the parser-level handler writes validates against SandboxError', async () => {
+    const { SANDBOX_FILE, SchemaValidators, loadDocument } = await import('../../src/sandbox/http/document.js');
+    const { TRANSPORT_ERRORS } = await import('../../src/sandbox/http/client-errors.js');
+    const validate = new SchemaValidators(loadDocument(SANDBOX_FILE)).at('#/components/schemas/SandboxError');
+    for (const { error, message } of Object.values(TRANSPORT_ERRORS)) expect(validate({ error, message }), error).toBe(true);
+  });
+});

@@ -1,0 +1,94 @@
+// Listing sessions in SQL: newest first by a creation sequence (not by timestamp), only the page's
+// documents parsed, every filter on an index, and databases of the previous schema upgraded.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { newSession } from '../../src/sandbox/domain/create-session.js';
+import { sessionListFilter } from '../../src/sandbox/domain/listing.js';
+import type { CreateSessionRequest, Session } from '../../src/sandbox/domain/types.js';
+import { migrate, openDatabase } from '../../src/sandbox/store/database.js';
+import { createStore } from '../../src/sandbox/store/index.js';
+import { MIGRATIONS } from '../../src/sandbox/store/migrations.js';
+import { sessionRequest } from '../support/sandbox.js';
+
+afterEach(() => vi.restoreAllMocks());
+
+let counter = 0;
+function session(fields: { id: string; channel?: string; created_at: string; email?: string }): Session {
+  const request = sessionRequest({ customer_email: fields.email ?? 'jane@example.com' }) as CreateSessionRequest;
+  return newSession({ id: fields.id, channel: fields.channel ?? 'dev', request, now: fields.created_at, newId: () => `item${counter++}` });
+}
+
+const page = (offset = 0, limit = 30) => ({ offset, limit });
+
+describe('sessions listed in SQL', () => {
+  it('orders sessions created in the same millisecond by creation, not by their random ids', () => {
+    const store = createStore(openDatabase(':memory:'));
+    const at = '2026-11-20T10:00:00.000Z';
+    // Inserted z…, then a…: a timestamp-then-id order would put them the wrong way round.
+    for (const id of ['ffffffff-0000-4000-8000-000000000000', '00000000-0000-4000-8000-000000000000', '88888888-0000-4000-8000-000000000000']) {
+      store.sessions.insert(session({ id, created_at: at }));
+    }
+    const { sessions } = store.sessions.list('dev', sessionListFilter({}), page());
+    expect(sessions.map((s) => s.id[0])).toEqual(['8', '0', 'f']);
+  });
+
+  it('parses only the documents of the page, however many sessions match', () => {
+    const store = createStore(openDatabase(':memory:'));
+    for (let i = 0; i < 200; i++) store.sessions.insert(session({ id: `id-${String(i).padStart(4, '0')}`, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() }));
+    const parse = vi.spyOn(JSON, 'parse');
+    const { sessions, count } = store.sessions.list('dev', sessionListFilter({}), page(10, 5));
+    expect({ count, ids: sessions.map((s) => s.id) }).toEqual({ count: 200, ids: ['id-0189', 'id-0188', 'id-0187', 'id-0186', 'id-0185'] });
+    expect(parse).toHaveBeenCalledTimes(5);
+  });
+
+  it.each([
+    ['no filter', {}],
+    ['status', { status: ['captured', 'authorized'] }],
+    ['kind', { kind: ['authorization'] }],
+    ['payment_token', { payment_token: 'ptok_1' }],
+    ['created range', { created_on_start: '2026-01-01T00:00:00Z', created_on_end: '2026-02-01T00:00:00Z' }],
+    ['captured range', { captured_on_start: '2026-01-01T00:00:00Z' }],
+  ] as const)('reads an index for %s, never the whole table', (_case, query) => {
+    const db = openDatabase(':memory:');
+    const store = createStore(db);
+    store.sessions.insert(session({ id: 'a', created_at: '2026-01-02T00:00:00.000Z' }));
+    const spy = vi.spyOn(db, 'prepare');
+    store.sessions.list('dev', sessionListFilter(query as never), page());
+    const statements = spy.mock.calls.map(([sql]) => sql);
+    expect(statements).toHaveLength(2);
+    for (const sql of statements) {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ channel: 'dev', limit: 30, offset: 0, excluded: '[]', statuses: '[]', kinds: '[]', payment_token: 'x', search: 'x', created_at_from: 'a', created_at_to: 'b', captured_at_from: 'a', captured_at_to: 'b' }) as Array<{ detail: string }>).map((r) => r.detail);
+      expect(plan.join('\n')).toMatch(/USING (COVERING )?INDEX payment_sessions_/);
+      expect(plan.join('\n')).not.toMatch(/SCAN payment_sessions(?! USING)/);
+    }
+  });
+
+  it('keeps another channel\'s sessions out of the count and the page', () => {
+    const store = createStore(openDatabase(':memory:'));
+    store.sessions.insert(session({ id: 'mine', created_at: '2026-01-01T00:00:00.000Z' }));
+    store.sessions.insert(session({ id: 'theirs', channel: 'other', created_at: '2026-01-01T00:00:00.000Z' }));
+    expect(store.sessions.list('dev', sessionListFilter({}), page())).toMatchObject({ count: 1, sessions: [{ id: 'mine' }] });
+  });
+});
+
+describe('a database of the previous schema', () => {
+  it('is upgraded: sessions numbered in creation order, listed fields filled, the shared clock kept per channel', () => {
+    const db = openDatabase(':memory:', MIGRATIONS.filter((m) => m.version <= 2));
+    const insert = db.prepare('INSERT INTO payment_sessions (id, channel, created_at, idempotency_key, document) VALUES (?, ?, ?, ?, ?)');
+    const older = session({ id: 'older', created_at: '2026-01-01T00:00:00.000Z', email: 'Old@Example.com' });
+    const newer = { ...session({ id: 'newer', created_at: '2026-01-02T00:00:00.000Z' }), status: 'captured' as const, captured_at: '2026-01-03T00:00:00.000Z' };
+    insert.run('newer', 'dev', newer.created_at, null, JSON.stringify(newer));
+    insert.run('older', 'dev', older.created_at, null, JSON.stringify(older));
+    db.prepare('UPDATE clock SET offset_ms = 60000').run();
+
+    migrate(db, MIGRATIONS);
+    const store = createStore(db);
+    expect(store.sessions.list('dev', sessionListFilter({}), page()).sessions.map((s) => s.id)).toEqual(['newer', 'older']);
+    expect(store.sessions.list('dev', sessionListFilter({ status: ['captured'] }), page()).count).toBe(1);
+    expect(store.sessions.list('dev', sessionListFilter({ search: 'OLD@' }), page()).sessions.map((s) => s.id)).toEqual(['older']);
+    expect(store.clock.offsetSeconds('dev')).toBe(60);
+    expect(store.clock.offsetSeconds('other')).toBe(0);
+    // A session created after the upgrade is the newest.
+    store.sessions.insert(session({ id: 'latest', created_at: '2025-01-01T00:00:00.000Z' }));
+    expect(store.sessions.list('dev', sessionListFilter({}), page(0, 1)).sessions[0]!.id).toBe('latest');
+  });
+});

@@ -1,5 +1,6 @@
 // npm run bench: every benchmark of the project, each against its anchor in the same run.
 import { benchClient } from './bench/client.js';
+import { benchListScale, LIST_SIZES, listScaleTable } from './bench/list-scale.js';
 import { benchSandbox, sandboxTable } from './bench/sandbox.js';
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
@@ -19,3 +20,8 @@ console.log('');
 console.log(`Sandbox: autocannon, ${sandbox.connections} connections on 127.0.0.1, one run of ${sandbox.seconds} s per case and server`);
 console.log('  (the sandbox on a SQLite file; anchors: the Prism mock -v error, and bare fastify answering the same JSON)');
 console.log(sandboxTable(sandbox));
+
+const listRuns = await benchListScale();
+console.log('');
+console.log(`Sandbox list against table size: autocannon, 50 connections, the sandbox on a SQLite file seeded with ${LIST_SIZES.join(' and ')} sessions`);
+console.log(listScaleTable(listRuns));

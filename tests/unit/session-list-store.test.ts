@@ -57,9 +57,31 @@ describe('sessions listed in SQL', () => {
     expect(statements).toHaveLength(2);
     for (const sql of statements) {
       const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ channel: 'dev', limit: 30, offset: 0, excluded: '[]', statuses: '[]', kinds: '[]', payment_token: 'x', search: 'x', created_at_from: 'a', created_at_to: 'b', captured_at_from: 'a', captured_at_to: 'b' }) as Array<{ detail: string }>).map((r) => r.detail);
-      expect(plan.join('\n')).toMatch(/USING (COVERING )?INDEX payment_sessions_/);
+      expect(plan.join('\n')).toMatch(/SEARCH (payment_sessions USING (COVERING )?INDEX payment_sessions_|session_counts USING PRIMARY KEY)/);
       expect(plan.join('\n')).not.toMatch(/SCAN payment_sessions(?! USING)/);
     }
+  });
+
+  it('counts by status and kind from counts that every insert and status change keeps exact', () => {
+    const store = createStore(openDatabase(':memory:'));
+    const statuses = ['pending', 'processing', 'captured', 'authorized', 'authorization_voided'] as const;
+    const sessions: Session[] = [];
+    for (let n = 0; n < 60; n++) {
+      const created = { ...session({ id: `s${n}`, channel: n % 3 ? 'dev' : 'other', created_at: '2026-01-01T00:00:00.000Z' }), kind: n % 2 ? 'authorization' as const : 'one_time_payment' as const };
+      store.sessions.insert(created);
+      sessions.push(created);
+      const moved = sessions[(n * 7) % sessions.length]!;
+      moved.status = statuses[(n * 5) % statuses.length]!;
+      store.sessions.update(moved);
+    }
+    for (const status of statuses) {
+      for (const kind of ['authorization', 'one_time_payment'] as const) {
+        const expected = sessions.filter((x) => x.channel === 'dev' && x.status === status && x.kind === kind).length;
+        expect(store.sessions.list('dev', sessionListFilter({ status: [status], kind: [kind] }), page()).count).toBe(expected);
+      }
+    }
+    const notPending = sessions.filter((x) => x.channel === 'dev' && x.status !== 'pending').length;
+    expect(store.sessions.list('dev', sessionListFilter({ filter_pending: true }), page()).count).toBe(notPending);
   });
 
   it('keeps another channel\'s sessions out of the count and the page', () => {

@@ -511,11 +511,13 @@ export interface components {
          *     | `MethodNotAllowed` | 405 | The route exists, but not with this HTTP method. |
          *     | `ServerError` | 500 | Internal error of the sandbox. |
          *     | `NotImplemented` | 501 | The helper is not implemented. |
-         *     | `MalformedRequest` | 400 | The request is not valid HTTP/1.1 (refused before routing; the connection is closed). |
+         *     | `MalformedRequest` | 400 | The request is not valid HTTP/1.1, or an HTTP/1.1 request has no Host header (the connection is closed). |
+         *     | `MalformedRequest` | 417 | An `Expect` header other than `100-continue` (the connection is closed). |
+         *     | `MethodNotAllowed` | 405 | A `CONNECT` request: the sandbox opens no tunnels (the connection is closed). |
          *     | `RequestTimeout` | 408 | The request did not arrive in time (refused before routing; the connection is closed). |
          *     | `RequestHeaderFieldsTooLarge` | 431 | The headers exceed 16 KiB (refused before routing; the connection is closed). |
          *
-         *     The last three come from the HTTP parser, before any route is known, so every route of the
+         *     The last rows come from the HTTP layer, before any route is known, so every route of the
          *     sandbox, the contract's included, can answer them, with `Connection: close`.
          */
         SandboxError: {

@@ -218,8 +218,56 @@ describe('rules the reference states, kept exactly', () => {
 describe('transport errors are declared', () => {
   it('every body the parser-level handler writes validates against SandboxError', async () => {
     const { SANDBOX_FILE, SchemaValidators, loadDocument } = await import('../../src/sandbox/http/document.js');
-    const { TRANSPORT_ERRORS } = await import('../../src/sandbox/http/client-errors.js');
+    const { TRANSPORT_ERRORS } = await import('../../src/sandbox/http/transport-errors.js');
     const validate = new SchemaValidators(loadDocument(SANDBOX_FILE)).at('#/components/schemas/SandboxError');
     for (const { error, message } of Object.values(TRANSPORT_ERRORS)) expect(validate({ error, message }), error).toBe(true);
+  });
+});
+
+describe('what a second probe found', () => {
+  it.each(['QUERY', 'TRACE', 'PROPFIND', 'PURGE', 'M-SEARCH'])('%s on a path of the documents needs the key, then answers 405', async (method) => {
+    expect((await s.call(method, '/sandbox/v1/clock', { key: null })).status).toBe(401);
+    const reply = await s.call(method, '/payments/v1/payment_sessions');
+    expect({ status: reply.status, error: reply.body.error, allow: reply.headers.allow }).toEqual({ status: 405, error: 'MethodNotAllowed', allow: 'GET' });
+  });
+
+  it('a request without Host answers MalformedRequest, not an empty 400', async () => {
+    const { text } = await rawExchange('GET /sandbox/v1/clock HTTP/1.1\r\nx-service-api-key: sandbox-dev-key\r\n\r\n');
+    expect(statusLine(text)).toBe('HTTP/1.1 400 Bad Request');
+    expect(jsonBody(text).error).toBe('MalformedRequest');
+  });
+
+  it('an Expect the sandbox cannot meet answers 417 in the contract shape', async () => {
+    const { text } = await rawExchange('GET /payments/v1/payment_sessions HTTP/1.1\r\nHost: x\r\nx-service-api-key: sandbox-dev-key\r\nExpect: 200-ok\r\n\r\n');
+    expect(statusLine(text)).toBe('HTTP/1.1 417 Expectation Failed');
+    expect(jsonBody(text).error).toBe('MalformedRequest');
+  });
+
+  it('CONNECT answers 405 in the contract shape instead of a dropped connection', async () => {
+    const { text } = await rawExchange('CONNECT 127.0.0.1:4010 HTTP/1.1\r\nHost: 127.0.0.1:4010\r\n\r\n');
+    expect(statusLine(text)).toBe('HTTP/1.1 405 Method Not Allowed');
+    expect(jsonBody(text).error).toBe('MethodNotAllowed');
+  });
+
+  it('cancel ignores a body whose Content-Type fastify cannot parse', async () => {
+    const id = await s.createSession();
+    const reply = await s.call('POST', `${s.session(id)}/cancel`, { raw: 'x', headers: { 'content-type': 'application/json, text/plain' } });
+    expect({ status: reply.status, state: reply.body.status }).toEqual({ status: 200, state: 'canceled' });
+  });
+
+  it('a compressed body is refused, not read as if it were plain', async () => {
+    const reply = await s.call('POST', '/sandbox/v1/clock/advance', { raw: '{"seconds":1}', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 400, error: 'InvalidRequest' });
+    expect(reply.body.message).toContain('Content-Encoding gzip');
+    expect(await clockOf()).toBe(0);
+  });
+
+  it('the clock stops at the end of year 9999, however long real time runs', async () => {
+    const { clockRepository } = await import('../../src/sandbox/store/settings.js');
+    let real = Date.parse('9999-12-31T23:59:00Z');
+    const clock = clockRepository(s.store.db, () => real);
+    clock.advance('dev', 30);
+    real += 10 * 60_000;
+    expect(clock.now('dev')).toBe('9999-12-31T23:59:59.999Z');
   });
 });

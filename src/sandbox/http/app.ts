@@ -11,7 +11,7 @@ import { CONTRACT_FILE, listOperations, loadDocument, resolveRef, SANDBOX_FILE, 
 import { HELPER_CODES, UNDOCUMENTED_400, VALIDATION_CODES } from './error-codes.js';
 import { helperHandlers } from './handlers/helpers.js';
 import { paymentSessionHandlers } from './handlers/payment-sessions.js';
-import { answerClientError } from './client-errors.js';
+import { answerClientError, registerTransportErrors } from './transport-errors.js';
 import { registerMethodNotAllowed } from './method-not-allowed.js';
 import { notImplemented, registerOperations, sendError, type RouteConfig } from './operations.js';
 import { OperationError } from '../domain/errors.js';
@@ -64,11 +64,14 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     clientErrorHandler: answerClientError,
+    // Node would answer a missing Host with an empty 400; registerTransportErrors answers it instead.
+    http: { requireHostHeader: false },
     // A URL the router cannot decode names no resource.
     frameworkErrors: (error, request, reply) => {
       void (reply as FastifyReply).code(404).send({ error: 'NotFound', message: `No route ${request.method} ${shown(request.url)}: ${error.message}.` });
     },
   });
+  registerTransportErrors(app);
   registerJsonParser(app);
   registerAuth(app, options.apiKeys ?? DEFAULT_API_KEYS);
 
@@ -113,10 +116,15 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   );
 
   app.setErrorHandler(async (error: Error & { code?: string; statusCode?: number }, request, reply) => {
-    const config = request.routeOptions.config as Partial<RouteConfig> | undefined;
+    const config = request.routeOptions.config as (Partial<RouteConfig> & { allowedMethods?: string[] }) | undefined;
     if (error instanceof OperationError) return sendError(reply, error);
-    // Whatever the framework refused (content type, size), an unimplemented operation is just that.
+    // Whatever the framework refused (content type, size), an unimplemented operation is just that,
+    // and a wrong method is a wrong method.
     if (config?.implemented === false && config.operationId) return sendError(reply, notImplemented(config.operationId));
+    if (config?.allowedMethods) {
+      const allowed = config.allowedMethods;
+      return reply.code(405).header('allow', allowed.join(', ')).send({ error: 'MethodNotAllowed', message: `${request.method} is not allowed here; use ${allowed.join(' or ')}.` });
+    }
     const codes = config?.codes ?? UNDOCUMENTED_400;
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.code(400).send({ error: codes.invalid, message: `The request body exceeds the sandbox's ${BODY_LIMIT_BYTES / 1024} KiB limit.` });

@@ -12,6 +12,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route belongs to the contract or to the helpers: it runs only with a known API key. */
     requiresKey?: boolean;
+    /** The route answers 405: these are the methods its path allows. */
+    allowedMethods?: string[];
   }
 }
 

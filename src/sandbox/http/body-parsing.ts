@@ -42,6 +42,8 @@ export function registerJsonParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
+    // The sandbox reads bodies as sent: a compressed one would be read as garbage, or worse, as JSON.
+    if (encoded(request.headers['content-encoding'])) return done(null, new MalformedBody(`The sandbox does not decode Content-Encoding ${request.headers['content-encoding']}: send the body uncompressed.`));
     // An empty body is no body: optional bodies (void) may be sent as nothing at all.
     if ((body as string).trim() === '') return done(null, undefined);
     parse(request, body as string, (error, value) => {
@@ -61,6 +63,10 @@ export function registerJsonParser(app: FastifyInstance): void {
 
 /** For routes that read no body: accept any content type and size, and discard it unread. */
 export function registerBodyDrain(app: FastifyInstance): void {
+  // Whatever the Content-Type says (even one fastify cannot parse), the body is drained unread.
+  app.addHook('onRequest', async (request) => {
+    if (request.headers['content-type'] !== undefined) request.headers['content-type'] = 'application/octet-stream';
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => {
     payload.on('error', done);
@@ -68,6 +74,8 @@ export function registerBodyDrain(app: FastifyInstance): void {
     payload.resume();
   });
 }
+
+const encoded = (header: string | undefined) => header !== undefined && header.trim().toLowerCase() !== 'identity' && header.trim() !== '';
 
 function describeParseError(body: string): string {
   try {

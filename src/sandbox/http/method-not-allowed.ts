@@ -6,7 +6,6 @@ import { registerBodyDrain } from './body-parsing.js';
 import { listOperations, type OpenApiDocument } from './document.js';
 import { fastifyPath } from './operations.js';
 
-const ROUTABLE_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
 
 const segments = (template: string) => template.split('/');
 const isParam = (segment: string) => /^\{[^}]+\}$/.test(segment);
@@ -24,18 +23,20 @@ export function registerMethodNotAllowed(app: FastifyInstance, documents: OpenAp
     registerBodyDrain(context);
     for (const path of paths) {
       const allowed = declared.filter((d) => d.path === path).map((d) => d.method);
-      const refused = ROUTABLE_METHODS.filter((method) =>
+      // Every method fastify routes (QUERY, TRACE, PROPFIND, …), so that none falls through to 404.
+      const refused = app.supportedMethods.filter((method) =>
         !allowed.includes(method) &&
         // A static route would shadow a templated one of that method (GET /tokens/create vs GET /tokens/{id}).
         !declared.some((d) => d.method === method && d.path !== path && covers(d.path, path)),
       );
-      // Fastify answers HEAD for every GET route; elsewhere HEAD is refused too.
-      const methods = allowed.includes('GET') ? refused : [...refused, 'HEAD' as const];
+      // Fastify answers HEAD for every GET route itself.
+      const methods = allowed.includes('GET') ? refused.filter((method) => method !== 'HEAD') : refused;
       if (methods.length === 0) continue;
       context.route({
         method: methods,
         url: fastifyPath(path),
-        config: { requiresKey: true },
+        // The error handler answers 405 too when fastify refuses the request first (QUERY without a Content-Type).
+        config: { requiresKey: true, allowedMethods: allowed },
         handler: async (request, reply) =>
           reply.code(405).header('allow', allowed.join(', ')).send({
             error: 'MethodNotAllowed',

@@ -125,6 +125,8 @@ export const MIGRATIONS: Migration[] = [
         CREATE UNIQUE INDEX payment_sessions_seq ON payment_sessions (seq);
         -- Newest first with every cheap filter inside the index: a page walks it without reading rows.
         CREATE INDEX payment_sessions_channel_seq ON payment_sessions (channel, seq, status, kind, email_search, name_search, id);
+        -- Each (status, kind) group newest first: a filtered page reads a few entries of each group.
+        CREATE INDEX payment_sessions_channel_status_kind ON payment_sessions (channel, status, kind, seq);
         CREATE INDEX payment_sessions_channel_token ON payment_sessions (channel, payment_token, seq);
         CREATE INDEX payment_sessions_channel_created_at ON payment_sessions (channel, created_at, seq);
         CREATE INDEX payment_sessions_channel_captured_at ON payment_sessions (channel, captured_at, seq);
@@ -160,5 +162,25 @@ export const MIGRATIONS: Migration[] = [
     version: 5,
     description: 'the outbox listed by event type reads an index too',
     sql: 'CREATE INDEX outbox_channel_type ON outbox (channel, event_type, id);',
+  },
+  {
+    version: 6,
+    description: 'a trigram index of each session\'s id, email and name, so that search reads its matches, not the channel',
+    sql: `
+      CREATE VIRTUAL TABLE session_search USING fts5(id, email, name, tokenize = 'trigram');
+      INSERT INTO session_search (rowid, id, email, name)
+        SELECT rowid, id, IFNULL(email_search, ''), IFNULL(name_search, '') FROM payment_sessions;
+      CREATE TRIGGER session_search_insert AFTER INSERT ON payment_sessions BEGIN
+        INSERT INTO session_search (rowid, id, email, name) VALUES (NEW.rowid, NEW.id, IFNULL(NEW.email_search, ''), IFNULL(NEW.name_search, ''));
+      END;
+      CREATE TRIGGER session_search_update AFTER UPDATE OF email_search, name_search ON payment_sessions
+        WHEN OLD.email_search IS NOT NEW.email_search OR OLD.name_search IS NOT NEW.name_search BEGIN
+        DELETE FROM session_search WHERE rowid = OLD.rowid;
+        INSERT INTO session_search (rowid, id, email, name) VALUES (NEW.rowid, NEW.id, IFNULL(NEW.email_search, ''), IFNULL(NEW.name_search, ''));
+      END;
+      CREATE TRIGGER session_search_delete AFTER DELETE ON payment_sessions BEGIN
+        DELETE FROM session_search WHERE rowid = OLD.rowid;
+      END;
+    `,
   },
 ];

@@ -8,10 +8,9 @@ import { completeCheckout, endIneligible, review } from '../../domain/sessions.j
 import { refundedAmount, statusSummary } from '../../domain/views.js';
 import type { Session } from '../../domain/types.js';
 import type { Store } from '../../store/index.js';
+import { LAST_CLOCK_TIME } from '../../store/settings.js';
 import type { OperationContext, OperationHandler } from '../operations.js';
 import { ok, save } from './shared.js';
-
-const LAST_CLOCK_TIME = Date.parse('9999-12-31T23:59:59.999Z');
 
 function sessionOf(store: Store, context: OperationContext): Session {
   const session = store.sessions.get(context.channel, context.path.payment_session_id);

@@ -1,0 +1,68 @@
+// Requests the router never sees, or sees without what HTTP/1.1 requires: the HTTP parser refused
+// them (headers over the limit, a malformed request line, a timeout), Node would answer them itself
+// with an empty body (an Expect it cannot meet, a missing Host), or they ask for a tunnel (CONNECT).
+// They still get the {error, message} shape (SandboxError, openapi/sandbox.yaml), and
+// `Connection: close`, because the connection cannot safely carry another request.
+import { METHODS, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+
+/** The sandbox's codes for refusals outside any route (declared in openapi/sandbox.yaml). */
+export const TRANSPORT_ERRORS = {
+  HPE_HEADER_OVERFLOW: { status: 431, error: 'RequestHeaderFieldsTooLarge', message: 'The request headers exceed the sandbox limit of 16 KiB.' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, error: 'RequestTimeout', message: 'The request was not received in time.' },
+  default: { status: 400, error: 'MalformedRequest', message: 'The request is not valid HTTP/1.1.' },
+  missingHost: { status: 400, error: 'MalformedRequest', message: 'An HTTP/1.1 request needs a Host header.' },
+  expectation: { status: 417, error: 'MalformedRequest', message: 'The sandbox meets no Expect but 100-continue.' },
+  connect: { status: 405, error: 'MethodNotAllowed', message: 'The sandbox opens no tunnels: CONNECT is not allowed.' },
+} as const;
+
+type TransportError = (typeof TRANSPORT_ERRORS)[keyof typeof TRANSPORT_ERRORS];
+type ParserError = Error & { code?: string };
+
+export function transportErrorFor(error: ParserError): TransportError {
+  return error.code === 'HPE_HEADER_OVERFLOW' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? TRANSPORT_ERRORS[error.code] : TRANSPORT_ERRORS.default;
+}
+
+/** The whole answer as bytes, for a socket that has no response object. */
+function rawAnswer({ status, error, message }: TransportError): string {
+  const body = JSON.stringify({ error, message });
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+function endSocket(socket: Duplex, answer: TransportError): void {
+  if (socket.writable) socket.end(rawAnswer(answer));
+  (socket as Duplex & { destroySoon?: () => void }).destroySoon?.();
+}
+
+/** fastify's clientErrorHandler: writes the refusal and closes the connection. */
+export function answerClientError(error: ParserError, socket: Duplex): void {
+  // A reset connection has nobody to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  endSocket(socket, transportErrorFor(error));
+}
+
+function answerResponse(response: ServerResponse, { status, error, message }: TransportError): void {
+  const body = JSON.stringify({ error, message });
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  response.end(body);
+}
+
+/** Node's own answers (417, 400 for a missing Host, a dropped CONNECT) replaced by the contract's shape. */
+export function registerTransportErrors(app: FastifyInstance): void {
+  // Node parses every method of http.METHODS; fastify routes only some. The rest (PROPFIND, PURGE…)
+  // become routable, so that a path of the documents answers them 401/405 rather than 404.
+  for (const method of METHODS) {
+    if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
+  }
+  app.server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => answerResponse(response, TRANSPORT_ERRORS.expectation));
+  app.server.on('connect', (_request: IncomingMessage, socket: Duplex) => endSocket(socket, TRANSPORT_ERRORS.connect));
+  // Node refuses a missing Host only when requireHostHeader is on; it is off (app.ts), so it is refused here.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      const { status, error, message } = TRANSPORT_ERRORS.missingHost;
+      return reply.code(status).header('connection', 'close').send({ error, message });
+    }
+  });
+}

@@ -1,0 +1,133 @@
+// Lists of payment sessions, filtered, ordered, counted and paged in SQL, so that a page costs
+// the page and not the table:
+// - the count comes from per-channel counts by status and kind (kept by triggers), unless a filter
+//   on the row itself (token, search, time range) needs the rows counted;
+// - without any filter, the page walks (channel, seq) newest first and stops once it is full;
+// - filtered by status or kind, each (status, kind) group present in the channel is read newest
+//   first on (channel, status, kind, seq), at most offset + limit entries each, and the groups are
+//   merged: at most 16 short index reads, whatever the table holds;
+// - a search of 3 characters or more reads its matches from a trigram index (session_search);
+// - only the page's rows are then read and parsed.
+import type { SessionListFilter } from '../domain/listing.js';
+import type { Session } from '../domain/types.js';
+import type { Db } from './database.js';
+
+/** The shortest search the trigram index answers. */
+const TRIGRAM = 3;
+
+interface ListSql {
+  /** Conditions on status and kind: the only ones the per-channel counts can answer. */
+  groups: string[];
+  /** Conditions on the row itself (token, search, time ranges). */
+  rows: string[];
+  params: Record<string, unknown>;
+}
+
+/** The WHERE conditions of a list and their named parameters. */
+function conditionsOf(channel: string, filter: SessionListFilter): ListSql {
+  const sql: ListSql = { groups: ['channel = @channel'], rows: [], params: { channel } };
+  const add = (list: 'groups' | 'rows', condition: string, name: string, value: unknown) => {
+    sql[list].push(condition);
+    sql.params[name] = value;
+  };
+  if (filter.excludeStatuses.length > 0) add('groups', 'status NOT IN (SELECT value FROM json_each(@excluded))', 'excluded', JSON.stringify(filter.excludeStatuses));
+  if (filter.statuses) add('groups', 'status IN (SELECT value FROM json_each(@statuses))', 'statuses', JSON.stringify(filter.statuses));
+  if (filter.kinds) add('groups', 'kind IN (SELECT value FROM json_each(@kinds))', 'kinds', JSON.stringify(filter.kinds));
+  if (filter.paymentToken !== undefined) add('rows', 'payment_token = @payment_token', 'payment_token', filter.paymentToken);
+  if (filter.search !== undefined) {
+    const needle = filter.search.toLowerCase();
+    if ([...needle].length >= TRIGRAM) {
+      // The trigram index finds every row holding the needle; a quoted FTS5 string is matched as a substring.
+      add('rows', 'rowid IN (SELECT rowid FROM session_search WHERE session_search MATCH @search)', 'search', `"${needle.replace(/"/g, '""')}"`);
+    } else {
+      // Too short for trigrams: read the (channel, seq, …, email, name, id) index, never the rows.
+      add('rows', '(instr(id, @search) > 0 OR instr(email_search, @search) > 0 OR instr(name_search, @search) > 0)', 'search', needle);
+    }
+  }
+  // ISO 8601 UTC timestamps of one format order as text, so ranges compare in SQL.
+  for (const [column, range] of [['created_at', filter.created], ['captured_at', filter.captured]] as const) {
+    if (range?.from !== undefined) add('rows', `${column} >= @${column}_from`, `${column}_from`, range.from);
+    if (range?.to !== undefined) add('rows', `${column} <= @${column}_to`, `${column}_to`, range.to);
+  }
+  return sql;
+}
+
+/**
+ * The SQL of a list with conditions on the rows. The page is chosen on an index alone, then only
+ * its rows are read. Without a token or a time range (which have narrower indexes of their own),
+ * the page walks (channel, seq, status, kind, …) newest first and stops once it is full.
+ */
+function listStatements(sql: ListSql) {
+  const where = [...sql.groups, ...sql.rows].join(' AND ');
+  const searched = sql.rows.some((condition) => condition.includes('session_search'));
+  const narrowed = 'payment_token' in sql.params || Object.keys(sql.params).some((name) => /_at_(from|to)$/.test(name));
+  // A trigram search starts from its matches (rowid lookups); left to itself, SQLite would walk the
+  // channel's index to avoid sorting, and test every row against the matches.
+  const source = searched
+    ? 'payment_sessions NOT INDEXED'
+    : narrowed ? 'payment_sessions' : 'payment_sessions INDEXED BY payment_sessions_channel_seq';
+  return {
+    page: `SELECT document FROM payment_sessions WHERE rowid IN
+      (SELECT rowid FROM ${source} WHERE ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset) ORDER BY seq DESC`,
+    count: `SELECT COUNT(*) FROM ${source} WHERE ${where}`,
+  };
+}
+
+interface Group {
+  status: string;
+  kind: string;
+  n: number;
+}
+
+type Statement = ReturnType<Db['prepare']>;
+
+/** Reads each group's newest `window` entries and merges them, newest first. */
+function mergedPageSql(groups: number): string {
+  const arms = Array.from({ length: groups }, (_, i) =>
+    `SELECT r, seq FROM (SELECT rowid AS r, seq FROM payment_sessions INDEXED BY payment_sessions_channel_status_kind
+      WHERE channel = @channel AND status = @status${i} AND kind = @kind${i} ORDER BY seq DESC LIMIT @window)`);
+  return `SELECT document FROM payment_sessions WHERE rowid IN
+    (SELECT r FROM (${arms.join(' UNION ALL ')}) ORDER BY seq DESC LIMIT @limit OFFSET @offset) ORDER BY seq DESC`;
+}
+
+export function sessionListQueries(db: Db) {
+  const groupsOf = db.prepare('SELECT status, kind, n FROM session_counts WHERE channel = ? AND n > 0');
+  const cache = new Map<string, Statement>();
+  const prepared = (sql: string) => {
+    let statement = cache.get(sql);
+    if (!statement) cache.set(sql, (statement = db.prepare(sql).pluck()));
+    return statement;
+  };
+
+  function inGroups(channel: string, filter: SessionListFilter): Group[] {
+    return (groupsOf.all(channel) as Group[]).filter((g) =>
+      !filter.excludeStatuses.includes(g.status as never) &&
+      (filter.statuses === undefined || filter.statuses.includes(g.status as never)) &&
+      (filter.kinds === undefined || filter.kinds.includes(g.kind as never)));
+  }
+
+  return {
+    list(channel: string, filter: SessionListFilter, page: { offset: number; limit: number }): { sessions: Session[]; count: number } {
+      const sql = conditionsOf(channel, filter);
+      let count: number;
+      let documents: () => string[];
+      if (sql.rows.length === 0) {
+        const groups = inGroups(channel, filter);
+        count = groups.reduce((sum, g) => sum + g.n, 0);
+        if (sql.groups.length === 1) {
+          documents = () => prepared(listStatements(sql).page).all({ ...sql.params, ...page }) as string[];
+        } else {
+          const params: Record<string, unknown> = { channel, ...page, window: page.offset + page.limit };
+          groups.forEach((g, i) => Object.assign(params, { [`status${i}`]: g.status, [`kind${i}`]: g.kind }));
+          documents = () => prepared(mergedPageSql(groups.length)).all(params) as string[];
+        }
+      } else {
+        const statements = listStatements(sql);
+        count = prepared(statements.count).get(sql.params) as number;
+        documents = () => prepared(statements.page).all({ ...sql.params, ...page }) as string[];
+      }
+      const rows = page.offset >= count ? [] : documents();
+      return { sessions: rows.map((d) => JSON.parse(d) as Session), count };
+    },
+  };
+}

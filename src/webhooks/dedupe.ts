@@ -11,8 +11,11 @@ export interface DeliveryDeduplicatorOptions {
 }
 
 export interface DeliveryDeduplicator {
-  /** Records the id; true when it was already recorded (a retry or a duplicate). */
-  isDuplicate(webhookDeliveryId: string): boolean;
+  /**
+   * Records the id unless it is already recorded. True when it was new (handle the event); false
+   * for a retry or a duplicate (answer 204 without handling it again).
+   */
+  recordIfNew(webhookDeliveryId: string): boolean;
   /** Forgets an id, e.g. when handling the event failed and the retry must be processed. */
   forget(webhookDeliveryId: string): void;
   readonly size: number;
@@ -35,13 +38,13 @@ export function createDeliveryDeduplicator(options: DeliveryDeduplicatorOptions 
   }
 
   return {
-    isDuplicate(id) {
+    recordIfNew(id) {
       const at = now();
       evict(at);
-      if (seenAt.has(id)) return true;
+      if (seenAt.has(id)) return false;
       seenAt.set(id, at);
       if (seenAt.size > maxEntries) evict(at);
-      return false;
+      return true;
     },
     forget(id) {
       seenAt.delete(id);

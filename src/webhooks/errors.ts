@@ -19,3 +19,19 @@ export class WebhookSignatureError extends Error {
     super(message);
   }
 }
+
+export type WebhookPayloadFailure = 'not_json' | 'not_an_object' | 'signed_envelope' | 'unknown_event';
+
+/**
+ * A legacy (unsigned) delivery whose body is not one of the legacy events. It says nothing about
+ * authenticity (a wrong shared secret is a WebhookSignatureError); `reason` says what is wrong.
+ */
+export class WebhookPayloadError extends Error {
+  override readonly name = 'WebhookPayloadError';
+  constructor(
+    readonly reason: WebhookPayloadFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}

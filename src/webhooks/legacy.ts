@@ -1,8 +1,9 @@
 // Unsigned legacy deliveries: the flat data object, no envelope, no event_type. The partner's
 // shared secret travels in plain text in x-service-api-key, so that is what can be checked.
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { WebhookSignatureError } from './errors.js';
+import { WebhookPayloadError, WebhookSignatureError } from './errors.js';
 import type { LegacyWebhook } from './events.js';
+import { constantTimeEqual } from './signature.js';
+import { bodyText } from './text.js';
 
 export interface LegacyWebhookOptions {
   /** The x-service-api-key header of the delivery. */
@@ -11,31 +12,28 @@ export interface LegacyWebhookOptions {
   sharedSecret?: string;
 }
 
-function sameSecret(received: string, expected: string): boolean {
-  // Hashing first gives equal-length buffers, so the comparison is constant-time whatever the lengths.
-  const digest = (s: string) => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(received), digest(expected));
-}
-
-/** Parses a legacy delivery and tells which event it is, from its shape. */
+/**
+ * Parses a legacy delivery and tells which event it is, from its shape. Throws WebhookSignatureError
+ * when the shared secret does not match, and WebhookPayloadError when the body is no legacy event.
+ */
 export function parseLegacyWebhook(body: string | Uint8Array | object, options: LegacyWebhookOptions = {}): LegacyWebhook {
-  if (options.sharedSecret !== undefined && !sameSecret(options.apiKeyHeader ?? '', options.sharedSecret)) {
+  if (options.sharedSecret !== undefined && !constantTimeEqual(options.apiKeyHeader ?? '', options.sharedSecret)) {
     throw new WebhookSignatureError('signature_mismatch', 'The x-service-api-key header does not equal the shared secret.');
   }
   let data: unknown = body;
   if (typeof body === 'string' || body instanceof Uint8Array) {
     try {
-      data = JSON.parse(typeof body === 'string' ? body : Buffer.from(body).toString('utf8'));
+      data = JSON.parse(bodyText(body));
     } catch {
-      throw new WebhookSignatureError('payload_invalid', 'The legacy webhook body is not JSON.');
+      throw new WebhookPayloadError('not_json', 'The legacy webhook body is not JSON.');
     }
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new WebhookSignatureError('payload_invalid', 'The legacy webhook body is not a JSON object.');
+    throw new WebhookPayloadError('not_an_object', 'The legacy webhook body is not a JSON object.');
   }
   const record = data as Record<string, unknown>;
   if ('event_type' in record || 'webhook_delivery_id' in record) {
-    throw new WebhookSignatureError('payload_invalid', 'This is a signed envelope, not a legacy delivery: use verifyWebhook.');
+    throw new WebhookPayloadError('signed_envelope', 'This is a signed envelope, not a legacy delivery: use verifyWebhook or verifyWebhookAsync.');
   }
   if (typeof record.payment_id === 'string' && typeof record.status === 'string') {
     return { kind: 'payment_session_complete', data: record } as LegacyWebhook;
@@ -46,5 +44,5 @@ export function parseLegacyWebhook(body: string | Uint8Array | object, options: 
   if (typeof record.object === 'object' && record.object !== null && typeof (record.object as { sku?: unknown }).sku === 'string') {
     return { kind: 'item_eligibility_updated', data: record } as LegacyWebhook;
   }
-  throw new WebhookSignatureError('payload_invalid', 'The legacy webhook body matches no known event (payment_session_complete, payment_token_updated, item eligibility).');
+  throw new WebhookPayloadError('unknown_event', 'The legacy webhook body matches no known event (payment_session_complete, payment_token_updated, item eligibility).');
 }

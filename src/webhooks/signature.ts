@@ -1,7 +1,9 @@
 // The x-service-signature scheme: `t=<unix-timestamp>,v0=<hex>`, where the hex is
 // HMAC-SHA256(secret, `<t>.<raw body>`). Several v0 entries may appear during a secret rotation.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// Each signer has a sync form (node:crypto, loaded at call time) and an async one (Web Crypto), so
+// that this module loads in edge runtimes; everything else here is shared and pure.
 import { WebhookSignatureError } from './errors.js';
+import { nodeCrypto } from './node-crypto.js';
 
 export const SIGNATURE_HEADER = 'x-service-signature';
 
@@ -48,19 +50,39 @@ export function parseSignatureHeader(header: string | null | undefined): ParsedS
   return { timestamp: Number(timestampText), timestampText, signatures };
 }
 
-/** HMAC-SHA256 over `<timestamp>.<rawBody>`, lowercase hex. */
+/** HMAC-SHA256 over `<timestamp>.<rawBody>`, lowercase hex. Needs node:crypto; elsewhere use computeSignatureAsync. */
 export function computeSignature(rawBody: string | Uint8Array, secret: string, timestamp: number | string): string {
-  const hmac = createHmac('sha256', secret);
+  const hmac = nodeCrypto().createHmac('sha256', secret);
   hmac.update(`${timestamp}.`);
   hmac.update(rawBody);
   return hmac.digest('hex');
 }
 
-/** Constant-time comparison of two hex signatures. */
-export function signaturesEqual(expectedHex: string, receivedHex: string): boolean {
-  const expected = Buffer.from(expectedHex, 'hex');
-  const received = Buffer.from(receivedHex, 'hex');
-  return expected.length === received.length && timingSafeEqual(expected, received);
+const encoder = new TextEncoder();
+
+/** computeSignature on Web Crypto (crypto.subtle): for Workers, Deno, Bun, edge routes and Node. */
+export async function computeSignatureAsync(rawBody: string | Uint8Array, secret: string, timestamp: number | string): Promise<string> {
+  const prefix = encoder.encode(`${timestamp}.`);
+  const body = typeof rawBody === 'string' ? encoder.encode(rawBody) : rawBody;
+  const signed = new Uint8Array(prefix.length + body.length);
+  signed.set(prefix);
+  signed.set(body, prefix.length);
+  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, signed));
+  return Array.from(mac, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Constant-time string equality, in plain JS so that both paths share it. The loop runs over the
+ * received text only, so its time tells neither where the strings differ nor the expected length.
+ */
+export function constantTimeEqual(received: string, expected: string): boolean {
+  let diff = received.length ^ expected.length;
+  for (let i = 0; i < received.length; i++) {
+    // `i % expected.length` stays in bounds (an empty expected gives NaN, which ^ reads as 0).
+    diff |= received.charCodeAt(i) ^ expected.charCodeAt(i % expected.length);
+  }
+  return diff === 0;
 }
 
 export interface SignedWebhook {
@@ -71,17 +93,25 @@ export interface SignedWebhook {
   timestamp: number;
 }
 
+const serialize = (payload: unknown): string => (typeof payload === 'string' ? payload : JSON.stringify(payload));
+const secretList = (secret: string | readonly string[]): readonly string[] => (typeof secret === 'string' ? [secret] : secret);
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+function signedWebhook(body: string, timestamp: number, signatures: readonly string[]): SignedWebhook {
+  return { body, timestamp, signatureHeader: [`t=${timestamp}`, ...signatures.map((s) => `v0=${s}`)].join(',') };
+}
+
 /**
  * Signs a payload as the service does. Pass several secrets to emit one v0 per secret, as during a
- * rotation. For tests and the sandbox.
+ * rotation. For tests and the sandbox. Needs node:crypto; elsewhere use signWebhookAsync.
  */
-export function signWebhook(
-  payload: unknown,
-  secret: string | readonly string[],
-  timestamp: number = Math.floor(Date.now() / 1000),
-): SignedWebhook {
-  const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
-  const secrets = typeof secret === 'string' ? [secret] : secret;
-  const signatures = secrets.map((s) => `v0=${computeSignature(body, s, timestamp)}`);
-  return { body, timestamp, signatureHeader: [`t=${timestamp}`, ...signatures].join(',') };
+export function signWebhook(payload: unknown, secret: string | readonly string[], timestamp: number = nowSeconds()): SignedWebhook {
+  const body = serialize(payload);
+  return signedWebhook(body, timestamp, secretList(secret).map((s) => computeSignature(body, s, timestamp)));
+}
+
+/** signWebhook on Web Crypto. */
+export async function signWebhookAsync(payload: unknown, secret: string | readonly string[], timestamp: number = nowSeconds()): Promise<SignedWebhook> {
+  const body = serialize(payload);
+  return signedWebhook(body, timestamp, await Promise.all(secretList(secret).map((s) => computeSignatureAsync(body, s, timestamp))));
 }

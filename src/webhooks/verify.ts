@@ -1,7 +1,10 @@
-// verifyWebhook: signature, timestamp tolerance (past and future) and envelope, then a typed event.
+// verifyWebhook and verifyWebhookAsync: signature, timestamp tolerance (past and future) and
+// envelope, then a typed event. They differ only in how the HMAC is computed (node:crypto or Web
+// Crypto): the checks before it and after it are the shared functions below.
 import { WebhookSignatureError } from './errors.js';
 import type { WebhookEvent } from './events.js';
-import { computeSignature, parseSignatureHeader, signaturesEqual } from './signature.js';
+import { computeSignature, computeSignatureAsync, constantTimeEqual, parseSignatureHeader, type ParsedSignatureHeader } from './signature.js';
+import { bodyText } from './text.js';
 
 export interface VerifyWebhookOptions {
   /** The body exactly as received: a string, Buffer or Uint8Array. Not a parsed object. */
@@ -22,10 +25,10 @@ function checkRawBody(rawBody: unknown): asserts rawBody is string | Uint8Array 
   if (typeof rawBody === 'string' || rawBody instanceof Uint8Array) return;
   throw new WebhookSignatureError(
     'body_not_raw',
-    'rawBody must be the request body exactly as received (string or Buffer), but got ' +
+    'rawBody must be the request body exactly as received (string, Buffer or Uint8Array), but got ' +
       `${rawBody === null ? 'null' : typeof rawBody}. A parsed and re-serialized body does not match ` +
       'the signature: capture the raw body (express.raw({ type: "application/json" }), or a Fastify ' +
-      'content-type parser with parseAs: "buffer").',
+      'content-type parser with parseAs: "buffer"; in a fetch handler, await request.text()).',
   );
 }
 
@@ -62,7 +65,7 @@ function checkTimestamp(timestamp: number, toleranceSeconds: number, nowMs: numb
 }
 
 function parseEnvelope(rawBody: string | Uint8Array): WebhookEvent {
-  const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
+  const text = bodyText(rawBody);
   let payload: unknown;
   try {
     payload = JSON.parse(text);
@@ -83,23 +86,28 @@ function parseEnvelope(rawBody: string | Uint8Array): WebhookEvent {
   return payload as WebhookEvent;
 }
 
-/**
- * Verifies a signed delivery and returns its typed event. Throws WebhookSignatureError, whose
- * `reason` names the failed check. Answer 204 only after this returns.
- */
-export function verifyWebhook(options: VerifyWebhookOptions): WebhookEvent {
+interface CheckedOptions extends ParsedSignatureHeader {
+  secrets: readonly string[];
+  tolerance: number;
+}
+
+/** The checks that come before any HMAC: body, secrets, tolerance, header. */
+function checkOptions(options: VerifyWebhookOptions): CheckedOptions {
   checkRawBody(options.rawBody);
   const secrets = checkSecrets(options.secret);
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (!Number.isFinite(tolerance) || tolerance < 0) {
     throw new TypeError('toleranceSeconds must be a finite number of seconds, 0 or more.');
   }
-  const { timestamp, timestampText, signatures } = parseSignatureHeader(options.signatureHeader);
-  const expected = secrets.map((secret) => computeSignature(options.rawBody, secret, timestampText));
+  return { secrets, tolerance, ...parseSignatureHeader(options.signatureHeader) };
+}
+
+/** The checks that come after: some expected signature was received, then timestamp, then envelope. */
+function acceptSigned(options: VerifyWebhookOptions, checked: CheckedOptions, expected: readonly string[]): WebhookEvent {
   // Every pair is compared (no early exit), so timing does not tell which entry matched.
   let matched = false;
   for (const candidate of expected) {
-    for (const received of signatures) matched = signaturesEqual(candidate, received) || matched;
+    for (const received of checked.signatures) matched = constantTimeEqual(received, candidate) || matched;
   }
   if (!matched) {
     throw new WebhookSignatureError(
@@ -107,6 +115,26 @@ export function verifyWebhook(options: VerifyWebhookOptions): WebhookEvent {
       'No v0 signature matches: check the signing secret, and that the body is passed exactly as received.',
     );
   }
-  checkTimestamp(timestamp, tolerance, options.now ?? Date.now());
+  checkTimestamp(checked.timestamp, checked.tolerance, options.now ?? Date.now());
   return parseEnvelope(options.rawBody);
+}
+
+/**
+ * Verifies a signed delivery and returns its typed event. Throws WebhookSignatureError, whose
+ * `reason` names the failed check. Answer 204 only after this returns. Needs node:crypto; in edge
+ * runtimes use verifyWebhookAsync.
+ */
+export function verifyWebhook(options: VerifyWebhookOptions): WebhookEvent {
+  const checked = checkOptions(options);
+  return acceptSigned(options, checked, checked.secrets.map((secret) => computeSignature(options.rawBody, secret, checked.timestampText)));
+}
+
+/**
+ * verifyWebhook on Web Crypto, for any runtime with crypto.subtle (Workers, Deno, Bun, edge routes,
+ * Node). Same options and checks; rejects with the same WebhookSignatureError.
+ */
+export async function verifyWebhookAsync(options: VerifyWebhookOptions): Promise<WebhookEvent> {
+  const checked = checkOptions(options);
+  const expected = await Promise.all(checked.secrets.map((secret) => computeSignatureAsync(options.rawBody, secret, checked.timestampText)));
+  return acceptSigned(options, checked, expected);
 }

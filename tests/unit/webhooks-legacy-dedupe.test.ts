@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDeliveryDeduplicator, parseLegacyWebhook, WebhookSignatureError } from '../../src/webhooks/index.js';
+import { createDeliveryDeduplicator, parseLegacyWebhook, WebhookPayloadError, WebhookSignatureError, type WebhookPayloadFailure } from '../../src/webhooks/index.js';
 import { contract, resolve } from '../support/contract.js';
 
 const example = (name: string) => resolve<{ value: unknown }>(contract.components.examples![name]).value;
@@ -22,44 +22,66 @@ describe('parseLegacyWebhook', () => {
     expect(() => parseLegacyWebhook(body, { apiKeyHeader: null, sharedSecret: 'shared' })).toThrow(/does not equal/);
   });
 
-  it('refuses a signed envelope, non-JSON and unknown shapes', () => {
-    expect(() => parseLegacyWebhook(JSON.stringify(example('DisputeCreatedEvent')))).toThrow(/verifyWebhook/);
-    expect(() => parseLegacyWebhook('{oops')).toThrow(/not JSON/);
-    expect(() => parseLegacyWebhook('[]')).toThrow(/not a JSON object/);
-    expect(() => parseLegacyWebhook({ hello: 'world' })).toThrow(/matches no known event/);
+  it('refuses a shared secret that is a prefix or an extension of the real one', () => {
+    const body = JSON.stringify(example('PaymentTokenUpdatedLegacyPayload'));
+    expect(() => parseLegacyWebhook(body, { apiKeyHeader: 'shared-and-more', sharedSecret: 'shared' })).toThrow(WebhookSignatureError);
+    expect(() => parseLegacyWebhook(body, { apiKeyHeader: 'shar', sharedSecret: 'shared' })).toThrow(WebhookSignatureError);
+    expect(() => parseLegacyWebhook(body, { apiKeyHeader: 'x', sharedSecret: '' })).toThrow(WebhookSignatureError);
+  });
+
+  // A bad body is no signature failure: it gets its own error class and a reason that says why.
+  it.each<[WebhookPayloadFailure, string | object, RegExp]>([
+    ['signed_envelope', JSON.stringify(example('DisputeCreatedEvent')), /verifyWebhook/],
+    ['not_json', '{oops', /not JSON/],
+    ['not_json', new TextEncoder().encode('{oops'), /not JSON/],
+    ['not_an_object', '[]', /not a JSON object/],
+    ['unknown_event', { hello: 'world' }, /matches no known event/],
+  ])('refuses a body with reason %s', (reason, body, message) => {
+    const error = (() => {
+      try {
+        parseLegacyWebhook(body);
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(WebhookPayloadError);
+    expect(error).not.toBeInstanceOf(WebhookSignatureError);
+    expect(error).toMatchObject({ name: 'WebhookPayloadError', reason, message: expect.stringMatching(message) });
   });
 });
 
 describe('createDeliveryDeduplicator', () => {
-  it('reports a retry of the same webhook_delivery_id as a duplicate', () => {
+  it('records a new webhook_delivery_id, and reports a retry of it as not new', () => {
     const dedupe = createDeliveryDeduplicator();
-    expect(dedupe.isDuplicate('dlv_1')).toBe(false);
-    expect(dedupe.isDuplicate('dlv_2')).toBe(false);
-    expect(dedupe.isDuplicate('dlv_1')).toBe(true);
+    expect(dedupe.recordIfNew('dlv_1')).toBe(true);
+    expect(dedupe.recordIfNew('dlv_2')).toBe(true);
+    expect(dedupe.size).toBe(2);
+    expect(dedupe.recordIfNew('dlv_1')).toBe(false);
+    expect(dedupe.size).toBe(2);
   });
 
   it('forgets an id whose handling failed, so that the retry is processed', () => {
     const dedupe = createDeliveryDeduplicator();
-    dedupe.isDuplicate('dlv_1');
+    dedupe.recordIfNew('dlv_1');
     dedupe.forget('dlv_1');
-    expect(dedupe.isDuplicate('dlv_1')).toBe(false);
+    expect(dedupe.recordIfNew('dlv_1')).toBe(true);
   });
 
   it('remembers for the retry window, then forgets', () => {
     let clock = 0;
     const dedupe = createDeliveryDeduplicator({ ttlMs: 1000, now: () => clock });
-    dedupe.isDuplicate('dlv_1');
+    dedupe.recordIfNew('dlv_1');
     clock = 999;
-    expect(dedupe.isDuplicate('dlv_1')).toBe(true);
+    expect(dedupe.recordIfNew('dlv_1')).toBe(false);
     clock = 2000;
-    expect(dedupe.isDuplicate('dlv_1')).toBe(false);
+    expect(dedupe.recordIfNew('dlv_1')).toBe(true);
   });
 
   it('keeps at most maxEntries ids, dropping the oldest', () => {
     const dedupe = createDeliveryDeduplicator({ maxEntries: 2 });
-    for (const id of ['dlv_1', 'dlv_2', 'dlv_3']) dedupe.isDuplicate(id);
+    for (const id of ['dlv_1', 'dlv_2', 'dlv_3']) dedupe.recordIfNew(id);
     expect(dedupe.size).toBe(2);
-    expect(dedupe.isDuplicate('dlv_3')).toBe(true);
-    expect(dedupe.isDuplicate('dlv_1')).toBe(false);
+    expect(dedupe.recordIfNew('dlv_3')).toBe(false);
+    expect(dedupe.recordIfNew('dlv_1')).toBe(true);
   });
 });

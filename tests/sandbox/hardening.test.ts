@@ -263,7 +263,7 @@ describe('what a second probe found', () => {
   });
 
   it('the clock stops at the end of year 9999, however long real time runs', async () => {
-    const { clockRepository } = await import('../../src/sandbox/store/settings.js');
+    const { clockRepository } = await import('../../src/sandbox/store/clock.js');
     let real = Date.parse('9999-12-31T23:59:00Z');
     const clock = clockRepository(s.store.db, () => real);
     clock.advance('dev', 30);

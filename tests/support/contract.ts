@@ -1,50 +1,24 @@
-// The bundled contract, loaded once, with the sandbox's ajv (JSON Schema 2020-12) validators.
-// Shared by every test that checks a payload against the document.
-import { CONTRACT_FILE, loadDocument as loadOpenApi, repoRoot, resolveRef, SchemaValidators } from '../../src/sandbox/http/document.js';
+// The bundled contract, loaded once, with the sandbox's own document walker and ajv validators, and
+// the one check of a response against a document: shared by every test that checks a payload.
+import {
+  CONTRACT_FILE, listOperations, loadDocument as loadOpenApi, repoRoot, resolveRef, SchemaValidators,
+  type MediaTypeObject, type OpenApiDocument, type OperationObject,
+} from '../../src/sandbox/http/document.js';
 
-export { repoRoot };
-
-export interface MediaType {
-  schema?: { $ref?: string };
-  examples?: Record<string, { $ref?: string; value?: unknown }>;
-}
-export interface Operation {
-  operationId: string;
-  tags?: string[];
-  summary?: string;
-  description?: string;
-  parameters?: Array<{ $ref?: string; name?: string; in?: string; schema?: Record<string, unknown>; required?: boolean; style?: string; explode?: boolean }>;
-  requestBody?: { content: Record<string, MediaType> };
-  responses: Record<string, { $ref?: string; content?: Record<string, MediaType> }>;
-  security?: unknown[];
-  [extension: `x-${string}`]: unknown;
-}
-export interface OpenApiDocument {
-  openapi: string;
-  servers: Array<{ url: string; description: string }>;
-  paths: Record<string, Record<string, Operation | unknown>>;
-  webhooks: Record<string, Record<string, Operation>>;
-  components: Record<string, Record<string, any>>;
-}
-
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+export { repoRoot, type OpenApiDocument };
+export type MediaType = MediaTypeObject;
+export type Operation = OperationObject;
 
 export function loadDocument(file = CONTRACT_FILE): OpenApiDocument {
-  return loadOpenApi(file) as unknown as OpenApiDocument;
+  return loadOpenApi(file);
 }
 
-export const contract = loadDocument();
+/** The contract, which has webhooks (the helpers' document has none). */
+export const contract = loadDocument() as OpenApiDocument & Required<Pick<OpenApiDocument, 'webhooks'>>;
 
 /** Every operation of the document's paths, with its method and path. */
 export function operations(doc: OpenApiDocument = contract): Array<{ method: string; path: string; op: Operation }> {
-  const found: Array<{ method: string; path: string; op: Operation }> = [];
-  for (const [p, item] of Object.entries(doc.paths)) {
-    for (const method of HTTP_METHODS) {
-      const op = item[method] as Operation | undefined;
-      if (op) found.push({ method, path: p, op });
-    }
-  }
-  return found;
+  return listOperations(doc).map(({ method, path, operation }) => ({ method, path, op: operation }));
 }
 
 export function operationById(operationId: string, doc: OpenApiDocument = contract) {
@@ -55,33 +29,38 @@ export function operationById(operationId: string, doc: OpenApiDocument = contra
 
 /** Follows a local `#/components/...` reference. */
 export function resolve<T>(node: T | { $ref?: string }, doc: OpenApiDocument = contract): T {
-  return resolveRef<T>(doc as never, node);
+  return resolveRef<T>(doc, node);
 }
 
-const validators = new SchemaValidators(contract as never);
+const validatorsOf = new Map<OpenApiDocument, SchemaValidators>();
+const validators = (doc: OpenApiDocument) => {
+  let found = validatorsOf.get(doc);
+  if (!found) validatorsOf.set(doc, (found = new SchemaValidators(doc)));
+  return found;
+};
 
 /** A validator for the schema at a JSON pointer of the document, e.g. `#/components/schemas/Dispute`. */
-export const validatorAt = (pointer: string) => validators.at(pointer);
+export const validatorAt = (pointer: string, doc: OpenApiDocument = contract) => validators(doc).at(pointer);
 
 /** Validates a body against a media type's schema; returns ajv's errors, or [] when valid. */
-export function violations(schema: { $ref?: string } | undefined, value: unknown): string[] {
+export function violations(schema: { $ref?: string } | undefined, value: unknown, doc: OpenApiDocument = contract): string[] {
   if (!schema?.$ref) throw new Error('Expected a named schema ($ref)');
-  const validate = validatorAt(schema.$ref);
+  const validate = validatorAt(schema.$ref, doc);
   return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
 }
 
 /**
- * Checks a response against the document: its status must be declared by the operation, and its
- * body must validate against that status's schema. Returns the problems found.
+ * Checks a response against the document that declares its operation: its status must be declared,
+ * and its body must validate against that status's schema. Returns the problems found.
  */
-export function responseViolations(operationId: string, status: number, body: unknown): string[] {
-  const { op } = operationById(operationId);
+export function responseViolations(operationId: string, status: number, body: unknown, doc: OpenApiDocument = contract): string[] {
+  const { op } = operationById(operationId, doc);
   const declared = op.responses[String(status)];
   if (!declared) return [`${operationId} does not declare status ${status}`];
-  const response = resolve<{ content?: Record<string, MediaType> }>(declared);
+  const response = resolve<{ content?: Record<string, MediaType> }>(declared, doc);
   const media = response.content?.['application/json'];
   if (!media) return body === undefined || body === '' ? [] : [`${operationId} ${status} declares no body`];
-  return violations(media.schema, body);
+  return violations(media.schema, body, doc).map((problem) => `${operationId} ${status} ${problem}`);
 }
 
 export interface MediaSite {

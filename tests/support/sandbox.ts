@@ -2,25 +2,20 @@
 // against the document that declares its route (the contract, or the sandbox's helper API): a
 // status it does not declare, or a body that does not validate, fails the test.
 import { buildSandbox } from '../../src/sandbox/http/app.js';
-import {
-  CONTRACT_FILE, listOperations, loadDocument, resolveRef, SANDBOX_FILE, SchemaValidators, type OpenApiDocument,
-} from '../../src/sandbox/http/document.js';
+import { SANDBOX_FILE, templateMatches } from '../../src/sandbox/http/document.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
+import { contract, loadDocument, operations, responseViolations, validatorAt } from './contract.js';
 
 export const DEV_KEY = 'sandbox-dev-key';
 export const OTHER_KEY = 'sandbox-other-key';
 
-const documents = [CONTRACT_FILE, SANDBOX_FILE].map((file) => {
-  const document = loadDocument(file);
-  return { document, validators: new SchemaValidators(document), operations: listOperations(document) };
-});
+const documents = [contract, loadDocument(SANDBOX_FILE)];
 
+/** The operation of either document whose method and path template match. */
 function routeOf(method: string, path: string) {
   for (const doc of documents) {
-    for (const located of doc.operations) {
-      const pattern = new RegExp(`^${located.path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-      if (located.method === method.toLowerCase() && pattern.test(path)) return { ...doc, located };
-    }
+    const found = operations(doc).find((o) => o.method === method.toLowerCase() && templateMatches(o.path, path));
+    if (found) return { doc, operationId: found.op.operationId };
   }
   return undefined;
 }
@@ -30,22 +25,14 @@ export function documentViolations(method: string, path: string, status: number,
   // Pages for people (hosted checkout, health, the documents themselves) are not API routes.
   if (!/^\/(payments|api|v1|sandbox\/v1)\//.test(path) && status < 400) return [];
   const route = routeOf(method, path);
-  const contract = documents[0]!;
   if (!route) {
     // Unknown routes and wrong methods answer the contract's shared 404 / 405.
     const shared: Record<number, string> = { 404: 'NotFoundError', 405: 'MethodNotAllowedError', 401: 'UnauthorizedError' };
     if (!shared[status]) return [`${method} ${path} is no route of the documents, yet answered ${status}`];
-    const validate = contract.validators.at(`#/components/schemas/${shared[status]}`);
+    const validate = validatorAt(`#/components/schemas/${shared[status]}`);
     return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
   }
-  const { operationId, responses } = route.located.operation;
-  const declared = responses[String(status)];
-  if (!declared) return [`${operationId} does not declare status ${status}`];
-  const response = resolveRef<{ content?: Record<string, { schema?: { $ref?: string } }> }>(route.document as OpenApiDocument, declared);
-  const schema = response.content?.['application/json']?.schema;
-  if (!schema?.$ref) return [];
-  const validate = route.validators.at(schema.$ref);
-  return validate(body) ? [] : (validate.errors ?? []).map((e) => `${operationId} ${status} ${e.instancePath} ${e.message}`);
+  return responseViolations(route.operationId, status, body, route.doc);
 }
 
 export interface CallOptions {

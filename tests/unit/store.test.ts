@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from '../../src/sandbox/store/database.js';
 import { createStore } from '../../src/sandbox/store/index.js';
 import { MIGRATIONS } from '../../src/sandbox/store/migrations.js';
+import { deliveryId, randomIds } from '../../src/sandbox/ids.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -37,7 +38,7 @@ describe('store', () => {
     const store = createStore(openDatabase(':memory:'));
     expect(() =>
       store.transaction(() => {
-        store.outbox.enqueue('dev', { event_type: 'payment_session_complete', data: {} }, new Date().toISOString());
+        store.outbox.enqueue('dev', { event_type: 'payment_session_complete', data: {} }, new Date().toISOString(), deliveryId(randomIds));
         throw new Error('boom');
       }),
     ).toThrow('boom');
@@ -46,8 +47,8 @@ describe('store', () => {
 
   it('pages the outbox oldest first, by cursor, and by event type', () => {
     const store = createStore(openDatabase(':memory:'));
-    for (const type of ['a', 'b', 'a', 'a', 'b']) store.outbox.enqueue('dev', { event_type: type, data: {} }, '2026-01-01T00:00:00.000Z');
-    store.outbox.enqueue('other', { event_type: 'a', data: {} }, '2026-01-01T00:00:00.000Z');
+    for (const type of ['a', 'b', 'a', 'a', 'b']) store.outbox.enqueue('dev', { event_type: type, data: {} }, '2026-01-01T00:00:00.000Z', deliveryId(randomIds));
+    store.outbox.enqueue('other', { event_type: 'a', data: {} }, '2026-01-01T00:00:00.000Z', deliveryId(randomIds));
     const first = store.outbox.list('dev', { limit: 2 });
     expect(first.events.map((e) => e.event_type)).toEqual(['a', 'b']);
     expect(first.hasMore).toBe(true);
@@ -60,7 +61,7 @@ describe('store', () => {
 
   it('keeps the delivery id of an outbox event stable', () => {
     const store = createStore(openDatabase(':memory:'));
-    store.outbox.enqueue('dev', { event_type: 'dispute.created', data: { x: 1 } }, '2026-01-01T00:00:00.000Z');
+    store.outbox.enqueue('dev', { event_type: 'dispute.created', data: { x: 1 } }, '2026-01-01T00:00:00.000Z', deliveryId(randomIds));
     const [event] = store.outbox.list('dev', { limit: 10 }).events;
     expect(event!.payload.webhook_delivery_id).toMatch(/^dlv_[0-9a-f]{32}$/);
     expect(store.outbox.list('dev', { limit: 10 }).events[0]!.payload.webhook_delivery_id).toBe(event!.payload.webhook_delivery_id);

@@ -1,9 +1,8 @@
 // The hosted pages a redirect_url leads to. The full customer flow comes later; for now each page
 // shows where the customer is and points at the helpers that move the flow on.
 import { resolveRedirect } from '../domain/create-session.js';
-import type { Session } from '../domain/types.js';
+import type { PaymentTokenRecord, Session } from '../domain/types.js';
 import { statusSummary } from '../domain/views.js';
-import type { TokenRecord } from '../store/tokens.js';
 
 export interface Page {
   status: number;
@@ -41,7 +40,7 @@ export function checkoutPage(session: Session | undefined, id: string): Page {
 }
 
 /** Where a create-session 422 sends the customer to fix a payment token. */
-export function tokenActionPage(token: TokenRecord | undefined, tokenId: string): Page {
+export function tokenActionPage(token: PaymentTokenRecord | undefined, tokenId: string): Page {
   if (!token) return page('Payment method not found', `<p>No payment token ${escape(tokenId)}.</p>`, 404);
   const action = token.next_action === 'TakeHealthSurvey' ? 'retake the health survey' : token.next_action === 'UpdatePaymentMethod' ? 'enter a new payment method' : null;
   return page(

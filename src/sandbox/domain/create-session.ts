@@ -1,8 +1,10 @@
 // The rules of create_payment_session beyond the schema: the total arithmetic, URLs after
 // templating, tokens and merchant features. Pure: token facts are passed in.
 import { expectedTotal } from './amounts.js';
-import { badRequest, notFound, OperationError } from './errors.js';
+import { customerActionNeeded, notFound, refusalsOf } from './errors.js';
 import type { CreateSessionRequest, Features, OrderItem, Session } from './types.js';
+
+const refuse = refusalsOf('createPaymentSession');
 
 export const SESSION_ID_PLACEHOLDER = '{{payment_session_id}}';
 
@@ -40,34 +42,34 @@ function isValidUrl(url: string): boolean {
 export function checkCreateRules(request: CreateSessionRequest, features: Features, token: TokenFacts | undefined): void {
   for (const field of ['success_url', 'failure_url'] as const) {
     if (!isValidUrl(resolveRedirect(request[field], '00000000-0000-4000-8000-000000000000'))) {
-      throw badRequest('InvalidRequestParameter', `${field} is not a valid URL.`);
+      throw refuse('InvalidRequestParameter', `${field} is not a valid URL.`);
     }
   }
   // "Required in effect": a session charges for items, so an empty list is refused (sandbox.yaml).
-  if (request.order_items.length === 0) throw badRequest('OrderItemsInvalid', 'order_items must hold at least one item.');
+  if (request.order_items.length === 0) throw refuse('OrderItemsInvalid', 'order_items must hold at least one item.');
   checkSafeAmounts(request);
   if (request.payment_token !== undefined && request.tokenize === true) {
-    throw badRequest('TokenizeNotSupported', 'tokenize must be false when payment_token is given.');
+    throw refuse('TokenizeNotSupported', 'tokenize must be false when payment_token is given.');
   }
   const freeTrial = request.display_next_bill_info !== undefined;
   if (freeTrial && request.tokenize !== true) {
-    throw badRequest('MissingRequiredParameter', 'display_next_bill_info (a free trial) requires tokenize=true.');
+    throw refuse('MissingRequiredParameter', 'display_next_bill_info (a free trial) requires tokenize=true.');
   }
   if (freeTrial && request.total_amount !== 0) {
-    throw badRequest('TotalAmountInvalid', 'display_next_bill_info (a free trial) requires total_amount=0.');
+    throw refuse('TotalAmountInvalid', 'display_next_bill_info (a free trial) requires total_amount=0.');
   }
   if (!freeTrial && request.total_amount <= 0) {
-    throw badRequest('TotalAmountInvalid', `total_amount must be greater than 0, not ${request.total_amount}.`);
+    throw refuse('TotalAmountInvalid', `total_amount must be greater than 0, not ${request.total_amount}.`);
   }
   const expected = expectedTotal(request);
   if (request.total_amount !== expected) {
-    throw badRequest('TotalAmountInvalid', `total_amount ${request.total_amount} does not equal the sum of the amounts, ${expected}.`);
+    throw refuse('TotalAmountInvalid', `total_amount ${request.total_amount} does not equal the sum of the amounts, ${expected}.`);
   }
   if ((request.kind ?? 'one_time_payment') === 'authorization' && !features.authorization) {
-    throw badRequest('FeatureNotEnabled', 'Authorization sessions (kind=authorization) are not enabled for this merchant.');
+    throw refuse('FeatureNotEnabled', 'Authorization sessions (kind=authorization) are not enabled for this merchant.');
   }
   if ((request.tokenize === true || request.payment_token !== undefined || freeTrial) && !features.tokenization) {
-    throw badRequest('FeatureNotEnabled', 'Payment tokens are not enabled for this merchant.');
+    throw refuse('FeatureNotEnabled', 'Payment tokens are not enabled for this merchant.');
   }
   if (request.payment_token !== undefined) checkToken(request.payment_token, token);
 }
@@ -77,26 +79,21 @@ function checkSafeAmounts(request: CreateSessionRequest): void {
   for (const [n, item] of request.order_items.entries()) {
     const values = [item.quantity, item.price, item.amount_details.total_additional_charges, item.amount_details.total_discounts];
     if (!values.every(Number.isSafeInteger) || !Number.isSafeInteger(item.quantity * item.price)) {
-      throw badRequest('OrderItemsInvalid', `order_items[${n}] has an amount beyond ${Number.MAX_SAFE_INTEGER} cents.`);
+      throw refuse('OrderItemsInvalid', `order_items[${n}] has an amount beyond ${Number.MAX_SAFE_INTEGER} cents.`);
     }
   }
   const values = [request.total_amount, request.amount_details.total_additional_charges, request.amount_details.total_discounts, expectedTotal(request)];
   if (!values.every(Number.isSafeInteger)) {
-    throw badRequest('TotalAmountInvalid', `Amounts must be whole cents below ${Number.MAX_SAFE_INTEGER}.`);
+    throw refuse('TotalAmountInvalid', `Amounts must be whole cents below ${Number.MAX_SAFE_INTEGER}.`);
   }
 }
 
 function checkToken(paymentToken: string, token: TokenFacts | undefined): void {
   if (!token?.exists || token.deleted) throw notFound(`No payment token ${paymentToken}.`);
   if (token.pendingCheckout) {
-    throw badRequest('SessionPending', 'The customer has not finished the initial checkout of the session that created this payment token.');
+    throw refuse('SessionPending', 'The customer has not finished the initial checkout of the session that created this payment token.');
   }
-  if (token.nextAction) {
-    throw new OperationError(422, token.nextAction, `The payment token needs customer action: ${token.nextAction}.`, {
-      next_action: token.nextAction,
-      redirect_url: token.actionUrl,
-    });
-  }
+  if (token.nextAction) throw customerActionNeeded(token.nextAction, token.actionUrl);
 }
 
 /** The new session's order items, with ids for those the partner gave none. */

@@ -1,15 +1,43 @@
-// A refusal of the service, in the contract's {error, message} shape.
-export class OperationError extends Error {
+// What went wrong, in the domain's words: the kind of refusal and the code the contract gives it.
+// Which HTTP status a kind is belongs to http/ (http/errors.ts). Codes are typed by operation from
+// the generated contract, so a misspelt code, or one the operation cannot answer, does not compile.
+import type { OperationErrorCode, OperationId } from '../../client/errors.js';
+import type { components as SandboxComponents } from '../../../generated/sandbox.js';
+
+export type RefusalKind =
+  /** The request breaks a rule of the service. */
+  | 'invalid'
+  /** No such resource on the caller's sales channel. */
+  | 'not_found'
+  /** A payment token needs the customer first (the create-session 422). */
+  | 'needs_customer_action';
+
+export class Refusal extends Error {
+  override readonly name = 'Refusal';
   constructor(
-    readonly status: 400 | 401 | 404 | 405 | 422 | 500 | 501,
+    readonly kind: RefusalKind,
     readonly code: string,
     message: string,
-    /** A body other than {error, message}, e.g. the create-session 422 {next_action, redirect_url}. */
-    readonly body?: Record<string, unknown>,
+    /** Fields of a body other than {error, message}: the 422's next_action and redirect_url. */
+    readonly fields?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
   }
 }
 
-export const badRequest = (code: string, message: string) => new OperationError(400, code, message);
-export const notFound = (message: string) => new OperationError(404, 'NotFound', message);
+/** The refusals of one contract operation: `refusalsOf('capturePaymentSession')('SessionVoided', …)`. */
+export function refusalsOf<Op extends OperationId>(_operationId: Op) {
+  return (code: OperationErrorCode<Op>, message: string) => new Refusal('invalid', code, message);
+}
+
+/** Codes the sandbox's own helpers refuse with (openapi/sandbox.yaml). */
+export type HelperRefusalCode = Extract<SandboxComponents['schemas']['SandboxError']['error'], 'InvalidRequest' | 'InvalidState'>;
+
+export const helperRefusal = (code: HelperRefusalCode, message: string) => new Refusal('invalid', code, message);
+
+export const notFound = (message: string) => new Refusal('not_found', 'NotFound', message);
+
+export type CustomerAction = 'UpdatePaymentMethod' | 'TakeHealthSurvey';
+
+export const customerActionNeeded = (action: CustomerAction, redirectUrl: string) =>
+  new Refusal('needs_customer_action', action, `The payment token needs customer action: ${action}.`, { next_action: action, redirect_url: redirectUrl });

@@ -1,6 +1,6 @@
 // list_payment_sessions: what the query asks for, as a filter the store runs in SQL, and the
 // pagination object. Pure: no I/O, and nothing here reads a session.
-import { badRequest } from './errors.js';
+import { refusalsOf } from './errors.js';
 import type { SessionKind, SessionStatus } from './types.js';
 
 export interface ListQuery {
@@ -35,6 +35,8 @@ export interface SessionListFilter {
   captured?: TimeRange;
 }
 
+const refuse = refusalsOf('listPaymentSessions');
+
 export const DEFAULT_PAGE_SIZE = 30;
 /** The sandbox's cap on page_size (the contract states none). */
 export const MAX_PAGE_SIZE = 1000;
@@ -44,7 +46,7 @@ function storedTime(value: string | undefined, name: string): string | undefined
   if (value === undefined) return undefined;
   const time = Date.parse(value);
   // The schema's date-time format admits a few values Date cannot hold (a leap second, year 0).
-  if (Number.isNaN(time) || time < 0) throw badRequest('InvalidRequestParameter', `${name} is not a date-time the sandbox can compare: ${value}.`);
+  if (Number.isNaN(time) || time < 0) throw refuse('InvalidRequestParameter', `${name} is not a date-time the sandbox can compare: ${value}.`);
   return new Date(time).toISOString();
 }
 
@@ -77,7 +79,7 @@ export interface PageRequest {
 
 export function pageRequest(query: { page?: number; page_size?: number }): PageRequest {
   const pageSize = query.page_size ?? DEFAULT_PAGE_SIZE;
-  if (pageSize > MAX_PAGE_SIZE) throw badRequest('InvalidRequestParameter', `page_size must be at most ${MAX_PAGE_SIZE} in the sandbox.`);
+  if (pageSize > MAX_PAGE_SIZE) throw refuse('InvalidRequestParameter', `page_size must be at most ${MAX_PAGE_SIZE} in the sandbox.`);
   return { page: query.page ?? 1, pageSize };
 }
 

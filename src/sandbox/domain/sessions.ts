@@ -1,9 +1,13 @@
 // The payment-session state machine: checkout, review, capture, void, cancel. Pure: each move
 // takes the session and the time, changes the session, and returns the webhook events it causes.
 import { storedItemTotal } from './amounts.js';
-import { badRequest } from './errors.js';
+import { helperRefusal, refusalsOf, type Refusal } from './errors.js';
 import { completionEvent } from './events.js';
 import type { DomainEvent, Session } from './types.js';
+
+const refuseCapture = refusalsOf('capturePaymentSession');
+const refuseVoid = refusalsOf('voidPaymentSession');
+const refuseCancel = refusalsOf('cancelPaymentSession');
 
 /** An authorization hold stays valid for 6.95 days. */
 export const HOLD_VALIDITY_MS = 6.95 * 24 * 60 * 60 * 1000;
@@ -11,7 +15,7 @@ export const HOLD_VALIDITY_MS = 6.95 * 24 * 60 * 60 * 1000;
 /** The customer entered payment information: pending → processing (one-time) or authorized (hold). */
 export function completeCheckout(session: Session, now: string): DomainEvent[] {
   if (session.status !== 'pending') {
-    throw badRequest('InvalidState', `Only a pending session can complete checkout; this one is ${session.status}.`);
+    throw helperRefusal('InvalidState', `Only a pending session can complete checkout; this one is ${session.status}.`);
   }
   const events: DomainEvent[] = [];
   if (session.kind === 'authorization') {
@@ -43,7 +47,7 @@ export function completeCheckout(session: Session, now: string): DomainEvent[] {
 /** The survey found the customer ineligible: the flow ends at failure_url, and its outcome is reported. */
 export function endIneligible(session: Session, now: string): DomainEvent[] {
   if (session.status !== 'pending') {
-    throw badRequest('InvalidState', `Only a pending session can complete checkout; this one is ${session.status}.`);
+    throw helperRefusal('InvalidState', `Only a pending session can complete checkout; this one is ${session.status}.`);
   }
   return [completionEvent(session, now)];
 }
@@ -51,7 +55,7 @@ export function endIneligible(session: Session, now: string): DomainEvent[] {
 /** The service's review of a one-time payment: processing → captured | rejected. */
 export function review(session: Session, decision: 'accept' | 'decline', now: string): DomainEvent[] {
   if (session.status !== 'processing') {
-    throw badRequest('InvalidState', `Only a processing session can be reviewed; this one is ${session.status}.`);
+    throw helperRefusal('InvalidState', `Only a processing session can be reviewed; this one is ${session.status}.`);
   }
   if (decision === 'accept') {
     session.status = 'captured';
@@ -81,31 +85,31 @@ export interface CaptureResult {
   captureId: string;
   events: DomainEvent[];
   /** The capture failed (expired hold); the change must still be stored. */
-  failure?: ReturnType<typeof badRequest>;
+  failure?: Refusal;
 }
 
 export function capture(session: Session, amount: number, key: string | undefined, now: string, newId: () => string): CaptureResult {
   if (key !== undefined && session.capture_keys[key]) return { captureId: session.capture_keys[key], events: [] };
   if (session.kind !== 'authorization') {
-    throw badRequest('ImmediateCapture', 'This session was not created with kind=authorization; it was captured immediately.');
+    throw refuseCapture('ImmediateCapture', 'This session was not created with kind=authorization; it was captured immediately.');
   }
   switch (session.status) {
     case 'pending':
     case 'canceled':
-      throw badRequest('SessionPending', 'The customer has not finished checkout: no hold exists yet.');
+      throw refuseCapture('SessionPending', 'The customer has not finished checkout: no hold exists yet.');
     case 'authorization_voided':
-      throw badRequest('SessionVoided', 'The authorization was voided.');
+      throw refuseCapture('SessionVoided', 'The authorization was voided.');
     case 'authorization_expired':
-      throw badRequest('SessionExpired', 'The hold expired and re-authorization failed.');
+      throw refuseCapture('SessionExpired', 'The hold expired and re-authorization failed.');
     case 'captured':
-      throw badRequest('SessionCaptured', 'The session is already captured.');
+      throw refuseCapture('SessionCaptured', 'The session is already captured.');
     case 'authorized':
       break;
     default:
-      throw badRequest('SessionPending', `The session is ${session.status}.`);
+      throw refuseCapture('SessionPending', `The session is ${session.status}.`);
   }
   if (!Number.isSafeInteger(amount) || amount <= 0 || amount > session.total_amount) {
-    throw badRequest('TotalAmountInvalid', `total_amount must be greater than 0 and at most the original total_amount ${session.total_amount}; got ${amount}.`);
+    throw refuseCapture('TotalAmountInvalid', `total_amount must be greater than 0 and at most the original total_amount ${session.total_amount}; got ${amount}.`);
   }
   if (holdExpired(session, now)) {
     session.status = 'authorization_expired';
@@ -113,7 +117,7 @@ export function capture(session: Session, amount: number, key: string | undefine
     return {
       captureId: '',
       events: [completionEvent(session, now)],
-      failure: badRequest('SessionExpired', 'The hold expired (6.95 days) and re-authorization failed.'),
+      failure: refuseCapture('SessionExpired', 'The hold expired (6.95 days) and re-authorization failed.'),
     };
   }
   const captureId = `cap_${newId()}`;
@@ -127,7 +131,7 @@ export function capture(session: Session, amount: number, key: string | undefine
 export function voidHold(session: Session, key: string | undefined, now: string, newId: () => string): { voidId: string; events: DomainEvent[] } {
   if (key !== undefined && session.void_keys[key]) return { voidId: session.void_keys[key], events: [] };
   if (session.kind !== 'authorization') {
-    throw badRequest('ImmediateCapture', 'This session is not of kind=authorization: there is no hold to void.');
+    throw refuseVoid('ImmediateCapture', 'This session is not of kind=authorization: there is no hold to void.');
   }
   const remember = (voidId: string) => {
     if (key !== undefined) session.void_keys[key] = voidId;
@@ -136,9 +140,9 @@ export function voidHold(session: Session, key: string | undefined, now: string,
   switch (session.status) {
     case 'pending':
     case 'canceled':
-      throw badRequest('SessionPending', 'No hold exists yet.');
+      throw refuseVoid('SessionPending', 'No hold exists yet.');
     case 'captured':
-      throw badRequest('SessionCaptured', 'The session is captured: refund it instead.');
+      throw refuseVoid('SessionCaptured', 'The session is captured: refund it instead.');
     case 'authorization_voided':
       return { voidId: remember(session.void_id!), events: [] };
     case 'authorization_expired': {
@@ -161,10 +165,10 @@ export function cancel(session: Session, now: string): DomainEvent[] {
       session.canceled_at = now;
       return [completionEvent(session, now)];
     case 'captured':
-      throw badRequest('SessionCaptured', 'The session is captured: refund it instead.');
+      throw refuseCancel('SessionCaptured', 'The session is captured: refund it instead.');
     case 'authorized':
     case 'processing':
-      throw badRequest('SessionAuthorized', 'The customer already entered a card: void the authorization instead.');
+      throw refuseCancel('SessionAuthorized', 'The customer already entered a card: void the authorization instead.');
     default:
       // canceled, rejected, voided or expired: already final, so the same result and no new webhook.
       return [];

@@ -1,6 +1,7 @@
 // The sandbox's model of the service. Contract shapes come from the generated types; the records
 // below are the sandbox's own internal state, which the contract does not describe.
 import type { components } from '../../../generated/schema.js';
+import type { CustomerAction } from './errors.js';
 
 type Schemas = components['schemas'];
 export type CreateSessionRequest = Schemas['CreatePaymentSessionRequest'];
@@ -79,6 +80,21 @@ export interface Session {
 export interface DomainEvent {
   event_type: string;
   data: Record<string, unknown>;
+}
+
+export type TokenStatus = 'pending_checkout' | 'active' | 'deleted';
+export type TokenAction = CustomerAction;
+
+/** A payment token the sandbox issued (a tokenize=true session), with the action a helper may require. */
+export interface PaymentTokenRecord {
+  token: string;
+  channel: string;
+  session_id: string | null;
+  status: TokenStatus;
+  next_action: TokenAction | null;
+  created_at: string;
+  customer_email: string | null;
+  customer_name: string | null;
 }
 
 export interface Features {

@@ -2,22 +2,8 @@
 // per-item refundable and capturable amounts.
 import { itemRemaining } from './allocation.js';
 import { storedItemTotal } from './amounts.js';
+import { disputedLoss, hasOpenDispute, refundable, refundedAmount } from './refunds.js';
 import type { Session, SessionDetail, SessionListItem, SessionOrderItem, StatusSummary } from './types.js';
-
-export const refundedAmount = (session: Session) => session.refunds.reduce((sum, r) => sum + r.amount, 0);
-
-/** Amounts taken by lost or accepted disputes. */
-export const disputedLoss = (session: Session) =>
-  session.disputes
-    .filter((d) => !d.open && (d.dispute.state === 'lost' || d.dispute.state === 'accepted'))
-    .reduce((sum, d) => sum + d.dispute.amount, 0);
-
-export const hasOpenDispute = (session: Session) => session.disputes.some((d) => d.open);
-
-/** What can still be refunded: the capture, less refunds and lost disputes. */
-export function refundable(session: Session): number {
-  return Math.max(0, (session.capture_amount ?? 0) - refundedAmount(session) - disputedLoss(session));
-}
 
 /** status_summary; its moves are undocumented, so the sandbox's derivation is stated in sandbox.yaml. */
 export function statusSummary(session: Session): StatusSummary {

@@ -2,7 +2,7 @@
 // matched (its config), never of how its URL is spelled: the router has already decoded the URL,
 // so `/%70ayments/...` and an absolute-form request line reach the same route and the same check.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { OperationError } from '../domain/errors.js';
+import { unauthorized } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,14 +19,6 @@ declare module 'fastify' {
 
 export const API_KEY_HEADER = 'x-service-api-key';
 
-function unauthorized(key: unknown) {
-  return new OperationError(
-    401,
-    'Unauthorized',
-    key === undefined ? `The ${API_KEY_HEADER} header is missing.` : `The ${API_KEY_HEADER} is not a known sandbox key.`,
-  );
-}
-
 export function registerAuth(app: FastifyInstance, keys: ReadonlyMap<string, string>): void {
   app.decorateRequest('channel', '');
   // onRequest runs after routing and before the body is read: an unauthenticated body is never parsed.
@@ -34,14 +26,14 @@ export function registerAuth(app: FastifyInstance, keys: ReadonlyMap<string, str
     if (request.routeOptions.config?.requiresKey !== true) return;
     const key = request.headers[API_KEY_HEADER];
     const channel = typeof key === 'string' ? keys.get(key) : undefined;
-    if (!channel) throw unauthorized(key);
+    if (!channel) throw unauthorized(key !== undefined, API_KEY_HEADER);
     request.channel = channel;
   });
 }
 
 /** The request's channel; refuses to go on without one, so that no work ever runs in channel "". */
 export function channelOf(request: FastifyRequest): string {
-  if (!request.channel) throw unauthorized(request.headers[API_KEY_HEADER]);
+  if (!request.channel) throw unauthorized(request.headers[API_KEY_HEADER] !== undefined, API_KEY_HEADER);
   return request.channel;
 }
 

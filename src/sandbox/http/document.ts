@@ -1,5 +1,6 @@
-// The bundled OpenAPI documents, loaded once, with ajv (JSON Schema 2020-12) validators compiled
-// from their schemas. The sandbox validates requests with these, and the tests validate responses.
+// The bundled OpenAPI documents: their object types (the one copy, shared with the tests), the walk
+// over their operations, path templates, and ajv (JSON Schema 2020-12) validators compiled from their
+// schemas. The sandbox validates requests with these, and the tests validate responses.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +32,10 @@ export interface MediaTypeObject {
 }
 export interface OperationObject {
   operationId: string;
+  tags?: string[];
+  summary?: string;
+  description?: string;
+  security?: unknown[];
   parameters?: ParameterObject[];
   requestBody?: { required?: boolean; content: Record<string, MediaTypeObject> };
   responses: Record<string, { $ref?: string; content?: Record<string, MediaTypeObject> }>;
@@ -68,6 +73,21 @@ export function resolveRef<T>(doc: OpenApiDocument, node: T | { $ref?: string })
     .reduce<any>((at, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
   if (target === undefined) throw new Error(`Unresolved reference ${ref}`);
   return resolveRef<T>(doc, target);
+}
+
+/** `/a/{b}/c` → `/a/:b/c` */
+export const fastifyPath = (template: string) => template.replace(/\{([^}]+)\}/g, ':$1');
+
+const isParam = (segment: string) => /^\{[^}]+\}$/.test(segment);
+
+/**
+ * Whether a path template matches a path: the same segments, where a `{param}` of the template
+ * matches any non-empty segment. The path may itself be a template: then the answer is whether
+ * every URL of it also matches `template`.
+ */
+export function templateMatches(template: string, path: string): boolean {
+  const [t, p] = [template.split('/'), path.split('/')];
+  return t.length === p.length && t.every((segment, i) => segment === p[i] || (isParam(segment) && p[i] !== ''));
 }
 
 export function listOperations(doc: OpenApiDocument): LocatedOperation[] {

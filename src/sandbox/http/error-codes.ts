@@ -1,22 +1,33 @@
 // Which `error` code a malformed request gets, per operation: the contract gives each operation its
 // own enum, so a schema violation is reported with that operation's closest code.
 import type { ErrorObject } from 'ajv';
+import type { OperationErrorCode, OperationId } from '../../client/errors.js';
+import type { HelperRefusalCode } from '../domain/errors.js';
 
-export interface ValidationCodes {
+export interface ValidationCodes<Code extends string = string> {
   /** A required field is absent. */
-  missing: string;
-  /** Anything else: malformed JSON, a wrong type, an unknown field, a bad format. */
-  invalid: string;
+  missing: Code;
+  /** Anything else: malformed JSON, a wrong type, a bad format. */
+  invalid: Code;
   /** Codes for violations under a given top-level field. */
-  fields?: Record<string, string>;
+  fields?: Record<string, Code>;
   /** Codes for violations of a given schema rule (matched in ajv's schemaPath). */
-  rules?: Array<[RegExp, string]>;
+  rules?: Array<[RegExp, Code]>;
 }
 
-/** Operations the contract documents no 400 for answer this (see openapi/sandbox.yaml). */
-export const UNDOCUMENTED_400: ValidationCodes = { missing: 'InvalidRequestParameter', invalid: 'InvalidRequestParameter' };
+/** Each operation's table may name only codes of its own enum: a misspelt code does not compile. */
+type ContractValidationCodes = { [Op in OperationId]?: ValidationCodes<OperationErrorCode<Op>> };
 
-export const VALIDATION_CODES: Record<string, ValidationCodes> = {
+/** Operations whose input can be invalid only in a way the contract gives no 400 for (a retrieve's id is any string). */
+const UNDOCUMENTED_400: ValidationCodes = { missing: 'InvalidRequestParameter', invalid: 'InvalidRequestParameter' };
+
+const LIST_400 = { missing: 'InvalidRequestParameter', invalid: 'InvalidRequestParameter' } as const;
+
+export const VALIDATION_CODES = {
+  listPaymentSessions: LIST_400,
+  listPaymentTokens: LIST_400,
+  listCatalogItems: LIST_400,
+  listDisputes: LIST_400,
   createPaymentSession: {
     missing: 'MissingRequiredParameter',
     invalid: 'InvalidRequestParameter',
@@ -34,10 +45,13 @@ export const VALIDATION_CODES: Record<string, ValidationCodes> = {
   createRefund: { missing: 'MissingField', invalid: 'MissingField', fields: { amount: 'AmountInvalid' } },
   createPaymentToken: { missing: 'MissingField', invalid: 'ValidationError' },
   retrieveProvisionRequestEligibility: { missing: 'ValidationError', invalid: 'ValidationError' },
-};
+} satisfies ContractValidationCodes;
+
+export const codesOf = (operationId: string): ValidationCodes =>
+  (VALIDATION_CODES as Record<string, ValidationCodes>)[operationId] ?? UNDOCUMENTED_400;
 
 /** Helpers of the sandbox document use its own codes. */
-export const HELPER_CODES: ValidationCodes = { missing: 'InvalidRequest', invalid: 'InvalidRequest' };
+export const HELPER_CODES: ValidationCodes<HelperRefusalCode> = { missing: 'InvalidRequest', invalid: 'InvalidRequest' };
 
 /** The top-level body field an error is about ('' for the body itself). */
 export const topField = (error: ErrorObject) =>

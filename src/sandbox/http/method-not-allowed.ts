@@ -3,18 +3,9 @@
 // URL, so an encoded path gets the same answer, and the route needs a key like its siblings.
 import type { FastifyInstance } from 'fastify';
 import { registerBodyDrain } from './body-parsing.js';
-import { listOperations, type OpenApiDocument } from './document.js';
-import { fastifyPath } from './operations.js';
+import { fastifyPath, listOperations, templateMatches, type OpenApiDocument } from './document.js';
+import { methodNotAllowed } from './errors.js';
 
-
-const segments = (template: string) => template.split('/');
-const isParam = (segment: string) => /^\{[^}]+\}$/.test(segment);
-
-/** Whether every URL of `specific` also matches `general` (a param of `general` matches any segment). */
-function covers(general: string, specific: string): boolean {
-  const [g, s] = [segments(general), segments(specific)];
-  return g.length === s.length && g.every((segment, i) => segment === s[i] || isParam(segment));
-}
 
 export function registerMethodNotAllowed(app: FastifyInstance, documents: OpenApiDocument[]): void {
   const declared = documents.flatMap((doc) => listOperations(doc).map((o) => ({ method: o.method.toUpperCase(), path: o.path })));
@@ -27,7 +18,7 @@ export function registerMethodNotAllowed(app: FastifyInstance, documents: OpenAp
       const refused = app.supportedMethods.filter((method) =>
         !allowed.includes(method) &&
         // A static route would shadow a templated one of that method (GET /tokens/create vs GET /tokens/{id}).
-        !declared.some((d) => d.method === method && d.path !== path && covers(d.path, path)),
+        !declared.some((d) => d.method === method && d.path !== path && templateMatches(d.path, path)),
       );
       // Fastify answers HEAD for every GET route itself.
       const methods = allowed.includes('GET') ? refused.filter((method) => method !== 'HEAD') : refused;
@@ -37,11 +28,9 @@ export function registerMethodNotAllowed(app: FastifyInstance, documents: OpenAp
         url: fastifyPath(path),
         // The error handler answers 405 too when fastify refuses the request first (QUERY without a Content-Type).
         config: { requiresKey: true, allowedMethods: allowed },
-        handler: async (request, reply) =>
-          reply.code(405).header('allow', allowed.join(', ')).send({
-            error: 'MethodNotAllowed',
-            message: `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}.`,
-          }),
+        handler: async (request) => {
+          throw methodNotAllowed(request.method, allowed);
+        },
       });
     }
   });

@@ -1,16 +1,22 @@
 // Request validation compiled from the bundled document: path and query parameters (with the
 // document's serialization: comma-separated lists, integers, booleans) and the JSON body.
 import type { ErrorObject } from 'ajv';
-import { OperationError } from '../domain/errors.js';
+import { Refusal } from '../domain/errors.js';
 import { codeFor, describe, topField, type ValidationCodes } from './error-codes.js';
 import { resolveRef, type LocatedOperation, type SchemaValidators } from './document.js';
+
+/**
+ * A request the document refuses, with the operation's code for it. The codes come from the
+ * operation's table in error-codes.ts, itself checked against the document's enums by a test.
+ */
+export const refusal = (code: string, message: string) => new Refusal('invalid', code, message);
 
 export interface ValidatedRequest {
   path: Record<string, unknown>;
   query: Record<string, unknown>;
   body: unknown;
   /** Body violations confined to deferrable fields, left for the handler to throw. */
-  deferred?: OperationError;
+  deferred?: Refusal;
 }
 
 const isType = (schema: Record<string, any>, type: string) =>
@@ -42,7 +48,7 @@ export function validateRequest(
   },
 ): ValidatedRequest {
   const fail = (errors: ErrorObject[], where: string) => {
-    throw new OperationError(400, codeFor(errors, codes), describe(errors, where));
+    throw refusal(codeFor(errors, codes), describe(errors, where));
   };
   const result: ValidatedRequest = { path: {}, query: {}, body: input.body };
   const { operationId } = located.operation;
@@ -52,7 +58,7 @@ export function validateRequest(
     const raw = parameter.in === 'path' ? input.params[parameter.name] : input.query[parameter.name];
     if (raw === undefined || raw === '') {
       if (parameter.required) {
-        throw new OperationError(400, codes.missing, `${parameter.name} is required.`);
+        throw refusal(codes.missing, `${parameter.name} is required.`);
       }
       continue;
     }
@@ -69,7 +75,7 @@ export function validateRequest(
   const media = located.operation.requestBody?.content['application/json'];
   if (media?.schema) {
     if (!input.hasBody || input.body === undefined) {
-      if (located.operation.requestBody?.required) throw new OperationError(400, codes.missing, 'A JSON request body is required.');
+      if (located.operation.requestBody?.required) throw refusal(codes.missing, 'A JSON request body is required.');
       result.body = undefined;
     } else {
       const validate = media.schema.$ref ? validators.at(media.schema.$ref) : validators.inline(`${operationId}:body`, media.schema);
@@ -79,7 +85,7 @@ export function validateRequest(
         // `if` errors only accompany the violation of their `then`, which carries the field.
         const onlyDeferrable = deferrable && errors.every((e) => e.keyword === 'if' || (topField(e) !== '' && deferrable(topField(e))));
         if (!onlyDeferrable) fail(errors, '');
-        result.deferred = new OperationError(400, codeFor(errors, codes), describe(errors, ''));
+        result.deferred = refusal(codeFor(errors, codes), describe(errors, ''));
       }
     }
   }

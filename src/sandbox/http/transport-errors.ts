@@ -6,6 +6,7 @@
 import { METHODS, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { errorBody, HttpRefusal } from './errors.js';
 
 /** The sandbox's codes for refusals outside any route (declared in openapi/sandbox.yaml). */
 export const TRANSPORT_ERRORS = {
@@ -26,7 +27,7 @@ export function transportErrorFor(error: ParserError): TransportError {
 
 /** The whole answer as bytes, for a socket that has no response object. */
 function rawAnswer({ status, error, message }: TransportError): string {
-  const body = JSON.stringify({ error, message });
+  const body = JSON.stringify(errorBody(error, message));
   return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
     `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
@@ -44,7 +45,7 @@ export function answerClientError(error: ParserError, socket: Duplex): void {
 }
 
 function answerResponse(response: ServerResponse, { status, error, message }: TransportError): void {
-  const body = JSON.stringify({ error, message });
+  const body = JSON.stringify(errorBody(error, message));
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
   response.end(body);
 }
@@ -59,10 +60,10 @@ export function registerTransportErrors(app: FastifyInstance): void {
   app.server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => answerResponse(response, TRANSPORT_ERRORS.expectation));
   app.server.on('connect', (_request: IncomingMessage, socket: Duplex) => endSocket(socket, TRANSPORT_ERRORS.connect));
   // Node refuses a missing Host only when requireHostHeader is on; it is off (app.ts), so it is refused here.
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', async (request) => {
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       const { status, error, message } = TRANSPORT_ERRORS.missingHost;
-      return reply.code(status).header('connection', 'close').send({ error, message });
+      throw new HttpRefusal(status, error, message, { connection: 'close' });
     }
   });
 }

@@ -1,21 +1,22 @@
 // The sandbox's store: one repository per table, and a transaction per request.
-import { clockRepository, disputesRepository, faultsRepository, featuresRepository } from './settings.js';
+import { clockRepository } from './clock.js';
 import type { Db } from './database.js';
+import { disputesRepository } from './dispute-index.js';
+import { faultsRepository } from './faults.js';
+import { featuresRepository } from './features.js';
 import { outboxRepository } from './outbox.js';
 import { sessionsRepository } from './sessions.js';
 import { tokensRepository } from './tokens.js';
 
 export function createStore(db: Db) {
+  // Built once, as better-sqlite3 advises; each call runs its function inside the transaction.
+  const inTransaction = db.transaction((fn: () => unknown) => fn());
   return {
     db,
     /** Runs fn in one IMMEDIATE transaction: all of a request's writes commit together or not at all. */
-    transaction<T>(fn: () => T): T {
-      return db.transaction(fn).immediate();
-    },
-    /** Runs fn in a deferred transaction: a consistent read that takes a write lock only if it writes. */
-    read<T>(fn: () => T): T {
-      return db.transaction(fn).deferred();
-    },
+    transaction: <T>(fn: () => T): T => inTransaction.immediate(fn) as T,
+    /** Runs fn in a deferred transaction: a consistent read, for functions that do not write. */
+    read: <T>(fn: () => T): T => inTransaction.deferred(fn) as T,
     sessions: sessionsRepository(db),
     tokens: tokensRepository(db),
     disputes: disputesRepository(db),

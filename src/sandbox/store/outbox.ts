@@ -1,5 +1,4 @@
 // The webhook outbox: every event is written in the same transaction as the change that caused it.
-import { randomUUID } from 'node:crypto';
 import type { DomainEvent } from '../domain/types.js';
 import type { Db } from './database.js';
 
@@ -33,9 +32,7 @@ export function outboxRepository(db: Db) {
     delivered_at: row.delivered_at,
   });
   return {
-    enqueue(channel: string, event: DomainEvent, now: string): void {
-      // The delivery id is fixed now, so that every retry of this event carries the same one.
-      const deliveryId = `dlv_${randomUUID().replace(/-/g, '')}`;
+    enqueue(channel: string, event: DomainEvent, now: string, deliveryId: string): void {
       const payload = { webhook_delivery_id: deliveryId, event_type: event.event_type, data: event.data };
       insert.run(deliveryId, channel, event.event_type, JSON.stringify(payload), now);
     },

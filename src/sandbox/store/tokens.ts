@@ -1,19 +1,6 @@
 // Payment tokens the sandbox issued (tokenize=true sessions), with the action a helper may require.
+import type { PaymentTokenRecord as TokenRecord, TokenAction, TokenStatus } from '../domain/types.js';
 import type { Db } from './database.js';
-
-export type TokenStatus = 'pending_checkout' | 'active' | 'deleted';
-export type TokenAction = 'UpdatePaymentMethod' | 'TakeHealthSurvey';
-
-export interface TokenRecord {
-  token: string;
-  channel: string;
-  session_id: string | null;
-  status: TokenStatus;
-  next_action: TokenAction | null;
-  created_at: string;
-  customer_email: string | null;
-  customer_name: string | null;
-}
 
 export function tokensRepository(db: Db) {
   const insert = db.prepare(`INSERT INTO payment_tokens (token, channel, session_id, status, next_action, created_at, customer_email, customer_name)

@@ -1,16 +1,20 @@
-// The contract's payment-session operations, with the reference's rules.
-import { randomUUID } from 'node:crypto';
+// The contract's payment-session operations, with the reference's rules. Each handler is typed by
+// its operationId: its context carries that operation's path, query and body, and it returns that
+// operation's 200 body.
+import { checkoutUrl, tokenActionUrl } from '../../checkout/urls.js';
 import { checkCreateRules, newSession, type TokenFacts } from '../../domain/create-session.js';
-import { badRequest, notFound } from '../../domain/errors.js';
+import { notFound, refusalsOf } from '../../domain/errors.js';
 import { divergingFields, type IdempotencyRules } from '../../domain/idempotency.js';
 import { pageRequest, pageWindow, pagination, sessionListFilter, type ListQuery } from '../../domain/listing.js';
 import { refund } from '../../domain/refunds.js';
 import { cancel, capture, completeCheckout, voidHold } from '../../domain/sessions.js';
-import type { CreateSessionRequest, Session } from '../../domain/types.js';
+import type { Session } from '../../domain/types.js';
 import { toDetail, toListItem } from '../../domain/views.js';
 import type { Store } from '../../store/index.js';
-import type { OperationContext, OperationHandler } from '../operations.js';
-import { checkoutUrl, newId, ok, save } from './shared.js';
+import { RefusedAfterCommit, type ContractOperations, type Handlers, type OperationContext } from '../operation-types.js';
+import { save } from './session-writes.js';
+
+const refuseCreate = refusalsOf('createPaymentSession');
 
 function tokenFacts(store: Store, channel: string, token: string, origin: string): TokenFacts {
   const record = store.tokens.get(channel, token);
@@ -21,30 +25,33 @@ function tokenFacts(store: Store, channel: string, token: string, origin: string
     deleted: record?.status === 'deleted',
     pendingCheckout: record?.status === 'pending_checkout',
     nextAction: record?.next_action ?? null,
-    actionUrl: `${origin}/checkout/token/${encodeURIComponent(token)}`,
+    actionUrl: tokenActionUrl(origin, token),
   };
 }
 
-/** The session a capture, void, cancel or refund names, or that operation's "does not exist" code. */
-function existing(store: Store, context: OperationContext, id: string, missingCode: string): Session {
+/** The session a capture, void, cancel or refund names, or that operation's "does not exist" refusal. */
+function existing(store: Store, context: OperationContext<unknown>, id: string, missing: () => Error): Session {
   const session = store.sessions.get(context.channel, id);
-  if (!session) throw badRequest(missingCode, `Payment session ${id} does not exist.`);
+  if (!session) throw missing();
   return session;
 }
 
-export function paymentSessionHandlers(rules: IdempotencyRules): Record<string, OperationHandler> {
+const doesNotExist = (id: string) => `Payment session ${id} does not exist.`;
+
+export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<ContractOperations> {
   return {
     createPaymentSession(context, store) {
-      const request = context.body as CreateSessionRequest;
+      const request = context.body;
+      const newId = () => context.ids.short();
       if (request.idempotency_key !== undefined) {
         const original = store.sessions.findByIdempotencyKey(context.channel, request.idempotency_key);
         if (original) {
           const diverging = divergingFields(original.request, request, rules);
           if (diverging.length > 0) {
-            throw badRequest('IdempotencyViolation', `idempotency_key ${request.idempotency_key} was already used with different values of: ${diverging.join(', ')}.`);
+            throw refuseCreate('IdempotencyViolation', `idempotency_key ${request.idempotency_key} was already used with different values of: ${diverging.join(', ')}.`);
           }
           // Rule 1 and 4: the original session, and no new values applied.
-          return ok({ id: original.id, redirect_url: checkoutUrl(context.origin, original) });
+          return { id: original.id, redirect_url: checkoutUrl(context.origin, original) };
         }
       }
       if (context.deferredViolation) throw context.deferredViolation;
@@ -52,7 +59,7 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Record<string, 
       checkCreateRules(request, store.features.get(context.channel), token);
       const issuedToken = request.tokenize === true ? `ptok_${newId()}` : undefined;
       const tokenUser = token ? { customer_email: token.customer_email, customer_name: token.customer_name } : undefined;
-      const session = newSession({ id: randomUUID(), channel: context.channel, request, now: context.now, newId, ...(issuedToken ? { issuedToken } : {}), ...(tokenUser ? { tokenUser } : {}) });
+      const session = newSession({ id: context.ids.uuid(), channel: context.channel, request, now: context.now, newId, ...(issuedToken ? { issuedToken } : {}), ...(tokenUser ? { tokenUser } : {}) });
       store.sessions.insert(session);
       if (issuedToken) {
         store.tokens.insert({
@@ -62,59 +69,63 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Record<string, 
       }
       // A usable stored payment method is charged without the hosted flow.
       const events = request.payment_token !== undefined ? completeCheckout(session, context.now) : [];
-      save(store, session, events, context.now);
-      return ok({ id: session.id, redirect_url: checkoutUrl(context.origin, session) });
+      save(store, session, events, context.now, context.ids);
+      return { id: session.id, redirect_url: checkoutUrl(context.origin, session) };
     },
 
     retrievePaymentSession(context, store) {
       const session = store.sessions.get(context.channel, context.path.business_id);
       if (!session) throw notFound(`No payment session ${context.path.business_id}.`);
-      return ok(toDetail(session));
+      return toDetail(session);
     },
 
     listPaymentSessions(context, store) {
-      const query = context.query as ListQuery & Record<string, any>;
+      const query = context.query;
       const page = pageRequest(query);
-      const { sessions, count } = store.sessions.list(context.channel, sessionListFilter(query), pageWindow(page));
+      const { sessions, count } = store.sessions.list(context.channel, sessionListFilter(query as ListQuery), pageWindow(page));
       const includeRefunds = query.include_refunds !== false && query.summarize_refunds !== true;
       const includeDisputes = query.include_disputes !== false;
-      return ok({
+      return {
         payment_sessions: sessions.map((session) => ({
-          ...toListItem(session, query as Parameters<typeof toListItem>[1]),
+          ...toListItem(session, query),
           ...(includeRefunds ? { refunds: session.refunds.map(({ idempotency_key: _key, ...r }) => r) } : {}),
           ...(includeDisputes ? { disputes: session.disputes.map((d) => d.dispute) } : {}),
         })),
         pagination: pagination(page, count),
-      });
+      };
     },
 
     capturePaymentSession(context, store) {
-      const session = existing(store, context, context.path.business_id, 'PaymentSessionDoesNotExist');
-      const result = capture(session, context.body.total_amount, context.body.idempotency_key, context.now, newId);
-      save(store, session, result.events, context.now);
-      // An expired hold is stored as authorization_expired, then answered SessionExpired.
-      if (result.failure) return { status: 400, body: { error: result.failure.code, message: result.failure.message } };
-      return ok({ id: result.captureId });
+      const id = context.path.business_id;
+      const session = existing(store, context, id, () => refusalsOf('capturePaymentSession')('PaymentSessionDoesNotExist', doesNotExist(id)));
+      const result = capture(session, context.body.total_amount, context.body.idempotency_key, context.now, () => context.ids.short());
+      save(store, session, result.events, context.now, context.ids);
+      // An expired hold is stored as authorization_expired; only then is the capture refused.
+      if (result.failure) return new RefusedAfterCommit(result.failure);
+      return { id: result.captureId };
     },
 
     voidPaymentSession(context, store) {
-      const session = existing(store, context, context.path.business_id, 'PaymentSessionDoesNotExist');
-      const result = voidHold(session, context.body?.idempotency_key, context.now, newId);
-      save(store, session, result.events, context.now);
-      return ok({ id: result.voidId });
+      const id = context.path.business_id;
+      const session = existing(store, context, id, () => refusalsOf('voidPaymentSession')('PaymentSessionDoesNotExist', doesNotExist(id)));
+      const result = voidHold(session, context.body?.idempotency_key, context.now, () => context.ids.short());
+      save(store, session, result.events, context.now, context.ids);
+      return { id: result.voidId };
     },
 
     cancelPaymentSession(context, store) {
-      const session = existing(store, context, context.path.business_id, 'InvalidPaymentId');
-      save(store, session, cancel(session, context.now), context.now);
-      return ok(toDetail(session));
+      const id = context.path.business_id;
+      const session = existing(store, context, id, () => refusalsOf('cancelPaymentSession')('InvalidPaymentId', doesNotExist(id)));
+      save(store, session, cancel(session, context.now), context.now, context.ids);
+      return toDetail(session);
     },
 
     createRefund(context, store) {
-      const session = existing(store, context, context.body.payment_id, 'InvalidPaymentId');
-      const created = refund(session, context.body, context.now, newId);
-      save(store, session, [], context.now);
-      return ok({ refund_id: created.refund_id });
+      const id = context.body.payment_id;
+      const session = existing(store, context, id, () => refusalsOf('createRefund')('InvalidPaymentId', doesNotExist(id)));
+      const created = refund(session, context.body, context.now, () => context.ids.short());
+      save(store, session, [], context.now, context.ids);
+      return { refund_id: created.refund_id };
     },
-  };
+  } satisfies Handlers<ContractOperations>;
 }

@@ -1,18 +1,19 @@
-// The sandbox's test helpers (openapi/sandbox.yaml): the customer, the review, the clock,
-// disputes, the outbox, merchant features, faults and token actions.
-import { randomUUID } from 'node:crypto';
+// The sandbox's own helper API (openapi/sandbox.yaml, under /sandbox/v1/): the customer, the
+// review, the clock, disputes, the outbox, merchant features, faults and token actions. Typed by
+// the helper document's operationIds, as the contract's handlers are by the contract's.
 import { resolveRedirect } from '../../domain/create-session.js';
 import { openDispute, resolveDispute, type DisputeOutcome } from '../../domain/disputes.js';
-import { badRequest, notFound } from '../../domain/errors.js';
+import { helperRefusal, notFound } from '../../domain/errors.js';
 import { completeCheckout, endIneligible, review } from '../../domain/sessions.js';
-import { refundedAmount, statusSummary } from '../../domain/views.js';
+import { refundedAmount } from '../../domain/refunds.js';
+import { statusSummary } from '../../domain/views.js';
 import type { Session } from '../../domain/types.js';
 import type { Store } from '../../store/index.js';
-import { LAST_CLOCK_TIME } from '../../store/settings.js';
-import type { OperationContext, OperationHandler } from '../operations.js';
-import { ok, save } from './shared.js';
+import { LAST_CLOCK_TIME } from '../../store/clock.js';
+import type { Handlers, HelperOperations } from '../operation-types.js';
+import { save } from './session-writes.js';
 
-function sessionOf(store: Store, context: OperationContext): Session {
+function sessionOf(store: Store, context: { channel: string; path: { payment_session_id: string } }): Session {
   const session = store.sessions.get(context.channel, context.path.payment_session_id);
   if (!session) throw notFound(`No payment session ${context.path.payment_session_id}.`);
   return session;
@@ -38,51 +39,51 @@ function inspect(session: Session) {
 }
 
 /** Operation ids of the contract, for validating fault requests. */
-export function helperHandlers(contractOperationIds: ReadonlySet<string>): Record<string, OperationHandler> {
+export function sandboxHelperHandlers(contractOperationIds: ReadonlySet<string>): Handlers<HelperOperations> {
   return {
     completeCheckout(context, store) {
       const session = sessionOf(store, context);
       const eligible = context.body?.eligible !== false;
       if (!eligible) {
         // Ineligible: the flow ends at failure_url, the session stays pending, the outcome is reported.
-        save(store, session, endIneligible(session, context.now), context.now);
-        return ok({ status: session.status, redirect_url: resolveRedirect(session.request.failure_url, session.id) });
+        save(store, session, endIneligible(session, context.now), context.now, context.ids);
+        return { status: session.status, redirect_url: resolveRedirect(session.request.failure_url, session.id) };
       }
       const events = completeCheckout(session, context.now);
       if (session.issued_payment_token) store.tokens.setStatus(context.channel, session.issued_payment_token, 'active');
-      save(store, session, events, context.now);
-      return ok({ status: session.status, redirect_url: resolveRedirect(session.request.success_url, session.id) });
+      save(store, session, events, context.now, context.ids);
+      return { status: session.status, redirect_url: resolveRedirect(session.request.success_url, session.id) };
     },
 
     reviewPaymentSession(context, store) {
       const session = sessionOf(store, context);
-      save(store, session, review(session, context.body.decision, context.now), context.now);
-      return ok({ status: session.status });
+      save(store, session, review(session, context.body.decision, context.now), context.now, context.ids);
+      return { status: session.status };
     },
 
     inspectPaymentSession(context, store) {
-      return ok(inspect(sessionOf(store, context)));
+      return inspect(sessionOf(store, context));
     },
 
     retrieveClock(context, store) {
-      return ok({ now: store.clock.now(context.channel), offset_seconds: store.clock.offsetSeconds(context.channel) });
+      return { now: store.clock.now(context.channel), offset_seconds: store.clock.offsetSeconds(context.channel) };
     },
 
     advanceClock(context, store) {
       // Timestamps are compared as ISO 8601 text, which holds only up to year 9999.
       if (Date.parse(context.now) + context.body.seconds * 1000 > LAST_CLOCK_TIME) {
-        throw badRequest('InvalidRequest', 'The sandbox clock cannot go past 9999-12-31T23:59:59Z.');
+        throw helperRefusal('InvalidRequest', 'The sandbox clock cannot go past 9999-12-31T23:59:59Z.');
       }
       store.clock.advance(context.channel, context.body.seconds);
-      return ok({ now: store.clock.now(context.channel), offset_seconds: store.clock.offsetSeconds(context.channel) });
+      return { now: store.clock.now(context.channel), offset_seconds: store.clock.offsetSeconds(context.channel) };
     },
 
     openDispute(context, store) {
       const session = sessionOf(store, context);
-      const { dispute, events } = openDispute(session, { id: randomUUID(), amount: context.body?.amount, reason: context.body?.reason, now: context.now });
+      const { dispute, events } = openDispute(session, { id: context.ids.uuid(), amount: context.body?.amount, reason: context.body?.reason, now: context.now });
       store.disputes.register(context.channel, dispute.dispute_id, session.id);
-      save(store, session, events, context.now);
-      return ok(dispute);
+      save(store, session, events, context.now, context.ids);
+      return dispute;
     },
 
     resolveDispute(context, store) {
@@ -90,8 +91,8 @@ export function helperHandlers(contractOperationIds: ReadonlySet<string>): Recor
       const session = sessionId ? store.sessions.get(context.channel, sessionId) : undefined;
       if (!session) throw notFound(`No dispute ${context.path.dispute_id}.`);
       const { dispute, events } = resolveDispute(session, context.path.dispute_id, context.body.outcome as DisputeOutcome, context.now);
-      save(store, session, events, context.now);
-      return ok(dispute);
+      save(store, session, events, context.now, context.ids);
+      return dispute;
     },
 
     listOutboxEvents(context, store) {
@@ -101,30 +102,30 @@ export function helperHandlers(contractOperationIds: ReadonlySet<string>): Recor
         ...(after !== undefined ? { after: Number(after) } : {}),
         limit,
       });
-      return ok({ events, has_more: hasMore, next_after: hasMore ? events.at(-1)!.id : null });
+      return { events, has_more: hasMore, next_after: hasMore ? events.at(-1)!.id : null };
     },
 
     retrieveFeatures(context, store) {
-      return ok(store.features.get(context.channel));
+      return store.features.get(context.channel);
     },
 
     updateFeatures(context, store) {
       const features = { ...store.features.get(context.channel), ...context.body };
       store.features.set(context.channel, features);
-      return ok(features);
+      return features;
     },
 
     createFault(context, store) {
       const { operation_id: operationId, status, count = 1 } = context.body;
-      if (!contractOperationIds.has(operationId)) throw badRequest('InvalidRequest', `operation_id ${operationId} is not an operation of the contract.`);
+      if (!contractOperationIds.has(operationId)) throw helperRefusal('InvalidRequest', `operation_id ${operationId} is not an operation of the contract.`);
       store.faults.arm(context.channel, operationId, status, count);
-      return ok({ operation_id: operationId, status, remaining: count });
+      return { operation_id: operationId, status, remaining: count };
     },
 
     requireTokenAction(context, store) {
-      const token = context.path.payment_token as string;
+      const token = context.path.payment_token;
       if (!store.tokens.setNextAction(context.channel, token, context.body.next_action)) throw notFound(`No payment token ${token}.`);
-      return ok({ payment_token: token, next_action: context.body.next_action });
+      return { payment_token: token, next_action: context.body.next_action };
     },
-  };
+  } satisfies Handlers<HelperOperations>;
 }

@@ -1,0 +1,57 @@
+// Handlers typed by operationId from the generated documents: path, query and body come from the
+// operation's parameters and request body, and what a handler returns must be its 200 body. A
+// handler for an operationId the document does not have does not compile (see Handlers).
+import type { operations as ContractOperations } from '../../../generated/schema.js';
+import type { operations as HelperOperations } from '../../../generated/sandbox.js';
+import type { Refusal } from '../domain/errors.js';
+import type { Store } from '../store/index.js';
+import type { IdSource } from '../ids.js';
+
+export type { ContractOperations, HelperOperations };
+
+type JsonOf<T> = T extends { content: { 'application/json': infer Body } } ? Body : undefined;
+type Parameters<Operation, In extends 'path' | 'query'> = Operation extends { parameters: { [K in In]?: infer P } }
+  ? [P] extends [never | undefined] ? Record<string, never> : NonNullable<P>
+  : Record<string, never>;
+
+export type PathOf<Operation> = Parameters<Operation, 'path'>;
+export type QueryOf<Operation> = Parameters<Operation, 'query'>;
+/** The JSON body; undefined where the body is optional and was not sent. */
+export type BodyOf<Operation> = Operation extends { requestBody: infer R }
+  ? JsonOf<R>
+  : Operation extends { requestBody?: infer R }
+    ? JsonOf<NonNullable<R>> | undefined
+    : undefined;
+export type OkBodyOf<Operation> = Operation extends { responses: { 200: infer Ok } } ? JsonOf<Ok> : never;
+
+export interface OperationContext<Operation> {
+  /** The sales channel of the request's API key; never empty. */
+  channel: string;
+  path: PathOf<Operation>;
+  query: QueryOf<Operation>;
+  body: BodyOf<Operation>;
+  /** The channel's sandbox clock, ISO 8601. */
+  now: string;
+  /** Where every id the request mints comes from. */
+  ids: IdSource;
+  /** Scheme and host the partner called, for redirect URLs. */
+  origin: string;
+  /**
+   * The body broke the schema only in fields that an idempotent replay does not compare: the
+   * handler throws this unless the request replays an earlier one (create payment session, rule 4).
+   */
+  deferredViolation?: Refusal;
+}
+
+/**
+ * A refusal that must be answered after the request's writes commit: the failed capture of an
+ * expired hold stores `authorization_expired`, then answers SessionExpired.
+ */
+export class RefusedAfterCommit {
+  constructor(readonly refusal: Refusal) {}
+}
+
+export type Handler<Operation> = (context: OperationContext<Operation>, store: Store) => OkBodyOf<Operation> | RefusedAfterCommit;
+
+/** Handlers of some operations of a document, keyed by operationId. */
+export type Handlers<Operations> = { [Op in keyof Operations]?: Handler<Operations[Op]> };

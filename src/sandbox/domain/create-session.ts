@@ -2,6 +2,7 @@
 // templating, tokens and merchant features. Pure: token facts are passed in.
 import { expectedTotal } from './amounts.js';
 import { customerActionNeeded, notFound, refusalsOf } from './errors.js';
+import { SESSION_SHAPE_VERSION } from './session-shape.js';
 import type { CreateSessionRequest, Features, OrderItem, Session } from './types.js';
 
 const refuse = refusalsOf('createPaymentSession');
@@ -125,6 +126,7 @@ export function newSession(fields: {
   const { request } = fields;
   const identity = fields.tokenUser ?? { customer_email: request.customer_email, customer_name: request.customer_name };
   return {
+    shape_version: SESSION_SHAPE_VERSION,
     id: fields.id,
     channel: fields.channel,
     kind: request.kind ?? 'one_time_payment',

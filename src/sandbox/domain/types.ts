@@ -46,6 +46,8 @@ export interface SessionDispute {
 }
 
 export interface Session {
+  /** The version of this document's shape (domain/session-shape.ts). */
+  shape_version: number;
   id: string;
   channel: string;
   kind: SessionKind;

@@ -1,6 +1,6 @@
 // Versioned schema of the sandbox's database. Append new versions; never edit an applied one.
 import type { Db } from './database.js';
-import { sessionColumns } from './session-columns.js';
+import { readSession, sessionColumns } from './session-columns.js';
 
 export interface Migration {
   version: number;
@@ -16,7 +16,7 @@ function backfillSessionColumns(db: Db): void {
   const update = db.prepare(`UPDATE payment_sessions SET seq = @seq, kind = @kind, status = @status, captured_at = @captured_at,
     email_search = @email_search, name_search = @name_search, payment_token = @payment_token WHERE id = @id`);
   rows.forEach((row, index) => {
-    const { document: _document, channel: _channel, created_at: _created, idempotency_key: _key, ...columns } = sessionColumns(JSON.parse(row.document));
+    const { document: _document, channel: _channel, created_at: _created, idempotency_key: _key, ...columns } = sessionColumns(readSession(row.document));
     update.run({ ...columns, seq: index + 1 });
   });
 }

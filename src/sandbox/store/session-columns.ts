@@ -1,6 +1,10 @@
-// The fields of a stored session that lists filter and order on, kept as columns beside the JSON
-// document so that SQL can use indexes instead of parsing every document.
+// A session as stored: its JSON document (read back in the current shape), and the fields lists
+// filter and order on, kept as columns beside it so that SQL can use indexes instead of parsing.
+import { upgradeSession } from '../domain/session-shape.js';
 import type { Session } from '../domain/types.js';
+
+/** A stored document, in the current shape whatever shape it was written in. */
+export const readSession = (text: string): Session => upgradeSession(JSON.parse(text) as Record<string, unknown>);
 
 export interface SessionColumns {
   id: string;

@@ -11,6 +11,7 @@
 import type { SessionListFilter } from '../domain/listing.js';
 import type { Session } from '../domain/types.js';
 import type { Db } from './database.js';
+import { readSession } from './session-columns.js';
 
 /** The shortest search the trigram index answers. */
 const TRIGRAM = 3;
@@ -127,7 +128,7 @@ export function sessionListQueries(db: Db) {
         documents = () => prepared(statements.page).all({ ...sql.params, ...page }) as string[];
       }
       const rows = page.offset >= count ? [] : documents();
-      return { sessions: rows.map((d) => JSON.parse(d) as Session), count };
+      return { sessions: rows.map(readSession), count };
     },
   };
 }

@@ -2,7 +2,7 @@
 // ordered on (session-columns.ts); lists are queried in session-list.ts.
 import type { Session } from '../domain/types.js';
 import type { Db } from './database.js';
-import { sessionColumns } from './session-columns.js';
+import { readSession, sessionColumns } from './session-columns.js';
 import { sessionListQueries } from './session-list.js';
 
 export function sessionsRepository(db: Db) {
@@ -16,7 +16,7 @@ export function sessionsRepository(db: Db) {
   const byId = db.prepare('SELECT document FROM payment_sessions WHERE channel = ? AND id = ?').pluck();
   const byKey = db.prepare('SELECT document FROM payment_sessions WHERE channel = ? AND idempotency_key = ?').pluck();
   const anywhere = db.prepare('SELECT document FROM payment_sessions WHERE id = ?').pluck();
-  const parse = (document: unknown) => (document === undefined ? undefined : (JSON.parse(document as string) as Session));
+  const parse = (document: unknown) => (document === undefined ? undefined : readSession(document as string));
 
   const listed = sessionListQueries(db);
 

@@ -310,6 +310,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/v1/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset the caller's channel
+         * @description Deletes everything of the caller's sales channel: its payment sessions, payment tokens,
+         *     disputes, webhook outbox, merchant features, armed faults and clock offset, as if the channel
+         *     had never been used. Other channels are untouched. Use it to start a test run, or the README's
+         *     walkthrough, from a clean state; `npm start -- --reset` starts the whole sandbox empty instead.
+         */
+        post: operations["resetChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -710,6 +733,26 @@ export interface components {
             payment_token: string;
             /** @description The action its next create payment session answers with 422; `null` when none. */
             next_action: components["schemas"]["TokenNextAction"];
+        };
+        /** @description What a reset deleted from the caller's channel. */
+        ResetResult: {
+            /** @description The caller's sales channel. */
+            channel: string;
+            /**
+             * Format: int64
+             * @description Payment sessions deleted, with their refunds and disputes.
+             */
+            payment_sessions: number;
+            /**
+             * Format: int64
+             * @description Payment tokens deleted.
+             */
+            payment_tokens: number;
+            /**
+             * Format: int64
+             * @description Webhook events deleted from the outbox.
+             */
+            outbox_events: number;
         };
     };
     responses: {
@@ -1246,6 +1289,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    resetChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResetResult"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -3,16 +3,25 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from './sandbox/http/document.js';
+import { exitWhenOrphaned } from './orphan.js';
 import { startSandbox } from './sandbox/server.js';
 
 const USAGE = `Usage: cli <command> [options]
-  sandbox [--host H] [--port P] [--db FILE|:memory:]   the stateful sandbox (default 127.0.0.1:4010, .sandbox/sandbox.db)
-  mock [prism options]                                  the Prism mock of the examples (default 127.0.0.1:4011)
+  sandbox [--host H] [--port P] [--db FILE|:memory:] [--reset] [--cors-origin O] [--quiet]
+      the stateful sandbox (default 127.0.0.1:4010, .sandbox/sandbox.db); --reset starts with an
+      empty database; --quiet stops the line per request
+  mock [--host H] [--port P] [prism options]            the Prism mock of the examples (default 127.0.0.1:4011)
   docs [--out FILE]                                     the rendered reference (default site/index.html)
 Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel").`;
 
 async function sandbox(args: string[]) {
-  const { values } = parseArgs({ args, options: { host: { type: 'string' }, port: { type: 'string' }, db: { type: 'string' }, quiet: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    args,
+    options: {
+      host: { type: 'string', short: 'h' }, port: { type: 'string', short: 'p' }, db: { type: 'string' },
+      reset: { type: 'boolean' }, 'cors-origin': { type: 'string' }, quiet: { type: 'boolean' },
+    },
+  });
   const port = Number(values.port ?? process.env.PORT ?? 4010);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not ${values.port ?? process.env.PORT}`);
   const running = await startSandbox({
@@ -21,21 +30,24 @@ async function sandbox(args: string[]) {
     db: values.db ?? process.env.SANDBOX_DB ?? path.join('.sandbox', 'sandbox.db'),
     ...(process.env.SANDBOX_API_KEYS ? { apiKeys: process.env.SANDBOX_API_KEYS } : {}),
     ...(values.quiet ? { quiet: true } : {}),
+    ...(values.reset ? { reset: true } : {}),
+    ...(values['cors-origin'] ? { corsOrigin: values['cors-origin'] } : {}),
   });
   const [devKey, devChannel] = [...running.apiKeys][0]!;
   console.log(`Sandbox listening on ${running.address}`);
   console.log(`  API key (channel ${devChannel}): ${devKey}   — send it as x-service-api-key`);
   console.log(`  Contract:  ${running.address}/openapi.json  ${running.address}/openapi.yaml`);
   console.log(`  Helpers:   ${running.address}/sandbox/openapi.json (simulate the customer, review, clock, disputes)`);
-  console.log(`  Database:  ${running.dbFile}`);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => void running.close().then(() => process.exit(0)));
-  }
+  console.log(`  Database:  ${running.dbFile}${values.reset ? ' (reset)' : ''}   — the state persists across restarts; --reset starts empty`);
+  const stop = () => void running.close().then(() => process.exit(0));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
+  exitWhenOrphaned(stop);
 }
 
 function runScript(script: string, args: string[]) {
   const child = spawn(process.execPath, [path.join(repoRoot, 'scripts', script), ...args], { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => child.kill(signal));
+  exitWhenOrphaned(() => child.kill('SIGTERM'));
   child.on('exit', (code) => process.exit(code ?? 1));
 }
 

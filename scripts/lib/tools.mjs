@@ -21,10 +21,9 @@ export function runTool(name, args, { quiet = false } = {}) {
   return output;
 }
 
-// Redocly prints a boxed Node-version notice on Node 20; it is noise in our logs.
+// Redocly prints a boxed Node-version notice on Node 20, and blank lines around its output; both
+// are noise in our logs.
 function stripBanner(text) {
-  return text
-    .split('\n')
-    .filter((line) => !/[║╔╚]/.test(line))
-    .join('\n');
+  const lines = text.split('\n').filter((line) => !/[║╔╚]/.test(line) && line.trim() !== '');
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }

@@ -1,4 +1,5 @@
 // Starts the sandbox: opens the database, builds the app, listens, and closes cleanly on a signal.
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_API_KEYS, parseApiKeys } from './http/auth.js';
 import { buildSandbox } from './http/app.js';
@@ -9,10 +10,17 @@ export interface StartOptions {
   port: number;
   db: string;
   apiKeys?: string;
+  /** No line per request. */
   quiet?: boolean;
+  /** Start from an empty database: the file (and its WAL) is deleted first. */
+  reset?: boolean;
+  corsOrigin?: string;
 }
 
 export async function startSandbox(options: StartOptions) {
+  if (options.reset && options.db !== ':memory:') {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${options.db}${suffix}`, { force: true });
+  }
   const db = openDatabase(options.db);
   const apiKeys = options.apiKeys ? parseApiKeys(options.apiKeys) : DEFAULT_API_KEYS;
   const publicHost = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
@@ -20,6 +28,8 @@ export async function startSandbox(options: StartOptions) {
     store: createStore(db),
     apiKeys,
     logger: options.quiet ? false : { level: 'warn' },
+    ...(options.quiet ? {} : { requestLog: (line: string) => console.log(line) }),
+    ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
     publicUrl: `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${options.port}`,
   });
   const address = await app.listen({ host: options.host, port: options.port });

@@ -38,6 +38,7 @@ const HELPERS: Array<[string, string, string, string | null, string, boolean]> =
   ['updateFeatures', 'put', '/sandbox/v1/features', 'UpdateFeaturesRequest', 'ChannelFeatures', true],
   ['createFault', 'post', '/sandbox/v1/faults', 'FaultRequest', 'Fault', true],
   ['requireTokenAction', 'post', '/sandbox/v1/payment_tokens/{payment_token}/require_action', 'RequireTokenActionRequest', 'TokenActionState', true],
+  ['resetChannel', 'post', '/sandbox/v1/reset', null, 'ResetResult', false],
 ];
 
 // The error code each status's examples may carry.

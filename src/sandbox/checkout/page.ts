@@ -9,7 +9,7 @@ export interface Page {
   html: string;
 }
 
-const escape = (text: string) =>
+export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
@@ -17,36 +17,36 @@ const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 function page(title: string, body: string, status = 200): Page {
   return {
     status,
-    html: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head><body><h1>${escape(title)}</h1>${body}</body></html>`,
+    html: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`,
   };
 }
 
 export function checkoutPage(session: Session | undefined, id: string): Page {
-  if (!session) return page('Checkout not found', `<p>No payment session ${escape(id)}.</p>`, 404);
+  if (!session) return page('Checkout not found', `<p>No payment session ${escapeHtml(id)}.</p>`, 404);
   if (session.status === 'canceled') {
     // The reference: a canceled checkout shows a timed-out page linking back to failure_url.
     const back = resolveRedirect(session.request.failure_url, session.id);
-    return page('This checkout has timed out', `<p>This payment session is no longer open.</p><p><a href="${escape(back)}">Return to the store</a></p>`);
+    return page('This checkout has timed out', `<p>This payment session is no longer open.</p><p><a href="${escapeHtml(back)}">Return to the store</a></p>`);
   }
-  const items = session.items.map((item) => `<li>${escape(item.name)} × ${item.quantity} — ${dollars(item.price)}</li>`).join('');
+  const items = session.items.map((item) => `<li>${escapeHtml(item.name)} × ${item.quantity} — ${dollars(item.price)}</li>`).join('');
   const next = session.status === 'pending'
-    ? `<p>In the sandbox, complete this checkout with <code>POST /sandbox/v1/payment_sessions/${escape(session.id)}/complete_checkout</code>.</p>`
+    ? `<p>In the sandbox, complete this checkout with <code>POST /sandbox/v1/payment_sessions/${escapeHtml(session.id)}/complete_checkout</code>.</p>`
     : '';
   return page(
     'HSA/FSA checkout (sandbox)',
-    `<p>Payment session <code>${escape(session.id)}</code>: <strong>${escape(session.status)}</strong> (${escape(statusSummary(session))}).</p>
+    `<p>Payment session <code>${escapeHtml(session.id)}</code>: <strong>${escapeHtml(session.status)}</strong> (${escapeHtml(statusSummary(session))}).</p>
      <ul>${items}</ul><p>Total: ${dollars(session.total_amount)}</p>${next}`,
   );
 }
 
 /** Where a create-session 422 sends the customer to fix a payment token. */
 export function tokenActionPage(token: PaymentTokenRecord | undefined, tokenId: string): Page {
-  if (!token) return page('Payment method not found', `<p>No payment token ${escape(tokenId)}.</p>`, 404);
+  if (!token) return page('Payment method not found', `<p>No payment token ${escapeHtml(tokenId)}.</p>`, 404);
   const action = token.next_action === 'TakeHealthSurvey' ? 'retake the health survey' : token.next_action === 'UpdatePaymentMethod' ? 'enter a new payment method' : null;
   return page(
     'Update your HSA/FSA payment method (sandbox)',
     action
-      ? `<p>To keep using this payment method, please ${action}.</p><p>In the sandbox, finish the action with <code>POST /sandbox/v1/payment_tokens/${escape(tokenId)}/require_action</code> and <code>{"next_action": null}</code>.</p>`
+      ? `<p>To keep using this payment method, please ${action}.</p><p>In the sandbox, finish the action with <code>POST /sandbox/v1/payment_tokens/${escapeHtml(tokenId)}/require_action</code> and <code>{"next_action": null}</code>.</p>`
       : '<p>Nothing is needed: this payment method is ready.</p>',
   );
 }

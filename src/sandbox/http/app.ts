@@ -3,7 +3,9 @@
 // pages, and the one error path (http/errors.ts) that answers everything that goes wrong.
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { indexPage } from '../checkout/index-page.js';
 import { checkoutPage, tokenActionPage } from '../checkout/page.js';
+import { checkoutUrl } from '../checkout/urls.js';
 import { ignoredByReplay } from '../domain/idempotency.js';
 import { randomIds, type IdSource } from '../ids.js';
 import type { Store } from '../store/index.js';
@@ -18,6 +20,8 @@ import { sandboxHelperHandlers } from './handlers/sandbox-helpers.js';
 import { registerMethodNotAllowed } from './method-not-allowed.js';
 import type { ContractOperations, HelperOperations } from './operation-types.js';
 import { registerOperations } from './operations.js';
+import { registerCors } from './cors.js';
+import { registerRequestLog } from './request-log.js';
 import { answerClientError, registerTransportErrors } from './transport-errors.js';
 
 export interface SandboxOptions {
@@ -28,6 +32,10 @@ export interface SandboxOptions {
   publicUrl?: string;
   /** Where ids come from; random by default. */
   ids?: IdSource;
+  /** The Access-Control-Allow-Origin the sandbox answers browsers with; `*` by default. */
+  corsOrigin?: string;
+  /** Receives one line per request (method, path, status, time); none when absent. */
+  requestLog?: (line: string) => void;
 }
 
 /** Longest path segment accepted; longer ids simply are not found. */
@@ -51,7 +59,9 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     frameworkErrors: answerFrameworkError,
   });
   registerErrorPath(app);
+  if (options.requestLog) registerRequestLog(app, options.requestLog);
   registerTransportErrors(app);
+  registerCors(app, options.corsOrigin ?? '*');
   registerJsonParser(app);
   registerAuth(app, options.apiKeys ?? DEFAULT_API_KEYS);
 
@@ -89,6 +99,10 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     app.get(url, async (_request, reply) => reply.type(type).send(text));
   }
   app.get('/health', async () => ({ status: 'ok' }));
+  app.get('/', async (request, reply) => {
+    const newest = store.sessions.newestForCustomer();
+    return reply.type('text/html; charset=utf-8').send(indexPage(newest ? checkoutUrl('', newest) : undefined));
+  });
   app.get<{ Params: { token: string } }>('/checkout/token/:token', async (request, reply) => {
     const { status, html } = tokenActionPage(store.tokens.getForCustomer(request.params.token), request.params.token);
     return reply.code(status).type('text/html; charset=utf-8').send(html);

@@ -1,4 +1,5 @@
 // The sandbox's store: one repository per table, and a transaction per request.
+import { channelReset } from './channel-reset.js';
 import { clockRepository } from './clock.js';
 import type { Db } from './database.js';
 import { disputesRepository } from './dispute-index.js';
@@ -24,6 +25,8 @@ export function createStore(db: Db) {
     features: featuresRepository(db),
     faults: faultsRepository(db),
     clock: clockRepository(db),
+    /** Deletes everything of one channel; what it deleted. */
+    resetChannel: channelReset(db),
   };
 }
 

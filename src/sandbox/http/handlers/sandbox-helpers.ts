@@ -127,5 +127,9 @@ export function sandboxHelperHandlers(contractOperationIds: ReadonlySet<string>)
       if (!store.tokens.setNextAction(context.channel, token, context.body.next_action)) throw notFound(`No payment token ${token}.`);
       return { payment_token: token, next_action: context.body.next_action };
     },
+
+    resetChannel(context, store) {
+      return { channel: context.channel, ...store.resetChannel(context.channel) };
+    },
   } satisfies Handlers<HelperOperations>;
 }

@@ -1,0 +1,22 @@
+// CORS for a frontend on another origin calling the sandbox from the browser, as Prism allows:
+// preflights (OPTIONS with Access-Control-Request-Method) are answered before the key check, since
+// a browser never sends credentials on a preflight, and every answer carries the CORS headers.
+import type { FastifyInstance } from 'fastify';
+
+export function registerCors(app: FastifyInstance, origin: string): void {
+  // Registered before auth: a preflight ends here with 204.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'OPTIONS' || request.headers['access-control-request-method'] === undefined) return;
+    return reply
+      .code(204)
+      .header('access-control-allow-methods', 'GET, POST, PUT, OPTIONS')
+      .header('access-control-allow-headers', request.headers['access-control-request-headers'] ?? 'content-type, x-service-api-key')
+      .header('access-control-max-age', '600')
+      .send();
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('access-control-allow-origin', origin === '*' ? '*' : origin);
+    if (origin !== '*') reply.header('vary', 'Origin');
+    reply.header('access-control-expose-headers', 'allow, content-type');
+  });
+}

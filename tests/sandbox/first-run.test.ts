@@ -1,0 +1,65 @@
+// What a new user meets first: a clean start (the reset helper), a browser page on another origin
+// (CORS), and the sandbox's address opened in a browser (the index page).
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
+
+let s: TestSandbox;
+beforeEach(() => { s = testSandbox(); });
+afterEach(() => s.close());
+
+describe('reset', () => {
+  it('deletes everything of the caller\'s channel, and nothing of another', async () => {
+    const mine = await s.capturedOneTime({ idempotency_key: 'order-1' });
+    await s.createSession({ tokenize: true });
+    await s.post('/sandbox/v1/clock/advance', { seconds: 60 });
+    await s.post('/sandbox/v1/faults', { operation_id: 'createRefund', status: 500 });
+    const theirs = await s.createSession({}, { key: OTHER_KEY });
+    const reply = await s.post('/sandbox/v1/reset');
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ channel: 'dev', payment_sessions: 2, payment_tokens: 1 });
+    expect(reply.body.outbox_events).toBeGreaterThan(0);
+    expect((await s.detail(mine)).status).toBe(404);
+    expect((await s.get('/payments/v1/payment_sessions')).body.pagination.count).toBe(0);
+    expect(await s.outbox()).toEqual([]);
+    expect((await s.get('/sandbox/v1/clock')).body.offset_seconds).toBe(0);
+    // The same idempotency key starts a new session; the fault is gone.
+    expect(await s.createSession({ idempotency_key: 'order-1' })).not.toBe(mine);
+    expect((await s.get(`/payments/v1/payment_session/${theirs}`, { key: OTHER_KEY })).status).toBe(200);
+  });
+});
+
+describe('CORS', () => {
+  it('answers a preflight before the key check', async () => {
+    const reply = await s.call('OPTIONS', '/payments/v1/create_payment_session', {
+      key: null, headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-service-api-key' },
+      undocumented: true,
+    });
+    expect(reply.status).toBe(204);
+    expect(reply.headers).toMatchObject({ 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type,x-service-api-key' });
+    expect(String(reply.headers['access-control-allow-methods'])).toContain('POST');
+  });
+
+  it('sends CORS headers on answers, errors included, and still needs the key', async () => {
+    const ok = await s.get('/payments/v1/payment_sessions', { headers: { origin: 'http://localhost:5173' } });
+    expect(ok.headers['access-control-allow-origin']).toBe('*');
+    const refused = await s.get('/payments/v1/payment_sessions', { key: null, headers: { origin: 'http://localhost:5173' } });
+    expect({ status: refused.status, origin: refused.headers['access-control-allow-origin'] }).toEqual({ status: 401, origin: '*' });
+  });
+
+  it('an OPTIONS that is no preflight is a method like any other', async () => {
+    expect((await s.call('OPTIONS', '/payments/v1/payment_sessions', { key: null })).status).toBe(401);
+    expect((await s.call('OPTIONS', '/payments/v1/payment_sessions')).status).toBe(405);
+  });
+});
+
+describe('the index page', () => {
+  it('links the documents and the newest checkout', async () => {
+    const empty = await s.call('GET', '/', { key: null });
+    expect(empty.status).toBe(200);
+    expect(String(empty.headers['content-type'])).toContain('text/html');
+    expect(empty.body).toContain('href="/openapi.json"');
+    expect(empty.body).not.toContain('/checkout/');
+    const id = await s.createSession();
+    expect((await s.call('GET', '/', { key: null })).body).toContain(`href="/checkout/${id}"`);
+  });
+});

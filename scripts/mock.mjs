@@ -3,6 +3,7 @@
 // 4010). Other arguments go to Prism (e.g. -v error).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { root } from './lib/tools.mjs';
 
@@ -22,12 +23,15 @@ const rest = tokens
   });
 const host = String(values.host ?? process.env.HOST ?? '127.0.0.1');
 const port = String(values.port ?? process.env.PORT ?? '4011');
-const prism = path.join(root, 'node_modules', '.bin', 'prism');
+// Prism's own bin, wherever npm put it: in this repository, or in the project that installed the package.
+const require = createRequire(import.meta.url);
+const prismPackage = require.resolve('@stoplight/prism-cli/package.json');
+const prism = path.join(path.dirname(prismPackage), require(prismPackage).bin.prism);
 const document = path.join(root, 'generated', 'openapi.yaml');
 
 console.log(`Prism mock of ${path.relative(root, document)} on http://${host}:${port}`);
 console.log('Send x-service-api-key on every call; pick an example with "Prefer: code=400, example=<name>".');
-const child = spawn(prism, ['mock', '-h', host, '-p', port, ...rest, document], {
+const child = spawn(process.execPath, [prism, 'mock', '-h', host, '-p', port, ...rest, document], {
   stdio: 'inherit',
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

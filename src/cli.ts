@@ -1,12 +1,21 @@
-// One entry point: `sandbox` (the stateful reference server), `mock` (Prism), `docs` (rendered reference).
+#!/usr/bin/env node
+// One entry point: `sandbox` (the stateful reference server), `mock` (Prism), `docs` (rendered
+// reference). Installed from the package, it is the `hsa-fsa-sandbox` command (compiled to dist/).
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { repoRoot } from './sandbox/http/document.js';
 import { exitWhenOrphaned } from './orphan.js';
-import { startSandbox } from './sandbox/server.js';
 
-const USAGE = `Usage: cli <command> [options]
+/** The package's folder, from src/ or from dist/. */
+const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The sandbox's own dependencies are optional peers of the package: the client stays light without them. */
+const SANDBOX_PEERS = 'fastify@5 better-sqlite3@12 ajv@8 ajv-formats@3';
+const MOCK_PEERS = '@stoplight/prism-cli@5';
+
+const USAGE = `Usage: hsa-fsa-sandbox <command> [options]
   sandbox [--host H] [--port P] [--db FILE|:memory:] [--reset] [--cors-origin O] [--quiet]
       the stateful sandbox (default 127.0.0.1:4010, .sandbox/sandbox.db); --reset starts with an
       empty database; --quiet stops the line per request
@@ -14,7 +23,17 @@ const USAGE = `Usage: cli <command> [options]
   docs [--out FILE]                                     the rendered reference (default site/index.html)
 Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel").`;
 
+async function loadSandbox(): Promise<typeof import('./sandbox/server.js')> {
+  try {
+    return await import('./sandbox/server.js');
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new Error(`the sandbox needs its dependencies, which this package lists as optional peers: npm install --save-dev ${SANDBOX_PEERS} (${(error as Error).message})`);
+  }
+}
+
 async function sandbox(args: string[]) {
+  const { startSandbox } = await loadSandbox();
   const { values } = parseArgs({
     args,
     options: {
@@ -44,8 +63,10 @@ async function sandbox(args: string[]) {
   exitWhenOrphaned(stop);
 }
 
-function runScript(script: string, args: string[]) {
-  const child = spawn(process.execPath, [path.join(repoRoot, 'scripts', script), ...args], { stdio: 'inherit' });
+function runScript(script: string, args: string[], needs: string) {
+  const file = path.join(packageRoot, 'scripts', script);
+  if (!existsSync(file)) throw new Error(`${script} is not part of this installation: ${needs}`);
+  const child = spawn(process.execPath, [file, ...args], { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => child.kill(signal));
   exitWhenOrphaned(() => child.kill('SIGTERM'));
   child.on('exit', (code) => process.exit(code ?? 1));
@@ -54,8 +75,8 @@ function runScript(script: string, args: string[]) {
 const [command, ...rest] = process.argv.slice(2);
 try {
   if (command === 'sandbox') await sandbox(rest);
-  else if (command === 'mock') runScript('mock.mjs', rest);
-  else if (command === 'docs') runScript('docs.mjs', rest);
+  else if (command === 'mock') runScript('mock.mjs', rest, `npm install --save-dev ${MOCK_PEERS}`);
+  else if (command === 'docs') runScript('docs.mjs', rest, 'run it from a clone of the repository (npm run docs)');
   else {
     console.error(USAGE);
     process.exit(command === undefined || command === '--help' ? 0 : 2);

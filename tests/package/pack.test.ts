@@ -1,12 +1,17 @@
-// A partner installs the packed tarball into their own project: the README's quickstart program
-// typechecks there (strict, library types checked) and runs against the Prism mock.
+// A partner installs the packed tarball into their own project. With the tarball alone the client
+// and webhooks work and nothing heavy is installed; the quickstart (examples/quickstart.ts, the
+// README's text) typechecks there and runs against the Prism mock. With the sandbox's optional
+// peers installed too, `npx hsa-fsa-sandbox` serves the sandbox from compiled JavaScript, and the
+// quickstart runs against it.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/contract.js';
+import { freePort, waitForHttp } from '../support/processes.js';
 import { startPrism, type RunningServer } from '../support/prism.js';
+import { spawn, type ChildProcess } from 'node:child_process';
 
 const packageJson = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { name: string };
 let work: string;
@@ -16,6 +21,11 @@ let prism: RunningServer;
 
 const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) =>
   execFileSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+
+const QUICKSTART = readFileSync(path.join(repoRoot, 'examples', 'quickstart.ts'), 'utf8');
+/** The versions this repository tests with, so that the install is served from npm's cache. */
+const devDependencies = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies;
+const SANDBOX_PEERS = ['fastify', 'better-sqlite3', 'ajv', 'ajv-formats'].map((name) => `${name}@${devDependencies[name]}`);
 
 /** The ```ts block that follows the quickstart marker in the README. */
 function readmeQuickstart(): string {
@@ -31,9 +41,10 @@ beforeAll(async () => {
   tarball = path.join(work, packed[0]!.filename);
   consumer = path.join(work, 'consumer');
   mkdirSync(consumer);
-  writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  // allowScripts: better-sqlite3 builds its native binding when the sandbox's peers are installed.
+  writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', allowScripts: { 'better-sqlite3': true } }));
   run('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'], consumer);
-  writeFileSync(path.join(consumer, 'quickstart.ts'), readmeQuickstart());
+  writeFileSync(path.join(consumer, 'quickstart.ts'), QUICKSTART);
   writeFileSync(
     path.join(consumer, 'tsconfig.json'),
     JSON.stringify({
@@ -59,7 +70,30 @@ describe('the packed package', () => {
       'package.json', 'README.md', 'CHANGELOG.md', 'dist/index.js', 'dist/index.d.ts', 'dist/client/index.js', 'dist/webhooks/index.js',
       'generated/openapi.json', 'generated/openapi.yaml', 'generated/schema.d.ts',
     ]));
-    expect(listing.filter((f) => /^(src|tests|openapi|scripts|node_modules)\//.test(f))).toEqual([]);
+    expect(listing).toEqual(expect.arrayContaining(['dist/cli.js', 'dist/sandbox/server.js', 'generated/sandbox.json', 'scripts/mock.mjs']));
+    expect(listing.filter((f) => /^(src|tests|openapi|examples|node_modules)\//.test(f) || (/^scripts\//.test(f) && !/^scripts\/(mock|lib\/tools)\.mjs$/.test(f)))).toEqual([]);
+  });
+
+  it('keeps the client light: the sandbox\'s dependencies are not installed with it', () => {
+    const installed = readdirSync(path.join(consumer, 'node_modules'));
+    expect(installed).not.toContain('fastify');
+    expect(installed).not.toContain('better-sqlite3');
+  });
+
+  it('says which peers to install when the sandbox is started without them', () => {
+    const result = (() => {
+      try {
+        run('npx', ['--no-install', 'hsa-fsa-sandbox', 'sandbox', '--db', ':memory:'], consumer);
+        return '';
+      } catch (error) {
+        return String((error as { stderr?: string }).stderr);
+      }
+    })();
+    expect(result).toContain('npm install --save-dev fastify@5 better-sqlite3@12 ajv@8 ajv-formats@3');
+  }, 60_000);
+
+  it('is the README quickstart, word for word', () => {
+    expect(readmeQuickstart()).toBe(QUICKSTART);
   });
 
   it('resolves every export from the consumer', () => {
@@ -83,7 +117,28 @@ describe('the packed package', () => {
   it('runs the README quickstart against the mock', () => {
     const output = run('node', ['out/quickstart.js'], consumer, { SERVICE_BASE_URL: prism.baseUrl, SERVICE_API_KEY: 'test-key' });
     expect(output).toContain('send the customer to https://checkout.service.example/checkout/');
+    expect(output).not.toContain('the customer completed the checkout');
     expect(output).toMatch(/^captured cap_\w+$/m);
     expect(output).toContain('dispute 0e6f1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b needs_response');
   }, 60_000);
+
+  it('serves the sandbox through its bin, from compiled JavaScript, and the quickstart runs against it', async () => {
+    run('npm', ['install', '--save-dev', ...SANDBOX_PEERS, '--no-audit', '--no-fund', '--prefer-offline'], consumer);
+    const port = await freePort();
+    const sandbox: ChildProcess = spawn('npx', ['--no-install', 'hsa-fsa-sandbox', 'sandbox', '--port', String(port), '--db', ':memory:', '--quiet'], { cwd: consumer, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    sandbox.stdout!.on('data', (chunk) => (output += chunk));
+    sandbox.stderr!.on('data', (chunk) => (output += chunk));
+    try {
+      await waitForHttp(`http://127.0.0.1:${port}/health`, sandbox, { name: 'npx hsa-fsa-sandbox', timeoutMs: 30_000, output: () => output });
+      // The installed bin is compiled JavaScript: no TypeScript loader in the chain.
+      expect(readFileSync(path.join(consumer, 'node_modules', '.bin', 'hsa-fsa-sandbox'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node/);
+      const quickstart = run('node', ['out/quickstart.js'], consumer, { SERVICE_BASE_URL: `http://127.0.0.1:${port}`, SERVICE_API_KEY: 'sandbox-dev-key' });
+      expect(quickstart).toMatch(new RegExp(`send the customer to http://127\\.0\\.0\\.1:${port}/checkout/[0-9a-f-]{36}`));
+      expect(quickstart).toContain('the customer completed the checkout: 200');
+      expect(quickstart).toMatch(/^captured cap_\w+$/m);
+    } finally {
+      sandbox.kill('SIGTERM');
+    }
+  }, 240_000);
 });

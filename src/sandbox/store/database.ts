@@ -4,7 +4,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS, type Migration } from './migrations.js';
 
-export type Db = Database.Database;
+/** An open database (an interface of our own, so that the compiled declarations can name it). */
+export interface Db extends Database.Database {}
 
 export function openDatabase(file: string, migrations: Migration[] = MIGRATIONS): Db {
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });

@@ -1,0 +1,43 @@
+// The README's curl walkthrough, extracted from the README itself so that they cannot drift apart,
+// run by bash against a sandbox process on its database file: twice, as a user who follows the
+// README again would, and each run must succeed and show what the README says it shows.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../support/contract.js';
+import { startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js';
+
+function readmeWalkthrough(): string {
+  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  const match = /<!-- walkthrough[^>]*-->\s*```sh\n([\s\S]*?)```/.exec(readme);
+  if (!match?.[1]) throw new Error('README.md has no walkthrough block');
+  return match[1];
+}
+
+let dir: string;
+let sandbox: SandboxProcess;
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'readme-walkthrough-'));
+  sandbox = await startSandboxProcess({ db: path.join(dir, 'sandbox.db') });
+}, 60_000);
+afterAll(async () => {
+  await sandbox?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const runWalkthrough = () =>
+  execFileSync('bash', ['-euo', 'pipefail', '-c', readmeWalkthrough()], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, S: sandbox.baseUrl } });
+
+describe('the README walkthrough', () => {
+  it.each([1, 2])('runs top to bottom (run %i) and shows what the README says', (_run) => {
+    const output = runWalkthrough();
+    expect(output).toMatch(/"redirect_url":"http:\/\/127\.0\.0\.1:\d+\/checkout\/[0-9a-f-]{36}"/);
+    expect(output).toMatch(/"status":"authorized"/);
+    expect(output).toMatch(/^\{"id":"cap_\w+"\}$/m);
+    expect(output).toMatch(/^\{"refund_id":"rf_\w+"\}$/m);
+    expect(output).toMatch(/"refund_amount":1000/);
+    expect(output).toMatch(/"status":"captured".*"status":"authorized"|"status":"authorized".*"status":"captured"/s);
+  }, 60_000);
+});

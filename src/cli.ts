@@ -57,7 +57,9 @@ async function sandbox(args: string[]) {
   console.log(`  API key (channel ${devChannel}): ${devKey}   — send it as x-service-api-key`);
   console.log(`  Contract:  ${running.address}/openapi.json  ${running.address}/openapi.yaml`);
   console.log(`  Helpers:   ${running.address}/sandbox/openapi.json (simulate the customer, review, clock, disputes)`);
-  console.log(`  Database:  ${running.dbFile}${values.reset ? ' (reset)' : ''}   — the state persists across restarts; --reset starts empty`);
+  console.log(running.dbFile === ':memory:'
+    ? '  Database:  :memory: (gone when the sandbox stops)'
+    : `  Database:  ${running.dbFile}${values.reset ? ' (reset)' : ''}   — the state persists across restarts; --reset starts empty`);
   const stop = () => void running.close().then(() => process.exit(0));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
   exitWhenOrphaned(stop);

@@ -52,9 +52,9 @@ async function sandbox(args: string[]) {
     ...(values.reset ? { reset: true } : {}),
     ...(values['cors-origin'] ? { corsOrigin: values['cors-origin'] } : {}),
   });
-  const [devKey, devChannel] = [...running.apiKeys][0]!;
   console.log(`Sandbox listening on ${running.address}`);
-  console.log(`  API key (channel ${devChannel}): ${devKey}   — send it as x-service-api-key`);
+  const keys = [...running.apiKeys].map(([key, channel]) => `${key} (channel ${channel})`).join(', ');
+  console.log(`  API keys:  ${keys}   — send one as x-service-api-key`);
   console.log(`  Contract:  ${running.address}/openapi.json  ${running.address}/openapi.yaml`);
   console.log(`  Helpers:   ${running.address}/sandbox/openapi.json (simulate the customer, review, clock, disputes)`);
   console.log(running.dbFile === ':memory:'

@@ -90,6 +90,16 @@ describe('the packed package', () => {
       }
     })();
     expect(result).toContain('npm install --save-dev fastify@5 better-sqlite3@12 ajv@8 ajv-formats@3');
+    const mock = (() => {
+      try {
+        run('npx', ['--no-install', 'hsa-fsa-sandbox', 'mock'], consumer);
+        return '';
+      } catch (error) {
+        return String((error as { stderr?: string }).stderr);
+      }
+    })();
+    expect(mock).toContain('npm install --save-dev @stoplight/prism-cli@5');
+    expect(mock).not.toMatch(/at \S+ \(|Require stack/);
   }, 60_000);
 
   it('is the README quickstart, word for word', () => {

@@ -12,7 +12,7 @@ import type { Session } from '../../domain/types.js';
 import { toDetail, toListItem } from '../../domain/views.js';
 import type { Store } from '../../store/index.js';
 import { RefusedAfterCommit, type ContractOperations, type Handlers, type OperationContext } from '../operation-types.js';
-import { save } from './session-writes.js';
+import { save, saveNew } from './session-writes.js';
 
 const refuseCreate = refusalsOf('createPaymentSession');
 
@@ -60,16 +60,15 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
       const issuedToken = request.tokenize === true ? `ptok_${newId()}` : undefined;
       const tokenUser = token ? { customer_email: token.customer_email, customer_name: token.customer_name } : undefined;
       const session = newSession({ id: context.ids.uuid(), channel: context.channel, request, now: context.now, newId, ...(issuedToken ? { issuedToken } : {}), ...(tokenUser ? { tokenUser } : {}) });
-      store.sessions.insert(session);
+      // A usable stored payment method is charged without the hosted flow.
+      const events = request.payment_token !== undefined ? completeCheckout(session, context.now) : [];
+      saveNew(store, session, events, context.now, context.ids);
       if (issuedToken) {
         store.tokens.insert({
           token: issuedToken, channel: context.channel, session_id: session.id, status: 'pending_checkout', next_action: null,
           created_at: context.now, customer_email: session.customer_email ?? null, customer_name: session.customer_name ?? null,
         });
       }
-      // A usable stored payment method is charged without the hosted flow.
-      const events = request.payment_token !== undefined ? completeCheckout(session, context.now) : [];
-      save(store, session, events, context.now, context.ids);
       return { id: session.id, redirect_url: checkoutUrl(context.origin, session) };
     },
 

@@ -188,8 +188,8 @@ export interface paths {
         put?: never;
         /**
          * Advance the sandbox's clock
-         * @description Moves the caller's channel's clock forward by `seconds`; it never moves back, never past the
-         *     end of year 9999, and no other channel's clock moves. Use it to test deadlines
+         * @description Moves the caller's channel's clock forward by `seconds`; it never moves back (but for a reset
+         *     of the channel), never past the end of year 9999, and no other channel's clock moves. Use it to test deadlines
          *     without waiting: an authorization hold lasts 6.95 days (600480 seconds) from `authorized_at`,
          *     and a capture after that fails re-authorization, so the session becomes
          *     `authorization_expired` and the capture answers 400 `SessionExpired`.
@@ -402,9 +402,9 @@ export interface components {
         };
         /**
          * @description Canonical dispute, carried in dispute webhooks and returned by retrieve dispute. Records are keyed
-         *     on `dispute_id`. Every field is present except `outcome` and `resolved_at` (absent until the
-         *     dispute resolves) and `prior_dispute_id` (present only for a re-filing): null fields are
-         *     omitted.
+         *     on `dispute_id`. Null fields are omitted. The reference lists `outcome` and `resolved_at`
+         *     (absent until the dispute resolves) and `prior_dispute_id` (present only for a re-filing) as
+         *     optional; that every other field is always present, and so required here, is inferred.
          */
         Dispute: {
             /**

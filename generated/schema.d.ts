@@ -928,9 +928,10 @@ export interface components {
          *       must be greater than 0 (`TotalAmountInvalid`). The one exception is a free trial
          *       (`display_next_bill_info`), which requires `total_amount=0`.
          *     - `tokenize` must be false when `payment_token` is given (`TokenizeNotSupported`).
-         *     - `display_next_bill_info` requires `tokenize=true` and `total_amount=0`. A free trial without
-         *       `tokenize=true` lacks a required parameter: the answer is `MissingRequiredParameter` (read
-         *       from "requires tokenize=true"). A free trial whose `total_amount` is not 0 answers
+         *     - `display_next_bill_info` requires `tokenize=true` and `total_amount=0`. The codes are
+         *       inferred, since the reference names none: a free trial without `tokenize` lacks a required
+         *       parameter (`MissingRequiredParameter`), one with `tokenize=false` has an invalid value
+         *       (`InvalidRequestParameter`), and one whose `total_amount` is not 0 answers
          *       `TotalAmountInvalid`.
          *     - In `success_url` and `failure_url`, every occurrence of the exact text
          *       `{{payment_session_id}}` (no spaces inside the braces) is replaced by the session id.
@@ -983,8 +984,8 @@ export interface components {
             /** @description true enables later charges. Must be false when `payment_token` is given (`TokenizeNotSupported`). */
             tokenize?: boolean;
             /**
-             * @description Free-trial bill preview; requires `tokenize=true` (without it: `MissingRequiredParameter`)
-             *     and `total_amount=0` (otherwise: `TotalAmountInvalid`).
+             * @description Free-trial bill preview; requires `tokenize=true` and `total_amount=0` (the codes of a
+             *     violation are inferred: see the rules above).
              */
             display_next_bill_info?: components["schemas"]["DisplayNextBillInfo"];
             /** @description See the idempotency rules of this operation. */
@@ -1044,8 +1045,10 @@ export interface components {
          *     | `TokenizeNotSupported` | Both tokenize=true and payment_token were set. |
          *     | `FeatureNotEnabled` | A required merchant feature is not enabled. |
          *
-         *     A free trial (`display_next_bill_info`) requires `tokenize=true`: without it, the answer is
-         *     `MissingRequiredParameter`; with a `total_amount` other than 0, it is `TotalAmountInvalid`.
+         *     A free trial (`display_next_bill_info`) requires `tokenize=true` and `total_amount=0`. The codes
+         *     of a violation are inferred (the reference names none): without `tokenize`,
+         *     `MissingRequiredParameter`; with `tokenize=false`, `InvalidRequestParameter`; with a
+         *     `total_amount` other than 0, `TotalAmountInvalid`.
          */
         CreatePaymentSessionError: {
             /**
@@ -1234,10 +1237,10 @@ export interface components {
         };
         /**
          * @description Detail record of a payment session: the fields of PaymentSessionFields, with `order_items`
-         *     always present.
+         *     always present (inferred: the reference lists it without a condition, unlike the list item).
          */
         PaymentSession: components["schemas"]["PaymentSessionFields"] & ({
-            /** @description Items of the session; always present on the detail record. */
+            /** @description Items of the session; always present on the detail record (inferred). */
             order_items: components["schemas"]["SessionOrderItem"][];
         } & {
             [key: string]: unknown;
@@ -1634,7 +1637,8 @@ export interface components {
          *     `items` holds what the survey predicts the letter will cover, intersected with the partner's
          *     catalog (a prediction, to be presented as provisional), and `lmn_expires_at` is null. `items` is
          *     empty only while the survey is unfinished. `eligibility_status` and `lmn_expires_at` are always
-         *     present, null when they do not apply.
+         *     present, null when they do not apply (inferred: the reference calls them nullable, not
+         *     optional).
          */
         EligibilityResponse: {
             /** @description Catalog items chargeable to an HSA/FSA card, each identified as in order_items at charge time. */
@@ -1839,9 +1843,9 @@ export interface components {
         };
         /**
          * @description Canonical dispute, carried in dispute webhooks and returned by retrieve dispute. Records are keyed
-         *     on `dispute_id`. Every field is present except `outcome` and `resolved_at` (absent until the
-         *     dispute resolves) and `prior_dispute_id` (present only for a re-filing): null fields are
-         *     omitted.
+         *     on `dispute_id`. Null fields are omitted. The reference lists `outcome` and `resolved_at`
+         *     (absent until the dispute resolves) and `prior_dispute_id` (present only for a re-filing) as
+         *     optional; that every other field is always present, and so required here, is inferred.
          */
         Dispute: {
             /**

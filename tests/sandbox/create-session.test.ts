@@ -106,7 +106,7 @@ describe('create_payment_session', () => {
     const trial = { total_amount: 0, amount_details: noCharges, tokenize: true, display_next_bill_info: { total_amount: 2500, date: '2026-12-21' }, order_items: [{ name: 'Trial', quantity: 1, price: 0, amount_details: noCharges }] };
     expect((await create(sessionRequest(trial))).status).toBe(200);
     const { body } = await create(sessionRequest({ ...trial, tokenize: false }));
-    expect(body.error).toBe('MissingRequiredParameter');
+    expect(body.error).toBe('InvalidRequestParameter');
     expect(body.message).toContain('tokenize');
   });
 

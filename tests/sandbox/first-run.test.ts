@@ -13,6 +13,7 @@ describe('reset', () => {
     await s.createSession({ tokenize: true });
     await s.post('/sandbox/v1/clock/advance', { seconds: 60 });
     await s.post('/sandbox/v1/faults', { operation_id: 'createRefund', status: 500 });
+    await s.call('PUT', '/sandbox/v1/features', { body: { tokenization: false } });
     const theirs = await s.createSession({}, { key: OTHER_KEY });
     const reply = await s.post('/sandbox/v1/reset');
     expect(reply.status).toBe(200);
@@ -24,6 +25,10 @@ describe('reset', () => {
     expect((await s.get('/sandbox/v1/clock')).body.offset_seconds).toBe(0);
     // The same idempotency key starts a new session; the fault is gone.
     expect(await s.createSession({ idempotency_key: 'order-1' })).not.toBe(mine);
+    const captured = await s.capturedOneTime();
+    const refund = await s.post('/payments/v1/refund', { payment_id: captured, amount: 100, idempotency_key: 'after-reset', reason: 'customer_request' });
+    expect(refund.status).toBe(200);
+    expect((await s.get('/sandbox/v1/features')).body).toEqual({ authorization: true, tokenization: true });
     expect((await s.get(`/payments/v1/payment_session/${theirs}`, { key: OTHER_KEY })).status).toBe(200);
   });
 });
@@ -44,6 +49,11 @@ describe('CORS', () => {
     expect(ok.headers['access-control-allow-origin']).toBe('*');
     const refused = await s.get('/payments/v1/payment_sessions', { key: null, headers: { origin: 'http://localhost:5173' } });
     expect({ status: refused.status, origin: refused.headers['access-control-allow-origin'] }).toEqual({ status: 401, origin: '*' });
+  });
+
+  it('answers no preflight on a path that is not the API\'s', async () => {
+    const reply = await s.call('OPTIONS', '/nope', { key: null, headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' } });
+    expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 404, error: 'NotFound' });
   });
 
   it('an OPTIONS that is no preflight is a method like any other', async () => {

@@ -60,6 +60,9 @@ describe('list payment sessions', () => {
     expect(await listIds(`created_on_start=${encodeURIComponent(created)}&created_on_end=${encodeURIComponent(created)}`)).toEqual([ids.captured]);
     expect(await listIds(`captured_on_start=${encodeURIComponent(created)}`)).toEqual([ids.captured]);
     expect(await listIds('captured_on_end=2000-01-01T00:00:00Z')).toEqual([]);
+    // Times before 1970 compare as well as any other.
+    expect(await listIds('created_on_end=1969-12-31T00:00:00Z')).toEqual([]);
+    expect((await list('created_on_start=0001-01-01T00:00:00Z')).pagination.count).toBe(4);
   });
 
   it('filters by payment_token', async () => {

@@ -133,7 +133,7 @@ describe('bodies, URLs and bounds', () => {
 
   it('explains conditional rules in the message', async () => {
     const trial = sessionRequest({ total_amount: 0, amount_details: noCharges, tokenize: false, display_next_bill_info: { total_amount: 1, date: '2026-12-21' }, order_items: [{ name: 'T', quantity: 1, price: 0, amount_details: noCharges }] });
-    expect((await s.post('/payments/v1/create_payment_session', trial)).body).toEqual({ error: 'MissingRequiredParameter', message: 'tokenize must be true for a free trial (display_next_bill_info).' });
+    expect((await s.post('/payments/v1/create_payment_session', trial)).body).toEqual({ error: 'InvalidRequestParameter', message: 'tokenize must be true for a free trial (display_next_bill_info).' });
     expect((await s.post('/payments/v1/create_payment_session', sessionRequest({ tokenize: true, payment_token: 'p' }))).body.message).toBe('tokenize must be false when payment_token is given.');
   });
 });

@@ -252,12 +252,15 @@ describe('stated bounds only', () => {
     }
   });
 
-  it('a free trial without tokenize=true is a missing required parameter, a non-zero total is TotalAmountInvalid', () => {
+  it('a free trial without tokenize is a missing required parameter, tokenize=false an invalid one, a non-zero total TotalAmountInvalid: all marked inferred', () => {
     const rule = schemas.CreatePaymentSessionRequest.dependentSchemas.display_next_bill_info;
     expect(rule.required).toEqual(['tokenize']);
-    expect(rule.properties.tokenize.description).toContain('MissingRequiredParameter');
-    expect(rule.properties.total_amount.description).toContain('TotalAmountInvalid');
-    expect(schemas.CreatePaymentSessionError.description).toMatch(/without it, the answer is\s+`MissingRequiredParameter`/);
+    expect(rule.properties.tokenize.const).toBe(true);
+    expect(rule.properties.total_amount.const).toBe(0);
+    const errors = schemas.CreatePaymentSessionError.description as string;
+    expect(errors).toMatch(/inferred/);
+    expect(errors).toMatch(/without `tokenize`,\s+`MissingRequiredParameter`; with `tokenize=false`, `InvalidRequestParameter`/);
+    expect(errors).toMatch(/other than 0, `TotalAmountInvalid`/);
   });
 });
 

@@ -21,7 +21,15 @@ function routeOf(method: string, path: string) {
 }
 
 /** What is wrong with a response, judged by the document; [] when it conforms. */
-export function documentViolations(method: string, path: string, status: number, body: unknown): string[] {
+export function documentViolations(method: string, rawPath: string, status: number, body: unknown): string[] {
+  // The router decodes the path; so does the check (an undecodable one names no route).
+  const path = (() => {
+    try {
+      return decodeURIComponent(rawPath);
+    } catch {
+      return rawPath;
+    }
+  })();
   // Pages for people (hosted checkout, health, the documents themselves) are not API routes.
   if (!/^\/(payments|api|v1|sandbox\/v1)\//.test(path) && status < 400) return [];
   const route = routeOf(method, path);

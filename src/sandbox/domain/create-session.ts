@@ -53,8 +53,11 @@ export function checkCreateRules(request: CreateSessionRequest, features: Featur
     throw refuse('TokenizeNotSupported', 'tokenize must be false when payment_token is given.');
   }
   const freeTrial = request.display_next_bill_info !== undefined;
-  if (freeTrial && request.tokenize !== true) {
+  if (freeTrial && request.tokenize === undefined) {
     throw refuse('MissingRequiredParameter', 'display_next_bill_info (a free trial) requires tokenize=true.');
+  }
+  if (freeTrial && request.tokenize !== true) {
+    throw refuse('InvalidRequestParameter', 'display_next_bill_info (a free trial) requires tokenize=true, not false.');
   }
   if (freeTrial && request.total_amount !== 0) {
     throw refuse('TotalAmountInvalid', 'display_next_bill_info (a free trial) requires total_amount=0.');

@@ -45,8 +45,8 @@ export const MAX_PAGE_SIZE = 1000;
 function storedTime(value: string | undefined, name: string): string | undefined {
   if (value === undefined) return undefined;
   const time = Date.parse(value);
-  // The schema's date-time format admits a few values Date cannot hold (a leap second, year 0).
-  if (Number.isNaN(time) || time < 0) throw refuse('InvalidRequestParameter', `${name} is not a date-time the sandbox can compare: ${value}.`);
+  // The schema's date-time format admits a few values Date cannot hold (a leap second).
+  if (Number.isNaN(time)) throw refuse('InvalidRequestParameter', `${name} is not a date-time the sandbox can compare: ${value}.`);
   return new Date(time).toISOString();
 }
 

@@ -7,6 +7,8 @@ export function registerCors(app: FastifyInstance, origin: string): void {
   // Registered before auth: a preflight ends here with 204.
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'OPTIONS' || request.headers['access-control-request-method'] === undefined) return;
+    // Only the API's paths: an unknown path is not found, preflight or not.
+    if (request.routeOptions.config?.requiresKey !== true) return;
     return reply
       .code(204)
       .header('access-control-allow-methods', 'GET, POST, PUT, OPTIONS')

@@ -34,8 +34,9 @@ export const VALIDATION_CODES = {
     fields: { total_amount: 'TotalAmountInvalid', order_items: 'OrderItemsInvalid' },
     rules: [
       [/dependentSchemas\/payment_token/, 'TokenizeNotSupported'],
-      // A free trial without tokenize=true lacks a parameter it requires.
-      [/dependentSchemas\/display_next_bill_info\/(required|properties\/tokenize)/, 'MissingRequiredParameter'],
+      // A free trial without tokenize lacks a parameter it requires; tokenize=false is an invalid value.
+      [/dependentSchemas\/display_next_bill_info\/required/, 'MissingRequiredParameter'],
+      [/dependentSchemas\/display_next_bill_info\/properties\/tokenize/, 'InvalidRequestParameter'],
       [/dependentSchemas\/display_next_bill_info\/properties\/total_amount|\/then\//, 'TotalAmountInvalid'],
     ],
   },

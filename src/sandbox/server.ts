@@ -1,5 +1,4 @@
 // Starts the sandbox: opens the database, builds the app, listens, and closes cleanly on a signal.
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_API_KEYS, parseApiKeys } from './http/auth.js';
 import { buildSandbox } from './http/app.js';
@@ -12,20 +11,19 @@ export interface StartOptions {
   apiKeys?: string;
   /** No line per request. */
   quiet?: boolean;
-  /** Start from an empty database: the file (and its WAL) is deleted first. */
+  /** Start from an empty database: every channel's data is deleted first (the file stays). */
   reset?: boolean;
   corsOrigin?: string;
 }
 
 export async function startSandbox(options: StartOptions) {
-  if (options.reset && options.db !== ':memory:') {
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${options.db}${suffix}`, { force: true });
-  }
   const db = openDatabase(options.db);
+  const store = createStore(db);
+  if (options.reset) store.transaction(() => store.reset.all());
   const apiKeys = options.apiKeys ? parseApiKeys(options.apiKeys) : DEFAULT_API_KEYS;
   const publicHost = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
   const app = buildSandbox({
-    store: createStore(db),
+    store,
     apiKeys,
     logger: options.quiet ? false : { level: 'warn' },
     ...(options.quiet ? {} : { requestLog: (line: string) => console.log(line) }),

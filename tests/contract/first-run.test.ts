@@ -111,6 +111,19 @@ describe('npm start', () => {
   }, 120_000);
 });
 
+describe('--reset', () => {
+  it('refuses a file that is no sandbox database, and leaves it as it was', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { spawnSync } = await import('node:child_process');
+    const precious = path.join(dir, 'precious.txt');
+    writeFileSync(precious, 'precious');
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sandbox', '--reset', '--db', precious, '--port', String(await freePort()), '--quiet'], { cwd: repoRoot, env: env(), encoding: 'utf8', timeout: 30_000 });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/^error: /m);
+    expect(readFileSync(precious, 'utf8')).toBe('precious');
+  }, 60_000);
+});
+
 describe('npm run mock', () => {
   it('takes --port like the sandbox', async () => {
     const port = await freePort();

@@ -150,6 +150,7 @@ describe('transport errors', () => {
     expect(error).toBeUndefined();
     expect(statusLine(text)).toBe('HTTP/1.1 431 Request Header Fields Too Large');
     expect(text).toMatch(/\r\nConnection: close\r\n/i);
+    expect(text).toMatch(/\r\nAccess-Control-Allow-Origin: \*\r\n/i);
     expect(jsonBody(text)).toEqual({ error: 'RequestHeaderFieldsTooLarge', message: expect.stringContaining('16 KiB') });
   });
 
@@ -267,5 +268,39 @@ describe('what a second probe found', () => {
     clock.advance('dev', 30);
     real += 10 * 60_000;
     expect(clock.now('dev')).toBe('9999-12-31T23:59:59.999Z');
+  });
+});
+
+describe('what a third probe found', () => {
+  it('a search holding a NUL answers 200, not a 500 from the search index', async () => {
+    await s.createSession();
+    for (const search of ['ab%00', 'jan%00e', '%00abc']) {
+      const reply = await s.get(`/payments/v1/payment_sessions?search=${search}`);
+      expect({ search, status: reply.status, count: reply.body.pagination.count }).toEqual({ search, status: 200, count: 0 });
+    }
+  });
+
+  it('a date-time whose offset carries it past year 9999 still compares as the instant it is', async () => {
+    await s.createSession();
+    const count = async (query: string) => (await s.get(`/payments/v1/payment_sessions?${query}`)).body.pagination.count;
+    expect(await count('created_on_end=9999-12-31T23:59:59-01:00')).toBe(1);
+    expect(await count('created_on_start=9999-12-31T23:59:59-01:00')).toBe(0);
+    expect(await count('created_on_start=0000-01-01T00:00:00%2B01:00')).toBe(1);
+  });
+
+  it('refuses a --cors-origin that cannot be a header, at start', async () => {
+    const { buildSandbox } = await import('../../src/sandbox/http/app.js');
+    for (const origin of ['http://a.example\nX-Evil: 1', 'http://ü.example', 'not an origin', 'http://a.example/path']) {
+      expect(() => buildSandbox({ store: s.store, corsOrigin: origin })).toThrow(/--cors-origin/);
+    }
+    expect(() => buildSandbox({ store: s.store, corsOrigin: 'http://localhost:5173' })).not.toThrow();
+  });
+
+  it('resets every channel through SQL, leaving the database file a database', async () => {
+    await s.createSession();
+    await s.createSession({}, { key: OTHER_KEY });
+    expect(s.store.transaction(() => s.store.reset.all()).payment_sessions).toBe(2);
+    expect(s.store.db.prepare('SELECT COUNT(*) FROM payment_sessions').pluck().get()).toBe(0);
+    expect(s.store.db.prepare('SELECT SUM(n) FROM session_counts').pluck().get()).toBe(0);
   });
 });

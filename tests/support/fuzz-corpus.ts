@@ -76,7 +76,11 @@ const idOf = (ids: FuzzIds, hold = ids.authorized) =>
 
 const LIST_PARAMS = ['page', 'page_size', 'filter_pending', 'filter_voided', 'include_metadata', 'include_order_items', 'search', 'created_on_start', 'created_on_end', 'captured_on_start', 'captured_on_end', 'include_refunds', 'include_disputes', 'kind', 'status', 'summarize_refunds', 'include_service_fee', 'payment_token', 'junk'];
 const queryValue = fc.oneof(
-  fc.constantFrom('1', '0', '-1', '30', '1001', '9007199254740993', 'true', 'false', 'maybe', 'captured,authorized', 'captured,,', ',', 'authorization', '2026-02-30T00:00:00Z', '2026-12-31T23:59:60Z', '2026-11-20T10:00:00+05:00', '0000-01-01T00:00:00Z', ''),
+  fc.constantFrom(
+    '1', '0', '-1', '30', '1001', '9007199254740993', 'true', 'false', 'maybe', 'captured,authorized', 'captured,,', ',', 'authorization',
+    '2026-02-30T00:00:00Z', '2026-12-31T23:59:60Z', '2026-11-20T10:00:00+05:00', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59-01:00',
+    '0000-01-01T00:00:00+01:00', 'ab\u0000', '\u0000abc', '"jane"', 'jane*', 'NEAR(a b)', '',
+  ),
   fc.string({ maxLength: 20 }),
 );
 const queryOf = fc.array(fc.tuple(fc.constantFrom(...LIST_PARAMS), queryValue), { maxLength: 5 })

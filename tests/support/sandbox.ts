@@ -22,14 +22,16 @@ function routeOf(method: string, path: string) {
 
 /** What is wrong with a response, judged by the document; [] when it conforms. */
 export function documentViolations(method: string, rawPath: string, status: number, body: unknown): string[] {
-  // The router decodes the path; so does the check (an undecodable one names no route).
-  const path = (() => {
+  // The router decodes each segment of the path; so does the check (an encoded '/' stays inside its
+  // segment, and an undecodable segment names no route).
+  const decoded = (segment: string) => {
     try {
-      return decodeURIComponent(rawPath);
+      return decodeURIComponent(segment).replace(/\//g, '%2F');
     } catch {
-      return rawPath;
+      return segment;
     }
-  })();
+  };
+  const path = rawPath.split('/').map(decoded).join('/');
   // Pages for people (hosted checkout, health, the documents themselves) are not API routes.
   if (!/^\/(payments|api|v1|sandbox\/v1)\//.test(path) && status < 400) return [];
   const route = routeOf(method, path);

@@ -20,9 +20,9 @@ import { sandboxHelperHandlers } from './handlers/sandbox-helpers.js';
 import { registerMethodNotAllowed } from './method-not-allowed.js';
 import type { ContractOperations, HelperOperations } from './operation-types.js';
 import { registerOperations } from './operations.js';
-import { registerCors } from './cors.js';
+import { checkCorsOrigin, registerCors } from './cors.js';
 import { registerRequestLog } from './request-log.js';
-import { answerClientError, registerTransportErrors } from './transport-errors.js';
+import { clientErrorAnswerer, registerTransportErrors } from './transport-errors.js';
 
 export interface SandboxOptions {
   store: Store;
@@ -47,21 +47,23 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   const { store } = options;
   const ids = options.ids ?? randomIds;
   const publicUrl = options.publicUrl ?? 'http://127.0.0.1:4010';
+  const corsOrigin = options.corsOrigin ?? '*';
+  checkCorsOrigin(corsOrigin);
 
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    clientErrorHandler: answerClientError,
+    clientErrorHandler: clientErrorAnswerer(corsOrigin),
     // Node would answer a missing Host with an empty 400; registerTransportErrors answers it instead.
     http: { requireHostHeader: false },
     frameworkErrors: answerFrameworkError,
   });
   registerErrorPath(app);
   if (options.requestLog) registerRequestLog(app, options.requestLog);
-  registerTransportErrors(app);
-  registerCors(app, options.corsOrigin ?? '*');
+  registerTransportErrors(app, corsOrigin);
+  registerCors(app, corsOrigin);
   registerJsonParser(app);
   registerAuth(app, options.apiKeys ?? DEFAULT_API_KEYS);
 

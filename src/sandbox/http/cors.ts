@@ -3,6 +3,20 @@
 // a browser never sends credentials on a preflight, and every answer carries the CORS headers.
 import type { FastifyInstance } from 'fastify';
 
+/** `*`, or one origin as a browser sends it (scheme, host, port): anything else cannot be a header. */
+export function checkCorsOrigin(origin: string): void {
+  const isOrigin = (() => {
+    try {
+      return new URL(origin).origin === origin;
+    } catch {
+      return false;
+    }
+  })();
+  if (origin !== '*' && !(isOrigin && /^[\x21-\x7e]+$/.test(origin))) {
+    throw new Error(`--cors-origin must be * or an origin such as http://localhost:5173, not ${JSON.stringify(origin)}`);
+  }
+}
+
 export function registerCors(app: FastifyInstance, origin: string): void {
   // Registered before auth: a preflight ends here with 204.
   app.addHook('onRequest', async (request, reply) => {

@@ -25,40 +25,42 @@ export function transportErrorFor(error: ParserError): TransportError {
   return error.code === 'HPE_HEADER_OVERFLOW' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? TRANSPORT_ERRORS[error.code] : TRANSPORT_ERRORS.default;
 }
 
-/** The whole answer as bytes, for a socket that has no response object. */
-function rawAnswer({ status, error, message }: TransportError): string {
+/** The whole answer as bytes, for a socket that has no response object; a browser can read it (CORS). */
+function rawAnswer({ status, error, message }: TransportError, corsOrigin: string): string {
   const body = JSON.stringify(errorBody(error, message));
   return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+    `Access-Control-Allow-Origin: ${corsOrigin}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
-function endSocket(socket: Duplex, answer: TransportError): void {
-  if (socket.writable) socket.end(rawAnswer(answer));
+function endSocket(socket: Duplex, answer: TransportError, corsOrigin: string): void {
+  if (socket.writable) socket.end(rawAnswer(answer, corsOrigin));
   (socket as Duplex & { destroySoon?: () => void }).destroySoon?.();
 }
 
 /** fastify's clientErrorHandler: writes the refusal and closes the connection. */
-export function answerClientError(error: ParserError, socket: Duplex): void {
+export const clientErrorAnswerer = (corsOrigin: string) => (error: ParserError, socket: Duplex): void => {
   // A reset connection has nobody to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  endSocket(socket, transportErrorFor(error));
-}
+  endSocket(socket, transportErrorFor(error), corsOrigin);
+};
 
-function answerResponse(response: ServerResponse, { status, error, message }: TransportError): void {
+function answerResponse(response: ServerResponse, { status, error, message }: TransportError, corsOrigin: string): void {
   const body = JSON.stringify(errorBody(error, message));
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close', 'access-control-allow-origin': corsOrigin,
+  });
   response.end(body);
 }
 
 /** Node's own answers (417, 400 for a missing Host, a dropped CONNECT) replaced by the contract's shape. */
-export function registerTransportErrors(app: FastifyInstance): void {
+export function registerTransportErrors(app: FastifyInstance, corsOrigin: string): void {
   // Node parses every method of http.METHODS; fastify routes only some. The rest (PROPFIND, PURGE…)
   // become routable, so that a path of the documents answers them 401/405 rather than 404.
   for (const method of METHODS) {
     if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
   }
-  app.server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => answerResponse(response, TRANSPORT_ERRORS.expectation));
-  app.server.on('connect', (_request: IncomingMessage, socket: Duplex) => endSocket(socket, TRANSPORT_ERRORS.connect));
+  app.server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => answerResponse(response, TRANSPORT_ERRORS.expectation, corsOrigin));
+  app.server.on('connect', (_request: IncomingMessage, socket: Duplex) => endSocket(socket, TRANSPORT_ERRORS.connect, corsOrigin));
   // Node refuses a missing Host only when requireHostHeader is on; it is off (app.ts), so it is refused here.
   app.addHook('onRequest', async (request) => {
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {

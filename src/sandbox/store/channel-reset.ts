@@ -1,20 +1,31 @@
-// Deleting everything of one sales channel (POST /sandbox/v1/reset), leaving the others untouched.
+// Deleting everything of one sales channel (POST /sandbox/v1/reset), leaving the others untouched;
+// or of every channel (--reset), through SQL rather than by deleting the file, so that a file that
+// is no sandbox database is refused, and another sandbox on the same file sees the reset.
 import type { Db } from './database.js';
 
+// Disputes point at sessions: they go first. Triggers keep the counts and the search index.
+const TABLES = {
+  disputes: 'disputes',
+  payment_tokens: 'payment_tokens',
+  payment_sessions: 'payment_sessions',
+  outbox_events: 'outbox',
+  features: 'channel_features',
+  faults: 'faults',
+  clock: 'channel_clocks',
+} as const;
+
 export function channelReset(db: Db) {
-  const statement = (sql: string) => db.prepare(sql);
-  // Disputes point at sessions: they go first. Triggers keep the counts and the search index.
-  const deletions = {
-    disputes: statement('DELETE FROM disputes WHERE channel = ?'),
-    payment_tokens: statement('DELETE FROM payment_tokens WHERE channel = ?'),
-    payment_sessions: statement('DELETE FROM payment_sessions WHERE channel = ?'),
-    outbox_events: statement('DELETE FROM outbox WHERE channel = ?'),
-    features: statement('DELETE FROM channel_features WHERE channel = ?'),
-    faults: statement('DELETE FROM faults WHERE channel = ?'),
-    clock: statement('DELETE FROM channel_clocks WHERE channel = ?'),
-  };
-  return (channel: string) => {
-    const deleted = Object.fromEntries(Object.entries(deletions).map(([name, statement]) => [name, statement.run(channel).changes]));
+  const inChannel = Object.entries(TABLES).map(([name, table]) => [name, db.prepare(`DELETE FROM ${table} WHERE channel = @channel`)] as const);
+  const everywhere = Object.entries(TABLES).map(([name, table]) => [name, db.prepare(`DELETE FROM ${table}`)] as const);
+  const run = (statements: typeof inChannel, params: Record<string, string>) => {
+    const args = Object.keys(params).length > 0 ? [params] : [];
+    const deleted = Object.fromEntries(statements.map(([name, statement]) => [name, statement.run(...args).changes]));
     return { payment_sessions: deleted.payment_sessions!, payment_tokens: deleted.payment_tokens!, outbox_events: deleted.outbox_events! };
+  };
+  return {
+    /** One channel's data; what it deleted. */
+    channel: (channel: string) => run(inChannel, { channel }),
+    /** Every channel's data. */
+    all: () => run(everywhere, {}),
   };
 }

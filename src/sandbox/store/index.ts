@@ -25,8 +25,8 @@ export function createStore(db: Db) {
     features: featuresRepository(db),
     faults: faultsRepository(db),
     clock: clockRepository(db),
-    /** Deletes everything of one channel; what it deleted. */
-    resetChannel: channelReset(db),
+    /** Deletes everything of one channel, or of all (`reset.all()`); what it deleted. */
+    reset: channelReset(db),
   };
 }
 

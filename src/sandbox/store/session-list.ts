@@ -37,7 +37,8 @@ function conditionsOf(channel: string, filter: SessionListFilter): ListSql {
   if (filter.paymentToken !== undefined) add('rows', 'payment_token = @payment_token', 'payment_token', filter.paymentToken);
   if (filter.search !== undefined) {
     const needle = filter.search.toLowerCase();
-    if ([...needle].length >= TRIGRAM) {
+    // A NUL would end the FTS5 query string early: such a needle takes the index walk instead.
+    if ([...needle].length >= TRIGRAM && !needle.includes('\u0000')) {
       // The trigram index finds every row holding the needle; a quoted FTS5 string is matched as a substring.
       add('rows', 'rowid IN (SELECT rowid FROM session_search WHERE session_search MATCH @search)', 'search', `"${needle.replace(/"/g, '""')}"`);
     } else {

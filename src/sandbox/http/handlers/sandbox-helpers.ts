@@ -129,7 +129,7 @@ export function sandboxHelperHandlers(contractOperationIds: ReadonlySet<string>)
     },
 
     resetChannel(context, store) {
-      return { channel: context.channel, ...store.resetChannel(context.channel) };
+      return { channel: context.channel, ...store.reset.channel(context.channel) };
     },
   } satisfies Handlers<HelperOperations>;
 }

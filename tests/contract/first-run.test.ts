@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/contract.js';
 import { freePort, waitForHttp } from '../support/processes.js';
+import { sandboxEnv as env } from '../support/sandbox-process.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-first-run-'));
 const children: ChildProcess[] = [];
@@ -15,12 +16,6 @@ afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
 });
-
-function env() {
-  const copy = { ...process.env };
-  for (const name of ['SANDBOX_API_KEYS', 'SANDBOX_DB', 'HOST', 'PORT']) delete copy[name];
-  return copy;
-}
 
 async function npm(args: string[], port: number, readyPath = '/health') {
   const child = spawn('npm', ['--silent', ...args], { cwd: repoRoot, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });

@@ -27,6 +27,16 @@ const QUICKSTART = readFileSync(path.join(repoRoot, 'examples', 'quickstart.ts')
 const devDependencies = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies;
 const SANDBOX_PEERS = ['fastify', 'better-sqlite3', 'ajv', 'ajv-formats'].map((name) => `${name}@${devDependencies[name]}`);
 
+/** What `npx hsa-fsa-sandbox …` prints on stderr when it fails ('' when it does not). */
+function failureOutput(args: string[]): string {
+  try {
+    run('npx', ['--no-install', 'hsa-fsa-sandbox', ...args], consumer);
+    return '';
+  } catch (error) {
+    return String((error as { stderr?: string }).stderr);
+  }
+}
+
 /** The ```ts block that follows the quickstart marker in the README. */
 function readmeQuickstart(): string {
   const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
@@ -81,23 +91,9 @@ describe('the packed package', () => {
   });
 
   it('says which peers to install when the sandbox is started without them', () => {
-    const result = (() => {
-      try {
-        run('npx', ['--no-install', 'hsa-fsa-sandbox', 'sandbox', '--db', ':memory:'], consumer);
-        return '';
-      } catch (error) {
-        return String((error as { stderr?: string }).stderr);
-      }
-    })();
+    const result = failureOutput(['sandbox', '--db', ':memory:']);
     expect(result).toContain('npm install --save-dev fastify@5 better-sqlite3@12 ajv@8 ajv-formats@3');
-    const mock = (() => {
-      try {
-        run('npx', ['--no-install', 'hsa-fsa-sandbox', 'mock'], consumer);
-        return '';
-      } catch (error) {
-        return String((error as { stderr?: string }).stderr);
-      }
-    })();
+    const mock = failureOutput(['mock']);
     expect(mock).toContain('npm install --save-dev @stoplight/prism-cli@5');
     expect(mock).not.toMatch(/at \S+ \(|Require stack/);
   }, 60_000);

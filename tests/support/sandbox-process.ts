@@ -55,7 +55,7 @@ async function signal(child: ChildProcess, name: NodeJS.Signals, graceMs = 10_00
 }
 
 /** The caller's environment without the variables the CLI reads, so that the defaults apply (key sandbox-dev-key). */
-function sandboxEnv(): NodeJS.ProcessEnv {
+export function sandboxEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of ['SANDBOX_API_KEYS', 'SANDBOX_DB', 'HOST', 'PORT']) delete env[name];
   return env;

@@ -1611,6 +1611,22 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * @description A 400 of update payment token: a body field is invalid (for example an `order_items` entry without `quantity`, or `update_card_info` that is not a boolean).
+         *
+         *     | error | Condition |
+         *     |---|---|
+         *     | `InvalidRequestParameter` | A body field is invalid or a required one is absent. |
+         */
+        UpdatePaymentTokenBadRequestError: {
+            /**
+             * @description Error code.
+             * @enum {string}
+             */
+            error: "InvalidRequestParameter";
+            /** @description Human-readable explanation. */
+            message: string;
+        };
         /** @description The token is deleted, irreversibly. A later create payment session with it answers NotFound. */
         DeletePaymentTokenResponse: {
             [key: string]: unknown;
@@ -1752,6 +1768,22 @@ export interface components {
         CreateCatalogItemResponse: {
             [key: string]: unknown;
         };
+        /**
+         * @description A 400 of create catalog item: the body is invalid (for example no `sku`, or `image_urls` that is not an array of strings).
+         *
+         *     | error | Condition |
+         *     |---|---|
+         *     | `InvalidRequestParameter` | A body field is invalid or a required one is absent. |
+         */
+        CreateCatalogItemBadRequestError: {
+            /**
+             * @description Error code.
+             * @enum {string}
+             */
+            error: "InvalidRequestParameter";
+            /** @description Human-readable explanation. */
+            message: string;
+        };
         /** @description An item with this sku already exists. */
         CatalogItemConflictError: {
             /** @description Error code. */
@@ -1782,12 +1814,44 @@ export interface components {
         };
         /** @description An empty object. */
         UpdateCatalogItemResponse: Record<string, never>;
+        /**
+         * @description A 400 of update catalog item: the body is invalid (for example a required field such as `url` is absent).
+         *
+         *     | error | Condition |
+         *     |---|---|
+         *     | `InvalidRequestParameter` | A body field is invalid or a required one is absent. |
+         */
+        UpdateCatalogItemBadRequestError: {
+            /**
+             * @description Error code.
+             * @enum {string}
+             */
+            error: "InvalidRequestParameter";
+            /** @description Human-readable explanation. */
+            message: string;
+        };
         /** @description Which item to return. */
         CatalogItemDetailRequest: {
             /** @description The item's sku. */
             sku: string;
         } & {
             [key: string]: unknown;
+        };
+        /**
+         * @description A 400 of retrieve catalog item: the body is invalid (for example no `sku`).
+         *
+         *     | error | Condition |
+         *     |---|---|
+         *     | `InvalidRequestParameter` | A body field is invalid or a required one is absent. |
+         */
+        RetrieveCatalogItemBadRequestError: {
+            /**
+             * @description Error code.
+             * @enum {string}
+             */
+            error: "InvalidRequestParameter";
+            /** @description Human-readable explanation. */
+            message: string;
         };
         /** @description Request of the checkout-method operation. */
         CheckoutMethodRequest: {
@@ -1796,6 +1860,22 @@ export interface components {
         /** @description Response of the checkout-method operation. */
         CheckoutMethodResponse: {
             [key: string]: unknown;
+        };
+        /**
+         * @description A 400 of the checkout-method operation: the body is not a JSON object.
+         *
+         *     | error | Condition |
+         *     |---|---|
+         *     | `InvalidRequestParameter` | A body field is invalid or a required one is absent. |
+         */
+        RetrieveCheckoutMethodBadRequestError: {
+            /**
+             * @description Error code.
+             * @enum {string}
+             */
+            error: "InvalidRequestParameter";
+            /** @description Human-readable explanation. */
+            message: string;
         };
         /**
          * @description `needs_response` when a dispute becomes visible; e.g. `under_review` after evidence is
@@ -2698,6 +2778,15 @@ export interface operations {
                     "application/json": components["schemas"]["UpdatePaymentTokenResponse"];
                 };
             };
+            /** @description Invalid request; `error` is one of the codes of UpdatePaymentTokenBadRequestError. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdatePaymentTokenBadRequestError"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
@@ -2870,6 +2959,15 @@ export interface operations {
                     "application/json": components["schemas"]["CreateCatalogItemResponse"];
                 };
             };
+            /** @description Invalid request; `error` is one of the codes of CreateCatalogItemBadRequestError. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCatalogItemBadRequestError"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
@@ -2908,6 +3006,15 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateCatalogItemResponse"];
                 };
             };
+            /** @description Invalid request; `error` is one of the codes of UpdateCatalogItemBadRequestError. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateCatalogItemBadRequestError"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
@@ -2937,6 +3044,15 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogItem"];
                 };
             };
+            /** @description Invalid request; `error` is one of the codes of RetrieveCatalogItemBadRequestError. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveCatalogItemBadRequestError"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
@@ -2964,6 +3080,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CheckoutMethodResponse"];
+                };
+            };
+            /** @description Invalid request; `error` is one of the codes of RetrieveCheckoutMethodBadRequestError. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveCheckoutMethodBadRequestError"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -80,13 +80,19 @@ export const ERRORS_400: Record<string, { schema: string; codes: string[] }> = {
 /**
  * 400s the reference does not give: "Error codes of retrieve-session, list, token retrieve, token
  * list and dispute operations ... not shown beyond the common table". The contract declares one on
- * every list operation, the answer to an invalid query parameter, marked x-undocumented.
+ * every list operation (an invalid query parameter) and on every other operation that takes a body
+ * (an invalid body), marked x-undocumented.
  */
 export const UNDOCUMENTED_ERRORS_400: Record<string, { schema: string; codes: string[] }> = {
   listPaymentSessions: { schema: 'ListPaymentSessionsBadRequestError', codes: ['InvalidRequestParameter'] },
   listPaymentTokens: { schema: 'ListPaymentTokensBadRequestError', codes: ['InvalidRequestParameter'] },
   listCatalogItems: { schema: 'ListCatalogItemsBadRequestError', codes: ['InvalidRequestParameter'] },
   listDisputes: { schema: 'ListDisputesBadRequestError', codes: ['InvalidRequestParameter'] },
+  updatePaymentToken: { schema: 'UpdatePaymentTokenBadRequestError', codes: ['InvalidRequestParameter'] },
+  createCatalogItem: { schema: 'CreateCatalogItemBadRequestError', codes: ['InvalidRequestParameter'] },
+  updateCatalogItem: { schema: 'UpdateCatalogItemBadRequestError', codes: ['InvalidRequestParameter'] },
+  retrieveCatalogItem: { schema: 'RetrieveCatalogItemBadRequestError', codes: ['InvalidRequestParameter'] },
+  retrieveCheckoutMethod: { schema: 'RetrieveCheckoutMethodBadRequestError', codes: ['InvalidRequestParameter'] },
 };
 
 /** Fields of the canonical dispute that appear only when not null (null fields are omitted). */

@@ -333,6 +333,178 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/v1/provision_requests/{provision_token_request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the provision token request, as create payment token or update payment token returned it, or the last segment of the `redirect_url` of a create-session 422. */
+                provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Inspect a provision token request
+         * @description The sandbox's whole record of a provision token request: why it exists (`setup` by create
+         *     payment token, `update` by update payment token, `fix` by a create-session 422), where it
+         *     stands, what the customer still has to do, its letter of medical necessity and its token.
+         */
+        get: operations["inspectProvisionRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/provision_requests/{provision_token_request_id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the provision token request, as create payment token or update payment token returned it, or the last segment of the `redirect_url` of a create-session 422. */
+                provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish a provision token request as the customer
+         * @description Simulates the customer on the page a provision token request leads to: the health survey,
+         *     then card entry. The request must await the customer; otherwise 400 `InvalidState`.
+         *
+         *     - `eligible=false`: the survey finds the customer ineligible. The request is `rejected`, no
+         *       token is issued, and the customer goes to `failure_url`.
+         *     - `eligible=true` (the default): `skus` are the catalog items the survey covers (by default,
+         *       every item of the channel's catalog whose eligibility is `eligible_with_lmn`). When some of
+         *       them need a letter of medical necessity, a letter is requested and `letter` decides it:
+         *       - `pending` (the default): the clinician has not decided. The request awaits the letter
+         *         (`awaiting_letter`), eligibility answers `pending`, and create payment token for the same
+         *         email answers `WaitingForVerification`. Decide it later with decide letter.
+         *       - `approved`: the letter is verified, expiring on `lmn_expires_at` (default: one year after
+         *         the sandbox clock's date).
+         *       - `rejected`: the clinician declines. The request is `rejected` and no token is issued.
+         *
+         *       When no letter is needed, or it is approved, the card is stored (`card`, by default a test
+         *       Visa ending 4242 expiring in three years) and the request is `provisioned`: a `setup` issues
+         *       a new payment token, an `update` or `fix` clears the token's pending action. Either way
+         *       `payment_token.updated` is queued, in the same transaction.
+         *
+         *     A `fix` or an `update` with `update_card_info` needs a card; the others keep the card on file
+         *     unless `card` is given.
+         */
+        post: operations["completeProvisionRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/provision_requests/{provision_token_request_id}/letter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the provision token request, as create payment token or update payment token returned it, or the last segment of the `redirect_url` of a create-session 422. */
+                provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide the letter of medical necessity as the clinician
+         * @description The clinician decides the pending letter of a provision token request (`awaiting_letter`):
+         *
+         *     - `approve`: the letter is verified, expiring on `lmn_expires_at` (inclusive, UTC; default one
+         *       year after the sandbox clock's date). The request is `provisioned` as in complete provision
+         *       request, and `payment_token.updated` is queued.
+         *     - `reject`: the request is `rejected`; no token is issued (or the token keeps needing the
+         *       survey), eligibility answers `rejected`, and no webhook is queued: the partner learns it by
+         *       polling the provision request or its eligibility.
+         *
+         *     A request that awaits no letter answers 400 `InvalidState`.
+         */
+        post: operations["decideLetter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/payment_tokens/{payment_token}/eligibility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Payment token, as the payment_token_updated webhook delivered it. */
+                payment_token: components["parameters"]["PaymentTokenPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve the eligibility of a payment token
+         * @description The contract's eligibility answer keyed on a payment token: the letters of the token's
+         *     customer on the caller's sales channel. The service has such an operation, but its path is not
+         *     documented, so the sandbox offers it here, among its helpers, and not in the contract.
+         */
+        get: operations["retrieveTokenEligibility"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace the catalog of the channel
+         * @description Replaces every item of the caller's channel with these, in this order (the last is the
+         *     newest). Each channel starts with a small seed catalog (see the tag); a test that needs its own
+         *     items replaces it. An item without `eligibility` awaits review. No webhook is queued.
+         */
+        put: operations["replaceCatalog"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/catalog/items/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review a catalog item as the service
+         * @description Sets the HSA/FSA eligibility of an item of the caller's channel, as the service's review
+         *     would, and stamps `reviewed_at` (and the item's last update) with the sandbox clock. When the
+         *     eligibility changes, `product_catalog.item.eligibility_updated` is queued in the same
+         *     transaction; a review that confirms the current eligibility is silent. A sku the channel does
+         *     not have answers 404.
+         */
+        post: operations["reviewCatalogItem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -693,6 +865,12 @@ export interface components {
              */
             status: 400 | 500;
             /**
+             * @description With `status=400`, the code the 400 answers: any code of the operation's 400 enum, so that
+             *     a test can reach codes no input produces in the sandbox (the eligibility operation's
+             *     `TotalAmountInvalid`). By default `ServerError`. Not allowed with `status=500`.
+             */
+            error?: string;
+            /**
              * Format: int32
              * @description How many of the next calls fail.
              * @default 1
@@ -709,6 +887,8 @@ export interface components {
              * @enum {integer}
              */
             status: 400 | 500;
+            /** @description The `error` code the failing calls answer. */
+            error: string;
             /**
              * Format: int32
              * @description How many more calls of the operation will fail.
@@ -753,6 +933,215 @@ export interface components {
              * @description Webhook events deleted from the outbox.
              */
             outbox_events: number;
+        };
+        /** @description A letter of medical necessity, as the sandbox's clinician sees it. */
+        SandboxLetter: {
+            /**
+             * @description `pending`: the clinician has not decided. `approved`: verified. `rejected`: declined.
+             * @enum {string}
+             */
+            status: "pending" | "approved" | "rejected";
+            /** @description The catalog items the letter covers (predicted while pending). */
+            skus: string[];
+            /**
+             * Format: date
+             * @description Last day of validity (inclusive, UTC) of an approved letter; null otherwise.
+             */
+            lmn_expires_at: string | null;
+        };
+        /** @description The sandbox's whole record of a provision token request. */
+        SandboxProvisionRequest: {
+            /** @description Id of the provision token request. */
+            provision_token_request_id: string;
+            /**
+             * @description `setup`: made by create payment token. `update`: made by update payment token. `fix`: made by a create-session 422 that sent the customer to fix the token.
+             * @enum {string}
+             */
+            purpose: "setup" | "update" | "fix";
+            /**
+             * @description `awaiting_customer`: the customer has not finished the page. `awaiting_letter`: the survey is done and a letter awaits the clinician. `provisioned`: the token is issued or fixed. `rejected`: the survey or the clinician declined.
+             * @enum {string}
+             */
+            status: "awaiting_customer" | "awaiting_letter" | "provisioned" | "rejected";
+            /** @description The token the request issued or fixed; null until it is provisioned, and when rejected (as the contract's retrieve provision token request answers). */
+            payment_token: string | null;
+            /** @description What the customer still has to do on the page. */
+            needs: ("survey" | "card")[];
+            /** @description The letter of medical necessity the survey requested; null when none was needed (yet). */
+            letter: components["schemas"]["SandboxLetter"] | null;
+            /** @description Where the customer is, or was sent: the hosted page while the customer is awaited, then `success_url` or `failure_url`. */
+            redirect_url: string;
+            /**
+             * Format: date-time
+             * @description When the request was made (sandbox clock).
+             */
+            created_at: string;
+        };
+        /** @description A card the simulated customer enters. Only its last 4 digits and its expiry are kept. */
+        TestCard: {
+            /** @description The card number, digits only; it must pass the Luhn check (4242424242424242 does). */
+            number: string;
+            /**
+             * Format: int32
+             * @description Expiry month.
+             */
+            exp_month: number;
+            /**
+             * Format: int32
+             * @description Expiry year. The card is valid through the last day of its expiry month (UTC).
+             */
+            exp_year: number;
+        };
+        /** @description How the simulated customer finishes a provision token request. An empty object, or no body, is an eligible customer with the default test card and a pending letter. */
+        CompleteProvisionRequestRequest: {
+            /**
+             * @description `false`: the health survey finds the customer ineligible; the request is rejected.
+             * @default true
+             */
+            eligible?: boolean;
+            /** @description The card entered; by default a test Visa ending 4242 expiring in December, three years after the sandbox clock's year. It must not be expired. */
+            card?: components["schemas"]["TestCard"];
+            /** @description The catalog items the survey covers; by default every item of the channel's catalog whose eligibility is `eligible_with_lmn`. Skus the catalog does not have are dropped. */
+            skus?: string[];
+            /**
+             * @description The clinician's decision on the letter, when the covered items need one. `pending` leaves it undecided.
+             * @default pending
+             * @enum {string}
+             */
+            letter?: "pending" | "approved" | "rejected";
+            /**
+             * Format: date
+             * @description Last day of validity of an approved letter (inclusive, UTC); by default one year after the sandbox clock's date.
+             */
+            lmn_expires_at?: string;
+        };
+        /** @description The clinician's decision on a pending letter of medical necessity. */
+        DecideLetterRequest: {
+            /**
+             * @description `approve`: the letter is verified. `reject`: the clinician declines.
+             * @enum {string}
+             */
+            decision: "approve" | "reject";
+            /**
+             * Format: date
+             * @description Last day of validity of an approved letter (inclusive, UTC); by default one year after the sandbox clock's date.
+             */
+            lmn_expires_at?: string;
+        };
+        /**
+         * @description `approved`: a verified, unexpired letter stands. `pending`: survey with a clinician, undecided.
+         *     `expired`: the letter lapsed, not renewed. `rejected`: the clinician declined the most recent
+         *     survey. `never_requested`: no letter ever requested. Null for catalog eligibility, which
+         *     identifies no customer.
+         * @enum {string|null}
+         */
+        EligibilityStatus: "approved" | "pending" | "expired" | "rejected" | "never_requested" | null;
+        /**
+         * @description Items the customer may charge to an HSA/FSA card. When `eligibility_status` is `pending`,
+         *     `items` holds what the survey predicts the letter will cover, intersected with the partner's
+         *     catalog (a prediction, to be presented as provisional), and `lmn_expires_at` is null. `items` is
+         *     empty only while the survey is unfinished. `eligibility_status` and `lmn_expires_at` are always
+         *     present, null when they do not apply (inferred: the reference calls them nullable, not
+         *     optional).
+         */
+        EligibilityResponse: {
+            /** @description Catalog items chargeable to an HSA/FSA card, each identified as in order_items at charge time. */
+            items: string[];
+            /** @description Letter status of the customer. */
+            eligibility_status: components["schemas"]["EligibilityStatus"];
+            /**
+             * Format: date
+             * @description Expiry of the letter determining coverage, inclusive, UTC. Null when no letter exists or for catalog eligibility.
+             */
+            lmn_expires_at: string | null;
+        };
+        /** @description An item of a replacement catalog. */
+        SandboxCatalogItemInput: {
+            /** @description Partner's stock-keeping unit. */
+            sku: string;
+            /** @description Item name. */
+            name: string;
+            /** @description Item description. */
+            description?: string;
+            /** @description Global trade item number. */
+            gtin?: string | null;
+            /** @description Image addresses. */
+            image_urls?: string[];
+            /** @description Product page URL. */
+            url?: string;
+            /** @description The partner's metadata string. */
+            metadata?: string;
+            /**
+             * @description The item's reviewed eligibility; null (the default) for an item that awaits review.
+             * @default null
+             * @enum {string|null}
+             */
+            eligibility?: "eligible" | "eligible_with_lmn" | "ineligible" | null;
+        };
+        /** @description The catalog that replaces the channel's. */
+        ReplaceCatalogRequest: {
+            /** @description The items, oldest first. Skus must be unique. */
+            items: components["schemas"]["SandboxCatalogItemInput"][];
+        };
+        /** @description The channel's catalog after the replacement. */
+        CatalogReplaced: {
+            /**
+             * Format: int32
+             * @description How many items the catalog holds.
+             */
+            items: number;
+        };
+        /** @description The service's review of a catalog item. */
+        ReviewCatalogItemRequest: {
+            /** @description The item's sku. */
+            sku: string;
+            /**
+             * @description The item's HSA/FSA eligibility after the review.
+             * @enum {string}
+             */
+            eligibility: "eligible" | "eligible_with_lmn" | "ineligible";
+        };
+        /**
+         * @description HSA/FSA eligibility of a catalog item; null while the item awaits review. One page writes `not_eligible` for `ineligible`.
+         * @enum {string|null}
+         */
+        CatalogEligibility: "eligible" | "eligible_with_lmn" | "ineligible" | "not_eligible" | null;
+        /**
+         * @description A catalog item with its HSA/FSA eligibility. `sku` and `name` are taken as always present
+         *     (inferred: the catalog is keyed on `sku`, and create and update name the item); the
+         *     documentation does not say which fields are required.
+         */
+        CatalogItem: {
+            /** @description Product id. */
+            product_id?: string;
+            /** @description Partner's stock-keeping unit. */
+            sku: string;
+            /** @description Item name. */
+            name: string;
+            /** @description Item description. */
+            description?: string;
+            /** @description Global trade item number. Nullability inferred from update item's "gtin (string or null)". */
+            gtin?: string | null;
+            /** @description Image addresses (URLs). */
+            image_urls?: string[];
+            /** @description Product page URL. */
+            url?: string;
+            /** @description The partner's metadata string. */
+            metadata?: string;
+            /** @description HSA/FSA eligibility state. */
+            eligibility?: components["schemas"]["CatalogEligibility"];
+            /**
+             * Format: date-time
+             * @description When the item was created.
+             */
+            created_at?: string;
+            /**
+             * Format: date-time
+             * @description When the item was reviewed. Items not yet reviewed have no review; they are excluded when the
+             *     eligibility filter is set. Whether "no review" is written as null or as an absent field is
+             *     not documented; both are accepted.
+             */
+            reviewed_at?: string | null;
         };
     };
     responses: {
@@ -831,6 +1220,8 @@ export interface components {
         OutboxLimit: number;
         /** @description Payment token, as the payment_token_updated webhook delivered it. */
         PaymentTokenPath: string;
+        /** @description Id of the provision token request, as create payment token or update payment token returned it, or the last segment of the `redirect_url` of a create-session 422. */
+        ProvisionTokenRequestId: string;
     };
     requestBodies: never;
     headers: never;
@@ -1315,6 +1706,230 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResetResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    inspectProvisionRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the provision token request, as create payment token or update payment token returned it, or the last segment of the `redirect_url` of a create-session 422. */
+                provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provision token request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxProvisionRequest"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    completeProvisionRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the provision token request, as create payment token or update payment token returned it, or the last segment of the `redirect_url` of a create-session 422. */
+                provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
+            };
+            cookie?: never;
+        };
+        /** @description The customer's answers; no body is an eligible customer with the default test card and a pending letter. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CompleteProvisionRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description The provision token request after the customer finished. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxProvisionRequest"];
+                };
+            };
+            /** @description `InvalidRequest`: the body is invalid (an expired card, a card number that fails the Luhn check). `InvalidState`: the request does not await the customer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    decideLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the provision token request, as create payment token or update payment token returned it, or the last segment of the `redirect_url` of a create-session 422. */
+                provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
+            };
+            cookie?: never;
+        };
+        /** @description The decision. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecideLetterRequest"];
+            };
+        };
+        responses: {
+            /** @description The provision token request after the decision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxProvisionRequest"];
+                };
+            };
+            /** @description `InvalidRequest`: the body is invalid. `InvalidState`: the request awaits no letter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    retrieveTokenEligibility: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Payment token, as the payment_token_updated webhook delivered it. */
+                payment_token: components["parameters"]["PaymentTokenPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The eligibility. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EligibilityResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    replaceCatalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The new catalog. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplaceCatalogRequest"];
+            };
+        };
+        responses: {
+            /** @description How many items the catalog now holds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogReplaced"];
+                };
+            };
+            /** @description `InvalidRequest`: the body is invalid, or two items share a sku. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    reviewCatalogItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The item and its eligibility. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewCatalogItemRequest"];
+            };
+        };
+        responses: {
+            /** @description The reviewed item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogItem"];
+                };
+            };
+            /** @description `InvalidRequest`: the body is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -151,7 +151,7 @@ describe('create_payment_session', () => {
       await s.post(`/sandbox/v1/payment_tokens/${token}/require_action`, { next_action: action });
       const { status, body } = await create(sessionRequest({ payment_token: token }));
       expect(status).toBe(422);
-      expect(body).toEqual({ next_action: action, redirect_url: expect.stringContaining(`/checkout/token/${token}`) });
+      expect(body).toEqual({ next_action: action, redirect_url: expect.stringMatching(/\/checkout\/setup\/[0-9a-f-]{36}$/) });
       await s.post(`/sandbox/v1/payment_tokens/${token}/require_action`, { next_action: null });
       expect((await create(sessionRequest({ payment_token: token }))).status).toBe(200);
     });

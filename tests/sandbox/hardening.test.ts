@@ -162,10 +162,10 @@ describe('transport errors', () => {
 });
 
 describe('an operation the sandbox does not implement', () => {
-  // Create payment token comes with the token flows; until then it answers 501 to any body.
-  const url = '/api/v1/payment_tokens/create';
+  // Accept dispute comes with the disputes; until then it answers 501 to any body.
+  const url = '/v1/disputes/dp_1/accept';
   it.each([
-    ['a valid body', { raw: JSON.stringify({ success_url: 'https://a.example', failure_url: 'https://a.example' }), headers: { 'content-type': 'application/json' } }],
+    ['a valid body', { raw: JSON.stringify({}), headers: { 'content-type': 'application/json' } }],
     ['an empty Content-Type', { raw: '{"x":1}', headers: { 'content-type': '' } }],
     ['a body over the size limit', { raw: JSON.stringify({ x: 'y'.repeat(300 * 1024) }), headers: { 'content-type': 'application/json' } }],
     ['malformed JSON', { raw: '{', headers: { 'content-type': 'application/json' } }],

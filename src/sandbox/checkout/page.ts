@@ -1,7 +1,8 @@
 // The hosted pages a redirect_url leads to. The full customer flow comes later; for now each page
 // shows where the customer is and points at the helpers that move the flow on.
 import { resolveRedirect } from '../domain/create-session.js';
-import type { PaymentTokenRecord, Session } from '../domain/types.js';
+import type { ProvisionRequest } from '../domain/provisioning.js';
+import type { Session } from '../domain/types.js';
 import { statusSummary } from '../domain/views.js';
 
 export interface Page {
@@ -39,14 +40,19 @@ export function checkoutPage(session: Session | undefined, id: string): Page {
   );
 }
 
-/** Where a create-session 422 sends the customer to fix a payment token. */
-export function tokenActionPage(token: PaymentTokenRecord | undefined, tokenId: string): Page {
-  if (!token) return page('Payment method not found', `<p>No payment token ${escapeHtml(tokenId)}.</p>`, 404);
-  const action = token.next_action === 'TakeHealthSurvey' ? 'retake the health survey' : token.next_action === 'UpdatePaymentMethod' ? 'enter a new payment method' : null;
+const NEEDS: Record<string, string> = { survey: 'take the health survey', card: 'enter your HSA/FSA card' };
+
+/** The page of a provision token request: token setup, an update's survey, or a 422's fix. */
+export function provisionPage(request: ProvisionRequest | undefined, id: string): Page {
+  if (!request) return page('Page not found', `<p>No provision token request ${escapeHtml(id)}.</p>`, 404);
+  const title = request.purpose === 'setup' ? 'Set up your HSA/FSA payment method (sandbox)' : 'Update your HSA/FSA payment method (sandbox)';
+  if (request.status !== 'awaiting_customer') {
+    return page(title, `<p>This step is finished (<strong>${escapeHtml(request.status)}</strong>).</p>`);
+  }
+  const steps = request.needs.map((need) => `<li>${escapeHtml(NEEDS[need] ?? need)}</li>`).join('');
   return page(
-    'Update your HSA/FSA payment method (sandbox)',
-    action
-      ? `<p>To keep using this payment method, please ${action}.</p><p>In the sandbox, finish the action with <code>POST /sandbox/v1/payment_tokens/${escapeHtml(tokenId)}/require_action</code> and <code>{"next_action": null}</code>.</p>`
-      : '<p>Nothing is needed: this payment method is ready.</p>',
+    title,
+    `<p>To continue, please:</p><ol>${steps}</ol>
+     <p>In the sandbox, finish this step with <code>POST /sandbox/v1/provision_requests/${escapeHtml(request.id)}/complete</code>.</p>`,
   );
 }

@@ -6,5 +6,6 @@ export function checkoutUrl(origin: string, session: Session): string {
   return `${origin}/checkout/${session.id}${session.request.use_iframe ? '?mode=iframe' : ''}`;
 }
 
-/** The page where the customer fixes a payment token (a create-session 422). */
-export const tokenActionUrl = (origin: string, token: string) => `${origin}/checkout/token/${encodeURIComponent(token)}`;
+/** The page of a provision token request: token setup, an update's survey, or a 422's fix. */
+export const provisionUrl = (origin: string, request: { id: string; use_iframe: boolean }) =>
+  `${origin}/checkout/setup/${request.id}${request.use_iframe ? '?mode=iframe' : ''}`;

@@ -1,7 +1,8 @@
 // The rules of create_payment_session beyond the schema: the total arithmetic, URLs after
 // templating, tokens and merchant features. Pure: token facts are passed in.
 import { expectedTotal } from './amounts.js';
-import { customerActionNeeded, notFound, refusalsOf } from './errors.js';
+import { notFound, refusalsOf } from './errors.js';
+import type { Need } from './provisioning.js';
 import { SESSION_SHAPE_VERSION } from './session-shape.js';
 import type { CreateSessionRequest, Features, OrderItem, Session } from './types.js';
 
@@ -22,8 +23,8 @@ export interface TokenFacts {
   deleted: boolean;
   /** The session that issued it has not finished its initial checkout. */
   pendingCheckout: boolean;
-  nextAction: 'UpdatePaymentMethod' | 'TakeHealthSurvey' | null;
-  actionUrl: string;
+  /** What the customer must do before this charge (domain/payment-tokens.ts chargeNeeds). */
+  needs: Need[];
 }
 
 /**
@@ -31,7 +32,7 @@ export interface TokenFacts {
  * https URL (after templating): its hosted page sends the customer's browser there, and another
  * scheme (javascript:, data:) would run in that page. Written down in openapi/sandbox.yaml.
  */
-function isValidUrl(url: string): boolean {
+export function isValidUrl(url: string): boolean {
   try {
     const parsed = new URL(url);
     return parsed.protocol === 'https:' || parsed.protocol === 'http:';
@@ -40,7 +41,11 @@ function isValidUrl(url: string): boolean {
   }
 }
 
-export function checkCreateRules(request: CreateSessionRequest, features: Features, token: TokenFacts | undefined): void {
+/**
+ * Refuses a request that breaks a rule; otherwise what the customer must do before a charge with
+ * its payment_token (the 422), or nothing.
+ */
+export function checkCreateRules(request: CreateSessionRequest, features: Features, token: TokenFacts | undefined): Need[] {
   for (const field of ['success_url', 'failure_url'] as const) {
     if (!isValidUrl(resolveRedirect(request[field], '00000000-0000-4000-8000-000000000000'))) {
       throw refuse('InvalidRequestParameter', `${field} is not a valid URL.`);
@@ -75,7 +80,7 @@ export function checkCreateRules(request: CreateSessionRequest, features: Featur
   if ((request.tokenize === true || request.payment_token !== undefined || freeTrial) && !features.tokenization) {
     throw refuse('FeatureNotEnabled', 'Payment tokens are not enabled for this merchant.');
   }
-  if (request.payment_token !== undefined) checkToken(request.payment_token, token);
+  return request.payment_token !== undefined ? checkToken(request.payment_token, token) : [];
 }
 
 /** Amounts beyond 2^53 cannot be summed exactly in JSON numbers; the service's are cents. */
@@ -92,12 +97,12 @@ function checkSafeAmounts(request: CreateSessionRequest): void {
   }
 }
 
-function checkToken(paymentToken: string, token: TokenFacts | undefined): void {
+function checkToken(paymentToken: string, token: TokenFacts | undefined): Need[] {
   if (!token?.exists || token.deleted) throw notFound(`No payment token ${paymentToken}.`);
   if (token.pendingCheckout) {
     throw refuse('SessionPending', 'The customer has not finished the initial checkout of the session that created this payment token.');
   }
-  if (token.nextAction) throw customerActionNeeded(token.nextAction, token.actionUrl);
+  return token.needs;
 }
 
 /** The new session's order items, with ids for those the partner gave none. */

@@ -10,7 +10,9 @@ export type RefusalKind =
   /** No such resource on the caller's sales channel. */
   | 'not_found'
   /** A payment token needs the customer first (the create-session 422). */
-  | 'needs_customer_action';
+  | 'needs_customer_action'
+  /** The resource exists already (create catalog item with a known sku). */
+  | 'conflict';
 
 export class Refusal extends Error {
   override readonly name = 'Refusal';
@@ -36,6 +38,9 @@ export type HelperRefusalCode = Extract<SandboxComponents['schemas']['SandboxErr
 export const helperRefusal = (code: HelperRefusalCode, message: string) => new Refusal('invalid', code, message);
 
 export const notFound = (message: string) => new Refusal('not_found', 'NotFound', message);
+
+/** The 409 of create catalog item; its body is undocumented, the shared shape is assumed. */
+export const conflict = (message: string) => new Refusal('conflict', 'Conflict', message);
 
 export type CustomerAction = 'UpdatePaymentMethod' | 'TakeHealthSurvey';
 

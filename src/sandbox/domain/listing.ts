@@ -50,7 +50,7 @@ const LAST_TIME = Date.parse('9999-12-31T23:59:59.999Z');
  * offset can carry a time past either end of that range (9999-12-31T23:59:59-01:00): it is held at
  * the end, where it compares the same with every stored time.
  */
-function storedTime(value: string | undefined, name: string): string | undefined {
+export function storedTime(value: string | undefined, name: string): string | undefined {
   if (value === undefined) return undefined;
   const time = Date.parse(value);
   // The schema's date-time format admits a few values Date cannot hold (a leap second).

@@ -12,7 +12,10 @@ const refuseCancel = refusalsOf('cancelPaymentSession');
 /** An authorization hold stays valid for 6.95 days. */
 export const HOLD_VALIDITY_MS = 6.95 * 24 * 60 * 60 * 1000;
 
-/** The customer entered payment information: pending → processing (one-time) or authorized (hold). */
+/**
+ * The customer entered payment information: pending → processing (one-time) or authorized (hold).
+ * A token the session issues is activated by the caller, which queues its payment_token.updated.
+ */
 export function completeCheckout(session: Session, now: string): DomainEvent[] {
   if (session.status !== 'pending') {
     throw helperRefusal('InvalidState', `Only a pending session can complete checkout; this one is ${session.status}.`);
@@ -28,18 +31,6 @@ export function completeCheckout(session: Session, now: string): DomainEvent[] {
     session.status = 'processing';
     session.authorized_at = now;
     events.push(completionEvent(session, now));
-  }
-  if (session.issued_payment_token) {
-    events.push({
-      event_type: 'payment_token.updated',
-      data: {
-        payment_token: session.issued_payment_token,
-        payment_session_id: session.id,
-        ...(session.customer_email !== undefined ? { customer_email: session.customer_email } : {}),
-        ...(session.customer_name !== undefined ? { customer_name: session.customer_name } : {}),
-        ...(session.request.metadata !== undefined ? { metadata: session.request.metadata } : {}),
-      },
-    });
   }
   return events;
 }

@@ -81,22 +81,40 @@ export interface Session {
 /** A webhook event to put in the outbox, in the same transaction as the change that caused it. */
 export interface DomainEvent {
   event_type: string;
+  /** The envelope's `timestamp`, for the events whose envelope has one (item eligibility updated). */
+  timestamp?: string;
   data: Record<string, unknown>;
 }
 
 export type TokenStatus = 'pending_checkout' | 'active' | 'deleted';
 export type TokenAction = CustomerAction;
 
-/** A payment token the sandbox issued (a tokenize=true session), with the action a helper may require. */
+/** A payment token: issued by a tokenize=true session or a provision token request. */
 export interface PaymentTokenRecord {
   token: string;
   channel: string;
+  /** The tokenize=true session that issued it, if any. */
   session_id: string | null;
   status: TokenStatus;
+  /** The action its next charge answers 422 with, until the customer takes it. */
   next_action: TokenAction | null;
   created_at: string;
   customer_email: string | null;
   customer_name: string | null;
+  /** Whose letters count for it (domain/provisioning.ts customerKeyOf). */
+  customer_key: string;
+  card_brand: string | null;
+  card_last4: string | null;
+  /** YYYY-MM. */
+  card_expires: string | null;
+  /** YYYY-MM-DD: the expiry of the customer's most recently approved letter. */
+  lmn_expires_at: string | null;
+  /** The provision token request that issued it, if any. */
+  provision_request_id: string | null;
+  metadata: string | null;
+  /** Where the pages of its later provision requests send the customer. */
+  success_url: string | null;
+  failure_url: string | null;
 }
 
 export interface Features {

@@ -4,18 +4,20 @@
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { indexPage } from '../checkout/index-page.js';
-import { checkoutPage, tokenActionPage } from '../checkout/page.js';
+import { checkoutPage, provisionPage } from '../checkout/page.js';
 import { checkoutUrl } from '../checkout/urls.js';
 import { ignoredByReplay } from '../domain/idempotency.js';
 import { randomIds, type IdSource } from '../ids.js';
 import type { Store } from '../store/index.js';
 import { DEFAULT_API_KEYS, registerAuth } from './auth.js';
 import { BODY_LIMIT_BYTES, registerJsonParser } from './body-parsing.js';
-import { idempotencyRules, serverErrorIn400 } from './document-facts.js';
+import { codes400, idempotencyRules } from './document-facts.js';
 import { CONTRACT_FILE, listOperations, loadDocument, SANDBOX_FILE, SchemaValidators } from './document.js';
 import { codesOf, HELPER_CODES } from './error-codes.js';
 import { answerFrameworkError, registerErrorPath } from './errors.js';
+import { catalogHandlers } from './handlers/catalog.js';
 import { paymentSessionHandlers } from './handlers/payment-sessions.js';
+import { paymentTokenHandlers } from './handlers/payment-tokens.js';
 import { sandboxHelperHandlers } from './handlers/sandbox-helpers.js';
 import { registerMethodNotAllowed } from './method-not-allowed.js';
 import type { ContractOperations, HelperOperations } from './operation-types.js';
@@ -65,24 +67,30 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   registerTransportErrors(app, corsOrigin);
   registerCors(app, corsOrigin);
   registerJsonParser(app);
-  registerAuth(app, options.apiKeys ?? DEFAULT_API_KEYS);
+  const apiKeys = options.apiKeys ?? DEFAULT_API_KEYS;
+  registerAuth(app, apiKeys);
+  // Every channel starts with the seed catalog (once: a replaced or emptied catalog stays so).
+  store.transaction(() => {
+    for (const channel of new Set(apiKeys.values())) store.catalog.seed(channel, store.clock.now(channel), () => `prod_${ids.short()}`);
+  });
 
   const rules = idempotencyRules(contract);
+  const contractCodes400 = codes400(contract);
   const replayIgnored = ignoredByReplay(rules);
   registerOperations<ContractOperations>(app, {
     validators: new SchemaValidators(contract),
-    handlers: paymentSessionHandlers(rules),
+    handlers: { ...paymentSessionHandlers(rules), ...paymentTokenHandlers(), ...catalogHandlers() },
     codesFor: codesOf,
     store,
     ids,
-    faults: { serverErrorIn400: serverErrorIn400(contract) },
+    faults: { codes400: contractCodes400 },
     publicUrl,
     replayIgnores: (id) => (id === 'createPaymentSession' ? replayIgnored : undefined),
   });
   const contractIds = new Set(listOperations(contract).map((o) => o.operation.operationId));
   registerOperations<HelperOperations>(app, {
     validators: new SchemaValidators(helpers),
-    handlers: sandboxHelperHandlers(contractIds),
+    handlers: sandboxHelperHandlers({ operationIds: contractIds, codes400: contractCodes400 }),
     codesFor: () => HELPER_CODES,
     store,
     ids,
@@ -105,8 +113,8 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     const newest = store.sessions.newestForCustomer();
     return reply.type('text/html; charset=utf-8').send(indexPage(newest ? checkoutUrl('', newest) : undefined));
   });
-  app.get<{ Params: { token: string } }>('/checkout/token/:token', async (request, reply) => {
-    const { status, html } = tokenActionPage(store.tokens.getForCustomer(request.params.token), request.params.token);
+  app.get<{ Params: { id: string } }>('/checkout/setup/:id', async (request, reply) => {
+    const { status, html } = provisionPage(store.provisionRequests.getForCustomer(request.params.id), request.params.id);
     return reply.code(status).type('text/html; charset=utf-8').send(html);
   });
   app.get<{ Params: { id: string } }>('/checkout/:id', async (request, reply) => {

@@ -1,5 +1,5 @@
 // What the sandbox reads from the contract beyond its schemas: the idempotency rules of create
-// payment session (x-idempotency) and which operations' 400 enum has ServerError.
+// payment session (x-idempotency) and each operation's 400 codes.
 import { checkRules, type IdempotencyRules } from '../domain/idempotency.js';
 import { listOperations, resolveRef, type OpenApiDocument } from './document.js';
 
@@ -11,14 +11,14 @@ export function idempotencyRules(contract: OpenApiDocument): IdempotencyRules {
   return rules;
 }
 
-/** Whether an operation's 400 enum includes ServerError (else an injected fault answers 500). */
-export function serverErrorIn400(contract: OpenApiDocument): (operationId: string) => boolean {
-  const has = new Map<string, boolean>();
+/** Each operation's 400 `error` enum ([] when it declares no 400), for the fault helper. */
+export function codes400(contract: OpenApiDocument): (operationId: string) => readonly string[] {
+  const codes = new Map<string, string[]>();
   for (const { operation } of listOperations(contract)) {
     const response = operation.responses['400'] ? resolveRef<{ content?: Record<string, { schema?: { $ref?: string } }> }>(contract, operation.responses['400']) : undefined;
     const ref = response?.content?.['application/json']?.schema?.$ref;
     const schema = ref ? resolveRef<{ properties?: { error?: { enum?: string[] } } }>(contract, { $ref: ref }) : undefined;
-    has.set(operation.operationId, schema?.properties?.error?.enum?.includes('ServerError') ?? false);
+    codes.set(operation.operationId, schema?.properties?.error?.enum ?? []);
   }
-  return (operationId) => has.get(operationId) ?? false;
+  return (operationId) => codes.get(operationId) ?? [];
 }

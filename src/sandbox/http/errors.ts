@@ -33,11 +33,13 @@ export const methodNotAllowed = (method: string, allowed: readonly string[]) =>
   new HttpRefusal(405, 'MethodNotAllowed', `${method} is not allowed here; use ${allowed.join(' or ')}.`, { allow: allowed.join(', ') });
 export const notImplemented = (operationId: string) =>
   new HttpRefusal(501, 'NotImplemented', `${operationId} is not implemented in the sandbox yet.`);
-/** An armed fault (POST /sandbox/v1/faults): 400 where the operation's enum has ServerError, else 500. */
-export const injectedFault = (status: 400 | 500) =>
-  new HttpRefusal(status, 'ServerError', 'An injected sandbox fault: the service failed. Retry with the same idempotency key.');
+/** An armed fault (POST /sandbox/v1/faults): its 400 code, or the shared 500 ServerError. */
+export const injectedFault = (status: 400 | 500, error: string) =>
+  new HttpRefusal(status, error, error === 'ServerError'
+    ? 'An injected sandbox fault: the service failed. Retry with the same idempotency key.'
+    : `An injected sandbox fault: the operation answers ${error}.`);
 
-const STATUS_OF: Record<RefusalKind, 400 | 404 | 422> = { invalid: 400, not_found: 404, needs_customer_action: 422 };
+const STATUS_OF: Record<RefusalKind, 400 | 404 | 409 | 422> = { invalid: 400, not_found: 404, needs_customer_action: 422, conflict: 409 };
 
 /** What a route tells the error path about itself (its config). */
 export interface RouteFacts {

@@ -27,8 +27,8 @@ export interface RegisterOptions<Operations> {
   codesFor: (operationId: string) => ValidationCodes;
   store: Store;
   ids: IdSource;
-  /** Armed faults (POST /sandbox/v1/faults) apply to these operations; 400 where the enum has ServerError. */
-  faults?: { serverErrorIn400: (operationId: string) => boolean };
+  /** Armed faults (POST /sandbox/v1/faults) apply to these operations; a 400 only with a code of the operation's 400. */
+  faults?: { codes400: (operationId: string) => readonly string[] };
   /** Scheme and host for redirect URLs when the request's Host header cannot be trusted. */
   publicUrl: string;
   /** Top-level body fields whose violations wait until an idempotent replay is ruled out. */
@@ -69,7 +69,10 @@ export function registerOperations<Operations>(app: FastifyInstance, options: Re
 function takeFault<Operations>(options: RegisterOptions<Operations>, channel: string, operationId: string): void {
   if (!options.faults || !options.store.faults.anyArmed(channel)) return;
   const fault = options.store.transaction(() => options.store.faults.take(channel, operationId));
-  if (fault) throw injectedFault(fault === 400 && options.faults.serverErrorIn400(operationId) ? 400 : 500);
+  if (!fault) return;
+  // A 400 fault answers a code of the operation's own 400; an operation whose 400 lacks it answers the shared 500.
+  const as400 = fault.status === 400 && options.faults.codes400(operationId).includes(fault.error);
+  throw injectedFault(as400 ? 400 : 500, as400 ? fault.error : 'ServerError');
 }
 
 function registerRoute<Operations>(

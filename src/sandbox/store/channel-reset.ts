@@ -3,10 +3,15 @@
 // is no sandbox database is refused, and another sandbox on the same file sees the reset.
 import type { Db } from './database.js';
 
-// Disputes point at sessions: they go first. Triggers keep the counts and the search index.
+// Disputes point at sessions: they go first. Triggers keep the counts and the search indexes. A
+// channel whose catalog is deleted gets the seed catalog again (catalog_seeded goes too).
 const TABLES = {
   disputes: 'disputes',
   payment_tokens: 'payment_tokens',
+  provision_requests: 'provision_requests',
+  letters: 'letters',
+  catalog_items: 'catalog_items',
+  catalog_seeded: 'catalog_seeded',
   payment_sessions: 'payment_sessions',
   outbox_events: 'outbox',
   features: 'channel_features',

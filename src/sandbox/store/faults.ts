@@ -1,10 +1,17 @@
-// Faults armed by POST /sandbox/v1/faults: the next calls of an operation fail with ServerError.
+// Faults armed by POST /sandbox/v1/faults: the next calls of an operation fail with ServerError, or
+// with another code of the operation's 400.
 import type { Db } from './database.js';
 
+/** A failure to answer: the status, and the `error` code (of the operation's 400 enum, or ServerError). */
+export interface ArmedFault {
+  status: 400 | 500;
+  error: string;
+}
+
 export function faultsRepository(db: Db) {
-  const arm = db.prepare(`INSERT INTO faults (channel, operation_id, status, remaining) VALUES (?, ?, ?, ?)
-    ON CONFLICT (channel, operation_id) DO UPDATE SET status = excluded.status, remaining = excluded.remaining`);
-  const get = db.prepare('SELECT status, remaining FROM faults WHERE channel = ? AND operation_id = ? AND remaining > 0');
+  const arm = db.prepare(`INSERT INTO faults (channel, operation_id, status, error, remaining) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (channel, operation_id) DO UPDATE SET status = excluded.status, error = excluded.error, remaining = excluded.remaining`);
+  const get = db.prepare('SELECT status, error, remaining FROM faults WHERE channel = ? AND operation_id = ? AND remaining > 0');
   const spend = db.prepare('UPDATE faults SET remaining = remaining - 1 WHERE channel = ? AND operation_id = ?');
   const armed = db.prepare('SELECT 1 FROM faults WHERE channel = ? AND remaining > 0 LIMIT 1').pluck();
   return {
@@ -12,15 +19,15 @@ export function faultsRepository(db: Db) {
     anyArmed(channel: string): boolean {
       return armed.get(channel) !== undefined;
     },
-    arm(channel: string, operationId: string, status: 400 | 500, count: number): void {
-      arm.run(channel, operationId, status, count);
+    arm(channel: string, operationId: string, fault: ArmedFault, count: number): void {
+      arm.run(channel, operationId, fault.status, fault.error, count);
     },
-    /** Spends one armed fault of the operation (a write); its status, or undefined when none is armed. */
-    take(channel: string, operationId: string): 400 | 500 | undefined {
-      const row = get.get(channel, operationId) as { status: 400 | 500; remaining: number } | undefined;
+    /** Spends one armed fault of the operation (a write); the fault, or undefined when none is armed. */
+    take(channel: string, operationId: string): ArmedFault | undefined {
+      const row = get.get(channel, operationId) as ArmedFault | undefined;
       if (!row) return undefined;
       spend.run(channel, operationId);
-      return row.status;
+      return { status: row.status, error: row.error ?? 'ServerError' };
     },
   };
 }

@@ -1,12 +1,16 @@
 // The sandbox's store: one repository per table, and a transaction per request.
+import { catalogRepository } from './catalog.js';
 import { channelReset } from './channel-reset.js';
 import { clockRepository } from './clock.js';
 import type { Db } from './database.js';
 import { disputesRepository } from './dispute-index.js';
 import { faultsRepository } from './faults.js';
 import { featuresRepository } from './features.js';
+import { lettersRepository } from './letters.js';
 import { outboxRepository } from './outbox.js';
+import { provisionRequestsRepository } from './provision-requests.js';
 import { sessionsRepository } from './sessions.js';
+import { tokenListQueries } from './token-list.js';
 import { tokensRepository } from './tokens.js';
 
 export function createStore(db: Db) {
@@ -19,7 +23,10 @@ export function createStore(db: Db) {
     /** Runs fn in a deferred transaction: a consistent read, for functions that do not write. */
     read: <T>(fn: () => T): T => inTransaction.deferred(fn) as T,
     sessions: sessionsRepository(db),
-    tokens: tokensRepository(db),
+    tokens: { ...tokensRepository(db), ...tokenListQueries(db) },
+    provisionRequests: provisionRequestsRepository(db),
+    letters: lettersRepository(db),
+    catalog: catalogRepository(db),
     disputes: disputesRepository(db),
     outbox: outboxRepository(db),
     features: featuresRepository(db),

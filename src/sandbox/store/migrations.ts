@@ -183,4 +183,123 @@ export const MIGRATIONS: Migration[] = [
       END;
     `,
   },
+  {
+    version: 7,
+    description: 'payment tokens with their card, letter and list columns; provision token requests; letters of medical necessity; the product catalog; faults with any 400 code',
+    sql: `
+      ALTER TABLE payment_tokens ADD COLUMN seq INTEGER;
+      ALTER TABLE payment_tokens ADD COLUMN customer_key TEXT;
+      ALTER TABLE payment_tokens ADD COLUMN email_search TEXT;
+      ALTER TABLE payment_tokens ADD COLUMN name_search TEXT;
+      ALTER TABLE payment_tokens ADD COLUMN card_brand TEXT;
+      ALTER TABLE payment_tokens ADD COLUMN card_last4 TEXT;
+      ALTER TABLE payment_tokens ADD COLUMN card_expires TEXT;
+      ALTER TABLE payment_tokens ADD COLUMN lmn_expires_at TEXT;
+      ALTER TABLE payment_tokens ADD COLUMN provision_request_id TEXT;
+      ALTER TABLE payment_tokens ADD COLUMN metadata TEXT;
+      ALTER TABLE payment_tokens ADD COLUMN success_url TEXT;
+      ALTER TABLE payment_tokens ADD COLUMN failure_url TEXT;
+      -- Tokens issued before these columns: numbered in creation order, keyed on their email.
+      UPDATE payment_tokens SET
+        seq = (SELECT COUNT(*) FROM payment_tokens AS earlier WHERE earlier.created_at < payment_tokens.created_at
+                 OR (earlier.created_at = payment_tokens.created_at AND earlier.token <= payment_tokens.token)),
+        customer_key = IFNULL(lower(customer_email), 'session:' || IFNULL(session_id, token)),
+        email_search = lower(customer_email),
+        name_search = lower(customer_name),
+        card_brand = 'visa', card_last4 = '4242', card_expires = '9999-12';
+      CREATE UNIQUE INDEX payment_tokens_seq ON payment_tokens (seq);
+      -- The listed (active) tokens newest first, with every filtered column inside the index.
+      CREATE INDEX payment_tokens_channel_seq ON payment_tokens (channel, seq, email_search, name_search, card_expires, lmn_expires_at)
+        WHERE status = 'active';
+      CREATE INDEX payment_tokens_channel_card ON payment_tokens (channel, card_expires, seq) WHERE status = 'active';
+      CREATE INDEX payment_tokens_channel_lmn ON payment_tokens (channel, lmn_expires_at, seq) WHERE status = 'active';
+      CREATE INDEX payment_tokens_customer ON payment_tokens (channel, customer_key, status);
+
+      -- Active tokens per channel, kept by triggers, so that an unfiltered list is counted without a scan.
+      CREATE TABLE token_counts (channel TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+      INSERT INTO token_counts (channel, n) SELECT channel, COUNT(*) FROM payment_tokens WHERE status = 'active' GROUP BY channel;
+      CREATE TRIGGER token_counts_insert AFTER INSERT ON payment_tokens WHEN NEW.status = 'active' BEGIN
+        INSERT INTO token_counts (channel, n) VALUES (NEW.channel, 1) ON CONFLICT (channel) DO UPDATE SET n = n + 1;
+      END;
+      CREATE TRIGGER token_counts_update AFTER UPDATE OF status ON payment_tokens
+        WHEN (OLD.status = 'active') <> (NEW.status = 'active') BEGIN
+        INSERT INTO token_counts (channel, n) VALUES (NEW.channel, CASE WHEN NEW.status = 'active' THEN 1 ELSE -1 END)
+          ON CONFLICT (channel) DO UPDATE SET n = n + excluded.n;
+      END;
+      CREATE TRIGGER token_counts_delete AFTER DELETE ON payment_tokens WHEN OLD.status = 'active' BEGIN
+        UPDATE token_counts SET n = n - 1 WHERE channel = OLD.channel;
+      END;
+
+      -- A trigram index of each token's email and name, for the "includes" filters.
+      CREATE VIRTUAL TABLE token_search USING fts5(email, name, tokenize = 'trigram');
+      INSERT INTO token_search (rowid, email, name) SELECT rowid, IFNULL(email_search, ''), IFNULL(name_search, '') FROM payment_tokens;
+      CREATE TRIGGER token_search_insert AFTER INSERT ON payment_tokens BEGIN
+        INSERT INTO token_search (rowid, email, name) VALUES (NEW.rowid, IFNULL(NEW.email_search, ''), IFNULL(NEW.name_search, ''));
+      END;
+      CREATE TRIGGER token_search_delete AFTER DELETE ON payment_tokens BEGIN
+        DELETE FROM token_search WHERE rowid = OLD.rowid;
+      END;
+
+      CREATE TABLE provision_requests (
+        id TEXT PRIMARY KEY,
+        channel TEXT NOT NULL,
+        idempotency_key TEXT,
+        customer_key TEXT NOT NULL,
+        payment_token TEXT,
+        status TEXT NOT NULL CHECK (status IN ('awaiting_customer', 'awaiting_letter', 'provisioned', 'rejected')),
+        document TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX provision_requests_idempotency_key ON provision_requests (channel, idempotency_key)
+        WHERE idempotency_key IS NOT NULL;
+      CREATE INDEX provision_requests_customer ON provision_requests (channel, customer_key, status);
+      CREATE INDEX provision_requests_token ON provision_requests (channel, payment_token, status);
+
+      CREATE TABLE letters (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        channel TEXT NOT NULL,
+        customer_key TEXT NOT NULL,
+        provision_request_id TEXT,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'rejected')),
+        skus TEXT NOT NULL,
+        expires_on TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX letters_customer ON letters (channel, customer_key, seq);
+      CREATE UNIQUE INDEX letters_request ON letters (provision_request_id) WHERE provision_request_id IS NOT NULL;
+
+      CREATE TABLE catalog_items (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        channel TEXT NOT NULL,
+        sku TEXT NOT NULL,
+        product_id TEXT NOT NULL,
+        eligibility TEXT CHECK (eligibility IN ('eligible', 'eligible_with_lmn', 'ineligible')),
+        updated_at TEXT NOT NULL,
+        document TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX catalog_items_sku ON catalog_items (channel, sku);
+      CREATE INDEX catalog_items_channel_seq ON catalog_items (channel, seq);
+      CREATE INDEX catalog_items_channel_eligibility ON catalog_items (channel, eligibility, seq);
+      CREATE INDEX catalog_items_channel_updated ON catalog_items (channel, updated_at, seq);
+      -- Items per channel and eligibility ('' awaiting review), kept by triggers.
+      CREATE TABLE catalog_counts (channel TEXT NOT NULL, eligibility TEXT NOT NULL, n INTEGER NOT NULL,
+        PRIMARY KEY (channel, eligibility)) WITHOUT ROWID;
+      CREATE TRIGGER catalog_counts_insert AFTER INSERT ON catalog_items BEGIN
+        INSERT INTO catalog_counts (channel, eligibility, n) VALUES (NEW.channel, IFNULL(NEW.eligibility, ''), 1)
+          ON CONFLICT (channel, eligibility) DO UPDATE SET n = n + 1;
+      END;
+      CREATE TRIGGER catalog_counts_update AFTER UPDATE OF eligibility ON catalog_items
+        WHEN OLD.eligibility IS NOT NEW.eligibility BEGIN
+        UPDATE catalog_counts SET n = n - 1 WHERE channel = OLD.channel AND eligibility = IFNULL(OLD.eligibility, '');
+        INSERT INTO catalog_counts (channel, eligibility, n) VALUES (NEW.channel, IFNULL(NEW.eligibility, ''), 1)
+          ON CONFLICT (channel, eligibility) DO UPDATE SET n = n + 1;
+      END;
+      CREATE TRIGGER catalog_counts_delete AFTER DELETE ON catalog_items BEGIN
+        UPDATE catalog_counts SET n = n - 1 WHERE channel = OLD.channel AND eligibility = IFNULL(OLD.eligibility, '');
+      END;
+      -- Channels whose seed catalog was laid down, so that a replaced or emptied catalog stays so.
+      CREATE TABLE catalog_seeded (channel TEXT PRIMARY KEY) WITHOUT ROWID;
+
+      ALTER TABLE faults ADD COLUMN error TEXT;
+    `,
+  },
 ];

@@ -33,7 +33,7 @@ export function outboxRepository(db: Db) {
   });
   return {
     enqueue(channel: string, event: DomainEvent, now: string, deliveryId: string): void {
-      const payload = { webhook_delivery_id: deliveryId, event_type: event.event_type, data: event.data };
+      const payload = { webhook_delivery_id: deliveryId, event_type: event.event_type, ...(event.timestamp !== undefined ? { timestamp: event.timestamp } : {}), data: event.data };
       insert.run(deliveryId, channel, event.event_type, JSON.stringify(payload), now);
     },
     /** One page of the channel's events after the cursor, oldest first. */

@@ -1,14 +1,25 @@
-// Payment tokens the sandbox issued (tokenize=true sessions), with the action a helper may require.
+// Payment tokens: issued by tokenize=true sessions and by provision token requests, with their card,
+// letter expiry and the action a charge must wait for. Lists live in token-list.ts.
+import type { Card } from '../domain/cards.js';
 import type { PaymentTokenRecord as TokenRecord, TokenAction, TokenStatus } from '../domain/types.js';
 import type { Db } from './database.js';
 
+const COLUMNS = ['token', 'channel', 'session_id', 'status', 'next_action', 'created_at', 'customer_email', 'customer_name', 'customer_key',
+  'card_brand', 'card_last4', 'card_expires', 'lmn_expires_at', 'provision_request_id', 'metadata', 'success_url', 'failure_url'] as const;
+
 export function tokensRepository(db: Db) {
-  const insert = db.prepare(`INSERT INTO payment_tokens (token, channel, session_id, status, next_action, created_at, customer_email, customer_name)
-    VALUES (@token, @channel, @session_id, @status, @next_action, @created_at, @customer_email, @customer_name)`);
-  const get = db.prepare('SELECT * FROM payment_tokens WHERE channel = ? AND token = ?');
-  const getAnywhere = db.prepare('SELECT * FROM payment_tokens WHERE token = ?');
+  // seq follows creation, strictly, so that newest-first order never depends on timestamps alone.
+  const insert = db.prepare(`INSERT INTO payment_tokens (${COLUMNS.join(', ')}, email_search, name_search, seq)
+    VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')}, lower(@customer_email), lower(@customer_name),
+      (SELECT IFNULL(MAX(seq), 0) + 1 FROM payment_tokens))`);
+  const select = `SELECT ${COLUMNS.join(', ')} FROM payment_tokens`;
+  const get = db.prepare(`${select} WHERE channel = ? AND token = ?`);
+  const getAnywhere = db.prepare(`${select} WHERE token = ?`);
+  const activeOf = db.prepare("SELECT 1 FROM payment_tokens WHERE channel = ? AND customer_key = ? AND status = 'active' LIMIT 1").pluck();
   const setStatus = db.prepare('UPDATE payment_tokens SET status = ? WHERE channel = ? AND token = ?');
   const setAction = db.prepare('UPDATE payment_tokens SET next_action = ? WHERE channel = ? AND token = ?');
+  const setCard = db.prepare('UPDATE payment_tokens SET card_brand = @brand, card_last4 = @last4, card_expires = @expires WHERE channel = @channel AND token = @token');
+  const setLetter = db.prepare('UPDATE payment_tokens SET lmn_expires_at = ? WHERE channel = ? AND customer_key = ?');
   return {
     insert(record: TokenRecord): void {
       insert.run(record);
@@ -20,11 +31,22 @@ export function tokensRepository(db: Db) {
     getForCustomer(token: string): TokenRecord | undefined {
       return getAnywhere.get(token) as TokenRecord | undefined;
     },
+    /** Whether the customer already has a token provisioned on the channel. */
+    hasActive(channel: string, customerKey: string): boolean {
+      return activeOf.get(channel, customerKey) !== undefined;
+    },
     setStatus(channel: string, token: string, status: TokenStatus): void {
       setStatus.run(status, channel, token);
     },
     setNextAction(channel: string, token: string, action: TokenAction | null): boolean {
       return setAction.run(action, channel, token).changes > 0;
+    },
+    setCard(channel: string, token: string, card: Card): void {
+      setCard.run({ ...card, channel, token });
+    },
+    /** A letter of the customer was approved: every token of theirs shows its expiry. */
+    setLetterExpiry(channel: string, customerKey: string, expiresOn: string): void {
+      setLetter.run(expiresOn, channel, customerKey);
     },
   };
 }

@@ -1,11 +1,12 @@
 // The contract's payment-session operations, with the reference's rules. Each handler is typed by
 // its operationId: its context carries that operation's path, query and body, and it returns that
 // operation's 200 body.
-import { checkoutUrl, tokenActionUrl } from '../../checkout/urls.js';
+import { checkoutUrl, provisionUrl } from '../../checkout/urls.js';
 import { checkCreateRules, newSession, type TokenFacts } from '../../domain/create-session.js';
-import { notFound, refusalsOf } from '../../domain/errors.js';
+import { customerActionNeeded, notFound, refusalsOf } from '../../domain/errors.js';
 import { divergingFields, type IdempotencyRules } from '../../domain/idempotency.js';
 import { pageRequest, pageWindow, pagination, sessionListFilter, type ListQuery } from '../../domain/listing.js';
+import { actionOf, chargeNeeds } from '../../domain/payment-tokens.js';
 import { refund } from '../../domain/refunds.js';
 import { cancel, capture, completeCheckout, voidHold } from '../../domain/sessions.js';
 import type { Session } from '../../domain/types.js';
@@ -13,19 +14,19 @@ import { toDetail, toListItem } from '../../domain/views.js';
 import type { Store } from '../../store/index.js';
 import { RefusedAfterCommit, type ContractOperations, type Handlers, type OperationContext } from '../operation-types.js';
 import { save, saveNew } from './session-writes.js';
+import { lettersOf, lmnSkusOf, pendingSessionToken, requestForToken } from './token-writes.js';
 
 const refuseCreate = refusalsOf('createPaymentSession');
 
-function tokenFacts(store: Store, channel: string, token: string, origin: string): TokenFacts {
-  const record = store.tokens.get(channel, token);
+function tokenFacts(store: Store, context: OperationContext<unknown>, token: string, lmnSkus: string[]): TokenFacts {
+  const record = store.tokens.get(context.channel, token);
   return {
     exists: record !== undefined,
     ...(record?.customer_email ? { customer_email: record.customer_email } : {}),
     ...(record?.customer_name ? { customer_name: record.customer_name } : {}),
     deleted: record?.status === 'deleted',
     pendingCheckout: record?.status === 'pending_checkout',
-    nextAction: record?.next_action ?? null,
-    actionUrl: tokenActionUrl(origin, token),
+    needs: record?.status === 'active' ? chargeNeeds(record, lmnSkus, lettersOf(store, context.channel, record.customer_key), context.now) : [],
   };
 }
 
@@ -55,20 +56,21 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
         }
       }
       if (context.deferredViolation) throw context.deferredViolation;
-      const token = request.payment_token !== undefined ? tokenFacts(store, context.channel, request.payment_token, context.origin) : undefined;
-      checkCreateRules(request, store.features.get(context.channel), token);
+      const lmnSkus = request.payment_token !== undefined ? lmnSkusOf(store, context.channel, request.order_items) : [];
+      const token = request.payment_token !== undefined ? tokenFacts(store, context, request.payment_token, lmnSkus) : undefined;
+      const needs = checkCreateRules(request, store.features.get(context.channel), token);
+      if (needs.length > 0) {
+        // The customer fixes the token on the page of a provision request, kept even though the charge is refused.
+        const fix = requestForToken(store, context, store.tokens.get(context.channel, request.payment_token!)!, 'fix', needs, lmnSkus);
+        return new RefusedAfterCommit(customerActionNeeded(actionOf(needs[0]!), provisionUrl(context.origin, fix)));
+      }
       const issuedToken = request.tokenize === true ? `ptok_${newId()}` : undefined;
       const tokenUser = token ? { customer_email: token.customer_email, customer_name: token.customer_name } : undefined;
       const session = newSession({ id: context.ids.uuid(), channel: context.channel, request, now: context.now, newId, ...(issuedToken ? { issuedToken } : {}), ...(tokenUser ? { tokenUser } : {}) });
       // A usable stored payment method is charged without the hosted flow.
       const events = request.payment_token !== undefined ? completeCheckout(session, context.now) : [];
       saveNew(store, session, events, context.now, context.ids);
-      if (issuedToken) {
-        store.tokens.insert({
-          token: issuedToken, channel: context.channel, session_id: session.id, status: 'pending_checkout', next_action: null,
-          created_at: context.now, customer_email: session.customer_email ?? null, customer_name: session.customer_name ?? null,
-        });
-      }
+      if (issuedToken) store.tokens.insert(pendingSessionToken(session, issuedToken));
       return { id: session.id, redirect_url: checkoutUrl(context.origin, session) };
     },
 

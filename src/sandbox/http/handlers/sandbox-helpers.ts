@@ -1,6 +1,8 @@
 // The sandbox's own helper API (openapi/sandbox.yaml, under /sandbox/v1/): the customer, the
-// review, the clock, disputes, the outbox, merchant features, faults and token actions. Typed by
+// review, the clock, disputes, the outbox, merchant features, faults, and (in their own modules)
+// tokens and the catalog. Typed by
 // the helper document's operationIds, as the contract's handlers are by the contract's.
+import { defaultCard } from '../../domain/cards.js';
 import { resolveRedirect } from '../../domain/create-session.js';
 import { openDispute, resolveDispute, type DisputeOutcome } from '../../domain/disputes.js';
 import { helperRefusal, notFound } from '../../domain/errors.js';
@@ -11,7 +13,10 @@ import type { Session } from '../../domain/types.js';
 import type { Store } from '../../store/index.js';
 import { LAST_CLOCK_TIME } from '../../store/clock.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
+import { catalogHelperHandlers } from './catalog-helpers.js';
 import { save } from './session-writes.js';
+import { tokenHelperHandlers } from './token-helpers.js';
+import { activateIssuedToken } from './token-writes.js';
 
 function sessionOf(store: Store, context: { channel: string; path: { payment_session_id: string } }): Session {
   const session = store.sessions.get(context.channel, context.path.payment_session_id);
@@ -38,8 +43,13 @@ function inspect(session: Session) {
   };
 }
 
-/** Operation ids of the contract, for validating fault requests. */
-export function sandboxHelperHandlers(contractOperationIds: ReadonlySet<string>): Handlers<HelperOperations> {
+/** What the fault helper checks a request against: the contract's operations and their 400 codes. */
+export interface ContractFacts {
+  operationIds: ReadonlySet<string>;
+  codes400: (operationId: string) => readonly string[];
+}
+
+export function sandboxHelperHandlers(contract: ContractFacts): Handlers<HelperOperations> {
   return {
     completeCheckout(context, store) {
       const session = sessionOf(store, context);
@@ -49,9 +59,8 @@ export function sandboxHelperHandlers(contractOperationIds: ReadonlySet<string>)
         save(store, session, endIneligible(session, context.now), context.now, context.ids);
         return { status: session.status, redirect_url: resolveRedirect(session.request.failure_url, session.id) };
       }
-      const events = completeCheckout(session, context.now);
-      if (session.issued_payment_token) store.tokens.setStatus(context.channel, session.issued_payment_token, 'active');
-      save(store, session, events, context.now, context.ids);
+      save(store, session, completeCheckout(session, context.now), context.now, context.ids);
+      if (session.issued_payment_token) activateIssuedToken(store, context, session, defaultCard(context.now));
       return { status: session.status, redirect_url: resolveRedirect(session.request.success_url, session.id) };
     },
 
@@ -116,10 +125,15 @@ export function sandboxHelperHandlers(contractOperationIds: ReadonlySet<string>)
     },
 
     createFault(context, store) {
-      const { operation_id: operationId, status, count = 1 } = context.body;
-      if (!contractOperationIds.has(operationId)) throw helperRefusal('InvalidRequest', `operation_id ${operationId} is not an operation of the contract.`);
-      store.faults.arm(context.channel, operationId, status, count);
-      return { operation_id: operationId, status, remaining: count };
+      const { operation_id: operationId, status, error = 'ServerError', count = 1 } = context.body;
+      if (!contract.operationIds.has(operationId)) throw helperRefusal('InvalidRequest', `operation_id ${operationId} is not an operation of the contract.`);
+      if (status === 500 && error !== 'ServerError') throw helperRefusal('InvalidRequest', 'error is for status=400 faults; a 500 always answers ServerError.');
+      const codes = contract.codes400(operationId);
+      if (error !== 'ServerError' && !codes.includes(error)) {
+        throw helperRefusal('InvalidRequest', `error ${error} is not a 400 code of ${operationId}${codes.length > 0 ? `; its codes are ${codes.join(', ')}` : ', which declares none'}.`);
+      }
+      store.faults.arm(context.channel, operationId, { status, error }, count);
+      return { operation_id: operationId, status, error, remaining: count };
     },
 
     requireTokenAction(context, store) {
@@ -129,7 +143,12 @@ export function sandboxHelperHandlers(contractOperationIds: ReadonlySet<string>)
     },
 
     resetChannel(context, store) {
-      return { channel: context.channel, ...store.reset.channel(context.channel) };
+      const deleted = store.reset.channel(context.channel);
+      store.catalog.seed(context.channel, context.now, () => `prod_${context.ids.short()}`);
+      return { channel: context.channel, ...deleted };
     },
+
+    ...tokenHelperHandlers(),
+    ...catalogHelperHandlers(),
   } satisfies Handlers<HelperOperations>;
 }

@@ -1,0 +1,57 @@
+// The contract's product catalog operations: list, create, update and detail of items, and the
+// checkout-method operation, whose request and response the contract leaves undocumented.
+import { catalogItemView, newCatalogItem, storedEligibility, updateCatalogItem } from '../../domain/catalog.js';
+import { conflict, notFound, refusalsOf } from '../../domain/errors.js';
+import { pageRequest, pageWindow, pagination, storedTime } from '../../domain/listing.js';
+import type { Store } from '../../store/index.js';
+import type { ContractOperations, Handlers } from '../operation-types.js';
+
+function itemOf(store: Store, channel: string, sku: string) {
+  const item = store.catalog.get(channel, sku);
+  if (!item) throw notFound(`No catalog item with sku ${JSON.stringify(sku.slice(0, 200))}.`);
+  return item;
+}
+
+export function catalogHandlers(): Handlers<ContractOperations> {
+  return {
+    listCatalogItems(context, store) {
+      const { query } = context;
+      const page = pageRequest(query);
+      const updatedAfter = storedTime(query.updated_after, 'updated_after');
+      const { items, count } = store.catalog.list(context.channel, {
+        ...(query.eligibility !== undefined ? { eligibility: storedEligibility(query.eligibility) } : {}),
+        ...(updatedAfter !== undefined ? { updatedAfter } : {}),
+      }, pageWindow(page));
+      return { data: items.map(catalogItemView), pagination: pagination(page, count) };
+    },
+
+    createCatalogItem(context, store) {
+      const { sku, name, description, gtin, image_urls: imageUrls } = context.body;
+      if (sku.trim() === '') throw refusalsOf('createCatalogItem')('InvalidRequestParameter', 'sku must not be empty.');
+      if (store.catalog.get(context.channel, sku)) throw conflict(`An item with sku ${sku} already exists; use update item to change it.`);
+      // A new item awaits the service's review: its eligibility is null until then.
+      const item = newCatalogItem({
+        sku, ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}),
+        ...(gtin !== undefined ? { gtin } : {}), ...(imageUrls !== undefined ? { image_urls: imageUrls } : {}),
+      }, `prod_${context.ids.short()}`, context.now);
+      store.catalog.insert(context.channel, item);
+      return catalogItemView(item);
+    },
+
+    updateCatalogItem(context, store) {
+      const item = itemOf(store, context.channel, context.body.sku);
+      updateCatalogItem(item, context.body, context.now);
+      store.catalog.update(context.channel, item);
+      return {};
+    },
+
+    retrieveCatalogItem(context, store) {
+      return catalogItemView(itemOf(store, context.channel, context.body.sku));
+    },
+
+    retrieveCheckoutMethod() {
+      // Neither its request nor its response is documented: the sandbox answers an object with no field (openapi/sandbox.yaml).
+      return {};
+    },
+  };
+}

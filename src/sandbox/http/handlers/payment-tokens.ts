@@ -1,0 +1,121 @@
+// The contract's payment-token and eligibility operations: create payment token (a provision token
+// request), retrieve, list, update and delete a token, retrieve a provision token request and its
+// eligibility.
+import { provisionUrl } from '../../checkout/urls.js';
+import { isValidUrl } from '../../domain/create-session.js';
+import { notFound, refusalsOf } from '../../domain/errors.js';
+import { eligibilityOf } from '../../domain/letters.js';
+import { pageRequest, pageWindow, pagination } from '../../domain/listing.js';
+import { actionOf, tokenView, updateActionOf, updateNeeds } from '../../domain/payment-tokens.js';
+import { customerKeyOf, divergingSetupFields, type ProvisionRequest } from '../../domain/provisioning.js';
+import type { PaymentTokenRecord } from '../../domain/types.js';
+import type { Store } from '../../store/index.js';
+import type { ContractOperations, Handlers } from '../operation-types.js';
+import { lettersOf, lmnSkusOf, requestForToken } from './token-writes.js';
+
+const refuseCreate = refusalsOf('createPaymentToken');
+const refuseEligibility = refusalsOf('retrieveProvisionRequestEligibility');
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A token the partner holds: issued (its setup or checkout finished) and not deleted. */
+function activeToken(store: Store, channel: string, token: string): PaymentTokenRecord {
+  const record = store.tokens.get(channel, token);
+  if (record?.status !== 'active') throw notFound(`No payment token ${token}.`);
+  return record;
+}
+
+function provisionRequest(store: Store, channel: string, id: string): ProvisionRequest {
+  const request = store.provisionRequests.get(channel, id);
+  if (!request) throw notFound(`No provision token request ${id}.`);
+  return request;
+}
+
+export function paymentTokenHandlers(): Handlers<ContractOperations> {
+  return {
+    createPaymentToken(context, store) {
+      const body = context.body;
+      if (body.idempotency_key !== undefined) {
+        const original = store.provisionRequests.findByIdempotencyKey(context.channel, body.idempotency_key);
+        if (original) {
+          const diverging = divergingSetupFields(original.request!, body);
+          if (diverging.length > 0) {
+            throw refuseCreate('IdempotencyViolation', `idempotency_key ${body.idempotency_key} was already used with different values of: ${diverging.join(', ')}.`);
+          }
+          // The sandbox's choice for an identical retry: the same provision token request (openapi/sandbox.yaml).
+          return { provision_token_request_id: original.id, redirect_url: provisionUrl(context.origin, original) };
+        }
+      }
+      for (const field of ['success_url', 'failure_url'] as const) {
+        if (!isValidUrl(body[field])) throw refuseCreate('ValidationError', `${field} is not a valid URL: an absolute http or https URL is required.`);
+      }
+      const id = context.ids.uuid();
+      const customerKey = customerKeyOf(body.customer_email, `request:${id}`);
+      if (body.customer_email !== undefined && store.tokens.hasActive(context.channel, customerKey)) {
+        throw refuseCreate('IdempotencyViolation', `customer_email ${body.customer_email} already has a payment token provisioned; use update payment token instead.`);
+      }
+      if (body.customer_email !== undefined && store.provisionRequests.hasLetterAwaited(context.channel, customerKey)) {
+        throw refuseCreate('WaitingForVerification', `The letter of medical necessity of ${body.customer_email} is being verified; wait for the payment_token_updated webhook, then use update payment token.`);
+      }
+      const request: ProvisionRequest = {
+        id, channel: context.channel, created_at: context.now, purpose: 'setup', status: 'awaiting_customer', customer_key: customerKey,
+        ...(body.idempotency_key !== undefined ? { idempotency_key: body.idempotency_key } : {}),
+        request: body, needs: ['survey', 'card'],
+        success_url: body.success_url, failure_url: body.failure_url, use_iframe: body.use_iframe === true,
+        ...(body.customer_email !== undefined ? { customer_email: body.customer_email } : {}),
+        ...(body.customer_name !== undefined ? { customer_name: body.customer_name } : {}),
+        ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
+      };
+      store.provisionRequests.insert(request);
+      return { provision_token_request_id: id, redirect_url: provisionUrl(context.origin, request) };
+    },
+
+    retrievePaymentToken(context, store) {
+      return tokenView(activeToken(store, context.channel, context.path.payment_token));
+    },
+
+    listPaymentTokens(context, store) {
+      const { query } = context;
+      const page = pageRequest(query);
+      const { tokens, count } = store.tokens.list(context.channel, {
+        ...(query.email !== undefined ? { email: query.email.toLowerCase() } : {}),
+        ...(query.name !== undefined ? { name: query.name.toLowerCase() } : {}),
+        ...(query.card_expires_before !== undefined ? { cardExpiresBefore: query.card_expires_before } : {}),
+        ...(query.lmn_expires_before !== undefined ? { lmnExpiresBefore: query.lmn_expires_before } : {}),
+      }, pageWindow(page));
+      return { payment_tokens: tokens.map(tokenView), pagination: pagination(page, count) };
+    },
+
+    updatePaymentToken(context, store) {
+      const token = activeToken(store, context.channel, context.path.payment_token);
+      const lmnSkus = lmnSkusOf(store, context.channel, context.body.order_items ?? []);
+      const needs = updateNeeds(context.body.update_card_info === true, lmnSkus, lettersOf(store, context.channel, token.customer_key), context.now);
+      if (needs.length === 0) return { next_action: updateActionOf(undefined) };
+      const request = requestForToken(store, context, token, 'update', needs, lmnSkus);
+      // Until the customer finishes, a charge with the token answers 422 (the reference: "not guaranteed to work").
+      const first = request.needs.includes('survey') ? 'survey' : 'card';
+      store.tokens.setNextAction(context.channel, token.token, actionOf(first));
+      return { next_action: updateActionOf(first), redirect_url: provisionUrl(context.origin, request), provision_token_request_id: request.id };
+    },
+
+    deletePaymentToken(context, store) {
+      const token = activeToken(store, context.channel, context.path.payment_token);
+      store.tokens.setStatus(context.channel, token.token, 'deleted');
+      return {};
+    },
+
+    retrieveProvisionTokenRequest(context, store) {
+      const request = provisionRequest(store, context.channel, context.path.provision_token_request_id);
+      return { payment_token: request.status === 'provisioned' ? request.payment_token ?? null : null, metadata: request.metadata ?? null };
+    },
+
+    retrieveProvisionRequestEligibility(context, store) {
+      const id = context.path.provision_token_request_id;
+      if (!UUID.test(id)) throw refuseEligibility('ValidationError', `provision_token_request_id must be a UUID, as create payment token returns it: ${JSON.stringify(id.slice(0, 100))}.`);
+      const request = provisionRequest(store, context.channel, id);
+      const letters = lettersOf(store, context.channel, request.customer_key);
+      const catalog = store.catalog.facts(context.channel, letters.flatMap((l) => l.skus));
+      return eligibilityOf(letters, request.status !== 'awaiting_customer', catalog, context.now);
+    },
+  };
+}

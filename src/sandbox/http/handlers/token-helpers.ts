@@ -1,0 +1,55 @@
+// Helpers of payment tokens (openapi/sandbox.yaml): the customer finishes a provision request's page,
+// the clinician decides its letter, inspect a request, and the token-keyed eligibility.
+import { acceptCard, defaultCard } from '../../domain/cards.js';
+import { notFound } from '../../domain/errors.js';
+import { eligibilityOf } from '../../domain/letters.js';
+import { completeByCustomer, decideByClinician, type ProvisionRequest } from '../../domain/provisioning.js';
+import type { Store } from '../../store/index.js';
+import type { Handlers, HelperOperations } from '../operation-types.js';
+import { applyOutcome, inspectRequest, lettersOf } from './token-writes.js';
+
+function requestOf(store: Store, channel: string, id: string): ProvisionRequest {
+  const request = store.provisionRequests.get(channel, id);
+  if (!request) throw notFound(`No provision token request ${id}.`);
+  return request;
+}
+
+export function tokenHelperHandlers(): Handlers<HelperOperations> {
+  return {
+    inspectProvisionRequest(context, store) {
+      return inspectRequest(store, context.origin, requestOf(store, context.channel, context.path.provision_token_request_id));
+    },
+
+    completeProvisionRequest(context, store) {
+      const request = requestOf(store, context.channel, context.path.provision_token_request_id);
+      const body = context.body ?? {};
+      const entered = body.card ? acceptCard(body.card, context.now) : undefined;
+      const card = entered ?? (request.needs.includes('card') ? defaultCard(context.now) : undefined);
+      // The survey's letter covers the items that need one: a setup's from the catalog, an update's or a fix's own.
+      const catalogLmn = store.catalog.lmnSkus(context.channel);
+      const asked = request.purpose === 'setup' ? catalogLmn : request.skus ?? [];
+      const lmnSkus = body.skus ? body.skus.filter((sku, i, all) => catalogLmn.includes(sku) && all.indexOf(sku) === i) : asked;
+      const outcome = completeByCustomer(request, {
+        eligible: body.eligible ?? true, ...(card ? { card } : {}), lmnSkus, letter: body.letter ?? 'pending',
+        ...(body.lmn_expires_at !== undefined ? { lmnExpiresOn: body.lmn_expires_at } : {}),
+      }, context.now);
+      applyOutcome(store, context, request, outcome);
+      return inspectRequest(store, context.origin, request);
+    },
+
+    decideLetter(context, store) {
+      const request = requestOf(store, context.channel, context.path.provision_token_request_id);
+      const { decided, provision } = decideByClinician(request, context.body.decision, context.now, context.body.lmn_expires_at);
+      const skus = store.letters.ofRequest(request.id)?.skus ?? [];
+      applyOutcome(store, context, request, { letter: { ...decided, skus }, ...(provision ? { provision } : {}) });
+      return inspectRequest(store, context.origin, request);
+    },
+
+    retrieveTokenEligibility(context, store) {
+      const token = store.tokens.get(context.channel, context.path.payment_token);
+      if (token?.status !== 'active') throw notFound(`No payment token ${context.path.payment_token}.`);
+      const letters = lettersOf(store, context.channel, token.customer_key);
+      return eligibilityOf(letters, true, store.catalog.facts(context.channel, letters.flatMap((l) => l.skus)), context.now);
+    },
+  };
+}

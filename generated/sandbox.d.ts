@@ -338,7 +338,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the provision token request, as create payment token or update payment token returned it, or the last segment of the `redirect_url` of a create-session 422. */
+                /** @description Id of the provision token request, as create payment token returned it. */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
             cookie?: never;
@@ -363,7 +363,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the provision token request, as create payment token or update payment token returned it, or the last segment of the `redirect_url` of a create-session 422. */
+                /** @description Id of the provision token request, as create payment token returned it. */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
             cookie?: never;
@@ -407,7 +407,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the provision token request, as create payment token or update payment token returned it, or the last segment of the `redirect_url` of a create-session 422. */
+                /** @description Id of the provision token request, as create payment token returned it. */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
             cookie?: never;
@@ -660,7 +660,7 @@ export interface components {
             created_at: string;
             /**
              * Format: int64
-             * @description The session's total in cents, as created.
+             * @description The session's total in cents, as created (0 for a free trial).
              */
             total_amount: number;
             /** @description Sales channel that owns the session (the channel of the API key that created it). */
@@ -1220,7 +1220,7 @@ export interface components {
         OutboxLimit: number;
         /** @description Payment token, as the payment_token_updated webhook delivered it. */
         PaymentTokenPath: string;
-        /** @description Id of the provision token request, as create payment token or update payment token returned it, or the last segment of the `redirect_url` of a create-session 422. */
+        /** @description Id of the provision token request, as create payment token returned it. */
         ProvisionTokenRequestId: string;
     };
     requestBodies: never;
@@ -1721,7 +1721,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the provision token request, as create payment token or update payment token returned it, or the last segment of the `redirect_url` of a create-session 422. */
+                /** @description Id of the provision token request, as create payment token returned it. */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
             cookie?: never;
@@ -1750,7 +1750,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the provision token request, as create payment token or update payment token returned it, or the last segment of the `redirect_url` of a create-session 422. */
+                /** @description Id of the provision token request, as create payment token returned it. */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
             cookie?: never;
@@ -1793,7 +1793,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the provision token request, as create payment token or update payment token returned it, or the last segment of the `redirect_url` of a create-session 422. */
+                /** @description Id of the provision token request, as create payment token returned it. */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
             cookie?: never;

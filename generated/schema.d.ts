@@ -1862,22 +1862,6 @@ export interface components {
             [key: string]: unknown;
         };
         /**
-         * @description A 400 of the checkout-method operation: the body is not a JSON object.
-         *
-         *     | error | Condition |
-         *     |---|---|
-         *     | `InvalidRequestParameter` | A body field is invalid or a required one is absent. |
-         */
-        RetrieveCheckoutMethodBadRequestError: {
-            /**
-             * @description Error code.
-             * @enum {string}
-             */
-            error: "InvalidRequestParameter";
-            /** @description Human-readable explanation. */
-            message: string;
-        };
-        /**
          * @description `needs_response` when a dispute becomes visible; e.g. `under_review` after evidence is
          *     submitted; terminal `won`, `lost`, `accepted`, `expired` (chargebacks) or `closed` (a dropped
          *     inquiry). See the state table of the Disputes tag.
@@ -3080,15 +3064,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CheckoutMethodResponse"];
-                };
-            };
-            /** @description Invalid request; `error` is one of the codes of RetrieveCheckoutMethodBadRequestError. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RetrieveCheckoutMethodBadRequestError"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -39,6 +39,12 @@ const HELPERS: Array<[string, string, string, string | null, string, boolean]> =
   ['createFault', 'post', '/sandbox/v1/faults', 'FaultRequest', 'Fault', true],
   ['requireTokenAction', 'post', '/sandbox/v1/payment_tokens/{payment_token}/require_action', 'RequireTokenActionRequest', 'TokenActionState', true],
   ['resetChannel', 'post', '/sandbox/v1/reset', null, 'ResetResult', false],
+  ['inspectProvisionRequest', 'get', '/sandbox/v1/provision_requests/{provision_token_request_id}', null, 'SandboxProvisionRequest', false],
+  ['completeProvisionRequest', 'post', '/sandbox/v1/provision_requests/{provision_token_request_id}/complete', 'CompleteProvisionRequestRequest', 'SandboxProvisionRequest', true],
+  ['decideLetter', 'post', '/sandbox/v1/provision_requests/{provision_token_request_id}/letter', 'DecideLetterRequest', 'SandboxProvisionRequest', true],
+  ['retrieveTokenEligibility', 'get', '/sandbox/v1/payment_tokens/{payment_token}/eligibility', null, 'EligibilityResponse', false],
+  ['replaceCatalog', 'put', '/sandbox/v1/catalog', 'ReplaceCatalogRequest', 'CatalogReplaced', true],
+  ['reviewCatalogItem', 'post', '/sandbox/v1/catalog/items/review', 'ReviewCatalogItemRequest', 'CatalogItem', true],
 ];
 
 // The error code each status's examples may carry.

@@ -4,7 +4,7 @@
 import { provisionUrl } from '../../checkout/urls.js';
 import { defaultCard, type Card } from '../../domain/cards.js';
 import { resolveRedirect } from '../../domain/create-session.js';
-import { aYearOn, type Letter } from '../../domain/letters.js';
+import { aYearOn, standingLetter, type Letter } from '../../domain/letters.js';
 import { tokenUpdatedEvent } from '../../domain/payment-tokens.js';
 import { customerKeyOf, endOfPage, type Need, type ProvisionOutcome, type ProvisionRequest } from '../../domain/provisioning.js';
 import type { DomainEvent, PaymentTokenRecord, Session } from '../../domain/types.js';
@@ -67,21 +67,25 @@ export function applyOutcome(store: Store, context: WriteContext, request: Provi
   if (outcome.letter) {
     if (store.letters.ofRequest(request.id)) store.letters.decide(request.id, outcome.letter.status, outcome.letter.expires_on);
     else store.letters.add(context.channel, { customer_key: request.customer_key, provision_request_id: request.id, created_at: context.now, ...outcome.letter });
-    if (outcome.letter.status === 'approved') store.tokens.setLetterExpiry(context.channel, request.customer_key, outcome.letter.expires_on!);
   }
   if (outcome.provision) {
     let token: PaymentTokenRecord;
     if (request.purpose === 'setup') {
       token = issueToken(store, context, request, outcome.provision.card ?? defaultCard(context.now));
+      // A letter approved before this token existed counts for it too.
+      const standing = standingLetter(store.letters.ofCustomer(context.channel, request.customer_key), context.now);
+      if (standing) store.tokens.setLetterExpiry(context.channel, request.customer_key, standing.expires_on!);
     } else {
       token = store.tokens.get(context.channel, request.payment_token!)!;
       if (outcome.provision.card) store.tokens.setCard(context.channel, token.token, outcome.provision.card);
       store.tokens.setNextAction(context.channel, token.token, null);
     }
+    if (outcome.letter?.status === 'approved') store.tokens.setLetterExpiry(context.channel, request.customer_key, outcome.letter.expires_on!);
     const fresh = store.tokens.get(context.channel, token.token)!;
     queueEvents(store, context, [tokenUpdatedEvent(fresh, { provision_token_request_id: request.id })]);
   }
-  if (request.status === 'provisioned' || request.status === 'rejected') request.redirect_url = endOfPage(request);
+  // The page has ended for the customer once the request no longer awaits them, a letter pending or not.
+  if (request.status !== 'awaiting_customer') request.redirect_url = endOfPage(request);
   store.provisionRequests.update(request);
 }
 

@@ -1,0 +1,458 @@
+// Payment tokens in the sandbox: create payment token (a provision token request) and its 400s, the
+// customer's and the clinician's side, retrieve, list with every filter at its boundary, update,
+// delete, charging with a token and its 422s, and channel isolation. Every response is checked
+// against the documents by the test sandbox.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { noCharges, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+
+let s: TestSandbox;
+beforeEach(() => { s = testSandbox(); });
+afterEach(() => s.close());
+
+const DAY = 24 * 60 * 60;
+const setupRequest = (overrides: Record<string, unknown> = {}) => ({
+  success_url: 'https://shop.example/subscriptions/setup/done',
+  failure_url: 'https://shop.example/subscriptions/setup/failed',
+  customer_email: 'Pat.Lee@example.com',
+  customer_name: 'Pat Lee',
+  metadata: '{"plan":"monthly"}',
+  ...overrides,
+});
+const createToken = (overrides: Record<string, unknown> = {}, options = {}) => s.post('/api/v1/payment_tokens/create', setupRequest(overrides), options);
+const complete = (id: string, answers?: Record<string, unknown>, options = {}) => s.post(`/sandbox/v1/provision_requests/${id}/complete`, answers, options);
+const decide = (id: string, decision: 'approve' | 'reject', extra: Record<string, unknown> = {}) => s.post(`/sandbox/v1/provision_requests/${id}/letter`, { decision, ...extra });
+const eligibility = (id: string, options = {}) => s.get(`/api/v1/eligibility/provision_request/${id}`, options);
+const provisionRequest = (id: string, options = {}) => s.get(`/api/v1/payment_tokens/provision_request/${id}`, options);
+const retrieve = (token: string, options = {}) => s.get(`/api/v1/payment_tokens/${encodeURIComponent(token)}`, options);
+const list = (query = '', options = {}) => s.get(`/api/v1/payment_tokens${query}`, options);
+const update = (token: string, body: unknown) => s.post(`/api/v1/payment_tokens/${encodeURIComponent(token)}/update`, body);
+const clock = async () => (await s.get('/sandbox/v1/clock')).body.now as string;
+const advance = (seconds: number) => s.post('/sandbox/v1/clock/advance', { seconds });
+
+/** A token provisioned through a setup whose letter is approved at once. */
+async function provisioned(overrides: Record<string, unknown> = {}, answers: Record<string, unknown> = { letter: 'approved' }) {
+  const { body } = await createToken(overrides);
+  const done = await complete(body.provision_token_request_id, answers);
+  expect(done.body.status).toBe('provisioned');
+  return { requestId: body.provision_token_request_id as string, token: done.body.payment_token as string };
+}
+
+const massageGun = { name: 'Percussion massage gun', sku: 'MSG-GUN-1', quantity: 1, price: 19900, amount_details: noCharges };
+const vitaminD = { name: 'Vitamin D3 2000 IU', sku: 'VITD-2000', quantity: 1, price: 1500, amount_details: noCharges };
+const charge = (token: string, items?: unknown[]) => s.post('/payments/v1/create_payment_session', sessionRequest({
+  payment_token: token,
+  ...(items ? { order_items: items, amount_details: noCharges, total_amount: (items as Array<{ price: number; quantity: number }>).reduce((sum, i) => sum + i.price * i.quantity, 0) } : {}),
+}));
+const requestIdOf = (redirectUrl: string) => new URL(redirectUrl).pathname.split('/').pop()!;
+
+describe('create payment token', () => {
+  it('makes a provision token request whose redirect_url leads to the setup page', async () => {
+    const { status, body } = await createToken();
+    expect(status).toBe(200);
+    expect(body.provision_token_request_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.redirect_url).toMatch(new RegExp(`/checkout/setup/${body.provision_token_request_id}$`));
+    const page = await s.call('GET', new URL(body.redirect_url).pathname);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('take the health survey');
+    expect((await provisionRequest(body.provision_token_request_id)).body).toEqual({ payment_token: null, metadata: '{"plan":"monthly"}' });
+  });
+
+  it('makes the redirect iframe-compatible with use_iframe', async () => {
+    expect((await createToken({ use_iframe: true })).body.redirect_url).toMatch(/\/checkout\/setup\/[0-9a-f-]{36}\?mode=iframe$/);
+  });
+
+  it.each(['success_url', 'failure_url'])('answers MissingField naming %s when it is absent', async (field) => {
+    const body: Record<string, unknown> = setupRequest();
+    delete body[field];
+    const reply = await s.post('/api/v1/payment_tokens/create', body);
+    expect(reply.status).toBe(400);
+    expect(reply.body.error).toBe('MissingField');
+    expect(reply.body.message).toContain(field);
+  });
+
+  it.each([
+    ['success_url', { success_url: 'not a url' }],
+    ['failure_url', { failure_url: 'javascript:alert(1)' }],
+    ['customer_state', { customer_state: 'California' }],
+    ['metadata', { metadata: { plan: 'monthly' } }],
+    ['customer_email', { customer_email: 42 }],
+    ['use_iframe', { use_iframe: 'yes' }],
+  ])('answers ValidationError naming %s', async (field, overrides) => {
+    const reply = await createToken(overrides);
+    expect(reply.status).toBe(400);
+    expect(reply.body.error).toBe('ValidationError');
+    expect(reply.body.message).toContain(field);
+  });
+
+  it('answers ValidationError for malformed JSON and a body that is not an object', async () => {
+    for (const raw of ['{', '[]', '"x"']) {
+      const reply = await s.call('POST', '/api/v1/payment_tokens/create', { raw });
+      expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 400, error: 'ValidationError' });
+    }
+  });
+
+  it('returns the same request for the same key and parameters, the email compared case-insensitively', async () => {
+    const first = await createToken({ idempotency_key: 'setup-1' });
+    const again = await createToken({ idempotency_key: 'setup-1', customer_email: 'pat.lee@EXAMPLE.com' });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+  });
+
+  it('answers IdempotencyViolation naming every parameter that differs under the same key', async () => {
+    await createToken({ idempotency_key: 'setup-2' });
+    const reply = await createToken({ idempotency_key: 'setup-2', failure_url: 'https://shop.example/other', metadata: '{"plan":"yearly"}' });
+    expect(reply.status).toBe(400);
+    expect(reply.body.error).toBe('IdempotencyViolation');
+    expect(reply.body.message).toContain('failure_url, metadata');
+  });
+
+  it('answers IdempotencyViolation when the email already has a token, whatever its case; a retry of the original still replays', async () => {
+    const { body } = await createToken({ idempotency_key: 'setup-3' });
+    await complete(body.provision_token_request_id, { letter: 'approved' });
+    const reply = await createToken({ customer_email: 'PAT.LEE@example.com' });
+    expect(reply.status).toBe(400);
+    expect(reply.body.error).toBe('IdempotencyViolation');
+    expect(reply.body.message).toContain('update payment token');
+    expect((await createToken({ idempotency_key: 'setup-3' })).body.provision_token_request_id).toBe(body.provision_token_request_id);
+  });
+
+  it('answers WaitingForVerification while the letter of that email is with the clinician', async () => {
+    const { body } = await createToken();
+    await complete(body.provision_token_request_id, { letter: 'pending' });
+    const waiting = await createToken();
+    expect(waiting.status).toBe(400);
+    expect(waiting.body.error).toBe('WaitingForVerification');
+    await decide(body.provision_token_request_id, 'reject');
+    // Rejected: no token and no letter under way, so the customer may start over.
+    expect((await createToken()).status).toBe(200);
+  });
+
+  it('answers ServerError through the fault helper, and the retry with the same key succeeds', async () => {
+    expect((await s.post('/sandbox/v1/faults', { operation_id: 'createPaymentToken', status: 400 })).status).toBe(200);
+    const failed = await createToken({ idempotency_key: 'setup-4' });
+    expect({ status: failed.status, error: failed.body.error }).toEqual({ status: 400, error: 'ServerError' });
+    expect((await createToken({ idempotency_key: 'setup-4' })).status).toBe(200);
+  });
+
+  it('accepts a request without customer identity: its letters are its own', async () => {
+    const { requestId, token } = await provisioned({ customer_email: undefined, customer_name: undefined });
+    expect((await retrieve(token)).body).not.toHaveProperty('customer_email');
+    expect((await eligibility(requestId)).body.eligibility_status).toBe('approved');
+  });
+});
+
+describe('the provision request, the race between redirect and webhook, and eligibility', () => {
+  it('before the survey: no token, no items, never_requested', async () => {
+    const { body } = await createToken();
+    expect((await eligibility(body.provision_token_request_id)).body).toEqual({ items: [], eligibility_status: 'never_requested', lmn_expires_at: null });
+  });
+
+  it('a letter pending: the customer is redirected to success_url before any token exists; the partner polls until the webhook', async () => {
+    const { body } = await createToken();
+    const id = body.provision_token_request_id;
+    const done = await complete(id, { letter: 'pending' });
+    expect(done.body).toMatchObject({ status: 'awaiting_letter', payment_token: null, redirect_url: 'https://shop.example/subscriptions/setup/done' });
+    // The redirect has happened; the webhook has not.
+    expect(await s.outbox('payment_token.updated')).toEqual([]);
+    expect((await provisionRequest(id)).body.payment_token).toBeNull();
+    expect((await eligibility(id)).body).toEqual({ items: ['MSG-GUN-1', 'VITD-2000', 'WLP-12'], eligibility_status: 'pending', lmn_expires_at: null });
+
+    const approved = await decide(id, 'approve', { lmn_expires_at: '2099-06-30' });
+    const token = approved.body.payment_token;
+    expect(token).toMatch(/^ptok_/);
+    const [event] = await s.outbox('payment_token.updated');
+    expect(event!.payload.data).toEqual({
+      payment_token: token, provision_token_request_id: id, lmn_expires_at: '2099-06-30',
+      customer_email: 'Pat.Lee@example.com', customer_name: 'Pat Lee', metadata: '{"plan":"monthly"}',
+    });
+    expect(event!.payload.webhook_delivery_id).toMatch(/^dlv_[0-9a-f]{32}$/);
+    expect((await provisionRequest(id)).body).toEqual({ payment_token: token, metadata: '{"plan":"monthly"}' });
+    expect((await eligibility(id)).body).toEqual({ items: ['BPM-200', 'TH-10', 'FAK-50', 'MSG-GUN-1', 'VITD-2000', 'WLP-12'], eligibility_status: 'approved', lmn_expires_at: '2099-06-30' });
+  });
+
+  it('a letter approved at once: the webhook is queued with the redirect, in the same step', async () => {
+    const { requestId, token } = await provisioned();
+    expect((await s.outbox('payment_token.updated')).map((e) => e.payload.data.payment_token)).toEqual([token]);
+    expect((await provisionRequest(requestId)).body.payment_token).toBe(token);
+  });
+
+  it('covers only the items the survey named, intersected with the catalog', async () => {
+    const { body } = await createToken();
+    await complete(body.provision_token_request_id, { skus: ['VITD-2000', 'NOT-IN-CATALOG', 'BPM-200'], letter: 'pending' });
+    expect((await eligibility(body.provision_token_request_id)).body.items).toEqual(['VITD-2000']);
+  });
+
+  it('no item needs a letter: the token is issued at once and eligibility stays never_requested, with the eligible items', async () => {
+    const { body } = await createToken();
+    const done = await complete(body.provision_token_request_id, { skus: [] });
+    expect(done.body).toMatchObject({ status: 'provisioned', letter: null });
+    expect((await eligibility(body.provision_token_request_id)).body).toEqual({ items: ['BPM-200', 'TH-10', 'FAK-50'], eligibility_status: 'never_requested', lmn_expires_at: null });
+  });
+
+  it('rejected by the clinician: no token, eligibility rejected, no webhook', async () => {
+    const { body } = await createToken();
+    const id = body.provision_token_request_id;
+    await complete(id, { letter: 'pending' });
+    const rejected = await decide(id, 'reject');
+    expect(rejected.body).toMatchObject({ status: 'rejected', payment_token: null, redirect_url: 'https://shop.example/subscriptions/setup/failed' });
+    expect((await provisionRequest(id)).body.payment_token).toBeNull();
+    expect((await eligibility(id)).body).toEqual({ items: ['BPM-200', 'TH-10', 'FAK-50'], eligibility_status: 'rejected', lmn_expires_at: null });
+    expect(await s.outbox('payment_token.updated')).toEqual([]);
+  });
+
+  it('ineligible survey: rejected, sent to failure_url', async () => {
+    const { body } = await createToken();
+    const done = await complete(body.provision_token_request_id, { eligible: false });
+    expect(done.body).toMatchObject({ status: 'rejected', payment_token: null, redirect_url: 'https://shop.example/subscriptions/setup/failed' });
+    expect((await eligibility(body.provision_token_request_id)).body.eligibility_status).toBe('rejected');
+  });
+
+  it('the letter stands through its expiry day (UTC, inclusive), then eligibility is expired', async () => {
+    const today = (await clock()).slice(0, 10);
+    const { requestId } = await provisioned({}, { letter: 'approved', lmn_expires_at: today });
+    expect((await eligibility(requestId)).body).toMatchObject({ eligibility_status: 'approved', lmn_expires_at: today });
+    const untilMidnight = Math.ceil((Date.parse(`${today}T23:59:59.999Z`) - Date.parse(await clock())) / 1000) - 1;
+    if (untilMidnight > 0) await advance(untilMidnight);
+    expect((await eligibility(requestId)).body.eligibility_status).toBe('approved');
+    await advance(2);
+    expect((await eligibility(requestId)).body).toEqual({ items: ['BPM-200', 'TH-10', 'FAK-50'], eligibility_status: 'expired', lmn_expires_at: today });
+  });
+
+  it('answers ValidationError for an id that is not a UUID, and TotalAmountInvalid through the fault helper', async () => {
+    const reply = await eligibility('not-a-uuid');
+    expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 400, error: 'ValidationError' });
+    const { body } = await createToken();
+    await s.post('/sandbox/v1/faults', { operation_id: 'retrieveProvisionRequestEligibility', status: 400, error: 'TotalAmountInvalid' });
+    const injected = await eligibility(body.provision_token_request_id);
+    expect({ status: injected.status, error: injected.body.error }).toEqual({ status: 400, error: 'TotalAmountInvalid' });
+    expect((await eligibility(body.provision_token_request_id)).status).toBe(200);
+  });
+
+  it('refuses a fault code the operation does not have', async () => {
+    const reply = await s.post('/sandbox/v1/faults', { operation_id: 'retrievePaymentToken', status: 400, error: 'TotalAmountInvalid' });
+    expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 400, error: 'InvalidRequest' });
+    expect((await s.post('/sandbox/v1/faults', { operation_id: 'capturePaymentSession', status: 500, error: 'SessionVoided' })).body.error).toBe('InvalidRequest');
+  });
+
+  it('answers 404 for an unknown request and for another channel\'s', async () => {
+    const { body } = await createToken();
+    expect((await eligibility('7c9e6679-7425-40de-944b-e07fc1f90ae7')).status).toBe(404);
+    expect((await eligibility(body.provision_token_request_id, { key: OTHER_KEY })).status).toBe(404);
+    expect((await provisionRequest(body.provision_token_request_id, { key: OTHER_KEY })).status).toBe(404);
+    expect((await complete(body.provision_token_request_id, {}, { key: OTHER_KEY })).status).toBe(404);
+  });
+
+  it('refuses to complete twice, to decide a request without a pending letter, and an expired or invalid card', async () => {
+    const { body } = await createToken();
+    const id = body.provision_token_request_id;
+    expect((await decide(id, 'approve')).body.error).toBe('InvalidState');
+    const past = await complete(id, { card: { number: '4242424242424242', exp_month: 1, exp_year: 2001 } });
+    expect(past.body).toMatchObject({ error: 'InvalidRequest', message: expect.stringContaining('expired') });
+    expect((await complete(id, { card: { number: '4242424242424241', exp_month: 12, exp_year: 2099 } })).body.message).toContain('Luhn');
+    expect((await complete(id, { letter: 'approved', lmn_expires_at: '2001-01-01' })).body.message).toContain('lmn_expires_at');
+    expect((await complete(id, { letter: 'approved' })).status).toBe(200);
+    expect((await complete(id)).body.error).toBe('InvalidState');
+  });
+});
+
+describe('retrieve, list, delete', () => {
+  it('retrieves the token with its card and letter', async () => {
+    const { token } = await provisioned({}, { letter: 'approved', lmn_expires_at: '2099-01-31', card: { number: '5555555555554444', exp_month: 3, exp_year: 2098 } });
+    const { status, body } = await retrieve(token);
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      payment_token: token, created_at: expect.any(String), customer_email: 'Pat.Lee@example.com', customer_name: 'Pat Lee',
+      lmn_expires_at: '2099-01-31', payment_methods: [{ type: 'card', brand: 'mastercard', last4: '4444', exp_month: 3, exp_year: 2098 }],
+    });
+  });
+
+  it('answers 404 for an unknown token, another channel\'s, and a token whose checkout has not finished', async () => {
+    const { token } = await provisioned();
+    expect((await retrieve('ptok_unknown')).status).toBe(404);
+    expect((await retrieve(token, { key: OTHER_KEY })).status).toBe(404);
+    const issuer = await s.createSession({ tokenize: true });
+    const pending = (await s.get(`/sandbox/v1/payment_sessions/${issuer}`)).body.issued_payment_token;
+    expect((await retrieve(pending)).status).toBe(404);
+  });
+
+  it('lists the channel\'s tokens newest first, paged, with counts', async () => {
+    const tokens: string[] = [];
+    for (const n of [1, 2, 3]) tokens.push((await provisioned({ customer_email: `c${n}@example.com` })).token);
+    const { body } = await list('?page_size=2');
+    expect(body.payment_tokens.map((t: { payment_token: string }) => t.payment_token)).toEqual([tokens[2], tokens[1]]);
+    expect(body.pagination).toEqual({ current_page: 1, page_size: 2, count: 3, last_page: 2 });
+    expect((await list('?page=2&page_size=2')).body.payment_tokens.map((t: { payment_token: string }) => t.payment_token)).toEqual([tokens[0]]);
+    expect((await list('?page=3&page_size=2')).body.payment_tokens).toEqual([]);
+    expect((await list('', { key: OTHER_KEY })).body.pagination.count).toBe(0);
+  });
+
+  it('filters by email and name, partially and case-insensitively, short needles included', async () => {
+    await provisioned({ customer_email: 'ann.smith@example.com', customer_name: 'Ann Smith' });
+    await provisioned({ customer_email: 'bob.jones@example.org', customer_name: 'Bob Jones' });
+    const names = async (query: string) => (await list(query)).body.payment_tokens.map((t: { customer_name: string }) => t.customer_name);
+    expect(await names('?email=SMITH')).toEqual(['Ann Smith']);
+    expect(await names('?email=.org')).toEqual(['Bob Jones']);
+    expect(await names('?email=o')).toEqual(['Bob Jones', 'Ann Smith']);
+    expect(await names('?name=jo')).toEqual(['Bob Jones']);
+    expect(await names('?name=ann&email=example.com')).toEqual(['Ann Smith']);
+    expect(await names('?name=nobody')).toEqual([]);
+    expect((await list('?email=o')).body.pagination.count).toBe(2);
+  });
+
+  it('filters card_expires_before and lmn_expires_before on or before, at their boundaries', async () => {
+    await provisioned({ customer_email: 'a@example.com' }, { letter: 'approved', lmn_expires_at: '2098-05-31', card: { number: '4242424242424242', exp_month: 5, exp_year: 2098 } });
+    await provisioned({ customer_email: 'b@example.com' }, { letter: 'approved', lmn_expires_at: '2098-06-01', card: { number: '4242424242424242', exp_month: 6, exp_year: 2098 } });
+    await provisioned({ customer_email: 'c@example.com' }, { skus: [], card: { number: '4242424242424242', exp_month: 1, exp_year: 2099 } });
+    const emails = async (query: string) => (await list(query)).body.payment_tokens.map((t: { customer_email: string }) => t.customer_email).sort();
+    expect(await emails('?card_expires_before=2098-05')).toEqual(['a@example.com']);
+    expect(await emails('?card_expires_before=2098-06')).toEqual(['a@example.com', 'b@example.com']);
+    expect(await emails('?card_expires_before=2098-04')).toEqual([]);
+    expect(await emails('?lmn_expires_before=2098-05-31')).toEqual(['a@example.com']);
+    expect(await emails('?lmn_expires_before=2098-06-01')).toEqual(['a@example.com', 'b@example.com']);
+    expect(await emails('?lmn_expires_before=2098-05-30')).toEqual([]);
+    expect((await list('?lmn_expires_before=2098-06-01&email=b@')).body.pagination.count).toBe(1);
+  });
+
+  it.each(['card_expires_before=2098-13', 'card_expires_before=2098-5', 'lmn_expires_before=2098-02-30', 'lmn_expires_before=tomorrow', 'page=0', 'page_size=5000'])(
+    'answers InvalidRequestParameter for %s', async (query) => {
+      const reply = await list(`?${query}`);
+      expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+    });
+
+  it('deletes irreversibly: retrieve, update, delete and a charge then answer NotFound, and the list leaves it out', async () => {
+    const { token } = await provisioned();
+    expect(await s.post(`/api/v1/payment_tokens/${token}/delete`)).toMatchObject({ status: 200, body: {} });
+    expect((await retrieve(token)).status).toBe(404);
+    expect((await update(token, {})).status).toBe(404);
+    expect((await s.post(`/api/v1/payment_tokens/${token}/delete`)).status).toBe(404);
+    const charged = await charge(token);
+    expect({ status: charged.status, error: charged.body.error }).toEqual({ status: 404, error: 'NotFound' });
+    expect((await list()).body.pagination.count).toBe(0);
+    // The customer may set up a new token once the old one is gone.
+    expect((await createToken()).status).toBe(200);
+  });
+
+  it('another channel cannot delete the token', async () => {
+    const { token } = await provisioned();
+    expect((await s.post(`/api/v1/payment_tokens/${token}/delete`, undefined, { key: OTHER_KEY })).status).toBe(404);
+    expect((await retrieve(token)).status).toBe(200);
+  });
+});
+
+describe('charging with a token, its 422s and their fix', () => {
+  it('takes the customer from the token and ignores customer_email and customer_name', async () => {
+    const { token } = await provisioned();
+    const { body } = await charge(token);
+    expect((await s.get(`/payments/v1/payment_sessions?search=${body.id}`)).body.payment_sessions[0]).toBeDefined();
+    expect((await s.get(`/sandbox/v1/payment_sessions/${body.id}`)).body.status).toBe('processing');
+    expect((await s.get('/payments/v1/payment_sessions?search=pat.lee')).body.pagination.count).toBe(1);
+    expect((await s.get('/payments/v1/payment_sessions?search=jane')).body.pagination.count).toBe(0);
+  });
+
+  it('an expired card answers 422 UpdatePaymentMethod; the customer enters a new card, and the charge goes through', async () => {
+    const now = await clock();
+    const [year, month] = [Number(now.slice(0, 4)), Number(now.slice(5, 7))];
+    const { token } = await provisioned({}, { letter: 'approved', lmn_expires_at: '2099-12-31', card: { number: '4242424242424242', exp_month: month, exp_year: year } });
+    expect((await charge(token)).status).toBe(200);
+    await advance(32 * DAY);
+    const refused = await charge(token);
+    expect(refused.status).toBe(422);
+    expect(refused.body).toEqual({ next_action: 'UpdatePaymentMethod', redirect_url: expect.stringMatching(/\/checkout\/setup\/[0-9a-f-]{36}$/) });
+    const fixId = requestIdOf(refused.body.redirect_url);
+    // Asking again sends the customer to the same page.
+    expect(requestIdOf((await charge(token)).body.redirect_url)).toBe(fixId);
+    expect((await s.get(`/sandbox/v1/provision_requests/${fixId}`)).body).toMatchObject({ purpose: 'fix', status: 'awaiting_customer', needs: ['card'] });
+    const fixed = await complete(fixId, { card: { number: '4000056655665556', exp_month: 12, exp_year: year + 2 } });
+    expect(fixed.body).toMatchObject({ status: 'provisioned', payment_token: token });
+    expect((await s.outbox('payment_token.updated')).at(-1)!.payload.data).toMatchObject({ payment_token: token, provision_token_request_id: fixId });
+    expect((await retrieve(token)).body.payment_methods).toEqual([{ type: 'card', brand: 'visa', last4: '5556', exp_month: 12, exp_year: year + 2 }]);
+    expect((await charge(token)).status).toBe(200);
+  });
+
+  it('an expired letter answers 422 TakeHealthSurvey for items that need one, not for the others', async () => {
+    const today = (await clock()).slice(0, 10);
+    const { token } = await provisioned({}, { letter: 'approved', lmn_expires_at: today });
+    expect((await charge(token, [massageGun])).status).toBe(200);
+    await advance(DAY);
+    expect((await charge(token)).status).toBe(200);
+    const refused = await charge(token, [massageGun]);
+    expect(refused.status).toBe(422);
+    expect(refused.body.next_action).toBe('TakeHealthSurvey');
+    const fixId = requestIdOf(refused.body.redirect_url);
+    expect((await complete(fixId, { letter: 'pending' })).body.status).toBe('awaiting_letter');
+    expect((await charge(token, [massageGun])).status).toBe(422);
+    await decide(fixId, 'approve');
+    expect((await charge(token, [massageGun])).status).toBe(200);
+  });
+
+  it('items the letter does not cover answer TakeHealthSurvey', async () => {
+    const { token } = await provisioned({}, { letter: 'approved', skus: ['MSG-GUN-1'] });
+    expect((await charge(token, [massageGun])).status).toBe(200);
+    const refused = await charge(token, [massageGun, vitaminD]);
+    expect({ status: refused.status, next_action: refused.body.next_action }).toEqual({ status: 422, next_action: 'TakeHealthSurvey' });
+  });
+
+  it('answers SessionPending before the checkout of the issuing tokenize=true session finishes', async () => {
+    const issuer = await s.createSession({ tokenize: true });
+    const token = (await s.get(`/sandbox/v1/payment_sessions/${issuer}`)).body.issued_payment_token;
+    const reply = await charge(token);
+    expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 400, error: 'SessionPending' });
+    await s.complete(issuer);
+    expect((await charge(token)).status).toBe(200);
+    expect((await retrieve(token)).body.payment_methods).toHaveLength(1);
+  });
+
+  it('a free trial yields a token that a later charge uses', async () => {
+    const trial = await s.createSession({
+      total_amount: 0, amount_details: noCharges, tokenize: true, display_next_bill_info: { total_amount: 2500, date: '2099-12-21' },
+      order_items: [{ name: 'Vitamin D3 2000 IU, first month', sku: 'VITD-2000', quantity: 1, price: 0, amount_details: noCharges }],
+    });
+    await s.complete(trial);
+    const token = (await s.get(`/sandbox/v1/payment_sessions/${trial}`)).body.issued_payment_token;
+    const [event] = await s.outbox('payment_token.updated');
+    expect(event!.payload.data).toMatchObject({ payment_token: token, payment_session_id: trial, lmn_expires_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+    // The trial's survey covered its item that needs a letter: the first bill goes through.
+    expect((await charge(token, [{ ...vitaminD, price: 2500 }])).status).toBe(200);
+    expect((await s.get(`/sandbox/v1/payment_tokens/${token}/eligibility`)).body).toMatchObject({ eligibility_status: 'approved', items: expect.arrayContaining(['VITD-2000']) });
+  });
+});
+
+describe('update payment token', () => {
+  it('answers None when nothing needs the customer', async () => {
+    const { token } = await provisioned();
+    expect((await update(token, {})).body).toEqual({ next_action: 'None' });
+    expect((await update(token, { update_card_info: false, order_items: [{ name: 'Thermometer', sku: 'TH-10', quantity: 1, price: 1250, amount_details: noCharges }] })).body).toEqual({ next_action: 'None' });
+    expect((await update(token, { order_items: [massageGun] })).body).toEqual({ next_action: 'None' });
+  });
+
+  it('answers HealthSurvey for new items that need a letter; the token waits for the customer, then charges', async () => {
+    const { token } = await provisioned({}, { letter: 'approved', skus: ['MSG-GUN-1'] });
+    const { body } = await update(token, { update_card_info: false, order_items: [massageGun, vitaminD] });
+    expect(body).toEqual({ next_action: 'HealthSurvey', redirect_url: expect.stringContaining(`/checkout/setup/${body.provision_token_request_id}`), provision_token_request_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect((await charge(token, [massageGun])).body.next_action).toBe('TakeHealthSurvey');
+    expect((await eligibility(body.provision_token_request_id)).body.eligibility_status).toBe('approved');
+    await complete(body.provision_token_request_id, { letter: 'approved' });
+    expect((await eligibility(body.provision_token_request_id)).body.items).toEqual(expect.arrayContaining(['MSG-GUN-1', 'VITD-2000']));
+    expect((await charge(token, [massageGun, vitaminD])).status).toBe(200);
+    expect((await s.outbox('payment_token.updated')).at(-1)!.payload.data.provision_token_request_id).toBe(body.provision_token_request_id);
+  });
+
+  it('with update_card_info, sends the customer to enter a card', async () => {
+    const { token } = await provisioned();
+    const { body } = await update(token, { update_card_info: true });
+    expect(body).toMatchObject({ next_action: 'UpdatePaymentMethod', provision_token_request_id: expect.any(String) });
+    expect((await charge(token)).body.next_action).toBe('UpdatePaymentMethod');
+    await complete(body.provision_token_request_id);
+    expect((await charge(token)).status).toBe(200);
+  });
+
+  it.each([
+    [{ update_card_info: 'yes' }],
+    [{ order_items: [{ name: 'No quantity', price: 100, amount_details: noCharges }] }],
+    [{ order_items: 'MSG-GUN-1' }],
+  ])('answers InvalidRequestParameter for an invalid body %j', async (body) => {
+    const { token } = await provisioned();
+    const reply = await update(token, body);
+    expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+  });
+});

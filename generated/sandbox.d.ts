@@ -299,9 +299,10 @@ export interface paths {
         /**
          * Require a customer action on a payment token
          * @description Makes the next create payment session with this `payment_token` answer 422 with this
-         *     `next_action` and the page where the customer takes it, as a real token needing a new payment
-         *     method or a new health survey would. `null` clears a pending action. The token must belong to
-         *     the caller's sales channel.
+         *     `next_action` and the page where the customer takes it (the `redirect_url` of a `fix`
+         *     provision request), as a real token needing a new payment method or a new health survey
+         *     would. The customer finishing that request (complete provision request) clears the action;
+         *     `null` clears it too. The token must belong to the caller's sales channel.
          */
         post: operations["requireTokenAction"];
         delete?: never;
@@ -376,7 +377,7 @@ export interface paths {
          *     then card entry. The request must await the customer; otherwise 400 `InvalidState`.
          *
          *     - `eligible=false`: the survey finds the customer ineligible. The request is `rejected`, no
-         *       token is issued, and the customer goes to `failure_url`.
+         *       token is issued, eligibility answers `rejected`, and the customer goes to `failure_url`.
          *     - `eligible=true` (the default): `skus` are the catalog items the survey covers (by default,
          *       every item of the channel's catalog whose eligibility is `eligible_with_lmn`). When some of
          *       them need a letter of medical necessity, a letter is requested and `letter` decides it:

@@ -9,10 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/contract.js';
 import { startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js';
 
-function readmeWalkthrough(): string {
+/** The ```sh block that follows a marker such as `<!-- walkthrough … -->` in the README. */
+function readmeBlock(marker: string): string {
   const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const match = /<!-- walkthrough[^>]*-->\s*```sh\n([\s\S]*?)```/.exec(readme);
-  if (!match?.[1]) throw new Error('README.md has no walkthrough block');
+  const match = new RegExp(`<!-- ${marker}[^>]*-->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(readme);
+  if (!match?.[1]) throw new Error(`README.md has no ${marker} block`);
   return match[1];
 }
 
@@ -27,8 +28,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const runWalkthrough = () =>
-  execFileSync('bash', ['-euo', 'pipefail', '-c', readmeWalkthrough()], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, S: sandbox.baseUrl } });
+const run = (marker: string) =>
+  execFileSync('bash', ['-euo', 'pipefail', '-c', readmeBlock(marker)], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, S: sandbox.baseUrl } });
+const runWalkthrough = () => run('walkthrough');
+const answers = (output: string) => output.trim().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, any>);
 
 describe('the README walkthrough', () => {
   it.each([1, 2])('runs top to bottom (run %i) and shows what the README says', (_run) => {
@@ -41,5 +44,21 @@ describe('the README walkthrough', () => {
     // The last answer is the outbox: the session's completion events, the hold then the capture.
     const outbox = JSON.parse(output.trim().split('\n').at(-1)!) as { events: Array<{ payload: { data: { status: string } } }> };
     expect(outbox.events.map((e) => e.payload.data.status)).toEqual(['authorized', 'captured']);
+  }, 60_000);
+});
+
+describe('the README subscription walkthrough', () => {
+  it.each([1, 2])('runs top to bottom (run %i): token, charge, expired card, fix, charge, survey', (_run) => {
+    const [reset, setup, completed, eligibility, charged, clock, refused, fixed, chargedAgain, updated] = answers(run('subscription-walkthrough'));
+    expect(reset).toMatchObject({ channel: 'dev' });
+    expect(setup!.redirect_url).toMatch(new RegExp(`/checkout/setup/${setup!.provision_token_request_id}$`));
+    expect(completed).toMatchObject({ status: 'provisioned', payment_token: expect.stringMatching(/^ptok_/) });
+    expect(eligibility).toMatchObject({ eligibility_status: 'approved', items: expect.arrayContaining(['MSG-GUN-1']) });
+    expect(charged).toEqual({ id: expect.any(String), redirect_url: expect.any(String) });
+    expect(clock).toMatchObject({ offset_seconds: 2764800 });
+    expect(refused).toEqual({ next_action: 'UpdatePaymentMethod', redirect_url: expect.stringContaining('/checkout/setup/') });
+    expect(fixed).toMatchObject({ purpose: 'fix', status: 'provisioned', payment_token: completed!.payment_token });
+    expect(chargedAgain).toEqual({ id: expect.any(String), redirect_url: expect.any(String) });
+    expect(updated).toMatchObject({ next_action: 'HealthSurvey', provision_token_request_id: expect.any(String) });
   }, 60_000);
 });

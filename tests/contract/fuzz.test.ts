@@ -5,9 +5,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FUZZED_OPERATIONS, fuzzCorpus, type FuzzIds, type FuzzRequest } from '../support/fuzz-corpus.js';
+import { FUZZED_OPERATIONS, fuzzCorpus, seedFuzzState, type FuzzIds, type FuzzRequest } from '../support/fuzz-corpus.js';
 import { startPrismProxy, type RunningServer } from '../support/prism.js';
-import { OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { testSandbox, type TestSandbox } from '../support/sandbox.js';
 import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js';
 
 const PER_OPERATION = 300;
@@ -37,13 +37,7 @@ describe('fuzzing in process', () => {
   let ids: FuzzIds;
   beforeAll(async () => {
     s = testSandbox();
-    ids = {
-      pending: await s.createSession(),
-      authorized: await s.authorized(),
-      voidable: await s.authorized(),
-      captured: await s.capturedOneTime(),
-      foreign: await s.createSession({}, { key: OTHER_KEY }),
-    };
+    ids = await seedFuzzState(async (path, body, key) => (await s.post(path, body, key ? { key } : {})).body);
   });
   afterAll(() => s.close());
 
@@ -71,6 +65,18 @@ describe('fuzzing in process', () => {
       cancelPaymentSession: [200, 400, 404],
       voidPaymentSession: [200, 400, 404],
       createRefund: [200, 400],
+      createPaymentToken: [200, 400],
+      retrievePaymentToken: [200, 404],
+      listPaymentTokens: [200, 400],
+      updatePaymentToken: [200, 400, 404],
+      deletePaymentToken: [200, 404],
+      retrieveProvisionTokenRequest: [200, 404],
+      retrieveProvisionRequestEligibility: [200, 400, 404],
+      listCatalogItems: [200, 400],
+      createCatalogItem: [200, 400, 409],
+      updateCatalogItem: [200, 400, 404],
+      retrieveCatalogItem: [200, 400, 404],
+      retrieveCheckoutMethod: [200],
     };
     for (const operationId of FUZZED_OPERATIONS) {
       expect({ operationId, statuses: [...statuses.get(operationId)!] }).toEqual({ operationId, statuses: expect.arrayContaining(reached[operationId]!) });
@@ -85,17 +91,10 @@ describe('fuzzing through Prism\'s validating proxy', () => {
   beforeAll(async () => {
     sandbox = await startSandboxProcess();
     prism = await startPrismProxy(sandbox.baseUrl);
-    const call = async (path: string, body: unknown, key = SANDBOX_API_KEY) => {
+    ids = await seedFuzzState(async (path, body, key = SANDBOX_API_KEY) => {
       const response = await fetch(`${sandbox.baseUrl}${path}`, { method: 'POST', headers: { 'x-service-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return (await response.json()) as Record<string, string>;
-    };
-    const create = async (overrides: Record<string, unknown> = {}, key?: string) => (await call('/payments/v1/create_payment_session', sessionRequest(overrides), key)).id!;
-    const captured = await create();
-    await call(`/sandbox/v1/payment_sessions/${captured}/complete_checkout`, {});
-    await call(`/sandbox/v1/payment_sessions/${captured}/review`, { decision: 'accept' });
-    const [authorized, voidable] = [await create({ kind: 'authorization' }), await create({ kind: 'authorization' })];
-    for (const id of [authorized, voidable]) await call(`/sandbox/v1/payment_sessions/${id}/complete_checkout`, {});
-    ids = { pending: await create(), authorized, voidable, captured, foreign: await create({}, 'sandbox-other-key') };
+      return (await response.json()) as Record<string, any>;
+    });
   }, 120_000);
   afterAll(async () => {
     await prism?.stop();

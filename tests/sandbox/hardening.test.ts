@@ -304,3 +304,23 @@ describe('what a third probe found', () => {
     expect(s.store.db.prepare('SELECT SUM(n) FROM session_counts').pluck().get()).toBe(0);
   });
 });
+
+describe('found by fuzzing the token and catalog operations', () => {
+  it('delete payment token reads no body: malformed JSON or another content type does not stop it', async () => {
+    const token = async (email: string) => {
+      const { body } = await s.post('/api/v1/payment_tokens/create', { success_url: 'https://a.example', failure_url: 'https://a.example', customer_email: email });
+      return (await s.post(`/sandbox/v1/provision_requests/${body.provision_token_request_id}/complete`, { skus: [] })).body.payment_token as string;
+    };
+    const first = await token('one@example.com');
+    expect((await s.call('POST', `/api/v1/payment_tokens/${first}/delete`, { raw: '}}%', headers: { 'content-type': 'application/json' } })).status).toBe(200);
+    const second = await token('two@example.com');
+    expect((await s.call('POST', `/api/v1/payment_tokens/${second}/delete`, { raw: '{}', headers: { 'content-type': 'application/merge-patch+json' } })).status).toBe(200);
+    expect((await s.get(`/api/v1/payment_tokens/${second}`)).status).toBe(404);
+  });
+
+  it.each(['/api/v1/payment_tokens/provision_request/%2e%2e', '/api/v1/payment_tokens/', '/payments/v1/payment_session/', '/payments/v1/payment_session/x/%2e%2e'])(
+    'answers 404 NotFound, not an undeclared 400, for an empty path id: GET %s', async (url) => {
+      const reply = await s.get(url);
+      expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 404, error: 'NotFound' });
+    });
+});

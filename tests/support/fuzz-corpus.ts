@@ -25,6 +25,42 @@ export interface FuzzIds {
   voidable: string;
   /** A session of another channel: it must never be found. */
   foreign: string;
+  /** An active payment token, one that delete may take, and another channel's. */
+  token: string;
+  deletableToken: string;
+  foreignToken: string;
+  /** A provision token request with a pending letter, and another channel's. */
+  provisionRequest: string;
+  foreignProvisionRequest: string;
+}
+
+/** Sends a POST with a JSON body as the given key's channel, answering the parsed body. */
+export type FuzzPost = (path: string, body: unknown, key?: string) => Promise<Record<string, any>>;
+
+const FOREIGN_KEY = 'sandbox-other-key';
+
+/** The states the corpus reaches, made through the API itself, in process or over HTTP. */
+export async function seedFuzzState(post: FuzzPost): Promise<FuzzIds> {
+  const session = async (overrides: Record<string, unknown> = {}, key?: string) => (await post('/payments/v1/create_payment_session', sessionRequest(overrides), key)).id as string;
+  const complete = (id: string) => post(`/sandbox/v1/payment_sessions/${id}/complete_checkout`, {});
+  const captured = await session();
+  await complete(captured);
+  await post(`/sandbox/v1/payment_sessions/${captured}/review`, { decision: 'accept' });
+  const [authorized, voidable] = [await session({ kind: 'authorization' }), await session({ kind: 'authorization' })];
+  for (const id of [authorized, voidable]) await complete(id);
+  const setup = async (email: string, answers: Record<string, unknown>, key?: string) => {
+    const { provision_token_request_id: id } = await post('/api/v1/payment_tokens/create', { success_url: 'https://shop.example/ok', failure_url: 'https://shop.example/ko', customer_email: email }, key);
+    return { id: id as string, token: (await post(`/sandbox/v1/provision_requests/${id}/complete`, answers, key)).payment_token as string };
+  };
+  const approved = { letter: 'approved', skus: ['MSG-GUN-1'] };
+  return {
+    pending: await session(), authorized, voidable, captured, foreign: await session({}, FOREIGN_KEY),
+    token: (await setup('fuzz-a@example.com', approved)).token,
+    deletableToken: (await setup('fuzz-b@example.com', approved)).token,
+    foreignToken: (await setup('fuzz-c@example.com', approved, FOREIGN_KEY)).token,
+    provisionRequest: (await setup('fuzz-d@example.com', { letter: 'pending' })).id,
+    foreignProvisionRequest: (await setup('fuzz-e@example.com', {}, FOREIGN_KEY)).id,
+  };
 }
 
 const deep = (levels: number): unknown => {
@@ -83,8 +119,22 @@ const queryValue = fc.oneof(
   ),
   fc.string({ maxLength: 20 }),
 );
-const queryOf = fc.array(fc.tuple(fc.constantFrom(...LIST_PARAMS), queryValue), { maxLength: 5 })
+const queryFor = (params: string[], values: fc.Arbitrary<string>) => fc.array(fc.tuple(fc.constantFrom(...params), values), { maxLength: 5 })
   .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}` : ''));
+const queryOf = queryFor(LIST_PARAMS, queryValue);
+const tokenQueryOf = queryFor(['page', 'page_size', 'email', 'name', 'card_expires_before', 'lmn_expires_before', 'junk'], fc.oneof(queryValue,
+  fc.constantFrom('2026-11', '2026-13', '9999-12', '0000-01', '2026-02-29', '2028-02-29', 'fuzz', 'FUZZ-A@', 'a"b', 'email : x', '*', '%')));
+const catalogQueryOf = queryFor(['page', 'page_size', 'eligibility', 'updated_after', 'junk'], fc.oneof(queryValue,
+  fc.constantFrom('eligible', 'eligible_with_lmn', 'ineligible', 'not_eligible', 'null', 'ELIGIBLE')));
+
+/** A path segment: one of these real ids, or junk. */
+const segmentOf = (real: string[]) =>
+  fc.oneof(
+    fc.constantFrom(...real),
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).map(encodeURIComponent),
+    fc.constantFrom('%2e%2e', 'x'.repeat(1200), '%00', '%ff', '7c9e6679-7425-40de-944b-e07fc1f90ae7', encodeURIComponent(real[0]!.toUpperCase())),
+  );
+const noCharges = { total_additional_charges: 0, total_discounts: 0 };
 
 const KEY = { 'x-service-api-key': 'sandbox-dev-key' };
 
@@ -94,7 +144,10 @@ function requests(operationId: string, ids: FuzzIds): fc.Arbitrary<FuzzRequest> 
       operationId, method: 'POST', url: u, headers: { ...KEY, ...(body !== undefined ? { 'content-type': type } : {}) },
       ...(body !== undefined ? { body } : {}), jsonBody: jsonBody && (type.startsWith('application/json') || body === undefined),
     }));
+  const get = (url: fc.Arbitrary<string>) => url.map((u): FuzzRequest => ({ operationId, method: 'GET', url: u, headers: KEY, jsonBody: true }));
   const session = (suffix: string, hold?: string) => idOf(ids, hold).map((id) => `/payments/v1/payment_session/${id}${suffix}`);
+  const token = (suffix: string, own: string) => segmentOf([own, ids.foreignToken]).map((id) => `/api/v1/payment_tokens/${id}${suffix}`);
+  const provision = (prefix: string) => segmentOf([ids.provisionRequest, ids.foreignProvisionRequest]).map((id) => `${prefix}${id}`);
   switch (operationId) {
     case 'createPaymentSession':
       return post(fc.constant('/payments/v1/create_payment_session'), () => sessionRequest({ idempotency_key: 'fuzz-key', kind: 'authorization' }));
@@ -107,15 +160,43 @@ function requests(operationId: string, ids: FuzzIds): fc.Arbitrary<FuzzRequest> 
     case 'createRefund':
       return post(fc.constant('/payments/v1/refund'), () => ({ payment_id: ids.captured, amount: 1, idempotency_key: 'fuzz-refund', reason: 'customer_request', item_details: null }));
     case 'retrievePaymentSession':
-      return session('').map((url) => ({ operationId, method: 'GET', url, headers: KEY, jsonBody: true }));
+      return get(session(''));
     case 'listPaymentSessions':
-      return queryOf.map((query) => ({ operationId, method: 'GET', url: `/payments/v1/payment_sessions${query}`, headers: KEY, jsonBody: true }));
+      return get(queryOf.map((query) => `/payments/v1/payment_sessions${query}`));
+    case 'createPaymentToken':
+      return post(fc.constant('/api/v1/payment_tokens/create'), () => ({ success_url: 'https://shop.example/ok', failure_url: 'https://shop.example/ko', customer_email: 'fuzz-new@example.com', customer_state: 'CA', metadata: '{}', idempotency_key: 'fuzz-token' }));
+    case 'retrievePaymentToken':
+      return get(token('', ids.token));
+    case 'listPaymentTokens':
+      return get(tokenQueryOf.map((query) => `/api/v1/payment_tokens${query}`));
+    case 'updatePaymentToken':
+      return post(token('/update', ids.token), () => ({ update_card_info: false, order_items: [{ name: 'Vitamin D3', sku: 'VITD-2000', quantity: 1, price: 1500, amount_details: noCharges }] }));
+    case 'deletePaymentToken':
+      return post(token('/delete', ids.deletableToken), () => ({}));
+    case 'retrieveProvisionTokenRequest':
+      return get(provision('/api/v1/payment_tokens/provision_request/'));
+    case 'retrieveProvisionRequestEligibility':
+      return get(provision('/api/v1/eligibility/provision_request/'));
+    case 'listCatalogItems':
+      return get(catalogQueryOf.map((query) => `/api/v1/product_catalog/items/list${query}`));
+    case 'createCatalogItem':
+      return post(fc.constant('/api/v1/product_catalog/items/create'), () => ({ sku: 'FUZZ-1', name: 'Fuzz', description: 'Fuzzed', gtin: '00012345678905', image_urls: [] }));
+    case 'updateCatalogItem':
+      return post(fc.constant('/api/v1/product_catalog/items/update'), () => ({ sku: 'TH-10', name: 'Thermometer', description: 'Fuzzed', image_urls: [], url: 'https://shop.example/th-10', gtin: null }));
+    case 'retrieveCatalogItem':
+      return post(fc.constant('/api/v1/product_catalog/items/detail'), () => ({ sku: 'BPM-200' }));
+    case 'retrieveCheckoutMethod':
+      return post(fc.constant('/api/v1/product_catalog/service_checkout_method'), () => ({}));
     default:
       throw new Error(`No fuzz corpus for ${operationId}`);
   }
 }
 
-export const FUZZED_OPERATIONS = ['createPaymentSession', 'retrievePaymentSession', 'listPaymentSessions', 'capturePaymentSession', 'cancelPaymentSession', 'voidPaymentSession', 'createRefund'];
+export const FUZZED_OPERATIONS = [
+  'createPaymentSession', 'retrievePaymentSession', 'listPaymentSessions', 'capturePaymentSession', 'cancelPaymentSession', 'voidPaymentSession', 'createRefund',
+  'createPaymentToken', 'retrievePaymentToken', 'listPaymentTokens', 'updatePaymentToken', 'deletePaymentToken', 'retrieveProvisionTokenRequest',
+  'retrieveProvisionRequestEligibility', 'listCatalogItems', 'createCatalogItem', 'updateCatalogItem', 'retrieveCatalogItem', 'retrieveCheckoutMethod',
+];
 
 /** `perOperation` requests of every fuzzed operation, the same for the same seed. */
 export function fuzzCorpus(ids: FuzzIds, perOperation: number, seed = 20261123): FuzzRequest[] {

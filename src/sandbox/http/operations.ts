@@ -40,10 +40,11 @@ function originOf(request: FastifyRequest, publicUrl: string): string {
   return /^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(request.host) ? `${request.protocol}://${request.host}` : publicUrl;
 }
 
-/** Operations whose body has no fields (cancel): the body is not read at all. */
+/** Operations that take no body (delete payment token) or one without fields (cancel): the body is not read at all. */
 export const ignoresBody = (located: LocatedOperation, validators: SchemaValidators) => {
-  const ref = located.operation.requestBody?.content['application/json']?.schema?.$ref;
-  if (!ref || located.operation.requestBody?.required) return false;
+  if (located.operation.requestBody === undefined) return true;
+  const ref = located.operation.requestBody.content['application/json']?.schema?.$ref;
+  if (!ref || located.operation.requestBody.required) return false;
   const schema = validators.document.components.schemas?.[ref.split('/').pop()!] as { properties?: object } | undefined;
   return schema !== undefined && schema.properties === undefined;
 };

@@ -1,7 +1,7 @@
 // Request validation compiled from the bundled document: path and query parameters (with the
 // document's serialization: comma-separated lists, integers, booleans) and the JSON body.
 import type { ErrorObject } from 'ajv';
-import { Refusal } from '../domain/errors.js';
+import { notFound, Refusal } from '../domain/errors.js';
 import { codeFor, describe, topField, type ValidationCodes } from './error-codes.js';
 import { resolveRef, type LocatedOperation, type SchemaValidators } from './document.js';
 
@@ -57,6 +57,8 @@ export function validateRequest(
     if (parameter.in !== 'path' && parameter.in !== 'query') continue;
     const raw = parameter.in === 'path' ? input.params[parameter.name] : input.query[parameter.name];
     if (raw === undefined || raw === '') {
+      // An empty path segment (`/payment_tokens/`, or `…/x/..` once normalized) names no resource.
+      if (parameter.in === 'path') throw notFound(`No resource: ${parameter.name} is empty.`);
       if (parameter.required) {
         throw refusal(codes.missing, `${parameter.name} is required.`);
       }

@@ -1,5 +1,5 @@
 // List cost against table size: GET /payments/v1/payment_sessions?page_size=30 on a channel of
-// 1,000 sessions and on one of 100,000, the same sandbox process type (a child on a SQLite file),
+// 1,000 sessions and on one of 100,000 (and the same for payment tokens), the same sandbox process type (a child on a SQLite file),
 // under autocannon. The ratio of the two shows whether a page costs the page or the table; the
 // resident memory of each process after its load shows whether memory stays flat.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -21,6 +21,9 @@ interface AutocannonResult {
 const autocannon = createRequire(import.meta.url)('autocannon') as (options: Record<string, unknown>) => Promise<AutocannonResult>;
 
 export const LIST_SIZES = [1_000, 100_000] as const;
+const SESSION_QUERIES = ['page_size=30', 'page_size=30&status=captured&kind=authorization', 'page_size=30&page=20&filter_pending=true', 'page_size=30&search=buyer99999'];
+// A short needle cannot use the trigram index: it reads the channel's list index (never a document).
+const TOKEN_QUERIES = ['page_size=30', 'page_size=30&email=buyer99999', 'page_size=30&card_expires_before=2027-03', 'page_size=30&name=9'];
 const CONNECTIONS = 50;
 const STATUSES: SessionStatus[] = ['pending', 'captured', 'authorized', 'authorization_voided', 'canceled'];
 const noCharges = { total_additional_charges: 0, total_discounts: 0 };
@@ -53,6 +56,13 @@ function seed(file: string, count: number): void {
       const session = newSession({ id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, channel: 'dev', request, now: new Date(start + n * 1000).toISOString(), newId: () => `item${item++}` });
       session.status = STATUSES[n % STATUSES.length]!;
       store.sessions.insert(session);
+      const month = String((n % 12) + 1).padStart(2, '0');
+      store.tokens.insert({
+        token: `ptok_seed${n}`, channel: 'dev', session_id: null, status: 'active', next_action: null, created_at: session.created_at,
+        customer_email: `buyer${n}@example.com`, customer_name: `Buyer ${n}`, customer_key: `buyer${n}@example.com`,
+        card_brand: 'visa', card_last4: '4242', card_expires: `${2027 + (n % 5)}-${month}`, lmn_expires_at: `${2027 + (n % 5)}-${month}-15`,
+        provision_request_id: null, metadata: null, success_url: null, failure_url: null,
+      });
     }
   });
   db.close();
@@ -71,8 +81,8 @@ export async function benchListScale({ seconds = Number(process.env.BENCH_SECOND
       try {
         // The last query is the worst case: a substring search matches no index, so it reads the whole
         // channel's index (though never a document).
-        for (const query of ['page_size=30', 'page_size=30&status=captured&kind=authorization', 'page_size=30&page=20&filter_pending=true', 'page_size=30&search=buyer99999']) {
-          const url = `${sandbox.baseUrl}/payments/v1/payment_sessions?${query}`;
+        for (const query of [...SESSION_QUERIES.map((q) => `payment_sessions?${q}`), ...TOKEN_QUERIES.map((q) => `payment_tokens?${q}`)]) {
+          const url = `${sandbox.baseUrl}${query.startsWith('payment_tokens') ? '/api/v1/' : '/payments/v1/'}${query}`;
           const options = { url, connections: CONNECTIONS, headers: { 'x-service-api-key': SANDBOX_API_KEY } };
           await autocannon({ ...options, duration: Math.min(1, seconds) });
           const result = await autocannon({ ...options, duration: seconds });
@@ -92,12 +102,12 @@ export async function benchListScale({ seconds = Number(process.env.BENCH_SECOND
 }
 
 export function listScaleTable(runs: ListScaleRun[]): string {
-  const lines = [`  ${'sessions'.padStart(9)}  ${'query'.padEnd(50)}${'req/s'.padStart(8)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'failed'.padStart(8)}${'RSS MiB'.padStart(9)}`];
+  const lines = [`  ${'rows'.padStart(9)}  ${'query'.padEnd(50)}${'req/s'.padStart(8)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'failed'.padStart(8)}${'RSS MiB'.padStart(9)}`];
   for (const run of runs) {
     lines.push(`  ${String(run.sessions).padStart(9)}  ${run.query.padEnd(50)}${run.requestsPerSecond.toFixed(0).padStart(8)}${run.p50Ms.toFixed(0).padStart(8)}${run.p99Ms.toFixed(0).padStart(8)}${String(run.failures).padStart(8)}${run.rssMiB.toFixed(0).padStart(9)}`);
   }
   const [small, large] = LIST_SIZES;
-  lines.push(`  Ratios (${large} ÷ ${small} sessions; 1.00x means the page costs the same whatever the table):`);
+  lines.push(`  Ratios (${large} ÷ ${small} rows; 1.00x means the page costs the same whatever the table):`);
   for (const query of [...new Set(runs.map((r) => r.query))]) {
     const a = runs.find((r) => r.query === query && r.sessions === small)!;
     const b = runs.find((r) => r.query === query && r.sessions === large)!;

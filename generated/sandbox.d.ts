@@ -266,16 +266,21 @@ export interface paths {
         put?: never;
         /**
          * Inject failures into a contract operation
-         * @description Makes the next `count` calls of a contract operation on the caller's sales channel fail with
-         *     error `ServerError`, before they touch any state: with `status=400`, the operation's 400 with
-         *     its `ServerError` code; with `status=500`, the shared 500. Use it to exercise retries and
-         *     `ServerError` handling: a retry with the same idempotency key after the fault succeeds as if
-         *     the failed call had never been made.
+         * @description Makes the next `count` calls of a contract operation on the caller's sales channel fail,
+         *     before they touch any state:
          *
-         *     Only the operations whose 400 lists `ServerError` (`createPaymentSession`,
-         *     `capturePaymentSession`, `cancelPaymentSession`, `voidPaymentSession`, `createPaymentToken`)
-         *     can fail with a 400; for any other operation a `status=400` fault answers the shared 500. An
-         *     `operation_id` that is not a contract operation answers 400 `InvalidRequest`.
+         *     - `status=400`: the operation's 400 with `error`, any code of that operation's 400 enum
+         *       (`ServerError` by default), so that a test reaches codes that no input produces in the
+         *       sandbox, such as the eligibility operation's `TotalAmountInvalid`. An operation whose 400
+         *       does not list `ServerError` answers a default fault with the shared 500 instead, and the
+         *       answer says `status: 500`. A code the operation's 400 does not list answers 400
+         *       `InvalidRequest`.
+         *     - `status=500`: the shared 500 `ServerError`.
+         *     - `status=501`: the shared 501 `NotImplemented`.
+         *
+         *     Use it to exercise retries and error handling: a retry with the same idempotency key after the
+         *     fault succeeds as if the failed call had never been made. An `operation_id` that is not a
+         *     contract operation answers 400 `InvalidRequest`.
          */
         post: operations["createFault"];
         delete?: never;
@@ -376,8 +381,11 @@ export interface paths {
          * @description Simulates the customer on the page a provision token request leads to: the health survey,
          *     then card entry. The request must await the customer; otherwise 400 `InvalidState`.
          *
-         *     - `eligible=false`: the survey finds the customer ineligible. The request is `rejected`, no
-         *       token is issued, eligibility answers `rejected`, and the customer goes to `failure_url`.
+         *     - `cancel=true`: the customer leaves the page. The request is `canceled` and the customer
+         *       goes to `failure_url`; nothing else changes.
+         *     - `eligible=false`, on a page that asks for the survey: the survey finds the customer
+         *       ineligible. The request is `rejected`, no token is issued (or fixed), the request's
+         *       eligibility answers `rejected`, and the customer goes to `failure_url`.
          *     - `eligible=true` (the default): `skus` are the catalog items the survey covers (by default,
          *       every item of the channel's catalog whose eligibility is `eligible_with_lmn`). When some of
          *       them need a letter of medical necessity, a letter is requested and `letter` decides it:
@@ -423,8 +431,9 @@ export interface paths {
          *       year after the sandbox clock's date). The request is `provisioned` as in complete provision
          *       request, and `payment_token.updated` is queued.
          *     - `reject`: the request is `rejected`; no token is issued (or the token keeps needing the
-         *       survey), eligibility answers `rejected`, and no webhook is queued: the partner learns it by
-         *       polling the provision request or its eligibility.
+         *       survey), the request's eligibility answers `rejected`, and no webhook is queued: the partner
+         *       learns it by polling the eligibility. The customer, who left for `success_url` when the
+         *       survey ended, is not moved.
          *
          *     A request that awaits no letter answers 400 `InvalidState`.
          */
@@ -701,7 +710,7 @@ export interface components {
          *     | error | Status | Condition |
          *     |---|---|---|
          *     | `InvalidRequest` | 400 | Malformed JSON, an unknown field, a wrong type or a value out of range. |
-         *     | `InvalidState` | 400 | The session or dispute is not in a state that allows the action. |
+         *     | `InvalidState` | 400 | The session, dispute or provision token request is not in a state that allows the action. |
          *     | `Unauthorized` | 401 | The x-service-api-key header is missing or unknown. |
          *     | `NotFound` | 404 | No such route, or no such resource on the caller's sales channel. |
          *     | `MethodNotAllowed` | 405 | The route exists, but not with this HTTP method. |
@@ -860,15 +869,17 @@ export interface components {
             operation_id: string;
             /**
              * Format: int32
-             * @description `400`: the operation answers its 400 with error `ServerError`. `500`: it answers the shared
-             *     500 `ServerError`.
+             * @description `400`: the operation answers its 400 with `error` (by default `ServerError`; an operation
+             *     whose 400 does not list the code answers the shared 500 instead). `500`: it answers the
+             *     shared 500 `ServerError`. `501`: it answers the shared 501 `NotImplemented`, as the contract
+             *     allows of every operation.
              * @enum {integer}
              */
-            status: 400 | 500;
+            status: 400 | 500 | 501;
             /**
              * @description With `status=400`, the code the 400 answers: any code of the operation's 400 enum, so that
              *     a test can reach codes no input produces in the sandbox (the eligibility operation's
-             *     `TotalAmountInvalid`). By default `ServerError`. Not allowed with `status=500`.
+             *     `TotalAmountInvalid`). By default `ServerError`. Not allowed with `status` 500 or 501.
              */
             error?: string;
             /**
@@ -884,10 +895,10 @@ export interface components {
             operation_id: string;
             /**
              * Format: int32
-             * @description Status of the injected failure.
+             * @description Status of the injected failure, as the calls will answer it.
              * @enum {integer}
              */
-            status: 400 | 500;
+            status: 400 | 500 | 501;
             /** @description The `error` code the failing calls answer. */
             error: string;
             /**
@@ -960,10 +971,10 @@ export interface components {
              */
             purpose: "setup" | "update" | "fix";
             /**
-             * @description `awaiting_customer`: the customer has not finished the page. `awaiting_letter`: the survey is done and a letter awaits the clinician. `provisioned`: the token is issued or fixed. `rejected`: the survey or the clinician declined.
+             * @description `awaiting_customer`: the customer has not finished the page. `awaiting_letter`: the survey is done and a letter awaits the clinician. `provisioned`: the token is issued or fixed. `rejected`: the survey or the clinician declined. `canceled`: the customer left the page, or the token was deleted.
              * @enum {string}
              */
-            status: "awaiting_customer" | "awaiting_letter" | "provisioned" | "rejected";
+            status: "awaiting_customer" | "awaiting_letter" | "provisioned" | "rejected" | "canceled";
             /** @description The token the request issued or fixed; null until it is provisioned, and when rejected (as the contract's retrieve provision token request answers). */
             payment_token: string | null;
             /** @description What the customer still has to do on the page. */
@@ -996,16 +1007,21 @@ export interface components {
         /** @description How the simulated customer finishes a provision token request. An empty object, or no body, is an eligible customer with the default test card and a pending letter. */
         CompleteProvisionRequestRequest: {
             /**
-             * @description `false`: the health survey finds the customer ineligible; the request is rejected.
+             * @description `true`: the customer leaves the page without finishing it. The request is `canceled`, the customer goes to `failure_url`, and nothing else changes (a token keeps the action it needs).
+             * @default false
+             */
+            cancel?: boolean;
+            /**
+             * @description `false`: the health survey finds the customer ineligible; the request is rejected. Only a request that asks for the survey (a setup, or one whose needs hold `survey`) reads it.
              * @default true
              */
             eligible?: boolean;
             /** @description The card entered; by default a test Visa ending 4242 expiring in December, three years after the sandbox clock's year. It must not be expired. */
             card?: components["schemas"]["TestCard"];
-            /** @description The catalog items the survey covers; by default every item of the channel's catalog whose eligibility is `eligible_with_lmn`. Skus the catalog does not have are dropped. */
+            /** @description The catalog items the survey covers; by default every item of the channel's catalog whose eligibility is `eligible_with_lmn` (a setup) or the items the request is about (an update or a fix). Only skus the catalog has as `eligible_with_lmn` are kept, since only they need a letter. */
             skus?: string[];
             /**
-             * @description The clinician's decision on the letter, when the covered items need one. `pending` leaves it undecided.
+             * @description The clinician's decision on the letter, when the covered items need one. `pending` leaves it undecided (and `lmn_expires_at` is then not read).
              * @default pending
              * @enum {string}
              */

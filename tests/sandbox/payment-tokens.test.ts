@@ -194,7 +194,8 @@ describe('the provision request, the race between redirect and webhook, and elig
     const id = body.provision_token_request_id;
     await complete(id, { letter: 'pending' });
     const rejected = await decide(id, 'reject');
-    expect(rejected.body).toMatchObject({ status: 'rejected', payment_token: null, redirect_url: 'https://shop.example/subscriptions/setup/failed' });
+    // The customer left for success_url when the survey ended; the later decision does not move them.
+    expect(rejected.body).toMatchObject({ status: 'rejected', payment_token: null, redirect_url: 'https://shop.example/subscriptions/setup/done' });
     expect((await provisionRequest(id)).body.payment_token).toBeNull();
     expect((await eligibility(id)).body).toEqual({ items: ['BPM-200', 'TH-10', 'FAK-50'], eligibility_status: 'rejected', lmn_expires_at: null });
     expect(await s.outbox('payment_token.updated')).toEqual([]);
@@ -454,5 +455,132 @@ describe('update payment token', () => {
     const { token } = await provisioned();
     const reply = await update(token, body);
     expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+  });
+});
+
+describe('found by review: eligibility keyed on the request, letters, deleted tokens, pending actions', () => {
+  const approvedToken = async (skus: string[], lmnExpiresAt = '2099-12-31') => provisioned({}, { letter: 'approved', skus, lmn_expires_at: lmnExpiresAt });
+
+  it('an update whose survey awaits the clinician answers pending, and rejected once declined, though an older letter stands', async () => {
+    const { token } = await approvedToken(['MSG-GUN-1']);
+    const { body } = await update(token, { order_items: [vitaminD] });
+    const id = body.provision_token_request_id;
+    await complete(id, { letter: 'pending' });
+    expect((await eligibility(id)).body).toEqual({ items: ['VITD-2000'], eligibility_status: 'pending', lmn_expires_at: null });
+    await decide(id, 'reject');
+    expect((await eligibility(id)).body.eligibility_status).toBe('rejected');
+    // The token-keyed question still sees the standing letter.
+    expect((await s.get(`/sandbox/v1/payment_tokens/${token}/eligibility`)).body.eligibility_status).toBe('approved');
+  });
+
+  it('approved items are those of every standing letter; lmn_expires_at is the earliest, on eligibility and on the token', async () => {
+    const { token, requestId } = await approvedToken(['MSG-GUN-1'], '2099-12-31');
+    const { body } = await update(token, { order_items: [vitaminD] });
+    await complete(body.provision_token_request_id, { letter: 'approved', lmn_expires_at: '2098-01-01' });
+    expect((await eligibility(requestId)).body).toEqual({ items: ['BPM-200', 'TH-10', 'FAK-50', 'MSG-GUN-1', 'VITD-2000'], eligibility_status: 'approved', lmn_expires_at: '2098-01-01' });
+    expect((await retrieve(token)).body.lmn_expires_at).toBe('2098-01-01');
+    expect((await list('?lmn_expires_before=2098-06-01')).body.pagination.count).toBe(1);
+  });
+
+  it('an item the catalog now marks ineligible is no longer listed as chargeable', async () => {
+    const { requestId } = await approvedToken(['WLP-12']);
+    expect((await eligibility(requestId)).body.items).toContain('WLP-12');
+    await s.post('/sandbox/v1/catalog/items/review', { sku: 'WLP-12', eligibility: 'ineligible' });
+    expect((await eligibility(requestId)).body.items).not.toContain('WLP-12');
+  });
+
+  it('deleting a token cancels its open requests: completing one cannot bring it back', async () => {
+    const { token } = await provisioned();
+    const { body } = await update(token, { update_card_info: true });
+    const before = (await s.outbox('payment_token.updated')).length;
+    await s.post(`/api/v1/payment_tokens/${token}/delete`);
+    expect((await s.get(`/sandbox/v1/provision_requests/${body.provision_token_request_id}`)).body.status).toBe('canceled');
+    expect((await complete(body.provision_token_request_id)).body.error).toBe('InvalidState');
+    expect((await provisionRequest(body.provision_token_request_id)).body.payment_token).toBeNull();
+    expect(await s.outbox('payment_token.updated')).toHaveLength(before);
+    expect((await s.post(`/sandbox/v1/payment_tokens/${token}/require_action`, { next_action: 'TakeHealthSurvey' })).status).toBe(404);
+  });
+
+  it('update answers the action still pending from an earlier update, not None', async () => {
+    const { token } = await provisioned();
+    const first = await update(token, { update_card_info: true });
+    const second = await update(token, { update_card_info: false });
+    expect(second.body).toEqual({ next_action: 'UpdatePaymentMethod', redirect_url: first.body.redirect_url, provision_token_request_id: first.body.provision_token_request_id });
+  });
+
+  it('a 422 sends the customer back to the refused charge\'s exits, and the customer may cancel there', async () => {
+    const { token } = await provisioned();
+    await s.post(`/sandbox/v1/payment_tokens/${token}/require_action`, { next_action: 'UpdatePaymentMethod' });
+    const refused = await s.post('/payments/v1/create_payment_session', sessionRequest({
+      payment_token: token, success_url: 'https://shop.example/renewal/{{payment_session_id}}/ok', failure_url: 'https://shop.example/renewal/ko',
+    }));
+    const fixId = requestIdOf(refused.body.redirect_url);
+    const canceled = await complete(fixId, { cancel: true });
+    expect(canceled.body).toMatchObject({ status: 'canceled', redirect_url: 'https://shop.example/renewal/ko' });
+    // Still needed: the next charge opens a new page.
+    const again = await charge(token);
+    expect(again.status).toBe(422);
+    const fixed = await complete(requestIdOf(again.body.redirect_url));
+    // The 422 creates no session, so {{payment_session_id}} names none.
+    expect(fixed.body).toMatchObject({ status: 'provisioned', redirect_url: 'https://shop.example/orders//thanks' });
+  });
+
+  it('a charge while the letter is with the clinician sends the customer to the same page, not a new survey', async () => {
+    const today = (await clock()).slice(0, 10);
+    const { token } = await approvedToken(['MSG-GUN-1'], today);
+    await advance(DAY);
+    const first = await charge(token, [massageGun]);
+    await complete(requestIdOf(first.body.redirect_url), { letter: 'pending' });
+    const second = await charge(token, [massageGun]);
+    expect({ status: second.status, page: requestIdOf(second.body.redirect_url) }).toEqual({ status: 422, page: requestIdOf(first.body.redirect_url) });
+  });
+
+  it('two setups of one email open at once give one token, not two', async () => {
+    const a = await createToken();
+    const b = await createToken({ customer_email: 'PAT.LEE@example.com' });
+    const first = await complete(a.body.provision_token_request_id, { skus: [] });
+    const second = await complete(b.body.provision_token_request_id, { skus: [], card: { number: '5555555555554444', exp_month: 1, exp_year: 2099 } });
+    expect(second.body.payment_token).toBe(first.body.payment_token);
+    expect((await list()).body.pagination.count).toBe(1);
+    expect((await retrieve(first.body.payment_token)).body.payment_methods[0].last4).toBe('4444');
+  });
+
+  it('a canceled tokenize=true checkout reports no token, and its token is not found', async () => {
+    const issuer = await s.createSession({ tokenize: true });
+    const token = (await s.get(`/sandbox/v1/payment_sessions/${issuer}`)).body.issued_payment_token;
+    await s.post(`/payments/v1/payment_session/${issuer}/cancel`);
+    const [event] = await s.outbox('payment_session_complete');
+    expect(event!.payload.data).not.toHaveProperty('payment_token');
+    const reply = await charge(token);
+    expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 404, error: 'NotFound' });
+  });
+
+  it('injects 501 NotImplemented, and says when a 400 fault will answer 500', async () => {
+    expect((await s.post('/sandbox/v1/faults', { operation_id: 'listPaymentTokens', status: 501 })).body).toEqual({ operation_id: 'listPaymentTokens', status: 501, error: 'NotImplemented', remaining: 1 });
+    expect((await list()).body.error).toBe('NotImplemented');
+    expect((await s.post('/sandbox/v1/faults', { operation_id: 'retrievePaymentToken', status: 400 })).body).toMatchObject({ status: 500, error: 'ServerError' });
+    expect((await retrieve('ptok_x')).status).toBe(500);
+  });
+});
+
+describe('found by attack: Unicode case and the last years of the clock', () => {
+  it('filters email and name case-insensitively beyond ASCII', async () => {
+    await provisioned({ customer_email: 'ÉMILE@EXAMPLE.COM', customer_name: 'Émile Zola' });
+    expect((await list(`?email=${encodeURIComponent('ÉMILE@EXAMPLE.COM')}`)).body.pagination.count).toBe(1);
+    expect((await list(`?name=${encodeURIComponent('émile')}`)).body.pagination.count).toBe(1);
+    expect((await list(`?name=${encodeURIComponent('É')}`)).body.pagination.count).toBe(1);
+  });
+
+  it('keeps default cards and letter expiries within year 9999', async () => {
+    // The clock moves at most ten years a call.
+    const target = Date.parse('9999-06-01T00:00:00Z');
+    for (let left = (target - Date.parse(await clock())) / 1000; left > 1; left = (target - Date.parse(await clock())) / 1000) {
+      expect((await advance(Math.min(315_360_000, Math.floor(left)))).status).toBe(200);
+    }
+    const { token } = await provisioned({}, { letter: 'approved' });
+    const { body } = await retrieve(token);
+    expect(body.lmn_expires_at).toBe('9999-12-31');
+    expect(body.payment_methods[0]).toMatchObject({ exp_month: 12, exp_year: 9999 });
+    expect((await charge(token, [massageGun])).status).toBe(200);
   });
 });

@@ -2,6 +2,13 @@
 import { amountFields, sessionItems } from './views.js';
 import type { DomainEvent, Session } from './types.js';
 
+/**
+ * The token a completion reports: the one the session charged, or the one it issued once its
+ * checkout completed (a canceled or ineligible checkout issues none).
+ */
+const tokenOf = (session: Session) =>
+  session.payment_token ?? (session.status === 'pending' || session.status === 'canceled' ? undefined : session.issued_payment_token);
+
 /** payment_session_complete: the session's outcome, echoing metadata. */
 export function completionEvent(session: Session, now: string): DomainEvent {
   return {
@@ -13,9 +20,7 @@ export function completionEvent(session: Session, now: string): DomainEvent {
       ...(amountFields(session).capture_amount !== undefined ? { capture_amount: amountFields(session).capture_amount } : {}),
       order_items: sessionItems(session),
       ...(session.request.metadata !== undefined ? { metadata: session.request.metadata } : {}),
-      ...(session.payment_token ?? session.issued_payment_token
-        ? { payment_token: session.payment_token ?? session.issued_payment_token }
-        : {}),
+      ...(tokenOf(session) !== undefined ? { payment_token: tokenOf(session) } : {}),
     },
   };
 }

@@ -18,43 +18,64 @@ export interface Letter {
   created_at: string;
 }
 
-/** What of the channel's catalog eligibility needs: the items chargeable without a letter, and all skus. */
+/** What of the channel's catalog eligibility needs: the items chargeable without a letter, and those chargeable at all. */
 export interface CatalogFacts {
   eligible: string[];
-  skus: ReadonlySet<string>;
+  /** Skus whose current eligibility is `eligible` or `eligible_with_lmn`: a letter covers only these. */
+  chargeable: ReadonlySet<string>;
 }
 
 export const dayOf = (isoTime: string) => isoTime.slice(0, 10);
 
+/** The last day a date can be: stored dates compare as text, which holds up to year 9999. */
+const LAST_DAY = '9999-12-31';
+
 export const stands = (letter: Letter, now: string) =>
   letter.status === 'approved' && letter.expires_on !== null && letter.expires_on >= dayOf(now);
 
-/** The approved letter that determines coverage now: of those standing, the one that lasts longest. */
-export function standingLetter(letters: readonly Letter[], now: string): Letter | undefined {
-  return letters.filter((l) => stands(l, now)).sort((a, b) => (a.expires_on! < b.expires_on! ? 1 : -1))[0];
-}
-
-/** Today plus one year, the default expiry of an approved letter. */
+/** Today plus one year (held at 9999-12-31), the default expiry of an approved letter. */
 export const aYearOn = (now: string) => {
+  const year = Number(now.slice(0, 4)) + 1;
+  if (year > 9999) return LAST_DAY;
   const date = new Date(now);
-  date.setUTCFullYear(date.getUTCFullYear() + 1);
+  date.setUTCFullYear(year);
   return dayOf(date.toISOString());
 };
 
 const union = (...lists: string[][]) => [...new Set(lists.flat())];
+const earliest = (dates: string[]) => dates.reduce((a, b) => (b < a ? b : a));
+const latest = (dates: string[]) => dates.reduce((a, b) => (b > a ? b : a));
 
 /**
- * The reference's eligibility: `approved` while a verified letter stands; otherwise the newest letter
- * decides (`pending`, `rejected`, or `expired` for a lapsed approval); `never_requested` without any.
- * `items` is empty only while the survey is unfinished.
+ * A token's `lmn_expires_at`, "the earliest expiry of a verified letter": the earliest of the
+ * customer's standing letters; when none stands, the day the last one lapsed; null without any.
  */
-export function eligibilityOf(letters: readonly Letter[], surveyFinished: boolean, catalog: CatalogFacts, now: string): EligibilityResponse {
-  const inCatalog = (skus: string[]) => skus.filter((sku) => catalog.skus.has(sku));
-  const standing = standingLetter(letters, now);
-  if (standing) return { items: union(catalog.eligible, inCatalog(standing.skus)), eligibility_status: 'approved', lmn_expires_at: standing.expires_on };
+export function tokenLetterExpiry(letters: readonly Letter[], now: string): string | null {
+  const standing = letters.filter((l) => stands(l, now)).map((l) => l.expires_on!);
+  if (standing.length > 0) return earliest(standing);
+  const approved = letters.filter((l) => l.status === 'approved' && l.expires_on !== null).map((l) => l.expires_on!);
+  return approved.length > 0 ? latest(approved) : null;
+}
+
+/**
+ * The reference's eligibility. Keyed on a provision request (`own`, its letter): a finished survey
+ * whose letter the clinician has not decided answers `pending`, and a declined one `rejected`.
+ * Otherwise the customer's letters decide: `approved` while a verified letter stands (the items of
+ * every standing letter; `lmn_expires_at` the earliest of them), else the newest letter (`pending`,
+ * `rejected`, or `expired` for a lapsed approval), else `never_requested`. `items` is empty while
+ * the survey is unfinished and nothing stands.
+ */
+export function eligibilityOf(letters: readonly Letter[], own: Letter | undefined, surveyFinished: boolean, catalog: CatalogFacts, now: string): EligibilityResponse {
+  const chargeable = (skus: string[]) => skus.filter((sku) => catalog.chargeable.has(sku));
+  if (own?.status === 'pending') return { items: chargeable(own.skus), eligibility_status: 'pending', lmn_expires_at: null };
+  if (own?.status === 'rejected') return { items: [...catalog.eligible], eligibility_status: 'rejected', lmn_expires_at: null };
+  const standing = letters.filter((l) => stands(l, now));
+  if (standing.length > 0) {
+    return { items: union(catalog.eligible, chargeable(standing.flatMap((l) => l.skus))), eligibility_status: 'approved', lmn_expires_at: earliest(standing.map((l) => l.expires_on!)) };
+  }
   const newest = letters.at(-1);
   if (!newest) return { items: surveyFinished ? [...catalog.eligible] : [], eligibility_status: 'never_requested', lmn_expires_at: null };
-  if (newest.status === 'pending') return { items: inCatalog(newest.skus), eligibility_status: 'pending', lmn_expires_at: null };
+  if (newest.status === 'pending') return { items: chargeable(newest.skus), eligibility_status: 'pending', lmn_expires_at: null };
   if (newest.status === 'rejected') return { items: [...catalog.eligible], eligibility_status: 'rejected', lmn_expires_at: null };
   return { items: [...catalog.eligible], eligibility_status: 'expired', lmn_expires_at: newest.expires_on };
 }

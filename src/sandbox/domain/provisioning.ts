@@ -8,7 +8,7 @@ import { aYearOn, dayOf, type LetterStatus } from './letters.js';
 
 export type CreatePaymentTokenRequest = components['schemas']['CreatePaymentTokenRequest'];
 export type ProvisionPurpose = 'setup' | 'update' | 'fix';
-export type ProvisionStatus = 'awaiting_customer' | 'awaiting_letter' | 'provisioned' | 'rejected';
+export type ProvisionStatus = 'awaiting_customer' | 'awaiting_letter' | 'provisioned' | 'rejected' | 'canceled';
 /** What the customer has to do on the page: retake the health survey, enter a card. */
 export type Need = 'survey' | 'card';
 
@@ -58,6 +58,8 @@ export function divergingSetupFields(original: CreatePaymentTokenRequest, retry:
 
 /** The customer's answers on the page (POST /sandbox/v1/provision_requests/{id}/complete, or the hosted page). */
 export interface CustomerAnswers {
+  /** The customer leaves the page without finishing it: sent to failure_url, nothing changes. */
+  cancel: boolean;
   eligible: boolean;
   /** The card entered, when the page asked for one or the customer gave one. */
   card?: Card;
@@ -92,6 +94,10 @@ function awaiting(request: ProvisionRequest, status: ProvisionStatus, what: stri
 export function completeByCustomer(request: ProvisionRequest, answers: CustomerAnswers, now: string): ProvisionOutcome {
   awaiting(request, 'awaiting_customer', 'awaiting the customer');
   checkExpiry(answers.lmnExpiresOn, now);
+  if (answers.cancel) {
+    request.status = 'canceled';
+    return {};
+  }
   const surveyed = request.purpose === 'setup' || request.needs.includes('survey');
   if (surveyed && !answers.eligible) {
     request.status = 'rejected';
@@ -134,5 +140,5 @@ export function decideByClinician(request: ProvisionRequest, decision: 'approve'
   return { decided: { status: 'approved', expires_on: expiresOn ?? aYearOn(now) }, provision: card ? { card } : {} };
 }
 
-/** Where the customer goes when the page ends: success_url unless the request was rejected. */
-export const endOfPage = (request: ProvisionRequest) => (request.status === 'rejected' ? request.failure_url : request.success_url);
+/** Where the customer goes when the page ends: failure_url when rejected or canceled there, else success_url. */
+export const endOfPage = (request: ProvisionRequest) => (request.status === 'rejected' || request.status === 'canceled' ? request.failure_url : request.success_url);

@@ -33,9 +33,9 @@ export const methodNotAllowed = (method: string, allowed: readonly string[]) =>
   new HttpRefusal(405, 'MethodNotAllowed', `${method} is not allowed here; use ${allowed.join(' or ')}.`, { allow: allowed.join(', ') });
 export const notImplemented = (operationId: string) =>
   new HttpRefusal(501, 'NotImplemented', `${operationId} is not implemented in the sandbox yet.`);
-/** An armed fault (POST /sandbox/v1/faults): its 400 code, or the shared 500 ServerError. */
-export const injectedFault = (status: 400 | 500, error: string) =>
-  new HttpRefusal(status, error, error === 'ServerError'
+/** An armed fault (POST /sandbox/v1/faults): its 400 code, the shared 500 ServerError, or 501 NotImplemented. */
+export const injectedFault = (status: 400 | 500 | 501, error: string) =>
+  new HttpRefusal(status, error, status === 501 ? 'An injected sandbox fault: the operation is not implemented.' : error === 'ServerError'
     ? 'An injected sandbox fault: the service failed. Retry with the same idempotency key.'
     : `An injected sandbox fault: the operation answers ${error}.`);
 

@@ -71,6 +71,7 @@ function takeFault<Operations>(options: RegisterOptions<Operations>, channel: st
   if (!options.faults || !options.store.faults.anyArmed(channel)) return;
   const fault = options.store.transaction(() => options.store.faults.take(channel, operationId));
   if (!fault) return;
+  if (fault.status === 501) throw injectedFault(501, 'NotImplemented');
   // A 400 fault answers a code of the operation's own 400; an operation whose 400 lacks it answers the shared 500.
   const as400 = fault.status === 400 && options.faults.codes400(operationId).includes(fault.error);
   throw injectedFault(as400 ? 400 : 500, as400 ? fault.error : 'ServerError');

@@ -53,9 +53,10 @@ export function catalogRepository(db: Db) {
       const rows = bySkus.all(channel, JSON.stringify(skus)) as Array<{ sku: string; eligibility: string | null }>;
       return new Map(rows.map((r) => [r.sku, r.eligibility]));
     },
-    /** Items chargeable without a letter, and the catalog's skus, for an eligibility answer. */
+    /** Items chargeable without a letter, and which of these skus are chargeable at all, for an eligibility answer. */
     facts(channel: string, skus: string[]): CatalogFacts {
-      return { eligible: eligible.all(channel) as string[], skus: new Set(repository.eligibilityOf(channel, skus).keys()) };
+      const chargeable = [...repository.eligibilityOf(channel, skus)].filter(([, e]) => e === 'eligible' || e === 'eligible_with_lmn').map(([sku]) => sku);
+      return { eligible: eligible.all(channel) as string[], chargeable: new Set(chargeable) };
     },
     /** The skus that need a letter of medical necessity. */
     lmnSkus: (channel: string) => lmn.all(channel) as string[],

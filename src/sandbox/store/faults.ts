@@ -4,7 +4,7 @@ import type { Db } from './database.js';
 
 /** A failure to answer: the status, and the `error` code (of the operation's 400 enum, or ServerError). */
 export interface ArmedFault {
-  status: 400 | 500;
+  status: 400 | 500 | 501;
   error: string;
 }
 

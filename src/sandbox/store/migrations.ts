@@ -246,7 +246,7 @@ export const MIGRATIONS: Migration[] = [
         idempotency_key TEXT,
         customer_key TEXT NOT NULL,
         payment_token TEXT,
-        status TEXT NOT NULL CHECK (status IN ('awaiting_customer', 'awaiting_letter', 'provisioned', 'rejected')),
+        status TEXT NOT NULL CHECK (status IN ('awaiting_customer', 'awaiting_letter', 'provisioned', 'rejected', 'canceled')),
         document TEXT NOT NULL
       );
       CREATE UNIQUE INDEX provision_requests_idempotency_key ON provision_requests (channel, idempotency_key)
@@ -301,5 +301,11 @@ export const MIGRATIONS: Migration[] = [
 
       ALTER TABLE faults ADD COLUMN error TEXT;
     `,
+    run(db) {
+      // SQLite's lower() folds ASCII only; the list filters fold all of Unicode, as JavaScript does.
+      const rows = db.prepare('SELECT token, customer_email, customer_name FROM payment_tokens').all() as Array<{ token: string; customer_email: string | null; customer_name: string | null }>;
+      const update = db.prepare('UPDATE payment_tokens SET email_search = ?, name_search = ? WHERE token = ?');
+      for (const row of rows) update.run(row.customer_email?.toLowerCase() ?? null, row.customer_name?.toLowerCase() ?? null, row.token);
+    },
   },
 ];

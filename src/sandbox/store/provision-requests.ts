@@ -11,7 +11,7 @@ export function provisionRequestsRepository(db: Db) {
   const getAnywhere = db.prepare('SELECT document FROM provision_requests WHERE id = ?').pluck();
   const byKey = db.prepare('SELECT document FROM provision_requests WHERE channel = ? AND idempotency_key = ?').pluck();
   const awaitingLetter = db.prepare("SELECT 1 FROM provision_requests WHERE channel = ? AND customer_key = ? AND status = 'awaiting_letter' LIMIT 1").pluck();
-  const openForToken = db.prepare("SELECT document FROM provision_requests WHERE channel = ? AND payment_token = ? AND status = 'awaiting_customer' LIMIT 1").pluck();
+  const openForToken = db.prepare("SELECT document FROM provision_requests WHERE channel = ? AND payment_token = ? AND status IN ('awaiting_customer', 'awaiting_letter')").pluck();
   const columns = (request: ProvisionRequest) => ({
     id: request.id, channel: request.channel, idempotency_key: request.idempotency_key ?? null, customer_key: request.customer_key,
     payment_token: request.payment_token ?? null, status: request.status, document: JSON.stringify(request),
@@ -26,7 +26,7 @@ export function provisionRequestsRepository(db: Db) {
     findByIdempotencyKey: (channel: string, key: string) => read(byKey.get(channel, key)),
     /** Whether a letter of the customer awaits the clinician (create payment token: WaitingForVerification). */
     hasLetterAwaited: (channel: string, customerKey: string) => awaitingLetter.get(channel, customerKey) !== undefined,
-    /** The request of a token that still awaits the customer, to send the customer back to it. */
-    openForToken: (channel: string, token: string) => read(openForToken.get(channel, token)),
+    /** The requests of a token that still await the customer or the clinician. */
+    openForToken: (channel: string, token: string) => (openForToken.all(channel, token) as string[]).map((text) => read(text)!),
   };
 }

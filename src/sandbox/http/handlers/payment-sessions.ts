@@ -2,7 +2,7 @@
 // its operationId: its context carries that operation's path, query and body, and it returns that
 // operation's 200 body.
 import { checkoutUrl, provisionUrl } from '../../checkout/urls.js';
-import { checkCreateRules, newSession, type TokenFacts } from '../../domain/create-session.js';
+import { checkCreateRules, newSession, resolveRedirect, type TokenFacts } from '../../domain/create-session.js';
 import { customerActionNeeded, notFound, refusalsOf } from '../../domain/errors.js';
 import { divergingFields, type IdempotencyRules } from '../../domain/idempotency.js';
 import { pageRequest, pageWindow, pagination, sessionListFilter, type ListQuery } from '../../domain/listing.js';
@@ -61,7 +61,9 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
       const needs = checkCreateRules(request, store.features.get(context.channel), token);
       if (needs.length > 0) {
         // The customer fixes the token on the page of a provision request, kept even though the charge is refused.
-        const fix = requestForToken(store, context, store.tokens.get(context.channel, request.payment_token!)!, 'fix', needs, lmnSkus);
+        // Its exits are the refused charge's; the 422 creates no session, so {{payment_session_id}} has none to name.
+        const exits = { success_url: resolveRedirect(request.success_url, ''), failure_url: resolveRedirect(request.failure_url, '') };
+        const fix = requestForToken(store, context, store.tokens.get(context.channel, request.payment_token!)!, 'fix', needs, lmnSkus, exits);
         return new RefusedAfterCommit(customerActionNeeded(actionOf(needs[0]!), provisionUrl(context.origin, fix)));
       }
       const issuedToken = request.tokenize === true ? `ptok_${newId()}` : undefined;
@@ -118,6 +120,9 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
       const id = context.path.business_id;
       const session = existing(store, context, id, () => refusalsOf('cancelPaymentSession')('InvalidPaymentId', doesNotExist(id)));
       save(store, session, cancel(session, context.now), context.now, context.ids);
+      // A canceled checkout never issues its token: a charge with it answers NotFound.
+      const issued = session.issued_payment_token;
+      if (issued && session.status === 'canceled' && store.tokens.get(context.channel, issued)?.status === 'pending_checkout') store.tokens.setStatus(context.channel, issued, 'deleted');
       return toDetail(session);
     },
 

@@ -11,7 +11,7 @@ import { customerKeyOf, divergingSetupFields, type ProvisionRequest } from '../.
 import type { PaymentTokenRecord } from '../../domain/types.js';
 import type { Store } from '../../store/index.js';
 import type { ContractOperations, Handlers } from '../operation-types.js';
-import { lettersOf, lmnSkusOf, requestForToken } from './token-writes.js';
+import { cancelTokenRequests, lettersOf, lmnSkusOf, requestForToken } from './token-writes.js';
 
 const refuseCreate = refusalsOf('createPaymentToken');
 const refuseEligibility = refusalsOf('retrieveProvisionRequestEligibility');
@@ -51,7 +51,7 @@ export function paymentTokenHandlers(): Handlers<ContractOperations> {
       }
       const id = context.ids.uuid();
       const customerKey = customerKeyOf(body.customer_email, `request:${id}`);
-      if (body.customer_email !== undefined && store.tokens.hasActive(context.channel, customerKey)) {
+      if (body.customer_email !== undefined && store.tokens.activeOf(context.channel, customerKey) !== undefined) {
         throw refuseCreate('IdempotencyViolation', `customer_email ${body.customer_email} already has a payment token provisioned; use update payment token instead.`);
       }
       if (body.customer_email !== undefined && store.provisionRequests.hasLetterAwaited(context.channel, customerKey)) {
@@ -90,10 +90,13 @@ export function paymentTokenHandlers(): Handlers<ContractOperations> {
       const token = activeToken(store, context.channel, context.path.payment_token);
       const lmnSkus = lmnSkusOf(store, context.channel, context.body.order_items ?? []);
       const needs = updateNeeds(context.body.update_card_info === true, lmnSkus, lettersOf(store, context.channel, token.customer_key), context.now);
+      // An action still pending from an earlier update or 422 is still required: "None" would be untrue.
+      if (token.next_action === 'TakeHealthSurvey') needs.unshift('survey');
+      if (token.next_action === 'UpdatePaymentMethod') needs.push('card');
       if (needs.length === 0) return { next_action: updateActionOf(undefined) };
-      const request = requestForToken(store, context, token, 'update', needs, lmnSkus);
+      const request = requestForToken(store, context, token, 'update', [...new Set(needs)], lmnSkus);
+      const first = request.needs.includes('survey') || request.status === 'awaiting_letter' ? 'survey' : 'card';
       // Until the customer finishes, a charge with the token answers 422 (the reference: "not guaranteed to work").
-      const first = request.needs.includes('survey') ? 'survey' : 'card';
       store.tokens.setNextAction(context.channel, token.token, actionOf(first));
       return { next_action: updateActionOf(first), redirect_url: provisionUrl(context.origin, request), provision_token_request_id: request.id };
     },
@@ -101,6 +104,7 @@ export function paymentTokenHandlers(): Handlers<ContractOperations> {
     deletePaymentToken(context, store) {
       const token = activeToken(store, context.channel, context.path.payment_token);
       store.tokens.setStatus(context.channel, token.token, 'deleted');
+      cancelTokenRequests(store, context.channel, token.token);
       return {};
     },
 
@@ -114,8 +118,9 @@ export function paymentTokenHandlers(): Handlers<ContractOperations> {
       if (!UUID.test(id)) throw refuseEligibility('ValidationError', `provision_token_request_id must be a UUID, as create payment token returns it: ${JSON.stringify(id.slice(0, 100))}.`);
       const request = provisionRequest(store, context.channel, id);
       const letters = lettersOf(store, context.channel, request.customer_key);
+      const own = store.letters.ofRequest(request.id);
       const catalog = store.catalog.facts(context.channel, letters.flatMap((l) => l.skus));
-      return eligibilityOf(letters, request.status !== 'awaiting_customer', catalog, context.now);
+      return eligibilityOf(letters, own, request.status !== 'awaiting_customer', catalog, context.now);
     },
   };
 }

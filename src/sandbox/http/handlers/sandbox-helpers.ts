@@ -127,18 +127,21 @@ export function sandboxHelperHandlers(contract: ContractFacts): Handlers<HelperO
     createFault(context, store) {
       const { operation_id: operationId, status, error = 'ServerError', count = 1 } = context.body;
       if (!contract.operationIds.has(operationId)) throw helperRefusal('InvalidRequest', `operation_id ${operationId} is not an operation of the contract.`);
-      if (status === 500 && error !== 'ServerError') throw helperRefusal('InvalidRequest', 'error is for status=400 faults; a 500 always answers ServerError.');
+      if (status !== 400 && context.body.error !== undefined) throw helperRefusal('InvalidRequest', `error is for status=400 faults; a ${status} always answers ${status === 500 ? 'ServerError' : 'NotImplemented'}.`);
       const codes = contract.codes400(operationId);
       if (error !== 'ServerError' && !codes.includes(error)) {
         throw helperRefusal('InvalidRequest', `error ${error} is not a 400 code of ${operationId}${codes.length > 0 ? `; its codes are ${codes.join(', ')}` : ', which declares none'}.`);
       }
-      store.faults.arm(context.channel, operationId, { status, error }, count);
-      return { operation_id: operationId, status, error, remaining: count };
+      // What the calls will answer: a 400 the operation cannot give becomes the shared 500.
+      const fault = status === 501 ? { status, error: 'NotImplemented' } : status === 400 && codes.includes(error) ? { status, error } : { status: 500 as const, error: 'ServerError' };
+      store.faults.arm(context.channel, operationId, fault, count);
+      return { operation_id: operationId, ...fault, remaining: count };
     },
 
     requireTokenAction(context, store) {
       const token = context.path.payment_token;
-      if (!store.tokens.setNextAction(context.channel, token, context.body.next_action)) throw notFound(`No payment token ${token}.`);
+      if (store.tokens.get(context.channel, token)?.status !== 'active') throw notFound(`No payment token ${token}.`);
+      store.tokens.setNextAction(context.channel, token, context.body.next_action);
       return { payment_token: token, next_action: context.body.next_action };
     },
 

@@ -30,7 +30,7 @@ export function tokenHelperHandlers(): Handlers<HelperOperations> {
       const asked = request.purpose === 'setup' ? catalogLmn : request.skus ?? [];
       const lmnSkus = body.skus ? body.skus.filter((sku, i, all) => catalogLmn.includes(sku) && all.indexOf(sku) === i) : asked;
       const outcome = completeByCustomer(request, {
-        eligible: body.eligible ?? true, ...(card ? { card } : {}), lmnSkus, letter: body.letter ?? 'pending',
+        cancel: body.cancel === true, eligible: body.eligible ?? true, ...(card ? { card } : {}), lmnSkus, letter: body.letter ?? 'pending',
         ...(body.lmn_expires_at !== undefined ? { lmnExpiresOn: body.lmn_expires_at } : {}),
       }, context.now);
       applyOutcome(store, context, request, outcome);
@@ -49,7 +49,7 @@ export function tokenHelperHandlers(): Handlers<HelperOperations> {
       const token = store.tokens.get(context.channel, context.path.payment_token);
       if (token?.status !== 'active') throw notFound(`No payment token ${context.path.payment_token}.`);
       const letters = lettersOf(store, context.channel, token.customer_key);
-      return eligibilityOf(letters, true, store.catalog.facts(context.channel, letters.flatMap((l) => l.skus)), context.now);
+      return eligibilityOf(letters, undefined, true, store.catalog.facts(context.channel, letters.flatMap((l) => l.skus)), context.now);
     },
   };
 }

@@ -4,7 +4,7 @@
 import { provisionUrl } from '../../checkout/urls.js';
 import { defaultCard, type Card } from '../../domain/cards.js';
 import { resolveRedirect } from '../../domain/create-session.js';
-import { aYearOn, standingLetter, type Letter } from '../../domain/letters.js';
+import { aYearOn, tokenLetterExpiry, type Letter } from '../../domain/letters.js';
 import { tokenUpdatedEvent } from '../../domain/payment-tokens.js';
 import { customerKeyOf, endOfPage, type Need, type ProvisionOutcome, type ProvisionRequest } from '../../domain/provisioning.js';
 import type { DomainEvent, PaymentTokenRecord, Session } from '../../domain/types.js';
@@ -24,20 +24,41 @@ export function queueEvents(store: Store, context: WriteContext, events: DomainE
 
 export const lettersOf = (store: Store, channel: string, customerKey: string): Letter[] => store.letters.ofCustomer(channel, customerKey);
 
-/** A new provision request of a token (an update, or a 422's fix), or its open one with these needs. */
-export function requestForToken(store: Store, context: WriteContext, token: PaymentTokenRecord, purpose: 'update' | 'fix', needs: Need[], skus: string[]): ProvisionRequest {
+/** Every token of the customer shows the same letter expiry, recomputed whenever their letters change. */
+function refreshLetterExpiry(store: Store, context: WriteContext, customerKey: string): void {
+  store.tokens.setLetterExpiry(context.channel, customerKey, tokenLetterExpiry(lettersOf(store, context.channel, customerKey), context.now));
+}
+
+/** Where the pages of a token's request send the customer. */
+export interface PageExits {
+  success_url: string;
+  failure_url: string;
+}
+
+/**
+ * The open provision request of a token, or a new one (an update, or a 422's fix) with these needs.
+ * One that awaits the clinician is returned as it is: the customer has done their part. One that
+ * awaits the customer gains the new needs, and a fix the exits of the latest refused charge.
+ */
+export function requestForToken(store: Store, context: WriteContext & { origin: string }, token: PaymentTokenRecord, purpose: 'update' | 'fix', needs: Need[], skus: string[], exits?: PageExits): ProvisionRequest {
   const open = store.provisionRequests.openForToken(context.channel, token.token);
-  if (open) {
-    open.needs = [...new Set([...open.needs, ...needs])];
-    open.skus = [...new Set([...(open.skus ?? []), ...skus])];
-    store.provisionRequests.update(open);
-    return open;
+  const withLetter = open.find((r) => r.status === 'awaiting_letter');
+  const awaiting = open.find((r) => r.status === 'awaiting_customer');
+  if (awaiting) {
+    awaiting.needs = [...new Set([...awaiting.needs, ...needs])];
+    awaiting.skus = [...new Set([...(awaiting.skus ?? []), ...skus])];
+    if (exits && awaiting.purpose === 'fix') Object.assign(awaiting, exits);
+    store.provisionRequests.update(awaiting);
+    return awaiting;
   }
+  if (withLetter && needs.every((need) => need === 'survey')) return withLetter;
+  const id = context.ids.uuid();
+  // A token without exits of its own (issued before they were kept) sends the customer back to the page itself.
+  const page = `${context.origin}/checkout/setup/${id}`;
   const request: ProvisionRequest = {
-    id: context.ids.uuid(), channel: context.channel, created_at: context.now, purpose, status: 'awaiting_customer',
+    id, channel: context.channel, created_at: context.now, purpose, status: 'awaiting_customer',
     customer_key: token.customer_key, payment_token: token.token, needs, skus,
-    // The token's later pages send the customer where its setup did (openapi/sandbox.yaml).
-    success_url: token.success_url ?? 'about:blank', failure_url: token.failure_url ?? 'about:blank', use_iframe: false,
+    success_url: exits?.success_url ?? token.success_url ?? page, failure_url: exits?.failure_url ?? token.failure_url ?? page, use_iframe: false,
     ...(token.customer_email !== null ? { customer_email: token.customer_email } : {}),
     ...(token.customer_name !== null ? { customer_name: token.customer_name } : {}),
     ...(token.metadata !== null ? { metadata: token.metadata } : {}),
@@ -46,8 +67,25 @@ export function requestForToken(store: Store, context: WriteContext, token: Paym
   return request;
 }
 
-/** Issues the token of a provisioned setup request. */
-function issueToken(store: Store, context: WriteContext, request: ProvisionRequest, card: Card): PaymentTokenRecord {
+/** A deleted token's open requests end: nothing can bring the token back. */
+export function cancelTokenRequests(store: Store, channel: string, token: string): void {
+  for (const request of store.provisionRequests.openForToken(channel, token)) {
+    request.status = 'canceled';
+    request.needs = [];
+    store.provisionRequests.update(request);
+  }
+}
+
+/**
+ * The token a provisioned setup gives: a new one, or, when the customer already has one on the
+ * channel (two setups were open at once), that one with the new card, so that an email never holds two.
+ */
+function tokenOfSetup(store: Store, context: WriteContext, request: ProvisionRequest, card: Card): string {
+  const existing = request.customer_key.startsWith('request:') ? undefined : store.tokens.activeOf(context.channel, request.customer_key);
+  if (existing) {
+    store.tokens.setCard(context.channel, existing, card);
+    return existing;
+  }
   const token: PaymentTokenRecord = {
     token: `ptok_${context.ids.short()}`, channel: context.channel, session_id: null, status: 'active', next_action: null, created_at: context.now,
     customer_email: request.customer_email ?? null, customer_name: request.customer_name ?? null, customer_key: request.customer_key,
@@ -55,8 +93,7 @@ function issueToken(store: Store, context: WriteContext, request: ProvisionReque
     provision_request_id: request.id, metadata: request.metadata ?? null, success_url: request.success_url, failure_url: request.failure_url,
   };
   store.tokens.insert(token);
-  request.payment_token = token.token;
-  return token;
+  return token.token;
 }
 
 /**
@@ -69,23 +106,22 @@ export function applyOutcome(store: Store, context: WriteContext, request: Provi
     else store.letters.add(context.channel, { customer_key: request.customer_key, provision_request_id: request.id, created_at: context.now, ...outcome.letter });
   }
   if (outcome.provision) {
-    let token: PaymentTokenRecord;
+    let token: string;
     if (request.purpose === 'setup') {
-      token = issueToken(store, context, request, outcome.provision.card ?? defaultCard(context.now));
-      // A letter approved before this token existed counts for it too.
-      const standing = standingLetter(store.letters.ofCustomer(context.channel, request.customer_key), context.now);
-      if (standing) store.tokens.setLetterExpiry(context.channel, request.customer_key, standing.expires_on!);
+      token = tokenOfSetup(store, context, request, outcome.provision.card ?? defaultCard(context.now));
+      request.payment_token = token;
     } else {
-      token = store.tokens.get(context.channel, request.payment_token!)!;
-      if (outcome.provision.card) store.tokens.setCard(context.channel, token.token, outcome.provision.card);
-      store.tokens.setNextAction(context.channel, token.token, null);
+      token = request.payment_token!;
+      if (outcome.provision.card) store.tokens.setCard(context.channel, token, outcome.provision.card);
+      store.tokens.setNextAction(context.channel, token, null);
     }
-    if (outcome.letter?.status === 'approved') store.tokens.setLetterExpiry(context.channel, request.customer_key, outcome.letter.expires_on!);
-    const fresh = store.tokens.get(context.channel, token.token)!;
-    queueEvents(store, context, [tokenUpdatedEvent(fresh, { provision_token_request_id: request.id })]);
+    refreshLetterExpiry(store, context, request.customer_key);
+    queueEvents(store, context, [tokenUpdatedEvent(store.tokens.get(context.channel, token)!, { provision_token_request_id: request.id })]);
+  } else if (outcome.letter) {
+    refreshLetterExpiry(store, context, request.customer_key);
   }
-  // The page has ended for the customer once the request no longer awaits them, a letter pending or not.
-  if (request.status !== 'awaiting_customer') request.redirect_url = endOfPage(request);
+  // The customer left the page once, to the exit of that moment; a later decision does not move them.
+  if (request.status !== 'awaiting_customer' && request.redirect_url === undefined) request.redirect_url = endOfPage(request);
   store.provisionRequests.update(request);
 }
 
@@ -124,10 +160,9 @@ export function activateIssuedToken(store: Store, context: WriteContext, session
   store.tokens.setCard(context.channel, tokenId, card);
   const lmnSkus = lmnSkusOf(store, context.channel, session.items);
   if (lmnSkus.length > 0) {
-    const expiresOn = aYearOn(context.now);
-    store.letters.add(context.channel, { customer_key: token.customer_key, provision_request_id: null, status: 'approved', skus: lmnSkus, expires_on: expiresOn, created_at: context.now });
-    store.tokens.setLetterExpiry(context.channel, token.customer_key, expiresOn);
+    store.letters.add(context.channel, { customer_key: token.customer_key, provision_request_id: null, status: 'approved', skus: lmnSkus, expires_on: aYearOn(context.now), created_at: context.now });
   }
+  refreshLetterExpiry(store, context, token.customer_key);
   queueEvents(store, context, [tokenUpdatedEvent(store.tokens.get(context.channel, tokenId)!, { payment_session_id: session.id })]);
 }
 

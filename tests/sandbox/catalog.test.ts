@@ -150,3 +150,13 @@ describe('helpers: review and replace', () => {
     expect((await list()).body).toEqual({ data: [], pagination: { current_page: 1, page_size: 30, count: 0, last_page: 1 } });
   });
 });
+
+describe('messages', () => {
+  it('names a union type in words and never echoes a long input whole', async () => {
+    const reply = await s.post('/api/v1/product_catalog/items/update', { ...updateOf('BPM-200'), gtin: 5 });
+    expect(reply.body.message).toBe('gtin must be a string or null.');
+    const long = await detail('x'.repeat(5000));
+    expect(long.status).toBe(404);
+    expect(long.body.message.length).toBeLessThan(200);
+  });
+});

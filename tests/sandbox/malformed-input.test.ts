@@ -28,7 +28,7 @@ describe('malformed requests', () => {
 
   it('answers wrong types with the field named', async () => {
     const { body } = await s.post('/payments/v1/create_payment_session', sessionRequest({ customer_name: 42 }));
-    expect(body).toEqual({ error: 'InvalidRequestParameter', message: 'customer_name must be string.' });
+    expect(body).toEqual({ error: 'InvalidRequestParameter', message: 'customer_name must be a string.' });
     const capture = await s.post('/payments/v1/payment_session/x/capture', { total_amount: '100' });
     expect(capture.body.error).toBe('TotalAmountInvalid');
   });

@@ -46,3 +46,6 @@ export type CustomerAction = 'UpdatePaymentMethod' | 'TakeHealthSurvey';
 
 export const customerActionNeeded = (action: CustomerAction, redirectUrl: string) =>
   new Refusal('needs_customer_action', action, `The payment token needs customer action: ${action}.`, { next_action: action, redirect_url: redirectUrl });
+
+/** Caller input quoted in a message, cut at 100 characters: an answer never echoes a whole body. */
+export const quoted = (value: string) => JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value);

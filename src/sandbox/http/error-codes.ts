@@ -83,6 +83,7 @@ export function describe(errors: ErrorObject[], where: string): string {
     if (error.keyword === 'required') text = `${at ? `${at}.` : ''}${error.params.missingProperty} is required`;
     else if (error.keyword === 'additionalProperties') text = `${at || 'the body'} has an unknown field ${JSON.stringify(error.params.additionalProperty)}`;
     else if (error.keyword === 'enum') text = `${at} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    else if (error.keyword === 'type') text = `${at || 'the body'} must be ${String(error.params.type).split(',').map((type) => (type === 'null' ? 'null' : `a${/^[aeiou]/.test(type) ? 'n' : ''} ${type}`)).join(' or ')}`;
     else if (error.keyword === 'const') text = `${at} must be ${JSON.stringify(error.params.allowedValue)}${RULE_REASONS.find(([p]) => p.test(error.schemaPath))?.[1] ?? ''}`;
     else text = `${at || 'the body'} ${error.message}`;
     seen.add(text.trim());

@@ -1,14 +1,14 @@
 // The contract's product catalog operations: list, create, update and detail of items, and the
 // checkout-method operation, whose request and response the contract leaves undocumented.
 import { catalogItemView, newCatalogItem, storedEligibility, updateCatalogItem } from '../../domain/catalog.js';
-import { conflict, notFound, refusalsOf } from '../../domain/errors.js';
+import { conflict, notFound, quoted, refusalsOf } from '../../domain/errors.js';
 import { pageRequest, pageWindow, pagination, storedTime } from '../../domain/listing.js';
 import type { Store } from '../../store/index.js';
 import type { ContractOperations, Handlers } from '../operation-types.js';
 
 function itemOf(store: Store, channel: string, sku: string) {
   const item = store.catalog.get(channel, sku);
-  if (!item) throw notFound(`No catalog item with sku ${JSON.stringify(sku.slice(0, 200))}.`);
+  if (!item) throw notFound(`No catalog item with sku ${quoted(sku)}.`);
   return item;
 }
 
@@ -28,7 +28,7 @@ export function catalogHandlers(): Handlers<ContractOperations> {
     createCatalogItem(context, store) {
       const { sku, name, description, gtin, image_urls: imageUrls } = context.body;
       if (sku.trim() === '') throw refusalsOf('createCatalogItem')('InvalidRequestParameter', 'sku must not be empty.');
-      if (store.catalog.get(context.channel, sku)) throw conflict(`An item with sku ${sku} already exists; use update item to change it.`);
+      if (store.catalog.get(context.channel, sku)) throw conflict(`An item with sku ${quoted(sku)} already exists; use update item to change it.`);
       // A new item awaits the service's review: its eligibility is null until then.
       const item = newCatalogItem({
         sku, ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}),

@@ -3,7 +3,7 @@
 // operation's 200 body.
 import { checkoutUrl, provisionUrl } from '../../checkout/urls.js';
 import { checkCreateRules, newSession, resolveRedirect, type TokenFacts } from '../../domain/create-session.js';
-import { customerActionNeeded, notFound, refusalsOf } from '../../domain/errors.js';
+import { customerActionNeeded, notFound, quoted, refusalsOf } from '../../domain/errors.js';
 import { divergingFields, type IdempotencyRules } from '../../domain/idempotency.js';
 import { pageRequest, pageWindow, pagination, sessionListFilter, type ListQuery } from '../../domain/listing.js';
 import { actionOf, chargeNeeds } from '../../domain/payment-tokens.js';
@@ -49,7 +49,7 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
         if (original) {
           const diverging = divergingFields(original.request, request, rules);
           if (diverging.length > 0) {
-            throw refuseCreate('IdempotencyViolation', `idempotency_key ${request.idempotency_key} was already used with different values of: ${diverging.join(', ')}.`);
+            throw refuseCreate('IdempotencyViolation', `idempotency_key ${quoted(request.idempotency_key)} was already used with different values of: ${diverging.join(', ')}.`);
           }
           // Rule 1 and 4: the original session, and no new values applied.
           return { id: original.id, redirect_url: checkoutUrl(context.origin, original) };

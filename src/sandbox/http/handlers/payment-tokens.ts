@@ -3,7 +3,7 @@
 // eligibility.
 import { provisionUrl } from '../../checkout/urls.js';
 import { isValidUrl } from '../../domain/create-session.js';
-import { notFound, refusalsOf } from '../../domain/errors.js';
+import { notFound, quoted, refusalsOf } from '../../domain/errors.js';
 import { eligibilityOf } from '../../domain/letters.js';
 import { pageRequest, pageWindow, pagination } from '../../domain/listing.js';
 import { actionOf, tokenView, updateActionOf, updateNeeds } from '../../domain/payment-tokens.js';
@@ -21,13 +21,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A token the partner holds: issued (its setup or checkout finished) and not deleted. */
 function activeToken(store: Store, channel: string, token: string): PaymentTokenRecord {
   const record = store.tokens.get(channel, token);
-  if (record?.status !== 'active') throw notFound(`No payment token ${token}.`);
+  if (record?.status !== 'active') throw notFound(`No payment token ${quoted(token)}.`);
   return record;
 }
 
 function provisionRequest(store: Store, channel: string, id: string): ProvisionRequest {
   const request = store.provisionRequests.get(channel, id);
-  if (!request) throw notFound(`No provision token request ${id}.`);
+  if (!request) throw notFound(`No provision token request ${quoted(id)}.`);
   return request;
 }
 
@@ -40,7 +40,7 @@ export function paymentTokenHandlers(): Handlers<ContractOperations> {
         if (original) {
           const diverging = divergingSetupFields(original.request!, body);
           if (diverging.length > 0) {
-            throw refuseCreate('IdempotencyViolation', `idempotency_key ${body.idempotency_key} was already used with different values of: ${diverging.join(', ')}.`);
+            throw refuseCreate('IdempotencyViolation', `idempotency_key ${quoted(body.idempotency_key)} was already used with different values of: ${diverging.join(', ')}.`);
           }
           // The sandbox's choice for an identical retry: the same provision token request (openapi/sandbox.yaml).
           return { provision_token_request_id: original.id, redirect_url: provisionUrl(context.origin, original) };
@@ -52,10 +52,10 @@ export function paymentTokenHandlers(): Handlers<ContractOperations> {
       const id = context.ids.uuid();
       const customerKey = customerKeyOf(body.customer_email, `request:${id}`);
       if (body.customer_email !== undefined && store.tokens.activeOf(context.channel, customerKey) !== undefined) {
-        throw refuseCreate('IdempotencyViolation', `customer_email ${body.customer_email} already has a payment token provisioned; use update payment token instead.`);
+        throw refuseCreate('IdempotencyViolation', `customer_email ${quoted(body.customer_email)} already has a payment token provisioned; use update payment token instead.`);
       }
       if (body.customer_email !== undefined && store.provisionRequests.hasLetterAwaited(context.channel, customerKey)) {
-        throw refuseCreate('WaitingForVerification', `The letter of medical necessity of ${body.customer_email} is being verified; wait for the payment_token_updated webhook, then use update payment token.`);
+        throw refuseCreate('WaitingForVerification', `The letter of medical necessity of ${quoted(body.customer_email)} is being verified; wait for the payment_token_updated webhook, then use update payment token.`);
       }
       const request: ProvisionRequest = {
         id, channel: context.channel, created_at: context.now, purpose: 'setup', status: 'awaiting_customer', customer_key: customerKey,
@@ -115,7 +115,7 @@ export function paymentTokenHandlers(): Handlers<ContractOperations> {
 
     retrieveProvisionRequestEligibility(context, store) {
       const id = context.path.provision_token_request_id;
-      if (!UUID.test(id)) throw refuseEligibility('ValidationError', `provision_token_request_id must be a UUID, as create payment token returns it: ${JSON.stringify(id.slice(0, 100))}.`);
+      if (!UUID.test(id)) throw refuseEligibility('ValidationError', `provision_token_request_id must be a UUID, as create payment token returns it: ${quoted(id)}.`);
       const request = provisionRequest(store, context.channel, id);
       const letters = lettersOf(store, context.channel, request.customer_key);
       const own = store.letters.ofRequest(request.id);

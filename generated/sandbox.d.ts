@@ -156,6 +156,115 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/v1/disputes/{dispute_id}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Public dispute id. */
+                dispute_id: components["parameters"]["DisputeId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync a dispute from the processor
+         * @description The processor's view of a dispute of the caller's channel arrives, as the service's sync
+         *     would receive it: a new `state`, a new `phase`, or both. The reference's table decides what
+         *     fires:
+         *
+         *     - a change of state or phase of an open dispute: `dispute.updated`;
+         *     - a sync that changes neither: nothing;
+         *     - a terminal state (`won`, `lost`, `accepted`, `expired`, or `closed`): `dispute.closed`, once,
+         *       with `outcome` (not for `closed`) and `resolved_at`;
+         *     - a re-sync of a terminal dispute with the same state and phase: nothing. Another state after a
+         *       terminal one answers 400 `InvalidState`.
+         *
+         *     `lost` and `accepted` take the disputed amount out of the session's refundable amount.
+         */
+        post: operations["syncDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/disputes/{dispute_id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Public dispute id. */
+                dispute_id: components["parameters"]["DisputeId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit evidence on a dispute
+         * @description The merchant submits evidence on an open dispute. `dispute.evidence_submitted` fires at each
+         *     submission (the sandbox's choice: the reference lists the event without saying when), then the
+         *     dispute goes `under_review`, with `dispute.updated` when that changes its state.
+         */
+        post: operations["submitDisputeEvidence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/disputes/{dispute_id}/escalate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Public dispute id. */
+                dispute_id: components["parameters"]["DisputeId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Escalate an inquiry to a chargeback
+         * @description An open inquiry (phase `inquiry`) escalates to the chargeback phase (`dispute`): its state is
+         *     `needs_response` again, with a new `due_by`, and `dispute.created` fires again for the
+         *     chargeback, as the reference says.
+         */
+        post: operations["escalateDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/disputes/{dispute_id}/drop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Public dispute id. */
+                dispute_id: components["parameters"]["DisputeId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Drop an inquiry, as the bank
+         * @description The bank drops an open inquiry: its state is `closed` and `dispute.closed` fires. A chargeback
+         *     is not dropped; it is resolved. Dropping a closed inquiry again is a re-sync of a terminal
+         *     dispute: it answers the dispute and fires nothing.
+         */
+        post: operations["dropDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/v1/clock": {
         parameters: {
             query?: never;
@@ -767,7 +876,7 @@ export interface components {
             /** @description `captured` after `accept`, `rejected` after `decline`. */
             status: components["schemas"]["PaymentSessionStatus"];
         };
-        /** @description The chargeback to open on a captured session. An empty object, or no body, disputes all that is left to dispute as `fraudulent`. */
+        /** @description The chargeback or inquiry to open on a captured session. An empty object, or no body, opens a chargeback of all that is left to dispute, as `fraudulent`. */
         OpenDisputeRequest: {
             /**
              * Format: int64
@@ -779,6 +888,17 @@ export interface components {
              * @default fraudulent
              */
             reason?: string;
+            /**
+             * @description `chargeback` (phase `dispute`) or `inquiry` (phase `inquiry`, the sandbox's name for it), which may later escalate or be dropped.
+             * @default chargeback
+             * @enum {string}
+             */
+            kind?: "chargeback" | "inquiry";
+            /**
+             * @description For an inquiry, that it opened and closed before the service first saw it. The dispute exists, `closed`, and no webhook fires, as the reference says.
+             * @default false
+             */
+            already_closed?: boolean;
         };
         /** @description The outcome that closes an open dispute. */
         ResolveDisputeRequest: {
@@ -788,6 +908,13 @@ export interface components {
              * @enum {string}
              */
             outcome: "won" | "lost" | "accepted" | "expired";
+        };
+        /** @description What the processor says of a dispute now; at least one of state and phase. */
+        SyncDisputeRequest: {
+            /** @description The dispute's state, for example `under_review`, or a terminal `won`, `lost`, `accepted`, `expired` or `closed`. */
+            state?: string;
+            /** @description The dispute's phase, for example `dispute` (a chargeback) or `inquiry`. */
+            phase?: string;
         };
         /**
          * @description The sandbox's clock: the real time plus an offset that only grows. Every timestamp the sandbox
@@ -1431,6 +1558,163 @@ export interface operations {
                 };
             };
             /** @description `InvalidRequest`: the body is invalid. `InvalidState`: the dispute is already resolved. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    syncDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Public dispute id. */
+                dispute_id: components["parameters"]["DisputeId"];
+            };
+            cookie?: never;
+        };
+        /** @description The processor's state and phase. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SyncDisputeRequest"];
+            };
+        };
+        responses: {
+            /** @description The dispute after the sync. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description `InvalidRequest`: the body is invalid. `InvalidState`: the dispute is terminal and the sync would change it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    submitDisputeEvidence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Public dispute id. */
+                dispute_id: components["parameters"]["DisputeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dispute under review. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description `InvalidState`: the dispute is terminal. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    escalateDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Public dispute id. */
+                dispute_id: components["parameters"]["DisputeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The chargeback. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description `InvalidState`: the dispute is not an open inquiry. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    dropDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Public dispute id. */
+                dispute_id: components["parameters"]["DisputeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The closed inquiry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description `InvalidState`: the dispute is not an inquiry, or is in another terminal state. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -77,6 +77,10 @@ describe('fuzzing in process', () => {
       updateCatalogItem: [200, 400, 404],
       retrieveCatalogItem: [200, 400, 404],
       retrieveCheckoutMethod: [200],
+      retrieveDispute: [200, 404],
+      retrieveDisputeRecord: [200, 404],
+      listDisputes: [200, 400],
+      acceptDispute: [200, 404],
     };
     for (const operationId of FUZZED_OPERATIONS) {
       expect({ operationId, statuses: [...statuses.get(operationId)!] }).toEqual({ operationId, statuses: expect.arrayContaining(reached[operationId]!) });

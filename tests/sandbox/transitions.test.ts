@@ -257,9 +257,10 @@ describe('sales channels and keys', () => {
     expect((await s.get('/payments/v1/payment_sessions', { key: OTHER_KEY })).body.pagination.count).toBe(0);
   });
 
-  it('answers 501 NotImplemented for operations the sandbox does not implement yet', async () => {
-    // Disputes come next (their own issue); every other operation of the contract is implemented.
+  it('answers 501 NotImplemented, which every operation may, through the fault helper', async () => {
+    await s.post('/sandbox/v1/faults', { operation_id: 'listDisputes', status: 501, count: 2 });
     expectError(await s.get('/v1/disputes'), 501, 'NotImplemented');
-    expectError(await s.get('/api/v1/disputes/dp_1'), 501, 'NotImplemented');
+    expectError(await s.get('/v1/disputes'), 501, 'NotImplemented');
+    expect((await s.get('/v1/disputes')).status).toBe(200);
   });
 });

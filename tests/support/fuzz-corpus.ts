@@ -32,6 +32,9 @@ export interface FuzzIds {
   /** A provision token request with a pending letter, and another channel's. */
   provisionRequest: string;
   foreignProvisionRequest: string;
+  /** An open dispute (on a session of its own, so that refunds stay possible), and another channel's. */
+  dispute: string;
+  foreignDispute: string;
 }
 
 /** Sends a POST with a JSON body as the given key's channel, answering the parsed body. */
@@ -53,6 +56,12 @@ export async function seedFuzzState(post: FuzzPost): Promise<FuzzIds> {
     return { id: id as string, token: (await post(`/sandbox/v1/provision_requests/${id}/complete`, answers, key)).payment_token as string };
   };
   const approved = { letter: 'approved', skus: ['MSG-GUN-1'] };
+  const disputed = async (key?: string) => {
+    const id = await session({}, key);
+    await post(`/sandbox/v1/payment_sessions/${id}/complete_checkout`, {}, key);
+    await post(`/sandbox/v1/payment_sessions/${id}/review`, { decision: 'accept' }, key);
+    return (await post(`/sandbox/v1/payment_sessions/${id}/disputes`, { amount: 100 }, key)).dispute_id as string;
+  };
   return {
     pending: await session(), authorized, voidable, captured, foreign: await session({}, FOREIGN_KEY),
     token: (await setup('fuzz-a@example.com', approved)).token,
@@ -60,6 +69,8 @@ export async function seedFuzzState(post: FuzzPost): Promise<FuzzIds> {
     foreignToken: (await setup('fuzz-c@example.com', approved, FOREIGN_KEY)).token,
     provisionRequest: (await setup('fuzz-d@example.com', { letter: 'pending' })).id,
     foreignProvisionRequest: (await setup('fuzz-e@example.com', {}, FOREIGN_KEY)).id,
+    dispute: await disputed(),
+    foreignDispute: await disputed(FOREIGN_KEY),
   };
 }
 
@@ -127,6 +138,8 @@ const tokenQueryOf = queryFor(['page', 'page_size', 'email', 'name', 'card_expir
 const catalogQueryOf = queryFor(['page', 'page_size', 'eligibility', 'updated_after', 'junk'], fc.oneof(queryValue,
   fc.constantFrom('eligible', 'eligible_with_lmn', 'ineligible', 'not_eligible', 'null', 'ELIGIBLE')));
 
+const disputeQueryOf = queryFor(['limit', 'cursor', 'junk'], fc.oneof(queryValue, fc.constantFrom('dc_1', 'dc_999999999999999', 'dc_9999999999999999', 'dc_-1', '100', '101')));
+
 /** A path segment: one of these real ids, or junk. */
 const segmentOf = (real: string[]) =>
   fc.oneof(
@@ -147,6 +160,7 @@ function requests(operationId: string, ids: FuzzIds): fc.Arbitrary<FuzzRequest> 
   const get = (url: fc.Arbitrary<string>) => url.map((u): FuzzRequest => ({ operationId, method: 'GET', url: u, headers: KEY, jsonBody: true }));
   const session = (suffix: string, hold?: string) => idOf(ids, hold).map((id) => `/payments/v1/payment_session/${id}${suffix}`);
   const token = (suffix: string, own: string) => segmentOf([own, ids.foreignToken]).map((id) => `/api/v1/payment_tokens/${id}${suffix}`);
+  const dispute = (prefix: string, suffix: string) => segmentOf([ids.dispute, ids.foreignDispute]).map((id) => `${prefix}${id}${suffix}`);
   const provision = (prefix: string) => segmentOf([ids.provisionRequest, ids.foreignProvisionRequest]).map((id) => `${prefix}${id}`);
   switch (operationId) {
     case 'createPaymentSession':
@@ -185,6 +199,14 @@ function requests(operationId: string, ids: FuzzIds): fc.Arbitrary<FuzzRequest> 
       return post(fc.constant('/api/v1/product_catalog/items/update'), () => ({ sku: 'TH-10', name: 'Thermometer', description: 'Fuzzed', image_urls: [], url: 'https://shop.example/th-10', gtin: null }));
     case 'retrieveCatalogItem':
       return post(fc.constant('/api/v1/product_catalog/items/detail'), () => ({ sku: 'BPM-200' }));
+    case 'retrieveDispute':
+      return get(dispute('/api/v1/disputes/', ''));
+    case 'retrieveDisputeRecord':
+      return get(dispute('/v1/disputes/', ''));
+    case 'listDisputes':
+      return get(disputeQueryOf.map((query) => `/v1/disputes${query}`));
+    case 'acceptDispute':
+      return post(dispute('/v1/disputes/', '/accept'), () => ({}));
     case 'retrieveCheckoutMethod':
       return post(fc.constant('/api/v1/product_catalog/service_checkout_method'), () => ({}));
     default:
@@ -196,6 +218,7 @@ export const FUZZED_OPERATIONS = [
   'createPaymentSession', 'retrievePaymentSession', 'listPaymentSessions', 'capturePaymentSession', 'cancelPaymentSession', 'voidPaymentSession', 'createRefund',
   'createPaymentToken', 'retrievePaymentToken', 'listPaymentTokens', 'updatePaymentToken', 'deletePaymentToken', 'retrieveProvisionTokenRequest',
   'retrieveProvisionRequestEligibility', 'listCatalogItems', 'createCatalogItem', 'updateCatalogItem', 'retrieveCatalogItem', 'retrieveCheckoutMethod',
+  'retrieveDispute', 'retrieveDisputeRecord', 'listDisputes', 'acceptDispute',
 ];
 
 /** `perOperation` requests of every fuzzed operation, the same for the same seed. */

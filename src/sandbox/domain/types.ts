@@ -43,6 +43,10 @@ export interface SessionDispute {
   dispute: Dispute;
   /** Open disputes block refunds; lost and accepted ones take their amount out of the refundable. */
   open: boolean;
+  /** A chargeback, or an inquiry that may escalate to one; chargeback when absent (older documents). */
+  kind?: 'chargeback' | 'inquiry';
+  /** When its state or phase last changed (the /v1/disputes record's updated_at); created_at when absent. */
+  updated_at?: string;
 }
 
 export interface Session {

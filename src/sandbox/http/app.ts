@@ -16,6 +16,7 @@ import { CONTRACT_FILE, listOperations, loadDocument, SANDBOX_FILE, SchemaValida
 import { codesOf, HELPER_CODES } from './error-codes.js';
 import { answerFrameworkError, registerErrorPath } from './errors.js';
 import { catalogHandlers } from './handlers/catalog.js';
+import { disputeHandlers } from './handlers/disputes.js';
 import { paymentSessionHandlers } from './handlers/payment-sessions.js';
 import { paymentTokenHandlers } from './handlers/payment-tokens.js';
 import { sandboxHelperHandlers } from './handlers/sandbox-helpers.js';
@@ -79,7 +80,7 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   const replayIgnored = ignoredByReplay(rules);
   registerOperations<ContractOperations>(app, {
     validators: new SchemaValidators(contract),
-    handlers: { ...paymentSessionHandlers(rules), ...paymentTokenHandlers(), ...catalogHandlers() },
+    handlers: { ...paymentSessionHandlers(rules), ...paymentTokenHandlers(), ...catalogHandlers(), ...disputeHandlers() },
     codesFor: codesOf,
     store,
     ids,

@@ -30,6 +30,11 @@ export interface OperationContext<Operation> {
   path: PathOf<Operation>;
   query: QueryOf<Operation>;
   body: BodyOf<Operation>;
+  /**
+   * The query as sent, for parameters the document leaves undocumented (the /v1/disputes cursor):
+   * a handler that reads one validates it itself.
+   */
+  rawQuery: Readonly<Record<string, string | string[] | undefined>>;
   /** The channel's sandbox clock, ISO 8601. */
   now: string;
   /** Where every id the request mints comes from. */

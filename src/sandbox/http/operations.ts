@@ -103,7 +103,7 @@ function registerRoute<Operations>(
         ...(replayIgnores ? { deferrable: replayIgnores } : {}),
       });
       const context: OperationContext<unknown> = {
-        channel, path: input.path as never, query: input.query as never, body: input.body as never,
+        channel, path: input.path as never, query: input.query as never, body: input.body as never, rawQuery: request.query as Record<string, string | string[]>,
         now: options.store.clock.now(channel), ids: options.ids, origin: originOf(request, options.publicUrl),
         ...(input.deferred ? { deferredViolation: input.deferred as Refusal } : {}),
       };

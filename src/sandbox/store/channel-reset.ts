@@ -4,8 +4,11 @@
 import type { Db } from './database.js';
 
 // Disputes point at sessions: they go first. Triggers keep the counts and the search indexes. A
-// channel whose catalog is deleted gets the seed catalog again (catalog_seeded goes too).
+// channel whose catalog is deleted gets the seed catalog again (catalog_seeded goes too). Webhook
+// endpoints stay: they are the channel's configuration, like its API key.
 const TABLES = {
+  delivery_attempts: 'delivery_attempts',
+  deliveries: 'deliveries',
   disputes: 'disputes',
   payment_tokens: 'payment_tokens',
   provision_requests: 'provision_requests',

@@ -308,4 +308,52 @@ export const MIGRATIONS: Migration[] = [
       for (const row of rows) update.run(row.customer_email?.toLowerCase() ?? null, row.customer_name?.toLowerCase() ?? null, row.token);
     },
   },
+  {
+    version: 8,
+    description: 'disputes listed newest first by a sequence; webhook endpoints, a delivery per event and endpoint, and a log of attempts',
+    sql: `
+      ALTER TABLE disputes ADD COLUMN seq INTEGER;
+      UPDATE disputes SET seq = rowid;
+      CREATE UNIQUE INDEX disputes_seq ON disputes (seq);
+      CREATE INDEX disputes_channel_seq ON disputes (channel, seq);
+
+      CREATE TABLE webhook_endpoints (
+        id TEXT PRIMARY KEY,
+        channel TEXT NOT NULL,
+        url TEXT NOT NULL,
+        event_types TEXT NOT NULL,
+        secret TEXT NOT NULL,
+        mode TEXT NOT NULL CHECK (mode IN ('signed', 'legacy')),
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX webhook_endpoints_channel ON webhook_endpoints (channel, created_at);
+
+      -- One delivery of one outbox event to one endpoint; due_at is the channel's clock time of the next attempt.
+      CREATE TABLE deliveries (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        channel TEXT NOT NULL,
+        outbox_id INTEGER NOT NULL REFERENCES outbox (id),
+        endpoint_id TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        first_due_at TEXT NOT NULL,
+        due_at TEXT NOT NULL
+      );
+      CREATE INDEX deliveries_due ON deliveries (status, endpoint_id, outbox_id) WHERE status = 'pending';
+      CREATE INDEX deliveries_outbox ON deliveries (outbox_id);
+      CREATE INDEX deliveries_channel ON deliveries (channel, id);
+
+      CREATE TABLE delivery_attempts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        channel TEXT NOT NULL,
+        delivery_id INTEGER NOT NULL REFERENCES deliveries (id),
+        attempted_at TEXT NOT NULL,
+        status INTEGER,
+        latency_ms INTEGER NOT NULL,
+        response TEXT,
+        error TEXT
+      );
+      CREATE INDEX delivery_attempts_channel ON delivery_attempts (channel, id);
+    `,
+  },
 ];

@@ -4,7 +4,6 @@
 // the helper document's operationIds, as the contract's handlers are by the contract's.
 import { defaultCard } from '../../domain/cards.js';
 import { resolveRedirect } from '../../domain/create-session.js';
-import { openDispute, resolveDispute, type DisputeOutcome } from '../../domain/disputes.js';
 import { helperRefusal, notFound } from '../../domain/errors.js';
 import { completeCheckout, endIneligible, review } from '../../domain/sessions.js';
 import { refundedAmount } from '../../domain/refunds.js';
@@ -14,11 +13,12 @@ import type { Store } from '../../store/index.js';
 import { LAST_CLOCK_TIME } from '../../store/clock.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
 import { catalogHelperHandlers } from './catalog-helpers.js';
+import { disputeHelperHandlers } from './dispute-helpers.js';
 import { save } from './session-writes.js';
 import { tokenHelperHandlers } from './token-helpers.js';
 import { activateIssuedToken } from './token-writes.js';
 
-function sessionOf(store: Store, context: { channel: string; path: { payment_session_id: string } }): Session {
+export function sessionOf(store: Store, context: { channel: string; path: { payment_session_id: string } }): Session {
   const session = store.sessions.get(context.channel, context.path.payment_session_id);
   if (!session) throw notFound(`No payment session ${context.path.payment_session_id}.`);
   return session;
@@ -87,23 +87,6 @@ export function sandboxHelperHandlers(contract: ContractFacts): Handlers<HelperO
       return { now: store.clock.now(context.channel), offset_seconds: store.clock.offsetSeconds(context.channel) };
     },
 
-    openDispute(context, store) {
-      const session = sessionOf(store, context);
-      const { dispute, events } = openDispute(session, { id: context.ids.uuid(), amount: context.body?.amount, reason: context.body?.reason, now: context.now });
-      store.disputes.register(context.channel, dispute.dispute_id, session.id);
-      save(store, session, events, context.now, context.ids);
-      return dispute;
-    },
-
-    resolveDispute(context, store) {
-      const sessionId = store.disputes.sessionOf(context.channel, context.path.dispute_id);
-      const session = sessionId ? store.sessions.get(context.channel, sessionId) : undefined;
-      if (!session) throw notFound(`No dispute ${context.path.dispute_id}.`);
-      const { dispute, events } = resolveDispute(session, context.path.dispute_id, context.body.outcome as DisputeOutcome, context.now);
-      save(store, session, events, context.now, context.ids);
-      return dispute;
-    },
-
     listOutboxEvents(context, store) {
       const { event_type: eventType, after, limit = 100 } = context.query as { event_type?: string; after?: string; limit?: number };
       const { events, hasMore } = store.outbox.list(context.channel, {
@@ -151,6 +134,7 @@ export function sandboxHelperHandlers(contract: ContractFacts): Handlers<HelperO
       return { channel: context.channel, ...deleted };
     },
 
+    ...disputeHelperHandlers(),
     ...tokenHelperHandlers(),
     ...catalogHelperHandlers(),
   } satisfies Handlers<HelperOperations>;

@@ -1,0 +1,59 @@
+// Helpers of disputes (openapi/sandbox.yaml): open a chargeback or an inquiry on a captured session,
+// and move it as the network and the processor would (sync, evidence, escalate, drop, resolve).
+// Each saves the session with the events its move fires, in the request's transaction.
+import { dropInquiry, escalateInquiry, openDispute, resolveDispute, submitEvidence, syncDispute, type DisputeOutcome } from '../../domain/disputes.js';
+import type { Dispute, DomainEvent, Session } from '../../domain/types.js';
+import type { Store } from '../../store/index.js';
+import type { IdSource } from '../../ids.js';
+import type { Handlers, HelperOperations } from '../operation-types.js';
+import { disputeOf } from './disputes.js';
+import { sessionOf } from './sandbox-helpers.js';
+import { save } from './session-writes.js';
+
+type Move = (session: Session, disputeId: string, now: string) => { dispute: Dispute; events: DomainEvent[] };
+
+/** Applies a move to the dispute named by the path, and saves its session with the move's events. */
+function moved(store: Store, context: { channel: string; now: string; ids: IdSource; path: { dispute_id: string } }, move: Move): Dispute {
+  const { session } = disputeOf(store, context.channel, context.path.dispute_id);
+  const { dispute, events } = move(session, context.path.dispute_id, context.now);
+  save(store, session, events, context.now, context.ids);
+  return dispute;
+}
+
+export function disputeHelperHandlers(): Handlers<HelperOperations> {
+  return {
+    openDispute(context, store) {
+      const session = sessionOf(store, context);
+      const body = context.body ?? {};
+      const { dispute, events } = openDispute(session, {
+        id: context.ids.uuid(), now: context.now, alreadyClosed: body.already_closed === true,
+        ...(body.kind !== undefined ? { kind: body.kind } : {}),
+        ...(body.amount !== undefined ? { amount: body.amount } : {}),
+        ...(body.reason !== undefined ? { reason: body.reason } : {}),
+      });
+      store.disputes.register(context.channel, dispute.dispute_id, session.id);
+      save(store, session, events, context.now, context.ids);
+      return dispute;
+    },
+
+    resolveDispute(context, store) {
+      return moved(store, context, (session, id, now) => resolveDispute(session, id, context.body.outcome as DisputeOutcome, now));
+    },
+
+    syncDispute(context, store) {
+      return moved(store, context, (session, id, now) => syncDispute(session, id, context.body, now));
+    },
+
+    submitDisputeEvidence(context, store) {
+      return moved(store, context, submitEvidence);
+    },
+
+    escalateDispute(context, store) {
+      return moved(store, context, escalateInquiry);
+    },
+
+    dropDispute(context, store) {
+      return moved(store, context, dropInquiry);
+    },
+  };
+}

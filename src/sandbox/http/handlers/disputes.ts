@@ -1,0 +1,69 @@
+// The contract's dispute operations: the canonical record at /api/v1/disputes/{dispute_id}, and the
+// alternative listing at /v1/disputes (by cursor), its retrieve, and accept.
+import { acceptDispute, disputeRecord } from '../../domain/disputes.js';
+import { notFound, quoted, refusalsOf } from '../../domain/errors.js';
+import type { Session, SessionDispute } from '../../domain/types.js';
+import type { Store } from '../../store/index.js';
+import type { ContractOperations, Handlers } from '../operation-types.js';
+import { save } from './session-writes.js';
+
+const refuseList = refusalsOf('listDisputes');
+const DEFAULT_LIMIT = 30;
+const MAX_LIMIT = 100;
+
+/** The dispute and its session, or NotFound: another channel's dispute is not found either. */
+export function disputeOf(store: Store, channel: string, disputeId: string): { session: Session; entry: SessionDispute } {
+  const sessionId = store.disputes.sessionOf(channel, disputeId);
+  const session = sessionId ? store.sessions.get(channel, sessionId) : undefined;
+  const entry = session?.disputes.find((d) => d.dispute.dispute_id === disputeId);
+  if (!session || !entry) throw notFound(`No dispute ${quoted(disputeId)}.`);
+  return { session, entry };
+}
+
+/** The listing's undocumented query, as the sandbox reads it: `limit` (1 to 100) and the `cursor` it answered. */
+function listQuery(raw: Readonly<Record<string, string | string[] | undefined>>): { before: number; limit: number } {
+  const one = (name: string) => {
+    const value = raw[name];
+    if (Array.isArray(value)) throw refuseList('InvalidRequestParameter', `${name} must be given once.`);
+    return value;
+  };
+  const limitText = one('limit');
+  const limit = limitText === undefined ? DEFAULT_LIMIT : Number(limitText);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw refuseList('InvalidRequestParameter', `limit must be an integer from 1 to ${MAX_LIMIT}.`);
+  const cursor = one('cursor');
+  if (cursor === undefined || cursor === '') return { before: Number.MAX_SAFE_INTEGER, limit };
+  const match = /^dc_(\d{1,15})$/.exec(cursor);
+  if (!match) throw refuseList('InvalidRequestParameter', `cursor ${quoted(cursor)} is not a next_cursor this listing answered.`);
+  return { before: Number(match[1]), limit };
+}
+
+export function disputeHandlers(): Handlers<ContractOperations> {
+  return {
+    retrieveDispute(context, store) {
+      return disputeOf(store, context.channel, context.path.dispute_id).entry.dispute;
+    },
+
+    listDisputes(context, store) {
+      const { before, limit } = listQuery(context.rawQuery);
+      const { rows, hasMore } = store.disputes.page(context.channel, before, limit);
+      const data = rows.map((row) => {
+        const session = store.sessions.get(context.channel, row.session_id)!;
+        return disputeRecord(session.disputes.find((d) => d.dispute.dispute_id === row.dispute_id)!, session);
+      });
+      return { data, has_more: hasMore, next_cursor: hasMore ? `dc_${rows.at(-1)!.seq}` : null };
+    },
+
+    retrieveDisputeRecord(context, store) {
+      const { session, entry } = disputeOf(store, context.channel, context.path.id);
+      return disputeRecord(entry, session);
+    },
+
+    acceptDispute(context, store) {
+      const { session } = disputeOf(store, context.channel, context.path.id);
+      const { events } = acceptDispute(session, context.path.id, context.now);
+      save(store, session, events, context.now, context.ids);
+      // The response is not documented: the sandbox answers an object with no field (openapi/sandbox.yaml).
+      return {};
+    },
+  };
+}

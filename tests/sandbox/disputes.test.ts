@@ -1,0 +1,139 @@
+// Disputes in the sandbox: the canonical record, the /v1/disputes listing by cursor, accept, and
+// every rule of the reference's dispute table, counted in the outbox; refunds follow the disputes.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
+
+let s: TestSandbox;
+beforeEach(() => { s = testSandbox(); });
+afterEach(() => s.close());
+
+const open = async (id: string, body: Record<string, unknown> = {}) => (await s.post(`/sandbox/v1/payment_sessions/${id}/disputes`, body)).body;
+const helper = (disputeId: string, action: string, body?: unknown) => s.post(`/sandbox/v1/disputes/${disputeId}/${action}`, body);
+const types = async () => (await s.outbox()).map((e) => e.event_type).filter((t) => t.startsWith('dispute.'));
+const refund = (id: string, amount: number, key: string) => s.post('/payments/v1/refund', { payment_id: id, amount, idempotency_key: key, reason: 'customer_request' });
+
+describe('the dispute table of the reference', () => {
+  it('created → updated (state or phase changes) → silent re-sync → closed once → silent terminal re-sync', async () => {
+    const id = await s.capturedOneTime();
+    const dispute = await open(id);
+    expect(dispute).toMatchObject({ state: 'needs_response', phase: 'dispute' });
+    expect(await types()).toEqual(['dispute.created']);
+    expect((await helper(dispute.dispute_id, 'sync', { state: 'under_review' })).body.state).toBe('under_review');
+    await helper(dispute.dispute_id, 'sync', { state: 'under_review' });
+    await helper(dispute.dispute_id, 'sync', { phase: 'pre_arbitration' });
+    expect(await types()).toEqual(['dispute.created', 'dispute.updated', 'dispute.updated']);
+    const won = await helper(dispute.dispute_id, 'resolve', { outcome: 'won' });
+    expect(won.body).toMatchObject({ state: 'won', outcome: 'won', resolved_at: expect.any(String) });
+    expect((await helper(dispute.dispute_id, 'sync', { state: 'won' })).status).toBe(200);
+    expect((await helper(dispute.dispute_id, 'resolve', { outcome: 'won' })).status).toBe(200);
+    expect(await types()).toEqual(['dispute.created', 'dispute.updated', 'dispute.updated', 'dispute.closed']);
+    expect((await helper(dispute.dispute_id, 'sync', { state: 'lost' })).body.error).toBe('InvalidState');
+  });
+
+  it('omits null fields from the payload: no outcome or resolved_at until resolved', async () => {
+    const id = await s.capturedOneTime();
+    await open(id);
+    const [created] = (await s.outbox('dispute.created')).map((e) => e.payload.data);
+    expect(created).not.toHaveProperty('outcome');
+    expect(created).not.toHaveProperty('resolved_at');
+    expect(Object.values(created).filter((v) => v === null)).toEqual([]);
+  });
+
+  it('an inquiry: created, escalated (created again, as a chargeback), then closed', async () => {
+    const id = await s.capturedOneTime();
+    const inquiry = await open(id, { kind: 'inquiry' });
+    expect(inquiry.phase).toBe('inquiry');
+    expect((await helper(inquiry.dispute_id, 'resolve', { outcome: 'lost' })).body.error).toBe('InvalidState');
+    const escalated = await helper(inquiry.dispute_id, 'escalate');
+    expect(escalated.body).toMatchObject({ state: 'needs_response', phase: 'dispute' });
+    expect((await helper(inquiry.dispute_id, 'escalate')).body.error).toBe('InvalidState');
+    await helper(inquiry.dispute_id, 'resolve', { outcome: 'lost' });
+    expect(await types()).toEqual(['dispute.created', 'dispute.created', 'dispute.closed']);
+  });
+
+  it('an inquiry the bank drops is closed, with dispute.closed', async () => {
+    const id = await s.capturedOneTime();
+    const inquiry = await open(id, { kind: 'inquiry' });
+    expect((await helper(inquiry.dispute_id, 'drop')).body).toMatchObject({ state: 'closed', resolved_at: expect.any(String) });
+    // Dropped again: a re-sync of a terminal dispute, which is silent.
+    expect((await helper(inquiry.dispute_id, 'drop')).status).toBe(200);
+    expect(await types()).toEqual(['dispute.created', 'dispute.closed']);
+    const chargeback = await open(id);
+    expect((await helper(chargeback.dispute_id, 'drop')).body.error).toBe('InvalidState');
+  });
+
+  it('an inquiry that opened and closed before it was first seen fires nothing, yet can be retrieved', async () => {
+    const id = await s.capturedOneTime();
+    const inquiry = await open(id, { kind: 'inquiry', already_closed: true });
+    expect(inquiry.state).toBe('closed');
+    expect(await types()).toEqual([]);
+    expect((await s.get(`/api/v1/disputes/${inquiry.dispute_id}`)).body.state).toBe('closed');
+    // Closed: it blocks no refund.
+    expect((await refund(id, 100, 'after-inquiry')).status).toBe(200);
+  });
+
+  it('evidence: evidence_submitted at each submission, updated only when the state changes', async () => {
+    const id = await s.capturedOneTime();
+    const dispute = await open(id);
+    expect((await helper(dispute.dispute_id, 'evidence')).body.state).toBe('under_review');
+    await helper(dispute.dispute_id, 'evidence');
+    expect(await types()).toEqual(['dispute.created', 'dispute.evidence_submitted', 'dispute.updated', 'dispute.evidence_submitted']);
+    await helper(dispute.dispute_id, 'resolve', { outcome: 'expired' });
+    expect((await helper(dispute.dispute_id, 'evidence')).body.error).toBe('InvalidState');
+  });
+});
+
+describe('the contract\'s dispute operations', () => {
+  it('retrieves the canonical dispute, and not another channel\'s', async () => {
+    const id = await s.capturedOneTime();
+    const dispute = await open(id, { amount: 1000, reason: 'product_not_received' });
+    expect((await s.get(`/api/v1/disputes/${dispute.dispute_id}`)).body).toEqual(dispute);
+    expect((await s.get(`/api/v1/disputes/${dispute.dispute_id}`, { key: OTHER_KEY })).status).toBe(404);
+    expect((await s.get('/api/v1/disputes/0e6f1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b')).status).toBe(404);
+    // Found by fuzzing: an id that is no UUID names no dispute (404), not an undeclared 400.
+    expect((await s.get('/api/v1/disputes/%00')).body.error).toBe('NotFound');
+  });
+
+  it('lists disputes newest first by cursor, with has_more and next_cursor', async () => {
+    const id = await s.capturedOneTime();
+    const ids: string[] = [];
+    for (const amount of [100, 200, 300]) ids.push((await open(id, { amount })).dispute_id);
+    const first = await s.get('/v1/disputes?limit=2');
+    expect(first.body.data.map((d: { id: string }) => d.id)).toEqual([ids[2], ids[1]]);
+    expect(first.body).toMatchObject({ has_more: true, next_cursor: expect.stringMatching(/^dc_\d+$/) });
+    expect(first.body.data[0]).toEqual({
+      id: ids[2], processor: 'SANDBOX', charge_id: id, amount: 300, currency: 'USD', reason: 'fraudulent', state: 'needs_response',
+      due_by: expect.any(String), created_at: expect.any(String), updated_at: expect.any(String),
+    });
+    const second = await s.get(`/v1/disputes?limit=2&cursor=${first.body.next_cursor}`);
+    expect(second.body).toEqual({ data: [expect.objectContaining({ id: ids[0] })], has_more: false, next_cursor: null });
+    expect((await s.get('/v1/disputes', { key: OTHER_KEY })).body).toEqual({ data: [], has_more: false, next_cursor: null });
+    expect((await s.get(`/v1/disputes/${ids[1]}`)).body.id).toBe(ids[1]);
+  });
+
+  it.each(['limit=0', 'limit=101', 'limit=x', 'cursor=abc', 'cursor=dc_', 'limit=1&limit=2'])('answers InvalidRequestParameter for %s', async (query) => {
+    const reply = await s.get(`/v1/disputes?${query}`);
+    expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+  });
+
+  it('accept: the dispute is accepted and closed, once; its amount leaves the refundable', async () => {
+    const id = await s.capturedOneTime();
+    const dispute = await open(id, { amount: 2000 });
+    expect((await refund(id, 100, 'blocked')).body.error).toBe('ChargeDisputed');
+    expect(await s.post(`/v1/disputes/${dispute.dispute_id}/accept`)).toMatchObject({ status: 200, body: {} });
+    expect(await s.post(`/v1/disputes/${dispute.dispute_id}/accept`)).toMatchObject({ status: 200, body: {} });
+    expect((await s.get(`/v1/disputes/${dispute.dispute_id}`)).body.state).toBe('accepted');
+    expect(await types()).toEqual(['dispute.created', 'dispute.closed']);
+    // 7799 captured, 2000 accepted: 5799 left to refund, not one cent more.
+    expect((await refund(id, 5800, 'too-much')).body.error).toBe('AmountInvalid');
+    expect((await refund(id, 5799, 'the-rest')).status).toBe(200);
+    expect((await s.post(`/v1/disputes/${dispute.dispute_id}/accept`, undefined, { key: OTHER_KEY })).status).toBe(404);
+  });
+
+  it('a won dispute unblocks refunds and leaves the refundable whole', async () => {
+    const id = await s.capturedOneTime();
+    const dispute = await open(id, { amount: 2000 });
+    await helper(dispute.dispute_id, 'resolve', { outcome: 'won' });
+    expect((await refund(id, 7799, 'all')).status).toBe(200);
+  });
+});

@@ -156,6 +156,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/v1/webhook_endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhook endpoints
+         * @description The caller's channel's endpoints, oldest first, with their secrets.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Add a webhook endpoint
+         * @description Adds a receiver of the caller's channel's webhooks. From now on, each event it subscribes to is
+         *     delivered there (events queued before are not; redeliver them by hand). `signed` (the default)
+         *     POSTs the envelope `{webhook_delivery_id, event_type, data}` with `x-service-signature:
+         *     t=<unix>,v0=<hex>`, an HMAC-SHA256 of `<t>.<raw body>` with `secret` (`verifyWebhook` of this
+         *     package checks it); `legacy` POSTs the flat data object, unsigned, with `secret` in
+         *     `x-service-api-key`, as legacy endpoints of the service receive it.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/webhook_endpoints/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a webhook endpoint of the caller's channel (`we_…`). */
+                endpoint_id: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook endpoint
+         * @description Removes an endpoint of the caller's channel. Its pending deliveries end: those never tried are
+         *     dropped, the others are marked failed.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/webhook_deliveries": {
+        parameters: {
+            query?: {
+                /** @description Only attempts after this one (the `next_after` of the previous page). */
+                after?: components["parameters"]["AttemptsAfter"];
+                /** @description Attempts per page, 1 to 1000; 100 by default. */
+                limit?: components["parameters"]["AttemptsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List delivery attempts
+         * @description The log of every delivery attempt of the caller's channel, oldest first, by cursor: when it
+         *     was made (sandbox clock), the receiver's status (null when none answered), the latency, the first
+         *     200 characters of the answer, and the error when no answer came. Each names its event, its
+         *     `webhook_delivery_id`, and where the delivery stands (`pending`, `delivered` or `failed`).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/outbox/{event_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of an outbox event of the caller's channel, as the outbox lists it. */
+                event_id: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver an event
+         * @description Delivers an outbox event again, now, to every endpoint of the channel subscribed to it, under
+         *     the same `webhook_delivery_id`, so that a receiver that deduplicates sees a retry.
+         */
+        post: operations["redeliverEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/v1/disputes/{dispute_id}/sync": {
         parameters: {
             query?: never;
@@ -909,6 +1014,107 @@ export interface components {
              */
             outcome: "won" | "lost" | "accepted" | "expired";
         };
+        /** @description A receiver of the channel's webhooks. */
+        WebhookEndpoint: {
+            /** @description The endpoint's id, `we_…`. */
+            id: string;
+            /** @description Where the events are POSTed. */
+            url: string;
+            /** @description The events it receives; `*` is every event. */
+            event_types: string[];
+            /** @description The signing secret (signed) or the shared secret (legacy). */
+            secret: string;
+            /**
+             * @description How the events are sent.
+             * @enum {string}
+             */
+            mode: "signed" | "legacy";
+            /**
+             * Format: date-time
+             * @description When it was added (sandbox clock).
+             */
+            created_at: string;
+        };
+        /** @description The channel's webhook endpoints, oldest first. */
+        WebhookEndpointList: {
+            /** @description The endpoints. */
+            endpoints: components["schemas"]["WebhookEndpoint"][];
+        };
+        /** @description A receiver of the channel's webhooks. */
+        WebhookEndpointRequest: {
+            /** @description An absolute http or https URL; the dispatcher POSTs each event there. */
+            url: string;
+            /** @description The events it receives; `*` (the default) is every event. */
+            event_types?: ("*" | "payment_session_complete" | "payment_token.updated" | "product_catalog.item.eligibility_updated" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.evidence_submitted")[];
+            /** @description The signing secret (signed) or the shared secret (legacy); made (`whsec_…`) when absent. */
+            secret?: string;
+            /**
+             * @description `signed`: the signed envelope. `legacy`: the flat data object, unsigned, with the secret in `x-service-api-key`.
+             * @default signed
+             * @enum {string}
+             */
+            mode?: "signed" | "legacy";
+        };
+        /** @description One attempt to deliver an event to an endpoint. */
+        DeliveryAttempt: {
+            /** @description The attempt's id, increasing. */
+            id: string;
+            /** @description The outbox event (redeliver takes this id). */
+            event_id: string;
+            /** @description The event's delivery id, the same on every attempt and redelivery. */
+            webhook_delivery_id: string;
+            /** @description The event type. */
+            event_type: string;
+            /** @description The endpoint. */
+            endpoint_id: string;
+            /** @description The endpoint's URL; null once the endpoint is removed. */
+            url: string | null;
+            /**
+             * Format: date-time
+             * @description When the attempt was made, on the channel's clock.
+             */
+            attempted_at: string;
+            /**
+             * Format: int32
+             * @description The receiver's HTTP status; null when none answered. Only 204 succeeds.
+             */
+            status: number | null;
+            /**
+             * Format: int32
+             * @description From the request to the end of the answer, in milliseconds.
+             */
+            latency_ms: number;
+            /** @description The first 200 characters of the answer's body. */
+            response: string | null;
+            /** @description Why no answer came (a timeout, a refused connection); null when one came. */
+            error: string | null;
+            /**
+             * @description Where the delivery stands now.
+             * @enum {string}
+             */
+            delivery_status: "pending" | "delivered" | "failed";
+        };
+        /** @description A page of delivery attempts, oldest first. */
+        DeliveryAttemptList: {
+            /** @description The attempts. */
+            attempts: components["schemas"]["DeliveryAttempt"][];
+            /** @description Whether more attempts follow. */
+            has_more: boolean;
+            /** @description The `after` of the next page; null on the last. */
+            next_after: string | null;
+        };
+        /** @description A redelivery of an event. */
+        Redelivery: {
+            /** @description The outbox event. */
+            event_id: string;
+            /** @description Its delivery id, unchanged. */
+            webhook_delivery_id: string;
+            /**
+             * Format: int32
+             * @description How many deliveries were queued (one per subscribed endpoint).
+             */
+            deliveries: number;
+        };
         /** @description What the processor says of a dispute now; at least one of state and phase. */
         SyncDisputeRequest: {
             /** @description The dispute's state, for example `under_review`, or a terminal `won`, `lost`, `accepted`, `expired` or `closed`. */
@@ -1353,6 +1559,14 @@ export interface components {
         PaymentSessionId: string;
         /** @description Public dispute id. */
         DisputeId: string;
+        /** @description Id of a webhook endpoint of the caller's channel (`we_…`). */
+        EndpointId: string;
+        /** @description Only attempts after this one (the `next_after` of the previous page). */
+        AttemptsAfter: string;
+        /** @description Attempts per page, 1 to 1000; 100 by default. */
+        AttemptsLimit: number;
+        /** @description Id of an outbox event of the caller's channel, as the outbox lists it. */
+        EventId: string;
         /** @description Only events of this type, for example `payment_session_complete` or `dispute.closed`. Without it, every event. */
         EventType: string;
         /**
@@ -1564,6 +1778,170 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The receiver. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description `InvalidRequest`: the body is invalid, the URL is not http(s), or an event type is unknown. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a webhook endpoint of the caller's channel (`we_…`). */
+                endpoint_id: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The removed endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only attempts after this one (the `next_after` of the previous page). */
+                after?: components["parameters"]["AttemptsAfter"];
+                /** @description Attempts per page, 1 to 1000; 100 by default. */
+                limit?: components["parameters"]["AttemptsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryAttemptList"];
+                };
+            };
+            /** @description `InvalidRequest`: a query parameter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    redeliverEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of an outbox event of the caller's channel, as the outbox lists it. */
+                event_id: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many deliveries were queued. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Redelivery"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -17,8 +17,10 @@ const MOCK_PEERS = '@stoplight/prism-cli@5';
 
 const USAGE = `Usage: hsa-fsa-sandbox <command> [options]
   sandbox [--host H] [--port P] [--db FILE|:memory:] [--reset] [--cors-origin O] [--quiet]
+          [--webhook-url URL [--webhook-secret whsec_…]]
       the stateful sandbox (default 127.0.0.1:4010, .sandbox/sandbox.db); --reset starts with an
-      empty database; --quiet stops the line per request
+      empty database; --quiet stops the line per request; --webhook-url sends the development
+      channel's webhooks there, signed (a secret is made when none is given)
   mock [--host H] [--port P] [prism options]            the Prism mock of the examples (default 127.0.0.1:4011)
   docs [--out FILE]                                     the rendered reference (default site/index.html)
 Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel").`;
@@ -32,6 +34,15 @@ async function loadSandbox(): Promise<typeof import('./sandbox/server.js')> {
   }
 }
 
+/** --webhook-url and --webhook-secret (or SANDBOX_WEBHOOK_URL and SANDBOX_WEBHOOK_SECRET). */
+function webhookOption(url: string | undefined, secret: string | undefined) {
+  if (url === undefined || url === '') {
+    if (secret) throw new Error('--webhook-secret needs --webhook-url');
+    return {};
+  }
+  return { webhook: { url, ...(secret ? { secret } : {}) } };
+}
+
 async function sandbox(args: string[]) {
   const { startSandbox } = await loadSandbox();
   const { values } = parseArgs({
@@ -39,6 +50,7 @@ async function sandbox(args: string[]) {
     options: {
       host: { type: 'string', short: 'h' }, port: { type: 'string', short: 'p' }, db: { type: 'string' },
       reset: { type: 'boolean' }, 'cors-origin': { type: 'string' }, quiet: { type: 'boolean' },
+      'webhook-url': { type: 'string' }, 'webhook-secret': { type: 'string' },
     },
   });
   const port = Number(values.port ?? process.env.PORT ?? 4010);
@@ -51,6 +63,7 @@ async function sandbox(args: string[]) {
     ...(values.quiet ? { quiet: true } : {}),
     ...(values.reset ? { reset: true } : {}),
     ...(values['cors-origin'] ? { corsOrigin: values['cors-origin'] } : {}),
+    ...webhookOption(values['webhook-url'] ?? process.env.SANDBOX_WEBHOOK_URL, values['webhook-secret'] ?? process.env.SANDBOX_WEBHOOK_SECRET),
   });
   console.log(`Sandbox listening on ${running.address}`);
   const keys = [...running.apiKeys].map(([key, channel]) => `${key} (channel ${channel})`).join(', ');
@@ -60,6 +73,9 @@ async function sandbox(args: string[]) {
   console.log(running.dbFile === ':memory:'
     ? '  Database:  :memory: (gone when the sandbox stops)'
     : `  Database:  ${running.dbFile}${values.reset ? ' (reset)' : ''}   — the state persists across restarts; --reset starts empty`);
+  console.log(running.webhook
+    ? `  Webhooks:  ${running.webhook.url} (channel ${running.webhook.channel}), signed with ${running.webhook.secret}`
+    : '  Webhooks:  none sent; add an endpoint with --webhook-url URL, or POST /sandbox/v1/webhook_endpoints');
   const stop = () => void running.close().then(() => process.exit(0));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
   exitWhenOrphaned(stop);

@@ -2,6 +2,8 @@
 import path from 'node:path';
 import { DEFAULT_API_KEYS, parseApiKeys } from './http/auth.js';
 import { buildSandbox } from './http/app.js';
+import { startDispatcher } from './delivery/dispatcher.js';
+import { configureEndpoint } from './delivery/endpoints.js';
 import { createStore, openDatabase } from './store/index.js';
 
 export interface StartOptions {
@@ -14,6 +16,8 @@ export interface StartOptions {
   /** Start from an empty database: every channel's data is deleted first (the file stays). */
   reset?: boolean;
   corsOrigin?: string;
+  /** A webhook endpoint for the development channel (the first key's), added or updated at start. */
+  webhook?: { url: string; secret?: string };
 }
 
 export async function startSandbox(options: StartOptions) {
@@ -30,10 +34,14 @@ export async function startSandbox(options: StartOptions) {
     ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
     publicUrl: `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${options.port}`,
   });
+  const webhook = options.webhook ? store.transaction(() => configureEndpoint(store, [...apiKeys.values()][0]!, options.webhook!)) : undefined;
   const address = await app.listen({ host: options.host, port: options.port });
+  // Deliveries start once the API answers; a restart resumes what is due.
+  const dispatcher = startDispatcher(store);
   const close = async () => {
     await app.close();
+    await dispatcher.stop();
     db.close();
   };
-  return { app, address, apiKeys, close, dbFile: options.db === ':memory:' ? ':memory:' : path.resolve(options.db) };
+  return { app, address, apiKeys, close, webhook, dbFile: options.db === ':memory:' ? ':memory:' : path.resolve(options.db) };
 }

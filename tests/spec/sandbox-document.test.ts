@@ -45,6 +45,15 @@ const HELPERS: Array<[string, string, string, string | null, string, boolean]> =
   ['retrieveTokenEligibility', 'get', '/sandbox/v1/payment_tokens/{payment_token}/eligibility', null, 'EligibilityResponse', false],
   ['replaceCatalog', 'put', '/sandbox/v1/catalog', 'ReplaceCatalogRequest', 'CatalogReplaced', true],
   ['reviewCatalogItem', 'post', '/sandbox/v1/catalog/items/review', 'ReviewCatalogItemRequest', 'CatalogItem', true],
+  ['syncDispute', 'post', '/sandbox/v1/disputes/{dispute_id}/sync', 'SyncDisputeRequest', 'Dispute', true],
+  ['submitDisputeEvidence', 'post', '/sandbox/v1/disputes/{dispute_id}/evidence', null, 'Dispute', true],
+  ['escalateDispute', 'post', '/sandbox/v1/disputes/{dispute_id}/escalate', null, 'Dispute', true],
+  ['dropDispute', 'post', '/sandbox/v1/disputes/{dispute_id}/drop', null, 'Dispute', true],
+  ['createWebhookEndpoint', 'post', '/sandbox/v1/webhook_endpoints', 'WebhookEndpointRequest', 'WebhookEndpoint', true],
+  ['listWebhookEndpoints', 'get', '/sandbox/v1/webhook_endpoints', null, 'WebhookEndpointList', false],
+  ['deleteWebhookEndpoint', 'delete', '/sandbox/v1/webhook_endpoints/{endpoint_id}', null, 'WebhookEndpoint', false],
+  ['listWebhookDeliveries', 'get', '/sandbox/v1/webhook_deliveries', null, 'DeliveryAttemptList', true],
+  ['redeliverEvent', 'post', '/sandbox/v1/outbox/{event_id}/redeliver', null, 'Redelivery', false],
 ];
 
 // The error code each status's examples may carry.

@@ -28,6 +28,8 @@ export interface SandboxProcessOptions {
   db?: string;
   /** How long to wait for GET /health to answer 200. */
   timeoutMs?: number;
+  /** More arguments of `sandbox` (--webhook-url …). */
+  args?: string[];
 }
 
 /** Children still running, killed if the test process exits without stopping them. */
@@ -57,14 +59,14 @@ async function signal(child: ChildProcess, name: NodeJS.Signals, graceMs = 10_00
 /** The caller's environment without the variables the CLI reads, so that the defaults apply (key sandbox-dev-key). */
 export function sandboxEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of ['SANDBOX_API_KEYS', 'SANDBOX_DB', 'HOST', 'PORT']) delete env[name];
+  for (const name of ['SANDBOX_API_KEYS', 'SANDBOX_DB', 'HOST', 'PORT', 'SANDBOX_WEBHOOK_URL', 'SANDBOX_WEBHOOK_SECRET']) delete env[name];
   return env;
 }
 
-async function startOnce(db: string, timeoutMs: number): Promise<SandboxProcess> {
+async function startOnce(db: string, timeoutMs: number, args: string[] = []): Promise<SandboxProcess> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'cli.ts'), 'sandbox', '--quiet', '--host', '127.0.0.1', '--port', String(port), '--db', db], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'cli.ts'), 'sandbox', '--quiet', '--host', '127.0.0.1', '--port', String(port), '--db', db, ...args], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: sandboxEnv(),
@@ -97,7 +99,7 @@ export async function startSandboxProcess(options: SandboxProcessOptions = {}): 
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      return await startOnce(db, timeoutMs);
+      return await startOnce(db, timeoutMs, options.args);
     } catch (error) {
       lastError = error;
       if (!/EADDRINUSE/.test((error as Error).message)) throw error;

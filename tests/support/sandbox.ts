@@ -123,7 +123,7 @@ export function testSandbox() {
     complete: (id: string, eligible = true) => post(`/sandbox/v1/payment_sessions/${id}/complete_checkout`, { eligible }),
     review: (id: string, decision: 'accept' | 'decline') => post(`/sandbox/v1/payment_sessions/${id}/review`, { decision }),
     detail: (id: string) => get(session(id)),
-    outbox: (eventType?: string) => get(`/sandbox/v1/outbox?limit=1000${eventType ? `&event_type=${encodeURIComponent(eventType)}` : ''}`).then((r) => r.body.events as Array<{ event_type: string; payload: any }>),
+    outbox: (eventType?: string) => get(`/sandbox/v1/outbox?limit=1000${eventType ? `&event_type=${encodeURIComponent(eventType)}` : ''}`).then((r) => r.body.events as Array<{ id: string; event_type: string; payload: any }>),
     /** A captured one-time payment (create, checkout, review accepted). */
     async capturedOneTime(overrides: Record<string, unknown> = {}) {
       const id = await createSession(overrides);

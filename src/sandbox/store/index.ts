@@ -3,6 +3,7 @@ import { catalogRepository } from './catalog.js';
 import { channelReset } from './channel-reset.js';
 import { clockRepository } from './clock.js';
 import type { Db } from './database.js';
+import { deliveriesRepository } from './deliveries.js';
 import { disputesRepository } from './dispute-index.js';
 import { faultsRepository } from './faults.js';
 import { featuresRepository } from './features.js';
@@ -16,6 +17,11 @@ import { tokensRepository } from './tokens.js';
 export function createStore(db: Db) {
   // Built once, as better-sqlite3 advises; each call runs its function inside the transaction.
   const inTransaction = db.transaction((fn: () => unknown) => fn());
+  // Whoever delivers webhooks listens here; told inside the writing transaction, it only schedules.
+  const queuedListeners = new Set<() => void>();
+  const deliveryQueued = () => {
+    for (const listener of queuedListeners) listener();
+  };
   return {
     db,
     /** Runs fn in one IMMEDIATE transaction: all of a request's writes commit together or not at all. */
@@ -28,7 +34,13 @@ export function createStore(db: Db) {
     letters: lettersRepository(db),
     catalog: catalogRepository(db),
     disputes: disputesRepository(db),
-    outbox: outboxRepository(db),
+    outbox: outboxRepository(db, deliveryQueued),
+    deliveries: deliveriesRepository(db),
+    /** Calls `listener` whenever a delivery is queued (inside the transaction); returns the unsubscribe. */
+    onDeliveryQueued(listener: () => void): () => void {
+      queuedListeners.add(listener);
+      return () => queuedListeners.delete(listener);
+    },
     features: featuresRepository(db),
     faults: faultsRepository(db),
     clock: clockRepository(db),

@@ -19,8 +19,17 @@ interface OutboxRow {
   delivered_at: string | null;
 }
 
-export function outboxRepository(db: Db) {
+/**
+ * `onQueued` is told when a delivery was queued, so that the dispatcher wakes; it runs inside the
+ * writing transaction, so it must only schedule work, never do it.
+ */
+export function outboxRepository(db: Db, onQueued: () => void = () => {}) {
+  const byId = db.prepare('SELECT event_type FROM outbox WHERE channel = ? AND id = ?');
   const insert = db.prepare('INSERT INTO outbox (delivery_id, channel, event_type, payload, created_at) VALUES (?, ?, ?, ?, ?)');
+  // Each endpoint of the channel subscribed to the event gets a delivery, due at once, in the same transaction.
+  const fanOut = db.prepare(`INSERT INTO deliveries (channel, outbox_id, endpoint_id, status, first_due_at, due_at)
+    SELECT @channel, @outbox_id, id, 'pending', @now, @now FROM webhook_endpoints
+    WHERE channel = @channel AND EXISTS (SELECT 1 FROM json_each(event_types) WHERE value IN ('*', @event_type))`);
   // One row more than the page, to tell whether another page follows.
   const all = db.prepare('SELECT * FROM outbox WHERE channel = @channel AND id > @after ORDER BY id LIMIT @limit + 1');
   const byType = db.prepare('SELECT * FROM outbox WHERE channel = @channel AND event_type = @event_type AND id > @after ORDER BY id LIMIT @limit + 1');
@@ -34,7 +43,16 @@ export function outboxRepository(db: Db) {
   return {
     enqueue(channel: string, event: DomainEvent, now: string, deliveryId: string): void {
       const payload = { webhook_delivery_id: deliveryId, event_type: event.event_type, ...(event.timestamp !== undefined ? { timestamp: event.timestamp } : {}), data: event.data };
-      insert.run(deliveryId, channel, event.event_type, JSON.stringify(payload), now);
+      const { lastInsertRowid } = insert.run(deliveryId, channel, event.event_type, JSON.stringify(payload), now);
+      if (fanOut.run({ channel, outbox_id: lastInsertRowid, now, event_type: event.event_type }).changes > 0) onQueued();
+    },
+    /** Delivers an event again, under the same webhook_delivery_id, to the endpoints subscribed to it now. */
+    redeliver(channel: string, outboxId: number, now: string): number | undefined {
+      const row = byId.get(channel, outboxId) as { event_type: string } | undefined;
+      if (!row) return undefined;
+      const queued = fanOut.run({ channel, outbox_id: outboxId, now, event_type: row.event_type }).changes;
+      if (queued > 0) onQueued();
+      return queued;
     },
     /** One page of the channel's events after the cursor, oldest first. */
     list(channel: string, page: { eventType?: string; after?: number; limit: number }): { events: OutboxEvent[]; hasMore: boolean } {

@@ -17,6 +17,7 @@ import { disputeHelperHandlers } from './dispute-helpers.js';
 import { save } from './session-writes.js';
 import { tokenHelperHandlers } from './token-helpers.js';
 import { activateIssuedToken } from './token-writes.js';
+import { webhookHelperHandlers } from './webhook-helpers.js';
 
 export function sessionOf(store: Store, context: { channel: string; path: { payment_session_id: string } }): Session {
   const session = store.sessions.get(context.channel, context.path.payment_session_id);
@@ -135,6 +136,7 @@ export function sandboxHelperHandlers(contract: ContractFacts): Handlers<HelperO
     },
 
     ...disputeHelperHandlers(),
+    ...webhookHelperHandlers(),
     ...tokenHelperHandlers(),
     ...catalogHelperHandlers(),
   } satisfies Handlers<HelperOperations>;

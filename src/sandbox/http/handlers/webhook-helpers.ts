@@ -1,0 +1,53 @@
+// Helpers of webhook delivery (openapi/sandbox.yaml): endpoints per channel, the log of attempts,
+// and redelivery of an event by hand.
+import { randomBytes } from 'node:crypto';
+import { newEndpoint } from '../../delivery/endpoints.js';
+import { notFound, quoted } from '../../domain/errors.js';
+import type { Handlers, HelperOperations } from '../operation-types.js';
+
+export function webhookHelperHandlers(): Handlers<HelperOperations> {
+  return {
+    createWebhookEndpoint(context, store) {
+      const { url, event_types: eventTypes, secret, mode } = context.body;
+      const endpoint = newEndpoint({
+        id: `we_${randomBytes(10).toString('hex')}`, channel: context.channel, url, now: context.now,
+        ...(eventTypes ? { eventTypes } : {}), ...(secret !== undefined ? { secret } : {}), ...(mode ? { mode } : {}),
+      });
+      store.deliveries.addEndpoint(endpoint);
+      const { channel: _channel, ...view } = endpoint;
+      return view;
+    },
+
+    listWebhookEndpoints(context, store) {
+      return { endpoints: store.deliveries.endpoints(context.channel).map(({ channel: _channel, ...view }) => view) };
+    },
+
+    deleteWebhookEndpoint(context, store) {
+      const endpoint = store.deliveries.endpoints(context.channel).find((e) => e.id === context.path.endpoint_id);
+      if (!endpoint || !store.deliveries.removeEndpoint(context.channel, endpoint.id)) throw notFound(`No webhook endpoint ${quoted(context.path.endpoint_id)}.`);
+      const { channel: _channel, ...view } = endpoint;
+      return view;
+    },
+
+    listWebhookDeliveries(context, store) {
+      const { after, limit = 100 } = context.query as { after?: string; limit?: number };
+      const { rows, hasMore } = store.deliveries.attempts(context.channel, { after: after === undefined ? 0 : Number(after), limit });
+      const attempts = rows.map((row) => ({
+        id: String(row.id), event_id: String(row.event_id), webhook_delivery_id: String(row.webhook_delivery_id), event_type: String(row.event_type),
+        endpoint_id: String(row.endpoint_id), url: (row.url as string | null) ?? null, attempted_at: String(row.attempted_at),
+        status: (row.status as number | null) ?? null, latency_ms: Number(row.latency_ms), response: (row.response as string | null) ?? null,
+        error: (row.error as string | null) ?? null, delivery_status: row.delivery_status as 'pending' | 'delivered' | 'failed',
+      }));
+      return { attempts, has_more: hasMore, next_after: hasMore ? attempts.at(-1)!.id : null };
+    },
+
+    redeliverEvent(context, store) {
+      const id = context.path.event_id;
+      const outboxId = /^[0-9]{1,15}$/.test(id) ? Number(id) : NaN;
+      const queued = Number.isNaN(outboxId) ? undefined : store.outbox.redeliver(context.channel, outboxId, context.now);
+      if (queued === undefined) throw notFound(`No outbox event ${quoted(id)}.`);
+      const event = store.outbox.list(context.channel, { after: outboxId - 1, limit: 1 }).events[0]!;
+      return { event_id: id, webhook_delivery_id: event.payload.webhook_delivery_id, deliveries: queued };
+    },
+  };
+}

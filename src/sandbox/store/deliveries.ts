@@ -1,0 +1,103 @@
+// Webhook endpoints of each channel, the deliveries of outbox events to them, and the log of every
+// attempt. Deliveries are written with their event (store/outbox.ts), so none is ever lost; the
+// dispatcher (delivery/dispatcher.ts) takes the due ones and records each attempt here.
+import type { Db } from './database.js';
+
+export type EndpointMode = 'signed' | 'legacy';
+
+export interface WebhookEndpoint {
+  id: string;
+  channel: string;
+  url: string;
+  event_types: string[];
+  secret: string;
+  mode: EndpointMode;
+  created_at: string;
+}
+
+export interface DueDelivery {
+  id: number;
+  outbox_id: number;
+  attempts: number;
+  first_due_at: string;
+  /** The event exactly as queued: the signed envelope. */
+  payload: string;
+}
+
+export interface AttemptRecord {
+  channel: string;
+  delivery_id: number;
+  attempted_at: string;
+  status: number | null;
+  latency_ms: number;
+  response: string | null;
+  error: string | null;
+}
+
+interface EndpointRow extends Omit<WebhookEndpoint, 'event_types'> {
+  event_types: string;
+}
+
+const readEndpoint = (row: EndpointRow): WebhookEndpoint => ({ ...row, event_types: JSON.parse(row.event_types) as string[] });
+
+export function deliveriesRepository(db: Db) {
+  const insertEndpoint = db.prepare('INSERT INTO webhook_endpoints (id, channel, url, event_types, secret, mode, created_at) VALUES (@id, @channel, @url, @event_types, @secret, @mode, @created_at)');
+  const endpointsOf = db.prepare('SELECT * FROM webhook_endpoints WHERE channel = ? ORDER BY created_at, id');
+  const allEndpoints = db.prepare('SELECT * FROM webhook_endpoints');
+  const endpointByUrl = db.prepare('SELECT * FROM webhook_endpoints WHERE channel = ? AND url = ?');
+  const removeEndpoint = db.prepare('DELETE FROM webhook_endpoints WHERE channel = ? AND id = ?');
+  const setSecret = db.prepare('UPDATE webhook_endpoints SET secret = ? WHERE channel = ? AND id = ?');
+  const dropPending = db.prepare("DELETE FROM deliveries WHERE endpoint_id = ? AND status = 'pending' AND id NOT IN (SELECT delivery_id FROM delivery_attempts)");
+  const failPending = db.prepare("UPDATE deliveries SET status = 'failed' WHERE endpoint_id = ? AND status = 'pending'");
+  const due = db.prepare(`SELECT d.id, d.outbox_id, d.attempts, d.first_due_at, o.payload FROM deliveries d JOIN outbox o ON o.id = d.outbox_id
+    WHERE d.status = 'pending' AND d.endpoint_id = ? AND d.due_at <= ? ORDER BY d.outbox_id, d.id LIMIT ?`);
+  const nextDue = db.prepare("SELECT MIN(due_at) FROM deliveries WHERE status = 'pending' AND endpoint_id = ?").pluck();
+  const succeed = db.prepare("UPDATE deliveries SET status = 'delivered', attempts = attempts + 1 WHERE id = ?");
+  const markOutbox = db.prepare('UPDATE outbox SET delivered_at = ? WHERE id = ?');
+  const retry = db.prepare("UPDATE deliveries SET attempts = attempts + 1, due_at = ?, status = ? WHERE id = ?");
+  const logAttempt = db.prepare(`INSERT INTO delivery_attempts (channel, delivery_id, attempted_at, status, latency_ms, response, error)
+    VALUES (@channel, @delivery_id, @attempted_at, @status, @latency_ms, @response, @error)`);
+  const attempts = db.prepare(`SELECT a.id, a.attempted_at, a.status, a.latency_ms, a.response, a.error, d.endpoint_id, d.attempts AS delivery_attempts,
+      d.status AS delivery_status, o.id AS event_id, o.delivery_id AS webhook_delivery_id, o.event_type, e.url
+    FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN outbox o ON o.id = d.outbox_id LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
+    WHERE a.channel = @channel AND a.id > @after ORDER BY a.id LIMIT @limit + 1`);
+  return {
+    addEndpoint(endpoint: WebhookEndpoint): void {
+      insertEndpoint.run({ ...endpoint, event_types: JSON.stringify(endpoint.event_types) });
+    },
+    endpoints: (channel: string) => (endpointsOf.all(channel) as EndpointRow[]).map(readEndpoint),
+    allEndpoints: () => (allEndpoints.all() as EndpointRow[]).map(readEndpoint),
+    endpointByUrl(channel: string, url: string): WebhookEndpoint | undefined {
+      const row = endpointByUrl.get(channel, url) as EndpointRow | undefined;
+      return row ? readEndpoint(row) : undefined;
+    },
+    setSecret(channel: string, id: string, secret: string): void {
+      setSecret.run(secret, channel, id);
+    },
+    /** Removes an endpoint; its pending deliveries end (failed, or gone if never tried). */
+    removeEndpoint(channel: string, id: string): boolean {
+      if (removeEndpoint.run(channel, id).changes === 0) return false;
+      dropPending.run(id);
+      failPending.run(id);
+      return true;
+    },
+    /** The endpoint's due deliveries, oldest event first. */
+    due: (endpointId: string, now: string, limit: number) => due.all(endpointId, now, limit) as DueDelivery[],
+    /** When the endpoint's next pending delivery is due (channel clock), if any. */
+    nextDue: (endpointId: string) => nextDue.get(endpointId) as string | null,
+    delivered(attempt: AttemptRecord, outboxId: number, at: string): void {
+      logAttempt.run(attempt);
+      succeed.run(attempt.delivery_id);
+      markOutbox.run(at, outboxId);
+    },
+    /** A failed attempt: due again at `dueAt`, or failed for good when `dueAt` is null. */
+    failed(attempt: AttemptRecord, dueAt: string | null): void {
+      logAttempt.run(attempt);
+      retry.run(dueAt ?? '9999-12-31T23:59:59.999Z', dueAt === null ? 'failed' : 'pending', attempt.delivery_id);
+    },
+    attempts(channel: string, page: { after: number; limit: number }) {
+      const rows = attempts.all({ channel, ...page }) as Array<Record<string, unknown> & { id: number }>;
+      return { rows: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
+    },
+  };
+}

@@ -1,0 +1,161 @@
+// Webhook delivery from an in-process sandbox to real HTTP receivers on 127.0.0.1, each signed
+// delivery verified with this package's verifyWebhook: every event reaches every subscribed
+// endpoint, signed or legacy; failures are retried on the channel's clock until a 204, for up to
+// 7 days; nothing is lost or duplicated after dedupe on webhook_delivery_id.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dispatcher.js';
+import { testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { startReceiver, until, type Receiver } from '../support/webhook-receiver.js';
+
+let s: TestSandbox;
+let dispatcher: Dispatcher;
+const receivers: Receiver[] = [];
+beforeEach(() => {
+  s = testSandbox();
+  dispatcher = startDispatcher(s.store, { tickMs: 20, timeoutMs: 300 });
+});
+afterEach(async () => {
+  await dispatcher.stop();
+  for (const receiver of receivers.splice(0)) await receiver.close();
+  await s.close();
+});
+
+const SECRET = 'whsec_test_secret';
+const HOUR = 3600;
+async function receiver(options: Parameters<typeof startReceiver>[0] = {}) {
+  const started = await startReceiver({ secret: SECRET, ...options });
+  receivers.push(started);
+  return started;
+}
+const addEndpoint = (url: string, extra: Record<string, unknown> = {}) => s.post('/sandbox/v1/webhook_endpoints', { url, secret: SECRET, ...extra });
+const advance = (seconds: number) => s.post('/sandbox/v1/clock/advance', { seconds });
+const outboxCount = async () => (await s.outbox()).length;
+const unique = (received: Receiver['accepted']) => new Set(received.map((r) => r.body.webhook_delivery_id)).size;
+
+describe('signed delivery', () => {
+  it('delivers a payment and a dispute, each event verified, in the order they happened', async () => {
+    const r = await receiver();
+    expect((await addEndpoint(r.url)).body).toMatchObject({ id: expect.stringMatching(/^we_/), mode: 'signed', event_types: ['*'] });
+    const id = await s.capturedOneTime();
+    const dispute = (await s.post(`/sandbox/v1/payment_sessions/${id}/disputes`, {})).body;
+    await s.post(`/sandbox/v1/disputes/${dispute.dispute_id}/sync`, { state: 'under_review' });
+    await s.post(`/sandbox/v1/disputes/${dispute.dispute_id}/sync`, { state: 'under_review' }); // silent
+    await s.post(`/sandbox/v1/disputes/${dispute.dispute_id}/resolve`, { outcome: 'won' });
+    await s.post(`/sandbox/v1/disputes/${dispute.dispute_id}/resolve`, { outcome: 'won' }); // re-sync of a terminal dispute: silent
+    await until(() => r.accepted.length === 5, 5000, 'five deliveries');
+    expect(r.rejected).toEqual([]);
+    expect(r.accepted.map((d) => [d.body.event_type, d.body.data.status ?? d.body.data.state])).toEqual([
+      ['payment_session_complete', 'processing'], ['payment_session_complete', 'captured'],
+      ['dispute.created', 'needs_response'], ['dispute.updated', 'under_review'], ['dispute.closed', 'won'],
+    ]);
+    expect(r.accepted[2]!.headers['x-service-signature']).toMatch(/^t=\d+,v0=[0-9a-f]{64}$/);
+    expect(r.accepted.map((d) => d.body.webhook_delivery_id)).toEqual((await s.outbox()).map((e) => e.payload.webhook_delivery_id));
+    const log = (await s.get('/sandbox/v1/webhook_deliveries')).body;
+    expect(log.attempts).toHaveLength(5);
+    expect(log.attempts[0]).toMatchObject({ status: 204, delivery_status: 'delivered', url: r.url, error: null });
+  });
+
+  it('sends an endpoint only the events it subscribes to, and legacy endpoints the flat data with the shared secret', async () => {
+    const disputes = await receiver();
+    const legacy = await receiver({ legacyKey: 'shared-secret' });
+    await addEndpoint(disputes.url, { event_types: ['dispute.created', 'dispute.closed'] });
+    await addEndpoint(legacy.url, { mode: 'legacy', secret: 'shared-secret' });
+    const id = await s.capturedOneTime();
+    const dispute = (await s.post(`/sandbox/v1/payment_sessions/${id}/disputes`, {})).body;
+    await s.post(`/sandbox/v1/disputes/${dispute.dispute_id}/evidence`);
+    await s.post(`/sandbox/v1/disputes/${dispute.dispute_id}/resolve`, { outcome: 'lost' });
+    await until(() => legacy.accepted.length === 6 && disputes.accepted.length === 2, 5000, 'both receivers');
+    expect(disputes.accepted.map((d) => d.body.event_type)).toEqual(['dispute.created', 'dispute.closed']);
+    expect(legacy.rejected).toEqual([]);
+    // Legacy: the data object itself, no envelope, no event_type, no signature.
+    expect(legacy.accepted[0]!.body).toMatchObject({ payment_id: id, status: 'processing' });
+    expect(legacy.accepted[0]!.body).not.toHaveProperty('event_type');
+    expect(legacy.accepted[0]!.headers).not.toHaveProperty('x-service-signature');
+    expect(legacy.accepted.at(-1)!.body).toMatchObject({ dispute_id: dispute.dispute_id, state: 'lost' });
+  });
+
+  it('redelivers an event by hand under the same webhook_delivery_id', async () => {
+    const r = await receiver();
+    await addEndpoint(r.url);
+    const id = await s.createSession();
+    await s.post(`/payments/v1/payment_session/${id}/cancel`);
+    await until(() => r.accepted.length === 1);
+    const [event] = await s.outbox();
+    const again = await s.post(`/sandbox/v1/outbox/${event!.id}/redeliver`);
+    expect(again.body).toEqual({ event_id: event!.id, webhook_delivery_id: event!.payload.webhook_delivery_id, deliveries: 1 });
+    await until(() => r.accepted.length === 2);
+    expect(r.accepted[1]!.raw).toBe(r.accepted[0]!.raw);
+    expect((await s.post('/sandbox/v1/outbox/999999/redeliver')).status).toBe(404);
+  });
+});
+
+describe('failures and retries', () => {
+  it('a receiver that fails at random (500s, timeouts, resets) still ends with every event, once after dedupe', async () => {
+    const answers: Array<'ok' | 'fail' | 'hang' | 'reset'> = ['fail', 'ok', 'hang', 'ok', 'reset', 'ok', 'fail', 'fail', 'ok'];
+    const r = await receiver({ answer: (n) => answers[n % answers.length]! });
+    await addEndpoint(r.url);
+    for (let i = 0; i < 10; i++) await s.capturedOneTime();
+    const events = await outboxCount();
+    expect(events).toBe(20);
+    // Each advance makes the failed ones due again (the longest backoff is an hour).
+    await until(async () => {
+      if (unique(r.accepted) < events) await advance(HOUR);
+      return unique(r.accepted) === events;
+    }, 20_000, 'every event');
+    expect(r.rejected).toEqual([]);
+    const log = (await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts;
+    expect(log.filter((a: { status: number | null }) => a.status === 500).length).toBeGreaterThan(0);
+    expect(log.filter((a: { error: string | null }) => a.error !== null).length).toBeGreaterThan(0);
+    expect(log.every((a: { delivery_status: string }) => a.delivery_status === 'delivered')).toBe(true);
+  });
+
+  it('a receiver down for 3 days on the sandbox clock gets everything when it comes back', async () => {
+    const first = await receiver();
+    const port = first.port;
+    await addEndpoint(first.url);
+    await first.close();
+    receivers.splice(receivers.indexOf(first), 1);
+    for (let i = 0; i < 3; i++) await s.capturedOneTime();
+    for (let hours = 0; hours < 72; hours += 6) await advance(6 * HOUR);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const log = (await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts;
+    expect(log.length).toBeGreaterThan(6);
+    expect(log.every((a: { status: number | null; delivery_status: string }) => a.status === null && a.delivery_status === 'pending')).toBe(true);
+    const back = await receiver({ port });
+    await advance(HOUR);
+    await until(() => unique(back.accepted) === 6, 5000, 'the six events');
+    expect(back.accepted.map((d) => d.body.data.status)).toEqual(expect.arrayContaining(['processing', 'captured']));
+  });
+
+  it('after 7 days of failures the delivery has failed, and is not tried again', async () => {
+    const r = await receiver({ answer: () => 'fail' });
+    await addEndpoint(r.url);
+    const id = await s.createSession();
+    await s.post(`/payments/v1/payment_session/${id}/cancel`);
+    await until(async () => (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts.length > 0);
+    for (let day = 0; day < 8; day++) {
+      for (let hour = 0; hour < 24; hour += 4) await advance(4 * HOUR);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    await until(async () => (await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts.at(-1).delivery_status === 'failed', 5000, 'failed');
+    const tried = (await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts.length;
+    await advance(24 * HOUR);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts.length).toBe(tried);
+  });
+});
+
+describe('endpoints', () => {
+  it('adds, lists and removes endpoints per channel; refuses bad ones', async () => {
+    const made = (await addEndpoint('http://127.0.0.1:9/webhooks')).body;
+    expect((await s.get('/sandbox/v1/webhook_endpoints')).body.endpoints).toEqual([made]);
+    expect((await s.get('/sandbox/v1/webhook_endpoints', { key: 'sandbox-other-key' })).body.endpoints).toEqual([]);
+    expect((await s.call('DELETE', `/sandbox/v1/webhook_endpoints/${made.id}`, { key: 'sandbox-other-key' })).status).toBe(404);
+    expect((await s.call('DELETE', `/sandbox/v1/webhook_endpoints/${made.id}`)).body).toEqual(made);
+    expect((await s.get('/sandbox/v1/webhook_endpoints')).body.endpoints).toEqual([]);
+    for (const body of [{ url: 'ftp://a.example' }, { url: 'not a url' }, { url: 'http://a.example', event_types: ['dispute.maybe'] }]) {
+      expect((await s.post('/sandbox/v1/webhook_endpoints', body)).body.error).toBe('InvalidRequest');
+    }
+    expect((await s.post('/sandbox/v1/webhook_endpoints', { url: 'https://a.example/hook' })).body.secret).toMatch(/^whsec_/);
+  });
+});

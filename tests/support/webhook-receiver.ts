@@ -1,0 +1,82 @@
+// A partner's webhook receiver on 127.0.0.1, for delivery tests: it verifies every signed delivery
+// with this package's verifyWebhook, keeps what it received, and answers as the test says (204, a
+// 500, no answer, or a reset connection).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifyWebhook } from '../../src/webhooks/index.js';
+
+export type Answer = 'ok' | 'fail' | 'hang' | 'reset';
+
+export interface Received {
+  headers: http.IncomingHttpHeaders;
+  raw: string;
+  /** The verified envelope (signed) or the flat data (legacy). */
+  body: Record<string, any>;
+}
+
+export interface Receiver {
+  url: string;
+  port: number;
+  /** Deliveries answered 204, in the order they arrived. */
+  accepted: Received[];
+  /** Signatures that did not verify: must stay empty. */
+  rejected: string[];
+  close(): Promise<void>;
+}
+
+export async function startReceiver(options: { secret?: string; legacyKey?: string; port?: number; answer?: (n: number) => Answer } = {}): Promise<Receiver> {
+  const accepted: Received[] = [];
+  const rejected: string[] = [];
+  let n = 0;
+  const sockets = new Set<import('node:net').Socket>();
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const answer = options.answer?.(n++) ?? 'ok';
+      if (answer === 'hang') return;
+      if (answer === 'reset') return void request.socket.destroy();
+      if (answer === 'fail') return void response.writeHead(500).end('Internal Server Error');
+      let body: Record<string, any>;
+      if (options.legacyKey !== undefined) {
+        if (request.headers['x-service-api-key'] !== options.legacyKey) rejected.push(`legacy key ${String(request.headers['x-service-api-key'])}`);
+        body = JSON.parse(raw) as Record<string, any>;
+      } else {
+        try {
+          body = verifyWebhook({ rawBody: raw, signatureHeader: String(request.headers['x-service-signature']), secret: options.secret ?? '' }) as unknown as Record<string, any>;
+        } catch (error) {
+          rejected.push((error as Error).message);
+          return void response.writeHead(400).end();
+        }
+      }
+      accepted.push({ headers: request.headers, raw, body });
+      response.writeHead(204).end();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/webhooks`, port, accepted, rejected,
+    close: () => new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** Waits until the condition holds, checking every 20 ms, or fails after `timeoutMs`. */
+export async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'the condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

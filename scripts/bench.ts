@@ -1,5 +1,6 @@
 // npm run bench: every benchmark of the project, each against its anchor in the same run.
 import { benchClient } from './bench/client.js';
+import { benchDelivery, deliveryTable } from './bench/delivery.js';
 import { benchListScale, LIST_SIZES, listScaleTable } from './bench/list-scale.js';
 import { benchSandbox, sandboxTable } from './bench/sandbox.js';
 
@@ -25,3 +26,8 @@ const listRuns = await benchListScale();
 console.log('');
 console.log(`Sandbox list against table size: autocannon, 50 connections, the sandbox on a SQLite file seeded with ${LIST_SIZES.join(' and ')} sessions`);
 console.log(listScaleTable(listRuns));
+
+const delivery = await benchDelivery();
+console.log('');
+console.log('Webhook delivery: the sandbox process with --webhook-url, a signed receiver verifying every delivery');
+console.log(deliveryTable(delivery));

@@ -12,6 +12,8 @@ export interface Received {
   raw: string;
   /** The verified envelope (signed) or the flat data (legacy). */
   body: Record<string, any>;
+  /** When the whole request had arrived (Date.now()). */
+  arrivedAt: number;
 }
 
 export interface Receiver {
@@ -33,6 +35,7 @@ export async function startReceiver(options: { secret?: string; legacyKey?: stri
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
+      const arrivedAt = Date.now();
       const raw = Buffer.concat(chunks).toString('utf8');
       const answer = options.answer?.(n++) ?? 'ok';
       if (answer === 'hang') return;
@@ -50,7 +53,7 @@ export async function startReceiver(options: { secret?: string; legacyKey?: stri
           return void response.writeHead(400).end();
         }
       }
-      accepted.push({ headers: request.headers, raw, body });
+      accepted.push({ headers: request.headers, raw, body, arrivedAt });
       response.writeHead(204).end();
     });
   });

@@ -1,0 +1,71 @@
+// Webhook delivery from the sandbox process as a developer runs it: `--webhook-url` and
+// `--webhook-secret` at start, the banner printing the secret, and an outbox that survives a
+// `kill -9` mid-burst: every event whose request was answered is delivered after the restart.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../support/contract.js';
+import { sessionRequest } from '../support/sandbox.js';
+import { SANDBOX_API_KEY, sandboxEnv, startSandboxProcess } from '../support/sandbox-process.js';
+import { startReceiver, until } from '../support/webhook-receiver.js';
+
+const SECRET = 'whsec_process_test';
+const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-webhooks-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function call(base: string, route: string, body: unknown = {}) {
+  const response = await fetch(`${base}${route}`, { method: 'POST', headers: { 'x-service-api-key': SANDBOX_API_KEY, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+describe('the sandbox process delivers webhooks', () => {
+  it('prints the endpoint and its secret at start', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sandbox', '--port', '0', '--db', ':memory:', '--webhook-url', 'http://127.0.0.1:9/webhooks', '--webhook-secret', SECRET], {
+      cwd: repoRoot, env: sandboxEnv(), stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    try {
+      await until(() => output.includes('Webhooks:'), 30_000, 'the banner');
+      expect(output).toContain(`Webhooks:  http://127.0.0.1:9/webhooks (channel dev), signed with ${SECRET}`);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 40_000);
+
+  it('delivers every acknowledged event after a kill -9 mid-burst and a restart', async () => {
+    const db = path.join(dir, 'burst.db');
+    const receiver = await startReceiver({ secret: SECRET });
+    const port = receiver.port;
+    await receiver.close(); // down during the burst: every delivery waits in the database
+    const args = ['--webhook-url', `http://127.0.0.1:${port}/webhooks`, '--webhook-secret', SECRET];
+    const first = await startSandboxProcess({ db, args });
+    const acknowledged: string[] = [];
+    const burst = Array.from({ length: 40 }, async (_, i) => {
+      const created = await call(first.baseUrl, '/payments/v1/create_payment_session', sessionRequest({ idempotency_key: `burst-${i}` })).catch(() => undefined);
+      if (created?.status !== 200) return;
+      const done = await call(first.baseUrl, `/sandbox/v1/payment_sessions/${created.body.id}/complete_checkout`).catch(() => undefined);
+      if (done?.status === 200) acknowledged.push(created.body.id as string);
+    });
+    await until(() => acknowledged.length >= 10, 20_000, 'ten acknowledged checkouts');
+    await first.kill();
+    await Promise.allSettled(burst);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(10);
+
+    const back = await startReceiver({ secret: SECRET, port });
+    const second = await startSandboxProcess({ db, args });
+    try {
+      const delivered = () => new Set(back.accepted.map((d) => d.body.data.payment_id as string));
+      await until(() => acknowledged.every((id) => delivered().has(id)), 20_000, 'every acknowledged event');
+      expect(back.rejected).toEqual([]);
+      const ids = back.accepted.map((d) => d.body.webhook_delivery_id as string);
+      expect(new Set(ids).size).toBe(ids.length);
+    } finally {
+      await second.stop();
+      await back.close();
+    }
+  }, 90_000);
+});

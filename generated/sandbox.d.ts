@@ -108,8 +108,11 @@ export interface paths {
         put?: never;
         /**
          * Open a dispute on a captured session
-         * @description Simulates a chargeback on a `captured` session. The new dispute is the contract's canonical
-         *     dispute, in state `needs_response`, and the `dispute.created` webhook is queued. While it is
+         * @description Simulates a chargeback (`kind=chargeback`, phase `dispute`) or an inquiry (`kind=inquiry`,
+         *     phase `inquiry`) on a `captured` session. The new dispute is the contract's canonical dispute,
+         *     in state `needs_response`, and the `dispute.created` webhook is queued. An inquiry with
+         *     `already_closed` opened and closed before the service saw it: it is `closed` and fires
+         *     nothing (a chargeback cannot be, 400 `InvalidRequest`). While it is
          *     open, the session's `status_summary` is `Disputed` and its refunds answer 400
          *     `ChargeDisputed`.
          *
@@ -147,7 +150,9 @@ export interface paths {
          *
          *     `lost` and `accepted` reduce the session's refundable amount by the disputed amount. While any
          *     dispute of the session is open, refunds answer 400 `ChargeDisputed`; once none is, refunds of
-         *     the remainder work again. An already resolved dispute answers 400 `InvalidState`.
+         *     the remainder work again. Resolving it again with its own outcome is a re-sync of a terminal
+         *     dispute: it answers the dispute and fires nothing; another outcome answers 400 `InvalidState`,
+         *     and so does an open inquiry, which is escalated or dropped, not resolved.
          */
         post: operations["resolveDispute"];
         delete?: never;
@@ -279,12 +284,15 @@ export interface paths {
          *     would receive it: a new `state`, a new `phase`, or both. The reference's table decides what
          *     fires:
          *
-         *     - a change of state or phase of an open dispute: `dispute.updated`;
+         *     - a change of state or phase of an open dispute: `dispute.updated`; but an inquiry reaching
+         *       the chargeback phase (`dispute`) escalates, and fires `dispute.created` again;
          *     - a sync that changes neither: nothing;
          *     - a terminal state (`won`, `lost`, `accepted`, `expired`, or `closed`): `dispute.closed`, once,
          *       with `outcome` (not for `closed`) and `resolved_at`;
-         *     - a re-sync of a terminal dispute with the same state and phase: nothing. Another state after a
-         *       terminal one answers 400 `InvalidState`.
+         *     - a re-sync of a terminal dispute with the same state and phase: nothing. Another state or
+         *       phase after a terminal one answers 400 `InvalidState`, and so do an outcome for an inquiry
+         *       and `closed` for a chargeback (outcomes belong to chargebacks, `closed` to dropped
+         *       inquiries).
          *
          *     `lost` and `accepted` take the disputed amount out of the session's refundable amount.
          */
@@ -1045,7 +1053,7 @@ export interface components {
             /** @description An absolute http or https URL; the dispatcher POSTs each event there. */
             url: string;
             /** @description The events it receives; `*` (the default) is every event. */
-            event_types?: ("*" | "payment_session_complete" | "payment_token.updated" | "product_catalog.item.eligibility_updated" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.evidence_submitted")[];
+            event_types?: ("*" | "payment_session_complete" | "payment_token.updated" | "payment_token_updated" | "product_catalog.item.eligibility_updated" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.evidence_submitted")[];
             /** @description The signing secret (signed) or the shared secret (legacy); made (`whsec_…`) when absent. */
             secret?: string;
             /**

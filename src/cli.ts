@@ -23,7 +23,7 @@ const USAGE = `Usage: hsa-fsa-sandbox <command> [options]
       channel's webhooks there, signed (a secret is made when none is given)
   mock [--host H] [--port P] [prism options]            the Prism mock of the examples (default 127.0.0.1:4011)
   docs [--out FILE]                                     the rendered reference (default site/index.html)
-Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel").`;
+Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel"), SANDBOX_WEBHOOK_URL, SANDBOX_WEBHOOK_SECRET.`;
 
 async function loadSandbox(): Promise<typeof import('./sandbox/server.js')> {
   try {
@@ -74,7 +74,7 @@ async function sandbox(args: string[]) {
     ? '  Database:  :memory: (gone when the sandbox stops)'
     : `  Database:  ${running.dbFile}${values.reset ? ' (reset)' : ''}   — the state persists across restarts; --reset starts empty`);
   console.log(running.webhook
-    ? `  Webhooks:  ${running.webhook.url} (channel ${running.webhook.channel}), signed with ${running.webhook.secret}`
+    ? `  Webhooks:  ${running.webhook.url} (channel ${running.webhook.channel}, ${running.webhook.event_types.join(', ')}), ${running.webhook.mode === 'legacy' ? 'legacy, shared secret' : 'signed with'} ${running.webhook.secret}`
     : '  Webhooks:  none sent; add an endpoint with --webhook-url URL, or POST /sandbox/v1/webhook_endpoints');
   const stop = () => void running.close().then(() => process.exit(0));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);

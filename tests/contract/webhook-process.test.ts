@@ -30,7 +30,7 @@ describe('the sandbox process delivers webhooks', () => {
     child.stderr.on('data', (chunk) => (output += chunk));
     try {
       await until(() => output.includes('Webhooks:'), 30_000, 'the banner');
-      expect(output).toContain(`Webhooks:  http://127.0.0.1:9/webhooks (channel dev), signed with ${SECRET}`);
+      expect(output).toContain(`Webhooks:  http://127.0.0.1:9/webhooks (channel dev, *), signed with ${SECRET}`);
     } finally {
       child.kill('SIGTERM');
     }

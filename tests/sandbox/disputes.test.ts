@@ -137,3 +137,34 @@ describe('the contract\'s dispute operations', () => {
     expect((await refund(id, 7799, 'all')).status).toBe(200);
   });
 });
+
+describe('found by review', () => {
+  it('an inquiry synced to the chargeback phase escalates: dispute.created again, and it is a chargeback from then on', async () => {
+    const id = await s.capturedOneTime();
+    const inquiry = await open(id, { kind: 'inquiry' });
+    expect((await helper(inquiry.dispute_id, 'sync', { phase: 'dispute' })).body).toMatchObject({ phase: 'dispute', state: 'needs_response' });
+    expect(await types()).toEqual(['dispute.created', 'dispute.created']);
+    expect((await helper(inquiry.dispute_id, 'escalate')).body.error).toBe('InvalidState');
+    expect((await helper(inquiry.dispute_id, 'resolve', { outcome: 'won' })).body.state).toBe('won');
+  });
+
+  it('sync keeps outcomes for chargebacks and closed for inquiries', async () => {
+    const id = await s.capturedOneTime();
+    const inquiry = await open(id, { kind: 'inquiry', amount: 100 });
+    const chargeback = await open(id, { amount: 100 });
+    expect((await helper(inquiry.dispute_id, 'sync', { state: 'lost' })).body.error).toBe('InvalidState');
+    expect((await helper(chargeback.dispute_id, 'sync', { state: 'closed' })).body.error).toBe('InvalidState');
+    expect((await helper(chargeback.dispute_id, 'sync', { state: 'lost' })).body.state).toBe('lost');
+  });
+
+  it('accept of a dispute already over answers {} and changes nothing; of an open inquiry, accepts it as a chargeback', async () => {
+    const id = await s.capturedOneTime();
+    const won = await open(id, { amount: 100 });
+    await helper(won.dispute_id, 'resolve', { outcome: 'won' });
+    expect(await s.post(`/v1/disputes/${won.dispute_id}/accept`)).toMatchObject({ status: 200, body: {} });
+    expect((await s.get(`/api/v1/disputes/${won.dispute_id}`)).body.state).toBe('won');
+    const inquiry = await open(id, { kind: 'inquiry', amount: 100 });
+    expect((await s.post(`/v1/disputes/${inquiry.dispute_id}/accept`)).status).toBe(200);
+    expect((await s.get(`/api/v1/disputes/${inquiry.dispute_id}`)).body).toMatchObject({ state: 'accepted', phase: 'dispute', outcome: 'accepted' });
+  });
+});

@@ -18,8 +18,24 @@ const FIRST_RETRY_MS = 1_000;
 const LONGEST_RETRY_MS = 60 * 60 * 1000;
 const TICK_MS = 250;
 const BATCH = 50;
-/** The first bytes of a receiver's answer kept in the log. */
+/** The first bytes of a receiver's answer kept in the log (then decoded as UTF-8). */
 const RESPONSE_EXCERPT = 200;
+
+/** The first bytes of an answer, read no further. */
+async function excerpt(answer: Response): Promise<string> {
+  if (!answer.body) return '';
+  const reader = answer.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size < RESPONSE_EXCERPT) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  await reader.cancel().catch(() => {});
+  return Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT).toString('utf8');
+}
 
 /** When a delivery that failed for the nth time is due again: doubling from 1 s to 1 h, ±20 %; null after 7 days. */
 export function nextAttemptAt(failures: number, firstDueAt: string, now: string, random: () => number = Math.random): string | null {
@@ -54,6 +70,7 @@ export function startDispatcher(store: Store, options: { timeoutMs?: number; tic
 
   async function attempt(endpoint: WebhookEndpoint, delivery: DueDelivery): Promise<void> {
     const { body, headers } = deliveryRequest(endpoint, delivery.payload);
+    const attemptedAt = store.clock.now(endpoint.channel);
     const started = performance.now();
     let status: number | null = null;
     let response: string | null = null;
@@ -61,15 +78,17 @@ export function startDispatcher(store: Store, options: { timeoutMs?: number; tic
     try {
       const answer = await fetch(endpoint.url, { method: 'POST', body, headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
       status = answer.status;
-      response = (await answer.text()).slice(0, RESPONSE_EXCERPT);
+      response = await excerpt(answer);
     } catch (cause) {
       const failure = cause as Error & { cause?: { code?: string; message?: string } };
       error = failure.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : failure.cause?.code ?? failure.cause?.message ?? failure.message;
     }
     const latency = Math.round(performance.now() - started);
     store.transaction(() => {
+      // A reset, or the endpoint's removal, may have ended the delivery while it was in flight.
+      if (!store.deliveries.isPending(delivery.id)) return;
       const now = store.clock.now(endpoint.channel);
-      const record = { channel: endpoint.channel, delivery_id: delivery.id, attempted_at: now, status, latency_ms: latency, response, error };
+      const record = { channel: endpoint.channel, delivery_id: delivery.id, attempted_at: attemptedAt, status, latency_ms: latency, response, error };
       if (status === 204) store.deliveries.delivered(record, delivery.outbox_id, now);
       else store.deliveries.failed(record, nextAttemptAt(delivery.attempts + 1, delivery.first_due_at, now));
     });
@@ -84,7 +103,8 @@ export function startDispatcher(store: Store, options: { timeoutMs?: number; tic
         const batch = store.read(() => store.deliveries.due(endpoint.id, store.clock.now(endpoint.channel), BATCH));
         if (batch.length === 0) break;
         for (const delivery of batch) {
-          if (stopped) return;
+          // Stopped, or the endpoint removed meanwhile: the rest of the batch is not sent.
+          if (stopped || !store.deliveries.endpoints(endpoint.channel).some((e) => e.id === endpoint.id)) return;
           await attempt(endpoint, delivery);
         }
       }
@@ -99,7 +119,10 @@ export function startDispatcher(store: Store, options: { timeoutMs?: number; tic
         again.add(endpoint.id);
         continue;
       }
-      const run = drain(endpoint).finally(() => running.delete(endpoint.id));
+      // A failure of the dispatcher itself (the database) is reported, never fatal: what is due stays due.
+      const run = drain(endpoint)
+        .catch((failure: Error) => console.error(`webhook dispatcher: ${failure.message}`))
+        .finally(() => running.delete(endpoint.id));
       running.set(endpoint.id, run);
     }
   }

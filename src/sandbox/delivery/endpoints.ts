@@ -1,6 +1,7 @@
 // Webhook endpoints: what a new one takes (its URL, its events, its secret and its mode), and the
 // endpoint --webhook-url configures at start.
 import { randomBytes } from 'node:crypto';
+import { randomIds } from '../ids.js';
 import { helperRefusal } from '../domain/errors.js';
 import type { Store } from '../store/index.js';
 import type { EndpointMode, WebhookEndpoint } from '../store/deliveries.js';
@@ -26,22 +27,28 @@ function checkUrl(url: string): void {
 
 export function newEndpoint(fields: { id: string; channel: string; url: string; eventTypes?: string[]; secret?: string; mode?: EndpointMode; now: string }): WebhookEndpoint {
   checkUrl(fields.url);
-  const eventTypes = fields.eventTypes ?? ['*'];
+  // The reference writes the token event both ways; the outbox names it with a dot.
+  const eventTypes = (fields.eventTypes ?? ['*']).map((type) => (type === 'payment_token_updated' ? 'payment_token.updated' : type));
   const unknown = eventTypes.filter((type) => type !== '*' && !(EVENT_TYPES as readonly string[]).includes(type));
   if (unknown.length > 0) throw helperRefusal('InvalidRequest', `Unknown event types: ${unknown.join(', ')}; use ${EVENT_TYPES.join(', ')} or *.`);
   return { id: fields.id, channel: fields.channel, url: fields.url, event_types: [...new Set(eventTypes)], secret: fields.secret ?? newSecret(), mode: fields.mode ?? 'signed', created_at: fields.now };
 }
 
-/** --webhook-url: the channel's endpoint at that URL, made or given this secret (kept when none is given). */
+/**
+ * --webhook-url: the one endpoint the command line owns on the channel. A restart with another URL
+ * or secret points it there (its pending deliveries follow); without a secret, the one in use stays.
+ */
 export function configureEndpoint(store: Store, channel: string, option: { url: string; secret?: string }) {
-  const existing = store.deliveries.endpointByUrl(channel, option.url);
-  if (existing && (option.secret === undefined || option.secret === existing.secret)) return { channel, url: existing.url, secret: existing.secret };
+  const existing = store.deliveries.cliEndpoint(channel);
   if (existing) {
-    // A new secret for the same receiver: its pending deliveries are signed with it from now on.
-    store.deliveries.setSecret(channel, existing.id, option.secret!);
-    return { channel, url: existing.url, secret: option.secret! };
+    const secret = option.secret ?? existing.secret;
+    if (existing.url !== option.url || secret !== existing.secret) {
+      newEndpoint({ id: existing.id, channel, url: option.url, now: existing.created_at });
+      store.deliveries.repoint(existing.id, option.url, secret);
+    }
+    return { channel, url: option.url, secret, mode: existing.mode, event_types: existing.event_types };
   }
-  const endpoint = newEndpoint({ id: `we_${randomBytes(10).toString('hex')}`, channel, url: option.url, ...(option.secret ? { secret: option.secret } : {}), now: store.clock.now(channel) });
-  store.deliveries.addEndpoint(endpoint);
-  return { channel, url: endpoint.url, secret: endpoint.secret };
+  const endpoint = newEndpoint({ id: `we_${randomIds.short()}`, channel, url: option.url, ...(option.secret ? { secret: option.secret } : {}), now: store.clock.now(channel) });
+  store.deliveries.addEndpoint(endpoint, 'cli');
+  return { channel, url: endpoint.url, secret: endpoint.secret, mode: endpoint.mode, event_types: endpoint.event_types };
 }

@@ -79,6 +79,15 @@ export function syncDispute(session: Session, disputeId: string, change: { state
     throw helperRefusal('InvalidState', `The dispute is already ${entry.dispute.state}; a terminal dispute does not change.`);
   }
   if (state === entry.dispute.state && phase === entry.dispute.phase) return { dispute: entry.dispute, events: [] };
+  const kind = entry.kind ?? 'chargeback';
+  // An inquiry reaching the chargeback phase is the reference's escalation: dispute.created again.
+  if (kind === 'inquiry' && phase === PHASE_OF.chargeback && !isTerminal(state)) return escalateInquiry(session, disputeId, now);
+  // Outcomes belong to chargebacks; `closed` to inquiries the bank drops (the reference's table).
+  if (isTerminal(state) && (state === 'closed') !== (kind === 'inquiry')) {
+    throw helperRefusal('InvalidState', kind === 'inquiry'
+      ? `An inquiry ends closed (dropped) or escalates to a chargeback; it is not ${state}.`
+      : 'A chargeback ends won, lost, accepted or expired; only an inquiry is closed.');
+  }
   entry.updated_at = now;
   if (!isTerminal(state)) {
     entry.dispute = { ...entry.dispute, state, phase };
@@ -130,8 +139,18 @@ export function dropInquiry(session: Session, disputeId: string, now: string) {
   return syncDispute(session, disputeId, { state: 'closed' }, now);
 }
 
-/** Accept dispute (the contract's): the merchant concedes, as an `accepted` outcome. */
+/**
+ * Accept dispute (the contract's): the merchant concedes an open dispute, as an `accepted` outcome;
+ * an open inquiry is accepted as the chargeback it would become. A dispute already over stays as it
+ * is, silently: the contract gives accept no refusal.
+ */
 export function acceptDispute(session: Session, disputeId: string, now: string) {
+  const entry = entryOf(session, disputeId);
+  if (isTerminal(String(entry.dispute.state))) return { dispute: entry.dispute, events: [] };
+  if ((entry.kind ?? 'chargeback') === 'inquiry') {
+    entry.kind = 'chargeback';
+    entry.dispute = { ...entry.dispute, phase: PHASE_OF.chargeback };
+  }
   return syncDispute(session, disputeId, { state: 'accepted' }, now);
 }
 

@@ -38,10 +38,11 @@ interface EndpointRow extends Omit<WebhookEndpoint, 'event_types'> {
   event_types: string;
 }
 
-const readEndpoint = (row: EndpointRow): WebhookEndpoint => ({ ...row, event_types: JSON.parse(row.event_types) as string[] });
+const readEndpoint = ({ origin: _origin, ...row }: EndpointRow & { origin?: string }): WebhookEndpoint => ({ ...row, event_types: JSON.parse(row.event_types) as string[] });
 
 export function deliveriesRepository(db: Db) {
-  const insertEndpoint = db.prepare('INSERT INTO webhook_endpoints (id, channel, url, event_types, secret, mode, created_at) VALUES (@id, @channel, @url, @event_types, @secret, @mode, @created_at)');
+  const insertEndpoint = db.prepare(`INSERT INTO webhook_endpoints (id, channel, url, event_types, secret, mode, created_at, origin)
+    VALUES (@id, @channel, @url, @event_types, @secret, @mode, @created_at, @origin)`);
   const endpointsOf = db.prepare('SELECT * FROM webhook_endpoints WHERE channel = ? ORDER BY created_at, id');
   const allEndpoints = db.prepare('SELECT * FROM webhook_endpoints');
   const endpointByUrl = db.prepare('SELECT * FROM webhook_endpoints WHERE channel = ? AND url = ?');
@@ -49,12 +50,18 @@ export function deliveriesRepository(db: Db) {
   const setSecret = db.prepare('UPDATE webhook_endpoints SET secret = ? WHERE channel = ? AND id = ?');
   const dropPending = db.prepare("DELETE FROM deliveries WHERE endpoint_id = ? AND status = 'pending' AND id NOT IN (SELECT delivery_id FROM delivery_attempts)");
   const failPending = db.prepare("UPDATE deliveries SET status = 'failed' WHERE endpoint_id = ? AND status = 'pending'");
+  // Due, and the oldest pending delivery of its resource to this endpoint: one resource's events go in order.
   const due = db.prepare(`SELECT d.id, d.outbox_id, d.attempts, d.first_due_at, o.payload FROM deliveries d JOIN outbox o ON o.id = d.outbox_id
-    WHERE d.status = 'pending' AND d.endpoint_id = ? AND d.due_at <= ? ORDER BY d.outbox_id, d.id LIMIT ?`);
+    WHERE d.status = 'pending' AND d.endpoint_id = @endpoint AND d.due_at <= @now
+      AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.status = 'pending' AND p.endpoint_id = d.endpoint_id AND p.resource = d.resource AND p.outbox_id < d.outbox_id)
+    ORDER BY d.outbox_id, d.id LIMIT @limit`);
+  const stillPending = db.prepare("SELECT 1 FROM deliveries WHERE id = ? AND status = 'pending'").pluck();
+  const cliEndpoint = db.prepare("SELECT * FROM webhook_endpoints WHERE channel = ? AND origin = 'cli'");
+  const repoint = db.prepare('UPDATE webhook_endpoints SET url = @url, secret = @secret WHERE id = @id');
   const nextDue = db.prepare("SELECT MIN(due_at) FROM deliveries WHERE status = 'pending' AND endpoint_id = ?").pluck();
-  const succeed = db.prepare("UPDATE deliveries SET status = 'delivered', attempts = attempts + 1 WHERE id = ?");
+  const succeed = db.prepare("UPDATE deliveries SET status = 'delivered', attempts = attempts + 1 WHERE id = ? AND status = 'pending'");
   const markOutbox = db.prepare('UPDATE outbox SET delivered_at = ? WHERE id = ?');
-  const retry = db.prepare("UPDATE deliveries SET attempts = attempts + 1, due_at = ?, status = ? WHERE id = ?");
+  const retry = db.prepare("UPDATE deliveries SET attempts = attempts + 1, due_at = ?, status = ? WHERE id = ? AND status = 'pending'");
   const logAttempt = db.prepare(`INSERT INTO delivery_attempts (channel, delivery_id, attempted_at, status, latency_ms, response, error)
     VALUES (@channel, @delivery_id, @attempted_at, @status, @latency_ms, @response, @error)`);
   const attempts = db.prepare(`SELECT a.id, a.attempted_at, a.status, a.latency_ms, a.response, a.error, d.endpoint_id, d.attempts AS delivery_attempts,
@@ -62,9 +69,20 @@ export function deliveriesRepository(db: Db) {
     FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN outbox o ON o.id = d.outbox_id LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
     WHERE a.channel = @channel AND a.id > @after ORDER BY a.id LIMIT @limit + 1`);
   return {
-    addEndpoint(endpoint: WebhookEndpoint): void {
-      insertEndpoint.run({ ...endpoint, event_types: JSON.stringify(endpoint.event_types) });
+    addEndpoint(endpoint: WebhookEndpoint, origin: 'cli' | 'helper' = 'helper'): void {
+      insertEndpoint.run({ ...endpoint, event_types: JSON.stringify(endpoint.event_types), origin });
     },
+    /** The endpoint --webhook-url owns on the channel, if any. */
+    cliEndpoint(channel: string): WebhookEndpoint | undefined {
+      const row = cliEndpoint.get(channel) as EndpointRow | undefined;
+      return row ? readEndpoint(row) : undefined;
+    },
+    /** Points an endpoint elsewhere: its pending deliveries go to the new URL, signed with the new secret. */
+    repoint(id: string, url: string, secret: string): void {
+      repoint.run({ id, url, secret });
+    },
+    /** Whether a delivery is still waiting (not removed by a reset or an endpoint's removal, not settled). */
+    isPending: (id: number) => stillPending.get(id) !== undefined,
     endpoints: (channel: string) => (endpointsOf.all(channel) as EndpointRow[]).map(readEndpoint),
     allEndpoints: () => (allEndpoints.all() as EndpointRow[]).map(readEndpoint),
     endpointByUrl(channel: string, url: string): WebhookEndpoint | undefined {
@@ -82,7 +100,7 @@ export function deliveriesRepository(db: Db) {
       return true;
     },
     /** The endpoint's due deliveries, oldest event first. */
-    due: (endpointId: string, now: string, limit: number) => due.all(endpointId, now, limit) as DueDelivery[],
+    due: (endpointId: string, now: string, limit: number) => due.all({ endpoint: endpointId, now, limit }) as DueDelivery[],
     /** When the endpoint's next pending delivery is due (channel clock), if any. */
     nextDue: (endpointId: string) => nextDue.get(endpointId) as string | null,
     delivered(attempt: AttemptRecord, outboxId: number, at: string): void {

@@ -324,7 +324,9 @@ export const MIGRATIONS: Migration[] = [
         event_types TEXT NOT NULL,
         secret TEXT NOT NULL,
         mode TEXT NOT NULL CHECK (mode IN ('signed', 'legacy')),
-        created_at TEXT NOT NULL
+        created_at TEXT NOT NULL,
+        -- 'cli' for the endpoint --webhook-url owns (one per channel), 'helper' for the others.
+        origin TEXT NOT NULL DEFAULT 'helper'
       );
       CREATE INDEX webhook_endpoints_channel ON webhook_endpoints (channel, created_at);
 
@@ -334,12 +336,16 @@ export const MIGRATIONS: Migration[] = [
         channel TEXT NOT NULL,
         outbox_id INTEGER NOT NULL REFERENCES outbox (id),
         endpoint_id TEXT NOT NULL,
+        -- The resource the event is about (a session, token, dispute or item): an endpoint gets
+        -- one resource's events in order, so a later one waits while an earlier one is pending.
+        resource TEXT NOT NULL,
         status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
         attempts INTEGER NOT NULL DEFAULT 0,
         first_due_at TEXT NOT NULL,
         due_at TEXT NOT NULL
       );
-      CREATE INDEX deliveries_due ON deliveries (status, endpoint_id, outbox_id) WHERE status = 'pending';
+      CREATE INDEX deliveries_due ON deliveries (endpoint_id, outbox_id) WHERE status = 'pending';
+      CREATE INDEX deliveries_resource ON deliveries (endpoint_id, resource, outbox_id) WHERE status = 'pending';
       CREATE INDEX deliveries_outbox ON deliveries (outbox_id);
       CREATE INDEX deliveries_channel ON deliveries (channel, id);
 

@@ -2,6 +2,13 @@
 import type { DomainEvent } from '../domain/types.js';
 import type { Db } from './database.js';
 
+/** The resource an event is about, whose events an endpoint receives in order. */
+export function resourceOf(event: DomainEvent): string {
+  const data = event.data as { payment_id?: unknown; payment_token?: unknown; dispute_id?: unknown; object?: { sku?: unknown } };
+  const id = data.dispute_id ?? data.payment_id ?? data.payment_token ?? data.object?.sku;
+  return typeof id === 'string' ? `${event.event_type.split(/[._]/)[0]}:${id}` : event.event_type;
+}
+
 export interface OutboxEvent {
   id: string;
   event_type: string;
@@ -24,11 +31,11 @@ interface OutboxRow {
  * writing transaction, so it must only schedule work, never do it.
  */
 export function outboxRepository(db: Db, onQueued: () => void = () => {}) {
-  const byId = db.prepare('SELECT event_type FROM outbox WHERE channel = ? AND id = ?');
+  const byId = db.prepare('SELECT event_type, payload FROM outbox WHERE channel = ? AND id = ?');
   const insert = db.prepare('INSERT INTO outbox (delivery_id, channel, event_type, payload, created_at) VALUES (?, ?, ?, ?, ?)');
   // Each endpoint of the channel subscribed to the event gets a delivery, due at once, in the same transaction.
-  const fanOut = db.prepare(`INSERT INTO deliveries (channel, outbox_id, endpoint_id, status, first_due_at, due_at)
-    SELECT @channel, @outbox_id, id, 'pending', @now, @now FROM webhook_endpoints
+  const fanOut = db.prepare(`INSERT INTO deliveries (channel, outbox_id, endpoint_id, resource, status, first_due_at, due_at)
+    SELECT @channel, @outbox_id, id, @resource, 'pending', @now, @now FROM webhook_endpoints
     WHERE channel = @channel AND EXISTS (SELECT 1 FROM json_each(event_types) WHERE value IN ('*', @event_type))`);
   // One row more than the page, to tell whether another page follows.
   const all = db.prepare('SELECT * FROM outbox WHERE channel = @channel AND id > @after ORDER BY id LIMIT @limit + 1');
@@ -44,13 +51,14 @@ export function outboxRepository(db: Db, onQueued: () => void = () => {}) {
     enqueue(channel: string, event: DomainEvent, now: string, deliveryId: string): void {
       const payload = { webhook_delivery_id: deliveryId, event_type: event.event_type, ...(event.timestamp !== undefined ? { timestamp: event.timestamp } : {}), data: event.data };
       const { lastInsertRowid } = insert.run(deliveryId, channel, event.event_type, JSON.stringify(payload), now);
-      if (fanOut.run({ channel, outbox_id: lastInsertRowid, now, event_type: event.event_type }).changes > 0) onQueued();
+      if (fanOut.run({ channel, outbox_id: lastInsertRowid, now, event_type: event.event_type, resource: resourceOf(event) }).changes > 0) onQueued();
     },
     /** Delivers an event again, under the same webhook_delivery_id, to the endpoints subscribed to it now. */
     redeliver(channel: string, outboxId: number, now: string): number | undefined {
-      const row = byId.get(channel, outboxId) as { event_type: string } | undefined;
+      const row = byId.get(channel, outboxId) as { event_type: string; payload: string } | undefined;
       if (!row) return undefined;
-      const queued = fanOut.run({ channel, outbox_id: outboxId, now, event_type: row.event_type }).changes;
+      const { data } = JSON.parse(row.payload) as { data: Record<string, unknown> };
+      const queued = fanOut.run({ channel, outbox_id: outboxId, now, event_type: row.event_type, resource: resourceOf({ event_type: row.event_type, data }) }).changes;
       if (queued > 0) onQueued();
       return queued;
     },

@@ -1,6 +1,5 @@
 // Helpers of webhook delivery (openapi/sandbox.yaml): endpoints per channel, the log of attempts,
 // and redelivery of an event by hand.
-import { randomBytes } from 'node:crypto';
 import { newEndpoint } from '../../delivery/endpoints.js';
 import { notFound, quoted } from '../../domain/errors.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
@@ -10,7 +9,7 @@ export function webhookHelperHandlers(): Handlers<HelperOperations> {
     createWebhookEndpoint(context, store) {
       const { url, event_types: eventTypes, secret, mode } = context.body;
       const endpoint = newEndpoint({
-        id: `we_${randomBytes(10).toString('hex')}`, channel: context.channel, url, now: context.now,
+        id: `we_${context.ids.short()}`, channel: context.channel, url, now: context.now,
         ...(eventTypes ? { eventTypes } : {}), ...(secret !== undefined ? { secret } : {}), ...(mode ? { mode } : {}),
       });
       store.deliveries.addEndpoint(endpoint);

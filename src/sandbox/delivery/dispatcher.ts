@@ -104,7 +104,7 @@ export function startDispatcher(store: Store, options: { timeoutMs?: number; tic
         if (batch.length === 0) break;
         for (const delivery of batch) {
           // Stopped, or the endpoint removed meanwhile: the rest of the batch is not sent.
-          if (stopped || !store.deliveries.endpoints(endpoint.channel).some((e) => e.id === endpoint.id)) return;
+          if (stopped || !store.deliveries.hasEndpoint(endpoint.id)) return;
           await attempt(endpoint, delivery);
         }
       }

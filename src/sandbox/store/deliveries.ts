@@ -56,6 +56,7 @@ export function deliveriesRepository(db: Db) {
       AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.status = 'pending' AND p.endpoint_id = d.endpoint_id AND p.resource = d.resource AND p.outbox_id < d.outbox_id)
     ORDER BY d.outbox_id, d.id LIMIT @limit`);
   const stillPending = db.prepare("SELECT 1 FROM deliveries WHERE id = ? AND status = 'pending'").pluck();
+  const endpointExists = db.prepare('SELECT 1 FROM webhook_endpoints WHERE id = ?').pluck();
   const cliEndpoint = db.prepare("SELECT * FROM webhook_endpoints WHERE channel = ? AND origin = 'cli'");
   const repoint = db.prepare('UPDATE webhook_endpoints SET url = @url, secret = @secret WHERE id = @id');
   const nextDue = db.prepare("SELECT MIN(due_at) FROM deliveries WHERE status = 'pending' AND endpoint_id = ?").pluck();
@@ -83,6 +84,8 @@ export function deliveriesRepository(db: Db) {
     },
     /** Whether a delivery is still waiting (not removed by a reset or an endpoint's removal, not settled). */
     isPending: (id: number) => stillPending.get(id) !== undefined,
+    /** Whether the endpoint is still there (one key lookup, for the dispatcher between attempts). */
+    hasEndpoint: (id: string) => endpointExists.get(id) !== undefined,
     endpoints: (channel: string) => (endpointsOf.all(channel) as EndpointRow[]).map(readEndpoint),
     allEndpoints: () => (allEndpoints.all() as EndpointRow[]).map(readEndpoint),
     endpointByUrl(channel: string, url: string): WebhookEndpoint | undefined {

@@ -52,8 +52,9 @@ describe('signed delivery', () => {
     ]);
     expect(r.accepted[2]!.headers['x-service-signature']).toMatch(/^t=\d+,v0=[0-9a-f]{64}$/);
     expect(r.accepted.map((d) => d.body.webhook_delivery_id).sort()).toEqual((await s.outbox()).map((e) => e.payload.webhook_delivery_id).sort());
+    // The receiver answers before the dispatcher records the attempt: wait for the log.
+    await until(async () => (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts.length === 5, 5000, 'five logged attempts');
     const log = (await s.get('/sandbox/v1/webhook_deliveries')).body;
-    expect(log.attempts).toHaveLength(5);
     expect(log.attempts[0]).toMatchObject({ status: 204, delivery_status: 'delivered', url: r.url, error: null });
   });
 
@@ -217,14 +218,18 @@ describe('found by review: what happens to a delivery in flight', () => {
     // Answers 204 after 300 ms, so that a test can act while the attempt is in flight.
     const http = await import('node:http');
     const received: string[] = [];
+    const arrived: string[] = [];
     const server = http.createServer((request, response) => {
       request.resume();
-      request.on('end', () => setTimeout(() => { received.push('x'); response.writeHead(204).end(); }, 300));
+      request.on('end', () => {
+        arrived.push('x');
+        setTimeout(() => { received.push('x'); response.writeHead(204).end(); }, 300);
+      });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as import('node:net').AddressInfo;
     receivers.push({ url: '', port, accepted: [], rejected: [], close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
-    return { url: `http://127.0.0.1:${port}/hook`, received };
+    return { url: `http://127.0.0.1:${port}/hook`, received, arrived };
   }
 
   it('a reset of the channel during an attempt ends the delivery; the sandbox goes on', async () => {
@@ -232,7 +237,7 @@ describe('found by review: what happens to a delivery in flight', () => {
     await addEndpoint(slow.url);
     const id = await s.createSession();
     await s.post(`/payments/v1/payment_session/${id}/cancel`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(() => slow.arrived.length === 1, 5000, 'the attempt in flight');
     await s.post('/sandbox/v1/reset');
     await until(() => slow.received.length === 1, 5000, 'the answer');
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -247,9 +252,9 @@ describe('found by review: what happens to a delivery in flight', () => {
     const slow = await slowReceiver();
     const endpoint = (await addEndpoint(slow.url)).body;
     for (let i = 0; i < 3; i++) await s.post(`/payments/v1/payment_session/${await s.createSession()}/cancel`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(() => slow.arrived.length === 1, 5000, 'the attempt in flight');
     await s.call('DELETE', `/sandbox/v1/webhook_endpoints/${endpoint.id}`);
     await new Promise((resolve) => setTimeout(resolve, 800));
-    expect(slow.received.length).toBe(1);
+    expect(slow.arrived.length).toBe(1);
   });
 });

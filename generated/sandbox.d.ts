@@ -939,6 +939,7 @@ export interface components {
          *     | `ServerError` | 500 | Internal error of the sandbox. |
          *     | `NotImplemented` | 501 | The helper is not implemented. |
          *     | `MalformedRequest` | 400 | The request is not valid HTTP/1.1, or an HTTP/1.1 request has no Host header (the connection is closed). |
+         *     | `MalformedRequest` | 400 | A webhook delivery of this sandbox sent to the sandbox itself (an endpoint pointed at it): refused, so that no delivery loops. |
          *     | `MalformedRequest` | 417 | An `Expect` header other than `100-continue` (the connection is closed). |
          *     | `MethodNotAllowed` | 405 | A `CONNECT` request: the sandbox opens no tunnels (the connection is closed). |
          *     | `RequestTimeout` | 408 | The request did not arrive in time (refused before routing; the connection is closed). |
@@ -1050,11 +1051,11 @@ export interface components {
         };
         /** @description A receiver of the channel's webhooks. */
         WebhookEndpointRequest: {
-            /** @description An absolute http or https URL; the dispatcher POSTs each event there. */
+            /** @description An absolute http or https URL without a user or password; the dispatcher POSTs each event there. At most 20 endpoints per channel. */
             url: string;
             /** @description The events it receives; `*` (the default) is every event. */
             event_types?: ("*" | "payment_session_complete" | "payment_token.updated" | "payment_token_updated" | "product_catalog.item.eligibility_updated" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.evidence_submitted")[];
-            /** @description The signing secret (signed) or the shared secret (legacy); made (`whsec_…`) when absent. */
+            /** @description The signing secret (signed) or the shared secret (legacy), printable ASCII without spaces (it travels in a header, and verifyWebhook refuses a padded one); made (`whsec_…`) when absent. */
             secret?: string;
             /**
              * @description `signed`: the signed envelope. `legacy`: the flat data object, unsigned, with the secret in `x-service-api-key`.
@@ -1094,7 +1095,7 @@ export interface components {
             latency_ms: number;
             /** @description The first 200 characters of the answer's body. */
             response: string | null;
-            /** @description Why no answer came (a timeout, a refused connection); null when one came. */
+            /** @description Why no complete answer came (a timeout, also while the answer's body was read; a refused connection; a reset); null when one came. */
             error: string | null;
             /**
              * @description Where the delivery stands now.

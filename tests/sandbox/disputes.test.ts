@@ -111,7 +111,7 @@ describe('the contract\'s dispute operations', () => {
     expect((await s.get(`/v1/disputes/${ids[1]}`)).body.id).toBe(ids[1]);
   });
 
-  it.each(['limit=0', 'limit=101', 'limit=x', 'cursor=abc', 'cursor=dc_', 'limit=1&limit=2'])('answers InvalidRequestParameter for %s', async (query) => {
+  it.each(['limit=0', 'limit=101', 'limit=x', 'limit=1e1', 'limit=+5', 'cursor=abc', 'cursor=dc_', 'limit=1&limit=2'])('answers InvalidRequestParameter for %s', async (query) => {
     const reply = await s.get(`/v1/disputes?${query}`);
     expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
   });

@@ -258,3 +258,45 @@ describe('found by review: what happens to a delivery in flight', () => {
     expect(slow.arrived.length).toBe(1);
   });
 });
+
+describe('found by attack', () => {
+  it('an endpoint pointed at the sandbox itself (a redeliver URL, with a key as its secret) does not loop', async () => {
+    const base = await s.app.listen({ host: '127.0.0.1', port: 0 });
+    const id = await s.createSession();
+    await s.post(`/payments/v1/payment_session/${id}/cancel`);
+    const [event] = await s.outbox();
+    await addEndpoint(`${base}/sandbox/v1/outbox/${event!.id}/redeliver`, { mode: 'legacy', secret: 'sandbox-dev-key' });
+    await s.post(`/sandbox/v1/outbox/${event!.id}/redeliver`);
+    await until(async () => (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts.length > 0, 5000, 'an attempt');
+    for (let i = 0; i < 5; i++) await advance(HOUR);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const attempts = (await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts;
+    expect(attempts.every((a: { status: number | null; response: string }) => a.status === 400 && a.response.includes('MalformedRequest'))).toBe(true);
+    expect(new Set(attempts.map((a: { event_id: string }) => a.event_id))).toEqual(new Set([event!.id]));
+    expect(attempts.length).toBeLessThan(10);
+  });
+
+  it('a retry that could only come after the end of the clock (9999-12-31) fails the delivery instead of spinning', async () => {
+    const r = await receiver({ answer: () => 'fail' });
+    await addEndpoint(r.url);
+    const target = Date.parse('9999-12-31T23:59:58Z');
+    for (let left = (target - Date.parse((await s.get('/sandbox/v1/clock')).body.now)) / 1000; left > 1; left = (target - Date.parse((await s.get('/sandbox/v1/clock')).body.now)) / 1000) {
+      await advance(Math.min(315_360_000, Math.floor(left)));
+    }
+    const id = await s.createSession();
+    await s.post(`/payments/v1/payment_session/${id}/cancel`);
+    await until(async () => (await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts.at(-1)?.delivery_status === 'failed', 5000, 'failed');
+    const tried = (await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts.length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts.length).toBe(tried);
+    expect(tried).toBeLessThan(20);
+  });
+
+  it('refuses credentials in the URL, a secret with spaces or line breaks, and a 21st endpoint', async () => {
+    for (const body of [{ url: 'http://user:pass@127.0.0.1:9/hook' }, { url: 'http://127.0.0.1:9/hook', secret: ' whsec_padded ' }, { url: 'http://127.0.0.1:9/hook', secret: 'a\r\nb' }]) {
+      expect((await s.post('/sandbox/v1/webhook_endpoints', body)).body.error).toBe('InvalidRequest');
+    }
+    for (let i = 0; i < 20; i++) expect((await addEndpoint(`http://127.0.0.1:9/hook${i}`)).status).toBe(200);
+    expect((await addEndpoint('http://127.0.0.1:9/one-more')).body.message).toContain('at most 20');
+  });
+});

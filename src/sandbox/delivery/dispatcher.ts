@@ -17,6 +17,9 @@ export const RETRY_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 const FIRST_RETRY_MS = 1_000;
 const LONGEST_RETRY_MS = 60 * 60 * 1000;
 const TICK_MS = 250;
+const LAST_TIME = Date.parse('9999-12-31T23:59:59.999Z');
+/** Marks the dispatcher's requests, so that the sandbox refuses one sent to itself (a loop). */
+export const DELIVERY_HEADER = 'x-sandbox-webhook-delivery';
 const BATCH = 50;
 /** The first bytes of a receiver's answer kept in the log (then decoded as UTF-8). */
 const RESPONSE_EXCERPT = 200;
@@ -41,12 +44,14 @@ async function excerpt(answer: Response): Promise<string> {
 export function nextAttemptAt(failures: number, firstDueAt: string, now: string, random: () => number = Math.random): string | null {
   const delay = Math.min(FIRST_RETRY_MS * 2 ** (failures - 1), LONGEST_RETRY_MS) * (0.8 + 0.4 * random());
   const due = Date.parse(now) + delay;
-  return due - Date.parse(firstDueAt) > RETRY_WINDOW_MS ? null : new Date(Math.min(due, Date.parse('9999-12-31T23:59:59.999Z'))).toISOString();
+  // The clock stops at the end of year 9999: a retry that could only come then has failed for good.
+  if (due - Date.parse(firstDueAt) > RETRY_WINDOW_MS || due > LAST_TIME) return null;
+  return new Date(due).toISOString();
 }
 
 /** The request a delivery sends: the signed envelope, or a legacy endpoint's flat data object. */
 export function deliveryRequest(endpoint: WebhookEndpoint, payload: string, now: () => number = Date.now): { body: string; headers: Record<string, string> } {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'hsa-fsa-sandbox-webhooks' };
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'hsa-fsa-sandbox-webhooks', [DELIVERY_HEADER]: '1' };
   if (endpoint.mode === 'legacy') {
     return { body: JSON.stringify((JSON.parse(payload) as { data: unknown }).data), headers: { ...headers, 'x-service-api-key': endpoint.secret } };
   }

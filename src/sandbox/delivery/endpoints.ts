@@ -12,6 +12,9 @@ export const EVENT_TYPES = [
   'dispute.created', 'dispute.updated', 'dispute.closed', 'dispute.evidence_submitted',
 ] as const;
 
+/** Endpoints per channel: each event opens a request to every one. */
+export const MAX_ENDPOINTS = 20;
+
 export const newSecret = () => `whsec_${randomBytes(24).toString('base64url')}`;
 
 /** A receiver's URL must be absolute http(s): the dispatcher POSTs there. */
@@ -23,6 +26,8 @@ function checkUrl(url: string): void {
     throw helperRefusal('InvalidRequest', `url is not an absolute URL: ${JSON.stringify(url.slice(0, 100))}.`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw helperRefusal('InvalidRequest', 'url must be an http or https URL.');
+  // Credentials in a URL would be sent, and logged, with every delivery.
+  if (parsed.username !== '' || parsed.password !== '') throw helperRefusal('InvalidRequest', 'url must not carry a user or a password.');
 }
 
 export function newEndpoint(fields: { id: string; channel: string; url: string; eventTypes?: string[]; secret?: string; mode?: EndpointMode; now: string }): WebhookEndpoint {

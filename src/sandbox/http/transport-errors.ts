@@ -5,6 +5,7 @@
 // `Connection: close`, because the connection cannot safely carry another request.
 import { METHODS, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { DELIVERY_HEADER } from '../delivery/dispatcher.js';
 import type { FastifyInstance } from 'fastify';
 import { errorBody, HttpRefusal } from './errors.js';
 
@@ -14,6 +15,7 @@ export const TRANSPORT_ERRORS = {
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, error: 'RequestTimeout', message: 'The request was not received in time.' },
   default: { status: 400, error: 'MalformedRequest', message: 'The request is not valid HTTP/1.1.' },
   missingHost: { status: 400, error: 'MalformedRequest', message: 'An HTTP/1.1 request needs a Host header.' },
+  ownDelivery: { status: 400, error: 'MalformedRequest', message: 'This is a webhook delivery of this sandbox, sent to the sandbox itself: point the endpoint at your receiver.' },
   expectation: { status: 417, error: 'MalformedRequest', message: 'The sandbox meets no Expect but 100-continue.' },
   connect: { status: 405, error: 'MethodNotAllowed', message: 'The sandbox opens no tunnels: CONNECT is not allowed.' },
 } as const;
@@ -66,6 +68,11 @@ export function registerTransportErrors(app: FastifyInstance, corsOrigin: string
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       const { status, error, message } = TRANSPORT_ERRORS.missingHost;
       throw new HttpRefusal(status, error, message, { connection: 'close' });
+    }
+    // An endpoint pointed at the sandbox would feed its own outbox (a redeliver URL): a loop, refused.
+    if (request.headers[DELIVERY_HEADER] !== undefined) {
+      const { status, error, message } = TRANSPORT_ERRORS.ownDelivery;
+      throw new HttpRefusal(status, error, message);
     }
   });
 }

@@ -362,4 +362,9 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX delivery_attempts_channel ON delivery_attempts (channel, id);
     `,
   },
+  {
+    version: 9,
+    description: 'the attempts of a delivery found by an index, so that deleting deliveries (a reset, an endpoint removed) reads no whole table',
+    sql: 'CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id);',
+  },
 ];

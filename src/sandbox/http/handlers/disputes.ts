@@ -28,7 +28,7 @@ function listQuery(raw: Readonly<Record<string, string | string[] | undefined>>)
     return value;
   };
   const limitText = one('limit');
-  const limit = limitText === undefined ? DEFAULT_LIMIT : Number(limitText);
+  const limit = limitText === undefined ? DEFAULT_LIMIT : /^[0-9]{1,3}$/.test(limitText) ? Number(limitText) : NaN;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw refuseList('InvalidRequestParameter', `limit must be an integer from 1 to ${MAX_LIMIT}.`);
   const cursor = one('cursor');
   if (cursor === undefined || cursor === '') return { before: Number.MAX_SAFE_INTEGER, limit };

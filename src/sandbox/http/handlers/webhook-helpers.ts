@@ -1,13 +1,16 @@
 // Helpers of webhook delivery (openapi/sandbox.yaml): endpoints per channel, the log of attempts,
 // and redelivery of an event by hand.
-import { newEndpoint } from '../../delivery/endpoints.js';
-import { notFound, quoted } from '../../domain/errors.js';
+import { MAX_ENDPOINTS, newEndpoint } from '../../delivery/endpoints.js';
+import { helperRefusal, notFound, quoted } from '../../domain/errors.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
 
 export function webhookHelperHandlers(): Handlers<HelperOperations> {
   return {
     createWebhookEndpoint(context, store) {
       const { url, event_types: eventTypes, secret, mode } = context.body;
+      if (store.deliveries.endpoints(context.channel).length >= MAX_ENDPOINTS) {
+        throw helperRefusal('InvalidRequest', `A channel has at most ${MAX_ENDPOINTS} webhook endpoints; remove one first.`);
+      }
       const endpoint = newEndpoint({
         id: `we_${context.ids.short()}`, channel: context.channel, url, now: context.now,
         ...(eventTypes ? { eventTypes } : {}), ...(secret !== undefined ? { secret } : {}), ...(mode ? { mode } : {}),

@@ -3,8 +3,9 @@
 // - Only a 204 succeeds. Any other status, a timeout (10 s) or a refused connection is a failure,
 //   retried with exponential backoff and jitter, due on the channel's clock, for up to 7 days;
 //   after that the delivery has failed.
-// - Each endpoint gets its deliveries one at a time, oldest event first, so that a healthy receiver
-//   sees every resource's events in the order they happened; endpoints are served side by side.
+// - An endpoint gets each resource's events one at a time, oldest first, even through failures,
+//   so that it sees every resource's events in the order they happened; up to 8 deliveries of
+//   different resources are in flight at once, and endpoints are served side by side.
 // - It runs beside the requests, never inside one: the API answers first, then a queued delivery
 //   wakes the dispatcher. A timer makes retries run as their time comes (or the clock is advanced).
 // - The signature carries the real time, which the receiver checks against its own clock.
@@ -21,6 +22,8 @@ const LAST_TIME = Date.parse('9999-12-31T23:59:59.999Z');
 /** Marks the dispatcher's requests, so that the sandbox refuses one sent to itself (a loop). */
 export const DELIVERY_HEADER = 'x-sandbox-webhook-delivery';
 const BATCH = 50;
+/** Deliveries in flight at once per endpoint, each of another resource. */
+const PARALLEL = 8;
 /** The first bytes of a receiver's answer kept in the log (then decoded as UTF-8). */
 const RESPONSE_EXCERPT = 200;
 
@@ -107,11 +110,18 @@ export function startDispatcher(store: Store, options: { timeoutMs?: number; tic
         if (stopped) return;
         const batch = store.read(() => store.deliveries.due(endpoint.id, store.clock.now(endpoint.channel), BATCH));
         if (batch.length === 0) break;
-        for (const delivery of batch) {
-          // Stopped, or the endpoint removed meanwhile: the rest of the batch is not sent.
-          if (stopped || !store.deliveries.hasEndpoint(endpoint.id)) return;
-          await attempt(endpoint, delivery);
-        }
+        // A batch holds at most one delivery per resource (the oldest pending one), so its
+        // deliveries may go side by side; the next of a resource comes in a later batch.
+        let next = 0;
+        const worker = async () => {
+          while (next < batch.length) {
+            // Stopped, or the endpoint removed meanwhile: the rest of the batch is not sent.
+            if (stopped || !store.deliveries.hasEndpoint(endpoint.id)) return;
+            await attempt(endpoint, batch[next++]!);
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(PARALLEL, batch.length) }, worker));
+        if (stopped || !store.deliveries.hasEndpoint(endpoint.id)) return;
       }
     } while (again.has(endpoint.id) && !stopped);
   }

@@ -2,10 +2,8 @@
 // review, the clock, disputes, the outbox, merchant features, faults, and (in their own modules)
 // tokens and the catalog. Typed by
 // the helper document's operationIds, as the contract's handlers are by the contract's.
-import { defaultCard } from '../../domain/cards.js';
-import { resolveRedirect } from '../../domain/create-session.js';
 import { helperRefusal, notFound } from '../../domain/errors.js';
-import { completeCheckout, endIneligible, review } from '../../domain/sessions.js';
+import { review } from '../../domain/sessions.js';
 import { refundedAmount } from '../../domain/refunds.js';
 import { statusSummary } from '../../domain/views.js';
 import type { Session } from '../../domain/types.js';
@@ -13,10 +11,10 @@ import type { Store } from '../../store/index.js';
 import { LAST_CLOCK_TIME } from '../../store/clock.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
 import { catalogHelperHandlers } from './catalog-helpers.js';
+import { finishCheckout } from './customer-actions.js';
 import { disputeHelperHandlers } from './dispute-helpers.js';
 import { save } from './session-writes.js';
 import { tokenHelperHandlers } from './token-helpers.js';
-import { activateIssuedToken } from './token-writes.js';
 import { webhookHelperHandlers } from './webhook-helpers.js';
 
 export function sessionOf(store: Store, context: { channel: string; path: { payment_session_id: string } }): Session {
@@ -53,16 +51,7 @@ export interface ContractFacts {
 export function sandboxHelperHandlers(contract: ContractFacts): Handlers<HelperOperations> {
   return {
     completeCheckout(context, store) {
-      const session = sessionOf(store, context);
-      const eligible = context.body?.eligible !== false;
-      if (!eligible) {
-        // Ineligible: the flow ends at failure_url, the session stays pending, the outcome is reported.
-        save(store, session, endIneligible(session, context.now), context.now, context.ids);
-        return { status: session.status, redirect_url: resolveRedirect(session.request.failure_url, session.id) };
-      }
-      save(store, session, completeCheckout(session, context.now), context.now, context.ids);
-      if (session.issued_payment_token) activateIssuedToken(store, context, session, defaultCard(context.now));
-      return { status: session.status, redirect_url: resolveRedirect(session.request.success_url, session.id) };
+      return finishCheckout(store, context, sessionOf(store, context), { eligible: context.body?.eligible !== false });
     },
 
     reviewPaymentSession(context, store) {

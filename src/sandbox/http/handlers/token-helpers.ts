@@ -3,9 +3,10 @@
 import { acceptCard, defaultCard } from '../../domain/cards.js';
 import { notFound } from '../../domain/errors.js';
 import { eligibilityOf } from '../../domain/letters.js';
-import { completeByCustomer, decideByClinician, type ProvisionRequest } from '../../domain/provisioning.js';
+import { decideByClinician, type ProvisionRequest } from '../../domain/provisioning.js';
 import type { Store } from '../../store/index.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
+import { finishProvisionRequest } from './customer-actions.js';
 import { applyOutcome, inspectRequest, lettersOf } from './token-writes.js';
 
 function requestOf(store: Store, channel: string, id: string): ProvisionRequest {
@@ -29,11 +30,10 @@ export function tokenHelperHandlers(): Handlers<HelperOperations> {
       const catalogLmn = store.catalog.lmnSkus(context.channel);
       const asked = request.purpose === 'setup' ? catalogLmn : request.skus ?? [];
       const lmnSkus = body.skus ? body.skus.filter((sku, i, all) => catalogLmn.includes(sku) && all.indexOf(sku) === i) : asked;
-      const outcome = completeByCustomer(request, {
+      finishProvisionRequest(store, context, request, {
         cancel: body.cancel === true, eligible: body.eligible ?? true, ...(card ? { card } : {}), lmnSkus, letter: body.letter ?? 'pending',
         ...(body.lmn_expires_at !== undefined ? { lmnExpiresOn: body.lmn_expires_at } : {}),
-      }, context.now);
-      applyOutcome(store, context, request, outcome);
+      });
       return inspectRequest(store, context.origin, request);
     },
 

@@ -53,7 +53,7 @@ describe('create payment token', () => {
     expect(body.redirect_url).toMatch(new RegExp(`/checkout/setup/${body.provision_token_request_id}$`));
     const page = await s.call('GET', new URL(body.redirect_url).pathname);
     expect(page.status).toBe(200);
-    expect(page.body).toContain('take the health survey');
+    expect(page.body).toContain('Health survey');
     expect((await provisionRequest(body.provision_token_request_id)).body).toEqual({ payment_token: null, metadata: '{"plan":"monthly"}' });
   });
 

@@ -79,7 +79,7 @@ describe('hosted pages', () => {
     const { body } = await s.post('/payments/v1/create_payment_session', sessionRequest({ payment_token: token }));
     const page = await s.call('GET', new URL(body.redirect_url).pathname);
     expect(page.status).toBe(200);
-    expect(page.body).toContain('take the health survey');
+    expect(page.body).toContain('Health survey');
   });
 
   it('a canceled checkout shows a timed-out page linking back to failure_url', async () => {

@@ -4,7 +4,6 @@
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { indexPage } from '../checkout/index-page.js';
-import { checkoutPage, provisionPage } from '../checkout/page.js';
 import { checkoutUrl } from '../checkout/urls.js';
 import { ignoredByReplay } from '../domain/idempotency.js';
 import { randomIds, type IdSource } from '../ids.js';
@@ -23,6 +22,7 @@ import { sandboxHelperHandlers } from './handlers/sandbox-helpers.js';
 import { registerMethodNotAllowed } from './method-not-allowed.js';
 import type { ContractOperations, HelperOperations } from './operation-types.js';
 import { registerOperations } from './operations.js';
+import { registerCheckoutRoutes } from './checkout-routes.js';
 import { checkCorsOrigin, registerCors } from './cors.js';
 import { registerRequestLog } from './request-log.js';
 import { clientErrorAnswerer, registerTransportErrors } from './transport-errors.js';
@@ -114,13 +114,6 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     const newest = store.sessions.newestForCustomer();
     return reply.type('text/html; charset=utf-8').send(indexPage(newest ? checkoutUrl('', newest) : undefined));
   });
-  app.get<{ Params: { id: string } }>('/checkout/setup/:id', async (request, reply) => {
-    const { status, html } = provisionPage(store.provisionRequests.getForCustomer(request.params.id), request.params.id);
-    return reply.code(status).type('text/html; charset=utf-8').send(html);
-  });
-  app.get<{ Params: { id: string } }>('/checkout/:id', async (request, reply) => {
-    const { status, html } = checkoutPage(store.sessions.getForCustomer(request.params.id), request.params.id);
-    return reply.code(status).type('text/html; charset=utf-8').send(html);
-  });
+  registerCheckoutRoutes(app, store, ids);
   return app;
 }

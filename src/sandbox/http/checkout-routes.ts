@@ -1,0 +1,102 @@
+// The hosted pages, as routes: each GET renders a page, each POST reads the customer's form and acts
+// through the same functions as the /sandbox/v1/ helpers (http/handlers/customer-actions.ts), in one
+// transaction. A page carries no API key; a session or request id is found in any channel, as a
+// redirect_url is. A form that does not check out is shown again with its errors (400).
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { checkCustomerForm, type FormValues } from '../checkout/customer-form.js';
+import { endPage, page } from '../checkout/layout.js';
+import { checkoutFormPage, closedPage, confirmPage, timedOutPage } from '../checkout/session-pages.js';
+import { asksCard, asksSurvey, setupFinishedPage, setupFormPage } from '../checkout/setup-pages.js';
+import { escapeHtml } from '../checkout/page.js';
+import { provisionUrl } from '../checkout/urls.js';
+import type { IdSource } from '../ids.js';
+import type { Store } from '../store/index.js';
+import { finishCheckout, finishProvisionRequest } from './handlers/customer-actions.js';
+
+/** Form bodies are small: the survey and a card. */
+const FORM_LIMIT_BYTES = 16 * 1024;
+
+const send = (reply: FastifyReply, rendered: { status: number; html: string }) => reply.code(rendered.status).type('text/html; charset=utf-8').send(rendered.html);
+const notFoundPage = (what: string) => page('Page not found', `<p>No ${escapeHtml(what)}.</p>`, 404);
+const formOf = (body: unknown): FormValues => (body && typeof body === 'object' ? (body as FormValues) : {});
+
+/** The end of a flow: a redirect, or in iframe mode the parent window's message. */
+function finish(reply: FastifyReply, iframe: boolean, success: boolean, redirectUrl: string) {
+  if (iframe) return send(reply, endPage(success ? 'Done' : 'Not completed', success, redirectUrl, true));
+  return reply.code(303).header('location', redirectUrl).send();
+}
+
+export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: IdSource): void {
+  void app.register(async (pages) => {
+    pages.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+
+    pages.get<{ Params: { id: string }; Querystring: { mode?: string } }>('/checkout/:id', async (request, reply) => {
+      const session = store.sessions.getForCustomer(request.params.id);
+      if (!session) return send(reply, notFoundPage(`payment session ${request.params.id}`));
+      if (session.status === 'canceled') return send(reply, timedOutPage(session));
+      if (session.status !== 'pending') return send(reply, closedPage(session));
+      const eligibility = store.catalog.eligibilityOf(session.channel, session.items.flatMap((i) => (i.sku ? [i.sku] : [])));
+      return send(reply, checkoutFormPage(session, eligibility, {}, {}, request.url));
+    });
+
+    pages.post<{ Params: { id: string }; Querystring: { mode?: string } }>('/checkout/:id', async (request, reply) => {
+      const iframe = request.query.mode === 'iframe';
+      const values = formOf(request.body);
+      const result = store.transaction(() => {
+        const session = store.sessions.getForCustomer(request.params.id);
+        if (!session) return { page: notFoundPage(`payment session ${request.params.id}`) };
+        if (session.status === 'canceled') return { page: timedOutPage(session) };
+        // A second submit (another tab, the back button) finds the session paid: it pays nothing more.
+        if (session.status !== 'pending') return { page: closedPage(session) };
+        const context = { channel: session.channel, now: store.clock.now(session.channel), ids };
+        const checked = checkCustomerForm(values, context.now, true);
+        const eligibility = () => store.catalog.eligibilityOf(session.channel, session.items.flatMap((i) => (i.sku ? [i.sku] : [])));
+        if (Object.keys(checked.errors).length > 0) return { page: checkoutFormPage(session, eligibility(), values, checked.errors, request.url, 400) };
+        if (!checked.eligible) return { end: { success: false, ...finishCheckout(store, context, session, { eligible: false }) } };
+        const card = checked.card!;
+        if (values.confirm !== '1') return { page: confirmPage(session, values, card.last4, request.url) };
+        if (card.outcome === 'declined') {
+          return { page: checkoutFormPage(session, eligibility(), { ...values, card_number: '' }, { card_number: 'Your card was declined. Try another card.' }, request.url, 400) };
+        }
+        return { end: { success: true, ...finishCheckout(store, context, session, { eligible: true, card, accepted: card.outcome === 'accepted' }) } };
+      });
+      if (result.page) return send(reply, result.page);
+      return finish(reply, iframe, result.end!.success, result.end!.redirect_url);
+    });
+
+    pages.get<{ Params: { id: string } }>('/checkout/setup/:id', async (request, reply) => {
+      const provision = store.provisionRequests.getForCustomer(request.params.id);
+      if (!provision) return send(reply, notFoundPage(`provision token request ${request.params.id}`));
+      if (provision.status !== 'awaiting_customer') return send(reply, setupFinishedPage(provision, provision.redirect_url ?? provisionUrl('', provision)));
+      return send(reply, setupFormPage(provision, { state: '' }, {}, request.url));
+    });
+
+    pages.post<{ Params: { id: string }; Querystring: { mode?: string } }>('/checkout/setup/:id', async (request, reply) => {
+      const iframe = request.query.mode === 'iframe';
+      const values = formOf(request.body);
+      const result = store.transaction(() => {
+        const provision = store.provisionRequests.getForCustomer(request.params.id);
+        if (!provision) return { page: notFoundPage(`provision token request ${request.params.id}`) };
+        if (provision.status !== 'awaiting_customer') return { page: setupFinishedPage(provision, provision.redirect_url ?? '') };
+        const context = { channel: provision.channel, now: store.clock.now(provision.channel), ids };
+        const lmnSkus = provision.purpose === 'setup' ? store.catalog.lmnSkus(provision.channel) : provision.skus ?? [];
+        if (values.action === 'cancel') {
+          finishProvisionRequest(store, context, provision, { cancel: true, eligible: true, lmnSkus, letter: 'pending' });
+          return { end: { success: false, url: provision.redirect_url! } };
+        }
+        const checked = asksSurvey(provision)
+          ? checkCustomerForm(values, context.now, asksCard(provision))
+          : checkCustomerForm({ ...values, state: 'CA', eligibility: 'eligible' }, context.now, true);
+        if (Object.keys(checked.errors).length > 0) return { page: setupFormPage(provision, values, checked.errors, request.url, 400) };
+        if (checked.card?.outcome === 'declined') return { page: setupFormPage(provision, { ...values, card_number: '' }, { card_number: 'Your card was declined. Try another card.' }, request.url, 400) };
+        const letter = values.letter === 'pending' || values.letter === 'rejected' ? values.letter : 'approved';
+        finishProvisionRequest(store, context, provision, { cancel: false, eligible: checked.eligible, ...(checked.card ? { card: checked.card } : {}), lmnSkus, letter });
+        return { end: { success: (provision.status as string) !== 'rejected', url: provision.redirect_url! } };
+      });
+      if (result.page) return send(reply, result.page);
+      return finish(reply, iframe, result.end!.success, result.end!.url);
+    });
+  });
+}

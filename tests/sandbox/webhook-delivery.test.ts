@@ -228,7 +228,7 @@ describe('found by review: what happens to a delivery in flight', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as import('node:net').AddressInfo;
-    receivers.push({ url: '', port, accepted: [], rejected: [], close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+    receivers.push({ url: '', origin: '', port, accepted: [], rejected: [], close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
     return { url: `http://127.0.0.1:${port}/hook`, received, arrived };
   }
 

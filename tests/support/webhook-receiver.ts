@@ -18,6 +18,8 @@ export interface Received {
 
 export interface Receiver {
   url: string;
+  /** Where the receiver also serves GET pages (a checkout's success_url, an iframe's parent). */
+  origin: string;
   port: number;
   /** Deliveries answered 204, in the order they arrived. */
   accepted: Received[];
@@ -32,6 +34,15 @@ export async function startReceiver(options: { secret?: string; legacyKey?: stri
   let n = 0;
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((request, response) => {
+    // GET: the partner's pages a checkout ends on, and a parent page that embeds a checkout in an iframe.
+    if (request.method === 'GET') {
+      const url = new URL(request.url ?? '/', 'http://receiver');
+      const src = url.searchParams.get('src');
+      const body = url.pathname === '/parent' && src
+        ? `<!doctype html><html lang="en"><head><title>Parent</title></head><body><main><h1>Parent</h1><iframe title="Checkout" src="${src.replace(/"/g, '&quot;')}" width="600" height="900"></iframe></main><script>window.messages=[];addEventListener('message',(e)=>window.messages.push(e.data));</script></body></html>`
+        : '<!doctype html><html lang="en"><head><title>Landed</title></head><body><main><h1>Landed</h1></main></body></html>';
+      return void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+    }
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -67,7 +78,7 @@ export async function startReceiver(options: { secret?: string; legacyKey?: stri
   });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/webhooks`, port, accepted, rejected,
+    url: `http://127.0.0.1:${port}/webhooks`, origin: `http://127.0.0.1:${port}`, port, accepted, rejected,
     close: () => new Promise<void>((resolve) => {
       for (const socket of sockets) socket.destroy();
       server.close(() => resolve());

@@ -1,0 +1,269 @@
+// The hosted pages in a real browser: Debian's chromium, headless, driven by playwright-core. Each
+// path is clicked through as a customer would; each asserts the final URL, the session through the
+// API, and the webhook a verifying receiver got. axe-core checks every page (zero violations),
+// every request a page makes stays on the sandbox's origin, and each step leaves a screenshot in
+// test-results/screenshots/.
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dispatcher.js';
+import { repoRoot } from '../support/contract.js';
+import { noCharges, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { startReceiver, until, type Receiver } from '../support/webhook-receiver.js';
+
+const SECRET = 'whsec_browser';
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const SHOTS = path.join(repoRoot, 'test-results', 'screenshots');
+
+let browser: Browser;
+let s: TestSandbox;
+let dispatcher: Dispatcher;
+let receiver: Receiver;
+let base: string;
+let page: Page;
+let requests: string[];
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium', headless: true,
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}, 60_000);
+afterAll(async () => browser?.close());
+
+beforeEach(async () => {
+  s = testSandbox();
+  base = await s.app.listen({ host: '127.0.0.1', port: 0 });
+  receiver = await startReceiver({ secret: SECRET });
+  await s.post('/sandbox/v1/webhook_endpoints', { url: receiver.url, secret: SECRET });
+  dispatcher = startDispatcher(s.store, { tickMs: 20 });
+  page = await browser.newPage();
+  requests = [];
+  page.on('request', (request) => requests.push(request.url()));
+});
+afterEach(async () => {
+  await page.close();
+  await dispatcher.stop();
+  await receiver.close();
+  await s.close();
+});
+
+const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+
+async function expectAccessible() {
+  await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate(async () => (window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string; help: string }> }> } }).axe.run());
+  expect(result.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+}
+
+/** Every request went to the sandbox, but the last navigation, to the partner's own page. */
+function expectOnlySandboxRequests(exceptPrefix: string) {
+  expect(requests.filter((url) => !url.startsWith(base) && !url.startsWith(exceptPrefix))).toEqual([]);
+}
+
+async function createSession(overrides: Record<string, unknown> = {}) {
+  const { body } = await s.post('/payments/v1/create_payment_session', sessionRequest({
+    success_url: `${receiver.origin}/ok/{{payment_session_id}}`, failure_url: `${receiver.origin}/ko/{{payment_session_id}}`, customer_state: 'CA', ...overrides,
+  }));
+  return body.id as string;
+}
+
+async function fillCheckout(card: string, expiry = '12/34', target: Pick<Page, 'selectOption' | 'check' | 'fill'> = page) {
+  await target.check('#eligibility-0');
+  await target.fill('#card_number', card);
+  await target.fill('#card_expiry', expiry);
+  await target.fill('#card_cvc', '123');
+}
+
+const completions = (id: string) => receiver.accepted.filter((d) => d.body.data.payment_id === id).map((d) => d.body.data.status);
+const status = async (id: string) => (await s.detail(id)).body.status;
+
+describe('the hosted checkout of a payment session', () => {
+  it('eligible and paid, with the keyboard alone: the state prefilled, a confirmation, then success_url', async () => {
+    const id = await createSession();
+    await page.goto(`${base}/checkout/${id}`);
+    expect(await page.inputValue('#state')).toBe('CA');
+    expect(await page.textContent('#total')).toBe('$77.99');
+    await expectAccessible();
+    await shot('paid-1-form');
+    // Keyboard only: focus the first answer, choose it with the space bar, type, submit with Enter.
+    await page.focus('#eligibility-0');
+    await page.keyboard.press('Space');
+    for (const [field, text] of [['#card_number', '4242 4242 4242 4242'], ['#card_expiry', '12/34'], ['#card_cvc', '123']] as const) {
+      await page.focus(field);
+      await page.keyboard.type(text);
+    }
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('text=Confirm your payment');
+    await expectAccessible();
+    await shot('paid-2-confirm');
+    await page.focus('button[type=submit]');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${receiver.origin}/ok/${id}`);
+    await shot('paid-3-success');
+    expect(await status(id)).toBe('captured');
+    await until(() => completions(id).length === 2, 5000, 'the webhooks');
+    expect(completions(id)).toEqual(['processing', 'captured']);
+    expectOnlySandboxRequests(`${receiver.origin}/ok/`);
+  });
+
+  it('shows each error next to its field, announced, and refuses a past expiry', async () => {
+    const id = await createSession();
+    await page.goto(`${base}/checkout/${id}`);
+    await page.fill('#card_number', '4242 4242 4242 4241');
+    await page.fill('#card_expiry', '01/20');
+    await page.click('button[type=submit]');
+    expect(await page.getAttribute('#errors', 'role')).toBe('alert');
+    expect(await page.textContent('#card_number-error')).toContain('not valid');
+    expect(await page.textContent('#eligibility-error')).toContain('Answer');
+    expect(await page.getAttribute('#card_number', 'aria-invalid')).toBe('true');
+    await expectAccessible();
+    await shot('errors-1');
+    await fillCheckout('4242424242424242', '01/20');
+    await page.click('button[type=submit]');
+    expect(await page.textContent('#card_expiry-error')).toContain('expired');
+    expect(await status(id)).toBe('pending');
+  });
+
+  it('ineligible: failure_url, the session pending, its outcome reported', async () => {
+    const id = await createSession();
+    await page.goto(`${base}/checkout/${id}`);
+    await page.check('#eligibility-1');
+    await page.click('button[type=submit]');
+    await page.waitForURL(`${receiver.origin}/ko/${id}`);
+    await shot('ineligible');
+    expect(await status(id)).toBe('pending');
+    await until(() => completions(id).length === 1, 5000, 'the webhook');
+    expect(completions(id)).toEqual(['pending']);
+  });
+
+  it('declined, then paid with another card', async () => {
+    const id = await createSession();
+    await page.goto(`${base}/checkout/${id}`);
+    await fillCheckout('4000000000000002');
+    await page.click('button[type=submit]');
+    await page.click('button[type=submit]');
+    expect(await page.textContent('#card_number-error')).toContain('declined');
+    await shot('declined');
+    expect(await status(id)).toBe('pending');
+    await fillCheckout('4242424242424242');
+    await page.click('button[type=submit]');
+    await page.click('button[type=submit]');
+    await page.waitForURL(`${receiver.origin}/ok/${id}`);
+    expect(await status(id)).toBe('captured');
+  });
+
+  it('under review, then accepted, and another rejected, through the review helper', async () => {
+    for (const decision of ['accept', 'decline'] as const) {
+      const id = await createSession();
+      await page.goto(`${base}/checkout/${id}`);
+      await fillCheckout('4000000000000259');
+      await page.click('button[type=submit]');
+      await page.click('button[type=submit]');
+      await page.waitForURL(`${receiver.origin}/ok/${id}`);
+      expect(await status(id)).toBe('processing');
+      await s.review(id, decision);
+      expect(await status(id)).toBe(decision === 'accept' ? 'captured' : 'rejected');
+      await until(() => completions(id).length === 2, 5000, 'the webhooks');
+      expect(completions(id)).toEqual(['processing', decision === 'accept' ? 'captured' : 'rejected']);
+    }
+  });
+
+  it('an authorization, then captured through the API; a second submit pays nothing more', async () => {
+    const id = await createSession({ kind: 'authorization' });
+    await page.goto(`${base}/checkout/${id}`);
+    await fillCheckout('4242424242424242');
+    await page.click('button[type=submit]');
+    const confirm = page.url();
+    await page.click('button[type=submit]');
+    await page.waitForURL(`${receiver.origin}/ok/${id}`);
+    expect(await status(id)).toBe('authorized');
+    // The back button and a second submit: the page says the checkout is complete.
+    await page.goBack();
+    expect(page.url()).toBe(confirm);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('text=This checkout is complete');
+    expect((await s.post(`/payments/v1/payment_session/${id}/capture`, { total_amount: 7799, idempotency_key: 'browser-capture' })).status).toBe(200);
+    await until(() => completions(id).length === 2, 5000, 'the webhooks');
+    expect(completions(id)).toEqual(['authorized', 'captured']);
+  });
+
+  it('in an iframe, posts {success, redirectUrl} to the parent window', async () => {
+    const { body } = await s.post('/payments/v1/create_payment_session', sessionRequest({ success_url: `${receiver.origin}/ok/{{payment_session_id}}`, failure_url: `${receiver.origin}/ko`, use_iframe: true }));
+    const src = `${base}/checkout/${body.id}?mode=iframe`;
+    await page.goto(`${receiver.origin}/parent?src=${encodeURIComponent(src)}`);
+    const frame = page.frameLocator('iframe');
+    await frame.locator('#state').selectOption('TX');
+    await frame.locator('#eligibility-0').check();
+    await frame.locator('#card_number').fill('4242424242424242');
+    await frame.locator('#card_expiry').fill('12/34');
+    await frame.locator('#card_cvc').fill('123');
+    await frame.locator('button[type=submit]').click();
+    await frame.locator('text=Confirm your payment').waitFor();
+    await frame.locator('button[type=submit]').click();
+    await page.waitForFunction(() => (window as unknown as { messages: unknown[] }).messages.length > 0);
+    expect(await page.evaluate(() => (window as unknown as { messages: unknown[] }).messages)).toEqual([{ success: true, redirectUrl: `${receiver.origin}/ok/${body.id}` }]);
+    expect(page.url()).toContain('/parent');
+    await shot('iframe');
+  });
+
+  it('shows a free trial as "then $X on DATE"', async () => {
+    const id = await createSession({
+      total_amount: 0, amount_details: noCharges, tokenize: true, display_next_bill_info: { total_amount: 2500, date: '2099-12-21' },
+      order_items: [{ name: 'Vitamin D3, first month', sku: 'VITD-2000', quantity: 1, price: 0, amount_details: noCharges }],
+    });
+    await page.goto(`${base}/checkout/${id}`);
+    expect(await page.textContent('#next-bill')).toBe('Free trial: then $25.00 on 2099-12-21.');
+    await expectAccessible();
+    await shot('free-trial');
+  });
+
+  it('canceled: the timed-out page links back to failure_url', async () => {
+    const id = await createSession();
+    await s.post(`/payments/v1/payment_session/${id}/cancel`);
+    await page.goto(`${base}/checkout/${id}`);
+    await page.waitForSelector('text=This checkout has timed out');
+    expect(await page.getAttribute('a', 'href')).toBe(`${receiver.origin}/ko/${id}`);
+    await expectAccessible();
+    await shot('timed-out');
+  });
+});
+
+describe('the pages of payment tokens', () => {
+  it('a token setup ends at success_url with a payment_token.updated delivery', async () => {
+    const { body } = await s.post('/api/v1/payment_tokens/create', { success_url: `${receiver.origin}/plan/ok`, failure_url: `${receiver.origin}/plan/ko`, customer_email: 'browser@example.com' });
+    await page.goto(`${base}/checkout/setup/${body.provision_token_request_id}`);
+    await expectAccessible();
+    await page.selectOption('#state', 'NY');
+    await fillCheckout('4242424242424242');
+    await shot('setup-form');
+    await page.click('button[value=finish]');
+    await page.waitForURL(`${receiver.origin}/plan/ok`);
+    await until(() => receiver.accepted.some((d) => d.body.event_type === 'payment_token.updated'), 5000, 'the token webhook');
+    const token = receiver.accepted.find((d) => d.body.event_type === 'payment_token.updated')!.body.data;
+    expect(token).toMatchObject({ provision_token_request_id: body.provision_token_request_id, customer_email: 'browser@example.com' });
+    expect((await s.get(`/api/v1/payment_tokens/${token.payment_token}`)).body.payment_methods[0].last4).toBe('4242');
+  });
+
+  it('the page of a 422 fixes the token, and the charge then goes through', async () => {
+    const { body } = await s.post('/api/v1/payment_tokens/create', { success_url: `${receiver.origin}/plan/ok`, failure_url: `${receiver.origin}/plan/ko`, customer_email: 'fix@example.com' });
+    const done = await s.post(`/sandbox/v1/provision_requests/${body.provision_token_request_id}/complete`, { skus: [] });
+    const token = done.body.payment_token as string;
+    await s.post(`/sandbox/v1/payment_tokens/${token}/require_action`, { next_action: 'UpdatePaymentMethod' });
+    const refused = await s.post('/payments/v1/create_payment_session', sessionRequest({ payment_token: token, success_url: `${receiver.origin}/renew/ok`, failure_url: `${receiver.origin}/renew/ko` }));
+    expect(refused.status).toBe(422);
+    await page.goto(`${base}${new URL(refused.body.redirect_url).pathname}`);
+    await expectAccessible();
+    await page.fill('#card_number', '5555555555554444');
+    await page.fill('#card_expiry', '11/33');
+    await page.fill('#card_cvc', '321');
+    await shot('fix-form');
+    await page.click('button[value=finish]');
+    await page.waitForURL(`${receiver.origin}/renew/ok`);
+    expect((await s.post('/payments/v1/create_payment_session', sessionRequest({ payment_token: token }))).status).toBe(200);
+    expect((await s.get(`/api/v1/payment_tokens/${token}`)).body.payment_methods[0].last4).toBe('4444');
+  });
+});

@@ -145,9 +145,10 @@ describe('the hosted checkout of a payment session', () => {
     await page.goto(`${base}/checkout/${id}`);
     await fillCheckout('4000000000000002');
     await page.click('button[type=submit]');
+    await shot('declined-1-confirm');
     await page.click('button[type=submit]');
     expect(await page.textContent('#card_number-error')).toContain('declined');
-    await shot('declined');
+    await shot('declined-2-error');
     expect(await status(id)).toBe('pending');
     await fillCheckout('4242424242424242');
     await page.click('button[type=submit]');
@@ -164,6 +165,7 @@ describe('the hosted checkout of a payment session', () => {
       await page.click('button[type=submit]');
       await page.click('button[type=submit]');
       await page.waitForURL(`${receiver.origin}/ok/${id}`);
+      await shot(`review-${decision}`);
       expect(await status(id)).toBe('processing');
       await s.review(id, decision);
       expect(await status(id)).toBe(decision === 'accept' ? 'captured' : 'rejected');
@@ -186,6 +188,7 @@ describe('the hosted checkout of a payment session', () => {
     expect(page.url()).toBe(confirm);
     await page.click('button[type=submit]');
     await page.waitForSelector('text=This checkout is complete');
+    await shot('authorization-second-submit');
     expect((await s.post(`/payments/v1/payment_session/${id}/capture`, { total_amount: 7799, idempotency_key: 'browser-capture' })).status).toBe(200);
     await until(() => completions(id).length === 2, 5000, 'the webhooks');
     expect(completions(id)).toEqual(['authorized', 'captured']);
@@ -242,6 +245,7 @@ describe('the pages of payment tokens', () => {
     await shot('setup-form');
     await page.click('button[value=finish]');
     await page.waitForURL(`${receiver.origin}/plan/ok`);
+    await shot('setup-done');
     await until(() => receiver.accepted.some((d) => d.body.event_type === 'payment_token.updated'), 5000, 'the token webhook');
     const token = receiver.accepted.find((d) => d.body.event_type === 'payment_token.updated')!.body.data;
     expect(token).toMatchObject({ provision_token_request_id: body.provision_token_request_id, customer_email: 'browser@example.com' });
@@ -263,6 +267,7 @@ describe('the pages of payment tokens', () => {
     await shot('fix-form');
     await page.click('button[value=finish]');
     await page.waitForURL(`${receiver.origin}/renew/ok`);
+    await shot('fix-done');
     expect((await s.post('/payments/v1/create_payment_session', sessionRequest({ payment_token: token }))).status).toBe(200);
     expect((await s.get(`/api/v1/payment_tokens/${token}`)).body.payment_methods[0].last4).toBe('4444');
   });

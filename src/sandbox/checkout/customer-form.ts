@@ -15,7 +15,7 @@ export interface CheckedForm {
 /** Reads the survey (state, eligibility) and, for an eligible customer, the card. */
 export function checkCustomerForm(values: FormValues, now: string, needsCard: boolean): CheckedForm {
   const errors: Record<string, string> = {};
-  if (!US_STATES[values.state ?? '']) errors.state = 'Choose your state of residence.';
+  if (!Object.hasOwn(US_STATES, values.state ?? '')) errors.state = 'Choose your state of residence.';
   if (values.eligibility !== 'eligible' && values.eligibility !== 'ineligible') errors.eligibility = 'Answer the health question.';
   const eligible = values.eligibility !== 'ineligible';
   if (values.eligibility === 'ineligible' || !needsCard) return { errors, eligible };

@@ -40,7 +40,9 @@ export function errorSummary(errors: Record<string, string>, labels: Record<stri
   const entries = Object.entries(errors);
   if (entries.length === 0) return '';
   const items = entries.map(([field, message]) => `<li><a href="#${field}">${escapeHtml(labels[field] ?? field)}: ${escapeHtml(message)}</a></li>`).join('');
-  return `<div class="summary" role="alert" tabindex="-1" id="errors"><h2>Please correct ${entries.length === 1 ? 'this' : 'these'}</h2><ul>${items}</ul></div>`;
+  // Announced (role=alert) and focused, so that a keyboard user starts from the list of errors.
+  return `<div class="summary" role="alert" tabindex="-1" id="errors"><h2>Please correct ${entries.length === 1 ? 'this' : 'these'}</h2><ul>${items}</ul></div>` +
+    `<script>document.getElementById('errors').focus();</script>`;
 }
 
 /** A labelled text input, its error next to it. */
@@ -64,7 +66,7 @@ export function selectField(name: string, label: string, options: Record<string,
 export function radioField(name: string, legend: string, options: Array<[string, string]>, selected: string | undefined, errors: Record<string, string>): string {
   const error = errors[name];
   const radios = options.map(([value, text], i) =>
-    `<div class="choice"><input type="radio" id="${name}-${i}" name="${name}" value="${escapeHtml(value)}"${value === selected ? ' checked' : ''}${error ? ` aria-describedby="${name}-error"` : ''}${i === 0 ? ` aria-invalid="${error ? 'true' : 'false'}"` : ''}>` +
+    `<div class="choice"><input type="radio" id="${name}-${i}" name="${name}" value="${escapeHtml(value)}"${value === selected ? ' checked' : ''}${error ? ` aria-invalid="true" aria-describedby="${name}-error"` : ''}>` +
     ` <label for="${name}-${i}">${escapeHtml(text)}</label></div>`).join('');
   return `<fieldset id="${name}"><legend>${escapeHtml(legend)}</legend>${radios}${error ? `<p class="error" id="${name}-error">${escapeHtml(error)}</p>` : ''}</fieldset>`;
 }

@@ -28,14 +28,18 @@ export function timedOutPage(session: Session): Page {
   return page('This checkout has timed out', `<p>This payment session is no longer open.</p><p><a href="${escapeHtml(back)}">Return to the store</a></p>`);
 }
 
+/** A session no longer pending: paid (success_url), or ended another way (failure_url). */
 export function closedPage(session: Session): Page {
-  return page('This checkout is complete', `<p>This payment session is <strong>${escapeHtml(session.status)}</strong>; nothing more to do here.</p>` +
-    `<p><a href="${escapeHtml(resolveRedirect(session.request.success_url, session.id))}">Return to the store</a></p>`);
+  const paid = ['processing', 'captured', 'authorized'].includes(session.status);
+  const back = resolveRedirect(paid ? session.request.success_url : session.request.failure_url, session.id);
+  return page(paid ? 'This checkout is complete' : 'This checkout is closed', `<p>This payment session is <strong>${escapeHtml(session.status)}</strong>; nothing more to do here.</p>` +
+    `<p><a href="${escapeHtml(back)}">Return to the store</a></p>`);
 }
 
 /** Step 1: the survey and the card, with any errors next to their fields. */
 export function checkoutFormPage(session: Session, eligibility: ReadonlyMap<string, string | null>, values: FormValues, errors: Record<string, string>, action: string, status = 200): Page {
-  const state = values.state ?? (session.request.customer_state ? session.request.customer_state.toUpperCase() : undefined);
+  // Prefilled from customer_state until the customer answers (or leaves it unanswered).
+  const state = 'state' in values ? values.state : session.request.customer_state?.toUpperCase();
   const body = errorSummary(errors, LABELS) + orderSummary(session, eligibility) +
     `<form method="post" action="${escapeHtml(action)}" novalidate>` +
     `<h2>Health survey</h2>` +

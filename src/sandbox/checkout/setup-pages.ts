@@ -19,7 +19,7 @@ export function setupFinishedPage(request: ProvisionRequest, redirectUrl: string
 export function setupFormPage(request: ProvisionRequest, values: FormValues, errors: Record<string, string>, action: string, status = 200): Page {
   const title = request.purpose === 'setup' ? 'Set up your HSA/FSA payment method' : 'Update your HSA/FSA payment method';
   const survey = asksSurvey(request)
-    ? `<h2>Health survey</h2>` + selectField('state', LABELS.state!, US_STATES, values.state, errors) +
+    ? `<h2>Health survey</h2>` + selectField('state', LABELS.state!, US_STATES, 'state' in values ? values.state : request.request?.customer_state?.toUpperCase(), errors) +
       radioField('eligibility', 'Are these purchases for a medical condition you have, or one a clinician recommended?', [
         ['eligible', 'Yes, they treat or prevent a condition I have'],
         ['ineligible', 'No, none of this applies: I am not eligible (ends the setup)'],

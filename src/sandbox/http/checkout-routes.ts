@@ -18,16 +18,40 @@ const FORM_LIMIT_BYTES = 16 * 1024;
 
 const send = (reply: FastifyReply, rendered: { status: number; html: string }) => reply.code(rendered.status).type('text/html; charset=utf-8').send(rendered.html);
 const notFoundPage = (what: string) => page('Page not found', `<p>No ${escapeHtml(what)}.</p>`, 404);
-const formOf = (body: unknown): FormValues => (body && typeof body === 'object' ? (body as FormValues) : {});
+/** The form's fields; only text values count (a form sends nothing else). */
+const formOf = (body: unknown): FormValues =>
+  Object.fromEntries(Object.entries(body && typeof body === 'object' ? body : {}).filter(([, value]) => typeof value === 'string')) as FormValues;
+
+/** The page's own address, for its form: built from the route, never from the request line. */
+const actionOf = (prefix: string, id: string, iframe: boolean) => `${prefix}${encodeURIComponent(id)}${iframe ? '?mode=iframe' : ''}`;
+
+/** A redirect target as a header can carry it: the URL the session was checked with, percent-encoded. */
+const headerUrl = (url: string) => new URL(url).href;
 
 /** The end of a flow: a redirect, or in iframe mode the parent window's message. */
 function finish(reply: FastifyReply, iframe: boolean, success: boolean, redirectUrl: string) {
-  if (iframe) return send(reply, endPage(success ? 'Done' : 'Not completed', success, redirectUrl, true));
-  return reply.code(303).header('location', redirectUrl).send();
+  if (iframe) return send(reply, endPage(success ? 'Done' : 'Not completed', success, headerUrl(redirectUrl), true));
+  return reply.code(303).header('location', headerUrl(redirectUrl)).send();
 }
 
 export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: IdSource): void {
   void app.register(async (pages) => {
+    // Pages are for people: never cached (a re-shown form carries the card), never sent as a referrer,
+    // framed only in iframe mode.
+    pages.addHook('onSend', async (request, reply) => {
+      reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('x-content-type-options', 'nosniff');
+      if ((request.query as { mode?: string }).mode !== 'iframe') reply.header('content-security-policy', "frame-ancestors 'none'");
+    });
+    // A page's POST takes a form, and only a form; anything else is answered with a page too.
+    pages.addHook('preValidation', async (request, reply) => {
+      if (request.method === 'POST' && !String(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+        return send(reply, page('Unsupported form', '<p>Send the form as application/x-www-form-urlencoded.</p>', 415));
+      }
+    });
+    pages.setErrorHandler(async (error: Error & { statusCode?: number }, _request, reply) => {
+      const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+      return send(reply, page(status === 413 ? 'Form too large' : 'Something went wrong', `<p>${status === 413 ? 'This form is too large.' : 'The page could not be handled.'}</p>`, status));
+    });
     pages.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
@@ -38,12 +62,13 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: 
       if (session.status === 'canceled') return send(reply, timedOutPage(session));
       if (session.status !== 'pending') return send(reply, closedPage(session));
       const eligibility = store.catalog.eligibilityOf(session.channel, session.items.flatMap((i) => (i.sku ? [i.sku] : [])));
-      return send(reply, checkoutFormPage(session, eligibility, {}, {}, request.url));
+      return send(reply, checkoutFormPage(session, eligibility, {}, {}, actionOf('/checkout/', session.id, request.query.mode === 'iframe')));
     });
 
     pages.post<{ Params: { id: string }; Querystring: { mode?: string } }>('/checkout/:id', async (request, reply) => {
       const iframe = request.query.mode === 'iframe';
       const values = formOf(request.body);
+      const action = actionOf('/checkout/', request.params.id, iframe);
       const result = store.transaction(() => {
         const session = store.sessions.getForCustomer(request.params.id);
         if (!session) return { page: notFoundPage(`payment session ${request.params.id}`) };
@@ -53,12 +78,12 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: 
         const context = { channel: session.channel, now: store.clock.now(session.channel), ids };
         const checked = checkCustomerForm(values, context.now, true);
         const eligibility = () => store.catalog.eligibilityOf(session.channel, session.items.flatMap((i) => (i.sku ? [i.sku] : [])));
-        if (Object.keys(checked.errors).length > 0) return { page: checkoutFormPage(session, eligibility(), values, checked.errors, request.url, 400) };
+        if (Object.keys(checked.errors).length > 0) return { page: checkoutFormPage(session, eligibility(), values, checked.errors, action, 400) };
         if (!checked.eligible) return { end: { success: false, ...finishCheckout(store, context, session, { eligible: false }) } };
         const card = checked.card!;
-        if (values.confirm !== '1') return { page: confirmPage(session, values, card.last4, request.url) };
+        if (values.confirm !== '1') return { page: confirmPage(session, values, card.last4, action) };
         if (card.outcome === 'declined') {
-          return { page: checkoutFormPage(session, eligibility(), { ...values, card_number: '' }, { card_number: 'Your card was declined. Try another card.' }, request.url, 400) };
+          return { page: checkoutFormPage(session, eligibility(), { ...values, card_number: '' }, { card_number: 'Your card was declined. Try another card.' }, action, 400) };
         }
         return { end: { success: true, ...finishCheckout(store, context, session, { eligible: true, card, accepted: card.outcome === 'accepted' }) } };
       });
@@ -70,12 +95,13 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: 
       const provision = store.provisionRequests.getForCustomer(request.params.id);
       if (!provision) return send(reply, notFoundPage(`provision token request ${request.params.id}`));
       if (provision.status !== 'awaiting_customer') return send(reply, setupFinishedPage(provision, provision.redirect_url ?? provisionUrl('', provision)));
-      return send(reply, setupFormPage(provision, { state: '' }, {}, request.url));
+      return send(reply, setupFormPage(provision, {}, {}, actionOf('/checkout/setup/', provision.id, provision.use_iframe)));
     });
 
     pages.post<{ Params: { id: string }; Querystring: { mode?: string } }>('/checkout/setup/:id', async (request, reply) => {
       const iframe = request.query.mode === 'iframe';
       const values = formOf(request.body);
+      const action = actionOf('/checkout/setup/', request.params.id, iframe);
       const result = store.transaction(() => {
         const provision = store.provisionRequests.getForCustomer(request.params.id);
         if (!provision) return { page: notFoundPage(`provision token request ${request.params.id}`) };
@@ -89,10 +115,12 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: 
         const checked = asksSurvey(provision)
           ? checkCustomerForm(values, context.now, asksCard(provision))
           : checkCustomerForm({ ...values, state: 'CA', eligibility: 'eligible' }, context.now, true);
-        if (Object.keys(checked.errors).length > 0) return { page: setupFormPage(provision, values, checked.errors, request.url, 400) };
-        if (checked.card?.outcome === 'declined') return { page: setupFormPage(provision, { ...values, card_number: '' }, { card_number: 'Your card was declined. Try another card.' }, request.url, 400) };
-        const letter = values.letter === 'pending' || values.letter === 'rejected' ? values.letter : 'approved';
-        finishProvisionRequest(store, context, provision, { cancel: false, eligible: checked.eligible, ...(checked.card ? { card: checked.card } : {}), lmnSkus, letter });
+        const letter = values.letter ?? 'approved';
+        if (!['approved', 'pending', 'rejected'].includes(letter)) checked.errors.letter = "Choose the clinician's decision.";
+        if (values.action !== undefined && values.action !== 'finish') checked.errors.action = 'Choose Save or Cancel.';
+        if (Object.keys(checked.errors).length > 0) return { page: setupFormPage(provision, values, checked.errors, action, 400) };
+        if (checked.card?.outcome === 'declined') return { page: setupFormPage(provision, { ...values, card_number: '' }, { card_number: 'Your card was declined. Try another card.' }, action, 400) };
+        finishProvisionRequest(store, context, provision, { cancel: false, eligible: checked.eligible, ...(checked.card ? { card: checked.card } : {}), lmnSkus, letter: letter as 'approved' | 'pending' | 'rejected' });
         return { end: { success: (provision.status as string) !== 'rejected', url: provision.redirect_url! } };
       });
       if (result.page) return send(reply, result.page);

@@ -69,7 +69,7 @@ async function sandbox(args: string[]) {
   const keys = [...running.apiKeys].map(([key, channel]) => `${key} (channel ${channel})`).join(', ');
   console.log(`  API keys:  ${keys}   — send one as x-service-api-key`);
   console.log(`  Contract:  ${running.address}/openapi.json  ${running.address}/openapi.yaml`);
-  console.log(`  Helpers:   ${running.address}/sandbox/openapi.json (simulate the customer, review, clock, disputes)`);
+  console.log(`  Helpers:   ${running.address}/sandbox/openapi.json (the customer, the review, the clock, tokens, the catalog, disputes, webhooks)`);
   console.log(running.dbFile === ':memory:'
     ? '  Database:  :memory: (gone when the sandbox stops)'
     : `  Database:  ${running.dbFile}${values.reset ? ' (reset)' : ''}   — the state persists across restarts; --reset starts empty`);

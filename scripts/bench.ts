@@ -24,7 +24,7 @@ console.log(sandboxTable(sandbox));
 
 const listRuns = await benchListScale();
 console.log('');
-console.log(`Sandbox list against table size: autocannon, 50 connections, the sandbox on a SQLite file seeded with ${LIST_SIZES.join(' and ')} sessions`);
+console.log(`Sandbox list against table size: autocannon, 50 connections, the sandbox on a SQLite file seeded with ${LIST_SIZES.join(' and ')} sessions and as many payment tokens`);
 console.log(listScaleTable(listRuns));
 
 const delivery = await benchDelivery();

@@ -3,6 +3,7 @@
 import { SEED_CATALOG, newCatalogItem, type NewItem, type StoredCatalogItem } from '../domain/catalog.js';
 import type { CatalogFacts } from '../domain/letters.js';
 import type { Db } from './database.js';
+import { statementCache } from './statement-cache.js';
 
 export interface CatalogListFilter {
   eligibility?: string;
@@ -24,12 +25,7 @@ export function catalogRepository(db: Db) {
   const row = (channel: string, item: StoredCatalogItem) => ({
     channel, sku: item.sku, product_id: item.product_id, eligibility: item.eligibility, updated_at: item.updated_at, document: JSON.stringify(item),
   });
-  const cache = new Map<string, ReturnType<Db['prepare']>>();
-  const prepared = (sql: string) => {
-    let statement = cache.get(sql);
-    if (!statement) cache.set(sql, (statement = db.prepare(sql)));
-    return statement;
-  };
+  const prepared = statementCache(db);
   const repository = {
     insert: (channel: string, item: StoredCatalogItem) => void insert.run(row(channel, item)),
     update: (channel: string, item: StoredCatalogItem) => void update.run(row(channel, item)),

@@ -11,6 +11,7 @@
 import type { SessionListFilter } from '../domain/listing.js';
 import type { Session } from '../domain/types.js';
 import type { Db } from './database.js';
+import { statementCache } from './statement-cache.js';
 import { readSession } from './session-columns.js';
 
 /** The shortest search the trigram index answers. */
@@ -81,8 +82,6 @@ interface Group {
   n: number;
 }
 
-type Statement = ReturnType<Db['prepare']>;
-
 /** Reads each group's newest `window` entries and merges them, newest first. */
 function mergedPageSql(groups: number): string {
   const arms = Array.from({ length: groups }, (_, i) =>
@@ -94,12 +93,9 @@ function mergedPageSql(groups: number): string {
 
 export function sessionListQueries(db: Db) {
   const groupsOf = db.prepare('SELECT status, kind, n FROM session_counts WHERE channel = ? AND n > 0');
-  const cache = new Map<string, Statement>();
-  const prepared = (sql: string) => {
-    let statement = cache.get(sql);
-    if (!statement) cache.set(sql, (statement = db.prepare(sql).pluck()));
-    return statement;
-  };
+  const cached = statementCache(db);
+  // Every statement here answers one column (a count, or a document).
+  const prepared = (sql: string) => cached(sql).pluck();
 
   function inGroups(channel: string, filter: SessionListFilter): Group[] {
     return (groupsOf.all(channel) as Group[]).filter((g) =>

@@ -5,6 +5,7 @@
 // from a trigram index, and a date filter its range of an index of its own.
 import type { PaymentTokenRecord } from '../domain/types.js';
 import type { Db } from './database.js';
+import { statementCache } from './statement-cache.js';
 
 export interface TokenListFilter {
   /** Lower-cased: emails and names match case-insensitively. */
@@ -50,12 +51,7 @@ function conditionsOf(channel: string, filter: TokenListFilter) {
 
 export function tokenListQueries(db: Db) {
   const countAll = db.prepare('SELECT n FROM token_counts WHERE channel = ?').pluck();
-  const cache = new Map<string, ReturnType<Db['prepare']>>();
-  const prepared = (sql: string) => {
-    let statement = cache.get(sql);
-    if (!statement) cache.set(sql, (statement = db.prepare(sql)));
-    return statement;
-  };
+  const prepared = statementCache(db);
   return {
     list(channel: string, filter: TokenListFilter, page: { offset: number; limit: number }): { tokens: PaymentTokenRecord[]; count: number } {
       const { where, params, searched, filtered } = conditionsOf(channel, filter);

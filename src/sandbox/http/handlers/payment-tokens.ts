@@ -3,33 +3,17 @@
 // eligibility.
 import { provisionUrl } from '../../checkout/urls.js';
 import { isValidUrl } from '../../domain/create-session.js';
-import { notFound, quoted, refusalsOf } from '../../domain/errors.js';
-import { eligibilityOf } from '../../domain/letters.js';
+import { quoted, refusalsOf } from '../../domain/errors.js';
 import { pageRequest, pageWindow, pagination } from '../../domain/listing.js';
 import { actionOf, tokenView, updateActionOf, updateNeeds } from '../../domain/payment-tokens.js';
 import { customerKeyOf, divergingSetupFields, type ProvisionRequest } from '../../domain/provisioning.js';
-import type { PaymentTokenRecord } from '../../domain/types.js';
-import type { Store } from '../../store/index.js';
 import type { ContractOperations, Handlers } from '../operation-types.js';
-import { cancelTokenRequests, lettersOf, lmnSkusOf, requestForToken } from './token-writes.js';
+import { activeToken, cancelTokenRequests, customerEligibility, lettersOf, lmnSkusOf, provisionRequestOf, requestForToken } from './token-writes.js';
 
 const refuseCreate = refusalsOf('createPaymentToken');
 const refuseEligibility = refusalsOf('retrieveProvisionRequestEligibility');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A token the partner holds: issued (its setup or checkout finished) and not deleted. */
-function activeToken(store: Store, channel: string, token: string): PaymentTokenRecord {
-  const record = store.tokens.get(channel, token);
-  if (record?.status !== 'active') throw notFound(`No payment token ${quoted(token)}.`);
-  return record;
-}
-
-function provisionRequest(store: Store, channel: string, id: string): ProvisionRequest {
-  const request = store.provisionRequests.get(channel, id);
-  if (!request) throw notFound(`No provision token request ${quoted(id)}.`);
-  return request;
-}
 
 export function paymentTokenHandlers(): Handlers<ContractOperations> {
   return {
@@ -109,18 +93,15 @@ export function paymentTokenHandlers(): Handlers<ContractOperations> {
     },
 
     retrieveProvisionTokenRequest(context, store) {
-      const request = provisionRequest(store, context.channel, context.path.provision_token_request_id);
+      const request = provisionRequestOf(store, context.channel, context.path.provision_token_request_id);
       return { payment_token: request.status === 'provisioned' ? request.payment_token ?? null : null, metadata: request.metadata ?? null };
     },
 
     retrieveProvisionRequestEligibility(context, store) {
       const id = context.path.provision_token_request_id;
       if (!UUID.test(id)) throw refuseEligibility('ValidationError', `provision_token_request_id must be a UUID, as create payment token returns it: ${quoted(id)}.`);
-      const request = provisionRequest(store, context.channel, id);
-      const letters = lettersOf(store, context.channel, request.customer_key);
-      const own = store.letters.ofRequest(request.id);
-      const catalog = store.catalog.facts(context.channel, letters.flatMap((l) => l.skus));
-      return eligibilityOf(letters, own, request.status !== 'awaiting_customer', catalog, context.now);
+      const request = provisionRequestOf(store, context.channel, id);
+      return customerEligibility(store, context.channel, request.customer_key, context.now, request);
     },
   };
 }

@@ -12,6 +12,7 @@ import { LAST_CLOCK_TIME } from '../../store/clock.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
 import { catalogHelperHandlers } from './catalog-helpers.js';
 import { finishCheckout } from './customer-actions.js';
+import { activeToken } from './token-writes.js';
 import { disputeHelperHandlers } from './dispute-helpers.js';
 import { save } from './session-writes.js';
 import { tokenHelperHandlers } from './token-helpers.js';
@@ -112,8 +113,7 @@ export function sandboxHelperHandlers(contract: ContractFacts): Handlers<HelperO
     },
 
     requireTokenAction(context, store) {
-      const token = context.path.payment_token;
-      if (store.tokens.get(context.channel, token)?.status !== 'active') throw notFound(`No payment token ${token}.`);
+      const token = activeToken(store, context.channel, context.path.payment_token).token;
       store.tokens.setNextAction(context.channel, token, context.body.next_action);
       return { payment_token: token, next_action: context.body.next_action };
     },

@@ -1,28 +1,19 @@
 // Helpers of payment tokens (openapi/sandbox.yaml): the customer finishes a provision request's page,
 // the clinician decides its letter, inspect a request, and the token-keyed eligibility.
 import { acceptCard, defaultCard } from '../../domain/cards.js';
-import { notFound } from '../../domain/errors.js';
-import { eligibilityOf } from '../../domain/letters.js';
-import { decideByClinician, type ProvisionRequest } from '../../domain/provisioning.js';
-import type { Store } from '../../store/index.js';
+import { decideByClinician } from '../../domain/provisioning.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
 import { finishProvisionRequest } from './customer-actions.js';
-import { applyOutcome, inspectRequest, lettersOf } from './token-writes.js';
-
-function requestOf(store: Store, channel: string, id: string): ProvisionRequest {
-  const request = store.provisionRequests.get(channel, id);
-  if (!request) throw notFound(`No provision token request ${id}.`);
-  return request;
-}
+import { activeToken, applyOutcome, customerEligibility, inspectRequest, provisionRequestOf } from './token-writes.js';
 
 export function tokenHelperHandlers(): Handlers<HelperOperations> {
   return {
     inspectProvisionRequest(context, store) {
-      return inspectRequest(store, context.origin, requestOf(store, context.channel, context.path.provision_token_request_id));
+      return inspectRequest(store, context.origin, provisionRequestOf(store, context.channel, context.path.provision_token_request_id));
     },
 
     completeProvisionRequest(context, store) {
-      const request = requestOf(store, context.channel, context.path.provision_token_request_id);
+      const request = provisionRequestOf(store, context.channel, context.path.provision_token_request_id);
       const body = context.body ?? {};
       const entered = body.card ? acceptCard(body.card, context.now) : undefined;
       const card = entered ?? (request.needs.includes('card') ? defaultCard(context.now) : undefined);
@@ -38,7 +29,7 @@ export function tokenHelperHandlers(): Handlers<HelperOperations> {
     },
 
     decideLetter(context, store) {
-      const request = requestOf(store, context.channel, context.path.provision_token_request_id);
+      const request = provisionRequestOf(store, context.channel, context.path.provision_token_request_id);
       const { decided, provision } = decideByClinician(request, context.body.decision, context.now, context.body.lmn_expires_at);
       const skus = store.letters.ofRequest(request.id)?.skus ?? [];
       applyOutcome(store, context, request, { letter: { ...decided, skus }, ...(provision ? { provision } : {}) });
@@ -46,10 +37,8 @@ export function tokenHelperHandlers(): Handlers<HelperOperations> {
     },
 
     retrieveTokenEligibility(context, store) {
-      const token = store.tokens.get(context.channel, context.path.payment_token);
-      if (token?.status !== 'active') throw notFound(`No payment token ${context.path.payment_token}.`);
-      const letters = lettersOf(store, context.channel, token.customer_key);
-      return eligibilityOf(letters, undefined, true, store.catalog.facts(context.channel, letters.flatMap((l) => l.skus)), context.now);
+      const token = activeToken(store, context.channel, context.path.payment_token);
+      return customerEligibility(store, context.channel, token.customer_key, context.now);
     },
   };
 }

@@ -4,7 +4,8 @@
 import { provisionUrl } from '../../checkout/urls.js';
 import { defaultCard, type Card } from '../../domain/cards.js';
 import { resolveRedirect } from '../../domain/create-session.js';
-import { aYearOn, tokenLetterExpiry, type Letter } from '../../domain/letters.js';
+import { notFound, quoted } from '../../domain/errors.js';
+import { aYearOn, eligibilityOf, tokenLetterExpiry, type Letter } from '../../domain/letters.js';
 import { tokenUpdatedEvent } from '../../domain/payment-tokens.js';
 import { customerKeyOf, endOfPage, type Need, type ProvisionOutcome, type ProvisionRequest } from '../../domain/provisioning.js';
 import type { DomainEvent, PaymentTokenRecord, Session } from '../../domain/types.js';
@@ -23,6 +24,28 @@ export function queueEvents(store: Store, context: WriteContext, events: DomainE
 }
 
 export const lettersOf = (store: Store, channel: string, customerKey: string): Letter[] => store.letters.ofCustomer(channel, customerKey);
+
+/** A token the partner holds (issued, not deleted) on the channel, or NotFound. */
+export function activeToken(store: Store, channel: string, token: string): PaymentTokenRecord {
+  const record = store.tokens.get(channel, token);
+  if (record?.status !== 'active') throw notFound(`No payment token ${quoted(token)}.`);
+  return record;
+}
+
+/** A provision token request of the channel, or NotFound. */
+export function provisionRequestOf(store: Store, channel: string, id: string): ProvisionRequest {
+  const request = store.provisionRequests.get(channel, id);
+  if (!request) throw notFound(`No provision token request ${quoted(id)}.`);
+  return request;
+}
+
+/** The eligibility answer from a customer's letters (and a provision request's own letter, when keyed on one). */
+export function customerEligibility(store: Store, channel: string, customerKey: string, now: string, keyedOn?: ProvisionRequest) {
+  const letters = lettersOf(store, channel, customerKey);
+  const own = keyedOn ? store.letters.ofRequest(keyedOn.id) : undefined;
+  const surveyFinished = keyedOn ? keyedOn.status !== 'awaiting_customer' : true;
+  return eligibilityOf(letters, own, surveyFinished, store.catalog.facts(channel, letters.flatMap((l) => l.skus)), now);
+}
 
 /** Every token of the customer shows the same letter expiry, recomputed whenever their letters change. */
 function refreshLetterExpiry(store: Store, context: WriteContext, customerKey: string): void {

@@ -4,11 +4,12 @@
 // redirect_url is. A form that does not check out is shown again with its errors (400).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { checkCustomerForm, type FormValues } from '../checkout/customer-form.js';
-import { endPage, page } from '../checkout/layout.js';
+import { endPage, page, type Page } from '../checkout/layout.js';
 import { checkoutFormPage, closedPage, confirmPage, timedOutPage } from '../checkout/session-pages.js';
 import { asksCard, asksSurvey, setupFinishedPage, setupFormPage } from '../checkout/setup-pages.js';
 import { escapeHtml } from '../checkout/page.js';
 import { provisionUrl } from '../checkout/urls.js';
+import type { Session } from '../domain/types.js';
 import type { IdSource } from '../ids.js';
 import type { Store } from '../store/index.js';
 import { finishCheckout, finishProvisionRequest } from './handlers/customer-actions.js';
@@ -28,11 +29,21 @@ const actionOf = (prefix: string, id: string, iframe: boolean) => `${prefix}${en
 /** A redirect target as a header can carry it: the URL the session was checked with, percent-encoded. */
 const headerUrl = (url: string) => new URL(url).href;
 
+/** The catalog eligibility of a session's items, shown beside them. */
+const itemEligibility = (store: Store, session: Session) =>
+  store.catalog.eligibilityOf(session.channel, session.items.flatMap((item) => (item.sku ? [item.sku] : [])));
+
+/** What a page's POST leads to: a page to show, or the end of the flow. */
+type Outcome = { page: Page; end?: undefined } | { page?: undefined; end: { success: boolean; url: string } };
+
 /** The end of a flow: a redirect, or in iframe mode the parent window's message. */
 function finish(reply: FastifyReply, iframe: boolean, success: boolean, redirectUrl: string) {
   if (iframe) return send(reply, endPage(success ? 'Done' : 'Not completed', success, headerUrl(redirectUrl), true));
   return reply.code(303).header('location', headerUrl(redirectUrl)).send();
 }
+
+const answer = (reply: FastifyReply, iframe: boolean, outcome: Outcome) =>
+  outcome.page ? send(reply, outcome.page) : finish(reply, iframe, outcome.end.success, outcome.end.url);
 
 export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: IdSource): void {
   void app.register(async (pages) => {
@@ -61,15 +72,14 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: 
       if (!session) return send(reply, notFoundPage(`payment session ${request.params.id}`));
       if (session.status === 'canceled') return send(reply, timedOutPage(session));
       if (session.status !== 'pending') return send(reply, closedPage(session));
-      const eligibility = store.catalog.eligibilityOf(session.channel, session.items.flatMap((i) => (i.sku ? [i.sku] : [])));
-      return send(reply, checkoutFormPage(session, eligibility, {}, {}, actionOf('/checkout/', session.id, request.query.mode === 'iframe')));
+      return send(reply, checkoutFormPage(session, itemEligibility(store, session), {}, {}, actionOf('/checkout/', session.id, request.query.mode === 'iframe')));
     });
 
     pages.post<{ Params: { id: string }; Querystring: { mode?: string } }>('/checkout/:id', async (request, reply) => {
       const iframe = request.query.mode === 'iframe';
       const values = formOf(request.body);
       const action = actionOf('/checkout/', request.params.id, iframe);
-      const result = store.transaction(() => {
+      const result = store.transaction((): Outcome => {
         const session = store.sessions.getForCustomer(request.params.id);
         if (!session) return { page: notFoundPage(`payment session ${request.params.id}`) };
         if (session.status === 'canceled') return { page: timedOutPage(session) };
@@ -77,18 +87,17 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: 
         if (session.status !== 'pending') return { page: closedPage(session) };
         const context = { channel: session.channel, now: store.clock.now(session.channel), ids };
         const checked = checkCustomerForm(values, context.now, true);
-        const eligibility = () => store.catalog.eligibilityOf(session.channel, session.items.flatMap((i) => (i.sku ? [i.sku] : [])));
+        const eligibility = () => itemEligibility(store, session);
         if (Object.keys(checked.errors).length > 0) return { page: checkoutFormPage(session, eligibility(), values, checked.errors, action, 400) };
-        if (!checked.eligible) return { end: { success: false, ...finishCheckout(store, context, session, { eligible: false }) } };
+        if (!checked.eligible) return { end: { success: false, url: finishCheckout(store, context, session, { eligible: false }).redirect_url } };
         const card = checked.card!;
         if (values.confirm !== '1') return { page: confirmPage(session, values, card.last4, action) };
         if (card.outcome === 'declined') {
           return { page: checkoutFormPage(session, eligibility(), { ...values, card_number: '' }, { card_number: 'Your card was declined. Try another card.' }, action, 400) };
         }
-        return { end: { success: true, ...finishCheckout(store, context, session, { eligible: true, card, accepted: card.outcome === 'accepted' }) } };
+        return { end: { success: true, url: finishCheckout(store, context, session, { eligible: true, card, accepted: card.outcome === 'accepted' }).redirect_url } };
       });
-      if (result.page) return send(reply, result.page);
-      return finish(reply, iframe, result.end!.success, result.end!.redirect_url);
+      return answer(reply, iframe, result);
     });
 
     pages.get<{ Params: { id: string } }>('/checkout/setup/:id', async (request, reply) => {
@@ -102,7 +111,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: 
       const iframe = request.query.mode === 'iframe';
       const values = formOf(request.body);
       const action = actionOf('/checkout/setup/', request.params.id, iframe);
-      const result = store.transaction(() => {
+      const result = store.transaction((): Outcome => {
         const provision = store.provisionRequests.getForCustomer(request.params.id);
         if (!provision) return { page: notFoundPage(`provision token request ${request.params.id}`) };
         if (provision.status !== 'awaiting_customer') return { page: setupFinishedPage(provision, provision.redirect_url ?? '') };
@@ -123,8 +132,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: 
         finishProvisionRequest(store, context, provision, { cancel: false, eligible: checked.eligible, ...(checked.card ? { card: checked.card } : {}), lmnSkus, letter: letter as 'approved' | 'pending' | 'rejected' });
         return { end: { success: (provision.status as string) !== 'rejected', url: provision.redirect_url! } };
       });
-      if (result.page) return send(reply, result.page);
-      return finish(reply, iframe, result.end!.success, result.end!.url);
+      return answer(reply, iframe, result);
     });
   });
 }

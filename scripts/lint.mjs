@@ -1,8 +1,9 @@
 // Lints with zero tolerance, for the contract and then for the sandbox's helper API (a separate
 // document under the same rules): Redocly recommended-strict on the split sources, Spectral (oas +
-// OWASP + this API's rules) on a fresh bundle, and the official OpenAPI 3.1 JSON schema. Any
-// finding, warnings and hints included, fails.
-import { mkdtempSync, rmSync } from 'node:fs';
+// OWASP + this API's rules) on a fresh bundle, and the official OpenAPI 3.1 JSON schema. Then the
+// Arazzo workflows of openapi/workflows/ with Redocly. Any finding, warnings and hints included,
+// fails.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -37,6 +38,10 @@ try {
       console.log('valid against the official OpenAPI 3.1 schema');
     }
   }
+  // The contract scenarios: Arazzo 1.0, each step's operation resolved in its source descriptions.
+  console.log('\n=== contract scenarios (openapi/workflows/) ===\nredocly lint (Arazzo):');
+  const workflows = readdirSync('openapi/workflows').filter((file) => file.endsWith('.arazzo.yaml')).map((file) => `openapi/workflows/${file}`);
+  runTool('redocly', ['lint', ...workflows, '--max-problems', '1000']);
 } catch (error) {
   console.error(error.message);
   process.exitCode = 1;

@@ -1,40 +1,66 @@
-// The Arazzo workflows of openapi/workflows/, replayed by Redocly Respect through `npm run contract`:
-// green against the sandbox (every workflow), and red against the stateless Prism mock (the
-// negative control: a replay that cannot fail would prove nothing).
+// `npm run contract` pointed at an environment it did not start (`--target`), as a partner points
+// it at theirs: a sandbox started on its own runs green, the helper workflows named as skipped (or
+// replayed too, with --sandbox); and the stateless Prism mock runs red, which is the negative
+// control: a replay that cannot fail would prove nothing. The replay against a sandbox of its
+// own, with the coverage of error codes, is in coverage.test.ts.
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/contract.js';
 import { startPrism, type RunningServer } from '../support/prism.js';
+import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js';
 
 const contract = (args: string[] = []) => {
-  const result = spawnSync(process.execPath, ['scripts/contract.mjs', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 180_000, env: { ...process.env, NO_COLOR: '1' } });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/contract.ts', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 180_000, env: { ...process.env, NO_COLOR: '1' } });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 };
+const summaries = (output: string) => [...output.matchAll(/Workflows: (.*)/g)].map((m) => m[1]!.trim());
+const HELPER_FILES = ['eligibility-and-charges', 'keys-and-codes', 'session-status', 'tokens-disputes'];
 
-describe('npm run contract', () => {
-  it('replays every workflow green against a sandbox on :memory:', () => {
-    const { status, output } = contract();
-    // One summary per file: every workflow of every file passed.
-    const summaries = [...output.matchAll(/Workflows: (.*)/g)].map((m) => m[1]!.trim());
-    expect(summaries.length).toBe(4);
-    expect(summaries.every((line) => /^\d+ passed, \d+ total$/.test(line))).toBe(true);
-    expect(summaries.reduce((sum, line) => sum + Number(/^(\d+)/.exec(line)![1]), 0)).toBe(14);
+describe('npm run contract -- --target', () => {
+  let sandbox: SandboxProcess;
+  beforeAll(async () => { sandbox = await startSandboxProcess(); }, 60_000);
+  afterAll(async () => sandbox?.stop());
+
+  it('replays the helper-free workflows green against a sandbox started on its own, and names the others skipped', () => {
+    const { status, output } = contract(['--target', `${sandbox.baseUrl}/`, '--api-key', SANDBOX_API_KEY]);
+    for (const file of HELPER_FILES) expect(output).toContain(`skipped ${file}.arazzo.yaml: it needs the sandbox's helpers`);
+    expect(summaries(output)).toEqual(['2 passed, 2 total', '3 passed, 3 total']);
     expect(status, output.slice(-3000)).toBe(0);
-  }, 180_000);
+  }, 120_000);
 
-  describe('against the Prism mock', () => {
-    let prism: RunningServer;
-    beforeAll(async () => { prism = await startPrism(); }, 90_000);
-    afterAll(async () => prism?.stop());
+  it('replays every workflow with --sandbox, since that target has the helpers', () => {
+    const { status, output } = contract(['--target', sandbox.baseUrl, '--sandbox']);
+    expect(output).not.toContain('skipped');
+    expect(summaries(output)).toHaveLength(6);
+    expect(status, output.slice(-3000)).toBe(0);
+  }, 120_000);
 
-    it('fails: the mock holds no state, so an idempotency violation never comes', () => {
-      const { status, output } = contract(['--target', prism.baseUrl]);
-      expect(output).toContain("skipped session-status.arazzo.yaml: it needs the sandbox's helpers");
-      // The stateful workflows fail there, for the reasons a stateless mock gives.
-      expect(output).toMatch(/Workflows: 1 passed, 2 failed, 3 total/);
-      expect(output).toMatch(/step divergeAmount[\s\S]*✗ success criteria check - \$statusCode == 400/);
-      expect(output).toMatch(/✗ success criteria check - \$response.body#\/metadata == 'original'/);
-      expect(status).not.toBe(0);
-    }, 180_000);
+  it('fails with the key the target refuses', () => {
+    const { status, output } = contract(['--target', sandbox.baseUrl, '--api-key', 'not-a-key']);
+    expect(summaries(output)).toEqual(['2 failed, 2 total', '3 failed, 3 total']);
+    expect(output).toMatch(/step create[\s\S]*✗ success criteria check - \$statusCode == 200/);
+    expect(status).toBe(1);
+  }, 120_000);
+
+  it('says what it needs when the target is no URL, or --sandbox comes alone', () => {
+    expect(contract(['--target', '127.0.0.1:4010'])).toMatchObject({ status: 2, output: expect.stringContaining('--target must be a base URL such as http://127.0.0.1:4010') });
+    expect(contract(['--sandbox'])).toMatchObject({ status: 2, output: expect.stringContaining('without --target, npm run contract starts one itself') });
   });
+});
+
+describe('npm run contract -- --target, against the Prism mock', () => {
+  let prism: RunningServer;
+  beforeAll(async () => { prism = await startPrism(); }, 90_000);
+  afterAll(async () => prism?.stop());
+
+  it('fails: the mock holds no state, so an idempotency violation and a duplicate sku never come', () => {
+    const { status, output } = contract(['--target', prism.baseUrl]);
+    expect(output).toContain("skipped session-status.arazzo.yaml: it needs the sandbox's helpers");
+    // The stateful workflows fail there, for the reasons a stateless mock gives.
+    expect(summaries(output)).toEqual(['1 passed, 1 failed, 2 total', '1 passed, 2 failed, 3 total']);
+    expect(output).toMatch(/step duplicate[\s\S]*✗ success criteria check - \$statusCode == 409/);
+    expect(output).toMatch(/step divergeAmount[\s\S]*✗ success criteria check - \$statusCode == 400/);
+    expect(output).toMatch(/✗ success criteria check - \$response.body#\/metadata == 'original'/);
+    expect(status).not.toBe(0);
+  }, 180_000);
 });

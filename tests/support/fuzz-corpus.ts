@@ -1,20 +1,51 @@
-// Hostile and careless requests for every implemented operation, generated from a fixed seed so
-// that a failure replays: a valid request of the operation, then mutated (a field dropped, replaced
-// by any JSON value, a huge string, an out-of-range number, deep nesting, an unknown field), random
-// JSON and malformed text as bodies, odd content types, encoded and foreign path ids, junk queries.
+// Hostile and careless requests for every operation, generated from a seed so that a failure
+// replays: a valid request of the operation, then mutated by what its own schema forbids (a
+// required field dropped, a wrong type, an out-of-range number, a bad format, a value outside an
+// enum, an unknown field; tests/support/schema-invalid.ts) or by hand-written hostility (any JSON
+// value, a huge string, deep nesting); random JSON and malformed text as bodies, odd content
+// types, encoded and foreign path ids, junk and schema-invalid queries, and the wrong method.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import fc from 'fast-check';
+import { repoRoot } from './contract.js';
+import { forbiddenQueryValues, schemaMutations, type JsonSchema } from './schema-invalid.js';
 import { sessionRequest } from './sandbox.js';
 
 export interface FuzzRequest {
   operationId: string;
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   url: string;
   headers: Record<string, string>;
   /** Sent as is; undefined sends no body. */
   body?: string;
   /** Whether the body is JSON text (Prism answers malformed JSON itself, without forwarding). */
   jsonBody: boolean;
+  /** Sent with a method the operation's path does not take (Prism answers those itself too). */
+  wrongMethod?: true;
 }
+
+interface DocumentOperation {
+  method: string;
+  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+  parameters?: Array<{ name: string; in: string; schema?: JsonSchema }>;
+}
+
+/** The contract with every reference followed, read once: the schemas the mutations come from. */
+const operationsById = (() => {
+  const doc = JSON.parse(readFileSync(path.join(repoRoot, 'generated', 'openapi.dereferenced.json'), 'utf8')) as { paths: Record<string, Record<string, DocumentOperation & { operationId?: string }>> };
+  const found = new Map<string, DocumentOperation>();
+  for (const item of Object.values(doc.paths)) {
+    for (const [method, operation] of Object.entries(item)) if (operation.operationId) found.set(operation.operationId, { ...operation, method });
+  }
+  return found;
+})();
+
+const documentOperation = (operationId: string): DocumentOperation => {
+  const found = operationsById.get(operationId);
+  if (!found) throw new Error(`No operation ${operationId} in the contract`);
+  return found;
+};
+
 
 /** Ids a run has created, so that fuzzed requests reach real states as well as missing ones. */
 export interface FuzzIds {
@@ -101,12 +132,19 @@ const contentType = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('application/json; charset=utf-8', 'application/json; charset=latin1', 'text/plain', 'application/x-www-form-urlencoded', '', 'application/merge-patch+json') },
 );
 
-/** A body: a mutated valid body (most), any JSON value, or malformed text. */
-const bodyOf = (valid: () => Record<string, unknown>): fc.Arbitrary<{ body?: string; jsonBody: boolean }> => {
+/**
+ * A body: a valid body mutated by what the operation's schema forbids or by hand-written hostility
+ * (most), any JSON value, or malformed text.
+ */
+const bodyOf = (operationId: string, valid: () => Record<string, unknown>): fc.Arbitrary<{ body?: string; jsonBody: boolean }> => {
   // A body without fields (cancel) is mutated by adding some.
   const fields = Object.keys(valid()).length > 0 ? Object.keys(valid()) : ['note'];
+  const schema = documentOperation(operationId).requestBody?.content?.['application/json']?.schema;
+  const forbidden = schema && schemaMutations(schema);
+  const mutated = (ms: Array<(body: Record<string, unknown>) => Record<string, unknown>>) => ({ body: JSON.stringify(ms.reduce((b, m) => m(b), valid())), jsonBody: true });
+  const handWritten = fc.array(mutation(fields), { minLength: 1, maxLength: 3 });
   return fc.oneof(
-    { weight: 6, arbitrary: fc.array(mutation(fields), { minLength: 1, maxLength: 3 }).map((ms) => ({ body: JSON.stringify(ms.reduce((b, m) => m(b), valid())), jsonBody: true })) },
+    { weight: 6, arbitrary: (forbidden ? fc.oneof(fc.array(forbidden, { minLength: 1, maxLength: 2 }), handWritten) : handWritten).map(mutated) },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => ({ body: JSON.stringify(v), jsonBody: true })) },
     { weight: 1, arbitrary: fc.string({ maxLength: 60 }).map((text) => ({ body: text, jsonBody: false })) },
     { weight: 1, arbitrary: fc.constant({ jsonBody: true }) },
@@ -138,6 +176,16 @@ const tokenQueryOf = queryFor(['page', 'page_size', 'email', 'name', 'card_expir
 const catalogQueryOf = queryFor(['page', 'page_size', 'eligibility', 'updated_after', 'junk'], fc.oneof(queryValue,
   fc.constantFrom('eligible', 'eligible_with_lmn', 'ineligible', 'not_eligible', 'null', 'ELIGIBLE')));
 
+/** A query of one to three parameters of the operation, each with a value its schema forbids. */
+const schemaQueryOf = (operationId: string) => {
+  const parameters = (documentOperation(operationId).parameters ?? []).filter((p) => p.in === 'query' && p.schema);
+  return fc.array(fc.constantFrom(...parameters).chain((p) => fc.constantFrom(...forbiddenQueryValues(p.schema!)).map((value) => [p.name, value] as const)), { minLength: 1, maxLength: 3 })
+    .map((pairs) => `?${pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}`);
+};
+/** A list's query: hand-written junk, or values the document forbids (when it declares any). */
+const listQueryOf = (operationId: string, handWritten: fc.Arbitrary<string>) =>
+  (documentOperation(operationId).parameters ?? []).some((p) => p.in === 'query') ? fc.oneof(handWritten, schemaQueryOf(operationId)) : handWritten;
+
 const disputeQueryOf = queryFor(['limit', 'cursor', 'junk'], fc.oneof(queryValue, fc.constantFrom('dc_1', 'dc_999999999999999', 'dc_9999999999999999', 'dc_-1', '100', '101')));
 
 /** A path segment: one of these real ids, or junk. */
@@ -151,9 +199,9 @@ const noCharges = { total_additional_charges: 0, total_discounts: 0 };
 
 const KEY = { 'x-service-api-key': 'sandbox-dev-key' };
 
-function requests(operationId: string, ids: FuzzIds): fc.Arbitrary<FuzzRequest> {
+function requestsOf(operationId: string, ids: FuzzIds): fc.Arbitrary<FuzzRequest> {
   const post = (url: fc.Arbitrary<string>, valid: () => Record<string, unknown>) =>
-    fc.tuple(url, bodyOf(valid), contentType).map(([u, { body, jsonBody }, type]): FuzzRequest => ({
+    fc.tuple(url, bodyOf(operationId, valid), contentType).map(([u, { body, jsonBody }, type]): FuzzRequest => ({
       operationId, method: 'POST', url: u, headers: { ...KEY, ...(body !== undefined ? { 'content-type': type } : {}) },
       ...(body !== undefined ? { body } : {}), jsonBody: jsonBody && (type.startsWith('application/json') || body === undefined),
     }));
@@ -176,13 +224,13 @@ function requests(operationId: string, ids: FuzzIds): fc.Arbitrary<FuzzRequest> 
     case 'retrievePaymentSession':
       return get(session(''));
     case 'listPaymentSessions':
-      return get(queryOf.map((query) => `/payments/v1/payment_sessions${query}`));
+      return get(listQueryOf(operationId, queryOf).map((query) => `/payments/v1/payment_sessions${query}`));
     case 'createPaymentToken':
       return post(fc.constant('/api/v1/payment_tokens/create'), () => ({ success_url: 'https://shop.example/ok', failure_url: 'https://shop.example/ko', customer_email: 'fuzz-new@example.com', customer_state: 'CA', metadata: '{}', idempotency_key: 'fuzz-token' }));
     case 'retrievePaymentToken':
       return get(token('', ids.token));
     case 'listPaymentTokens':
-      return get(tokenQueryOf.map((query) => `/api/v1/payment_tokens${query}`));
+      return get(listQueryOf(operationId, tokenQueryOf).map((query) => `/api/v1/payment_tokens${query}`));
     case 'updatePaymentToken':
       return post(token('/update', ids.token), () => ({ update_card_info: false, order_items: [{ name: 'Vitamin D3', sku: 'VITD-2000', quantity: 1, price: 1500, amount_details: noCharges }] }));
     case 'deletePaymentToken':
@@ -192,7 +240,7 @@ function requests(operationId: string, ids: FuzzIds): fc.Arbitrary<FuzzRequest> 
     case 'retrieveProvisionRequestEligibility':
       return get(provision('/api/v1/eligibility/provision_request/'));
     case 'listCatalogItems':
-      return get(catalogQueryOf.map((query) => `/api/v1/product_catalog/items/list${query}`));
+      return get(listQueryOf(operationId, catalogQueryOf).map((query) => `/api/v1/product_catalog/items/list${query}`));
     case 'createCatalogItem':
       return post(fc.constant('/api/v1/product_catalog/items/create'), () => ({ sku: 'FUZZ-1', name: 'Fuzz', description: 'Fuzzed', gtin: '00012345678905', image_urls: [] }));
     case 'updateCatalogItem':
@@ -204,7 +252,7 @@ function requests(operationId: string, ids: FuzzIds): fc.Arbitrary<FuzzRequest> 
     case 'retrieveDisputeRecord':
       return get(dispute('/v1/disputes/', ''));
     case 'listDisputes':
-      return get(disputeQueryOf.map((query) => `/v1/disputes${query}`));
+      return get(listQueryOf(operationId, disputeQueryOf).map((query) => `/v1/disputes${query}`));
     case 'acceptDispute':
       return post(dispute('/v1/disputes/', '/accept'), () => ({}));
     case 'retrieveCheckoutMethod':
@@ -212,6 +260,19 @@ function requests(operationId: string, ids: FuzzIds): fc.Arbitrary<FuzzRequest> 
     default:
       throw new Error(`No fuzz corpus for ${operationId}`);
   }
+}
+
+const OTHER_METHODS: Record<string, Array<FuzzRequest['method']>> = { get: ['POST', 'PUT', 'DELETE'], post: ['GET', 'PUT', 'DELETE', 'PATCH'] };
+
+/** The operation's requests, and now and then one sent with a method its path does not take (405). */
+function requests(operationId: string, ids: FuzzIds): fc.Arbitrary<FuzzRequest> {
+  const own = requestsOf(operationId, ids);
+  const wrongMethod = fc.tuple(own, fc.constantFrom(...OTHER_METHODS[documentOperation(operationId).method]!)).map(([request, method]): FuzzRequest => {
+    const { body: _body, ...rest } = request;
+    const withBody = method !== 'GET' && method !== 'DELETE' && request.body !== undefined;
+    return { ...rest, method, wrongMethod: true, ...(withBody ? { body: request.body } : { headers: { ...KEY } }) };
+  });
+  return fc.oneof({ weight: 19, arbitrary: own }, { weight: 1, arbitrary: wrongMethod });
 }
 
 export const FUZZED_OPERATIONS = [

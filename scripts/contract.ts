@@ -1,0 +1,83 @@
+// npm run contract: replays the Arazzo workflows of openapi/workflows/ with Redocly Respect, every
+// check on (status, schema, content type, success criteria), then prints the error codes the
+// replay produced, per operation and status.
+//   npm run contract                                        a sandbox on :memory:, every workflow
+//   npm run contract -- --target URL [--api-key KEY]        any environment: the workflows that need
+//                                                           no sandbox helper, the others named as skipped
+//   npm run contract -- --target URL --sandbox              a sandbox you started: every workflow
+//   --coverage-out FILE                                     also writes the codes produced, as JSON
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { Coverage, coverageTable } from '../tests/support/coverage.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({ options: { target: { type: 'string' }, sandbox: { type: 'boolean' }, 'api-key': { type: 'string' }, 'coverage-out': { type: 'string' } } });
+if (values.sandbox && !values.target) {
+  console.error('--sandbox says that the --target URL is a sandbox; without --target, npm run contract starts one itself.');
+  process.exit(2);
+}
+if (values.target !== undefined && !URL.canParse(values.target)) {
+  console.error(`--target must be a base URL such as http://127.0.0.1:4010, not ${JSON.stringify(values.target)}.`);
+  process.exit(2);
+}
+// Helper workflows run wherever the sandbox's helpers are: on the sandbox started here, or on a target that is one.
+const withHelpers = !values.target || values.sandbox === true;
+const apiKey = values['api-key'] ?? 'sandbox-dev-key';
+const folder = path.join(root, 'openapi', 'workflows');
+const all = readdirSync(folder).filter((file) => file.endsWith('.arazzo.yaml')).sort();
+// A workflow file that calls a /sandbox/v1/ helper runs against the sandbox only.
+const needsSandbox = (file: string) => readFileSync(path.join(folder, file), 'utf8').includes('$sourceDescriptions.sandbox.');
+const files = withHelpers ? all : all.filter((file) => !needsSandbox(file));
+if (!withHelpers) for (const file of all.filter(needsSandbox)) console.log(`skipped ${file}: it needs the sandbox's helpers (add --sandbox if the target is one)`);
+
+const freePort = () => new Promise<number>((resolve) => {
+  const server = createServer().listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as AddressInfo;
+    server.close(() => resolve(port));
+  });
+});
+
+async function startSandbox() {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sandbox', '--quiet', '--db', ':memory:', '--host', '127.0.0.1', '--port', String(port)], { cwd: root, stdio: 'ignore' });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 150; i++) {
+    if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) return { base, stop: () => child.kill('SIGTERM') };
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error('The sandbox did not start');
+}
+
+const sandbox = values.target ? undefined : await startSandbox();
+const base = values.target?.replace(/\/+$/, '') ?? sandbox!.base;
+const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+const redocly = path.join(root, 'node_modules', '.bin', 'redocly');
+// Respect's HAR log holds every request and answer: the codes produced are read from it. It writes
+// one only for a single file, so each file is replayed on its own.
+const scratch = mkdtempSync(path.join(tmpdir(), 'contract-'));
+const coverage = new Coverage();
+let failed = false;
+for (const file of files) {
+  const har = path.join(scratch, `${file}.har`);
+  const result = spawnSync(redocly, [
+    'respect', path.join(folder, file), '-S', `contract=${base}`, ...(withHelpers ? ['-S', `sandbox=${base}`] : []),
+    '-i', `apiKey=${apiKey}`, '-i', `run=${run}`, '--har-output', har,
+  ], { cwd: root, stdio: 'inherit', env: { ...process.env, REDOCLY_TELEMETRY: 'off', NO_UPDATE_NOTIFIER: '1' } });
+  failed ||= result.status !== 0;
+  try {
+    coverage.merge(Coverage.fromHar(readFileSync(har, 'utf8')));
+  } catch (error) {
+    console.log(`No coverage of ${file}: Respect wrote no HAR log (${(error as Error).message}).`);
+  }
+}
+sandbox?.stop();
+rmSync(scratch, { recursive: true, force: true });
+console.log(`\nError codes the workflows produced:\n\n${coverageTable(coverage)}\n`);
+if (values['coverage-out']) writeFileSync(values['coverage-out'], JSON.stringify(coverage));
+process.exit(failed ? 1 : 0);

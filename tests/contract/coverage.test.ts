@@ -17,7 +17,7 @@ import { testSandbox, type TestSandbox } from '../support/sandbox.js';
 import { COMMON_ERRORS, ERRORS_400, OPERATIONS } from '../spec/reference.js';
 
 const PER_OPERATION = 300;
-const WORKFLOWS = 19;
+const WORKFLOWS = 21;
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'contract-coverage-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -24,7 +24,7 @@ describe('npm run contract -- --target', () => {
   it('replays the helper-free workflows green against a sandbox started on its own, and names the others skipped', () => {
     const { status, output } = contract(['--target', `${sandbox.baseUrl}/`, '--api-key', SANDBOX_API_KEY]);
     for (const file of HELPER_FILES) expect(output).toContain(`skipped ${file}.arazzo.yaml: it needs the sandbox's helpers`);
-    expect(summaries(output)).toEqual(['2 passed, 2 total', '3 passed, 3 total']);
+    expect(summaries(output)).toEqual(['2 passed, 2 total', '4 passed, 4 total']);
     expect(status, output.slice(-3000)).toBe(0);
   }, 120_000);
 
@@ -37,7 +37,7 @@ describe('npm run contract -- --target', () => {
 
   it('fails with the key the target refuses', () => {
     const { status, output } = contract(['--target', sandbox.baseUrl, '--api-key', 'not-a-key']);
-    expect(summaries(output)).toEqual(['2 failed, 2 total', '3 failed, 3 total']);
+    expect(summaries(output)).toEqual(['2 failed, 2 total', '4 failed, 4 total']);
     expect(output).toMatch(/step create[\s\S]*✗ success criteria check - \$statusCode == 200/);
     expect(status).toBe(1);
   }, 120_000);
@@ -57,7 +57,7 @@ describe('npm run contract -- --target, against the Prism mock', () => {
     const { status, output } = contract(['--target', prism.baseUrl]);
     expect(output).toContain("skipped session-status.arazzo.yaml: it needs the sandbox's helpers");
     // The stateful workflows fail there, for the reasons a stateless mock gives.
-    expect(summaries(output)).toEqual(['1 passed, 1 failed, 2 total', '1 passed, 2 failed, 3 total']);
+    expect(summaries(output)).toEqual(['1 passed, 1 failed, 2 total', '1 passed, 3 failed, 4 total']);
     expect(output).toMatch(/step duplicate[\s\S]*✗ success criteria check - \$statusCode == 409/);
     expect(output).toMatch(/step divergeAmount[\s\S]*✗ success criteria check - \$statusCode == 400/);
     expect(output).toMatch(/✗ success criteria check - \$response.body#\/metadata == 'original'/);

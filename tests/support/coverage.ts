@@ -155,8 +155,12 @@ export const UNREACHABLE: Unreachable[] = [
 export const isUnreachable = (cell: Cell) =>
   UNREACHABLE.some((u) => u.status === cell.status && u.code === cell.code && (u.operations === '*' || u.operations.includes(cell.operationId)));
 
-/** The table, one row per operation × status, its codes with their counts; declared codes never produced are marked. */
-export function coverageTable(coverage: Coverage): string {
+/**
+ * The table, one row per operation × status, its codes with their counts; declared codes not
+ * produced are marked, with `unproduced` (a partial run, such as one environment's workflows, says
+ * so more calmly than the suite).
+ */
+export function coverageTable(coverage: Coverage, unproduced = 'NEVER PRODUCED'): string {
   const rows = new Map<string, string[]>();
   const cellsOf = (operationId: string, status: number) => {
     const key = `${operationId}|${status}`;
@@ -167,7 +171,7 @@ export function coverageTable(coverage: Coverage): string {
     cellsOf(operationId, status).push(`${code || '—'} ×${count}`);
   }
   for (const cell of declaredCodes()) {
-    if (coverage.count(cell) === 0) cellsOf(cell.operationId, cell.status).push(isUnreachable(cell) ? `${cell.code} (allow-listed)` : `${cell.code} NEVER PRODUCED`);
+    if (coverage.count(cell) === 0) cellsOf(cell.operationId, cell.status).push(isUnreachable(cell) ? `${cell.code} (allow-listed)` : `${cell.code} ${unproduced}`);
   }
   const order = operations(contract).map(({ op }) => op.operationId!);
   const lines = [...rows.entries()]

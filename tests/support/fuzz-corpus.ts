@@ -264,15 +264,22 @@ function requestsOf(operationId: string, ids: FuzzIds): fc.Arbitrary<FuzzRequest
 
 const OTHER_METHODS: Record<string, Array<FuzzRequest['method']>> = { get: ['POST', 'PUT', 'DELETE'], post: ['GET', 'PUT', 'DELETE', 'PATCH'] };
 
-/** The operation's requests, and now and then one sent with a method its path does not take (405). */
+/**
+ * The operation's requests, and now and then one sent with a method its path does not take (405),
+ * or without its key, or with a key no channel has (401).
+ */
 function requests(operationId: string, ids: FuzzIds): fc.Arbitrary<FuzzRequest> {
   const own = requestsOf(operationId, ids);
+  const badKey = fc.tuple(own, fc.constantFrom(undefined, 'not-a-key', '', 'SANDBOX-DEV-KEY')).map(([request, key]): FuzzRequest => {
+    const { 'x-service-api-key': _key, ...headers } = request.headers;
+    return { ...request, headers: key === undefined ? headers : { ...headers, 'x-service-api-key': key } };
+  });
   const wrongMethod = fc.tuple(own, fc.constantFrom(...OTHER_METHODS[documentOperation(operationId).method]!)).map(([request, method]): FuzzRequest => {
     const { body: _body, ...rest } = request;
     const withBody = method !== 'GET' && method !== 'DELETE' && request.body !== undefined;
     return { ...rest, method, wrongMethod: true, ...(withBody ? { body: request.body } : { headers: { ...KEY } }) };
   });
-  return fc.oneof({ weight: 19, arbitrary: own }, { weight: 1, arbitrary: wrongMethod });
+  return fc.oneof({ weight: 18, arbitrary: own }, { weight: 1, arbitrary: wrongMethod }, { weight: 1, arbitrary: badKey });
 }
 
 export const FUZZED_OPERATIONS = [

@@ -36,7 +36,7 @@ export async function runFuzz(perOperation: number, seed?: number): Promise<Fuzz
     const outcome: FuzzOutcome = { perOperation: new Map(FUZZED_OPERATIONS.map((op) => [op, { requests: 0, statuses: new Map() }])), coverage: new Coverage(), failures: [] };
     for (const request of fuzzCorpus(ids, perOperation, seed)) {
       try {
-        const reply = await s.call(request.method, request.url, { headers: request.headers, ...(request.body !== undefined ? { raw: request.body } : {}) });
+        const reply = await s.call(request.method, request.url, { headers: request.headers, key: null, ...(request.body !== undefined ? { raw: request.body } : {}) });
         const tally = outcome.perOperation.get(request.operationId)!;
         tally.requests += 1;
         tally.statuses.set(reply.status, (tally.statuses.get(reply.status) ?? 0) + 1);

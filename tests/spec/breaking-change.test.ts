@@ -1,0 +1,146 @@
+// The breaking-change gate (scripts/diff.mjs, `npm run diff`): the working contract against the
+// newest release, then edited copies of the frozen 1.0.0 release, so that these cases do not move
+// when the contract does. A breaking change passes only with a new major and its changelog heading.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+// @ts-expect-error: the diff script is plain JavaScript, without types.
+import { checkCompatibility, formatReport, latestRelease } from '../../scripts/diff.mjs';
+import { repoRoot } from '../support/contract.js';
+
+interface Schema { enum?: string[]; required?: string[]; properties?: Record<string, Schema>; type?: string; description?: string }
+interface Doc { info: { version: string }; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, Schema> } }
+interface Result { ok: boolean; breaking: boolean; changes: Array<{ messages: string[] }>; reasons: string[] }
+
+const release = path.join(repoRoot, 'openapi', 'releases', '1.0.0.yaml');
+const entry1 = '## 1.0.0\n\nFirst release.\n';
+const changelog1 = `# Changelog\n\n${entry1}`;
+const changelog2 = `# Changelog\n\n## 2.0.0\n\n- **Breaking:** a change.\n\n${entry1}`;
+let dir: string;
+let base: Doc;
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'contract-breaking-'));
+  base = YAML.parse(readFileSync(release, 'utf8')) as Doc;
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// Writes an edited copy of the release (JSON: redocly diff reads it, and it writes faster than YAML).
+let copies = 0;
+function copy(edit: (doc: Doc) => void): string {
+  const doc = structuredClone(base);
+  edit(doc);
+  const file = path.join(dir, `copy-${++copies}.json`);
+  writeFileSync(file, JSON.stringify(doc));
+  return file;
+}
+const schema = (doc: Doc, name: string): Schema => {
+  const found = doc.components.schemas[name];
+  if (!found) throw new Error(`the release has no schema ${name}`);
+  return found;
+};
+// The gate on a copy; the report is the assertion message, so a failure shows what redocly saw.
+function gate(revision: string, changelog = changelog1): Result & { report: string } {
+  const result = checkCompatibility({ base: release, revision, changelog }) as Result;
+  return { ...result, report: formatReport(result) as string };
+}
+const rules = (result: Result) => result.changes.flatMap((c) => c.messages).join('\n');
+
+// PaymentSessionStatus is in responses and in the list's `status` filter (a request): fewer values
+// there refuse a request that worked.
+const removeEnumValue = (doc: Doc) => {
+  const status = schema(doc, 'PaymentSessionStatus');
+  status.enum = status.enum!.filter((value) => value !== 'rejected');
+};
+
+describe('the working contract', () => {
+  it('passes the gate against the newest release (npm run diff)', () => {
+    const result = checkCompatibility({
+      base: latestRelease(),
+      revision: path.join(repoRoot, 'generated', 'openapi.yaml'),
+      changelog: readFileSync(path.join(repoRoot, 'CHANGELOG.md'), 'utf8'),
+    }) as Result;
+    expect(result.ok, formatReport(result)).toBe(true);
+  });
+});
+
+describe('a breaking change without a new major fails', () => {
+  it.each([
+    ['an enum value removed (PaymentSessionStatus)', removeEnumValue, 'enum-values-removed'],
+    ['an optional request field made required', (doc: Doc) => {
+      schema(doc, 'CreatePaymentSessionRequest').required!.push('customer_state');
+    }, 'required-properties-added'],
+    ['an operation removed', (doc: Doc) => {
+      delete doc.paths['/payments/v1/payment_session/{business_id}']!.get;
+    }, 'operation-removed'],
+  ] as const)('%s', (_name, edit, rule) => {
+    const result = gate(copy(edit));
+    expect(result.ok, result.report).toBe(false);
+    expect(result.breaking).toBe(true);
+    expect(rules(result)).toContain(`(${rule})`);
+    expect(result.report).toMatch(/FAILED[\s\S]*Set info\.version to 2\.0\.0[\s\S]*## 2\.0\.0/);
+  });
+});
+
+describe('a non-breaking change passes', () => {
+  it.each([
+    ['a new optional request field', (doc: Doc) => {
+      schema(doc, 'CreatePaymentSessionRequest').properties!.note = { type: 'string', description: 'A note.' };
+    }],
+    ['a new operation', (doc: Doc) => {
+      doc.paths['/payments/v1/ping'] = { get: { operationId: 'ping', summary: 'Ping', responses: { 200: { description: 'Up.' } } } };
+    }],
+    // redocly diff rates by direction: a value gone from a response-only enum breaks no client.
+    ['an enum value removed from a response-only error enum', (doc: Doc) => {
+      const error = schema(doc, 'CreatePaymentSessionError').properties!.error!;
+      error.enum = error.enum!.filter((value) => value !== 'FeatureNotEnabled');
+    }],
+  ] as const)('%s', (_name, edit) => {
+    const result = gate(copy(edit));
+    expect(result.ok, result.report).toBe(true);
+    expect(result.breaking).toBe(false);
+    expect(result.changes.length).toBeGreaterThan(0);
+  });
+});
+
+describe('a breaking change passes only as a new major with a changelog entry', () => {
+  let bumped: string;
+  beforeAll(() => {
+    bumped = copy((doc) => {
+      removeEnumValue(doc);
+      doc.info.version = '2.0.0';
+    });
+  });
+
+  it('passes with info.version 2.0.0 and `## 2.0.0`', () => {
+    const result = gate(bumped, changelog2);
+    expect(result.ok, result.report).toBe(true);
+    expect(result.breaking).toBe(true);
+  });
+
+  it('fails with info.version 2.0.0 but no `## 2.0.0`', () => {
+    const result = gate(bumped, changelog1);
+    expect(result.ok, result.report).toBe(false);
+    expect(result.reasons).toEqual([expect.stringContaining('no `## 2.0.0` heading')]);
+  });
+
+  it('fails with `## 2.0.0` but info.version still 1.0.0, or only a minor bump', () => {
+    for (const version of ['1.0.0', '1.1.0']) {
+      const result = gate(copy((doc) => { removeEnumValue(doc); doc.info.version = version; }), `## ${version}\n\n${changelog2}`);
+      expect(result.ok, result.report).toBe(false);
+      expect(result.reasons).toEqual([expect.stringContaining('needs a higher major')]);
+    }
+  });
+});
+
+describe('latestRelease', () => {
+  it('picks the highest X.Y.Z.yaml, by number', () => {
+    const releases = mkdtempSync(path.join(dir, 'releases-'));
+    for (const file of ['1.0.0.yaml', '1.9.0.yaml', '1.10.0.yaml', '2.0.0-beta.1.yaml', 'README.md']) {
+      writeFileSync(path.join(releases, file), '');
+    }
+    expect(path.basename(latestRelease(releases) as string)).toBe('1.10.0.yaml');
+  });
+});

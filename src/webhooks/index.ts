@@ -2,7 +2,7 @@ export { createDeliveryDeduplicator, type DeliveryDeduplicator, type DeliveryDed
 export { WebhookPayloadError, WebhookSignatureError, type WebhookPayloadFailure, type WebhookSignatureFailure } from './errors.js';
 export * from './events.js';
 export { parseLegacyWebhook, type LegacyWebhookOptions } from './legacy.js';
-export { isEventType, isPaymentSessionComplete } from './narrow.js';
+export { isEventType, isPaymentSessionComplete, type EventOfType } from './narrow.js';
 export {
   computeSignature, computeSignatureAsync, parseSignatureHeader, SIGNATURE_HEADER, signWebhook, signWebhookAsync, type ParsedSignatureHeader, type SignedWebhook,
 } from './signature.js';

@@ -1,21 +1,22 @@
-// Renders the bundled contract as one self-contained HTML page (Redoc inlined, no CDN), so the
-// reference works offline. Output: site/index.html, or the path given with --out.
-import { mkdirSync } from 'node:fs';
+// npm run docs: builds the docs site (the reference, the guides with their diagrams, the try-it
+// console) into site/, which works offline and which the sandbox serves at /docs.
+//   node scripts/docs.mjs [--out DIR] [--if-stale]
+// --if-stale rebuilds only when the contract, a guide or the builder changed (npm start uses it).
 import path from 'node:path';
-import { root, runTool } from './lib/tools.mjs';
+import { parseArgs } from 'node:util';
+import { buildSite, isFresh } from './docs/build-site.mjs';
+import { root } from './lib/tools.mjs';
 
-export function buildDocs(output = path.join(root, 'site', 'index.html'), { quiet = false } = {}) {
-  mkdirSync(path.dirname(output), { recursive: true });
-  runTool(
-    'redocly',
-    ['build-docs', 'generated/openapi.yaml', '--inlineBundle', '--title', 'HSA/FSA Checkout Service API', '-o', output],
-    { quiet },
-  );
-  return output;
-}
+export { buildSite };
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const i = process.argv.indexOf('--out');
-  const output = buildDocs(i > 0 ? path.resolve(process.argv[i + 1]) : undefined);
-  console.log(`Open ${path.relative(process.cwd(), output)} in a browser; it needs no network.`);
+  const { values } = parseArgs({ options: { out: { type: 'string' }, 'if-stale': { type: 'boolean' } } });
+  const out = values.out ? path.resolve(values.out) : path.join(root, 'site');
+  if (values['if-stale'] && isFresh(out)) {
+    console.log(`The docs in ${path.relative(process.cwd(), out) || '.'} are up to date.`);
+  } else {
+    const started = performance.now();
+    await buildSite(out, { quiet: true });
+    console.log(`Built the docs into ${path.relative(process.cwd(), out) || '.'} in ${((performance.now() - started) / 1000).toFixed(1)} s: open index.html, or /docs on the sandbox.`);
+  }
 }

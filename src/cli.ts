@@ -17,13 +17,14 @@ const MOCK_PEERS = '@stoplight/prism-cli@5';
 
 const USAGE = `Usage: hsa-fsa-sandbox <command> [options]
   sandbox [--host H] [--port P] [--db FILE|:memory:] [--reset] [--cors-origin O] [--quiet]
-          [--webhook-url URL [--webhook-secret whsec_…]]
+          [--webhook-url URL [--webhook-secret whsec_…]] [--docs DIR]
       the stateful sandbox (default 127.0.0.1:4010, .sandbox/sandbox.db); --reset starts with an
       empty database; --quiet stops the line per request; --webhook-url sends the development
-      channel's webhooks there, signed (a secret is made when none is given)
+      channel's webhooks there, signed (a secret is made when none is given); --docs serves that
+      built docs site at /docs (default: site/ beside the package)
   mock [--host H] [--port P] [prism options]            the Prism mock of the examples (default 127.0.0.1:4011)
-  docs [--out FILE]                                     the rendered reference (default site/index.html)
-Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel"), SANDBOX_WEBHOOK_URL, SANDBOX_WEBHOOK_SECRET.`;
+  docs [--out DIR] [--if-stale]                         builds the docs site (default site/)
+Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel"), SANDBOX_WEBHOOK_URL, SANDBOX_WEBHOOK_SECRET, SANDBOX_DOCS_DIR.`;
 
 async function loadSandbox(): Promise<typeof import('./sandbox/server.js')> {
   try {
@@ -50,7 +51,7 @@ async function sandbox(args: string[]) {
     options: {
       host: { type: 'string', short: 'h' }, port: { type: 'string', short: 'p' }, db: { type: 'string' },
       reset: { type: 'boolean' }, 'cors-origin': { type: 'string' }, quiet: { type: 'boolean' },
-      'webhook-url': { type: 'string' }, 'webhook-secret': { type: 'string' },
+      'webhook-url': { type: 'string' }, 'webhook-secret': { type: 'string' }, docs: { type: 'string' },
     },
   });
   const port = Number(values.port ?? process.env.PORT ?? 4010);
@@ -64,12 +65,15 @@ async function sandbox(args: string[]) {
     ...(values.reset ? { reset: true } : {}),
     ...(values['cors-origin'] ? { corsOrigin: values['cors-origin'] } : {}),
     ...webhookOption(values['webhook-url'] ?? process.env.SANDBOX_WEBHOOK_URL, values['webhook-secret'] ?? process.env.SANDBOX_WEBHOOK_SECRET),
+    // The site `npm run docs` builds, beside the package (a clone, or an installed package that has one).
+    docsDir: path.resolve(values.docs ?? process.env.SANDBOX_DOCS_DIR ?? path.join(packageRoot, 'site')),
   });
   console.log(`Sandbox listening on ${running.address}`);
   const keys = [...running.apiKeys].map(([key, channel]) => `${key} (channel ${channel})`).join(', ');
   console.log(`  API keys:  ${keys}   — send one as x-service-api-key`);
   console.log(`  Contract:  ${running.address}/openapi.json  ${running.address}/openapi.yaml`);
   console.log(`  Helpers:   ${running.address}/sandbox/openapi.json (the customer, the review, the clock, tokens, the catalog, disputes, webhooks)`);
+  if (running.docs) console.log(`  Docs:      ${running.docs.url}${running.docs.built ? ' (guides, the reference, and a console that sends requests here)' : ' (not built: run npm run docs)'}`);
   console.log(running.dbFile === ':memory:'
     ? '  Database:  :memory: (gone when the sandbox stops)'
     : `  Database:  ${running.dbFile}${values.reset ? ' (reset)' : ''}   — the state persists across restarts; --reset starts empty`);

@@ -1,4 +1,5 @@
 // Starts the sandbox: opens the database, builds the app, listens, and closes cleanly on a signal.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_API_KEYS, parseApiKeys } from './http/auth.js';
 import { buildSandbox } from './http/app.js';
@@ -18,6 +19,8 @@ export interface StartOptions {
   corsOrigin?: string;
   /** A webhook endpoint for the development channel (the first key's), added or updated at start. */
   webhook?: { url: string; secret?: string };
+  /** The built docs site, served at /docs. */
+  docsDir?: string;
 }
 
 export async function startSandbox(options: StartOptions) {
@@ -33,6 +36,7 @@ export async function startSandbox(options: StartOptions) {
     ...(options.quiet ? {} : { requestLog: (line: string) => console.log(line) }),
     ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
     publicUrl: `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${options.port}`,
+    ...(options.docsDir ? { docsDir: options.docsDir } : {}),
   });
   const webhook = options.webhook ? store.transaction(() => configureEndpoint(store, [...apiKeys.values()][0]!, options.webhook!)) : undefined;
   const address = await app.listen({ host: options.host, port: options.port });
@@ -43,5 +47,6 @@ export async function startSandbox(options: StartOptions) {
     await dispatcher.stop();
     db.close();
   };
-  return { app, address, apiKeys, close, webhook, dbFile: options.db === ':memory:' ? ':memory:' : path.resolve(options.db) };
+  const docs = options.docsDir ? { url: `${address}/docs/`, built: existsSync(path.join(options.docsDir, 'index.html')) } : undefined;
+  return { app, address, apiKeys, close, webhook, docs, dbFile: options.db === ':memory:' ? ':memory:' : path.resolve(options.db) };
 }

@@ -96,6 +96,10 @@ describe('npm start', () => {
     const again = await npm(['start', '--', '--port', String(port), '--db', db, '--quiet'], port);
     const count = async () => ((await (await fetch(`http://127.0.0.1:${port}/payments/v1/payment_sessions`, { headers: key })).json()) as { pagination: { count: number } }).pagination.count;
     expect(await count()).toBe(1);
+    // It built the docs (or found them fresh), serves them, and says where.
+    expect(again.output()).toContain(`Docs:      http://127.0.0.1:${port}/docs/ (guides, the reference, and a console that sends requests here)`);
+    const docs = await fetch(`http://127.0.0.1:${port}/docs/`);
+    expect([docs.status, await docs.text()]).toEqual([200, expect.stringContaining('Quick start')]);
     again.child.kill('SIGTERM');
     expect(await closedWithin(port, 10_000)).toBe(true);
 

@@ -23,6 +23,7 @@ import { registerMethodNotAllowed } from './method-not-allowed.js';
 import type { ContractOperations, HelperOperations } from './operation-types.js';
 import { registerOperations } from './operations.js';
 import { registerCheckoutRoutes } from './checkout-routes.js';
+import { registerDocsRoutes } from './docs-routes.js';
 import { checkCorsOrigin, registerCors } from './cors.js';
 import { registerRequestLog } from './request-log.js';
 import { clientErrorAnswerer, registerTransportErrors } from './transport-errors.js';
@@ -39,6 +40,8 @@ export interface SandboxOptions {
   corsOrigin?: string;
   /** Receives one line per request (method, path, status, time); none when absent. */
   requestLog?: (line: string) => void;
+  /** The built docs site (`npm run docs`), served at /docs; no /docs when absent. */
+  docsDir?: string;
 }
 
 /** Longest path segment accepted; longer ids simply are not found. */
@@ -115,5 +118,6 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     return reply.type('text/html; charset=utf-8').send(indexPage(newest ? checkoutUrl('', newest) : undefined));
   });
   registerCheckoutRoutes(app, store, ids);
+  if (options.docsDir) registerDocsRoutes(app, options.docsDir);
   return app;
 }

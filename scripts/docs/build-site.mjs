@@ -1,0 +1,98 @@
+// Builds the docs site into one folder that works offline and that the sandbox serves at /docs:
+//   index.html            the landing page
+//   reference/index.html  the reference: Redoc, inlined, from the bundled contract
+//   guides/*.html         the guides of docs/, with their diagrams drawn at build time
+//   try/                  the try-it console (Scalar's standalone bundle, from this folder)
+//   assets/site.css       the pages' stylesheet
+// A stamp of its inputs lets `npm start` rebuild only when the contract or a guide changed.
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { root, runTool } from '../lib/tools.mjs';
+import { GUIDES, landingPage, layout, referenceAnchors, renderGuide, titleOf, TRY_IT_SCRIPT, tryItPage } from './pages.mjs';
+import { SEQUENCES, sequenceSvg } from './sequence-diagrams.mjs';
+import { stateDiagrams } from './state-diagrams.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+const scalarBundle = () => require.resolve('@scalar/api-reference/browser/standalone.js');
+
+/** Every file the site is made from: the contract, the guides, and this builder. */
+function inputs() {
+  const files = [path.join(root, 'generated', 'openapi.yaml'), path.join(root, 'generated', 'openapi.json'), scalarBundle()];
+  for (const dir of [path.join(root, 'docs'), path.join(root, 'docs', 'guides'), here]) {
+    if (existsSync(dir)) files.push(...readdirSync(dir).filter((f) => /\.(md|mjs|hbs|css)$/.test(f)).map((f) => path.join(dir, f)));
+  }
+  return files.sort();
+}
+
+export function inputsHash() {
+  const hash = createHash('sha256');
+  for (const file of inputs()) hash.update(file).update(readFileSync(file));
+  return hash.digest('hex');
+}
+
+const STAMP = '.inputs-sha256';
+/** Whether the site in `out` was built from the inputs as they are now. */
+export const isFresh = (out) => existsSync(path.join(out, STAMP)) && readFileSync(path.join(out, STAMP), 'utf8') === inputsHash();
+
+// Redoc's sidebar credits Redocly with a logo it loads from its CDN; the same credit, drawn here.
+const REDOCLY_LOGO = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g;
+const LOCAL_LOGO = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="16"><text x="0" y="12" font-family="Helvetica,Arial,sans-serif" font-size="12" fill="#6b7280">Redocly</text></svg>')}`;
+
+/**
+ * Makes the rendered reference load nothing from outside: the logo is drawn here, and the Redoc
+ * bundle must be inlined. (The bundle names icon CDNs it never reaches on this page; the browser
+ * test proves that no request leaves the origin.)
+ */
+function offlineReference(file) {
+  const html = readFileSync(file, 'utf8').replace(REDOCLY_LOGO, LOCAL_LOGO);
+  if (/<script[^>]+src=["']?https?:/.test(html) || /redoc\.standalone\.js/.test(html)) throw new Error('The reference loads Redoc from a CDN: build it with --inlineBundle');
+  writeFileSync(file, html);
+}
+
+/** The first sentence after a guide's title, as plain text: its summary on the landing page. */
+const summaryOf = (markdown) => {
+  const paragraph = (markdown.split('\n\n').find((block) => block.trim() && !block.startsWith('#')) ?? '')
+    .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1').replace(/`|\*\*?/g, '').replace(/\s+/g, ' ').trim();
+  return /^.*?[.:](?=\s|$)/.exec(paragraph)?.[0] ?? paragraph;
+};
+
+export async function buildSite(out = path.join(root, 'site'), { quiet = false, docs = path.join(root, 'docs') } = {}) {
+  rmSync(out, { recursive: true, force: true });
+  for (const dir of ['assets', 'reference', 'guides', 'try']) mkdirSync(path.join(out, dir), { recursive: true });
+  const doc = JSON.parse(readFileSync(path.join(root, 'generated', 'openapi.json'), 'utf8'));
+
+  runTool('redocly', [
+    'build-docs', 'generated/openapi.yaml', '--inlineBundle', '--title', 'API reference · HSA/FSA Checkout API',
+    '--template', path.join(here, 'reference.hbs'),
+    '-o', path.join(out, 'reference', 'index.html'),
+  ], { quiet });
+
+  offlineReference(path.join(out, 'reference', 'index.html'));
+
+  const diagrams = { ...(await stateDiagrams(doc)) };
+  for (const [name, spec] of Object.entries(SEQUENCES)) diagrams[name] = sequenceSvg(spec);
+  const guides = GUIDES.map((g) => {
+    const markdown = readFileSync(path.join(docs, g.source), 'utf8');
+    return { ...g, markdown, title: titleOf(markdown), summary: summaryOf(markdown) };
+  });
+  const anchorOf = referenceAnchors(doc);
+  for (const guide of guides) {
+    const body = renderGuide(guide.markdown, diagrams, anchorOf);
+    writeFileSync(path.join(out, 'guides', `${guide.slug}.html`), layout({ title: guide.title, body, depth: 1, current: 'Guides', guides, activeGuide: guide.slug }));
+  }
+  writeFileSync(path.join(out, 'index.html'), landingPage({
+    guides,
+    operations: Object.values(doc.paths).flatMap((item) => Object.values(item).filter((op) => op && op.operationId)).length,
+    webhooks: Object.keys(doc.webhooks).length,
+  }));
+  copyFileSync(scalarBundle(), path.join(out, 'try', 'scalar.js'));
+  writeFileSync(path.join(out, 'try', 'index.html'), tryItPage());
+  writeFileSync(path.join(out, 'try', 'console.js'), TRY_IT_SCRIPT);
+  copyFileSync(path.join(here, 'site.css'), path.join(out, 'assets', 'site.css'));
+  writeFileSync(path.join(out, STAMP), inputsHash());
+  return out;
+}

@@ -1,0 +1,180 @@
+// The docs site as a partner reads it: built by `npm run docs`, served at /docs by a sandbox
+// process, opened in headless Debian chromium. Every page answers without a console error, no
+// request leaves the sandbox's origin (each one outside it is recorded and refused), the guides
+// and the landing page pass axe-core, the reference has a section for every operation and
+// webhook and finds `capture`, and the try-it console sends a retrieve to the sandbox and shows
+// its answer. Full-page screenshots go to test-results/screenshots/.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+// @ts-expect-error: the docs builder is plain JavaScript, without types.
+import { buildSite } from '../../scripts/docs/build-site.mjs';
+// @ts-expect-error: as above.
+import { GUIDES } from '../../scripts/docs/pages.mjs';
+import { contract, operations, repoRoot } from '../support/contract.js';
+import { sessionRequest } from '../support/sandbox.js';
+import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const SHOTS = path.join(repoRoot, 'test-results', 'screenshots');
+const site = mkdtempSync(path.join(tmpdir(), 'docs-site-'));
+
+let browser: Browser;
+let sandbox: SandboxProcess;
+let page: Page;
+let errors: string[];
+let foreign: string[];
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  await buildSite(site, { quiet: true });
+  sandbox = await startSandboxProcess({ args: ['--docs', site] });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium', headless: true,
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await sandbox?.stop();
+  rmSync(site, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  errors = [];
+  foreign = [];
+  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('response', (response) => { if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`); });
+  // Anything bound outside the sandbox's origin is recorded and never sent.
+  await page.route('**/*', async (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`${sandbox.baseUrl}/`) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+    foreign.push(url);
+    return route.abort();
+  });
+});
+afterEach(async () => {
+  await page.close();
+  expect(errors, 'console errors').toEqual([]);
+  expect(foreign, 'requests that left the sandbox').toEqual([]);
+});
+
+const open = (route: string) => page.goto(`${sandbox.baseUrl}/docs/${route}`, { waitUntil: 'networkidle' });
+const visible = (locator: Locator) => locator.waitFor({ state: 'visible', timeout: 15_000 });
+const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+
+async function expectAccessible() {
+  await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate(async () => (window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string; help: string; nodes: unknown[] }> }> } }).axe.run());
+  expect(result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([]);
+}
+
+const guideTitles = new Map<string, string>();
+
+describe('the docs site, served by the sandbox at /docs', () => {
+  it('opens on a landing page that leads to every guide, the reference and the console', async () => {
+    await open('');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('HSA/FSA Checkout API');
+    const links = await page.locator('.guide-list a').evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.textContent]));
+    expect(links.map(([href]) => href)).toEqual(GUIDES.map((g: { slug: string }) => `guides/${g.slug}.html`));
+    for (const [href, title] of links) guideTitles.set(href!, title!);
+    await visible(page.getByRole('link', { name: /API reference/ }).first());
+    await visible(page.getByRole('link', { name: /Try it/ }).first());
+    await expectAccessible();
+    await shot('docs-landing');
+  });
+
+  it('renders every guide as its own page, accessible, with nothing but its own scripts (none)', async () => {
+    for (const { slug } of GUIDES as Array<{ slug: string }>) {
+      await open(`guides/${slug}.html`);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(guideTitles.get(`guides/${slug}.html`));
+      // The diagrams are drawn at build time: no page of the guides runs a script.
+      expect(await page.locator('script').count()).toBe(0);
+      await expectAccessible();
+    }
+  }, 120_000);
+
+  it('draws the state machines as inline SVG, with every session status of the contract', async () => {
+    await open('guides/state-machines.html');
+    const figures = page.locator('figure.diagram svg');
+    expect(await figures.count()).toBe(4);
+    const sessionDiagram = await figures.first().textContent();
+    for (const status of (contract.components!.schemas!.PaymentSessionStatus as { enum: string[] }).enum) expect(sessionDiagram).toContain(status);
+    await shot('docs-state-machines');
+  });
+
+  it('has a reference section for every operation and every webhook', async () => {
+    await open('reference/');
+    const html = await page.content();
+    expect(operations().filter(({ op }) => !html.includes(op.summary!)).map(({ op }) => op.operationId)).toEqual([]);
+    const webhooks = Object.entries(contract.webhooks).map(([name, item]) => ({ name, summary: item.post!.summary! }));
+    expect(webhooks).toHaveLength(10);
+    expect(webhooks.filter(({ summary }) => !html.includes(summary))).toEqual([]);
+    // Each operation's anchor lands on its heading.
+    for (const { op } of operations()) {
+      await page.goto(`${sandbox.baseUrl}/docs/reference/#/${op.tags![0]!.toLowerCase().replace(/[^a-z0-9]+/g, '-')}/${op.operationId!.toLowerCase()}`);
+      await visible(page.getByRole('heading', { name: op.summary! }).first());
+    }
+  }, 120_000);
+
+  it('shows the create-session operation, and its state table whole', async () => {
+    await open('reference/#/payment-sessions/createpaymentsession');
+    const heading = page.getByRole('heading', { name: 'Create a payment session' }).first();
+    await visible(heading);
+    await page.screenshot({ path: path.join(SHOTS, 'docs-create-payment-session.png'), fullPage: false });
+    // The tag's state table takes the whole width: its values are never broken mid-word.
+    await page.goto(`${sandbox.baseUrl}/docs/reference/#/payment-sessions`);
+    const table = page.locator('table').filter({ hasText: 'Moved by' }).first();
+    await table.scrollIntoViewIfNeeded();
+    const cell = table.locator('code', { hasText: 'authorization_expired' }).first();
+    const box = (await cell.boundingBox())!;
+    expect(box.height).toBeLessThan(30);
+    expect((await table.boundingBox())!.width).toBeGreaterThan(900);
+  });
+
+  it('finds capture with the reference\'s search', async () => {
+    await open('reference/');
+    await page.getByText('Search Ctrl+K').first().click();
+    await page.keyboard.type('capture');
+    await visible(page.getByText('Capture an authorization').first());
+    await visible(page.getByText('/payments/v1/payment_session/{business_id}/capture').first());
+  });
+
+  it('sends a retrieve from the try-it console to the sandbox, with the development key, and shows its answer', async () => {
+    const created = await fetch(`${sandbox.baseUrl}/payments/v1/create_payment_session`, {
+      method: 'POST', headers: { 'x-service-api-key': SANDBOX_API_KEY, 'content-type': 'application/json' }, body: JSON.stringify(sessionRequest({ metadata: 'from-the-console' })),
+    }).then((r) => r.json() as Promise<{ id: string }>);
+    const sent: Array<{ url: string; key: string | undefined }> = [];
+    page.on('request', (request) => { if (request.url().includes('/payments/v1/')) sent.push({ url: request.url(), key: request.headers()['x-service-api-key'] }); });
+    await open('try/');
+    const section = page.locator('section', { has: page.getByRole('heading', { name: 'Retrieve a payment session' }) }).last();
+    await section.getByRole('button', { name: /test request/i }).first().click();
+    const dialog = page.getByRole('dialog');
+    // The path variable's value is the third editable field: the key's value, the name, then it.
+    const variable = dialog.locator('[contenteditable="true"]').nth(2);
+    await visible(variable);
+    // The field is an editor that takes keystrokes once it has focus; type until it holds the id.
+    for (let attempt = 0; attempt < 5 && !(await variable.textContent())?.includes(created.id); attempt++) {
+      await variable.click();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(created.id, { delay: 5 });
+      await page.waitForTimeout(200);
+    }
+    expect(await variable.textContent()).toContain(created.id);
+    await page.keyboard.press('Tab');
+    // The editor hands its value to the request a moment after it loses focus: the request's code
+    // snippet shows the path with the id once it has.
+    await dialog.getByText('Code Snippet').first().click();
+    await visible(dialog.locator('pre, code', { hasText: `/payments/v1/payment_session/${created.id}` }).first());
+    await dialog.getByRole('button', { name: 'Send' }).first().click();
+    await visible(dialog.getByText('from-the-console').first());
+    await visible(dialog.getByText(/200/).first());
+    expect(sent).toEqual([{ url: `${sandbox.baseUrl}/payments/v1/payment_session/${created.id}`, key: SANDBOX_API_KEY }]);
+    await shot('docs-try-it');
+  });
+});

@@ -11,7 +11,7 @@ export interface ParsedSignatureHeader {
   timestamp: number;
   /** `t` exactly as received: the signed text uses it, not a re-formatted number. */
   timestampText: string;
-  /** Every v0 signature (lowercase hex, as the service sends). */
+  /** Every v0 signature, in lowercase hex (the reference says hex, not which case: either is read). */
   signatures: string[];
 }
 
@@ -35,10 +35,10 @@ export function parseSignatureHeader(header: string | null | undefined): ParsedS
       }
       timestampText = value;
     } else if (key === 'v0') {
-      if (!/^[0-9a-f]{64}$/.test(value)) {
-        throw new WebhookSignatureError('malformed_header', `${SIGNATURE_HEADER} has a v0 that is not 64 lowercase hex digits.`);
+      if (!/^[0-9a-f]{64}$/i.test(value)) {
+        throw new WebhookSignatureError('malformed_header', `${SIGNATURE_HEADER} has a v0 that is not 64 hex digits.`);
       }
-      signatures.push(value);
+      signatures.push(value.toLowerCase());
     }
   }
   if (timestampText === undefined) {

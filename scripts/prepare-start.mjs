@@ -1,0 +1,44 @@
+// Run by `npm start` before the sandbox: rebuilds what is stale, and only that.
+//   - the docs site (site/), which the sandbox serves at /docs;
+//   - the compiled sandbox (dist/), so that the server runs as plain JavaScript: no TypeScript
+//     loader at start-up or on the request path.
+// Each is stamped with a hash of its inputs, so an unchanged checkout starts at once.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildSite, isFresh } from './docs/build-site.mjs';
+import { root, runTool } from './lib/tools.mjs';
+
+const filesUnder = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+  const file = path.join(dir, e.name);
+  return e.isDirectory() ? filesUnder(file) : [file];
+});
+
+/** A hash of everything the compiled sandbox is made from. */
+export function compiledInputsHash() {
+  const hash = createHash('sha256');
+  const files = [...filesUnder(path.join(root, 'src')), path.join(root, 'tsconfig.json'), path.join(root, 'tsconfig.build.json'), path.join(root, 'package-lock.json')].sort();
+  for (const file of files) if (statSync(file).isFile()) hash.update(file).update(readFileSync(file));
+  return hash.digest('hex');
+}
+
+const STAMP = path.join(root, 'dist', '.inputs-sha256');
+export const isCompiledFresh = () => existsSync(STAMP) && readFileSync(STAMP, 'utf8') === compiledInputsHash();
+
+/** Compiles src/ to dist/ (the package's own build) when it changed since the last compile. */
+export function compileIfStale({ quiet = false } = {}) {
+  if (isCompiledFresh()) return false;
+  if (!quiet) console.log('Compiling the sandbox to dist/ (it changed since the last start)…');
+  runTool('tsc', ['-p', 'tsconfig.build.json'], { quiet: true });
+  writeFileSync(STAMP, compiledInputsHash());
+  return true;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const site = path.join(root, 'site');
+  if (!isFresh(site)) {
+    console.log('Building the docs into site/ (the contract or a guide changed since the last start)…');
+    await buildSite(site, { quiet: true });
+  }
+  compileIfStale();
+}

@@ -41,12 +41,12 @@ function verificationsPerSecond(): number {
   return n / ((performance.now() - started) / 1000);
 }
 
-export async function benchDelivery({ perSecond = 500, seconds = Number(process.env.BENCH_SECONDS ?? 10) } = {}): Promise<DeliveryBench> {
+export async function benchDelivery({ perSecond = 500, seconds = Number(process.env.BENCH_SECONDS ?? 5) } = {}): Promise<DeliveryBench> {
   const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-delivery-bench-'));
   const receiver = await startReceiver({ secret: SECRET });
   const arrivals: number[] = [];
   const latencies: number[] = [];
-  const sandbox = await startSandboxProcess({ db: path.join(dir, 'bench.db'), args: ['--webhook-url', receiver.url, '--webhook-secret', SECRET] });
+  const sandbox = await startSandboxProcess({ db: path.join(dir, 'bench.db'), args: ['--webhook-url', receiver.url, '--webhook-secret', SECRET], compiled: true });
   const post = (route: string, body: unknown) => fetch(`${sandbox.baseUrl}${route}`, {
     method: 'POST', headers: { 'x-service-api-key': SANDBOX_API_KEY, 'content-type': 'application/json' }, body: JSON.stringify(body),
   });

@@ -30,6 +30,8 @@ export interface SandboxProcessOptions {
   timeoutMs?: number;
   /** More arguments of `sandbox` (--webhook-url …). */
   args?: string[];
+  /** Run the compiled dist/cli.js, as `npm start` does, instead of the TypeScript sources. */
+  compiled?: boolean;
 }
 
 /** Children still running, killed if the test process exits without stopping them. */
@@ -63,10 +65,11 @@ export function sandboxEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-async function startOnce(db: string, timeoutMs: number, args: string[] = []): Promise<SandboxProcess> {
+async function startOnce(db: string, timeoutMs: number, args: string[] = [], compiled = false): Promise<SandboxProcess> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'cli.ts'), 'sandbox', '--quiet', '--host', '127.0.0.1', '--port', String(port), '--db', db, ...args], {
+  const entry = compiled ? [path.join('dist', 'cli.js')] : ['--import', 'tsx', path.join('src', 'cli.ts')];
+  const child = spawn(process.execPath, [...entry, 'sandbox', '--quiet', '--host', '127.0.0.1', '--port', String(port), '--db', db, ...args], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: sandboxEnv(),
@@ -99,7 +102,7 @@ export async function startSandboxProcess(options: SandboxProcessOptions = {}): 
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      return await startOnce(db, timeoutMs, options.args);
+      return await startOnce(db, timeoutMs, options.args, options.compiled);
     } catch (error) {
       lastError = error;
       if (!/EADDRINUSE/.test((error as Error).message)) throw error;

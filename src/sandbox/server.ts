@@ -5,6 +5,7 @@ import { DEFAULT_API_KEYS, parseApiKeys } from './http/auth.js';
 import { buildSandbox } from './http/app.js';
 import { startDispatcher } from './delivery/dispatcher.js';
 import { configureEndpoint } from './delivery/endpoints.js';
+import { startMaintenance } from './maintenance.js';
 import { createStore, openDatabase } from './store/index.js';
 
 export interface StartOptions {
@@ -42,8 +43,10 @@ export async function startSandbox(options: StartOptions) {
   const address = await app.listen({ host: options.host, port: options.port });
   // Deliveries start once the API answers; a restart resumes what is due.
   const dispatcher = startDispatcher(store);
+  const maintenance = startMaintenance(db, store);
   const close = async () => {
     await app.close();
+    maintenance.stop();
     await dispatcher.stop();
     db.close();
   };

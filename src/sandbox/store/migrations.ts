@@ -367,4 +367,26 @@ export const MIGRATIONS: Migration[] = [
     description: 'the attempts of a delivery found by an index, so that deleting deliveries (a reset, an endpoint removed) reads no whole table',
     sql: 'CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id);',
   },
+  {
+    version: 10,
+    description: 'sessions join the trigram index in batches, off the request that writes them: a write only queues its rowid',
+    sql: `
+      CREATE TABLE session_search_pending (session_rowid INTEGER PRIMARY KEY);
+      DROP TRIGGER session_search_insert;
+      DROP TRIGGER session_search_update;
+      DROP TRIGGER session_search_delete;
+      CREATE TRIGGER session_search_insert AFTER INSERT ON payment_sessions BEGIN
+        INSERT OR IGNORE INTO session_search_pending (session_rowid) VALUES (NEW.rowid);
+      END;
+      CREATE TRIGGER session_search_update AFTER UPDATE OF email_search, name_search ON payment_sessions
+        WHEN OLD.email_search IS NOT NEW.email_search OR OLD.name_search IS NOT NEW.name_search BEGIN
+        DELETE FROM session_search WHERE rowid = OLD.rowid;
+        INSERT OR IGNORE INTO session_search_pending (session_rowid) VALUES (NEW.rowid);
+      END;
+      CREATE TRIGGER session_search_delete AFTER DELETE ON payment_sessions BEGIN
+        DELETE FROM session_search WHERE rowid = OLD.rowid;
+        DELETE FROM session_search_pending WHERE session_rowid = OLD.rowid;
+      END;
+    `,
+  },
 ];

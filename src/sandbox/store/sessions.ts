@@ -3,6 +3,7 @@
 import type { Session } from '../domain/types.js';
 import type { Db } from './database.js';
 import { readSession, sessionColumns } from './session-columns.js';
+import { searchIndexRepository } from './search-index.js';
 import { sessionListQueries } from './session-list.js';
 
 export function sessionsRepository(db: Db) {
@@ -20,6 +21,7 @@ export function sessionsRepository(db: Db) {
   const parse = (document: unknown) => (document === undefined ? undefined : readSession(document as string));
 
   const listed = sessionListQueries(db);
+  const searchIndex = searchIndexRepository(db);
 
   return {
     insert(session: Session): void {
@@ -46,6 +48,12 @@ export function sessionsRepository(db: Db) {
       return parse(byKey.get(channel, key));
     },
     /** One page of the channel's sessions matching the filter, newest first, and how many match in all. */
-    list: listed.list,
+    /** A page of the channel's sessions; a search first indexes the sessions queued for the trigram index. */
+    list(...args: Parameters<typeof listed.list>) {
+      if (args[1].search !== undefined) searchIndex.catchUp();
+      return listed.list(...args);
+    },
+    /** Indexes up to `limit` of the sessions queued for the trigram index (the maintenance timer calls it). */
+    indexPendingSearches: (limit?: number) => searchIndex.catchUp(limit),
   };
 }

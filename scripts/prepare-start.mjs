@@ -1,7 +1,8 @@
 // Run by `npm start` before the sandbox: rebuilds what is stale, and only that.
 //   - the docs site (site/), which the sandbox serves at /docs;
-//   - the compiled sandbox (dist/), so that the server runs as plain JavaScript: no TypeScript
-//     loader at start-up or on the request path.
+//   - the compiled sandbox (.build/), so that the server runs as plain JavaScript: no TypeScript
+//     loader at start-up or on the request path. It is not dist/, which `npm pack` rebuilds from
+//     scratch: the two never write the same files.
 // Each is stamped with a hash of its inputs, so an unchanged checkout starts at once.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -22,14 +23,16 @@ export function compiledInputsHash() {
   return hash.digest('hex');
 }
 
-const STAMP = path.join(root, 'dist', '.inputs-sha256');
+/** Where `npm start` runs the sandbox from: beside src/, so that its paths to generated/ and scripts/ hold. */
+export const START_BUILD = path.join(root, '.build');
+const STAMP = path.join(START_BUILD, '.inputs-sha256');
 export const isCompiledFresh = () => existsSync(STAMP) && readFileSync(STAMP, 'utf8') === compiledInputsHash();
 
-/** Compiles src/ to dist/ (the package's own build) when it changed since the last compile. */
+/** Compiles src/ to .build/ when it changed since the last compile. */
 export function compileIfStale({ quiet = false } = {}) {
   if (isCompiledFresh()) return false;
-  if (!quiet) console.log('Compiling the sandbox to dist/ (it changed since the last start)…');
-  runTool('tsc', ['-p', 'tsconfig.build.json'], { quiet: true });
+  if (!quiet) console.log('Compiling the sandbox to .build/ (it changed since the last start)…');
+  runTool('tsc', ['-p', 'tsconfig.build.json', '--outDir', START_BUILD, '--declaration', 'false'], { quiet: true });
   writeFileSync(STAMP, compiledInputsHash());
   return true;
 }

@@ -30,7 +30,7 @@ export interface SandboxProcessOptions {
   timeoutMs?: number;
   /** More arguments of `sandbox` (--webhook-url …). */
   args?: string[];
-  /** Run the compiled dist/cli.js, as `npm start` does, instead of the TypeScript sources. */
+  /** Run the compiled .build/cli.js, as `npm start` does, instead of the TypeScript sources. */
   compiled?: boolean;
 }
 
@@ -68,7 +68,7 @@ export function sandboxEnv(): NodeJS.ProcessEnv {
 async function startOnce(db: string, timeoutMs: number, args: string[] = [], compiled = false): Promise<SandboxProcess> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const entry = compiled ? [path.join('dist', 'cli.js')] : ['--import', 'tsx', path.join('src', 'cli.ts')];
+  const entry = compiled ? [path.join('.build', 'cli.js')] : ['--import', 'tsx', path.join('src', 'cli.ts')];
   const child = spawn(process.execPath, [...entry, 'sandbox', '--quiet', '--host', '127.0.0.1', '--port', String(port), '--db', db, ...args], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -22,12 +22,13 @@ export const API_KEY_HEADER = 'x-service-api-key';
 export function registerAuth(app: FastifyInstance, keys: ReadonlyMap<string, string>): void {
   app.decorateRequest('channel', '');
   // onRequest runs after routing and before the body is read: an unauthenticated body is never parsed.
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config?.requiresKey !== true) return;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.routeOptions.config?.requiresKey !== true) return done();
     const key = request.headers[API_KEY_HEADER];
     const channel = typeof key === 'string' ? keys.get(key) : undefined;
-    if (!channel) throw unauthorized(key !== undefined, API_KEY_HEADER);
+    if (!channel) return done(unauthorized(key !== undefined, API_KEY_HEADER));
     request.channel = channel;
+    done();
   });
 }
 

@@ -64,8 +64,9 @@ export function registerJsonParser(app: FastifyInstance): void {
 /** For routes that read no body: accept any content type and size, and discard it unread. */
 export function registerBodyDrain(app: FastifyInstance): void {
   // Whatever the Content-Type says (even one fastify cannot parse), the body is drained unread.
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     if (request.headers['content-type'] !== undefined) request.headers['content-type'] = 'application/octet-stream';
+    done();
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => {

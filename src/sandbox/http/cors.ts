@@ -19,20 +19,23 @@ export function checkCorsOrigin(origin: string): void {
 
 export function registerCors(app: FastifyInstance, origin: string): void {
   // Registered before auth: a preflight ends here with 204.
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'OPTIONS' || request.headers['access-control-request-method'] === undefined) return;
+  // Callback-style hooks on every request: no promise per request and hook. A preflight is
+  // answered here, and then done is not called.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method !== 'OPTIONS' || request.headers['access-control-request-method'] === undefined) return done();
     // Only the API's paths: an unknown path is not found, preflight or not.
-    if (request.routeOptions.config?.requiresKey !== true) return;
-    return reply
+    if (request.routeOptions.config?.requiresKey !== true) return done();
+    reply
       .code(204)
       .header('access-control-allow-methods', 'GET, POST, PUT, OPTIONS')
       .header('access-control-allow-headers', request.headers['access-control-request-headers'] ?? 'content-type, x-service-api-key')
       .header('access-control-max-age', '600')
       .send();
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('access-control-allow-origin', origin === '*' ? '*' : origin);
     if (origin !== '*') reply.header('vary', 'Origin');
     reply.header('access-control-expose-headers', 'allow, content-type');
+    done(null, payload);
   });
 }

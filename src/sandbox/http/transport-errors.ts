@@ -64,15 +64,17 @@ export function registerTransportErrors(app: FastifyInstance, corsOrigin: string
   app.server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => answerResponse(response, TRANSPORT_ERRORS.expectation, corsOrigin));
   app.server.on('connect', (_request: IncomingMessage, socket: Duplex) => endSocket(socket, TRANSPORT_ERRORS.connect, corsOrigin));
   // Node refuses a missing Host only when requireHostHeader is on; it is off (app.ts), so it is refused here.
-  app.addHook('onRequest', async (request) => {
+  // Callback-style hooks on every request: no promise per request and hook.
+  app.addHook('onRequest', (request, _reply, done) => {
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       const { status, error, message } = TRANSPORT_ERRORS.missingHost;
-      throw new HttpRefusal(status, error, message, { connection: 'close' });
+      return done(new HttpRefusal(status, error, message, { connection: 'close' }));
     }
     // An endpoint pointed at the sandbox would feed its own outbox (a redeliver URL): a loop, refused.
     if (request.headers[DELIVERY_HEADER] !== undefined) {
       const { status, error, message } = TRANSPORT_ERRORS.ownDelivery;
-      throw new HttpRefusal(status, error, message);
+      return done(new HttpRefusal(status, error, message));
     }
+    done();
   });
 }

@@ -5,6 +5,7 @@ import { DEFAULT_API_KEYS, parseApiKeys } from './http/auth.js';
 import { buildSandbox } from './http/app.js';
 import { startDispatcher } from './delivery/dispatcher.js';
 import { configureEndpoint } from './delivery/endpoints.js';
+import { batchedLines } from './line-writer.js';
 import { startMaintenance } from './maintenance.js';
 import { createStore, openDatabase } from './store/index.js';
 
@@ -29,12 +30,13 @@ export async function startSandbox(options: StartOptions) {
   const store = createStore(db);
   if (options.reset) store.transaction(() => store.reset.all());
   const apiKeys = options.apiKeys ? parseApiKeys(options.apiKeys) : DEFAULT_API_KEYS;
+  const requestLog = options.quiet ? undefined : batchedLines();
   const publicHost = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
   const app = buildSandbox({
     store,
     apiKeys,
     logger: options.quiet ? false : { level: 'warn' },
-    ...(options.quiet ? {} : { requestLog: (line: string) => console.log(line) }),
+    ...(requestLog ? { requestLog: requestLog.write } : {}),
     ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
     publicUrl: `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${options.port}`,
     ...(options.docsDir ? { docsDir: options.docsDir } : {}),
@@ -47,6 +49,7 @@ export async function startSandbox(options: StartOptions) {
   const close = async () => {
     await app.close();
     maintenance.stop();
+    requestLog?.flush();
     await dispatcher.stop();
     db.close();
   };

@@ -1,6 +1,6 @@
 // createServiceClient: openapi-fetch typed by the contract, with the API key, a User-Agent and
 // safe retries.
-import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '../../generated/schema.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { resolveBaseUrl, type EnvironmentName } from './environments.js';
@@ -23,16 +23,6 @@ export interface ServiceClientOptions {
 
 export const USER_AGENT = `${PACKAGE_NAME}/${PACKAGE_VERSION}`;
 
-function authentication(apiKey: string, userAgent: string): Middleware {
-  return {
-    onRequest({ request }) {
-      request.headers.set('x-service-api-key', apiKey);
-      request.headers.set('user-agent', userAgent);
-      return request;
-    },
-  };
-}
-
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') {
     throw new TypeError('apiKey is required: the sales-channel API key sent as x-service-api-key');
@@ -41,13 +31,13 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     throw new TypeError('apiKey has leading or trailing whitespace; copy it again without it');
   }
   const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
-  const client = createClient<paths>({
+  const userAgent = options.userAgent ? `${USER_AGENT} ${options.userAgent}` : USER_AGENT;
+  // Headers of the client itself rather than a middleware: no middleware pass per call.
+  return createClient<paths>({
     baseUrl: resolveBaseUrl(options.environment),
+    headers: { 'x-service-api-key': options.apiKey, 'user-agent': userAgent },
     // The contract's list filters (kind, status) are comma-separated: style form, explode false.
     querySerializer: { array: { style: 'form', explode: false } },
     fetch: options.retry === false ? baseFetch : withRetries(baseFetch, options.retry),
   });
-  const userAgent = options.userAgent ? `${USER_AGENT} ${options.userAgent}` : USER_AGENT;
-  client.use(authentication(options.apiKey, userAgent));
-  return client;
 }

@@ -58,7 +58,9 @@ const isAbort = (error: unknown) => error instanceof Error && (error.name === 'A
 export function withRetries(fetchImpl: Fetch, options: RetryOptions = {}): Fetch {
   const retries = options.retries ?? DEFAULTS.retries;
   return async (request) => {
-    const retryable = retries > 0 && (await carriesIdempotencyKey(request));
+    // A request without a body carries no idempotency_key: straight through, nothing to inspect.
+    if (retries === 0 || request.body === null) return fetchImpl(request);
+    const retryable = await carriesIdempotencyKey(request);
     for (let attempt = 0; ; attempt++) {
       const lastAttempt = !retryable || attempt >= retries;
       try {

@@ -115,6 +115,8 @@ export function testSandbox() {
   return {
     app,
     store,
+    /** The database under the store, for a test that must write what the API never would. */
+    db,
     call,
     post,
     get,

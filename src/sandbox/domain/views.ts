@@ -92,7 +92,34 @@ export interface ListFlags {
   include_order_items?: boolean;
   summarize_refunds?: boolean;
   include_service_fee?: boolean;
+  include_refunds?: boolean;
+  include_disputes?: boolean;
 }
+
+/**
+ * A session as an item of the list, with everything the list's flags add. Refunds and disputes
+ * are in unless turned off (summarize_refunds replaces the refunds by their sum).
+ */
+export function listItemOf(session: Session, flags: ListFlags): SessionListItem {
+  const includeRefunds = flags.include_refunds !== false && flags.summarize_refunds !== true;
+  const includeDisputes = flags.include_disputes !== false;
+  return {
+    ...toListItem(session, flags),
+    ...(includeRefunds ? { refunds: session.refunds.map(({ idempotency_key: _key, ...r }) => r) } : {}),
+    ...(includeDisputes ? { disputes: session.disputes.map((d) => d.dispute) } : {}),
+  } as SessionListItem;
+}
+
+/** Whether a list asks for nothing but the default item (so that its stored rendering will do). */
+export const hasDefaultListFlags = (flags: ListFlags) =>
+  !flags.include_metadata && !flags.include_order_items && !flags.summarize_refunds && !flags.include_service_fee
+  && flags.include_refunds !== false && flags.include_disputes !== false;
+
+/**
+ * The version of the stored list rendering (list_view): a row rendered by another version is
+ * rendered again from its document when read. Bump it whenever listItemOf's output changes.
+ */
+export const LIST_VIEW_VERSION = 1;
 
 export function toListItem(session: Session, flags: ListFlags): SessionListItem {
   const { order_items: items, metadata, service_fee: serviceFee, ...detail } = toDetail(session);

@@ -56,7 +56,16 @@ export class RefusedAfterCommit {
   constructor(readonly refusal: Refusal) {}
 }
 
-export type Handler<Operation> = (context: OperationContext<Operation>, store: Store) => OkBodyOf<Operation> | RefusedAfterCommit;
+/**
+ * A 200 body already serialized (a list page joined from stored renderings), sent as is. The type
+ * parameter names the body it stands for, so that a handler still answers its operation's shape.
+ */
+export class PreRenderedJson<Body> {
+  declare readonly body?: Body;
+  constructor(readonly json: string) {}
+}
+
+export type Handler<Operation> = (context: OperationContext<Operation>, store: Store) => OkBodyOf<Operation> | PreRenderedJson<OkBodyOf<Operation>> | RefusedAfterCommit;
 
 /** Handlers of some operations of a document, keyed by operationId. */
 export type Handlers<Operations> = { [Op in keyof Operations]?: Handler<Operations[Op]> };

@@ -11,7 +11,7 @@ import { MalformedBody, registerBodyDrain } from './body-parsing.js';
 import { fastifyPath, listOperations, type LocatedOperation, type SchemaValidators } from './document.js';
 import type { ValidationCodes } from './error-codes.js';
 import { injectedFault, notImplemented, type RouteFacts, type HttpRefusal } from './errors.js';
-import { RefusedAfterCommit, type Handler, type OperationContext } from './operation-types.js';
+import { PreRenderedJson, RefusedAfterCommit, type Handler, type OperationContext } from './operation-types.js';
 import { refusal, validateRequest } from './request-validation.js';
 
 export interface RouteConfig extends RouteFacts {
@@ -124,6 +124,7 @@ function registerRoute<Operations>(
       });
       if (result instanceof AnswerAfterCommit) throw result.refusal;
       if (result instanceof RefusedAfterCommit) throw result.refusal;
+      if (result instanceof PreRenderedJson) return reply.code(200).type('application/json; charset=utf-8').send(result.json);
       return reply.code(200).send(result);
     },
   });

@@ -389,4 +389,13 @@ export const MIGRATIONS: Migration[] = [
       END;
     `,
   },
+  {
+    version: 11,
+    description: 'each session keeps its default list item rendered, so that a list page is joined rather than parsed and rebuilt',
+    // Rows written before stay NULL: a read renders them from their document.
+    sql: `
+      ALTER TABLE payment_sessions ADD COLUMN list_view TEXT;
+      ALTER TABLE payment_sessions ADD COLUMN list_view_version INTEGER;
+    `,
+  },
 ];

@@ -2,6 +2,7 @@
 // filter and order on, kept as columns beside it so that SQL can use indexes instead of parsing.
 import { upgradeSession } from '../domain/session-shape.js';
 import type { Session } from '../domain/types.js';
+import { LIST_VIEW_VERSION, listItemOf } from '../domain/views.js';
 
 /** A stored document, in the current shape whatever shape it was written in. */
 export const readSession = (text: string): Session => upgradeSession(JSON.parse(text) as Record<string, unknown>);
@@ -20,6 +21,9 @@ export interface SessionColumns {
   /** The token the session charges or issues (a session never does both). */
   payment_token: string | null;
   document: string;
+  /** The session as a default list item, rendered once at write, so that a list page is joined, not built. */
+  list_view: string;
+  list_view_version: number;
 }
 
 export function sessionColumns(session: Session): SessionColumns {
@@ -35,5 +39,7 @@ export function sessionColumns(session: Session): SessionColumns {
     name_search: session.customer_name?.toLowerCase() ?? null,
     payment_token: session.payment_token ?? session.issued_payment_token ?? null,
     document: JSON.stringify(session),
+    list_view: JSON.stringify(listItemOf(session, {})),
+    list_view_version: LIST_VIEW_VERSION,
   };
 }

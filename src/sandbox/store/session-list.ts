@@ -11,8 +11,16 @@
 import type { SessionListFilter } from '../domain/listing.js';
 import type { Session } from '../domain/types.js';
 import type { Db } from './database.js';
+import { LIST_VIEW_VERSION, listItemOf } from '../domain/views.js';
 import { statementCache } from './statement-cache.js';
 import { readSession } from './session-columns.js';
+
+/** What a page reads of each row: its document, or its stored list item (a document marked NUL when the item is stale). */
+type Selected = 'document' | 'view';
+const COLUMN: Record<Selected, string> = {
+  document: 'document',
+  view: `CASE WHEN list_view_version = ${LIST_VIEW_VERSION} THEN list_view ELSE char(0) || document END`,
+};
 
 /** The shortest search the trigram index answers. */
 const TRIGRAM = 3;
@@ -60,7 +68,7 @@ function conditionsOf(channel: string, filter: SessionListFilter): ListSql {
  * its rows are read. Without a token or a time range (which have narrower indexes of their own),
  * the page walks (channel, seq, status, kind, …) newest first and stops once it is full.
  */
-function listStatements(sql: ListSql) {
+function listStatements(sql: ListSql, selected: Selected = 'document') {
   const where = [...sql.groups, ...sql.rows].join(' AND ');
   const searched = sql.rows.some((condition) => condition.includes('session_search'));
   const narrowed = 'payment_token' in sql.params || Object.keys(sql.params).some((name) => /_at_(from|to)$/.test(name));
@@ -70,7 +78,7 @@ function listStatements(sql: ListSql) {
     ? 'payment_sessions NOT INDEXED'
     : narrowed ? 'payment_sessions' : 'payment_sessions INDEXED BY payment_sessions_channel_seq';
   return {
-    page: `SELECT document FROM payment_sessions WHERE rowid IN
+    page: `SELECT ${COLUMN[selected]} FROM payment_sessions WHERE rowid IN
       (SELECT rowid FROM ${source} WHERE ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset) ORDER BY seq DESC`,
     count: `SELECT COUNT(*) FROM ${source} WHERE ${where}`,
   };
@@ -83,11 +91,11 @@ interface Group {
 }
 
 /** Reads each group's newest `window` entries and merges them, newest first. */
-function mergedPageSql(groups: number): string {
+function mergedPageSql(groups: number, selected: Selected = 'document'): string {
   const arms = Array.from({ length: groups }, (_, i) =>
     `SELECT r, seq FROM (SELECT rowid AS r, seq FROM payment_sessions INDEXED BY payment_sessions_channel_status_kind
       WHERE channel = @channel AND status = @status${i} AND kind = @kind${i} ORDER BY seq DESC LIMIT @window)`);
-  return `SELECT document FROM payment_sessions WHERE rowid IN
+  return `SELECT ${COLUMN[selected]} FROM payment_sessions WHERE rowid IN
     (SELECT r FROM (${arms.join(' UNION ALL ')}) ORDER BY seq DESC LIMIT @limit OFFSET @offset) ORDER BY seq DESC`;
 }
 
@@ -104,28 +112,38 @@ export function sessionListQueries(db: Db) {
       (filter.kinds === undefined || filter.kinds.includes(g.kind as never)));
   }
 
+  /** One page of rows (each the selected column) and the count of all that match. */
+  function pageOf(channel: string, filter: SessionListFilter, page: { offset: number; limit: number }, selected: Selected): { rows: string[]; count: number } {
+    const sql = conditionsOf(channel, filter);
+    let count: number;
+    let rows: () => string[];
+    if (sql.rows.length === 0) {
+      const groups = inGroups(channel, filter);
+      count = groups.reduce((sum, g) => sum + g.n, 0);
+      if (sql.groups.length === 1) {
+        rows = () => prepared(listStatements(sql, selected).page).all({ ...sql.params, ...page }) as string[];
+      } else {
+        const params: Record<string, unknown> = { channel, ...page, window: page.offset + page.limit };
+        groups.forEach((g, i) => Object.assign(params, { [`status${i}`]: g.status, [`kind${i}`]: g.kind }));
+        rows = () => prepared(mergedPageSql(groups.length, selected)).all(params) as string[];
+      }
+    } else {
+      const statements = listStatements(sql, selected);
+      count = prepared(statements.count).get(sql.params) as number;
+      rows = () => prepared(statements.page).all({ ...sql.params, ...page }) as string[];
+    }
+    return { rows: page.offset >= count ? [] : rows(), count };
+  }
+
   return {
     list(channel: string, filter: SessionListFilter, page: { offset: number; limit: number }): { sessions: Session[]; count: number } {
-      const sql = conditionsOf(channel, filter);
-      let count: number;
-      let documents: () => string[];
-      if (sql.rows.length === 0) {
-        const groups = inGroups(channel, filter);
-        count = groups.reduce((sum, g) => sum + g.n, 0);
-        if (sql.groups.length === 1) {
-          documents = () => prepared(listStatements(sql).page).all({ ...sql.params, ...page }) as string[];
-        } else {
-          const params: Record<string, unknown> = { channel, ...page, window: page.offset + page.limit };
-          groups.forEach((g, i) => Object.assign(params, { [`status${i}`]: g.status, [`kind${i}`]: g.kind }));
-          documents = () => prepared(mergedPageSql(groups.length)).all(params) as string[];
-        }
-      } else {
-        const statements = listStatements(sql);
-        count = prepared(statements.count).get(sql.params) as number;
-        documents = () => prepared(statements.page).all({ ...sql.params, ...page }) as string[];
-      }
-      const rows = page.offset >= count ? [] : documents();
+      const { rows, count } = pageOf(channel, filter, page, 'document');
       return { sessions: rows.map(readSession), count };
+    },
+    /** The page's default list items as JSON texts; a row written before its rendering is rendered now. */
+    listViews(channel: string, filter: SessionListFilter, page: { offset: number; limit: number }): { views: string[]; count: number } {
+      const { rows, count } = pageOf(channel, filter, page, 'view');
+      return { views: rows.map((row) => (row.startsWith('\u0000') ? JSON.stringify(listItemOf(readSession(row.slice(1)), {})) : row)), count };
     },
   };
 }

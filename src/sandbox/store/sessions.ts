@@ -8,11 +8,12 @@ import { sessionListQueries } from './session-list.js';
 
 export function sessionsRepository(db: Db) {
   const insert = db.prepare(`INSERT INTO payment_sessions
-      (seq, id, channel, created_at, idempotency_key, kind, status, captured_at, email_search, name_search, payment_token, document)
+      (seq, id, channel, created_at, idempotency_key, kind, status, captured_at, email_search, name_search, payment_token, document, list_view, list_view_version)
     VALUES ((SELECT IFNULL(MAX(seq), 0) + 1 FROM payment_sessions),
-      @id, @channel, @created_at, @idempotency_key, @kind, @status, @captured_at, @email_search, @name_search, @payment_token, @document)`);
+      @id, @channel, @created_at, @idempotency_key, @kind, @status, @captured_at, @email_search, @name_search, @payment_token, @document, @list_view, @list_view_version)`);
   const update = db.prepare(`UPDATE payment_sessions SET kind = @kind, status = @status, captured_at = @captured_at,
-      email_search = @email_search, name_search = @name_search, payment_token = @payment_token, document = @document
+      email_search = @email_search, name_search = @name_search, payment_token = @payment_token, document = @document,
+      list_view = @list_view, list_view_version = @list_view_version
     WHERE id = @id AND channel = @channel`);
   const byId = db.prepare('SELECT document FROM payment_sessions WHERE channel = ? AND id = ?').pluck();
   const byKey = db.prepare('SELECT document FROM payment_sessions WHERE channel = ? AND idempotency_key = ?').pluck();
@@ -52,6 +53,11 @@ export function sessionsRepository(db: Db) {
     list(...args: Parameters<typeof listed.list>) {
       if (args[1].search !== undefined) searchIndex.catchUp();
       return listed.list(...args);
+    },
+    /** The same page as default list items, as JSON texts: stored renderings, or rendered from the document when stale. */
+    listViews(...args: Parameters<typeof listed.listViews>) {
+      if (args[1].search !== undefined) searchIndex.catchUp();
+      return listed.listViews(...args);
     },
     /** Indexes up to `limit` of the sessions queued for the trigram index (the maintenance timer calls it). */
     indexPendingSearches: (limit?: number) => searchIndex.catchUp(limit),

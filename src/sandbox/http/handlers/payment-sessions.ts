@@ -10,9 +10,9 @@ import { actionOf, chargeNeeds } from '../../domain/payment-tokens.js';
 import { refund } from '../../domain/refunds.js';
 import { cancel, capture, completeCheckout, voidHold } from '../../domain/sessions.js';
 import type { Session } from '../../domain/types.js';
-import { toDetail, toListItem } from '../../domain/views.js';
+import { hasDefaultListFlags, listItemOf, toDetail } from '../../domain/views.js';
 import type { Store } from '../../store/index.js';
-import { RefusedAfterCommit, type ContractOperations, type Handlers, type OperationContext } from '../operation-types.js';
+import { PreRenderedJson, RefusedAfterCommit, type ContractOperations, type Handlers, type OperationContext } from '../operation-types.js';
 import { save, saveNew } from './session-writes.js';
 import { lettersOf, lmnSkusOf, pendingSessionToken, requestForToken } from './token-writes.js';
 
@@ -85,17 +85,14 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
     listPaymentSessions(context, store) {
       const query = context.query;
       const page = pageRequest(query);
-      const { sessions, count } = store.sessions.list(context.channel, sessionListFilter(query as ListQuery), pageWindow(page));
-      const includeRefunds = query.include_refunds !== false && query.summarize_refunds !== true;
-      const includeDisputes = query.include_disputes !== false;
-      return {
-        payment_sessions: sessions.map((session) => ({
-          ...toListItem(session, query),
-          ...(includeRefunds ? { refunds: session.refunds.map(({ idempotency_key: _key, ...r }) => r) } : {}),
-          ...(includeDisputes ? { disputes: session.disputes.map((d) => d.dispute) } : {}),
-        })),
-        pagination: pagination(page, count),
-      };
+      const filter = sessionListFilter(query as ListQuery);
+      // The default item is stored rendered with each session: the page is joined, not rebuilt.
+      if (hasDefaultListFlags(query)) {
+        const { views, count } = store.sessions.listViews(context.channel, filter, pageWindow(page));
+        return new PreRenderedJson(`{"payment_sessions":[${views.join(',')}],"pagination":${JSON.stringify(pagination(page, count))}}`);
+      }
+      const { sessions, count } = store.sessions.list(context.channel, filter, pageWindow(page));
+      return { payment_sessions: sessions.map((session) => listItemOf(session, query)), pagination: pagination(page, count) };
     },
 
     capturePaymentSession(context, store) {

@@ -9,15 +9,20 @@ export interface Maintenance {
   stop(): void;
 }
 
-export function startMaintenance(db: Db, store: Store, { intervalMs = 100, batch = 200 } = {}): Maintenance {
+export function startMaintenance(db: Db, store: Store, { intervalMs = 100, batch = 500, warn = (line: string) => console.error(line) } = {}): Maintenance {
   const fileBacked = db.name !== ':memory:';
+  let lastWarning = '';
   const timer = setInterval(() => {
     try {
       store.sessions.indexPendingSearches(batch);
       if (fileBacked) db.pragma('wal_checkpoint(PASSIVE)');
+      lastWarning = '';
     } catch (error) {
-      // A busy database (another process writing) is retried at the next tick.
-      if (!/SQLITE_BUSY|database is locked/i.test(String(error))) throw error;
+      // Housekeeping never stops the sandbox: a busy database (another process writing) or a
+      // full disk is tried again at the next tick, and said once, not ten times a second.
+      const message = `Maintenance of the database failed, and is retried: ${(error as Error).message}`;
+      if (!/SQLITE_BUSY|database is locked/i.test(message) && message !== lastWarning) warn(message);
+      lastWarning = message;
     }
   }, intervalMs);
   timer.unref();

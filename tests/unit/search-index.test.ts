@@ -1,7 +1,8 @@
 // The trigram index of sessions is written off the request path: a session's write only queues
-// its rowid, the maintenance timer indexes the queue a batch at a time, and a search catches up
-// first, so that it finds a session the moment it exists. A database of schema 9 (every session
-// indexed by a trigger) keeps its index and queues only what comes after.
+// its rowid, the maintenance timer indexes the queue a batch at a time, and a search also tests
+// the queued rows, so that it finds a session the moment it exists without writing anything. A
+// database of schema 9 (every session indexed by a trigger) keeps its index and queues only what
+// comes after.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,14 +31,19 @@ const dirs: string[] = [];
 afterEach(() => { for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true }); });
 
 describe('the trigram index of sessions', () => {
-  it('queues a created session, and a search indexes the queue before it reads', () => {
+  it('queues a created session, which a search finds before it is indexed, and after', () => {
     const db = openDatabase(':memory:');
     const store = createStore(db);
     store.sessions.insert(session('amelia.pond@example.com'));
     store.sessions.insert(session('rory.williams@example.com'));
     expect([pending(db), indexed(db)]).toEqual([2, 0]);
     expect(search(store, 'pond')).toEqual(['amelia.pond@example.com']);
+    // The search wrote nothing: the queue is the timer's.
+    expect([pending(db), indexed(db)]).toEqual([2, 0]);
+    store.sessions.indexPendingSearches();
     expect([pending(db), indexed(db)]).toEqual([0, 2]);
+    expect(search(store, 'pond')).toEqual(['amelia.pond@example.com']);
+    expect(search(store, 'nobody')).toEqual([]);
   });
 
   it('indexes a changed email again, and forgets the old one', () => {
@@ -45,6 +51,7 @@ describe('the trigram index of sessions', () => {
     const store = createStore(db);
     const first = session('clara.oswald@example.com');
     store.sessions.insert(first);
+    store.sessions.indexPendingSearches();
     expect(search(store, 'oswald')).toHaveLength(1);
     store.sessions.update({ ...first, customer_email: 'river.song@example.com' });
     expect(pending(db)).toBe(1);
@@ -57,6 +64,7 @@ describe('the trigram index of sessions', () => {
     const store = createStore(db);
     store.sessions.insert(session('donna.noble@example.com', 'other'));
     store.sessions.insert(session('martha.jones@example.com', 'other'));
+    store.sessions.indexPendingSearches();
     expect(search(store, 'noble', 'other')).toHaveLength(1);
     store.sessions.insert(session('jack.harkness@example.com', 'other'));
     db.prepare("DELETE FROM payment_sessions WHERE channel = 'other'").run();
@@ -80,6 +88,38 @@ describe('the trigram index of sessions', () => {
     } finally {
       maintenance.stop();
     }
+  });
+
+  it('never stops the sandbox: a failing step (a full disk) is said once and tried again', async () => {
+    const db = openDatabase(':memory:');
+    const store = createStore(db);
+    let failing = true;
+    let attempts = 0;
+    const failingStore = { ...store, sessions: { ...store.sessions, indexPendingSearches: () => {
+      attempts++;
+      if (failing) throw new Error('database or disk is full');
+    } } } as typeof store;
+    const warnings: string[] = [];
+    const maintenance = startMaintenance(db, failingStore, { intervalMs: 2, warn: (line) => warnings.push(line) });
+    try {
+      for (let tries = 0; tries < 200 && attempts < 5; tries++) await new Promise((resolve) => setTimeout(resolve, 2));
+      expect(attempts).toBeGreaterThanOrEqual(5);
+      expect(warnings).toEqual(['Maintenance of the database failed, and is retried: database or disk is full']);
+      failing = false;
+      const before = attempts;
+      for (let tries = 0; tries < 200 && attempts < before + 3; tries++) await new Promise((resolve) => setTimeout(resolve, 2));
+      expect(attempts).toBeGreaterThanOrEqual(before + 3);
+    } finally {
+      maintenance.stop();
+    }
+  });
+
+  it('is refused by an older sandbox: a database of a newer schema is not opened', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'search-index-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'new.db');
+    openDatabase(file).close();
+    expect(() => openDatabase(file, MIGRATIONS.filter((m) => m.version <= 9))).toThrow(/written by a newer sandbox \(schema 1\d; this one knows 9\)/);
   });
 
   it('keeps the index of a database of schema 9, and queues only what comes after', () => {

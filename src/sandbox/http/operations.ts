@@ -67,22 +67,18 @@ export function registerOperations<Operations>(app: FastifyInstance, options: Re
 }
 
 /**
- * Spends an armed fault of the operation, if any: the refusal to answer, or undefined. It runs
- * inside the request's transaction, so that spending the fault commits with it.
+ * Spends an armed fault of the operation, if any: the refusal to answer, or undefined. The spend
+ * is a write of its own (IMMEDIATE, so it waits for another process's lock): a GET's read
+ * transaction could not upgrade to write while another process holds the lock.
  */
 function takeFault<Operations>(options: RegisterOptions<Operations>, channel: string, operationId: string): HttpRefusal | undefined {
   if (!options.faults || !options.store.faults.anyArmed(channel)) return undefined;
-  const fault = options.store.faults.take(channel, operationId);
+  const fault = options.store.transaction(() => options.store.faults.take(channel, operationId));
   if (!fault) return undefined;
   if (fault.status === 501) return injectedFault(501, 'NotImplemented');
   // A 400 fault answers a code of the operation's own 400; an operation whose 400 lacks it answers the shared 500.
   const as400 = fault.status === 400 && options.faults.codes400(operationId).includes(fault.error);
   return injectedFault(as400 ? 400 : 500, as400 ? fault.error : 'ServerError');
-}
-
-/** An answer decided inside the transaction that must still commit (a spent fault). */
-class AnswerAfterCommit {
-  constructor(readonly refusal: HttpRefusal) {}
 }
 
 function registerRoute<Operations>(
@@ -96,12 +92,12 @@ function registerRoute<Operations>(
     config: { operationId, codes, requiresKey: true, implemented: handler !== undefined } satisfies RouteConfig,
     handler: async (request, reply) => {
       const channel = channelOf(request);
-      // The whole request is one transaction (a write is IMMEDIATE): the fault check, the clock
-      // and the handler read one snapshot, for one lock instead of one per statement.
+      const fault = takeFault(options, channel, operationId);
+      if (fault) throw fault;
+      // The rest of the request is one transaction (a write is IMMEDIATE): the clock and the
+      // handler read one snapshot. A GET's never writes.
       const run = entry.method === 'get' ? options.store.read : options.store.transaction;
       const result = run(() => {
-        const fault = takeFault(options, channel, operationId);
-        if (fault) return new AnswerAfterCommit(fault);
         if (!handler) throw notImplemented(operationId);
         if (!skipBody && request.body instanceof MalformedBody) {
           const { field, message } = request.body;
@@ -122,7 +118,6 @@ function registerRoute<Operations>(
         };
         return handler(context, options.store);
       });
-      if (result instanceof AnswerAfterCommit) throw result.refusal;
       if (result instanceof RefusedAfterCommit) throw result.refusal;
       if (result instanceof PreRenderedJson) return reply.code(200).type('application/json; charset=utf-8').send(result.json);
       return reply.code(200).send(result);

@@ -16,7 +16,7 @@ export function openDatabase(file: string, migrations: Migration[] = MIGRATIONS)
   // of the machine. NORMAL added an fsync to every checkpoint, which cost a fifth of create's
   // throughput and doubled its p99 (npm run bench); a sandbox's data is test data.
   db.pragma('synchronous = OFF');
-  // The server checkpoints the WAL every second, off the request path (maintenance.ts); the
+  // The server checkpoints the WAL ten times a second, off the request path (maintenance.ts); the
   // automatic checkpoint, which a commit would otherwise run every 1,000 pages, is only a backstop.
   db.pragma('wal_autocheckpoint = 20000');
   db.pragma('foreign_keys = ON');
@@ -28,6 +28,11 @@ export function openDatabase(file: string, migrations: Migration[] = MIGRATIONS)
 export function migrate(db: Db, migrations: Migration[]): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
   const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
+  // A file a newer sandbox has migrated would be written by rules this one does not know (a
+  // search queue, stored renderings): refused, rather than left inconsistent for the newer one.
+  const known = Math.max(0, ...migrations.map((m) => m.version));
+  const newest = Math.max(0, ...applied);
+  if (newest > known) throw new Error(`This database was written by a newer sandbox (schema ${newest}; this one knows ${known}): update the sandbox, or start with another --db.`);
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
     if (applied.has(migration.version)) continue;
     db.transaction(() => {

@@ -1,7 +1,7 @@
 // The trigram index of sessions (session_search) is written in batches: a session's write only
-// queues its rowid (migration 10), and catchUp indexes the queue in one statement. The
-// maintenance timer catches up every second; a search catches up first, so that it never misses
-// a session, however recent.
+// queues its rowid (migration 10), and catchUp indexes the queue. The maintenance timer catches
+// up ten times a second; a search also tests the rows still queued (session-list.ts), so that it
+// never misses a session however recent, and a read never writes.
 import type { Db } from './database.js';
 
 export function searchIndexRepository(db: Db) {

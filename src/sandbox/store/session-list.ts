@@ -48,8 +48,13 @@ function conditionsOf(channel: string, filter: SessionListFilter): ListSql {
     const needle = filter.search.toLowerCase();
     // A NUL would end the FTS5 query string early: such a needle takes the index walk instead.
     if ([...needle].length >= TRIGRAM && !needle.includes('\u0000')) {
-      // The trigram index finds every row holding the needle; a quoted FTS5 string is matched as a substring.
-      add('rows', 'rowid IN (SELECT rowid FROM session_search WHERE session_search MATCH @search)', 'search', `"${needle.replace(/"/g, '""')}"`);
+      // The trigram index finds every indexed row holding the needle (a quoted FTS5 string is
+      // matched as a substring); rows still queued for the index are tested one by one. The queue
+      // is short: the maintenance timer drains it ten times a second.
+      add('rows', `(rowid IN (SELECT rowid FROM session_search WHERE session_search MATCH @search)
+        OR (rowid IN (SELECT session_rowid FROM session_search_pending)
+          AND (instr(id, @needle) > 0 OR instr(email_search, @needle) > 0 OR instr(name_search, @needle) > 0)))`, 'search', `"${needle.replace(/"/g, '""')}"`);
+      sql.params.needle = needle;
     } else {
       // Too short for trigrams: read the (channel, seq, …, email, name, id) index, never the rows.
       add('rows', '(instr(id, @search) > 0 OR instr(email_search, @search) > 0 OR instr(name_search, @search) > 0)', 'search', needle);

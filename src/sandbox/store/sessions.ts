@@ -49,16 +49,9 @@ export function sessionsRepository(db: Db) {
       return parse(byKey.get(channel, key));
     },
     /** One page of the channel's sessions matching the filter, newest first, and how many match in all. */
-    /** A page of the channel's sessions; a search first indexes the sessions queued for the trigram index. */
-    list(...args: Parameters<typeof listed.list>) {
-      if (args[1].search !== undefined) searchIndex.catchUp();
-      return listed.list(...args);
-    },
+    list: listed.list,
     /** The same page as default list items, as JSON texts: stored renderings, or rendered from the document when stale. */
-    listViews(...args: Parameters<typeof listed.listViews>) {
-      if (args[1].search !== undefined) searchIndex.catchUp();
-      return listed.listViews(...args);
-    },
+    listViews: listed.listViews,
     /** Indexes up to `limit` of the sessions queued for the trigram index (the maintenance timer calls it). */
     indexPendingSearches: (limit?: number) => searchIndex.catchUp(limit),
   };

@@ -31,7 +31,7 @@ export const isCompiledFresh = () => existsSync(STAMP) && readFileSync(STAMP, 'u
 /** Compiles src/ to .build/ when it changed since the last compile. */
 export function compileIfStale({ quiet = false } = {}) {
   if (isCompiledFresh()) return false;
-  if (!quiet) console.log('Compiling the sandbox to .build/ (it changed since the last start)…');
+  if (!quiet) console.log('Compiling the sandbox to .build/ (first start, or its code changed)…');
   runTool('tsc', ['-p', 'tsconfig.build.json', '--outDir', START_BUILD, '--declaration', 'false'], { quiet: true });
   writeFileSync(STAMP, compiledInputsHash());
   return true;
@@ -40,7 +40,7 @@ export function compileIfStale({ quiet = false } = {}) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const site = path.join(root, 'site');
   if (!isFresh(site)) {
-    console.log('Building the docs into site/ (the contract or a guide changed since the last start)…');
+    console.log('Building the docs into site/ (first start, or the contract or a guide changed)…');
     await buildSite(site, { quiet: true });
   }
   compileIfStale();

@@ -7,15 +7,15 @@
 //   npm run contract -- --target URL --sandbox              a sandbox you started: every workflow
 //   npm run contract -- --target URL --helpers-url URL      the helpers served elsewhere (a mock of them)
 //   --coverage-out FILE                                     also writes the codes produced, as JSON
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { Coverage, coverageTable } from '../tests/support/coverage.js';
+import { startSandboxProcess } from '../tests/support/sandbox-process.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -59,27 +59,8 @@ for (const { file, skip, total } of plan) {
 }
 const files = plan.filter(({ skip, total }) => skip.length < total);
 
-const freePort = () => new Promise<number>((resolve) => {
-  const server = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as AddressInfo;
-    server.close(() => resolve(port));
-  });
-});
-
-async function startSandbox() {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sandbox', '--quiet', '--db', ':memory:', '--host', '127.0.0.1', '--port', String(port)], { cwd: root, stdio: 'ignore' });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 150; i++) {
-    if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) return { base, stop: () => child.kill('SIGTERM') };
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill('SIGKILL');
-  throw new Error('The sandbox did not start');
-}
-
-const sandbox = values.target ? undefined : await startSandbox();
-const base = values.target?.replace(/\/+$/, '') ?? sandbox!.base;
+const sandbox = values.target ? undefined : await startSandboxProcess({ db: ':memory:' });
+const base = values.target?.replace(/\/+$/, '') ?? sandbox!.baseUrl;
 const helpers = values['helpers-url']?.replace(/\/+$/, '') ?? base;
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const redocly = path.join(root, 'node_modules', '.bin', 'redocly');
@@ -102,7 +83,7 @@ for (const { file, skip } of files) {
     console.log(`No coverage of ${file}: Respect wrote no HAR log (${(error as Error).message}).`);
   }
 }
-sandbox?.stop();
+await sandbox?.stop();
 rmSync(scratch, { recursive: true, force: true });
 // Some codes come only from the fuzz (npm run fuzz); tests/contract/coverage.test.ts joins both.
 console.log(`\nError codes the workflows produced:\n\n${coverageTable(coverage, '(not by these workflows)')}\n`);

@@ -3,23 +3,14 @@
 // under autocannon. The ratio of the two shows whether a page costs the page or the table; the
 // resident memory of each process after its load shows whether memory stays flat.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { rssMiB } from './load.js';
+import { load, rssMiB } from './load.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { newSession } from '../../src/sandbox/domain/create-session.js';
 import type { CreateSessionRequest, SessionStatus } from '../../src/sandbox/domain/types.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
 import { SANDBOX_API_KEY, startSandboxProcess } from '../../tests/support/sandbox-process.js';
 
-interface AutocannonResult {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: Record<string, unknown>) => Promise<AutocannonResult>;
 
 export const LIST_SIZES = [1_000, 100_000] as const;
 // The first page of sessions is the bench's row; BENCH_LIST_ALL=1 adds filtered pages, searches and
@@ -27,7 +18,6 @@ export const LIST_SIZES = [1_000, 100_000] as const;
 const ALL = process.env.BENCH_LIST_ALL === '1';
 const SESSION_QUERIES = ALL ? ['page_size=30', 'page_size=30&status=captured&kind=authorization', 'page_size=30&page=20&filter_pending=true', 'page_size=30&search=buyer99999'] : ['page_size=30'];
 const TOKEN_QUERIES = ALL ? ['page_size=30', 'page_size=30&email=buyer99999', 'page_size=30&card_expires_before=2027-03', 'page_size=30&name=9'] : [];
-const CONNECTIONS = 50;
 const STATUSES: SessionStatus[] = ['pending', 'captured', 'authorized', 'authorization_voided', 'canceled'];
 const noCharges = { total_additional_charges: 0, total_discounts: 0 };
 
@@ -84,14 +74,9 @@ export async function benchListScale({ seconds = Number(process.env.BENCH_SECOND
         // The last query is the worst case: a substring search matches no index, so it reads the whole
         // channel's index (though never a document).
         for (const query of [...SESSION_QUERIES.map((q) => `payment_sessions?${q}`), ...TOKEN_QUERIES.map((q) => `payment_tokens?${q}`)]) {
-          const url = `${sandbox.baseUrl}${query.startsWith('payment_tokens') ? '/api/v1/' : '/payments/v1/'}${query}`;
-          const options = { url, connections: CONNECTIONS, headers: { 'x-service-api-key': SANDBOX_API_KEY } };
-          await autocannon({ ...options, duration: Math.min(1, seconds) });
-          const result = await autocannon({ ...options, duration: seconds });
-          runs.push({
-            sessions: count, query, requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99,
-            failures: result.non2xx + result.errors + result.timeouts, rssMiB: rssMiB(sandbox.pid),
-          });
+          const route = `${query.startsWith('payment_tokens') ? '/api/v1/' : '/payments/v1/'}${query}`;
+          const result = await load(sandbox.baseUrl, [{ method: 'GET', path: route, headers: { 'x-service-api-key': SANDBOX_API_KEY } }], seconds);
+          runs.push({ sessions: count, query, ...result, rssMiB: rssMiB(sandbox.pid) });
         }
       } finally {
         await sandbox.stop();

@@ -4,6 +4,7 @@
 // state can reach are allow-listed below, each with its reason; the suite fails on any other code
 // never produced, and on an allow-listed one that was produced after all (a stale entry).
 import { templateMatches } from '../../src/sandbox/http/document.js';
+import { decodedSegments } from './paths.js';
 import { contract, operations, resolve, type MediaType } from './contract.js';
 
 export interface Cell {
@@ -20,16 +21,7 @@ const routes = operations(contract)
   .map(({ method, path, op }) => ({ method, path, operationId: op.operationId!, literals: path.split('/').filter((s) => s && !s.startsWith('{')).length }))
   .sort((a, b) => b.literals - a.literals);
 
-const decodedPath = (url: string) => {
-  const raw = new URL(url, 'http://x').pathname;
-  return raw.split('/').map((segment) => {
-    try {
-      return decodeURIComponent(segment).replace(/\//g, '%2F');
-    } catch {
-      return segment;
-    }
-  }).join('/');
-};
+const decodedPath = (url: string) => decodedSegments(new URL(url, 'http://x').pathname);
 
 /**
  * The contract operation a request reached: the one whose method and path match, or, for a

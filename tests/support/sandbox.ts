@@ -5,6 +5,7 @@ import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { SANDBOX_FILE, templateMatches } from '../../src/sandbox/http/document.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
 import { contract, loadDocument, operations, responseViolations, validatorAt } from './contract.js';
+import { decodedSegments } from './paths.js';
 
 export const DEV_KEY = 'sandbox-dev-key';
 export const OTHER_KEY = 'sandbox-other-key';
@@ -22,16 +23,7 @@ function routeOf(method: string, path: string) {
 
 /** What is wrong with a response, judged by the document; [] when it conforms. */
 export function documentViolations(method: string, rawPath: string, status: number, body: unknown): string[] {
-  // The router decodes each segment of the path; so does the check (an encoded '/' stays inside its
-  // segment, and an undecodable segment names no route).
-  const decoded = (segment: string) => {
-    try {
-      return decodeURIComponent(segment).replace(/\//g, '%2F');
-    } catch {
-      return segment;
-    }
-  };
-  const path = rawPath.split('/').map(decoded).join('/');
+  const path = decodedSegments(rawPath);
   // Pages for people (hosted checkout, health, the documents themselves) are not API routes.
   if (!/^\/(payments|api|v1|sandbox\/v1)\//.test(path) && status < 400) return [];
   const route = routeOf(method, path);

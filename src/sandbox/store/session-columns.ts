@@ -7,6 +7,9 @@ import { LIST_VIEW_VERSION, listItemOf } from '../domain/views.js';
 /** A stored document, in the current shape whatever shape it was written in. */
 export const readSession = (text: string): Session => upgradeSession(JSON.parse(text) as Record<string, unknown>);
 
+/** A session as the default item of a list page, as stored beside its document (list_view). */
+export const renderListView = (session: Session): string => JSON.stringify(listItemOf(session, {}));
+
 export interface SessionColumns {
   id: string;
   channel: string;
@@ -39,7 +42,7 @@ export function sessionColumns(session: Session): SessionColumns {
     name_search: session.customer_name?.toLowerCase() ?? null,
     payment_token: session.payment_token ?? session.issued_payment_token ?? null,
     document: JSON.stringify(session),
-    list_view: JSON.stringify(listItemOf(session, {})),
+    list_view: renderListView(session),
     list_view_version: LIST_VIEW_VERSION,
   };
 }

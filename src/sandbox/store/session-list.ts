@@ -11,9 +11,9 @@
 import type { SessionListFilter } from '../domain/listing.js';
 import type { Session } from '../domain/types.js';
 import type { Db } from './database.js';
-import { LIST_VIEW_VERSION, listItemOf } from '../domain/views.js';
+import { LIST_VIEW_VERSION } from '../domain/views.js';
 import { statementCache } from './statement-cache.js';
-import { readSession } from './session-columns.js';
+import { readSession, renderListView } from './session-columns.js';
 
 /** What a page reads of each row: its document, or its stored list item (a document marked NUL when the item is stale). */
 type Selected = 'document' | 'view';
@@ -148,7 +148,7 @@ export function sessionListQueries(db: Db) {
     /** The page's default list items as JSON texts; a row written before its rendering is rendered now. */
     listViews(channel: string, filter: SessionListFilter, page: { offset: number; limit: number }): { views: string[]; count: number } {
       const { rows, count } = pageOf(channel, filter, page, 'view');
-      return { views: rows.map((row) => (row.startsWith('\u0000') ? JSON.stringify(listItemOf(readSession(row.slice(1)), {})) : row)), count };
+      return { views: rows.map((row) => (row.startsWith('\u0000') ? renderListView(readSession(row.slice(1))) : row)), count };
     },
   };
 }

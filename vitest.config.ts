@@ -1,9 +1,22 @@
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { unsupportedNodeReason } from './src/runtime.js';
+
+// better-sqlite3 would crash the workers on an unsupported Node; say so before any test starts.
+const tooOld = unsupportedNodeReason(process.version);
+if (tooOld) throw new Error(tooOld);
+
+// Every process a test starts runs on the Node that runs the tests: the sandbox, the contract
+// runner and the packed package's consumer are spawned with process.execPath, and a program found
+// on PATH (npm, npx, a tool of node_modules/.bin) finds this Node first. So the pinned runtime and
+// the other LTS line (npm run test:lts) each test themselves alone.
+const PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`;
 
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    env: { PATH },
   },
 });

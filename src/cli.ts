@@ -7,12 +7,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { exitWhenOrphaned } from './orphan.js';
+import { unsupportedNodeReason } from './runtime.js';
 
 /** The package's folder, from src/ or from dist/. */
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The sandbox's own dependencies are optional peers of the package: the client stays light without them. */
-const SANDBOX_PEERS = 'fastify@5 better-sqlite3@12 ajv@8 ajv-formats@3';
+const SANDBOX_PEERS = 'fastify@5 better-sqlite3@13 ajv@8 ajv-formats@3';
 const MOCK_PEERS = '@stoplight/prism-cli@5';
 
 const USAGE = `Usage: hsa-fsa-sandbox <command> [options]
@@ -69,6 +70,7 @@ async function sandbox(args: string[]) {
     docsDir: path.resolve(values.docs ?? process.env.SANDBOX_DOCS_DIR ?? path.join(packageRoot, 'site')),
   });
   console.log(`Sandbox listening on ${running.address}`);
+  console.log(`  Runtime:   Node ${process.version} (${process.execPath})`);
   const keys = [...running.apiKeys].map(([key, channel]) => `${key} (channel ${channel})`).join(', ');
   console.log(`  API keys:  ${keys}   — send one as x-service-api-key`);
   console.log(`  Contract:  ${running.address}/openapi.json  ${running.address}/openapi.yaml`);
@@ -96,6 +98,8 @@ function runScript(script: string, args: string[], needs: string) {
 
 const [command, ...rest] = process.argv.slice(2);
 try {
+  const tooOld = unsupportedNodeReason(process.version);
+  if (tooOld) throw new Error(tooOld);
   if (command === 'sandbox') await sandbox(rest);
   else if (command === 'mock') runScript('mock.mjs', rest, `npm install --save-dev ${MOCK_PEERS}`);
   else if (command === 'docs') runScript('docs.mjs', rest, 'run it from a clone of the repository (npm run docs)');

@@ -17,7 +17,11 @@ import { stateDiagrams } from './state-diagrams.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-const scalarBundle = () => require.resolve('@scalar/api-reference/browser/standalone.js');
+/** Scalar's standalone bundle: the package's `browser` entry, which its exports map does not name. */
+function scalarBundle() {
+  const dir = path.resolve(path.dirname(require.resolve('@scalar/api-reference')), '..');
+  return path.join(dir, JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).browser);
+}
 
 /** Every file the site is made from: the contract, the guides, and this builder. */
 function inputs() {

@@ -174,11 +174,13 @@ export const TRY_IT_SCRIPT = `// Starts Scalar on the sandbox that serves this p
     servers: [{ url: location.origin, description: 'This sandbox' }],
     authentication: { preferredSecurityScheme: 'ServiceApiKey', securitySchemes: { ServiceApiKey: { value: 'sandbox-dev-key' } } },
     withDefaultFonts: false,
-    // The toolbar's share and deploy menus lead to scalar.com; a console of a local sandbox needs neither.
-    showToolbar: 'never',
+    // The developer tools' share and deploy menus lead to scalar.com; a console of a local sandbox needs neither.
     showDeveloperTools: 'never',
     hideDownloadButton: false,
-    hideClientButton: false,
+    // "Open API Client" opens scalar.com's hosted client, and "Generate MCP" its MCP service: both
+    // send this sandbox's address to another site, so both are off. "Test Request" stays.
+    hideClientButton: true,
+    mcp: { disabled: true },
     showSidebar: true,
     // The assistant fetches a registry of APIs from scalar.com: off, so that nothing leaves this origin.
     agent: { disabled: true },

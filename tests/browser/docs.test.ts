@@ -152,6 +152,10 @@ describe('the docs site, served by the sandbox at /docs', () => {
     const sent: Array<{ url: string; key: string | undefined }> = [];
     page.on('request', (request) => { if (request.url().includes('/payments/v1/')) sent.push({ url: request.url(), key: request.headers()['x-service-api-key'] }); });
     await open('try/');
+    // Nothing on the console leads to Scalar's hosted services.
+    expect(await page.getByText(/Generate MCP|Open API Client/).count()).toBe(0);
+    // The console draws an operation's section once the reader goes to it, as a reader does: from the sidebar.
+    await page.getByRole('link', { name: 'Retrieve a payment session' }).first().click();
     const section = page.locator('section', { has: page.getByRole('heading', { name: 'Retrieve a payment session' }) }).last();
     await section.getByRole('button', { name: /test request/i }).first().click();
     const dialog = page.getByRole('dialog');
@@ -174,6 +178,7 @@ describe('the docs site, served by the sandbox at /docs', () => {
     await dialog.getByRole('button', { name: 'Send' }).first().click();
     await visible(dialog.getByText('from-the-console').first());
     await visible(dialog.getByText(/200/).first());
+    expect(await dialog.getByText(/Generate MCP|Open API Client/).count()).toBe(0);
     expect(sent).toEqual([{ url: `${sandbox.baseUrl}/payments/v1/payment_session/${created.id}`, key: SANDBOX_API_KEY }]);
     await shot('docs-try-it');
   });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/contract.js';
 import { freePort, waitForHttp } from '../support/processes.js';
 import { startPrism, type RunningServer } from '../support/prism.js';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 
 const packageJson = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { name: string };
 let work: string;
@@ -51,8 +51,8 @@ beforeAll(async () => {
   tarball = path.join(work, packed[0]!.filename);
   consumer = path.join(work, 'consumer');
   mkdirSync(consumer);
-  // allowScripts: better-sqlite3 builds its native binding when the sandbox's peers are installed.
-  writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', allowScripts: { 'better-sqlite3': true } }));
+  // No allowScripts: better-sqlite3 13 ships its binaries prebuilt, so nothing runs or compiles at install.
+  writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   run('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'], consumer);
   writeFileSync(path.join(consumer, 'quickstart.ts'), QUICKSTART);
   writeFileSync(
@@ -92,7 +92,7 @@ describe('the packed package', () => {
 
   it('says which peers to install when the sandbox is started without them', () => {
     const result = failureOutput(['sandbox', '--db', ':memory:']);
-    expect(result).toContain('npm install --save-dev fastify@5 better-sqlite3@12 ajv@8 ajv-formats@3');
+    expect(result).toContain('npm install --save-dev fastify@5 better-sqlite3@13 ajv@8 ajv-formats@3');
     const mock = failureOutput(['mock']);
     expect(mock).toContain('npm install --save-dev @stoplight/prism-cli@5');
     expect(mock).not.toMatch(/at \S+ \(|Require stack/);
@@ -111,9 +111,10 @@ describe('the packed package', () => {
       const root = await import('${packageJson.name}');
       const { createRequire } = await import('node:module');
       const document = createRequire(import.meta.url)('${packageJson.name}/openapi.json');
-      console.log(JSON.stringify([typeof client.createServiceClient, typeof webhooks.verifyWebhook, typeof root.signWebhook, document.openapi]));`;
+      console.log(JSON.stringify([typeof client.createServiceClient, typeof webhooks.verifyWebhook, typeof root.signWebhook, document.openapi, process.version]));`;
     writeFileSync(path.join(consumer, 'probe.mjs'), probe);
-    expect(JSON.parse(run('node', ['probe.mjs'], consumer))).toEqual(['function', 'function', 'function', '3.1.0']);
+    // On the Node that runs this test: the pinned line in npm test, the other one in npm run test:lts.
+    expect(JSON.parse(run('node', ['probe.mjs'], consumer))).toEqual(['function', 'function', 'function', '3.1.0', process.version]);
   });
 
   it('typechecks the README quickstart in the consumer project', () => {
@@ -129,7 +130,10 @@ describe('the packed package', () => {
   }, 60_000);
 
   it('serves the sandbox through its bin, from compiled JavaScript, and the quickstart runs against it', async () => {
-    run('npm', ['install', '--save-dev', ...SANDBOX_PEERS, '--no-audit', '--no-fund', '--prefer-offline'], consumer);
+    const install = spawnSync('npm', ['install', '--save-dev', ...SANDBOX_PEERS, '--no-audit', '--no-fund', '--prefer-offline'], { cwd: consumer, encoding: 'utf8' });
+    expect(install.status, install.stderr).toBe(0);
+    // Nothing to build or allow: no install script, no node-gyp, and no engine this Node fails.
+    expect(`${install.stdout}${install.stderr}`).not.toMatch(/install-scripts|gyp|EBADENGINE/);
     const port = await freePort();
     const sandbox: ChildProcess = spawn('npx', ['--no-install', 'hsa-fsa-sandbox', 'sandbox', '--port', String(port), '--db', ':memory:', '--quiet'], { cwd: consumer, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -137,6 +141,8 @@ describe('the packed package', () => {
     sandbox.stderr!.on('data', (chunk) => (output += chunk));
     try {
       await waitForHttp(`http://127.0.0.1:${port}/health`, sandbox, { name: 'npx hsa-fsa-sandbox', timeoutMs: 30_000, output: () => output });
+      // It says which Node it runs on: the one that runs this test, found on PATH by npx.
+      expect(output).toContain(`Runtime:   Node ${process.version} (`);
       // The installed bin is compiled JavaScript: no TypeScript loader in the chain.
       expect(readFileSync(path.join(consumer, 'node_modules', '.bin', 'hsa-fsa-sandbox'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node/);
       const quickstart = run('node', ['out/quickstart.js'], consumer, { SERVICE_BASE_URL: `http://127.0.0.1:${port}`, SERVICE_API_KEY: 'sandbox-dev-key' });

@@ -6,12 +6,12 @@ interface NodeCrypto {
   createHmac: typeof createHmac;
 }
 
-/** node:crypto through process.getBuiltinModule (Node 20.16+), or an error naming the async functions. */
+/** node:crypto through process.getBuiltinModule (Node has it), or an error naming the async functions. */
 export function nodeCrypto(): NodeCrypto {
   const crypto = globalThis.process?.getBuiltinModule?.('node:crypto');
   if (crypto === undefined) {
     throw new Error(
-      'verifyWebhook, signWebhook and computeSignature need node:crypto (Node 20.16 or later, through ' +
+      'verifyWebhook, signWebhook and computeSignature need node:crypto (Node 22 or 24, through ' +
         'process.getBuiltinModule). Where it is absent (Workers, edge routes), use verifyWebhookAsync, ' +
         'signWebhookAsync and computeSignatureAsync, on Web Crypto.',
     );

@@ -10,6 +10,9 @@ export interface Db extends Database.Database {}
 export function openDatabase(file: string, migrations: Migration[] = MIGRATIONS): Db {
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const db = new Database(file);
+  // First: another process opening the same file at once holds its locks for a moment, and the
+  // pragmas and the migrations below should wait for it rather than fail.
+  db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
   // OFF in WAL mode: a committed write is in the operating system's hands before the answer goes
   // out, so it survives a crash of the sandbox (kill -9; tests/contract/crash.test.ts), though not
@@ -20,27 +23,29 @@ export function openDatabase(file: string, migrations: Migration[] = MIGRATIONS)
   // automatic checkpoint, which a commit would otherwise run every 1,000 pages, is only a backstop.
   db.pragma('wal_autocheckpoint = 20000');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
   migrate(db, migrations);
   return db;
 }
 
 export function migrate(db: Db, migrations: Migration[]): void {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
-  const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
-  // A file a newer sandbox has migrated would be written by rules this one does not know (a
-  // search queue, stored renderings): refused, rather than left inconsistent for the newer one.
-  const known = Math.max(0, ...migrations.map((m) => m.version));
-  const newest = Math.max(0, ...applied);
-  if (newest > known) throw new Error(`This database was written by a newer sandbox (schema ${newest}; this one knows ${known}): update the sandbox, or start with another --db.`);
-  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-    if (applied.has(migration.version)) continue;
-    db.transaction(() => {
+  // Read and applied under the write lock, in one transaction: a sandbox that starts on the same
+  // new file at the same moment waits here, then finds every migration applied. (Read before the
+  // lock, two starts both applied migration 1, and one failed: "duplicate column name: seq".)
+  db.transaction(() => {
+    db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
+    // A file a newer sandbox has migrated would be written by rules this one does not know (a
+    // search queue, stored renderings): refused, rather than left inconsistent for the newer one.
+    const known = Math.max(0, ...migrations.map((m) => m.version));
+    const newest = Math.max(0, ...applied);
+    if (newest > known) throw new Error(`This database was written by a newer sandbox (schema ${newest}; this one knows ${known}): update the sandbox, or start with another --db.`);
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (applied.has(migration.version)) continue;
       db.exec(migration.sql);
       migration.run?.(db);
       db.prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)').run(
         migration.version, migration.description, new Date().toISOString(),
       );
-    }).immediate();
-  }
+    }
+  }).immediate();
 }

@@ -1,7 +1,7 @@
 // /docs serves the built site from its folder and from nowhere else: no key needed, a strict
 // content security policy on every answer, a 404 for any path that leaves the folder or names
 // nothing, and a page that says how to build the docs when they are not built.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -23,6 +23,13 @@ beforeAll(() => {
   writeFileSync(path.join(site, 'site.css'), 'body{}');
   writeFileSync(path.join(site, '.inputs-sha256'), 'stamp');
   writeFileSync(path.join(root, 'secret.html'), 'outside the site');
+  // Symlinks out of the site, a dotfile and a dot folder with servable types, and a symlink that stays inside.
+  symlinkSync(path.join(root, 'secret.html'), path.join(site, 'link.html'));
+  symlinkSync(root, path.join(site, 'outside'));
+  writeFileSync(path.join(site, '.hidden.html'), 'outside the site: a dotfile');
+  mkdirSync(path.join(site, '.git'));
+  writeFileSync(path.join(site, '.git', 'config.json'), '"outside the site: a dot folder"');
+  symlinkSync(path.join(site, 'guides', 'quick-start.html'), path.join(site, 'start.html'));
   app = buildSandbox({ store: createStore(openDatabase(':memory:')), docsDir: site });
   unbuilt = buildSandbox({ store: createStore(openDatabase(':memory:')), docsDir: empty });
 });
@@ -50,12 +57,15 @@ describe('/docs', () => {
       expect(reply.headers['x-content-type-options']).toBe('nosniff');
     }
     expect((await get('/docs/guides/')).statusCode).toBe(404);
+    // A symlink whose real path stays inside the site is served.
+    expect((await get('/docs/start.html')).body).toContain('Quick start');
     expect((await app.inject({ method: 'HEAD', url: '/docs/' })).statusCode).toBe(200);
   });
 
   it.each([
     '/docs/../secret.html', '/docs/..%2fsecret.html', '/docs/%2e%2e/secret.html', '/docs/%2e%2e%2fsecret.html', '/docs/guides/../../secret.html',
     '/docs/..%5csecret.html', '/docs/%00', '/docs/index.html%00.css', '/docs/%ff', '/docs/.inputs-sha256', '/docs/nope.html', '/docs//etc/passwd', '/docs/guides',
+    '/docs/link.html', '/docs/outside/secret.html', '/docs/outside/', '/docs/.hidden.html', '/docs/%2ehidden.html', '/docs/.git/config.json', '/docs/guides/..%2f.git/config.json',
   ])('answers 404 to %s, never a file outside the site', async (url) => {
     const reply = await get(url);
     expect(reply.statusCode).toBe(404);

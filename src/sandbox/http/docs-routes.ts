@@ -2,7 +2,7 @@
 // the try-it console, whose requests come back to this sandbox. Files are read from the site's
 // folder only; a path that leaves it, or names nothing, is a 404. A content security policy keeps
 // every request of these pages on this origin, whatever the bundles inside them would fetch.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
@@ -25,7 +25,21 @@ const POLICY = [
 const notBuilt = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Docs not built</title></head><body><main><h1>The docs are not built</h1>
 <p>Run <code>npm run docs</code> in the repository (or start the sandbox with <code>npm start</code>, which builds them), then reload this page.</p></main></body></html>`;
 
-/** The file a /docs URL names inside `dir`, or undefined when it names none there. */
+/** `file`'s real path (every symlink followed) when it lies inside the real `root`, or undefined. */
+function realInside(root: string, file: string): string | undefined {
+  try {
+    const [realRoot, real] = [realpathSync(root), realpathSync(file)];
+    return real === realRoot || real.startsWith(realRoot + path.sep) ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The file a /docs URL names inside `dir`, or undefined when it names none there: only a regular
+ * file of a known type, whose real path is inside the site (a symlink out of it names nothing),
+ * and no dotfile or file under a dot folder (a stamp, a .git).
+ */
 export function docsFile(dir: string, wildcard: string): string | undefined {
   let relative: string;
   try {
@@ -33,12 +47,11 @@ export function docsFile(dir: string, wildcard: string): string | undefined {
   } catch {
     return undefined;
   }
-  if (relative.includes('\0')) return undefined;
+  if (relative.includes('\0') || relative.split(/[\\/]/).some((segment) => segment.startsWith('.'))) return undefined;
   const root = path.resolve(dir);
-  let file = path.resolve(root, `.${path.posix.sep}${relative}`);
-  if (file !== root && !file.startsWith(root + path.sep)) return undefined;
-  if (existsSync(file) && statSync(file).isDirectory()) file = path.join(file, 'index.html');
-  return existsSync(file) && statSync(file).isFile() && TYPES[path.extname(file)] ? file : undefined;
+  let file = realInside(root, path.resolve(root, `.${path.posix.sep}${relative}`));
+  if (file && statSync(file).isDirectory()) file = realInside(root, path.join(file, 'index.html'));
+  return file && statSync(file).isFile() && TYPES[path.extname(file)] ? file : undefined;
 }
 
 const send = (reply: FastifyReply, status: number, type: string, body: string | Buffer) =>

@@ -370,6 +370,25 @@ describe('charging with a token, its 422s and their fix', () => {
     expect((await charge(token)).status).toBe(200);
   });
 
+  it('refuses at create a URL that is invalid once its placeholder is filled in either way, before a 422 could store it', async () => {
+    // success_url "http://{{payment_session_id}}" passed the check (filled with a UUID), was filled
+    // with nothing on the 422's fix page, and the customer's valid card then got a 500.
+    const now = await clock();
+    const { token } = await provisioned({}, { letter: 'approved', lmn_expires_at: '2099-12-31', card: { number: '4242424242424242', exp_month: Number(now.slice(5, 7)), exp_year: Number(now.slice(0, 4)) } });
+    await advance(32 * DAY);
+    for (const field of ['success_url', 'failure_url']) {
+      const refused = await s.post('/payments/v1/create_payment_session', sessionRequest({ payment_token: token, [field]: 'http://{{payment_session_id}}' }));
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({ error: 'InvalidRequestParameter', message: expect.stringContaining(`${field} is not a valid URL once {{payment_session_id}} is left empty`) });
+    }
+    // Refused before the 422: no fix page was made for the customer to reach.
+    expect(s.store.db.prepare('SELECT COUNT(*) FROM provision_requests').pluck().get()).toBe(1);
+    // Without a token, the same URL is refused just the same: any charge may meet a 422 later.
+    expect((await s.post('/payments/v1/create_payment_session', sessionRequest({ success_url: 'http://{{payment_session_id}}' }))).body.error).toBe('InvalidRequestParameter');
+    // The placeholder in a path or a query stays valid either way.
+    expect((await s.post('/payments/v1/create_payment_session', sessionRequest({ success_url: 'https://shop.example/ok/{{payment_session_id}}?s={{payment_session_id}}' }))).status).toBe(200);
+  });
+
   it('an expired letter answers 422 TakeHealthSurvey for items that need one, not for the others', async () => {
     const today = (await clock()).slice(0, 10);
     const { token } = await provisioned({}, { letter: 'approved', lmn_expires_at: today });

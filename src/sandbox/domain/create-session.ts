@@ -50,6 +50,10 @@ export function checkCreateRules(request: CreateSessionRequest, features: Featur
     if (!isValidUrl(resolveRedirect(request[field], '00000000-0000-4000-8000-000000000000'))) {
       throw refuse('InvalidRequestParameter', `${field} is not a valid URL.`);
     }
+    // A 422 creates no session, so its page fills the placeholder with nothing: the URL must hold then too.
+    if (!isValidUrl(resolveRedirect(request[field], ''))) {
+      throw refuse('InvalidRequestParameter', `${field} is not a valid URL once ${SESSION_ID_PLACEHOLDER} is left empty, as it is when a charge with a payment_token is refused with a 422 and no session exists.`);
+    }
   }
   // "Required in effect": a session charges for items, so an empty list is refused (sandbox.yaml).
   if (request.order_items.length === 0) throw refuse('OrderItemsInvalid', 'order_items must hold at least one item.');

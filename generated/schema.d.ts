@@ -891,6 +891,8 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description A key the partner chooses for one request it may retry: a retry with the same key gets the first result. An empty key names no request, so it is refused. The service's maximum length is not shown: 255 characters is inferred (the limit that well-known payment APIs set), and it is the sandbox's bound. */
+        IdempotencyKey: string;
         /**
          * @description An order item of a create request. `sku` and `item_id` are marked optional by the
          *     documentation; the other fields are not.
@@ -989,7 +991,7 @@ export interface components {
              */
             display_next_bill_info?: components["schemas"]["DisplayNextBillInfo"];
             /** @description See the idempotency rules of this operation. */
-            idempotency_key?: string;
+            idempotency_key?: components["schemas"]["IdempotencyKey"];
             /** @description When true, the returned `redirect_url` is iframe-compatible. */
             use_iframe?: boolean;
             /**
@@ -1324,7 +1326,7 @@ export interface components {
              */
             total_amount: number;
             /** @description The same key returns the same capture id, never SessionCaptured. */
-            idempotency_key?: string;
+            idempotency_key?: components["schemas"]["IdempotencyKey"];
         } & {
             [key: string]: unknown;
         };
@@ -1390,7 +1392,7 @@ export interface components {
         /** @description Void of an authorization hold. An idempotency_key is honored. */
         VoidPaymentSessionRequest: {
             /** @description The same key returns the same void id. */
-            idempotency_key?: string;
+            idempotency_key?: components["schemas"]["IdempotencyKey"];
         } & {
             [key: string]: unknown;
         };
@@ -1439,7 +1441,7 @@ export interface components {
              */
             amount: number;
             /** @description Unique per refund. The same key returns the same refund_id (inferred from the documentation). */
-            idempotency_key: string;
+            idempotency_key: components["schemas"]["IdempotencyKey"];
             /** @description Why the refund is made. */
             reason: components["schemas"]["RefundReason"];
             /** @description Per-item refund details. */
@@ -1491,7 +1493,7 @@ export interface components {
             /** @description When true, redirect_url is iframe-compatible and the flow posts a browser message to the parent window. */
             use_iframe?: boolean;
             /** @description Reusing a key with different parameters answers IdempotencyViolation. */
-            idempotency_key?: string;
+            idempotency_key?: components["schemas"]["IdempotencyKey"];
             /** @description Customer email. An email that already has a token provisioned answers IdempotencyViolation; use update payment token instead. */
             customer_email?: string;
             /** @description Customer name. */

@@ -102,3 +102,38 @@ describe('rule 4: fields that are not compared', () => {
     expect((await s.detail(first.body.id)).body.metadata).toBe('{"order_id":"A-1001"}');
   });
 });
+
+describe('the bounds of an idempotency key', () => {
+  const LONGEST = 'k'.repeat(255);
+  /** Each operation that takes a key, called with `key`, on a fresh subject; and the code it refuses a bad key with. */
+  const operations: Array<[string, string, (key: string) => Promise<{ status: number; body: any }>]> = [
+    ['create payment session', 'InvalidRequestParameter', (key) => create(sessionRequest({ idempotency_key: key }))],
+    ['capture', 'MissingField', async (key) => s.post(`${s.session(await s.authorized())}/capture`, { total_amount: 1000, idempotency_key: key })],
+    ['void', 'MissingField', async (key) => s.post(`${s.session(await s.authorized())}/void`, { idempotency_key: key })],
+    ['refund', 'MissingField', async (key) => s.post('/payments/v1/refund', { payment_id: await s.capturedOneTime(), amount: 100, idempotency_key: key, reason: 'customer_request' })],
+    ['create payment token', 'ValidationError', (key) => s.post('/api/v1/payment_tokens/create', { success_url: 'https://a.example/ok', failure_url: 'https://a.example/ko', idempotency_key: key })],
+  ];
+
+  it('an empty key is refused, and stores nothing: it used to be stored as a real key', async () => {
+    const refused = await create(sessionRequest({ idempotency_key: '' }));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: 'InvalidRequestParameter', message: expect.stringContaining('idempotency_key must NOT have fewer than 1 characters') });
+    expect(await countSessions()).toBe(0);
+  });
+
+  it('a 200 KB key is refused: it used to be accepted', async () => {
+    const refused = await create(sessionRequest({ idempotency_key: 'k'.repeat(200 * 1024) }));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: 'InvalidRequestParameter', message: expect.stringContaining('idempotency_key must NOT have more than 255 characters') });
+    expect(await countSessions()).toBe(0);
+  });
+
+  it.each(operations)('%s refuses an empty key and a key of 256 characters with %s, and takes one of 255', async (_name, code, call) => {
+    for (const key of ['', `${LONGEST}k`]) {
+      const refused = await call(key);
+      expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 400, error: code });
+    }
+    const taken = await call(LONGEST);
+    expect(taken.status).toBe(200);
+  });
+});

@@ -18,14 +18,16 @@ const MOCK_PEERS = '@stoplight/prism-cli@5';
 
 const USAGE = `Usage: hsa-fsa-sandbox <command> [options]
   sandbox [--host H] [--port P] [--db FILE|:memory:] [--reset] [--cors-origin O] [--quiet]
-          [--webhook-url URL [--webhook-secret whsec_…]] [--docs DIR]
+          [--webhook-url URL [--webhook-secret whsec_…]] [--docs DIR] [--public-url URL]
       the stateful sandbox (default 127.0.0.1:4010, .sandbox/sandbox.db); --reset starts with an
       empty database; --quiet stops the line per request; --webhook-url sends the development
       channel's webhooks there, signed (a secret is made when none is given); --docs serves that
-      built docs site at /docs (default: site/ beside the package)
+      built docs site at /docs (default: site/ beside the package); --public-url is the scheme
+      and host of every redirect_url (default: the address it listens on). On an address other
+      machines can reach, it refuses the published development keys: set SANDBOX_API_KEYS.
   mock [--host H] [--port P] [prism options]            the Prism mock of the examples (default 127.0.0.1:4011)
   docs [--out DIR] [--if-stale]                         builds the docs site (default site/)
-Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel"), SANDBOX_WEBHOOK_URL, SANDBOX_WEBHOOK_SECRET, SANDBOX_DOCS_DIR.`;
+Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel"), SANDBOX_WEBHOOK_URL, SANDBOX_WEBHOOK_SECRET, SANDBOX_DOCS_DIR, SANDBOX_PUBLIC_URL.`;
 
 async function loadSandbox(): Promise<typeof import('./sandbox/server.js')> {
   try {
@@ -52,7 +54,7 @@ async function sandbox(args: string[]) {
     options: {
       host: { type: 'string', short: 'h' }, port: { type: 'string', short: 'p' }, db: { type: 'string' },
       reset: { type: 'boolean' }, 'cors-origin': { type: 'string' }, quiet: { type: 'boolean' },
-      'webhook-url': { type: 'string' }, 'webhook-secret': { type: 'string' }, docs: { type: 'string' },
+      'webhook-url': { type: 'string' }, 'webhook-secret': { type: 'string' }, docs: { type: 'string' }, 'public-url': { type: 'string' },
     },
   });
   const port = Number(values.port ?? process.env.PORT ?? 4010);
@@ -65,12 +67,14 @@ async function sandbox(args: string[]) {
     ...(values.quiet ? { quiet: true } : {}),
     ...(values.reset ? { reset: true } : {}),
     ...(values['cors-origin'] ? { corsOrigin: values['cors-origin'] } : {}),
+    ...((values['public-url'] ?? process.env.SANDBOX_PUBLIC_URL) ? { publicUrl: values['public-url'] ?? process.env.SANDBOX_PUBLIC_URL } : {}),
     ...webhookOption(values['webhook-url'] ?? process.env.SANDBOX_WEBHOOK_URL, values['webhook-secret'] ?? process.env.SANDBOX_WEBHOOK_SECRET),
     // The site `npm run docs` builds, beside the package (a clone, or an installed package that has one).
     docsDir: path.resolve(values.docs ?? process.env.SANDBOX_DOCS_DIR ?? path.join(packageRoot, 'site')),
   });
   console.log(`Sandbox listening on ${running.address}`);
   console.log(`  Runtime:   Node ${process.version} (${process.execPath})`);
+  if (running.publicUrl !== running.address) console.log(`  Public:    ${running.publicUrl}   — the host of every redirect_url (--public-url)`);
   const keys = [...running.apiKeys].map(([key, channel]) => `${key} (channel ${channel})`).join(', ');
   console.log(`  API keys:  ${keys}   — send one as x-service-api-key`);
   console.log(`  Contract:  ${running.address}/openapi.json  ${running.address}/openapi.yaml`);

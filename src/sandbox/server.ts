@@ -1,10 +1,12 @@
 // Starts the sandbox: opens the database, builds the app, listens, and closes cleanly on a signal.
 import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_API_KEYS, parseApiKeys } from './http/auth.js';
 import { buildSandbox } from './http/app.js';
 import { startDispatcher } from './delivery/dispatcher.js';
 import { configureEndpoint } from './delivery/endpoints.js';
+import { checkPublicUrl, listenUrl, protectedModeRefusal } from './exposure.js';
 import { batchedLines } from './line-writer.js';
 import { startMaintenance } from './maintenance.js';
 import { createStore, openDatabase } from './store/index.js';
@@ -23,26 +25,33 @@ export interface StartOptions {
   webhook?: { url: string; secret?: string };
   /** The built docs site, served at /docs. */
   docsDir?: string;
+  /** The scheme and host of redirect_url (--public-url); the listen address by default. */
+  publicUrl?: string;
 }
 
 export async function startSandbox(options: StartOptions) {
+  const apiKeys = options.apiKeys ? parseApiKeys(options.apiKeys) : DEFAULT_API_KEYS;
+  const refusal = protectedModeRefusal(options.host, apiKeys);
+  if (refusal) throw new Error(refusal);
+  const configuredUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
   const db = openDatabase(options.db);
   const store = createStore(db);
   if (options.reset) store.transaction(() => store.reset.all());
-  const apiKeys = options.apiKeys ? parseApiKeys(options.apiKeys) : DEFAULT_API_KEYS;
   const requestLog = options.quiet ? undefined : batchedLines();
-  const publicHost = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
+  // The listen address's URL is known once it listens (--port 0 picks a port then).
+  let publicUrl = configuredUrl ?? listenUrl(options.host, options.port);
   const app = buildSandbox({
     store,
     apiKeys,
     logger: options.quiet ? false : { level: 'warn' },
     ...(requestLog ? { requestLog: requestLog.write } : {}),
     ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
-    publicUrl: `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${options.port}`,
+    publicUrl: () => publicUrl,
     ...(options.docsDir ? { docsDir: options.docsDir } : {}),
   });
   const webhook = options.webhook ? store.transaction(() => configureEndpoint(store, [...apiKeys.values()][0]!, options.webhook!)) : undefined;
   const address = await app.listen({ host: options.host, port: options.port });
+  if (configuredUrl === undefined) publicUrl = listenUrl(options.host, (app.server.address() as AddressInfo).port);
   // Deliveries start once the API answers; a restart resumes what is due.
   const dispatcher = startDispatcher(store);
   const maintenance = startMaintenance(db, store);
@@ -54,5 +63,5 @@ export async function startSandbox(options: StartOptions) {
     db.close();
   };
   const docs = options.docsDir ? { url: `${address}/docs/`, built: existsSync(path.join(options.docsDir, 'index.html')) } : undefined;
-  return { app, address, apiKeys, close, webhook, docs, dbFile: options.db === ':memory:' ? ':memory:' : path.resolve(options.db) };
+  return { app, address, publicUrl, apiKeys, close, webhook, docs, dbFile: options.db === ':memory:' ? ':memory:' : path.resolve(options.db) };
 }

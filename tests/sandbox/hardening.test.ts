@@ -181,7 +181,7 @@ describe('an operation without a handler', () => {
     registerJsonParser(app);
     registerAuth(app, DEFAULT_API_KEYS);
     registerOperations(app, {
-      validators: new SchemaValidators(loadDocument(CONTRACT_FILE)), handlers: {}, codesFor: codesOf, store, ids: randomIds, publicUrl: 'http://127.0.0.1',
+      validators: new SchemaValidators(loadDocument(CONTRACT_FILE)), handlers: {}, codesFor: codesOf, store, ids: randomIds, publicUrl: () => 'http://127.0.0.1',
     });
     await app.ready();
     return app;

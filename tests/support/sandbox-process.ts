@@ -61,7 +61,7 @@ async function signal(child: ChildProcess, name: NodeJS.Signals, graceMs = 10_00
 /** The caller's environment without the variables the CLI reads, so that the defaults apply (key sandbox-dev-key). */
 export function sandboxEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of ['SANDBOX_API_KEYS', 'SANDBOX_DB', 'HOST', 'PORT', 'SANDBOX_WEBHOOK_URL', 'SANDBOX_WEBHOOK_SECRET']) delete env[name];
+  for (const name of ['SANDBOX_API_KEYS', 'SANDBOX_DB', 'HOST', 'PORT', 'SANDBOX_WEBHOOK_URL', 'SANDBOX_WEBHOOK_SECRET', 'SANDBOX_PUBLIC_URL']) delete env[name];
   return env;
 }
 

@@ -32,8 +32,11 @@ export interface SandboxOptions {
   store: Store;
   apiKeys?: ReadonlyMap<string, string>;
   logger?: FastifyServerOptions['logger'];
-  /** Scheme and host for redirect URLs when a request's Host header is not a plain host. */
-  publicUrl?: string;
+  /**
+   * The scheme and host of every redirect_url (and the hosted pages' links), never a request's Host
+   * header, which any client can set. A function when it is known only once the server listens.
+   */
+  publicUrl?: string | (() => string);
   /** Where ids come from; random by default. */
   ids?: IdSource;
   /** The Access-Control-Allow-Origin the sandbox answers browsers with; `*` by default. */
@@ -52,7 +55,8 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   const helpers = loadDocument(SANDBOX_FILE);
   const { store } = options;
   const ids = options.ids ?? randomIds;
-  const publicUrl = options.publicUrl ?? 'http://127.0.0.1:4010';
+  const configured = options.publicUrl ?? 'http://127.0.0.1:4010';
+  const publicUrl = typeof configured === 'function' ? configured : () => configured;
   const corsOrigin = options.corsOrigin ?? '*';
   checkCorsOrigin(corsOrigin);
 

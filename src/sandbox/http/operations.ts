@@ -2,7 +2,7 @@
 // fault fails it, the body and parameters are validated against the document, and the handler runs
 // in one transaction. Operations without a handler answer 501 NotImplemented, as the contract
 // allows. Every refusal is thrown, and answered by http/errors.ts.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Refusal } from '../domain/errors.js';
 import type { IdSource } from '../ids.js';
 import type { Store } from '../store/index.js';
@@ -29,15 +29,10 @@ export interface RegisterOptions<Operations> {
   ids: IdSource;
   /** Armed faults (POST /sandbox/v1/faults) apply to these operations; a 400 only with a code of the operation's 400. */
   faults?: { codes400: (operationId: string) => readonly string[] };
-  /** Scheme and host for redirect URLs when the request's Host header cannot be trusted. */
-  publicUrl: string;
+  /** The scheme and host of every redirect_url: configured, never taken from a request's Host header. */
+  publicUrl: () => string;
   /** Top-level body fields whose violations wait until an idempotent replay is ruled out. */
   replayIgnores?: (operationId: string) => ((field: string) => boolean) | undefined;
-}
-
-/** The origin the partner called, if its Host header is a plain host[:port]; else the public URL. */
-function originOf(request: FastifyRequest, publicUrl: string): string {
-  return /^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(request.host) ? `${request.protocol}://${request.host}` : publicUrl;
 }
 
 /** Operations that take no body (delete payment token) or one without fields (cancel): the body is not read at all. */
@@ -113,7 +108,7 @@ function registerRoute<Operations>(
         });
         const context: OperationContext<unknown> = {
           channel, path: input.path as never, query: input.query as never, body: input.body as never, rawQuery: request.query as Record<string, string | string[]>,
-          now: options.store.clock.now(channel), ids: options.ids, origin: originOf(request, options.publicUrl),
+          now: options.store.clock.now(channel), ids: options.ids, origin: options.publicUrl(),
           ...(input.deferred ? { deferredViolation: input.deferred as Refusal } : {}),
         };
         return handler(context, options.store);

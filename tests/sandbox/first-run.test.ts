@@ -63,13 +63,19 @@ describe('CORS', () => {
 });
 
 describe('the index page', () => {
-  it('links the documents and the newest checkout', async () => {
+  it('links the documents and names no session: it needs no key, so it must not lead to any channel\'s checkout', async () => {
     const empty = await s.call('GET', '/', { key: null });
     expect(empty.status).toBe(200);
     expect(String(empty.headers['content-type'])).toContain('text/html');
     expect(empty.body).toContain('href="/openapi.json"');
-    expect(empty.body).not.toContain('/checkout/');
-    const id = await s.createSession();
-    expect((await s.call('GET', '/', { key: null })).body).toContain(`href="/checkout/${id}"`);
+    // The reproduction: a session of another channel, then `curl -s $S/` with no key.
+    const theirs = await s.createSession({}, { key: OTHER_KEY });
+    const mine = await s.createSession();
+    const index = await s.call('GET', '/', { key: null });
+    expect(index.body).not.toContain('/checkout/');
+    expect(index.body).not.toContain(theirs);
+    expect(index.body).not.toContain(mine);
+    // It runs nothing and may not be framed.
+    expect(index.headers).toMatchObject({ 'content-security-policy': "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'", 'x-frame-options': 'DENY' });
   });
 });

@@ -3,8 +3,7 @@
 // pages, and the one error path (http/errors.ts) that answers everything that goes wrong.
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { indexPage } from '../checkout/index-page.js';
-import { checkoutUrl } from '../checkout/urls.js';
+import { INDEX_PAGE_POLICY, indexPage } from '../checkout/index-page.js';
 import { ignoredByReplay } from '../domain/idempotency.js';
 import { randomIds, type IdSource } from '../ids.js';
 import type { Store } from '../store/index.js';
@@ -113,10 +112,8 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     app.get(url, async (_request, reply) => reply.type(type).send(text));
   }
   app.get('/health', async () => ({ status: 'ok' }));
-  app.get('/', async (request, reply) => {
-    const newest = store.sessions.newestForCustomer();
-    return reply.type('text/html; charset=utf-8').send(indexPage(newest ? checkoutUrl('', newest) : undefined));
-  });
+  app.get('/', async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').header('content-security-policy', INDEX_PAGE_POLICY).header('x-frame-options', 'DENY').send(indexPage()));
   registerCheckoutRoutes(app, store, ids);
   if (options.docsDir) registerDocsRoutes(app, options.docsDir);
   return app;

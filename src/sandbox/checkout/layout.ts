@@ -3,6 +3,7 @@
 import { TEST_CARDS } from '../domain/test-cards.js';
 import { escapeHtml } from './page.js';
 import type { FormValues } from './customer-form.js';
+import { FORM_TOKEN_FIELD } from './form-token.js';
 
 export interface Page {
   status: number;
@@ -70,6 +71,16 @@ export function radioField(name: string, legend: string, options: Array<[string,
     ` <label for="${name}-${i}">${escapeHtml(text)}</label></div>`).join('');
   return `<fieldset id="${name}"><legend>${escapeHtml(legend)}</legend>${radios}${error ? `<p class="error" id="${name}-error">${escapeHtml(error)}</p>` : ''}</fieldset>`;
 }
+
+/** Where a page's form is sent, with the token that proves it was sent from the page. */
+export interface FormTarget {
+  action: string;
+  token: string;
+}
+
+/** The opening of a page's form, its token first. */
+export const formStart = (target: FormTarget, attributes = '') =>
+  `<form method="post" action="${escapeHtml(target.action)}"${attributes}><input type="hidden" name="${FORM_TOKEN_FIELD}" value="${escapeHtml(target.token)}">`;
 
 /** Hidden inputs that carry the form's values to the next step. */
 export const hidden = (values: FormValues, names: string[]) =>

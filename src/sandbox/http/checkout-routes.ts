@@ -1,10 +1,13 @@
 // The hosted pages, as routes: each GET renders a page, each POST reads the customer's form and acts
 // through the same functions as the /sandbox/v1/ helpers (http/handlers/customer-actions.ts), in one
 // transaction. A page carries no API key; a session or request id is found in any channel, as a
-// redirect_url is. A form that does not check out is shown again with its errors (400).
+// redirect_url is. A form that does not check out is shown again with its errors (400). A form
+// from another site, or without its page's token, is refused (403) before anything is read.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { checkCustomerForm, type FormValues } from '../checkout/customer-form.js';
-import { endPage, page, type Page } from '../checkout/layout.js';
+import { FORM_TOKEN_FIELD, formTokens, type FormPurpose } from '../checkout/form-token.js';
+import { endPage, page, type FormTarget, type Page } from '../checkout/layout.js';
+import { crossSitePage, staleFormPage } from '../checkout/refusal-pages.js';
 import { checkoutFormPage, closedPage, confirmPage, timedOutPage } from '../checkout/session-pages.js';
 import { asksCard, asksSurvey, setupFinishedPage, setupFormPage } from '../checkout/setup-pages.js';
 import { escapeHtml } from '../checkout/page.js';
@@ -12,6 +15,7 @@ import { provisionUrl } from '../checkout/urls.js';
 import type { Session } from '../domain/types.js';
 import type { IdSource } from '../ids.js';
 import type { Store } from '../store/index.js';
+import { fromAnotherSite } from './form-origin.js';
 import { finishCheckout, finishProvisionRequest } from './handlers/customer-actions.js';
 
 /** Form bodies are small: the survey and a card. */
@@ -20,7 +24,7 @@ const FORM_LIMIT_BYTES = 16 * 1024;
 const send = (reply: FastifyReply, rendered: { status: number; html: string }) => reply.code(rendered.status).type('text/html; charset=utf-8').send(rendered.html);
 const notFoundPage = (what: string) => page('Page not found', `<p>No ${escapeHtml(what)}.</p>`, 404);
 /** The form's fields; only text values count (a form sends nothing else). */
-const formOf = (body: unknown): FormValues =>
+const valuesOf = (body: unknown): FormValues =>
   Object.fromEntries(Object.entries(body && typeof body === 'object' ? body : {}).filter(([, value]) => typeof value === 'string')) as FormValues;
 
 /** The page's own address, for its form: built from the route, never from the request line. */
@@ -46,15 +50,29 @@ const answer = (reply: FastifyReply, iframe: boolean, outcome: Outcome) =>
   outcome.page ? send(reply, outcome.page) : finish(reply, iframe, outcome.end.success, outcome.end.url);
 
 export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: IdSource): void {
+  const tokens = formTokens(() => store.pageSecret.get());
+  /** A page's form: sent back to the page's own address, with the page's token. */
+  const formOf = (purpose: FormPurpose, prefix: string, id: string, iframe: boolean): FormTarget =>
+    ({ action: actionOf(prefix, id, iframe), token: tokens.issue(purpose, id) });
+  /** The stale-form page when the form does not carry its page's token; nothing else is read first. */
+  const tokenRefusal = (purpose: FormPurpose, prefix: string, id: string, values: FormValues): Page | undefined =>
+    tokens.verify(purpose, id, values[FORM_TOKEN_FIELD]) ? undefined : staleFormPage(`${prefix}${encodeURIComponent(id)}`);
+
   void app.register(async (pages) => {
-    // Pages are for people: never cached (a re-shown form carries the card), never sent as a referrer,
-    // framed only in iframe mode.
+    // Pages are for people: never cached (a re-shown form carries the card), never sent as a referrer
+    // to another origin, framed only in iframe mode. `same-origin`, not `no-referrer`: under
+    // no-referrer a browser sends the page's own form with `Origin: null`, which the origin check
+    // cannot tell from a foreign page's.
     pages.addHook('onSend', async (request, reply) => {
-      reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('x-content-type-options', 'nosniff');
+      reply.header('cache-control', 'no-store').header('referrer-policy', 'same-origin').header('x-content-type-options', 'nosniff');
+      // Not readable from another origin, unlike the API: a page carries its form's token.
+      reply.removeHeader('access-control-allow-origin').removeHeader('access-control-expose-headers');
       if ((request.query as { mode?: string }).mode !== 'iframe') reply.header('content-security-policy', "frame-ancestors 'none'");
     });
-    // A page's POST takes a form, and only a form; anything else is answered with a page too.
+    // A page's POST comes from the page itself, and takes a form, and only a form; anything else is
+    // answered with a page too.
     pages.addHook('preValidation', async (request, reply) => {
+      if (request.method === 'POST' && fromAnotherSite(request.headers)) return send(reply, crossSitePage());
       if (request.method === 'POST' && !String(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
         return send(reply, page('Unsupported form', '<p>Send the form as application/x-www-form-urlencoded.</p>', 415));
       }
@@ -72,13 +90,15 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: 
       if (!session) return send(reply, notFoundPage(`payment session ${request.params.id}`));
       if (session.status === 'canceled') return send(reply, timedOutPage(session));
       if (session.status !== 'pending') return send(reply, closedPage(session));
-      return send(reply, checkoutFormPage(session, itemEligibility(store, session), {}, {}, actionOf('/checkout/', session.id, request.query.mode === 'iframe')));
+      return send(reply, checkoutFormPage(session, itemEligibility(store, session), {}, {}, formOf('checkout', '/checkout/', session.id, request.query.mode === 'iframe')));
     });
 
     pages.post<{ Params: { id: string }; Querystring: { mode?: string } }>('/checkout/:id', async (request, reply) => {
       const iframe = request.query.mode === 'iframe';
-      const values = formOf(request.body);
-      const action = actionOf('/checkout/', request.params.id, iframe);
+      const values = valuesOf(request.body);
+      const refused = tokenRefusal('checkout', '/checkout/', request.params.id, values);
+      if (refused) return send(reply, refused);
+      const action = formOf('checkout', '/checkout/', request.params.id, iframe);
       const result = store.transaction((): Outcome => {
         const session = store.sessions.getForCustomer(request.params.id);
         if (!session) return { page: notFoundPage(`payment session ${request.params.id}`) };
@@ -104,13 +124,15 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: 
       const provision = store.provisionRequests.getForCustomer(request.params.id);
       if (!provision) return send(reply, notFoundPage(`provision token request ${request.params.id}`));
       if (provision.status !== 'awaiting_customer') return send(reply, setupFinishedPage(provision, provision.redirect_url ?? provisionUrl('', provision)));
-      return send(reply, setupFormPage(provision, {}, {}, actionOf('/checkout/setup/', provision.id, provision.use_iframe)));
+      return send(reply, setupFormPage(provision, {}, {}, formOf('setup', '/checkout/setup/', provision.id, provision.use_iframe)));
     });
 
     pages.post<{ Params: { id: string }; Querystring: { mode?: string } }>('/checkout/setup/:id', async (request, reply) => {
       const iframe = request.query.mode === 'iframe';
-      const values = formOf(request.body);
-      const action = actionOf('/checkout/setup/', request.params.id, iframe);
+      const values = valuesOf(request.body);
+      const refused = tokenRefusal('setup', '/checkout/setup/', request.params.id, values);
+      if (refused) return send(reply, refused);
+      const action = formOf('setup', '/checkout/setup/', request.params.id, iframe);
       const result = store.transaction((): Outcome => {
         const provision = store.provisionRequests.getForCustomer(request.params.id);
         if (!provision) return { page: notFoundPage(`provision token request ${request.params.id}`) };

@@ -76,12 +76,10 @@ describe('hosted pages, found by attack', () => {
     expect(reply.body).toContain(`/orders/${id}/failed`);
   });
 
-  it('pages are not cached, send no referrer to another origin, and cannot be framed except in iframe mode', async () => {
+  it('pages are not cached and send no referrer to another origin', async () => {
     const id = await s.createSession();
     const page = await s.app.inject({ method: 'GET', url: `/checkout/${id}` });
-    expect(page.headers).toMatchObject({ 'cache-control': 'no-store', 'referrer-policy': 'same-origin', 'content-security-policy': "frame-ancestors 'none'" });
-    const framed = await s.app.inject({ method: 'GET', url: `/checkout/${id}?mode=iframe` });
-    expect(framed.headers).not.toHaveProperty('content-security-policy');
+    expect(page.headers).toMatchObject({ 'cache-control': 'no-store', 'referrer-policy': 'same-origin', 'x-content-type-options': 'nosniff' });
   });
 
   it('a token page prefills the state from customer_state and refuses an unknown clinician decision', async () => {
@@ -190,5 +188,63 @@ describe('forms from other sites', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+/** One directive of a Content-Security-Policy header, without its name. */
+const directive = (headers: Record<string, unknown>, name: string) =>
+  String(headers['content-security-policy']).split(';').map((d) => d.trim()).find((d) => d.startsWith(`${name} `))?.slice(name.length + 1);
+/** The outcome an iframe-mode end page posts to its parent window. */
+const outcomeOf = (html: string) => JSON.parse(/<script type="application\/json" id="outcome">(.*?)<\/script>/.exec(html)![1]!);
+
+describe('iframe mode', () => {
+  it('comes from the session, never from the URL: ?mode=iframe on a session created without use_iframe is an ordinary page', async () => {
+    const id = await s.createSession();
+    const framed = await s.app.inject({ method: 'GET', url: `/checkout/${id}?mode=iframe` });
+    expect(directive(framed.headers, 'frame-ancestors')).toBe("'none'");
+    expect(framed.headers['x-frame-options']).toBe('DENY');
+    const token = await tokenOf(`/checkout/${id}?mode=iframe`);
+    const paid_ = await post(`/checkout/${id}?mode=iframe`, form({ ...paid, form_token: token }));
+    expect({ status: paid_.statusCode, location: paid_.headers.location }).toEqual({ status: 303, location: `https://shop.example/orders/${id}/thanks` });
+    expect(paid_.body).not.toContain('postMessage');
+  });
+
+  it('a use_iframe session may be framed by the origins of its success_url and failure_url only, and reports to the one it ends at', async () => {
+    const id = await s.createSession({ use_iframe: true, success_url: 'https://shop.example/ok/{{payment_session_id}}', failure_url: 'https://returns.example:8443/ko' });
+    for (const url of [`/checkout/${id}?mode=iframe`, `/checkout/${id}`]) {
+      const page = await s.app.inject({ method: 'GET', url });
+      expect(directive(page.headers, 'frame-ancestors')).toBe('https://shop.example https://returns.example:8443');
+      expect(page.headers).not.toHaveProperty('x-frame-options');
+    }
+    // The URL without ?mode=iframe changes nothing: the flow ends with the message all the same.
+    const token = await tokenOf(`/checkout/${id}`);
+    const done = await post(`/checkout/${id}`, form({ ...paid, form_token: token }));
+    expect(done.statusCode).toBe(200);
+    expect(outcomeOf(done.body)).toEqual({ success: true, redirectUrl: `https://shop.example/ok/${id}` });
+    expect(directive(done.headers, 'frame-ancestors')).toBe('https://shop.example https://returns.example:8443');
+    const other = await s.createSession({ use_iframe: true, success_url: 'https://shop.example/ok', failure_url: 'https://returns.example:8443/ko' });
+    const refused = await post(`/checkout/${other}`, form({ state: 'CA', eligibility: 'ineligible', form_token: await tokenOf(`/checkout/${other}`) }));
+    expect(outcomeOf(refused.body)).toEqual({ success: false, redirectUrl: 'https://returns.example:8443/ko' });
+  });
+
+  it('posts its message to the origin of the URL it reports, never to any window (\'*\')', async () => {
+    const id = await s.createSession({ use_iframe: true });
+    const done = await post(`/checkout/${id}`, form({ ...paid, form_token: await tokenOf(`/checkout/${id}`) }));
+    expect(done.body).toContain('parent.postMessage({ success: outcome.success, redirectUrl: outcome.redirectUrl }, new URL(outcome.redirectUrl).origin)');
+    expect(done.body).not.toContain("'*'");
+  });
+
+  it('the same for a provision token request: from use_iframe, framed by its own origins only', async () => {
+    const plain = await createToken();
+    const asked = await s.app.inject({ method: 'GET', url: `/checkout/setup/${plain}?mode=iframe` });
+    expect(directive(asked.headers, 'frame-ancestors')).toBe("'none'");
+    const finished = await post(`/checkout/setup/${plain}?mode=iframe`, form({ ...paid, action: 'finish', form_token: await tokenOf(`/checkout/setup/${plain}`) }));
+    expect({ status: finished.statusCode, location: finished.headers.location }).toEqual({ status: 303, location: 'https://a.example/ok' });
+
+    const framed = await createToken({ use_iframe: true, customer_email: 'framed@example.com', failure_url: 'http://localhost:3000/ko' });
+    const page = await s.app.inject({ method: 'GET', url: `/checkout/setup/${framed}` });
+    expect(directive(page.headers, 'frame-ancestors')).toBe('https://a.example http://localhost:3000');
+    const canceled = await post(`/checkout/setup/${framed}`, form({ action: 'cancel', form_token: await tokenOf(`/checkout/setup/${framed}`) }));
+    expect(outcomeOf(canceled.body)).toEqual({ success: false, redirectUrl: 'http://localhost:3000/ko' });
   });
 });

@@ -86,17 +86,18 @@ export const formStart = (target: FormTarget, attributes = '') =>
 export const hidden = (values: FormValues, names: string[]) =>
   names.map((name) => `<input type="hidden" name="${name}" value="${escapeHtml(values[name] ?? '')}">`).join('');
 
+/** Reads the outcome the page carries as data, and reports it: see endPage. */
+const END_OF_FLOW_SCRIPT = "{ const outcome = JSON.parse(document.getElementById('outcome').textContent);" +
+  ' if (parent !== window) parent.postMessage({ success: outcome.success, redirectUrl: outcome.redirectUrl }, new URL(outcome.redirectUrl).origin);' +
+  ' else location.replace(outcome.redirectUrl); }';
+
 /**
- * The end of a flow: in iframe mode, a message to the parent window, as the reference says
- * ({success, redirectUrl}); otherwise a link the page follows at once.
+ * The end of a flow in iframe mode: the reference's message to the parent window,
+ * {success, redirectUrl}, posted only to the origin of the URL it reports (the partner's page),
+ * never to any window ('*'). Opened on its own, not framed, the page goes to that URL instead.
  */
-export function endPage(title: string, success: boolean, redirectUrl: string, iframe: boolean): Page {
-  const url = escapeHtml(redirectUrl);
-  if (iframe) {
-    const message = JSON.stringify({ success, redirectUrl }).replace(/</g, '\\u003c');
-    return page(title, `<p>${success ? 'Done.' : 'This could not be completed.'} <a href="${url}" target="_top">Continue</a></p>` +
-      `<script>parent.postMessage(${message}, '*');</script>`);
-  }
-  return page(title, `<p>${success ? 'Done.' : 'This could not be completed.'} <a href="${url}">Continue</a></p>` +
-    `<script>location.replace(${JSON.stringify(redirectUrl).replace(/</g, '\\u003c')});</script>`);
+export function endPage(title: string, success: boolean, redirectUrl: string): Page {
+  const outcome = JSON.stringify({ success, redirectUrl }).replace(/</g, '\\u003c');
+  return page(title, `<p>${success ? 'Done.' : 'This could not be completed.'} <a href="${escapeHtml(redirectUrl)}" target="_top">Continue</a></p>` +
+    `<script type="application/json" id="outcome">${outcome}</script><script>${END_OF_FLOW_SCRIPT}</script>`);
 }

@@ -2,6 +2,7 @@
 // sent here as the exact request first.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildSandbox } from '../../src/sandbox/http/app.js';
@@ -246,5 +247,77 @@ describe('iframe mode', () => {
     expect(directive(page.headers, 'frame-ancestors')).toBe('https://a.example http://localhost:3000');
     const canceled = await post(`/checkout/setup/${framed}`, form({ action: 'cancel', form_token: await tokenOf(`/checkout/setup/${framed}`) }));
     expect(outcomeOf(canceled.body)).toEqual({ success: false, redirectUrl: 'http://localhost:3000/ko' });
+  });
+});
+
+/** The policy as a map of directive to its sources. */
+const policyOf = (headers: Record<string, unknown>) =>
+  Object.fromEntries(String(headers['content-security-policy']).split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...sources]) => [name!, sources.join(' ')]));
+/** The hash source of each inline <script> and <style> a page carries (data blocks run nothing). */
+const inlineHashes = (html: string, tag: 'script' | 'style') =>
+  [...html.matchAll(new RegExp(`<${tag}>(.*?)</${tag}>`, 'gs'))].map((m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`).join(' ');
+
+describe('content security policy, page by page', () => {
+  it('a checkout form allows its style by hash, no script, posting to itself and, through its redirect, to the partner', async () => {
+    const id = await s.createSession({ success_url: 'https://shop.example/ok', failure_url: 'https://returns.example/ko' });
+    const reply = await s.app.inject({ method: 'GET', url: `/checkout/${id}` });
+    expect(policyOf(reply.headers)).toEqual({
+      'default-src': "'none'",
+      'style-src': inlineHashes(reply.body, 'style'),
+      // The confirmation's POST ends in a 303 to success_url or failure_url: chromium checks form-action on that redirect too.
+      'form-action': "'self' https://shop.example https://returns.example",
+      'base-uri': "'none'",
+      'frame-ancestors': "'none'",
+    });
+    expect(reply.body).not.toMatch(/<script/);
+  });
+
+  it('a form shown again with errors allows the one script that focuses them, by its hash', async () => {
+    const id = await s.createSession();
+    const reply = await submit(id, form({ ...paid, card_number: '1' }));
+    expect(reply.statusCode).toBe(400);
+    const policy = policyOf(reply.headers);
+    expect(policy['script-src']).toBe(inlineHashes(reply.body, 'script'));
+    expect(policy['script-src']!.split(' ')).toHaveLength(1);
+    expect(policy['form-action']).toBe("'self' https://shop.example");
+  });
+
+  it('an iframe-mode end page allows its reporting script only, no form, and the partner as its ancestor', async () => {
+    const id = await s.createSession({ use_iframe: true });
+    const reply = await submit(id, form(paid));
+    expect(policyOf(reply.headers)).toEqual({
+      'default-src': "'none'",
+      'style-src': inlineHashes(reply.body, 'style'),
+      'script-src': inlineHashes(reply.body.replace(/<script type="application\/json"[^>]*>.*?<\/script>/, ''), 'script'),
+      'form-action': "'none'",
+      'base-uri': "'none'",
+      'frame-ancestors': 'https://shop.example',
+    });
+  });
+
+  it('an iframe-mode form posts only to itself: its flow ends with a page, not a redirect', async () => {
+    const id = await s.createSession({ use_iframe: true });
+    expect(policyOf((await s.app.inject({ method: 'GET', url: `/checkout/${id}` })).headers)['form-action']).toBe("'self'");
+  });
+
+  it('pages without a form or script (closed, not found, refused) allow their style alone', async () => {
+    const closed = await s.createSession();
+    await s.complete(closed);
+    const pages = [
+      await s.app.inject({ method: 'GET', url: `/checkout/${closed}` }),
+      await s.app.inject({ method: 'GET', url: '/checkout/00000000-0000-4000-8000-000000000000' }),
+      await post(`/checkout/${closed}`, form(paid), { origin: 'http://evil.example' }),
+      await post(`/checkout/${closed}`, form(paid)),
+      await s.app.inject({ method: 'GET', url: `/checkout/setup/${await createToken()}` }),
+    ];
+    for (const reply of pages.slice(0, 4)) {
+      expect({ status: reply.statusCode, policy: policyOf(reply.headers) }).toEqual({
+        status: reply.statusCode,
+        policy: { 'default-src': "'none'", 'style-src': inlineHashes(reply.body, 'style'), 'form-action': "'none'", 'base-uri': "'none'", 'frame-ancestors': "'none'" },
+      });
+      expect(reply.headers['x-frame-options']).toBe('DENY');
+    }
+    // A token page: its form, and a redirect to its own exits.
+    expect(policyOf(pages[4]!.headers)['form-action']).toBe("'self' https://a.example");
   });
 });

@@ -38,9 +38,3 @@ export const sessionExits = (session: Session): PageExits =>
 
 export const provisionExits = (request: ProvisionRequest): PageExits =>
   exitsOf(request.use_iframe, [request.success_url, request.failure_url]);
-
-/** Who may frame the page: in iframe mode the partner's origins, otherwise no one. */
-export function framingHeaders(exits: PageExits): Record<string, string> {
-  if (exits.iframe && exits.origins.length > 0) return { 'content-security-policy': `frame-ancestors ${exits.origins.join(' ')}` };
-  return { 'content-security-policy': "frame-ancestors 'none'", 'x-frame-options': 'DENY' };
-}

@@ -9,7 +9,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { checkCustomerForm, type FormValues } from '../checkout/customer-form.js';
 import { FORM_TOKEN_FIELD, formTokens, type FormPurpose } from '../checkout/form-token.js';
 import { endPage, page, type FormTarget, type Page } from '../checkout/layout.js';
-import { framingHeaders, NO_EXITS, provisionExits, sessionExits, type PageExits } from '../checkout/page-exits.js';
+import { securityHeaders } from '../checkout/content-security.js';
+import { NO_EXITS, provisionExits, sessionExits, type PageExits } from '../checkout/page-exits.js';
 import { crossSitePage, staleFormPage } from '../checkout/refusal-pages.js';
 import { checkoutFormPage, closedPage, confirmPage, timedOutPage } from '../checkout/session-pages.js';
 import { asksCard, asksSurvey, setupFinishedPage, setupFormPage } from '../checkout/setup-pages.js';
@@ -26,7 +27,7 @@ const FORM_LIMIT_BYTES = 16 * 1024;
 
 /** A page, with the headers its session or request decides (NO_EXITS: a page of neither). */
 const send = (reply: FastifyReply, rendered: Page, exits: PageExits) =>
-  reply.code(rendered.status).headers(framingHeaders(exits)).type('text/html; charset=utf-8').send(rendered.html);
+  reply.code(rendered.status).headers(securityHeaders(rendered, exits)).type('text/html; charset=utf-8').send(rendered.html);
 const notFoundPage = (what: string) => page('Page not found', `<p>No ${escapeHtml(what)}.</p>`, 404);
 /** The form's fields; only text values count (a form sends nothing else). */
 const valuesOf = (body: unknown): FormValues =>

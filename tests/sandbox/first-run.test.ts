@@ -34,14 +34,28 @@ describe('reset', () => {
 });
 
 describe('CORS', () => {
-  it('answers a preflight before the key check', async () => {
+  it('answers a preflight before the key check, with the API\'s request headers and the path\'s methods', async () => {
     const reply = await s.call('OPTIONS', '/payments/v1/create_payment_session', {
       key: null, headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-service-api-key' },
       undocumented: true,
     });
     expect(reply.status).toBe(204);
-    expect(reply.headers).toMatchObject({ 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type,x-service-api-key' });
-    expect(String(reply.headers['access-control-allow-methods'])).toContain('POST');
+    expect(reply.headers).toMatchObject({ 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type, x-service-api-key', 'access-control-allow-methods': 'POST' });
+  });
+
+  it('allows the headers the documents declare, not whatever a keyless preflight asks for', async () => {
+    const reply = await s.call('OPTIONS', '/payments/v1/payment_sessions', {
+      key: null, headers: { origin: 'http://evil.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-forwarded-host,authorization,x-service-api-key' },
+      undocumented: true,
+    });
+    expect(reply.status).toBe(204);
+    expect(reply.headers['access-control-allow-headers']).toBe('content-type, x-service-api-key');
+  });
+
+  it('allows each path\'s own methods: DELETE and PUT of the helpers too', async () => {
+    const preflight = (path: string, method: string) => s.call('OPTIONS', path, { key: null, headers: { origin: 'http://localhost:5173', 'access-control-request-method': method }, undocumented: true });
+    expect((await preflight('/sandbox/v1/webhook_endpoints/wep_1', 'DELETE')).headers['access-control-allow-methods']).toBe('DELETE');
+    expect((await preflight('/sandbox/v1/features', 'PUT')).headers['access-control-allow-methods']).toBe('GET, PUT');
   });
 
   it('sends CORS headers on answers, errors included, and still needs the key', async () => {

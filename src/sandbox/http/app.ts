@@ -9,7 +9,7 @@ import { randomIds, type IdSource } from '../ids.js';
 import type { Store } from '../store/index.js';
 import { DEFAULT_API_KEYS, registerAuth } from './auth.js';
 import { BODY_LIMIT_BYTES, registerJsonParser } from './body-parsing.js';
-import { codes400, idempotencyRules } from './document-facts.js';
+import { codes400, idempotencyRules, requestHeaders } from './document-facts.js';
 import { CONTRACT_FILE, listOperations, loadDocument, SANDBOX_FILE, SchemaValidators } from './document.js';
 import { codesOf, HELPER_CODES } from './error-codes.js';
 import { answerFrameworkError, registerErrorPath } from './errors.js';
@@ -68,7 +68,7 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   registerErrorPath(app);
   if (options.requestLog) registerRequestLog(app, options.requestLog);
   registerTransportErrors(app, corsOrigin);
-  registerCors(app, corsOrigin);
+  registerCors(app, corsOrigin, requestHeaders([contract, helpers]));
   registerJsonParser(app);
   const apiKeys = options.apiKeys ?? DEFAULT_API_KEYS;
   registerAuth(app, apiKeys);

@@ -21,7 +21,7 @@ export interface PageExits {
 export const NO_EXITS: PageExits = { iframe: false, origins: [] };
 
 /** The origin of a URL, when it has one a header can name (http and https only). */
-export function originOf(url: string): string | undefined {
+function originOf(url: string): string | undefined {
   try {
     const { protocol, origin } = new URL(url);
     return protocol === 'http:' || protocol === 'https:' ? origin : undefined;

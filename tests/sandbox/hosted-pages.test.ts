@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
-import { OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { DEV_KEY, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });
@@ -176,7 +176,8 @@ describe('forms from other sites', () => {
         return { db, app: buildSandbox({ store: createStore(db) }) };
       };
       const first = start();
-      const created = await first.app.inject({ method: 'POST', url: '/payments/v1/create_payment_session', headers: { 'x-service-api-key': 'sandbox-dev-key' }, payload: { total_amount: 100, amount_details: { total_additional_charges: 0, total_discounts: 0 }, success_url: 'https://shop.example/ok', failure_url: 'https://shop.example/ko', order_items: [{ name: 'A', quantity: 1, price: 100, amount_details: { total_additional_charges: 0, total_discounts: 0 } }] } });
+      const created = await first.app.inject({ method: 'POST', url: '/payments/v1/create_payment_session', headers: { 'x-service-api-key': DEV_KEY },
+        payload: sessionRequest({ success_url: 'https://shop.example/ok', failure_url: 'https://shop.example/ko' }) });
       const id = created.json().id as string;
       const token = await tokenOf(`/checkout/${id}`, first.app);
       await first.app.close();
@@ -205,9 +206,9 @@ describe('iframe mode', () => {
     expect(directive(framed.headers, 'frame-ancestors')).toBe("'none'");
     expect(framed.headers['x-frame-options']).toBe('DENY');
     const token = await tokenOf(`/checkout/${id}?mode=iframe`);
-    const paid_ = await post(`/checkout/${id}?mode=iframe`, form({ ...paid, form_token: token }));
-    expect({ status: paid_.statusCode, location: paid_.headers.location }).toEqual({ status: 303, location: `https://shop.example/orders/${id}/thanks` });
-    expect(paid_.body).not.toContain('postMessage');
+    const answered = await post(`/checkout/${id}?mode=iframe`, form({ ...paid, form_token: token }));
+    expect({ status: answered.statusCode, location: answered.headers.location }).toEqual({ status: 303, location: `https://shop.example/orders/${id}/thanks` });
+    expect(answered.body).not.toContain('postMessage');
   });
 
   it('a use_iframe session may be framed by the origins of its success_url and failure_url only, and reports to the one it ends at', async () => {

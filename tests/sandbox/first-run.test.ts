@@ -34,14 +34,28 @@ describe('reset', () => {
 });
 
 describe('CORS', () => {
-  it('answers a preflight before the key check', async () => {
+  it('answers a preflight before the key check, with the API\'s request headers and the path\'s methods', async () => {
     const reply = await s.call('OPTIONS', '/payments/v1/create_payment_session', {
       key: null, headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-service-api-key' },
       undocumented: true,
     });
     expect(reply.status).toBe(204);
-    expect(reply.headers).toMatchObject({ 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type,x-service-api-key' });
-    expect(String(reply.headers['access-control-allow-methods'])).toContain('POST');
+    expect(reply.headers).toMatchObject({ 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type, x-service-api-key', 'access-control-allow-methods': 'POST' });
+  });
+
+  it('allows the headers the documents declare, not whatever a keyless preflight asks for', async () => {
+    const reply = await s.call('OPTIONS', '/payments/v1/payment_sessions', {
+      key: null, headers: { origin: 'http://evil.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-forwarded-host,authorization,x-service-api-key' },
+      undocumented: true,
+    });
+    expect(reply.status).toBe(204);
+    expect(reply.headers['access-control-allow-headers']).toBe('content-type, x-service-api-key');
+  });
+
+  it('allows each path\'s own methods: DELETE and PUT of the helpers too', async () => {
+    const preflight = (path: string, method: string) => s.call('OPTIONS', path, { key: null, headers: { origin: 'http://localhost:5173', 'access-control-request-method': method }, undocumented: true });
+    expect((await preflight('/sandbox/v1/webhook_endpoints/wep_1', 'DELETE')).headers['access-control-allow-methods']).toBe('DELETE');
+    expect((await preflight('/sandbox/v1/features', 'PUT')).headers['access-control-allow-methods']).toBe('GET, PUT');
   });
 
   it('sends CORS headers on answers, errors included, and still needs the key', async () => {
@@ -63,13 +77,19 @@ describe('CORS', () => {
 });
 
 describe('the index page', () => {
-  it('links the documents and the newest checkout', async () => {
+  it('links the documents and names no session: it needs no key, so it must not lead to any channel\'s checkout', async () => {
     const empty = await s.call('GET', '/', { key: null });
     expect(empty.status).toBe(200);
     expect(String(empty.headers['content-type'])).toContain('text/html');
     expect(empty.body).toContain('href="/openapi.json"');
-    expect(empty.body).not.toContain('/checkout/');
-    const id = await s.createSession();
-    expect((await s.call('GET', '/', { key: null })).body).toContain(`href="/checkout/${id}"`);
+    // The reproduction: a session of another channel, then `curl -s $S/` with no key.
+    const theirs = await s.createSession({}, { key: OTHER_KEY });
+    const mine = await s.createSession();
+    const index = await s.call('GET', '/', { key: null });
+    expect(index.body).not.toContain('/checkout/');
+    expect(index.body).not.toContain(theirs);
+    expect(index.body).not.toContain(mine);
+    // It runs nothing and may not be framed.
+    expect(index.headers).toMatchObject({ 'content-security-policy': "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'", 'x-frame-options': 'DENY' });
   });
 });

@@ -1,7 +1,13 @@
 // The hosted pages over HTTP, for what a browser does not show: each found by attacking them, each
 // sent here as the exact request first.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { buildSandbox } from '../../src/sandbox/http/app.js';
+import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
+import { DEV_KEY, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });
@@ -9,8 +15,22 @@ afterEach(() => s.close());
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const paid = { state: 'CA', eligibility: 'eligible', card_number: '4242424242424242', card_expiry: '12/34', card_cvc: '123', confirm: '1' };
-const submit = (id: string, body: string, type = 'application/x-www-form-urlencoded', headers: Record<string, string> = {}) =>
-  s.app.inject({ method: 'POST', url: `/checkout/${id}`, headers: { 'content-type': type, ...headers }, payload: body });
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+const post = (url: string, body: string, headers: Record<string, string> = {}) =>
+  s.app.inject({ method: 'POST', url, headers: { 'content-type': FORM_TYPE, ...headers }, payload: body });
+/** The form token a page carries, as a customer's browser reads it. */
+async function tokenOf(url: string, app = s.app): Promise<string> {
+  const page = await app.inject({ method: 'GET', url });
+  const token = /name="form_token" value="([^"]+)"/.exec(page.body)?.[1];
+  if (!token) throw new Error(`no form token on ${url}`);
+  return token;
+}
+/** The customer's form, sent from the page: with the page's token. */
+const submit = async (id: string, body: string, type = FORM_TYPE, headers: Record<string, string> = {}) =>
+  s.app.inject({ method: 'POST', url: `/checkout/${id}`, headers: { 'content-type': type, ...headers }, payload: `${body}&form_token=${await tokenOf(`/checkout/${id}`)}` });
+const createToken = async (fields: Record<string, unknown> = {}) =>
+  (await s.post('/api/v1/payment_tokens/create', { success_url: 'https://a.example/ok', failure_url: 'https://a.example/ko', ...fields })).body.provision_token_request_id as string;
+const provisionStatus = async (id: string) => (await s.get(`/sandbox/v1/provision_requests/${id}`)).body.status;
 
 describe('hosted pages, found by attack', () => {
   it('redirects to a success_url with non-ASCII text percent-encoded, not a 500 after the charge', async () => {
@@ -57,20 +77,248 @@ describe('hosted pages, found by attack', () => {
     expect(reply.body).toContain(`/orders/${id}/failed`);
   });
 
-  it('pages are not cached, send no referrer, and cannot be framed except in iframe mode', async () => {
+  it('pages are not cached and send no referrer to another origin', async () => {
     const id = await s.createSession();
     const page = await s.app.inject({ method: 'GET', url: `/checkout/${id}` });
-    expect(page.headers).toMatchObject({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'content-security-policy': "frame-ancestors 'none'" });
-    const framed = await s.app.inject({ method: 'GET', url: `/checkout/${id}?mode=iframe` });
-    expect(framed.headers).not.toHaveProperty('content-security-policy');
+    expect(page.headers).toMatchObject({ 'cache-control': 'no-store', 'referrer-policy': 'same-origin', 'x-content-type-options': 'nosniff' });
   });
 
   it('a token page prefills the state from customer_state and refuses an unknown clinician decision', async () => {
     const { body } = await s.post('/api/v1/payment_tokens/create', { success_url: 'https://a.example/ok', failure_url: 'https://a.example/ko', customer_state: 'ny' });
     const id = body.provision_token_request_id as string;
     expect((await s.app.inject({ method: 'GET', url: `/checkout/setup/${id}` })).body).toContain('<option value="NY" selected>New York</option>');
-    const reply = await s.app.inject({ method: 'POST', url: `/checkout/setup/${id}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ ...paid, letter: 'bogus', action: 'finish' }) });
+    const reply = await post(`/checkout/setup/${id}`, form({ ...paid, letter: 'bogus', action: 'finish', form_token: await tokenOf(`/checkout/setup/${id}`) }));
     expect(reply.statusCode).toBe(400);
     expect((await s.get(`/sandbox/v1/provision_requests/${id}`)).body.status).toBe('awaiting_customer');
+  });
+});
+
+describe('forms from other sites', () => {
+  // The report: a session of another channel, paid by a form on another origin, without any key.
+  const REPORTED = 'state=CA&eligibility=eligible&card_number=4242424242424242&card_expiry=12/30&card_cvc=123&confirm=1';
+
+  it('refuses the reported cross-site POST with a page that says so, and pays nothing', async () => {
+    const id = await s.createSession({}, { key: OTHER_KEY });
+    const reply = await post(`/checkout/${id}`, REPORTED, { origin: 'http://evil.example' });
+    expect(reply.statusCode).toBe(403);
+    expect(String(reply.headers['content-type'])).toContain('text/html');
+    expect(reply.body).toContain('This form came from another site');
+    expect(reply.body).toContain('Nothing was paid or changed.');
+    expect(reply.headers).not.toHaveProperty('location');
+    expect((await s.get(s.session(id), { key: OTHER_KEY })).body.status).toBe('pending');
+  });
+
+  it('refuses a cross-site or same-site POST even when it carries the page\'s token', async () => {
+    const id = await s.createSession();
+    const token = await tokenOf(`/checkout/${id}`);
+    for (const headers of <Array<Record<string, string>>>[
+      { origin: 'http://evil.example' },
+      { origin: 'null' }, // a sandboxed frame or a data: page
+      { origin: 'http://localhost:5173' }, // another port of the same host: same site, another origin
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'http://localhost', 'sec-fetch-site': 'cross-site' },
+    ]) {
+      const reply = await post(`/checkout/${id}`, form({ ...paid, form_token: token }), headers);
+      expect({ headers, status: reply.statusCode }).toEqual({ headers, status: 403 });
+      expect(reply.body).toContain('This form came from another site');
+    }
+    expect((await s.detail(id)).body.status).toBe('pending');
+  });
+
+  it('refuses a form without this page\'s token: none, a wrong one, another session\'s, or a token page\'s', async () => {
+    const id = await s.createSession();
+    const other = await s.createSession();
+    const setup = await createToken();
+    for (const token of [undefined, '', 'x'.repeat(43), await tokenOf(`/checkout/${other}`), await tokenOf(`/checkout/setup/${setup}`)]) {
+      const reply = await post(`/checkout/${id}`, form({ ...paid, ...(token === undefined ? {} : { form_token: token }) }));
+      expect({ token, status: reply.statusCode }).toEqual({ token, status: 403 });
+      expect(reply.body).toContain('This form has expired');
+      expect(reply.body).toContain(`href="/checkout/${id}"`);
+    }
+    expect((await s.detail(id)).body.status).toBe('pending');
+  });
+
+  it('refuses a token page\'s form without its token, and takes it with it', async () => {
+    const id = await createToken();
+    const finish = form({ ...paid, action: 'finish' });
+    expect((await post(`/checkout/setup/${id}`, finish)).statusCode).toBe(403);
+    expect((await post(`/checkout/setup/${id}`, `${finish}&form_token=${await tokenOf(`/checkout/setup/${id}`)}`, { origin: 'http://evil.example' })).statusCode).toBe(403);
+    expect(await provisionStatus(id)).toBe('awaiting_customer');
+    const taken = await post(`/checkout/setup/${id}`, `${finish}&form_token=${await tokenOf(`/checkout/setup/${id}`)}`, { origin: 'http://localhost', 'sec-fetch-site': 'same-origin' });
+    expect({ status: taken.statusCode, location: taken.headers.location }).toEqual({ status: 303, location: 'https://a.example/ok' });
+  });
+
+  it('takes the page\'s own form: same origin, or no browser header at all (a script)', async () => {
+    const browser = await s.createSession();
+    const reply = await submit(browser, form(paid), FORM_TYPE, { origin: 'http://localhost', 'sec-fetch-site': 'same-origin' });
+    expect(reply.statusCode).toBe(303);
+    expect((await s.detail(browser)).body.status).toBe('captured');
+    const script = await s.createSession();
+    expect((await submit(script, form(paid))).statusCode).toBe(303);
+  });
+
+  it('lets no other origin read a page, and so its token: the pages send no CORS header', async () => {
+    const id = await s.createSession();
+    for (const url of [`/checkout/${id}`, `/checkout/setup/${await createToken()}`]) {
+      const page = await s.app.inject({ method: 'GET', url, headers: { origin: 'http://evil.example' } });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers).not.toHaveProperty('access-control-allow-origin');
+    }
+  });
+
+  it('takes a page rendered before a restart: the token\'s secret is kept in the database', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hosted-pages-'));
+    try {
+      const file = path.join(dir, 'sandbox.db');
+      const start = () => {
+        const db = openDatabase(file);
+        return { db, app: buildSandbox({ store: createStore(db) }) };
+      };
+      const first = start();
+      const created = await first.app.inject({ method: 'POST', url: '/payments/v1/create_payment_session', headers: { 'x-service-api-key': DEV_KEY },
+        payload: sessionRequest({ success_url: 'https://shop.example/ok', failure_url: 'https://shop.example/ko' }) });
+      const id = created.json().id as string;
+      const token = await tokenOf(`/checkout/${id}`, first.app);
+      await first.app.close();
+      first.db.close();
+      const second = start();
+      const reply = await second.app.inject({ method: 'POST', url: `/checkout/${id}`, headers: { 'content-type': FORM_TYPE }, payload: form({ ...paid, form_token: token }) });
+      expect({ status: reply.statusCode, location: reply.headers.location }).toEqual({ status: 303, location: 'https://shop.example/ok' });
+      await second.app.close();
+      second.db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** One directive of a Content-Security-Policy header, without its name. */
+const directive = (headers: Record<string, unknown>, name: string) =>
+  String(headers['content-security-policy']).split(';').map((d) => d.trim()).find((d) => d.startsWith(`${name} `))?.slice(name.length + 1);
+/** The outcome an iframe-mode end page posts to its parent window. */
+const outcomeOf = (html: string) => JSON.parse(/<script type="application\/json" id="outcome">(.*?)<\/script>/.exec(html)![1]!);
+
+describe('iframe mode', () => {
+  it('comes from the session, never from the URL: ?mode=iframe on a session created without use_iframe is an ordinary page', async () => {
+    const id = await s.createSession();
+    const framed = await s.app.inject({ method: 'GET', url: `/checkout/${id}?mode=iframe` });
+    expect(directive(framed.headers, 'frame-ancestors')).toBe("'none'");
+    expect(framed.headers['x-frame-options']).toBe('DENY');
+    const token = await tokenOf(`/checkout/${id}?mode=iframe`);
+    const answered = await post(`/checkout/${id}?mode=iframe`, form({ ...paid, form_token: token }));
+    expect({ status: answered.statusCode, location: answered.headers.location }).toEqual({ status: 303, location: `https://shop.example/orders/${id}/thanks` });
+    expect(answered.body).not.toContain('postMessage');
+  });
+
+  it('a use_iframe session may be framed by the origins of its success_url and failure_url only, and reports to the one it ends at', async () => {
+    const id = await s.createSession({ use_iframe: true, success_url: 'https://shop.example/ok/{{payment_session_id}}', failure_url: 'https://returns.example:8443/ko' });
+    for (const url of [`/checkout/${id}?mode=iframe`, `/checkout/${id}`]) {
+      const page = await s.app.inject({ method: 'GET', url });
+      expect(directive(page.headers, 'frame-ancestors')).toBe('https://shop.example https://returns.example:8443');
+      expect(page.headers).not.toHaveProperty('x-frame-options');
+    }
+    // The URL without ?mode=iframe changes nothing: the flow ends with the message all the same.
+    const token = await tokenOf(`/checkout/${id}`);
+    const done = await post(`/checkout/${id}`, form({ ...paid, form_token: token }));
+    expect(done.statusCode).toBe(200);
+    expect(outcomeOf(done.body)).toEqual({ success: true, redirectUrl: `https://shop.example/ok/${id}` });
+    expect(directive(done.headers, 'frame-ancestors')).toBe('https://shop.example https://returns.example:8443');
+    const other = await s.createSession({ use_iframe: true, success_url: 'https://shop.example/ok', failure_url: 'https://returns.example:8443/ko' });
+    const refused = await post(`/checkout/${other}`, form({ state: 'CA', eligibility: 'ineligible', form_token: await tokenOf(`/checkout/${other}`) }));
+    expect(outcomeOf(refused.body)).toEqual({ success: false, redirectUrl: 'https://returns.example:8443/ko' });
+  });
+
+  it('posts its message to the origin of the URL it reports, never to any window (\'*\')', async () => {
+    const id = await s.createSession({ use_iframe: true });
+    const done = await post(`/checkout/${id}`, form({ ...paid, form_token: await tokenOf(`/checkout/${id}`) }));
+    expect(done.body).toContain('parent.postMessage({ success: outcome.success, redirectUrl: outcome.redirectUrl }, new URL(outcome.redirectUrl).origin)');
+    expect(done.body).not.toContain("'*'");
+  });
+
+  it('the same for a provision token request: from use_iframe, framed by its own origins only', async () => {
+    const plain = await createToken();
+    const asked = await s.app.inject({ method: 'GET', url: `/checkout/setup/${plain}?mode=iframe` });
+    expect(directive(asked.headers, 'frame-ancestors')).toBe("'none'");
+    const finished = await post(`/checkout/setup/${plain}?mode=iframe`, form({ ...paid, action: 'finish', form_token: await tokenOf(`/checkout/setup/${plain}`) }));
+    expect({ status: finished.statusCode, location: finished.headers.location }).toEqual({ status: 303, location: 'https://a.example/ok' });
+
+    const framed = await createToken({ use_iframe: true, customer_email: 'framed@example.com', failure_url: 'http://localhost:3000/ko' });
+    const page = await s.app.inject({ method: 'GET', url: `/checkout/setup/${framed}` });
+    expect(directive(page.headers, 'frame-ancestors')).toBe('https://a.example http://localhost:3000');
+    const canceled = await post(`/checkout/setup/${framed}`, form({ action: 'cancel', form_token: await tokenOf(`/checkout/setup/${framed}`) }));
+    expect(outcomeOf(canceled.body)).toEqual({ success: false, redirectUrl: 'http://localhost:3000/ko' });
+  });
+});
+
+/** The policy as a map of directive to its sources. */
+const policyOf = (headers: Record<string, unknown>) =>
+  Object.fromEntries(String(headers['content-security-policy']).split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...sources]) => [name!, sources.join(' ')]));
+/** The hash source of each inline <script> and <style> a page carries (data blocks run nothing). */
+const inlineHashes = (html: string, tag: 'script' | 'style') =>
+  [...html.matchAll(new RegExp(`<${tag}>(.*?)</${tag}>`, 'gs'))].map((m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`).join(' ');
+
+describe('content security policy, page by page', () => {
+  it('a checkout form allows its style by hash, no script, posting to itself and, through its redirect, to the partner', async () => {
+    const id = await s.createSession({ success_url: 'https://shop.example/ok', failure_url: 'https://returns.example/ko' });
+    const reply = await s.app.inject({ method: 'GET', url: `/checkout/${id}` });
+    expect(policyOf(reply.headers)).toEqual({
+      'default-src': "'none'",
+      'style-src': inlineHashes(reply.body, 'style'),
+      // The confirmation's POST ends in a 303 to success_url or failure_url: chromium checks form-action on that redirect too.
+      'form-action': "'self' https://shop.example https://returns.example",
+      'base-uri': "'none'",
+      'frame-ancestors': "'none'",
+    });
+    expect(reply.body).not.toMatch(/<script/);
+  });
+
+  it('a form shown again with errors allows the one script that focuses them, by its hash', async () => {
+    const id = await s.createSession();
+    const reply = await submit(id, form({ ...paid, card_number: '1' }));
+    expect(reply.statusCode).toBe(400);
+    const policy = policyOf(reply.headers);
+    expect(policy['script-src']).toBe(inlineHashes(reply.body, 'script'));
+    expect(policy['script-src']!.split(' ')).toHaveLength(1);
+    expect(policy['form-action']).toBe("'self' https://shop.example");
+  });
+
+  it('an iframe-mode end page allows its reporting script only, no form, and the partner as its ancestor', async () => {
+    const id = await s.createSession({ use_iframe: true });
+    const reply = await submit(id, form(paid));
+    expect(policyOf(reply.headers)).toEqual({
+      'default-src': "'none'",
+      'style-src': inlineHashes(reply.body, 'style'),
+      'script-src': inlineHashes(reply.body.replace(/<script type="application\/json"[^>]*>.*?<\/script>/, ''), 'script'),
+      'form-action': "'none'",
+      'base-uri': "'none'",
+      'frame-ancestors': 'https://shop.example',
+    });
+  });
+
+  it('an iframe-mode form posts only to itself: its flow ends with a page, not a redirect', async () => {
+    const id = await s.createSession({ use_iframe: true });
+    expect(policyOf((await s.app.inject({ method: 'GET', url: `/checkout/${id}` })).headers)['form-action']).toBe("'self'");
+  });
+
+  it('pages without a form or script (closed, not found, refused) allow their style alone', async () => {
+    const closed = await s.createSession();
+    await s.complete(closed);
+    const pages = [
+      await s.app.inject({ method: 'GET', url: `/checkout/${closed}` }),
+      await s.app.inject({ method: 'GET', url: '/checkout/00000000-0000-4000-8000-000000000000' }),
+      await post(`/checkout/${closed}`, form(paid), { origin: 'http://evil.example' }),
+      await post(`/checkout/${closed}`, form(paid)),
+      await s.app.inject({ method: 'GET', url: `/checkout/setup/${await createToken()}` }),
+    ];
+    for (const reply of pages.slice(0, 4)) {
+      expect({ status: reply.statusCode, policy: policyOf(reply.headers) }).toEqual({
+        status: reply.statusCode,
+        policy: { 'default-src': "'none'", 'style-src': inlineHashes(reply.body, 'style'), 'form-action': "'none'", 'base-uri': "'none'", 'frame-ancestors': "'none'" },
+      });
+      expect(reply.headers['x-frame-options']).toBe('DENY');
+    }
+    // A token page: its form, and a redirect to its own exits.
+    expect(policyOf(pages[4]!.headers)['form-action']).toBe("'self' https://a.example");
   });
 });

@@ -3,24 +3,15 @@
 import { TEST_CARDS } from '../domain/test-cards.js';
 import { escapeHtml } from './page.js';
 import type { FormValues } from './customer-form.js';
+import { FORM_TOKEN_FIELD } from './form-token.js';
+import { END_OF_FLOW, FOCUS_ERRORS, PAGE_STYLE, SCRIPTS } from './inline-assets.js';
 
 export interface Page {
   status: number;
   html: string;
+  /** What the page's policy must allow (content-security.ts): the hash sources of its scripts, and whether it has a form. */
+  needs: { scripts: string[]; form: boolean };
 }
-
-const STYLE = `body{font-family:system-ui,sans-serif;max-width:40rem;margin:0 auto;padding:1rem;color:#1a1a1a;line-height:1.5}
-.banner{background:#fff4d6;border:1px solid #8a6d00;padding:.5rem 1rem;margin-bottom:1rem}
-.banner code{font-size:.95em}
-fieldset{border:1px solid #767676;margin:0 0 1rem;padding:.5rem 1rem}
-label{display:block;margin:.5rem 0 .2rem;font-weight:600}
-.choice label{display:inline;font-weight:400}
-input,select,button{font:inherit;padding:.4rem}
-input[aria-invalid=true],select[aria-invalid=true]{border:2px solid #b00020}
-.error{color:#b00020;margin:.2rem 0}
-.summary{border:2px solid #b00020;padding:.5rem 1rem}
-button{background:#0b57d0;color:#fff;border:0;padding:.6rem 1.2rem;cursor:pointer}
-table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.3rem;border-bottom:1px solid #ddd}`;
 
 export const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
@@ -29,9 +20,12 @@ export function page(title: string, body: string, status = 200): Page {
   return {
     status,
     html: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-      `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>` +
+      `<title>${escapeHtml(title)}</title>${PAGE_STYLE.element}</head><body>` +
       `<aside class="banner" aria-label="Sandbox"><strong>Sandbox.</strong> No real payment is made. Test cards (any future expiry, any CVC):<ul>${cards}</ul></aside>` +
       `<main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`,
+    // Found in the body, which holds nothing but these templates and escaped text: a customer's
+    // answer cannot spell a tag.
+    needs: { scripts: SCRIPTS.filter((script) => body.includes(script.element)).map((script) => script.source), form: body.includes('<form ') },
   };
 }
 
@@ -42,7 +36,7 @@ export function errorSummary(errors: Record<string, string>, labels: Record<stri
   const items = entries.map(([field, message]) => `<li><a href="#${field}">${escapeHtml(labels[field] ?? field)}: ${escapeHtml(message)}</a></li>`).join('');
   // Announced (role=alert) and focused, so that a keyboard user starts from the list of errors.
   return `<div class="summary" role="alert" tabindex="-1" id="errors"><h2>Please correct ${entries.length === 1 ? 'this' : 'these'}</h2><ul>${items}</ul></div>` +
-    `<script>document.getElementById('errors').focus();</script>`;
+    FOCUS_ERRORS.element;
 }
 
 /** A labelled text input, its error next to it. */
@@ -71,21 +65,27 @@ export function radioField(name: string, legend: string, options: Array<[string,
   return `<fieldset id="${name}"><legend>${escapeHtml(legend)}</legend>${radios}${error ? `<p class="error" id="${name}-error">${escapeHtml(error)}</p>` : ''}</fieldset>`;
 }
 
+/** Where a page's form is sent, with the token that proves it was sent from the page. */
+export interface FormTarget {
+  action: string;
+  token: string;
+}
+
+/** The opening of a page's form, its token first. */
+export const formStart = (target: FormTarget, attributes = '') =>
+  `<form method="post" action="${escapeHtml(target.action)}"${attributes}><input type="hidden" name="${FORM_TOKEN_FIELD}" value="${escapeHtml(target.token)}">`;
+
 /** Hidden inputs that carry the form's values to the next step. */
 export const hidden = (values: FormValues, names: string[]) =>
   names.map((name) => `<input type="hidden" name="${name}" value="${escapeHtml(values[name] ?? '')}">`).join('');
 
 /**
- * The end of a flow: in iframe mode, a message to the parent window, as the reference says
- * ({success, redirectUrl}); otherwise a link the page follows at once.
+ * The end of a flow in iframe mode: the reference's message to the parent window,
+ * {success, redirectUrl}, posted only to the origin of the URL it reports (the partner's page),
+ * never to any window ('*'). Opened on its own, not framed, the page goes to that URL instead.
  */
-export function endPage(title: string, success: boolean, redirectUrl: string, iframe: boolean): Page {
-  const url = escapeHtml(redirectUrl);
-  if (iframe) {
-    const message = JSON.stringify({ success, redirectUrl }).replace(/</g, '\\u003c');
-    return page(title, `<p>${success ? 'Done.' : 'This could not be completed.'} <a href="${url}" target="_top">Continue</a></p>` +
-      `<script>parent.postMessage(${message}, '*');</script>`);
-  }
-  return page(title, `<p>${success ? 'Done.' : 'This could not be completed.'} <a href="${url}">Continue</a></p>` +
-    `<script>location.replace(${JSON.stringify(redirectUrl).replace(/</g, '\\u003c')});</script>`);
+export function endPage(title: string, success: boolean, redirectUrl: string): Page {
+  const outcome = JSON.stringify({ success, redirectUrl }).replace(/</g, '\\u003c');
+  return page(title, `<p>${success ? 'Done.' : 'This could not be completed.'} <a href="${escapeHtml(redirectUrl)}" target="_top">Continue</a></p>` +
+    `<script type="application/json" id="outcome">${outcome}</script>${END_OF_FLOW.element}`);
 }

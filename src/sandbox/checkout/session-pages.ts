@@ -4,7 +4,7 @@
 import { resolveRedirect } from '../domain/create-session.js';
 import type { Session } from '../domain/types.js';
 import type { FormValues } from './customer-form.js';
-import { dollars, errorSummary, hidden, page, radioField, selectField, textField, type Page } from './layout.js';
+import { dollars, errorSummary, formStart, hidden, page, radioField, selectField, textField, type FormTarget, type Page } from './layout.js';
 import { escapeHtml } from './page.js';
 import { US_STATES } from './us-states.js';
 
@@ -37,11 +37,11 @@ export function closedPage(session: Session): Page {
 }
 
 /** Step 1: the survey and the card, with any errors next to their fields. */
-export function checkoutFormPage(session: Session, eligibility: ReadonlyMap<string, string | null>, values: FormValues, errors: Record<string, string>, action: string, status = 200): Page {
+export function checkoutFormPage(session: Session, eligibility: ReadonlyMap<string, string | null>, values: FormValues, errors: Record<string, string>, form: FormTarget, status = 200): Page {
   // Prefilled from customer_state until the customer answers (or leaves it unanswered).
   const state = 'state' in values ? values.state : session.request.customer_state?.toUpperCase();
   const body = errorSummary(errors, LABELS) + orderSummary(session, eligibility) +
-    `<form method="post" action="${escapeHtml(action)}" novalidate>` +
+    formStart(form, ' novalidate') +
     `<h2>Health survey</h2>` +
     selectField('state', LABELS.state!, US_STATES, state, errors) +
     radioField('eligibility', 'Is this purchase for a medical condition you have, or one a clinician recommended?', [
@@ -57,9 +57,9 @@ export function checkoutFormPage(session: Session, eligibility: ReadonlyMap<stri
 }
 
 /** Step 2: the confirmation, which carries the answers on to the payment. */
-export function confirmPage(session: Session, values: FormValues, last4: string, action: string): Page {
+export function confirmPage(session: Session, values: FormValues, last4: string, form: FormTarget): Page {
   const body = `<p>Pay <strong>${dollars(session.total_amount)}</strong> with the card ending ${escapeHtml(last4)}.</p>` +
-    `<form method="post" action="${escapeHtml(action)}">${hidden(values, ['state', 'eligibility', 'card_number', 'card_expiry', 'card_cvc'])}` +
+    `${formStart(form)}${hidden(values, ['state', 'eligibility', 'card_number', 'card_expiry', 'card_cvc'])}` +
     `<input type="hidden" name="confirm" value="1"><p><button type="submit">Pay ${dollars(session.total_amount)}</button></p></form>`;
   return page('Confirm your payment', body);
 }

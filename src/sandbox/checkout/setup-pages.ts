@@ -3,7 +3,7 @@
 // the sandbox lets the customer's tester choose.
 import type { ProvisionRequest } from '../domain/provisioning.js';
 import type { FormValues } from './customer-form.js';
-import { errorSummary, page, radioField, selectField, textField, type Page } from './layout.js';
+import { errorSummary, formStart, page, radioField, selectField, textField, type FormTarget, type Page } from './layout.js';
 import { escapeHtml } from './page.js';
 import { US_STATES } from './us-states.js';
 
@@ -16,7 +16,7 @@ export function setupFinishedPage(request: ProvisionRequest, redirectUrl: string
   return page('This step is finished', `<p>This request is <strong>${escapeHtml(request.status)}</strong>.</p><p><a href="${escapeHtml(redirectUrl)}">Continue</a></p>`);
 }
 
-export function setupFormPage(request: ProvisionRequest, values: FormValues, errors: Record<string, string>, action: string, status = 200): Page {
+export function setupFormPage(request: ProvisionRequest, values: FormValues, errors: Record<string, string>, form: FormTarget, status = 200): Page {
   const title = request.purpose === 'setup' ? 'Set up your HSA/FSA payment method' : 'Update your HSA/FSA payment method';
   const survey = asksSurvey(request)
     ? `<h2>Health survey</h2>` + selectField('state', LABELS.state!, US_STATES, 'state' in values ? values.state : request.request?.customer_state?.toUpperCase(), errors) +
@@ -33,7 +33,7 @@ export function setupFormPage(request: ProvisionRequest, values: FormValues, err
       textField('card_expiry', LABELS.card_expiry!, values, errors, 'autocomplete="cc-exp" placeholder="MM/YY"') +
       textField('card_cvc', LABELS.card_cvc!, values, errors, 'inputmode="numeric" autocomplete="cc-csc"')
     : '';
-  const body = errorSummary(errors, LABELS) + `<form method="post" action="${escapeHtml(action)}" novalidate>${survey}${card}` +
+  const body = errorSummary(errors, LABELS) + `${formStart(form, ' novalidate')}${survey}${card}` +
     `<p><button type="submit" name="action" value="finish">Save</button> <button type="submit" name="action" value="cancel">Cancel</button></p></form>`;
   return page(title, body, status);
 }

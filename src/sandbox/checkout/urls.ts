@@ -1,4 +1,6 @@
-// Where the sandbox's hosted pages live, for the redirect_url it answers.
+// Where the sandbox's hosted pages live, for the redirect_url it answers. The `?mode=iframe` of a
+// use_iframe session or request only marks its URL as the one to frame: the page follows use_iframe
+// itself (page-exits.ts), whatever its URL says.
 import type { Session } from '../domain/types.js';
 
 /** The hosted checkout page of a session. */

@@ -3,14 +3,13 @@
 // pages, and the one error path (http/errors.ts) that answers everything that goes wrong.
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { indexPage } from '../checkout/index-page.js';
-import { checkoutUrl } from '../checkout/urls.js';
+import { INDEX_PAGE_POLICY, indexPage } from '../checkout/index-page.js';
 import { ignoredByReplay } from '../domain/idempotency.js';
 import { randomIds, type IdSource } from '../ids.js';
 import type { Store } from '../store/index.js';
 import { DEFAULT_API_KEYS, registerAuth } from './auth.js';
 import { BODY_LIMIT_BYTES, registerJsonParser } from './body-parsing.js';
-import { codes400, idempotencyRules } from './document-facts.js';
+import { codes400, idempotencyRules, requestHeaders } from './document-facts.js';
 import { CONTRACT_FILE, listOperations, loadDocument, SANDBOX_FILE, SchemaValidators } from './document.js';
 import { codesOf, HELPER_CODES } from './error-codes.js';
 import { answerFrameworkError, registerErrorPath } from './errors.js';
@@ -73,7 +72,7 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   registerErrorPath(app);
   if (options.requestLog) registerRequestLog(app, options.requestLog);
   registerTransportErrors(app, corsOrigin);
-  registerCors(app, corsOrigin);
+  registerCors(app, corsOrigin, requestHeaders([contract, helpers]));
   registerJsonParser(app);
   const apiKeys = options.apiKeys ?? DEFAULT_API_KEYS;
   registerAuth(app, apiKeys);
@@ -117,10 +116,8 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     app.get(url, async (_request, reply) => reply.type(type).send(text));
   }
   app.get('/health', async () => ({ status: 'ok' }));
-  app.get('/', async (request, reply) => {
-    const newest = store.sessions.newestForCustomer();
-    return reply.type('text/html; charset=utf-8').send(indexPage(newest ? checkoutUrl('', newest) : undefined));
-  });
+  app.get('/', async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').header('content-security-policy', INDEX_PAGE_POLICY).header('x-frame-options', 'DENY').send(indexPage()));
   registerCheckoutRoutes(app, store, ids);
   if (options.docsDir) registerDocsRoutes(app, options.docsDir);
   return app;

@@ -1,10 +1,17 @@
 // The hosted pages, as routes: each GET renders a page, each POST reads the customer's form and acts
 // through the same functions as the /sandbox/v1/ helpers (http/handlers/customer-actions.ts), in one
 // transaction. A page carries no API key; a session or request id is found in any channel, as a
-// redirect_url is. A form that does not check out is shown again with its errors (400).
+// redirect_url is. A form that does not check out is shown again with its errors (400). A form
+// from another site, or without its page's token, is refused (403) before anything is read.
+// Whether a page is in iframe mode, and who may frame it, comes from its session or provision
+// request (checkout/page-exits.ts), never from the URL.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { checkCustomerForm, type FormValues } from '../checkout/customer-form.js';
-import { endPage, page, type Page } from '../checkout/layout.js';
+import { FORM_TOKEN_FIELD, formTokens, type FormPurpose } from '../checkout/form-token.js';
+import { endPage, page, type FormTarget, type Page } from '../checkout/layout.js';
+import { securityHeaders } from '../checkout/content-security.js';
+import { NO_EXITS, provisionExits, sessionExits, type PageExits } from '../checkout/page-exits.js';
+import { crossSitePage, staleFormPage } from '../checkout/refusal-pages.js';
 import { checkoutFormPage, closedPage, confirmPage, timedOutPage } from '../checkout/session-pages.js';
 import { asksCard, asksSurvey, setupFinishedPage, setupFormPage } from '../checkout/setup-pages.js';
 import { escapeHtml } from '../checkout/page.js';
@@ -12,19 +19,22 @@ import { provisionUrl } from '../checkout/urls.js';
 import type { Session } from '../domain/types.js';
 import type { IdSource } from '../ids.js';
 import type { Store } from '../store/index.js';
+import { fromAnotherSite } from './form-origin.js';
 import { finishCheckout, finishProvisionRequest } from './handlers/customer-actions.js';
 
 /** Form bodies are small: the survey and a card. */
 const FORM_LIMIT_BYTES = 16 * 1024;
 
-const send = (reply: FastifyReply, rendered: { status: number; html: string }) => reply.code(rendered.status).type('text/html; charset=utf-8').send(rendered.html);
+/** A page, with the headers its session or request decides (NO_EXITS: a page of neither). */
+const send = (reply: FastifyReply, rendered: Page, exits: PageExits) =>
+  reply.code(rendered.status).headers(securityHeaders(rendered, exits)).type('text/html; charset=utf-8').send(rendered.html);
 const notFoundPage = (what: string) => page('Page not found', `<p>No ${escapeHtml(what)}.</p>`, 404);
 /** The form's fields; only text values count (a form sends nothing else). */
-const formOf = (body: unknown): FormValues =>
+const valuesOf = (body: unknown): FormValues =>
   Object.fromEntries(Object.entries(body && typeof body === 'object' ? body : {}).filter(([, value]) => typeof value === 'string')) as FormValues;
 
 /** The page's own address, for its form: built from the route, never from the request line. */
-const actionOf = (prefix: string, id: string, iframe: boolean) => `${prefix}${encodeURIComponent(id)}${iframe ? '?mode=iframe' : ''}`;
+const pathOf = (prefix: string, id: string) => `${prefix}${encodeURIComponent(id)}`;
 
 /** A redirect target as a header can carry it: the URL the session was checked with, percent-encoded. */
 const headerUrl = (url: string) => new URL(url).href;
@@ -33,93 +43,111 @@ const headerUrl = (url: string) => new URL(url).href;
 const itemEligibility = (store: Store, session: Session) =>
   store.catalog.eligibilityOf(session.channel, session.items.flatMap((item) => (item.sku ? [item.sku] : [])));
 
-/** What a page's POST leads to: a page to show, or the end of the flow. */
-type Outcome = { page: Page; end?: undefined } | { page?: undefined; end: { success: boolean; url: string } };
+/** What a page's POST leads to: a page to show, or the end of the flow; and the page's exits. */
+type Outcome = ({ page: Page; end?: undefined } | { page?: undefined; end: { success: boolean; url: string } }) & { exits: PageExits };
 
 /** The end of a flow: a redirect, or in iframe mode the parent window's message. */
-function finish(reply: FastifyReply, iframe: boolean, success: boolean, redirectUrl: string) {
-  if (iframe) return send(reply, endPage(success ? 'Done' : 'Not completed', success, headerUrl(redirectUrl), true));
+function finish(reply: FastifyReply, exits: PageExits, success: boolean, redirectUrl: string) {
+  if (exits.iframe) return send(reply, endPage(success ? 'Done' : 'Not completed', success, headerUrl(redirectUrl)), exits);
   return reply.code(303).header('location', headerUrl(redirectUrl)).send();
 }
 
-const answer = (reply: FastifyReply, iframe: boolean, outcome: Outcome) =>
-  outcome.page ? send(reply, outcome.page) : finish(reply, iframe, outcome.end.success, outcome.end.url);
+const answer = (reply: FastifyReply, outcome: Outcome) =>
+  outcome.page ? send(reply, outcome.page, outcome.exits) : finish(reply, outcome.exits, outcome.end.success, outcome.end.url);
 
 export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: IdSource): void {
+  const tokens = formTokens(() => store.pageSecret.get());
+  /** A page's form: sent back to the page's own address, with the page's token. */
+  const formOf = (purpose: FormPurpose, prefix: string, id: string): FormTarget => ({ action: pathOf(prefix, id), token: tokens.issue(purpose, id) });
+  /** The stale-form page when the form does not carry its page's token; nothing else is read first. */
+  const tokenRefusal = (purpose: FormPurpose, prefix: string, id: string, values: FormValues): Page | undefined =>
+    tokens.verify(purpose, id, values[FORM_TOKEN_FIELD]) ? undefined : staleFormPage(pathOf(prefix, id));
+
   void app.register(async (pages) => {
-    // Pages are for people: never cached (a re-shown form carries the card), never sent as a referrer,
-    // framed only in iframe mode.
-    pages.addHook('onSend', async (request, reply) => {
-      reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('x-content-type-options', 'nosniff');
-      if ((request.query as { mode?: string }).mode !== 'iframe') reply.header('content-security-policy', "frame-ancestors 'none'");
+    // Pages are for people: never cached (a re-shown form carries the card), never sent as a referrer
+    // to another origin. `same-origin`, not `no-referrer`: under no-referrer a browser sends the
+    // page's own form with `Origin: null`, which the origin check cannot tell from a foreign page's.
+    pages.addHook('onSend', async (_request, reply) => {
+      reply.header('cache-control', 'no-store').header('referrer-policy', 'same-origin').header('x-content-type-options', 'nosniff');
+      // Not readable from another origin, unlike the API: a page carries its form's token.
+      reply.removeHeader('access-control-allow-origin').removeHeader('access-control-expose-headers');
     });
-    // A page's POST takes a form, and only a form; anything else is answered with a page too.
+    // A page's POST comes from the page itself, and takes a form, and only a form; anything else is
+    // answered with a page too.
     pages.addHook('preValidation', async (request, reply) => {
-      if (request.method === 'POST' && !String(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
-        return send(reply, page('Unsupported form', '<p>Send the form as application/x-www-form-urlencoded.</p>', 415));
+      if (request.method !== 'POST') return;
+      if (fromAnotherSite(request.headers)) return send(reply, crossSitePage(), NO_EXITS);
+      if (!String(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+        return send(reply, page('Unsupported form', '<p>Send the form as application/x-www-form-urlencoded.</p>', 415), NO_EXITS);
       }
     });
     pages.setErrorHandler(async (error: Error & { statusCode?: number }, _request, reply) => {
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-      return send(reply, page(status === 413 ? 'Form too large' : 'Something went wrong', `<p>${status === 413 ? 'This form is too large.' : 'The page could not be handled.'}</p>`, status));
+      return send(reply, page(status === 413 ? 'Form too large' : 'Something went wrong', `<p>${status === 413 ? 'This form is too large.' : 'The page could not be handled.'}</p>`, status), NO_EXITS);
     });
     pages.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
 
-    pages.get<{ Params: { id: string }; Querystring: { mode?: string } }>('/checkout/:id', async (request, reply) => {
+    pages.get<{ Params: { id: string } }>('/checkout/:id', async (request, reply) => {
       const session = store.sessions.getForCustomer(request.params.id);
-      if (!session) return send(reply, notFoundPage(`payment session ${request.params.id}`));
-      if (session.status === 'canceled') return send(reply, timedOutPage(session));
-      if (session.status !== 'pending') return send(reply, closedPage(session));
-      return send(reply, checkoutFormPage(session, itemEligibility(store, session), {}, {}, actionOf('/checkout/', session.id, request.query.mode === 'iframe')));
+      if (!session) return send(reply, notFoundPage(`payment session ${request.params.id}`), NO_EXITS);
+      const exits = sessionExits(session);
+      if (session.status === 'canceled') return send(reply, timedOutPage(session), exits);
+      if (session.status !== 'pending') return send(reply, closedPage(session), exits);
+      return send(reply, checkoutFormPage(session, itemEligibility(store, session), {}, {}, formOf('checkout', '/checkout/', session.id)), exits);
     });
 
-    pages.post<{ Params: { id: string }; Querystring: { mode?: string } }>('/checkout/:id', async (request, reply) => {
-      const iframe = request.query.mode === 'iframe';
-      const values = formOf(request.body);
-      const action = actionOf('/checkout/', request.params.id, iframe);
+    pages.post<{ Params: { id: string } }>('/checkout/:id', async (request, reply) => {
+      const values = valuesOf(request.body);
+      const refused = tokenRefusal('checkout', '/checkout/', request.params.id, values);
+      if (refused) return send(reply, refused, NO_EXITS);
+      const form = formOf('checkout', '/checkout/', request.params.id);
       const result = store.transaction((): Outcome => {
         const session = store.sessions.getForCustomer(request.params.id);
-        if (!session) return { page: notFoundPage(`payment session ${request.params.id}`) };
-        if (session.status === 'canceled') return { page: timedOutPage(session) };
+        if (!session) return { page: notFoundPage(`payment session ${request.params.id}`), exits: NO_EXITS };
+        const exits = sessionExits(session);
+        if (session.status === 'canceled') return { page: timedOutPage(session), exits };
         // A second submit (another tab, the back button) finds the session paid: it pays nothing more.
-        if (session.status !== 'pending') return { page: closedPage(session) };
+        if (session.status !== 'pending') return { page: closedPage(session), exits };
         const context = { channel: session.channel, now: store.clock.now(session.channel), ids };
         const checked = checkCustomerForm(values, context.now, true);
         const eligibility = () => itemEligibility(store, session);
-        if (Object.keys(checked.errors).length > 0) return { page: checkoutFormPage(session, eligibility(), values, checked.errors, action, 400) };
-        if (!checked.eligible) return { end: { success: false, url: finishCheckout(store, context, session, { eligible: false }).redirect_url } };
+        if (Object.keys(checked.errors).length > 0) return { page: checkoutFormPage(session, eligibility(), values, checked.errors, form, 400), exits };
+        if (!checked.eligible) return { end: { success: false, url: finishCheckout(store, context, session, { eligible: false }).redirect_url }, exits };
         const card = checked.card!;
-        if (values.confirm !== '1') return { page: confirmPage(session, values, card.last4, action) };
+        if (values.confirm !== '1') return { page: confirmPage(session, values, card.last4, form), exits };
         if (card.outcome === 'declined') {
-          return { page: checkoutFormPage(session, eligibility(), { ...values, card_number: '' }, { card_number: 'Your card was declined. Try another card.' }, action, 400) };
+          return { page: checkoutFormPage(session, eligibility(), { ...values, card_number: '' }, { card_number: 'Your card was declined. Try another card.' }, form, 400), exits };
         }
-        return { end: { success: true, url: finishCheckout(store, context, session, { eligible: true, card, accepted: card.outcome === 'accepted' }).redirect_url } };
+        return { end: { success: true, url: finishCheckout(store, context, session, { eligible: true, card, accepted: card.outcome === 'accepted' }).redirect_url }, exits };
       });
-      return answer(reply, iframe, result);
+      return answer(reply, result);
     });
 
     pages.get<{ Params: { id: string } }>('/checkout/setup/:id', async (request, reply) => {
       const provision = store.provisionRequests.getForCustomer(request.params.id);
-      if (!provision) return send(reply, notFoundPage(`provision token request ${request.params.id}`));
-      if (provision.status !== 'awaiting_customer') return send(reply, setupFinishedPage(provision, provision.redirect_url ?? provisionUrl('', provision)));
-      return send(reply, setupFormPage(provision, {}, {}, actionOf('/checkout/setup/', provision.id, provision.use_iframe)));
+      if (!provision) return send(reply, notFoundPage(`provision token request ${request.params.id}`), NO_EXITS);
+      const exits = provisionExits(provision);
+      if (provision.status !== 'awaiting_customer') return send(reply, setupFinishedPage(provision, provision.redirect_url ?? provisionUrl('', provision)), exits);
+      return send(reply, setupFormPage(provision, {}, {}, formOf('setup', '/checkout/setup/', provision.id)), exits);
     });
 
-    pages.post<{ Params: { id: string }; Querystring: { mode?: string } }>('/checkout/setup/:id', async (request, reply) => {
-      const iframe = request.query.mode === 'iframe';
-      const values = formOf(request.body);
-      const action = actionOf('/checkout/setup/', request.params.id, iframe);
+    pages.post<{ Params: { id: string } }>('/checkout/setup/:id', async (request, reply) => {
+      const values = valuesOf(request.body);
+      const refused = tokenRefusal('setup', '/checkout/setup/', request.params.id, values);
+      if (refused) return send(reply, refused, NO_EXITS);
+      const form = formOf('setup', '/checkout/setup/', request.params.id);
       const result = store.transaction((): Outcome => {
         const provision = store.provisionRequests.getForCustomer(request.params.id);
-        if (!provision) return { page: notFoundPage(`provision token request ${request.params.id}`) };
-        if (provision.status !== 'awaiting_customer') return { page: setupFinishedPage(provision, provision.redirect_url ?? '') };
+        if (!provision) return { page: notFoundPage(`provision token request ${request.params.id}`), exits: NO_EXITS };
+        const exits = provisionExits(provision);
+        if (provision.status !== 'awaiting_customer') return { page: setupFinishedPage(provision, provision.redirect_url ?? ''), exits };
         const context = { channel: provision.channel, now: store.clock.now(provision.channel), ids };
         const lmnSkus = provision.purpose === 'setup' ? store.catalog.lmnSkus(provision.channel) : provision.skus ?? [];
         if (values.action === 'cancel') {
           finishProvisionRequest(store, context, provision, { cancel: true, eligible: true, lmnSkus, letter: 'pending' });
-          return { end: { success: false, url: provision.redirect_url! } };
+          return { end: { success: false, url: provision.redirect_url! }, exits };
         }
         const checked = asksSurvey(provision)
           ? checkCustomerForm(values, context.now, asksCard(provision))
@@ -127,12 +155,12 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: 
         const letter = values.letter ?? 'approved';
         if (!['approved', 'pending', 'rejected'].includes(letter)) checked.errors.letter = "Choose the clinician's decision.";
         if (values.action !== undefined && values.action !== 'finish') checked.errors.action = 'Choose Save or Cancel.';
-        if (Object.keys(checked.errors).length > 0) return { page: setupFormPage(provision, values, checked.errors, action, 400) };
-        if (checked.card?.outcome === 'declined') return { page: setupFormPage(provision, { ...values, card_number: '' }, { card_number: 'Your card was declined. Try another card.' }, action, 400) };
+        if (Object.keys(checked.errors).length > 0) return { page: setupFormPage(provision, values, checked.errors, form, 400), exits };
+        if (checked.card?.outcome === 'declined') return { page: setupFormPage(provision, { ...values, card_number: '' }, { card_number: 'Your card was declined. Try another card.' }, form, 400), exits };
         finishProvisionRequest(store, context, provision, { cancel: false, eligible: checked.eligible, ...(checked.card ? { card: checked.card } : {}), lmnSkus, letter: letter as 'approved' | 'pending' | 'rejected' });
-        return { end: { success: (provision.status as string) !== 'rejected', url: provision.redirect_url! } };
+        return { end: { success: (provision.status as string) !== 'rejected', url: provision.redirect_url! }, exits };
       });
-      return answer(reply, iframe, result);
+      return answer(reply, result);
     });
   });
 }

@@ -1,6 +1,8 @@
 // CORS for a frontend on another origin calling the sandbox from the browser, as Prism allows:
 // preflights (OPTIONS with Access-Control-Request-Method) are answered before the key check, since
-// a browser never sends credentials on a preflight, and every answer carries the CORS headers.
+// a browser never sends credentials on a preflight, and every answer carries the CORS headers. A
+// preflight allows the path's own methods and the headers the documents declare for requests,
+// never simply what it asked for. The hosted pages take the CORS header off (checkout-routes.ts).
 import type { FastifyInstance } from 'fastify';
 
 /** `*`, or one origin as a browser sends it (scheme, host, port): anything else cannot be a header. */
@@ -17,7 +19,9 @@ export function checkCorsOrigin(origin: string): void {
   }
 }
 
-export function registerCors(app: FastifyInstance, origin: string): void {
+/** `requestHeaders`: the headers the API's requests carry (document-facts.ts). */
+export function registerCors(app: FastifyInstance, origin: string, requestHeaders: readonly string[]): void {
+  const allowedHeaders = requestHeaders.join(', ');
   // Registered before auth: a preflight ends here with 204.
   // Callback-style hooks on every request: no promise per request and hook. A preflight is
   // answered here, and then done is not called.
@@ -25,10 +29,11 @@ export function registerCors(app: FastifyInstance, origin: string): void {
     if (request.method !== 'OPTIONS' || request.headers['access-control-request-method'] === undefined) return done();
     // Only the API's paths: an unknown path is not found, preflight or not.
     if (request.routeOptions.config?.requiresKey !== true) return done();
+    // A preflight matches the path's 405 route (OPTIONS is no operation), which knows the path's methods.
     reply
       .code(204)
-      .header('access-control-allow-methods', 'GET, POST, PUT, OPTIONS')
-      .header('access-control-allow-headers', request.headers['access-control-request-headers'] ?? 'content-type, x-service-api-key')
+      .header('access-control-allow-methods', (request.routeOptions.config.allowedMethods ?? []).join(', '))
+      .header('access-control-allow-headers', allowedHeaders)
       .header('access-control-max-age', '600')
       .send();
   });

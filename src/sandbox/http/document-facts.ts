@@ -1,5 +1,5 @@
-// What the sandbox reads from the contract beyond its schemas: the idempotency rules of create
-// payment session (x-idempotency) and each operation's 400 codes.
+// What the sandbox reads from the documents beyond their schemas: the idempotency rules of create
+// payment session (x-idempotency), each operation's 400 codes, and the headers a request may carry.
 import { checkRules, type IdempotencyRules } from '../domain/idempotency.js';
 import { listOperations, resolveRef, type OpenApiDocument } from './document.js';
 
@@ -21,4 +21,23 @@ export function codes400(contract: OpenApiDocument): (operationId: string) => re
     codes.set(operation.operationId, schema?.properties?.error?.enum ?? []);
   }
   return (operationId) => codes.get(operationId) ?? [];
+}
+
+/**
+ * The headers a browser's request to the documents' operations may carry beyond the CORS-safelisted
+ * ones, lower-case and sorted: each header security scheme, each header parameter, and
+ * `content-type` when an operation takes a body (a JSON body is not safelisted).
+ */
+export function requestHeaders(documents: OpenApiDocument[]): string[] {
+  const names = new Set<string>();
+  for (const doc of documents) {
+    for (const scheme of Object.values(doc.components.securitySchemes ?? {}) as Array<{ type?: string; in?: string; name?: string }>) {
+      if (scheme.type === 'apiKey' && scheme.in === 'header' && scheme.name) names.add(scheme.name.toLowerCase());
+    }
+    for (const { operation, parameters } of listOperations(doc)) {
+      for (const parameter of parameters) if (parameter.in === 'header') names.add(parameter.name.toLowerCase());
+      if (operation.requestBody) names.add('content-type');
+    }
+  }
+  return [...names].sort();
 }

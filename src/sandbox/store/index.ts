@@ -9,6 +9,7 @@ import { faultsRepository } from './faults.js';
 import { featuresRepository } from './features.js';
 import { lettersRepository } from './letters.js';
 import { outboxRepository } from './outbox.js';
+import { pageSecretRepository } from './page-secret.js';
 import { provisionRequestsRepository } from './provision-requests.js';
 import { sessionsRepository } from './sessions.js';
 import { tokenListQueries } from './token-list.js';
@@ -44,6 +45,8 @@ export function createStore(db: Db) {
     features: featuresRepository(db),
     faults: faultsRepository(db),
     clock: clockRepository(db),
+    /** The secret of the hosted pages' form tokens. */
+    pageSecret: pageSecretRepository(db),
     /** Deletes everything of one channel, or of all (`reset.all()`); what it deleted. */
     reset: channelReset(db),
   };

@@ -1,4 +1,5 @@
 // Versioned schema of the sandbox's database. Append new versions; never edit an applied one.
+import { randomBytes } from 'node:crypto';
 import type { Db } from './database.js';
 import { readSession, sessionColumns } from './session-columns.js';
 
@@ -397,5 +398,12 @@ export const MIGRATIONS: Migration[] = [
       ALTER TABLE payment_sessions ADD COLUMN list_view TEXT;
       ALTER TABLE payment_sessions ADD COLUMN list_view_version INTEGER;
     `,
+  },
+  {
+    version: 12,
+    description: "a secret per database, which signs the hosted pages' form tokens, so that a page rendered before a restart still submits",
+    sql: 'CREATE TABLE page_secret (id INTEGER PRIMARY KEY CHECK (id = 1), secret BLOB NOT NULL);',
+    // Node's CSPRNG, not SQLite's randomblob(): the secret is what makes a token unforgeable.
+    run: (db) => void db.prepare('INSERT INTO page_secret (id, secret) VALUES (1, ?)').run(randomBytes(32)),
   },
 ];

@@ -18,7 +18,6 @@ export function sessionsRepository(db: Db) {
   const byId = db.prepare('SELECT document FROM payment_sessions WHERE channel = ? AND id = ?').pluck();
   const byKey = db.prepare('SELECT document FROM payment_sessions WHERE channel = ? AND idempotency_key = ?').pluck();
   const anywhere = db.prepare('SELECT document FROM payment_sessions WHERE id = ?').pluck();
-  const newest = db.prepare('SELECT document FROM payment_sessions ORDER BY seq DESC LIMIT 1').pluck();
   const parse = (document: unknown) => (document === undefined ? undefined : readSession(document as string));
 
   const listed = sessionListQueries(db);
@@ -40,10 +39,6 @@ export function sessionsRepository(db: Db) {
     /** Any channel's session: only for the customer's hosted pages, which carry no API key. */
     getForCustomer(id: string): Session | undefined {
       return parse(anywhere.get(id));
-    },
-    /** The newest session of any channel: only for the sandbox's index page, which carries no API key. */
-    newestForCustomer(): Session | undefined {
-      return parse(newest.get());
     },
     findByIdempotencyKey(channel: string, key: string): Session | undefined {
       return parse(byKey.get(channel, key));

@@ -5,19 +5,21 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dispatcher.js';
 import { testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { seededRandom } from '../support/random.js';
 import { startReceiver, until, type Receiver } from '../support/webhook-receiver.js';
 
 let s: TestSandbox;
 let dispatcher: Dispatcher;
-const receivers: Receiver[] = [];
+const receivers: Array<{ close(): Promise<void> }> = [];
 beforeEach(() => {
   s = testSandbox();
   // A generous timeout: a slow answer on a loaded machine must not count as a failure.
   dispatcher = startDispatcher(s.store, { tickMs: 20, timeoutMs: 5000 });
 });
 afterEach(async () => {
-  await dispatcher.stop();
+  // Receivers first: an attempt a receiver still holds open then ends, and the dispatcher stops at once.
   for (const receiver of receivers.splice(0)) await receiver.close();
+  await dispatcher.stop();
   await s.close();
 });
 
@@ -228,7 +230,7 @@ describe('found by review: what happens to a delivery in flight', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as import('node:net').AddressInfo;
-    receivers.push({ url: '', origin: '', port, accepted: [], rejected: [], close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+    receivers.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
     return { url: `http://127.0.0.1:${port}/hook`, received, arrived };
   }
 
@@ -301,5 +303,81 @@ describe('found by attack', () => {
     }
     for (let i = 0; i < 20; i++) expect((await addEndpoint(`http://127.0.0.1:9/hook${i}`)).status).toBe(200);
     expect((await addEndpoint('http://127.0.0.1:9/one-more')).body.message).toContain('at most 20');
+  });
+});
+
+describe('found by hardening: one hung receiver stalled every delivery to that endpoint', () => {
+  const statusesOf = (r: Receiver, paymentId: string) => r.accepted.filter((d) => d.body.data.payment_id === paymentId).map((d) => d.body.data.status);
+
+  it('requests that never answer hold back only their own resources: the others\' events arrive meanwhile, and each resource\'s later event follows its earlier one', async () => {
+    // A timeout longer than the test: a held request stays open until the receiver answers it.
+    await dispatcher.stop();
+    dispatcher = startDispatcher(s.store, { tickMs: 20, timeoutMs: 120_000 });
+    // The first 10 requests get no answer: more than the 8 deliveries an endpoint is sent at once.
+    const r = await receiver({ answer: (n) => (n < 10 ? 'hold' : 'ok') });
+    await addEndpoint(r.url);
+    const hung: string[] = [];
+    for (let i = 0; i < 10; i++) hung.push(await s.capturedOneTime());
+    await until(() => r.held().length === 10, 5000, 'ten requests held');
+    const others: string[] = [];
+    for (let i = 0; i < 20; i++) others.push(await s.capturedOneTime());
+    await until(() => others.every((id) => statusesOf(r, id).length === 2), 10_000, 'the other sessions\' events, while ten requests hang');
+    // Each held session's first event (its `processing`) is in flight; its `captured` waits for it.
+    expect(r.held().length).toBe(10);
+    expect(hung.map((id) => statusesOf(r, id))).toEqual(hung.map(() => []));
+    r.releaseHeld();
+    await until(() => hung.every((id) => statusesOf(r, id).length === 2), 10_000, 'the held sessions\' events');
+    for (const id of [...hung, ...others]) expect({ id, statuses: statusesOf(r, id) }).toEqual({ id, statuses: ['processing', 'captured'] });
+    expect(r.rejected).toEqual([]);
+  });
+
+  it('with 5 % of requests never answered, the events that do not wait for one arrive meanwhile, and every event arrives in its resource\'s order, each hang costing one retry', async () => {
+    // A timeout longer than the test: the test ends the held requests itself, as the timeout would.
+    await dispatcher.stop();
+    dispatcher = startDispatcher(s.store, { tickMs: 20, timeoutMs: 120_000 });
+    const random = seededRandom(7);
+    let hangs = 0;
+    const r = await receiver({
+      answer: () => {
+        if (random() >= 0.05) return 'ok';
+        hangs++;
+        return 'hold';
+      },
+    });
+    await addEndpoint(r.url);
+    // 195 events of 130 resources: each session's `processing` and `captured`, and a dispute opened on it.
+    for (let i = 0; i < 65; i++) await s.post(`/sandbox/v1/payment_sessions/${await s.capturedOneTime()}/disputes`, {});
+    const outbox = await s.outbox();
+    expect(outbox.length).toBe(195);
+    const resourceOf = (data: Record<string, unknown>) => String(data.dispute_id ?? data.payment_id);
+    const arrived = () => new Set(r.accepted.map((d) => d.body.webhook_delivery_id as string));
+    let rounds = 0;
+    while (arrived().size < outbox.length) {
+      // Every event of a resource no held request is about arrives while the held ones hang.
+      await until(() => {
+        const waiting = new Set(r.held().map((raw) => resourceOf((JSON.parse(raw) as { data: Record<string, unknown> }).data)));
+        const delivered = arrived();
+        return outbox.every((e) => waiting.has(resourceOf(e.payload.data)) || delivered.has(e.payload.webhook_delivery_id));
+      }, 10_000, 'every event that waits for no held request');
+      // The held requests end as a timeout ends them, and the sandbox clock reaches their retries.
+      r.releaseHeld('reset');
+      await advance(60);
+      rounds++;
+      await until(() => r.held().length > 0 || arrived().size === outbox.length, 10_000, 'the retries');
+    }
+    expect(rounds).toBeGreaterThan(0);
+    expect(r.rejected).toEqual([]);
+    // Each resource's events arrived in the order they happened.
+    const order = (deliveries: Array<{ webhook_delivery_id: string; data: Record<string, unknown> }>) => {
+      const byResource = new Map<string, string[]>();
+      for (const d of deliveries) byResource.set(resourceOf(d.data), [...(byResource.get(resourceOf(d.data)) ?? []), d.webhook_delivery_id]);
+      return byResource;
+    };
+    expect(order(r.accepted.map((d) => d.body as { webhook_delivery_id: string; data: Record<string, unknown> }))).toEqual(order(outbox.map((e) => e.payload)));
+    // Every delivery ended delivered, within the retry window: the only failed attempts are the hangs.
+    expect(s.db.prepare('SELECT status, COUNT(*) AS n FROM deliveries GROUP BY status').all()).toEqual([{ status: 'delivered', n: 195 }]);
+    const attempts = (await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts as Array<{ status: number | null; error: string | null }>;
+    expect(attempts.length).toBe(195 + hangs);
+    expect(attempts.filter((a) => a.status !== 204).every((a) => a.status === null && a.error !== null)).toBe(true);
   });
 });

@@ -50,13 +50,16 @@ export function deliveriesRepository(db: Db) {
   const setSecret = db.prepare('UPDATE webhook_endpoints SET secret = ? WHERE channel = ? AND id = ?');
   const dropPending = db.prepare("DELETE FROM deliveries WHERE endpoint_id = ? AND status = 'pending' AND id NOT IN (SELECT delivery_id FROM delivery_attempts)");
   const failPending = db.prepare("UPDATE deliveries SET status = 'failed' WHERE endpoint_id = ? AND status = 'pending'");
-  // Due, and the oldest pending delivery of its resource to this endpoint: one resource's events go in order.
+  // Due, not in flight, and the oldest pending delivery of its resource to this endpoint (a
+  // redelivery after the delivery it repeats): one resource's events go one at a time, in order.
   const due = db.prepare(`SELECT d.id, d.outbox_id, d.attempts, d.first_due_at, o.payload FROM deliveries d JOIN outbox o ON o.id = d.outbox_id
     WHERE d.status = 'pending' AND d.endpoint_id = @endpoint AND d.due_at <= @now
-      AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.status = 'pending' AND p.endpoint_id = d.endpoint_id AND p.resource = d.resource AND p.outbox_id < d.outbox_id)
+      AND d.id NOT IN (SELECT value FROM json_each(@skip))
+      AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.status = 'pending' AND p.endpoint_id = d.endpoint_id AND p.resource = d.resource
+        AND (p.outbox_id < d.outbox_id OR (p.outbox_id = d.outbox_id AND p.id < d.id)))
     ORDER BY d.outbox_id, d.id LIMIT @limit`);
   const stillPending = db.prepare("SELECT 1 FROM deliveries WHERE id = ? AND status = 'pending'").pluck();
-  const endpointExists = db.prepare('SELECT 1 FROM webhook_endpoints WHERE id = ?').pluck();
+  const endpointById = db.prepare('SELECT * FROM webhook_endpoints WHERE id = ?');
   const cliEndpoint = db.prepare("SELECT * FROM webhook_endpoints WHERE channel = ? AND origin = 'cli'");
   const repoint = db.prepare('UPDATE webhook_endpoints SET url = @url, secret = @secret WHERE id = @id');
   const nextDue = db.prepare("SELECT MIN(due_at) FROM deliveries WHERE status = 'pending' AND endpoint_id = ?").pluck();
@@ -84,8 +87,11 @@ export function deliveriesRepository(db: Db) {
     },
     /** Whether a delivery is still waiting (not removed by a reset or an endpoint's removal, not settled). */
     isPending: (id: number) => stillPending.get(id) !== undefined,
-    /** Whether the endpoint is still there (one key lookup, for the dispatcher between attempts). */
-    hasEndpoint: (id: string) => endpointExists.get(id) !== undefined,
+    /** The endpoint as it is now (one key lookup, for the dispatcher between attempts); undefined once removed. */
+    endpoint(id: string): WebhookEndpoint | undefined {
+      const row = endpointById.get(id) as EndpointRow | undefined;
+      return row ? readEndpoint(row) : undefined;
+    },
     endpoints: (channel: string) => (endpointsOf.all(channel) as EndpointRow[]).map(readEndpoint),
     allEndpoints: () => (allEndpoints.all() as EndpointRow[]).map(readEndpoint),
     endpointByUrl(channel: string, url: string): WebhookEndpoint | undefined {
@@ -102,8 +108,9 @@ export function deliveriesRepository(db: Db) {
       failPending.run(id);
       return true;
     },
-    /** The endpoint's due deliveries, oldest event first. */
-    due: (endpointId: string, now: string, limit: number) => due.all({ endpoint: endpointId, now, limit }) as DueDelivery[],
+    /** The endpoint's due deliveries, oldest event first, but those in `skip` (in flight). */
+    due: (endpointId: string, now: string, page: { skip: number[]; limit: number }) =>
+      due.all({ endpoint: endpointId, now, skip: JSON.stringify(page.skip), limit: page.limit }) as DueDelivery[],
     /** When the endpoint's next pending delivery is due (channel clock), if any. */
     nextDue: (endpointId: string) => nextDue.get(endpointId) as string | null,
     delivered(attempt: AttemptRecord, outboxId: number, at: string): void {

@@ -276,7 +276,7 @@ describe('found by attack', () => {
     for (let i = 0; i < 5; i++) await advance(HOUR);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const attempts = (await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts;
-    expect(attempts.every((a: { status: number | null; response: string }) => a.status === 400 && a.response.includes('MalformedRequest'))).toBe(true);
+    expect(attempts.every((a: { status: number | null; response_excerpt: { text: string } }) => a.status === 400 && a.response_excerpt.text.includes('MalformedRequest'))).toBe(true);
     expect(new Set(attempts.map((a: { event_id: string }) => a.event_id))).toEqual(new Set([event!.id]));
     expect(attempts.length).toBeLessThan(10);
   });
@@ -379,5 +379,58 @@ describe('found by hardening: one hung receiver stalled every delivery to that e
     const attempts = (await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts as Array<{ status: number | null; error: string | null }>;
     expect(attempts.length).toBe(195 + hangs);
     expect(attempts.filter((a) => a.status !== 204).every((a) => a.status === null && a.error !== null)).toBe(true);
+  });
+});
+
+describe('found by hardening: a published key could be used to read internal addresses', () => {
+  /** A service of the machine that is not a webhook receiver: its pages answer 200 with a body. */
+  async function internalService(pages: Record<string, string | Buffer>) {
+    const http = await import('node:http');
+    const server = http.createServer((request, response) => {
+      request.resume();
+      const page = pages[request.url ?? ''];
+      response.writeHead(page === undefined ? 404 : 200, { 'content-type': 'text/html; charset=utf-8' }).end(page ?? 'Not Found');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    receivers.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+    return `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
+  }
+
+  it('the delivery log keeps the status and a labelled excerpt of at most 200 characters, never the whole answer', async () => {
+    const admin = `<!doctype html><title>Admin</title><h1>Admin</h1><p>${'Settings. '.repeat(40)}</p><p>root token: ADMIN-SECRET-7f3a</p>${'<p>more</p>'.repeat(400)}`;
+    const origin = await internalService({
+      '/admin': admin,
+      '/short': 'OK',
+      '/accents': 'é'.repeat(300),
+      '/huge': Buffer.alloc(2 * 1024 * 1024, 'a'),
+    });
+    // The reproduction: an endpoint at an internal address, then any event.
+    expect((await s.post('/sandbox/v1/webhook_endpoints', { url: `${origin}/admin` })).status).toBe(200);
+    for (const page of ['/short', '/accents', '/huge']) await addEndpoint(`${origin}${page}`);
+    await s.post(`/payments/v1/payment_session/${await s.createSession()}/cancel`);
+    await until(async () => (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts.length === 4, 10_000, 'an attempt at each address');
+    const log = (await s.get('/sandbox/v1/webhook_deliveries')).body;
+    const at = (page: string) => log.attempts.find((a: { url: string }) => a.url === `${origin}${page}`);
+    expect(at('/admin')).toMatchObject({ status: 200, error: null, response_excerpt: { text: admin.slice(0, 200), truncated: true, body_bytes: Buffer.byteLength(admin) } });
+    expect(JSON.stringify(log)).not.toContain('ADMIN-SECRET');
+    expect(at('/short')).toMatchObject({ status: 200, response_excerpt: { text: 'OK', truncated: false, body_bytes: 2 } });
+    // Characters, not bytes: no character is cut in two.
+    expect(at('/accents')).toMatchObject({ status: 200, response_excerpt: { text: 'é'.repeat(200), truncated: true, body_bytes: 600 } });
+    // Past 1 MiB the body is not read on: its length is not known.
+    expect(at('/huge')).toMatchObject({ status: 200, response_excerpt: { text: 'a'.repeat(200), truncated: true, body_bytes: null } });
+  });
+
+  it('reads an attempt logged before as a labelled excerpt: its first 200 bytes, kept as text', async () => {
+    const origin = await internalService({ '/admin': 'Internal Server Error' });
+    await addEndpoint(`${origin}/admin`);
+    await s.post(`/payments/v1/payment_session/${await s.createSession()}/cancel`);
+    await s.post(`/payments/v1/payment_session/${await s.createSession()}/cancel`);
+    await until(async () => (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts.length === 2, 10_000, 'two attempts');
+    // What the earlier log kept: a short body whole, and a longer one cut at 200 bytes.
+    s.db.prepare('UPDATE delivery_attempts SET response = ? WHERE id = (SELECT MIN(id) FROM delivery_attempts)').run('Internal Server Error');
+    s.db.prepare('UPDATE delivery_attempts SET response = ? WHERE id = (SELECT MAX(id) FROM delivery_attempts)').run('x'.repeat(200));
+    const [short, long] = (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts;
+    expect(short.response_excerpt).toEqual({ text: 'Internal Server Error', truncated: false, body_bytes: 21 });
+    expect(long.response_excerpt).toEqual({ text: 'x'.repeat(200), truncated: true, body_bytes: null });
   });
 });

@@ -1,20 +1,19 @@
 // One attempt to deliver an event to an endpoint: the request (the signed envelope, or a legacy
-// endpoint's flat data), the POST with its timeout, and what came back: the status, the first bytes
-// of the body, or why no answer came.
+// endpoint's flat data), the POST with its timeout, and what came back: the status, a labelled
+// excerpt of the body (domain/response-excerpt.ts), or why no answer came.
 import { signWebhook } from '../../webhooks/signature.js';
+import { excerptCollector, type ResponseExcerpt } from '../domain/response-excerpt.js';
 import type { WebhookEndpoint } from '../store/deliveries.js';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** Marks the dispatcher's requests, so that the sandbox refuses one sent to itself (a loop). */
 export const DELIVERY_HEADER = 'x-sandbox-webhook-delivery';
-/** The first bytes of a receiver's answer kept in the log (then decoded as UTF-8). */
-const RESPONSE_EXCERPT = 200;
 
 export interface AttemptOutcome {
   /** The receiver's status; null when none answered. */
   status: number | null;
-  /** The first bytes of the body; null when no complete answer came. */
-  response: string | null;
+  /** What the log keeps of the body; null when no answer came. */
+  response: ResponseExcerpt | null;
   /** Why no complete answer came (a timeout, also while the body was read; a refused connection); null when one came. */
   error: string | null;
   latencyMs: number;
@@ -37,20 +36,23 @@ function reason(cause: unknown, timeoutMs: number): string {
   return failure.cause?.code ?? failure.cause?.message ?? failure.message;
 }
 
-/** The first bytes of an answer, read no further. */
-async function excerpt(answer: Response): Promise<string> {
-  if (!answer.body) return '';
+/** Reads the body into its excerpt, as far as MOST_BODY_BYTES_READ; a failure keeps what was read. */
+async function readExcerpt(answer: Response): Promise<{ excerpt: ResponseExcerpt; failure?: unknown }> {
+  const collector = excerptCollector();
+  if (!answer.body) return { excerpt: collector.result(true) };
   const reader = answer.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (size < RESPONSE_EXCERPT) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return { excerpt: collector.result(true) };
+      if (!collector.add(value)) {
+        await reader.cancel().catch(() => {});
+        return { excerpt: collector.result(false) };
+      }
+    }
+  } catch (failure) {
+    return { excerpt: collector.result(false), failure };
   }
-  await reader.cancel().catch(() => {});
-  return Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT).toString('utf8');
 }
 
 /** POSTs the event to the endpoint once; never throws. */
@@ -60,11 +62,8 @@ export async function sendAttempt(endpoint: WebhookEndpoint, payload: string, ti
   const latency = () => Math.round(performance.now() - started);
   try {
     const answer = await fetch(endpoint.url, { method: 'POST', body, headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-    try {
-      return { status: answer.status, response: await excerpt(answer), error: null, latencyMs: latency() };
-    } catch (cause) {
-      return { status: answer.status, response: null, error: reason(cause, timeoutMs), latencyMs: latency() };
-    }
+    const { excerpt, failure } = await readExcerpt(answer);
+    return { status: answer.status, response: excerpt, error: failure === undefined ? null : reason(failure, timeoutMs), latencyMs: latency() };
   } catch (cause) {
     return { status: null, response: null, error: reason(cause, timeoutMs), latencyMs: latency() };
   }

@@ -1,6 +1,7 @@
 // Webhook endpoints of each channel, the deliveries of outbox events to them, and the log of every
 // attempt. Deliveries are written with their event (store/outbox.ts), so none is ever lost; the
 // dispatcher (delivery/dispatcher.ts) takes the due ones and records each attempt here.
+import type { ResponseExcerpt } from '../domain/response-excerpt.js';
 import type { Db } from './database.js';
 
 export type EndpointMode = 'signed' | 'legacy';
@@ -30,13 +31,48 @@ export interface AttemptRecord {
   attempted_at: string;
   status: number | null;
   latency_ms: number;
+  response: ResponseExcerpt | null;
+  error: string | null;
+}
+
+/**
+ * The `response` column holds the excerpt as JSON. Rows written before it did hold the body's first
+ * 200 bytes as text: read as an excerpt, truncated unless shorter than that.
+ */
+function storedExcerpt(column: string | null): ResponseExcerpt | null {
+  if (column === null) return null;
+  try {
+    const stored = JSON.parse(column) as Partial<ResponseExcerpt> | null;
+    if (typeof stored?.text === 'string' && typeof stored.truncated === 'boolean' && stored.body_bytes !== undefined) return stored as ResponseExcerpt;
+  } catch {
+    // an excerpt of the earlier kind
+  }
+  const bytes = Buffer.byteLength(column);
+  return bytes < 200 ? { text: column, truncated: false, body_bytes: bytes } : { text: column, truncated: true, body_bytes: null };
+}
+
+/** A logged attempt with its delivery, event and endpoint, as the log query reads it. */
+interface AttemptRow {
+  id: number;
+  attempted_at: string;
+  status: number | null;
+  latency_ms: number;
   response: string | null;
   error: string | null;
+  endpoint_id: string;
+  delivery_attempts: number;
+  delivery_status: 'pending' | 'delivered' | 'failed';
+  event_id: number;
+  webhook_delivery_id: string;
+  event_type: string;
+  url: string | null;
 }
 
 interface EndpointRow extends Omit<WebhookEndpoint, 'event_types'> {
   event_types: string;
 }
+
+const storable = (attempt: AttemptRecord) => ({ ...attempt, response: attempt.response === null ? null : JSON.stringify(attempt.response) });
 
 const readEndpoint = ({ origin: _origin, ...row }: EndpointRow & { origin?: string }): WebhookEndpoint => ({ ...row, event_types: JSON.parse(row.event_types) as string[] });
 
@@ -114,18 +150,19 @@ export function deliveriesRepository(db: Db) {
     /** When the endpoint's next pending delivery is due (channel clock), if any. */
     nextDue: (endpointId: string) => nextDue.get(endpointId) as string | null,
     delivered(attempt: AttemptRecord, outboxId: number, at: string): void {
-      logAttempt.run(attempt);
+      logAttempt.run(storable(attempt));
       succeed.run(attempt.delivery_id);
       markOutbox.run(at, outboxId);
     },
     /** A failed attempt: due again at `dueAt`, or failed for good when `dueAt` is null. */
     failed(attempt: AttemptRecord, dueAt: string | null): void {
-      logAttempt.run(attempt);
+      logAttempt.run(storable(attempt));
       retry.run(dueAt ?? '9999-12-31T23:59:59.999Z', dueAt === null ? 'failed' : 'pending', attempt.delivery_id);
     },
     attempts(channel: string, page: { after: number; limit: number }) {
-      const rows = attempts.all({ channel, ...page }) as Array<Record<string, unknown> & { id: number }>;
-      return { rows: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
+      const rows = attempts.all({ channel, ...page }) as AttemptRow[];
+      const read = rows.slice(0, page.limit).map(({ response, ...row }) => ({ ...row, response_excerpt: storedExcerpt(response) }));
+      return { rows: read, hasMore: rows.length > page.limit };
     },
   };
 }

@@ -35,10 +35,9 @@ export function webhookHelperHandlers(): Handlers<HelperOperations> {
       const { after, limit = 100 } = context.query as { after?: string; limit?: number };
       const { rows, hasMore } = store.deliveries.attempts(context.channel, { after: after === undefined ? 0 : Number(after), limit });
       const attempts = rows.map((row) => ({
-        id: String(row.id), event_id: String(row.event_id), webhook_delivery_id: String(row.webhook_delivery_id), event_type: String(row.event_type),
-        endpoint_id: String(row.endpoint_id), url: (row.url as string | null) ?? null, attempted_at: String(row.attempted_at),
-        status: (row.status as number | null) ?? null, latency_ms: Number(row.latency_ms), response: (row.response as string | null) ?? null,
-        error: (row.error as string | null) ?? null, delivery_status: row.delivery_status as 'pending' | 'delivered' | 'failed',
+        id: String(row.id), event_id: String(row.event_id), webhook_delivery_id: row.webhook_delivery_id, event_type: row.event_type,
+        endpoint_id: row.endpoint_id, url: row.url, attempted_at: row.attempted_at, status: row.status, latency_ms: row.latency_ms,
+        response_excerpt: row.response_excerpt, error: row.error, delivery_status: row.delivery_status,
       }));
       return { attempts, has_more: hasMore, next_after: hasMore ? attempts.at(-1)!.id : null };
     },

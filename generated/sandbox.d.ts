@@ -1052,7 +1052,7 @@ export interface components {
         };
         /** @description A receiver of the channel's webhooks. */
         WebhookEndpointRequest: {
-            /** @description An absolute http or https URL without a user or password; the dispatcher POSTs each event there. At most 20 endpoints per channel. */
+            /** @description An absolute http or https URL without a user or password, and not the sandbox's own address (see the Webhook delivery tag); the dispatcher POSTs each event there. At most 20 endpoints per channel. */
             url: string;
             /** @description The events it receives; `*` (the default) is every event. */
             event_types?: ("*" | "payment_session_complete" | "payment_token.updated" | "payment_token_updated" | "product_catalog.item.eligibility_updated" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.evidence_submitted")[];
@@ -1864,7 +1864,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description `InvalidRequest`: the body is invalid, the URL is not http(s), or an event type is unknown. */
+            /** @description `InvalidRequest`: the body is invalid, the URL is not http(s) or names the sandbox's own address, or an event type is unknown. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dispatcher.js';
 import { testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { freePort } from '../support/processes.js';
 import { seededRandom } from '../support/random.js';
 import { startReceiver, until, type Receiver } from '../support/webhook-receiver.js';
 
@@ -266,11 +267,14 @@ describe('found by review: what happens to a delivery in flight', () => {
 
 describe('found by attack', () => {
   it('an endpoint pointed at the sandbox itself (a redeliver URL, with a key as its secret) does not loop', async () => {
-    const base = await s.app.listen({ host: '127.0.0.1', port: 0 });
+    // Stored before the sandbox listened there (an endpoint of an earlier run, say), so that it was
+    // not refused: the delivery is refused where it arrives.
+    const port = await freePort();
     const id = await s.createSession();
     await s.post(`/payments/v1/payment_session/${id}/cancel`);
     const [event] = await s.outbox();
-    await addEndpoint(`${base}/sandbox/v1/outbox/${event!.id}/redeliver`, { mode: 'legacy', secret: 'sandbox-dev-key' });
+    await addEndpoint(`http://127.0.0.1:${port}/sandbox/v1/outbox/${event!.id}/redeliver`, { mode: 'legacy', secret: 'sandbox-dev-key' });
+    await s.app.listen({ host: '127.0.0.1', port });
     await s.post(`/sandbox/v1/outbox/${event!.id}/redeliver`);
     await until(async () => (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts.length > 0, 5000, 'an attempt');
     for (let i = 0; i < 5; i++) await advance(HOUR);
@@ -432,5 +436,39 @@ describe('found by hardening: a published key could be used to read internal add
     const [short, long] = (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts;
     expect(short.response_excerpt).toEqual({ text: 'Internal Server Error', truncated: false, body_bytes: 21 });
     expect(long.response_excerpt).toEqual({ text: 'x'.repeat(200), truncated: true, body_bytes: null });
+  });
+
+  it('refuses an endpoint at the sandbox\'s own address, under any of its names', async () => {
+    const base = await s.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = new URL(base);
+    const names = [
+      `http://127.0.0.1:${port}/admin`, `http://localhost:${port}/sandbox/v1/reset`, `http://LOCALHOST.:${port}/`, `http://api.localhost:${port}/`,
+      `http://[::1]:${port}/`, `http://0.0.0.0:${port}/`, `http://0:${port}/`, `http://[::]:${port}/`, `http://127.1:${port}/`, `http://2130706433:${port}/`,
+      `http://0x7f.0.0.1:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`, `https://localhost:${port}/`,
+    ];
+    for (const url of names) {
+      const refused = await s.post('/sandbox/v1/webhook_endpoints', { url });
+      expect({ url, status: refused.status, error: refused.body.error }).toEqual({ url, status: 400, error: 'InvalidRequest' });
+      expect(refused.body.message).toMatch(/^url points at the sandbox itself \(.+:\d+\)/);
+    }
+    expect((await s.get('/sandbox/v1/webhook_endpoints')).body.endpoints).toEqual([]);
+    // Another port of the same machine is another receiver.
+    const other = await receiver();
+    expect((await addEndpoint(other.url)).status).toBe(200);
+  });
+
+  it('bound to every interface, the sandbox also refuses the machine\'s own addresses and name at its port', async () => {
+    const everywhere = testSandbox();
+    try {
+      const { port } = new URL(await everywhere.app.listen({ host: '0.0.0.0', port: 0 }));
+      const { hostname, networkInterfaces } = await import('node:os');
+      const addresses = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).filter((entry) => entry.family === 'IPv4').map((entry) => entry.address));
+      for (const host of [hostname(), ...addresses]) {
+        const refused = await everywhere.post('/sandbox/v1/webhook_endpoints', { url: `http://${host}:${port}/hooks` });
+        expect({ host, status: refused.status }).toEqual({ host, status: 400 });
+      }
+    } finally {
+      await everywhere.close();
+    }
   });
 });

@@ -2,9 +2,11 @@
 // and redelivery of an event by hand.
 import { MAX_ENDPOINTS, newEndpoint } from '../../delivery/endpoints.js';
 import { helperRefusal, notFound, quoted } from '../../domain/errors.js';
+import type { SandboxAddress } from '../../domain/own-address.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
 
-export function webhookHelperHandlers(): Handlers<HelperOperations> {
+/** `sandboxAddress`: where the sandbox listens, which no endpoint may point at. */
+export function webhookHelperHandlers(sandboxAddress: () => SandboxAddress | undefined): Handlers<HelperOperations> {
   return {
     createWebhookEndpoint(context, store) {
       const { url, event_types: eventTypes, secret, mode } = context.body;
@@ -12,7 +14,7 @@ export function webhookHelperHandlers(): Handlers<HelperOperations> {
         throw helperRefusal('InvalidRequest', `A channel has at most ${MAX_ENDPOINTS} webhook endpoints; remove one first.`);
       }
       const endpoint = newEndpoint({
-        id: `we_${context.ids.short()}`, channel: context.channel, url, now: context.now,
+        id: `we_${context.ids.short()}`, channel: context.channel, url, now: context.now, sandbox: sandboxAddress(),
         ...(eventTypes ? { eventTypes } : {}), ...(secret !== undefined ? { secret } : {}), ...(mode ? { mode } : {}),
       });
       store.deliveries.addEndpoint(endpoint);

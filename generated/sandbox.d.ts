@@ -229,8 +229,9 @@ export interface paths {
         /**
          * List delivery attempts
          * @description The log of every delivery attempt of the caller's channel, oldest first, by cursor: when it
-         *     was made (sandbox clock), the receiver's status (null when none answered), the latency, the first
-         *     200 characters of the answer, and the error when no answer came. Each names its event, its
+         *     was made (sandbox clock), the receiver's status (null when none answered), the latency, a
+         *     labelled excerpt of the answer's body (at most its first 200 characters, whether it goes on,
+         *     and its full length in bytes), and the error when no answer came. Each names its event, its
          *     `webhook_delivery_id`, and where the delivery stands (`pending`, `delivered` or `failed`).
          */
         get: operations["listWebhookDeliveries"];
@@ -1051,7 +1052,7 @@ export interface components {
         };
         /** @description A receiver of the channel's webhooks. */
         WebhookEndpointRequest: {
-            /** @description An absolute http or https URL without a user or password; the dispatcher POSTs each event there. At most 20 endpoints per channel. */
+            /** @description An absolute http or https URL without a user or password, and not the sandbox's own address (see the Webhook delivery tag); the dispatcher POSTs each event there. At most 20 endpoints per channel. */
             url: string;
             /** @description The events it receives; `*` (the default) is every event. */
             event_types?: ("*" | "payment_session_complete" | "payment_token.updated" | "payment_token_updated" | "product_catalog.item.eligibility_updated" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.evidence_submitted")[];
@@ -1063,6 +1064,23 @@ export interface components {
              * @enum {string}
              */
             mode?: "signed" | "legacy";
+        };
+        /**
+         * @description A labelled excerpt of a receiver's answer body, never the whole answer. The log keeps at most the
+         *     first 200 characters and the body's full length. Receivers answer 204 with an empty body. The
+         *     sandbox does not keep whatever else an address answers, such as a page or a secret.
+         */
+        DeliveryResponseExcerpt: {
+            /** @description At most the first 200 characters of the body, decoded as UTF-8. Invalid bytes read as U+FFFD. */
+            text: string;
+            /** @description True when the body goes on past `text`, or was not read to its end. */
+            truncated: boolean;
+            /**
+             * Format: int32
+             * @description The whole body's length in bytes. Null when the sandbox did not read the body to its end: it
+             *     was longer than 1 MiB, or the timeout or a reset cut it off.
+             */
+            body_bytes: number | null;
         };
         /** @description One attempt to deliver an event to an endpoint. */
         DeliveryAttempt: {
@@ -1093,8 +1111,8 @@ export interface components {
              * @description From the request to the end of the answer, in milliseconds.
              */
             latency_ms: number;
-            /** @description The first 200 characters of the answer's body. */
-            response: string | null;
+            /** @description A labelled excerpt of the answer's body (at most 200 characters, with the body's length); null when no answer came. */
+            response_excerpt: components["schemas"]["DeliveryResponseExcerpt"] | null;
             /** @description Why no complete answer came (a timeout, also while the answer's body was read; a refused connection; a reset); null when one came. */
             error: string | null;
             /**
@@ -1846,7 +1864,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description `InvalidRequest`: the body is invalid, the URL is not http(s), or an event type is unknown. */
+            /** @description `InvalidRequest`: the body is invalid, the URL is not http(s) or names the sandbox's own address, or an event type is unknown. */
             400: {
                 headers: {
                     [name: string]: unknown;

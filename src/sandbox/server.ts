@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_API_KEYS, parseApiKeys } from './http/auth.js';
 import { buildSandbox } from './http/app.js';
+import { sandboxAddress } from './http/sandbox-address.js';
 import { startDispatcher } from './delivery/dispatcher.js';
 import { configureEndpoint } from './delivery/endpoints.js';
 import { checkPublicUrl, listenUrl, protectedModeRefusal } from './exposure.js';
@@ -49,9 +50,17 @@ export async function startSandbox(options: StartOptions) {
     publicUrl: () => publicUrl,
     ...(options.docsDir ? { docsDir: options.docsDir } : {}),
   });
-  const webhook = options.webhook ? store.transaction(() => configureEndpoint(store, [...apiKeys.values()][0]!, options.webhook!)) : undefined;
   const address = await app.listen({ host: options.host, port: options.port });
   if (configuredUrl === undefined) publicUrl = listenUrl(options.host, (app.server.address() as AddressInfo).port);
+  // Once it listens, the sandbox knows its own address, which --webhook-url must not name.
+  let webhook: ReturnType<typeof configureEndpoint> | undefined;
+  try {
+    webhook = options.webhook ? store.transaction(() => configureEndpoint(store, [...apiKeys.values()][0]!, options.webhook!, sandboxAddress(app))) : undefined;
+  } catch (error) {
+    await app.close();
+    db.close();
+    throw new Error(`--webhook-url ${options.webhook!.url}: ${(error as Error).message}`);
+  }
   // Deliveries start once the API answers; a restart resumes what is due.
   const dispatcher = startDispatcher(store);
   const maintenance = startMaintenance(db, store);

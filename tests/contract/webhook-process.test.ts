@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/contract.js';
 import { sessionRequest } from '../support/sandbox.js';
+import { freePort } from '../support/processes.js';
 import { SANDBOX_API_KEY, sandboxEnv, startSandboxProcess } from '../support/sandbox-process.js';
 import { startReceiver, until } from '../support/webhook-receiver.js';
 
@@ -34,6 +35,20 @@ describe('the sandbox process delivers webhooks', () => {
     } finally {
       child.kill('SIGTERM');
     }
+  }, 40_000);
+
+  it('refuses at start a --webhook-url that names the sandbox\'s own address, with a clear error', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sandbox', '--port', String(port), '--db', ':memory:', '--webhook-url', `http://localhost:${port}/admin`], {
+      cwd: repoRoot, env: sandboxEnv(), stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(output).toContain(`error: --webhook-url http://localhost:${port}/admin: url points at the sandbox itself (localhost:${port})`);
+    expect(output).not.toContain('Sandbox listening');
   }, 40_000);
 
   it('delivers every acknowledged event after a kill -9 mid-burst and a restart', async () => {

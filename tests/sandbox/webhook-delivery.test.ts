@@ -5,19 +5,22 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dispatcher.js';
 import { testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { freePort } from '../support/processes.js';
+import { seededRandom } from '../support/random.js';
 import { startReceiver, until, type Receiver } from '../support/webhook-receiver.js';
 
 let s: TestSandbox;
 let dispatcher: Dispatcher;
-const receivers: Receiver[] = [];
+const receivers: Array<{ close(): Promise<void> }> = [];
 beforeEach(() => {
   s = testSandbox();
   // A generous timeout: a slow answer on a loaded machine must not count as a failure.
   dispatcher = startDispatcher(s.store, { tickMs: 20, timeoutMs: 5000 });
 });
 afterEach(async () => {
-  await dispatcher.stop();
+  // Receivers first: an attempt a receiver still holds open then ends, and the dispatcher stops at once.
   for (const receiver of receivers.splice(0)) await receiver.close();
+  await dispatcher.stop();
   await s.close();
 });
 
@@ -228,7 +231,7 @@ describe('found by review: what happens to a delivery in flight', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as import('node:net').AddressInfo;
-    receivers.push({ url: '', origin: '', port, accepted: [], rejected: [], close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+    receivers.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
     return { url: `http://127.0.0.1:${port}/hook`, received, arrived };
   }
 
@@ -249,32 +252,42 @@ describe('found by review: what happens to a delivery in flight', () => {
   });
 
   it('removing the endpoint during an attempt ends its deliveries; nothing more is sent there', async () => {
-    const slow = await slowReceiver();
-    const endpoint = (await addEndpoint(slow.url)).body;
-    for (let i = 0; i < 3; i++) await s.post(`/payments/v1/payment_session/${await s.createSession()}/cancel`);
-    await until(() => slow.arrived.length >= 1, 5000, 'an attempt in flight');
+    // A dispute's four events go one at a time: the first is held in flight, the others wait for it.
+    const held = await receiver({ answer: () => 'hold' });
+    const endpoint = (await addEndpoint(held.url, { event_types: ['dispute.created', 'dispute.evidence_submitted', 'dispute.updated', 'dispute.closed'] })).body;
+    const dispute = (await s.post(`/sandbox/v1/payment_sessions/${await s.capturedOneTime()}/disputes`, {})).body;
+    await s.post(`/sandbox/v1/disputes/${dispute.dispute_id}/evidence`);
+    await s.post(`/sandbox/v1/disputes/${dispute.dispute_id}/resolve`, { outcome: 'won' });
+    await until(() => held.held().length === 1, 5000, 'an attempt in flight');
     await s.call('DELETE', `/sandbox/v1/webhook_endpoints/${endpoint.id}`);
-    const inFlight = slow.arrived.length;
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    expect(slow.arrived.length).toBe(inFlight);
+    held.releaseHeld();
+    // Then an event for another endpoint goes through the dispatcher: it is still delivering.
+    const other = await receiver();
+    await addEndpoint(other.url);
+    await s.post(`/payments/v1/payment_session/${await s.createSession()}/cancel`);
+    await until(() => other.accepted.length === 1, 5000, 'the other endpoint\'s event');
+    expect(held.accepted.length + held.held().length).toBe(1);
     const log = (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts;
-    expect(log).toEqual([]);
+    expect(log.filter((a: { endpoint_id: string }) => a.endpoint_id === endpoint.id)).toEqual([]);
   });
 });
 
 describe('found by attack', () => {
   it('an endpoint pointed at the sandbox itself (a redeliver URL, with a key as its secret) does not loop', async () => {
-    const base = await s.app.listen({ host: '127.0.0.1', port: 0 });
+    // Stored before the sandbox listened there (an endpoint of an earlier run, say), so that it was
+    // not refused: the delivery is refused where it arrives.
+    const port = await freePort();
     const id = await s.createSession();
     await s.post(`/payments/v1/payment_session/${id}/cancel`);
     const [event] = await s.outbox();
-    await addEndpoint(`${base}/sandbox/v1/outbox/${event!.id}/redeliver`, { mode: 'legacy', secret: 'sandbox-dev-key' });
+    await addEndpoint(`http://127.0.0.1:${port}/sandbox/v1/outbox/${event!.id}/redeliver`, { mode: 'legacy', secret: 'sandbox-dev-key' });
+    await s.app.listen({ host: '127.0.0.1', port });
     await s.post(`/sandbox/v1/outbox/${event!.id}/redeliver`);
     await until(async () => (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts.length > 0, 5000, 'an attempt');
     for (let i = 0; i < 5; i++) await advance(HOUR);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const attempts = (await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts;
-    expect(attempts.every((a: { status: number | null; response: string }) => a.status === 400 && a.response.includes('MalformedRequest'))).toBe(true);
+    expect(attempts.every((a: { status: number | null; response_excerpt: { text: string } }) => a.status === 400 && a.response_excerpt.text.includes('MalformedRequest'))).toBe(true);
     expect(new Set(attempts.map((a: { event_id: string }) => a.event_id))).toEqual(new Set([event!.id]));
     expect(attempts.length).toBeLessThan(10);
   });
@@ -301,5 +314,168 @@ describe('found by attack', () => {
     }
     for (let i = 0; i < 20; i++) expect((await addEndpoint(`http://127.0.0.1:9/hook${i}`)).status).toBe(200);
     expect((await addEndpoint('http://127.0.0.1:9/one-more')).body.message).toContain('at most 20');
+  });
+});
+
+describe('found by hardening: one hung receiver stalled every delivery to that endpoint', () => {
+  const statusesOf = (r: Receiver, paymentId: string) => r.accepted.filter((d) => d.body.data.payment_id === paymentId).map((d) => d.body.data.status);
+
+  it('requests that never answer hold back only their own resources: the others\' events arrive meanwhile, and each resource\'s later event follows its earlier one', async () => {
+    // A timeout longer than the test: a held request stays open until the receiver answers it.
+    await dispatcher.stop();
+    dispatcher = startDispatcher(s.store, { tickMs: 20, timeoutMs: 120_000 });
+    // The first 10 requests get no answer: more than the 8 deliveries an endpoint is sent at once.
+    const r = await receiver({ answer: (n) => (n < 10 ? 'hold' : 'ok') });
+    await addEndpoint(r.url);
+    const hung: string[] = [];
+    for (let i = 0; i < 10; i++) hung.push(await s.capturedOneTime());
+    await until(() => r.held().length === 10, 5000, 'ten requests held');
+    const others: string[] = [];
+    for (let i = 0; i < 20; i++) others.push(await s.capturedOneTime());
+    await until(() => others.every((id) => statusesOf(r, id).length === 2), 10_000, 'the other sessions\' events, while ten requests hang');
+    // Each held session's first event (its `processing`) is in flight; its `captured` waits for it.
+    expect(r.held().length).toBe(10);
+    expect(hung.map((id) => statusesOf(r, id))).toEqual(hung.map(() => []));
+    r.releaseHeld();
+    await until(() => hung.every((id) => statusesOf(r, id).length === 2), 10_000, 'the held sessions\' events');
+    for (const id of [...hung, ...others]) expect({ id, statuses: statusesOf(r, id) }).toEqual({ id, statuses: ['processing', 'captured'] });
+    expect(r.rejected).toEqual([]);
+  });
+
+  it('with 5 % of requests never answered, the events that do not wait for one arrive meanwhile, and every event arrives in its resource\'s order, each hang costing one retry', async () => {
+    // A timeout longer than the test: the test ends the held requests itself, as the timeout would.
+    await dispatcher.stop();
+    dispatcher = startDispatcher(s.store, { tickMs: 20, timeoutMs: 120_000 });
+    const random = seededRandom(7);
+    let hangs = 0;
+    const r = await receiver({
+      answer: () => {
+        if (random() >= 0.05) return 'ok';
+        hangs++;
+        return 'hold';
+      },
+    });
+    await addEndpoint(r.url);
+    // 195 events of 130 resources: each session's `processing` and `captured`, and a dispute opened on it.
+    for (let i = 0; i < 65; i++) await s.post(`/sandbox/v1/payment_sessions/${await s.capturedOneTime()}/disputes`, {});
+    const outbox = await s.outbox();
+    expect(outbox.length).toBe(195);
+    const resourceOf = (data: Record<string, unknown>) => String(data.dispute_id ?? data.payment_id);
+    const arrived = () => new Set(r.accepted.map((d) => d.body.webhook_delivery_id as string));
+    let rounds = 0;
+    while (arrived().size < outbox.length) {
+      // Every event of a resource no held request is about arrives while the held ones hang.
+      await until(() => {
+        const waiting = new Set(r.held().map((raw) => resourceOf((JSON.parse(raw) as { data: Record<string, unknown> }).data)));
+        const delivered = arrived();
+        return outbox.every((e) => waiting.has(resourceOf(e.payload.data)) || delivered.has(e.payload.webhook_delivery_id));
+      }, 10_000, 'every event that waits for no held request');
+      // The held requests end as a timeout ends them, and the sandbox clock reaches their retries.
+      r.releaseHeld('reset');
+      await advance(60);
+      rounds++;
+      await until(() => r.held().length > 0 || arrived().size === outbox.length, 10_000, 'the retries');
+    }
+    expect(rounds).toBeGreaterThan(0);
+    expect(r.rejected).toEqual([]);
+    // Each resource's events arrived in the order they happened.
+    const order = (deliveries: Array<{ webhook_delivery_id: string; data: Record<string, unknown> }>) => {
+      const byResource = new Map<string, string[]>();
+      for (const d of deliveries) byResource.set(resourceOf(d.data), [...(byResource.get(resourceOf(d.data)) ?? []), d.webhook_delivery_id]);
+      return byResource;
+    };
+    expect(order(r.accepted.map((d) => d.body as { webhook_delivery_id: string; data: Record<string, unknown> }))).toEqual(order(outbox.map((e) => e.payload)));
+    // Every delivery ended delivered, within the retry window: the only failed attempts are the hangs.
+    expect(s.db.prepare('SELECT status, COUNT(*) AS n FROM deliveries GROUP BY status').all()).toEqual([{ status: 'delivered', n: 195 }]);
+    const attempts = (await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts as Array<{ status: number | null; error: string | null }>;
+    expect(attempts.length).toBe(195 + hangs);
+    expect(attempts.filter((a) => a.status !== 204).every((a) => a.status === null && a.error !== null)).toBe(true);
+  });
+});
+
+describe('found by hardening: a published key could be used to read internal addresses', () => {
+  /** A service of the machine that is not a webhook receiver: its pages answer 200 with a body. */
+  async function internalService(pages: Record<string, string | Buffer>) {
+    const http = await import('node:http');
+    const server = http.createServer((request, response) => {
+      request.resume();
+      const page = pages[request.url ?? ''];
+      response.writeHead(page === undefined ? 404 : 200, { 'content-type': 'text/html; charset=utf-8' }).end(page ?? 'Not Found');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    receivers.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+    return `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
+  }
+
+  it('the delivery log keeps the status and a labelled excerpt of at most 200 characters, never the whole answer', async () => {
+    const admin = `<!doctype html><title>Admin</title><h1>Admin</h1><p>${'Settings. '.repeat(40)}</p><p>root token: ADMIN-SECRET-7f3a</p>${'<p>more</p>'.repeat(400)}`;
+    const origin = await internalService({
+      '/admin': admin,
+      '/short': 'OK',
+      '/accents': 'é'.repeat(300),
+      '/huge': Buffer.alloc(2 * 1024 * 1024, 'a'),
+    });
+    // The reproduction: an endpoint at an internal address, then any event.
+    expect((await s.post('/sandbox/v1/webhook_endpoints', { url: `${origin}/admin` })).status).toBe(200);
+    for (const page of ['/short', '/accents', '/huge']) await addEndpoint(`${origin}${page}`);
+    await s.post(`/payments/v1/payment_session/${await s.createSession()}/cancel`);
+    await until(async () => (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts.length === 4, 10_000, 'an attempt at each address');
+    const log = (await s.get('/sandbox/v1/webhook_deliveries')).body;
+    const at = (page: string) => log.attempts.find((a: { url: string }) => a.url === `${origin}${page}`);
+    expect(at('/admin')).toMatchObject({ status: 200, error: null, response_excerpt: { text: admin.slice(0, 200), truncated: true, body_bytes: Buffer.byteLength(admin) } });
+    expect(JSON.stringify(log)).not.toContain('ADMIN-SECRET');
+    expect(at('/short')).toMatchObject({ status: 200, response_excerpt: { text: 'OK', truncated: false, body_bytes: 2 } });
+    // Characters, not bytes: no character is cut in two.
+    expect(at('/accents')).toMatchObject({ status: 200, response_excerpt: { text: 'é'.repeat(200), truncated: true, body_bytes: 600 } });
+    // Past 1 MiB the body is not read on: its length is not known.
+    expect(at('/huge')).toMatchObject({ status: 200, response_excerpt: { text: 'a'.repeat(200), truncated: true, body_bytes: null } });
+  });
+
+  it('reads an attempt logged before as a labelled excerpt: its first 200 bytes, kept as text', async () => {
+    const origin = await internalService({ '/admin': 'Internal Server Error' });
+    await addEndpoint(`${origin}/admin`);
+    await s.post(`/payments/v1/payment_session/${await s.createSession()}/cancel`);
+    await s.post(`/payments/v1/payment_session/${await s.createSession()}/cancel`);
+    await until(async () => (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts.length === 2, 10_000, 'two attempts');
+    // What the earlier log kept: a short body whole, and a longer one cut at 200 bytes.
+    s.db.prepare('UPDATE delivery_attempts SET response = ? WHERE id = (SELECT MIN(id) FROM delivery_attempts)').run('Internal Server Error');
+    s.db.prepare('UPDATE delivery_attempts SET response = ? WHERE id = (SELECT MAX(id) FROM delivery_attempts)').run('x'.repeat(200));
+    const [short, long] = (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts;
+    expect(short.response_excerpt).toEqual({ text: 'Internal Server Error', truncated: false, body_bytes: 21 });
+    expect(long.response_excerpt).toEqual({ text: 'x'.repeat(200), truncated: true, body_bytes: null });
+  });
+
+  it('refuses an endpoint at the sandbox\'s own address, under any of its names', async () => {
+    const base = await s.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = new URL(base);
+    const names = [
+      `http://127.0.0.1:${port}/admin`, `http://localhost:${port}/sandbox/v1/reset`, `http://LOCALHOST.:${port}/`, `http://api.localhost:${port}/`,
+      `http://[::1]:${port}/`, `http://0.0.0.0:${port}/`, `http://0:${port}/`, `http://[::]:${port}/`, `http://127.1:${port}/`, `http://2130706433:${port}/`,
+      `http://0x7f.0.0.1:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`, `https://localhost:${port}/`,
+    ];
+    for (const url of names) {
+      const refused = await s.post('/sandbox/v1/webhook_endpoints', { url });
+      expect({ url, status: refused.status, error: refused.body.error }).toEqual({ url, status: 400, error: 'InvalidRequest' });
+      expect(refused.body.message).toMatch(/^url points at the sandbox itself \(.+:\d+\)/);
+    }
+    expect((await s.get('/sandbox/v1/webhook_endpoints')).body.endpoints).toEqual([]);
+    // Another port of the same machine is another receiver.
+    const other = await receiver();
+    expect((await addEndpoint(other.url)).status).toBe(200);
+  });
+
+  it('bound to every interface, the sandbox also refuses the machine\'s own addresses and name at its port', async () => {
+    const everywhere = testSandbox();
+    try {
+      const { port } = new URL(await everywhere.app.listen({ host: '0.0.0.0', port: 0 }));
+      const { hostname, networkInterfaces } = await import('node:os');
+      const addresses = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).filter((entry) => entry.family === 'IPv4').map((entry) => entry.address));
+      for (const host of [hostname(), ...addresses]) {
+        const refused = await everywhere.post('/sandbox/v1/webhook_endpoints', { url: `http://${host}:${port}/hooks` });
+        expect({ host, status: refused.status }).toEqual({ host, status: 400 });
+      }
+    } finally {
+      await everywhere.close();
+    }
   });
 });

@@ -1,11 +1,11 @@
 // A partner's webhook receiver on 127.0.0.1, for delivery tests: it verifies every signed delivery
 // with this package's verifyWebhook, keeps what it received, and answers as the test says (204, a
-// 500, no answer, or a reset connection).
+// 500, no answer, an answer held until the test releases it, or a reset connection).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhook } from '../../src/webhooks/index.js';
 
-export type Answer = 'ok' | 'fail' | 'hang' | 'reset';
+export type Answer = 'ok' | 'fail' | 'hang' | 'hold' | 'reset';
 
 export interface Received {
   headers: http.IncomingHttpHeaders;
@@ -25,12 +25,17 @@ export interface Receiver {
   accepted: Received[];
   /** Signatures that did not verify: must stay empty. */
   rejected: string[];
+  /** The raw bodies of the requests answered 'hold', not answered yet. */
+  held(): string[];
+  /** Answers the held requests as `answer` says: 'ok' (the default) or 'reset' (as a timeout ends them). */
+  releaseHeld(answer?: 'ok' | 'reset'): void;
   close(): Promise<void>;
 }
 
 export async function startReceiver(options: { secret?: string; legacyKey?: string; port?: number; answer?: (n: number) => Answer } = {}): Promise<Receiver> {
   const accepted: Received[] = [];
   const rejected: string[] = [];
+  const held: Array<{ raw: string; accept: () => void; reset: () => void }> = [];
   let n = 0;
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((request, response) => {
@@ -52,22 +57,27 @@ export async function startReceiver(options: { secret?: string; legacyKey?: stri
       if (answer === 'hang') return;
       if (answer === 'reset') return void request.socket.destroy();
       if (answer === 'fail') return void response.writeHead(500).end('Internal Server Error');
-      let body: Record<string, any>;
-      if (options.legacyKey !== undefined) {
-        if (request.headers['x-service-api-key'] !== options.legacyKey) rejected.push(`legacy key ${String(request.headers['x-service-api-key'])}`);
-        body = JSON.parse(raw) as Record<string, any>;
-      } else {
-        try {
-          body = verifyWebhook({ rawBody: raw, signatureHeader: String(request.headers['x-service-signature']), secret: options.secret ?? '' }) as unknown as Record<string, any>;
-        } catch (error) {
-          rejected.push((error as Error).message);
-          return void response.writeHead(400).end();
-        }
-      }
-      accepted.push({ headers: request.headers, raw, body, arrivedAt });
-      response.writeHead(204).end();
+      if (answer === 'hold') return void held.push({ raw, accept: () => accept(request, response, raw, arrivedAt), reset: () => request.socket.destroy() });
+      accept(request, response, raw, arrivedAt);
     });
   });
+  /** Verifies the delivery, keeps it, and answers 204 (400 when the signature does not verify). */
+  function accept(request: http.IncomingMessage, response: http.ServerResponse, raw: string, arrivedAt: number): void {
+    let body: Record<string, any>;
+    if (options.legacyKey !== undefined) {
+      if (request.headers['x-service-api-key'] !== options.legacyKey) rejected.push(`legacy key ${String(request.headers['x-service-api-key'])}`);
+      body = JSON.parse(raw) as Record<string, any>;
+    } else {
+      try {
+        body = verifyWebhook({ rawBody: raw, signatureHeader: String(request.headers['x-service-signature']), secret: options.secret ?? '' }) as unknown as Record<string, any>;
+      } catch (error) {
+        rejected.push((error as Error).message);
+        return void response.writeHead(400).end();
+      }
+    }
+    accepted.push({ headers: request.headers, raw, body, arrivedAt });
+    response.writeHead(204).end();
+  }
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -79,6 +89,10 @@ export async function startReceiver(options: { secret?: string; legacyKey?: stri
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/webhooks`, origin: `http://127.0.0.1:${port}`, port, accepted, rejected,
+    held: () => held.map((request) => request.raw),
+    releaseHeld: (answer = 'ok') => {
+      for (const request of held.splice(0)) (answer === 'ok' ? request.accept : request.reset)();
+    },
     close: () => new Promise<void>((resolve) => {
       for (const socket of sockets) socket.destroy();
       server.close(() => resolve());

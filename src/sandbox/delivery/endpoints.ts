@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { randomIds } from '../ids.js';
 import { helperRefusal } from '../domain/errors.js';
+import { ownAddressNamed, type SandboxAddress } from '../domain/own-address.js';
 import type { Store } from '../store/index.js';
 import type { EndpointMode, WebhookEndpoint } from '../store/deliveries.js';
 
@@ -17,8 +18,8 @@ export const MAX_ENDPOINTS = 20;
 
 export const newSecret = () => `whsec_${randomBytes(24).toString('base64url')}`;
 
-/** A receiver's URL must be absolute http(s): the dispatcher POSTs there. */
-function checkUrl(url: string): void {
+/** A receiver's URL must be absolute http(s), and not the sandbox's own address: the dispatcher POSTs there. */
+function checkUrl(url: string, sandbox: SandboxAddress | undefined): void {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -28,10 +29,14 @@ function checkUrl(url: string): void {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw helperRefusal('InvalidRequest', 'url must be an http or https URL.');
   // Credentials in a URL would be sent, and logged, with every delivery.
   if (parsed.username !== '' || parsed.password !== '') throw helperRefusal('InvalidRequest', 'url must not carry a user or a password.');
+  const own = sandbox && ownAddressNamed(parsed, sandbox);
+  if (own) {
+    throw helperRefusal('InvalidRequest', `url points at the sandbox itself (${own}): give the address of your own receiver; the sandbox does not deliver webhooks to itself.`);
+  }
 }
 
-export function newEndpoint(fields: { id: string; channel: string; url: string; eventTypes?: string[]; secret?: string; mode?: EndpointMode; now: string }): WebhookEndpoint {
-  checkUrl(fields.url);
+export function newEndpoint(fields: { id: string; channel: string; url: string; eventTypes?: string[]; secret?: string; mode?: EndpointMode; now: string; sandbox?: SandboxAddress }): WebhookEndpoint {
+  checkUrl(fields.url, fields.sandbox);
   // The reference writes the token event both ways; the outbox names it with a dot.
   const eventTypes = (fields.eventTypes ?? ['*']).map((type) => (type === 'payment_token_updated' ? 'payment_token.updated' : type));
   const unknown = eventTypes.filter((type) => type !== '*' && !(EVENT_TYPES as readonly string[]).includes(type));
@@ -43,17 +48,16 @@ export function newEndpoint(fields: { id: string; channel: string; url: string; 
  * --webhook-url: the one endpoint the command line owns on the channel. A restart with another URL
  * or secret points it there (its pending deliveries follow); without a secret, the one in use stays.
  */
-export function configureEndpoint(store: Store, channel: string, option: { url: string; secret?: string }) {
+export function configureEndpoint(store: Store, channel: string, option: { url: string; secret?: string }, sandbox?: SandboxAddress) {
   const existing = store.deliveries.cliEndpoint(channel);
   if (existing) {
     const secret = option.secret ?? existing.secret;
-    if (existing.url !== option.url || secret !== existing.secret) {
-      newEndpoint({ id: existing.id, channel, url: option.url, now: existing.created_at });
-      store.deliveries.repoint(existing.id, option.url, secret);
-    }
+    // Checked even when unchanged: the sandbox may now listen where the URL points.
+    newEndpoint({ id: existing.id, channel, url: option.url, now: existing.created_at, sandbox });
+    if (existing.url !== option.url || secret !== existing.secret) store.deliveries.repoint(existing.id, option.url, secret);
     return { channel, url: option.url, secret, mode: existing.mode, event_types: existing.event_types };
   }
-  const endpoint = newEndpoint({ id: `we_${randomIds.short()}`, channel, url: option.url, ...(option.secret ? { secret: option.secret } : {}), now: store.clock.now(channel) });
+  const endpoint = newEndpoint({ id: `we_${randomIds.short()}`, channel, url: option.url, ...(option.secret ? { secret: option.secret } : {}), now: store.clock.now(channel), sandbox });
   store.deliveries.addEndpoint(endpoint, 'cli');
   return { channel, url: endpoint.url, secret: endpoint.secret, mode: endpoint.mode, event_types: endpoint.event_types };
 }

@@ -25,6 +25,7 @@ import { registerCheckoutRoutes } from './checkout-routes.js';
 import { registerDocsRoutes } from './docs-routes.js';
 import { checkCorsOrigin, registerCors } from './cors.js';
 import { registerRequestLog } from './request-log.js';
+import { sandboxAddress } from './sandbox-address.js';
 import { clientErrorAnswerer, registerTransportErrors } from './transport-errors.js';
 
 export interface SandboxOptions {
@@ -97,7 +98,7 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   const contractIds = new Set(listOperations(contract).map((o) => o.operation.operationId));
   registerOperations<HelperOperations>(app, {
     validators: new SchemaValidators(helpers),
-    handlers: sandboxHelperHandlers({ operationIds: contractIds, codes400: contractCodes400 }),
+    handlers: sandboxHelperHandlers({ operationIds: contractIds, codes400: contractCodes400 }, { sandboxAddress: () => sandboxAddress(app) }),
     codesFor: () => HELPER_CODES,
     store,
     ids,

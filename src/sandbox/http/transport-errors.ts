@@ -5,7 +5,7 @@
 // `Connection: close`, because the connection cannot safely carry another request.
 import { METHODS, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { DELIVERY_HEADER } from '../delivery/dispatcher.js';
+import { DELIVERY_HEADER } from '../delivery/attempt.js';
 import type { FastifyInstance } from 'fastify';
 import { errorBody, HttpRefusal } from './errors.js';
 

@@ -1,6 +1,7 @@
 // Webhook endpoints of each channel, the deliveries of outbox events to them, and the log of every
 // attempt. Deliveries are written with their event (store/outbox.ts), so none is ever lost; the
 // dispatcher (delivery/dispatcher.ts) takes the due ones and records each attempt here.
+import type { ResponseExcerpt } from '../domain/response-excerpt.js';
 import type { Db } from './database.js';
 
 export type EndpointMode = 'signed' | 'legacy';
@@ -30,13 +31,48 @@ export interface AttemptRecord {
   attempted_at: string;
   status: number | null;
   latency_ms: number;
+  response: ResponseExcerpt | null;
+  error: string | null;
+}
+
+/**
+ * The `response` column holds the excerpt as JSON. Rows written before it did hold the body's first
+ * 200 bytes as text: read as an excerpt, truncated unless shorter than that.
+ */
+function storedExcerpt(column: string | null): ResponseExcerpt | null {
+  if (column === null) return null;
+  try {
+    const stored = JSON.parse(column) as Partial<ResponseExcerpt> | null;
+    if (typeof stored?.text === 'string' && typeof stored.truncated === 'boolean' && stored.body_bytes !== undefined) return stored as ResponseExcerpt;
+  } catch {
+    // an excerpt of the earlier kind
+  }
+  const bytes = Buffer.byteLength(column);
+  return bytes < 200 ? { text: column, truncated: false, body_bytes: bytes } : { text: column, truncated: true, body_bytes: null };
+}
+
+/** A logged attempt with its delivery, event and endpoint, as the log query reads it. */
+interface AttemptRow {
+  id: number;
+  attempted_at: string;
+  status: number | null;
+  latency_ms: number;
   response: string | null;
   error: string | null;
+  endpoint_id: string;
+  delivery_attempts: number;
+  delivery_status: 'pending' | 'delivered' | 'failed';
+  event_id: number;
+  webhook_delivery_id: string;
+  event_type: string;
+  url: string | null;
 }
 
 interface EndpointRow extends Omit<WebhookEndpoint, 'event_types'> {
   event_types: string;
 }
+
+const storable = (attempt: AttemptRecord) => ({ ...attempt, response: attempt.response === null ? null : JSON.stringify(attempt.response) });
 
 const readEndpoint = ({ origin: _origin, ...row }: EndpointRow & { origin?: string }): WebhookEndpoint => ({ ...row, event_types: JSON.parse(row.event_types) as string[] });
 
@@ -50,13 +86,16 @@ export function deliveriesRepository(db: Db) {
   const setSecret = db.prepare('UPDATE webhook_endpoints SET secret = ? WHERE channel = ? AND id = ?');
   const dropPending = db.prepare("DELETE FROM deliveries WHERE endpoint_id = ? AND status = 'pending' AND id NOT IN (SELECT delivery_id FROM delivery_attempts)");
   const failPending = db.prepare("UPDATE deliveries SET status = 'failed' WHERE endpoint_id = ? AND status = 'pending'");
-  // Due, and the oldest pending delivery of its resource to this endpoint: one resource's events go in order.
+  // Due, not in flight, and the oldest pending delivery of its resource to this endpoint (a
+  // redelivery after the delivery it repeats): one resource's events go one at a time, in order.
   const due = db.prepare(`SELECT d.id, d.outbox_id, d.attempts, d.first_due_at, o.payload FROM deliveries d JOIN outbox o ON o.id = d.outbox_id
     WHERE d.status = 'pending' AND d.endpoint_id = @endpoint AND d.due_at <= @now
-      AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.status = 'pending' AND p.endpoint_id = d.endpoint_id AND p.resource = d.resource AND p.outbox_id < d.outbox_id)
+      AND d.id NOT IN (SELECT value FROM json_each(@skip))
+      AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.status = 'pending' AND p.endpoint_id = d.endpoint_id AND p.resource = d.resource
+        AND (p.outbox_id < d.outbox_id OR (p.outbox_id = d.outbox_id AND p.id < d.id)))
     ORDER BY d.outbox_id, d.id LIMIT @limit`);
   const stillPending = db.prepare("SELECT 1 FROM deliveries WHERE id = ? AND status = 'pending'").pluck();
-  const endpointExists = db.prepare('SELECT 1 FROM webhook_endpoints WHERE id = ?').pluck();
+  const endpointById = db.prepare('SELECT * FROM webhook_endpoints WHERE id = ?');
   const cliEndpoint = db.prepare("SELECT * FROM webhook_endpoints WHERE channel = ? AND origin = 'cli'");
   const repoint = db.prepare('UPDATE webhook_endpoints SET url = @url, secret = @secret WHERE id = @id');
   const nextDue = db.prepare("SELECT MIN(due_at) FROM deliveries WHERE status = 'pending' AND endpoint_id = ?").pluck();
@@ -84,8 +123,11 @@ export function deliveriesRepository(db: Db) {
     },
     /** Whether a delivery is still waiting (not removed by a reset or an endpoint's removal, not settled). */
     isPending: (id: number) => stillPending.get(id) !== undefined,
-    /** Whether the endpoint is still there (one key lookup, for the dispatcher between attempts). */
-    hasEndpoint: (id: string) => endpointExists.get(id) !== undefined,
+    /** The endpoint as it is now (one key lookup, for the dispatcher between attempts); undefined once removed. */
+    endpoint(id: string): WebhookEndpoint | undefined {
+      const row = endpointById.get(id) as EndpointRow | undefined;
+      return row ? readEndpoint(row) : undefined;
+    },
     endpoints: (channel: string) => (endpointsOf.all(channel) as EndpointRow[]).map(readEndpoint),
     allEndpoints: () => (allEndpoints.all() as EndpointRow[]).map(readEndpoint),
     endpointByUrl(channel: string, url: string): WebhookEndpoint | undefined {
@@ -102,23 +144,25 @@ export function deliveriesRepository(db: Db) {
       failPending.run(id);
       return true;
     },
-    /** The endpoint's due deliveries, oldest event first. */
-    due: (endpointId: string, now: string, limit: number) => due.all({ endpoint: endpointId, now, limit }) as DueDelivery[],
+    /** The endpoint's due deliveries, oldest event first, but those in `skip` (in flight). */
+    due: (endpointId: string, now: string, page: { skip: number[]; limit: number }) =>
+      due.all({ endpoint: endpointId, now, skip: JSON.stringify(page.skip), limit: page.limit }) as DueDelivery[],
     /** When the endpoint's next pending delivery is due (channel clock), if any. */
     nextDue: (endpointId: string) => nextDue.get(endpointId) as string | null,
     delivered(attempt: AttemptRecord, outboxId: number, at: string): void {
-      logAttempt.run(attempt);
+      logAttempt.run(storable(attempt));
       succeed.run(attempt.delivery_id);
       markOutbox.run(at, outboxId);
     },
     /** A failed attempt: due again at `dueAt`, or failed for good when `dueAt` is null. */
     failed(attempt: AttemptRecord, dueAt: string | null): void {
-      logAttempt.run(attempt);
+      logAttempt.run(storable(attempt));
       retry.run(dueAt ?? '9999-12-31T23:59:59.999Z', dueAt === null ? 'failed' : 'pending', attempt.delivery_id);
     },
     attempts(channel: string, page: { after: number; limit: number }) {
-      const rows = attempts.all({ channel, ...page }) as Array<Record<string, unknown> & { id: number }>;
-      return { rows: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
+      const rows = attempts.all({ channel, ...page }) as AttemptRow[];
+      const read = rows.slice(0, page.limit).map(({ response, ...row }) => ({ ...row, response_excerpt: storedExcerpt(response) }));
+      return { rows: read, hasMore: rows.length > page.limit };
     },
   };
 }

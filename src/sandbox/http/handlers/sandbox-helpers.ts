@@ -6,6 +6,7 @@ import { helperRefusal, notFound } from '../../domain/errors.js';
 import { review } from '../../domain/sessions.js';
 import { refundedAmount } from '../../domain/refunds.js';
 import { statusSummary } from '../../domain/views.js';
+import type { SandboxAddress } from '../../domain/own-address.js';
 import type { Session } from '../../domain/types.js';
 import type { Store } from '../../store/index.js';
 import { LAST_CLOCK_TIME } from '../../store/clock.js';
@@ -49,7 +50,12 @@ export interface ContractFacts {
   codes400: (operationId: string) => readonly string[];
 }
 
-export function sandboxHelperHandlers(contract: ContractFacts): Handlers<HelperOperations> {
+/** What the helpers know of the running sandbox: where it listens (undefined until it does). */
+export interface SandboxFacts {
+  sandboxAddress: () => SandboxAddress | undefined;
+}
+
+export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxFacts = { sandboxAddress: () => undefined }): Handlers<HelperOperations> {
   return {
     completeCheckout(context, store) {
       return finishCheckout(store, context, sessionOf(store, context), { eligible: context.body?.eligible !== false });
@@ -125,7 +131,7 @@ export function sandboxHelperHandlers(contract: ContractFacts): Handlers<HelperO
     },
 
     ...disputeHelperHandlers(),
-    ...webhookHelperHandlers(),
+    ...webhookHelperHandlers(sandbox.sandboxAddress),
     ...tokenHelperHandlers(),
     ...catalogHelperHandlers(),
   } satisfies Handlers<HelperOperations>;

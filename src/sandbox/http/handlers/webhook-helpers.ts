@@ -2,9 +2,11 @@
 // and redelivery of an event by hand.
 import { MAX_ENDPOINTS, newEndpoint } from '../../delivery/endpoints.js';
 import { helperRefusal, notFound, quoted } from '../../domain/errors.js';
+import type { SandboxAddress } from '../../domain/own-address.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
 
-export function webhookHelperHandlers(): Handlers<HelperOperations> {
+/** `sandboxAddress`: where the sandbox listens, which no endpoint may point at. */
+export function webhookHelperHandlers(sandboxAddress: () => SandboxAddress | undefined): Handlers<HelperOperations> {
   return {
     createWebhookEndpoint(context, store) {
       const { url, event_types: eventTypes, secret, mode } = context.body;
@@ -12,7 +14,7 @@ export function webhookHelperHandlers(): Handlers<HelperOperations> {
         throw helperRefusal('InvalidRequest', `A channel has at most ${MAX_ENDPOINTS} webhook endpoints; remove one first.`);
       }
       const endpoint = newEndpoint({
-        id: `we_${context.ids.short()}`, channel: context.channel, url, now: context.now,
+        id: `we_${context.ids.short()}`, channel: context.channel, url, now: context.now, sandbox: sandboxAddress(),
         ...(eventTypes ? { eventTypes } : {}), ...(secret !== undefined ? { secret } : {}), ...(mode ? { mode } : {}),
       });
       store.deliveries.addEndpoint(endpoint);
@@ -35,10 +37,9 @@ export function webhookHelperHandlers(): Handlers<HelperOperations> {
       const { after, limit = 100 } = context.query as { after?: string; limit?: number };
       const { rows, hasMore } = store.deliveries.attempts(context.channel, { after: after === undefined ? 0 : Number(after), limit });
       const attempts = rows.map((row) => ({
-        id: String(row.id), event_id: String(row.event_id), webhook_delivery_id: String(row.webhook_delivery_id), event_type: String(row.event_type),
-        endpoint_id: String(row.endpoint_id), url: (row.url as string | null) ?? null, attempted_at: String(row.attempted_at),
-        status: (row.status as number | null) ?? null, latency_ms: Number(row.latency_ms), response: (row.response as string | null) ?? null,
-        error: (row.error as string | null) ?? null, delivery_status: row.delivery_status as 'pending' | 'delivered' | 'failed',
+        id: String(row.id), event_id: String(row.event_id), webhook_delivery_id: row.webhook_delivery_id, event_type: row.event_type,
+        endpoint_id: row.endpoint_id, url: row.url, attempted_at: row.attempted_at, status: row.status, latency_ms: row.latency_ms,
+        response_excerpt: row.response_excerpt, error: row.error, delivery_status: row.delivery_status,
       }));
       return { attempts, has_more: hasMore, next_after: hasMore ? attempts.at(-1)!.id : null };
     },

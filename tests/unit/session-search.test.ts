@@ -74,7 +74,7 @@ describe('a search in one channel', () => {
     expect(search.matches('dev', 'example', 'example')).toMatchObject({ indexedRead: 440, queuedRead: 0 });
   });
 
-  it('asks the index for the channel\'s own rowid range, newest first, and looks each queued session up by its seq', () => {
+  it('asks the index for the channel\'s own rowid range, in the index\'s order, and looks each queued session up by its seq', () => {
     const db = openDatabase(':memory:');
     const spy = vi.spyOn(db, 'prepare');
     sessionSearch(db);

@@ -80,7 +80,7 @@ rows.push({
 const statuses = (counts: Record<string, number>) => Object.entries(counts).map(([status, n]) => `${n}× ${status}`).join(', ');
 const empty = searchCost.emptyChannel;
 rows.push({
-  figure: `search in an empty channel (${k(searchCost.sessions)} in another)`,
+  figure: `search, empty channel (${k(searchCost.sessions)} in another)`,
   measured: `p50 ${empty.p50Ms} ms, p99 ${empty.p99Ms} ms (${statuses(empty.statuses)})`,
   anchors: `GET /health alone p50 ${searchCost.healthAlone.p50Ms} ms, p99 ${searchCost.healthAlone.p99Ms} ms`,
   target: 'p50 < 5 ms', met: empty.p50Ms < 5,

@@ -13,8 +13,11 @@ import { seed } from './list-scale.js';
 
 export const SEARCH_SESSIONS = 100_000;
 export const SEARCH_CONNECTIONS = 30;
-/** Every seeded email holds it (the case); buyer99999 is one session's. */
-export const SEARCHES = ['example.com', 'buyer99999'] as const;
+/**
+ * Every seeded email holds example.com (the issue's case: past the bound of matches, refused);
+ * 1,000 hold 99@example (answered, every match counted); buyer99999 is one session's.
+ */
+export const SEARCHES = ['example.com', '99@example', 'buyer99999'] as const;
 const OTHER_CHANNEL_KEY = 'sandbox-other-key';
 const SEQUENTIAL_REQUESTS = 300;
 

@@ -12,6 +12,7 @@ import { benchDelivery } from './bench/delivery.js';
 import { benchFlow } from './bench/flow.js';
 import { benchListScale, LIST_SIZES } from './bench/list-scale.js';
 import { benchSandbox, type BenchRun } from './bench/sandbox.js';
+import { benchSearchCost } from './bench/search-cost.js';
 import { benchStartup } from './bench/startup.js';
 import { benchTooling } from './bench/tooling.js';
 
@@ -40,6 +41,8 @@ step('retrieve, create and list against Prism and bare fastify');
 const sandbox = await benchSandbox();
 step(`list at ${LIST_SIZES.join(' and ')} sessions`);
 const lists = await benchListScale();
+step('search cost at 100k sessions');
+const searchCost = await benchSearchCost();
 step('a whole flow');
 const flow = await benchFlow();
 step('the client against a raw fetch');
@@ -74,6 +77,22 @@ rows.push({
   target: '≤ 1.5× slower',
   met: listScale <= 1.5,
 });
+const statuses = (counts: Record<string, number>) => Object.entries(counts).map(([status, n]) => `${n}× ${status}`).join(', ');
+const empty = searchCost.emptyChannel;
+rows.push({
+  figure: `search, empty channel (${k(searchCost.sessions)} in another)`,
+  measured: `p50 ${empty.p50Ms} ms, p99 ${empty.p99Ms} ms (${statuses(empty.statuses)})`,
+  anchors: `GET /health alone p50 ${searchCost.healthAlone.p50Ms} ms, p99 ${searchCost.healthAlone.p99Ms} ms`,
+  target: 'p50 < 5 ms', met: empty.p50Ms < 5,
+});
+for (const run of searchCost.underLoad) {
+  rows.push({
+    figure: `/health, ${searchCost.connections} searches "${run.search}" (${k(searchCost.sessions)})`,
+    measured: `p50 ${run.health.p50Ms} ms, p99 ${run.health.p99Ms} ms (${run.health.requests} checks)`,
+    anchors: `searches ${run.searches.requestsPerSecond} req/s, p50 ${run.searches.p50Ms} ms, p99 ${run.searches.p99Ms} ms (${statuses(run.searches.statuses)})`,
+    target: 'p99 < 100 ms', met: run.health.p99Ms < 100,
+  });
+}
 rows.push({ figure: 'flow: create → complete → capture → refund', measured: `${flow.flowsPerSecond.toFixed(0)} flows/s (${flow.workers} workers)${flow.failures ? `, ${flow.failures} FAILED` : ''}`, anchors: `${(flow.flowsPerSecond * 4).toFixed(0)} requests/s`, target: '—', met: null });
 const overhead = (client.ratio - 1) * 100;
 ratios['client/raw fetch'] = client.ratio;
@@ -112,5 +131,5 @@ for (const row of rows) {
 }
 const file = path.join(repoRoot, 'bench', 'results.json');
 mkdirSync(path.dirname(file), { recursive: true });
-writeFileSync(file, `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, rows, ratios, raw: { tooling, startup, sandbox, lists, flow, client, delivery } }, null, 2)}\n`);
+writeFileSync(file, `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, rows, ratios, raw: { tooling, startup, sandbox, lists, searchCost, flow, client, delivery } }, null, 2)}\n`);
 console.log(`\nEvery figure, ratio and target: ${path.relative(process.cwd(), file)}`);

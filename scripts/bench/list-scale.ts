@@ -33,7 +33,7 @@ export interface ListScaleRun {
 }
 
 /** Writes `count` sessions of channel dev straight into a new database file (no HTTP: seeding is not measured). */
-function seed(file: string, count: number): void {
+export function seed(file: string, count: number): void {
   const db = openDatabase(file);
   const store = createStore(db);
   const start = Date.parse('2026-01-01T00:00:00Z');

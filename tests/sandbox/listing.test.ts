@@ -1,7 +1,11 @@
 // list_payment_sessions: every filter, search, date ranges, comma lists, include flags,
 // summarize_refunds, pagination, and newest first.
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { newSession } from '../../src/sandbox/domain/create-session.js';
+import { MAX_SEARCH_LENGTH, MAX_SEARCH_MATCHES } from '../../src/sandbox/domain/search-bounds.js';
+import type { CreateSessionRequest } from '../../src/sandbox/domain/types.js';
+import { DEV_KEY, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let s: TestSandbox;
 const ids: Record<string, string> = {};
@@ -98,4 +102,67 @@ describe('list payment sessions', () => {
       expect(body.message).toMatch(/\w+/);
     },
   );
+});
+
+describe('a search, whatever another channel holds', () => {
+  /** `count` sessions of channel dev, written straight to the store: the API would take too long. */
+  const seedDev = (count: number) => s.store.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      const request = sessionRequest({ customer_email: `buyer${i}@example.com`, customer_name: `Buyer ${i}` }) as CreateSessionRequest;
+      s.store.sessions.insert(newSession({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, channel: 'dev', request, now: '2026-01-01T00:00:00.000Z', newId: () => `item${i}` }));
+    }
+  });
+
+  it('in a channel without sessions answers its own empty page', async () => {
+    seedDev(300);
+    s.store.sessions.indexPendingSearches();
+    const other = await s.get('/payments/v1/payment_sessions?search=example.com', { key: OTHER_KEY });
+    expect({ status: other.status, body: other.body }).toEqual({
+      status: 200, body: { payment_sessions: [], pagination: { current_page: 1, page_size: 30, count: 0, last_page: 1 } },
+    });
+    expect((await list('search=example.com')).pagination.count).toBe(304);
+  });
+
+  it('past a bound answers the list\'s 400, saying which bound and what to do', async () => {
+    seedDev(MAX_SEARCH_MATCHES + 1);
+    const broad = await s.get('/payments/v1/payment_sessions?search=example.com');
+    expect({ status: broad.status, body: broad.body }).toEqual({
+      status: 400,
+      body: { error: 'InvalidRequestParameter', message: `search "example.com" matches more than ${MAX_SEARCH_MATCHES} sessions, the most the sandbox counts for one search: search for something longer or more specific.` },
+    });
+    const long = await s.get(`/payments/v1/payment_sessions?search=${'a'.repeat(MAX_SEARCH_LENGTH + 1)}`);
+    expect({ status: long.status, body: long.body }).toEqual({
+      status: 400, body: { error: 'InvalidRequestParameter', message: `search must be at most ${MAX_SEARCH_LENGTH} characters in the sandbox.` },
+    });
+    // A precise search, and another channel, are answered.
+    expect(await listIds('search=buyer5000@')).toHaveLength(1);
+    expect((await s.get('/payments/v1/payment_sessions?search=example.com', { key: OTHER_KEY })).status).toBe(200);
+  });
+
+  it('waits for a turn of its own: a health check that arrives with searches is answered before them', async () => {
+    seedDev(200);
+    await s.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = s.app.server.address() as AddressInfo;
+    let accepted = 0;
+    s.app.server.on('connection', () => accepted++);
+    const sockets = await Promise.all(Array.from({ length: 6 }, () => new Promise<Socket>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => resolve(socket));
+    })));
+    // The server has accepted all six, so it reads them all at its next look at its sockets.
+    while (accepted < 6) await new Promise((resolve) => setImmediate(resolve));
+    const answered: string[] = [];
+    const names = ['search 1', 'search 2', 'search 3', 'search 4', 'search 5', 'health'];
+    const answers = sockets.map((socket, i) => new Promise<void>((resolve) => socket.once('data', () => {
+      answered.push(names[i]!);
+      socket.destroy();
+      resolve();
+    })));
+    // Written in one go: the server reads all six requests before it runs any search.
+    sockets.forEach((socket, i) => socket.write(i < 5
+      ? `GET /payments/v1/payment_sessions?search=example.com HTTP/1.1\r\nHost: sandbox\r\nx-service-api-key: ${DEV_KEY}\r\n\r\n`
+      : 'GET /health HTTP/1.1\r\nHost: sandbox\r\n\r\n'));
+    await Promise.all(answers);
+    expect(answered[0]).toBe('health');
+    expect(answered.slice(1)).toEqual(names.slice(0, 5));
+  });
 });

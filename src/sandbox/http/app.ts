@@ -15,7 +15,7 @@ import { codesOf, HELPER_CODES } from './error-codes.js';
 import { answerFrameworkError, registerErrorPath } from './errors.js';
 import { catalogHandlers } from './handlers/catalog.js';
 import { disputeHandlers } from './handlers/disputes.js';
-import { paymentSessionHandlers } from './handlers/payment-sessions.js';
+import { paymentSessionHandlers, searchTakesTurn } from './handlers/payment-sessions.js';
 import { paymentTokenHandlers } from './handlers/payment-tokens.js';
 import { sandboxHelperHandlers } from './handlers/sandbox-helpers.js';
 import { registerMethodNotAllowed } from './method-not-allowed.js';
@@ -94,6 +94,7 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     faults: { codes400: contractCodes400 },
     publicUrl,
     replayIgnores: (id) => (id === 'createPaymentSession' ? replayIgnored : undefined),
+    takesTurn: searchTakesTurn,
   });
   const contractIds = new Set(listOperations(contract).map((o) => o.operation.operationId));
   registerOperations<HelperOperations>(app, {

@@ -13,6 +13,7 @@ import type { ValidationCodes } from './error-codes.js';
 import { injectedFault, notImplemented, type RouteFacts, type HttpRefusal } from './errors.js';
 import { PreRenderedJson, RefusedAfterCommit, type Handler, type OperationContext } from './operation-types.js';
 import { refusal, validateRequest } from './request-validation.js';
+import { nextTurn } from './turns.js';
 
 export interface RouteConfig extends RouteFacts {
   operationId: string;
@@ -33,6 +34,8 @@ export interface RegisterOptions<Operations> {
   publicUrl: () => string;
   /** Top-level body fields whose violations wait until an idempotent replay is ruled out. */
   replayIgnores?: (operationId: string) => ((field: string) => boolean) | undefined;
+  /** Requests that may read thousands of rows: each waits for a turn of the event loop of its own (turns.ts). */
+  takesTurn?: (operationId: string, query: Readonly<Record<string, unknown>>) => boolean;
 }
 
 /** Operations that take no body (delete payment token) or one without fields (cancel): the body is not read at all. */
@@ -89,6 +92,7 @@ function registerRoute<Operations>(
       const channel = channelOf(request);
       const fault = takeFault(options, channel, operationId);
       if (fault) throw fault;
+      if (options.takesTurn?.(operationId, request.query as Record<string, unknown>)) await nextTurn();
       // The rest of the request is one transaction (a write is IMMEDIATE): the clock and the
       // handler read one snapshot. A GET's never writes.
       const run = entry.method === 'get' ? options.store.read : options.store.transaction;

@@ -406,4 +406,45 @@ export const MIGRATIONS: Migration[] = [
     // Node's CSPRNG, not SQLite's randomblob(): the secret is what makes a token unforgeable.
     run: (db) => void db.prepare('INSERT INTO page_secret (id, secret) VALUES (1, ?)').run(randomBytes(32)),
   },
+  {
+    version: 13,
+    description: 'the trigram index keeps each channel\'s sessions in a rowid range of their own, so that a search reads its own channel\'s matches only',
+    // Each channel gets a number; a session's entry in the index has the rowid (number << 40) + seq,
+    // so a search asks the index for one channel's range, newest first. The index holds no copy of
+    // the text (contentless). Every session is indexed here, at once, rather than queued: a queue
+    // is tested row by row by every search of its channel.
+    sql: `
+      DROP TRIGGER session_search_insert;
+      DROP TRIGGER session_search_update;
+      DROP TRIGGER session_search_delete;
+      DROP TABLE session_search;
+      DROP TABLE session_search_pending;
+
+      CREATE TABLE search_channels (number INTEGER PRIMARY KEY, channel TEXT NOT NULL UNIQUE);
+      INSERT INTO search_channels (channel) SELECT DISTINCT channel FROM payment_sessions ORDER BY channel;
+
+      CREATE VIRTUAL TABLE session_search USING fts5(id, email, name, tokenize = 'trigram', content = '', contentless_delete = 1);
+      INSERT INTO session_search (rowid, id, email, name)
+        SELECT (c.number << 40) + s.seq, s.id, IFNULL(s.email_search, ''), IFNULL(s.name_search, '')
+        FROM payment_sessions s JOIN search_channels c ON c.channel = s.channel;
+
+      -- Sessions written since the last catch-up, by channel: a search tests its channel's.
+      CREATE TABLE session_search_pending (seq INTEGER PRIMARY KEY, channel TEXT NOT NULL);
+      CREATE INDEX session_search_pending_channel ON session_search_pending (channel, seq);
+
+      CREATE TRIGGER session_search_insert AFTER INSERT ON payment_sessions BEGIN
+        INSERT OR IGNORE INTO search_channels (channel) VALUES (NEW.channel);
+        INSERT OR IGNORE INTO session_search_pending (seq, channel) VALUES (NEW.seq, NEW.channel);
+      END;
+      CREATE TRIGGER session_search_update AFTER UPDATE OF email_search, name_search ON payment_sessions
+        WHEN OLD.email_search IS NOT NEW.email_search OR OLD.name_search IS NOT NEW.name_search BEGIN
+        DELETE FROM session_search WHERE rowid = (SELECT number << 40 FROM search_channels WHERE channel = OLD.channel) + OLD.seq;
+        INSERT OR IGNORE INTO session_search_pending (seq, channel) VALUES (NEW.seq, NEW.channel);
+      END;
+      CREATE TRIGGER session_search_delete AFTER DELETE ON payment_sessions BEGIN
+        DELETE FROM session_search WHERE rowid = (SELECT number << 40 FROM search_channels WHERE channel = OLD.channel) + OLD.seq;
+        DELETE FROM session_search_pending WHERE seq = OLD.seq;
+      END;
+    `,
+  },
 ];

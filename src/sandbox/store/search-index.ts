@@ -1,18 +1,33 @@
 // The trigram index of sessions (session_search) is written in batches: a session's write only
-// queues its rowid (migration 10), and catchUp indexes the queue. The maintenance timer catches
-// up ten times a second; a search also tests the rows still queued (session-list.ts), so that it
-// never misses a session however recent, and a read never writes.
+// queues it (session_search_pending), and catchUp indexes the queue. The maintenance timer catches
+// up ten times a second; a search also tests its channel's rows still queued (session-search.ts),
+// so that it never misses a session however recent, and a read never writes.
+//
+// Each channel has a number (search_channels), and a session's entry has the rowid
+// (number << 40) + seq (migration 13): a channel's sessions form one range of rowids, newest
+// last, so that the index answers one channel's matches without reading another's.
 import type { Db } from './database.js';
+
+const SEQ_BITS = 40n;
+
+/** The rowids of a channel's entries. BigInts: better-sqlite3 binds a number as a REAL, and FTS5 ignores a REAL rowid bound. */
+export function channelRowids(number: number): { first: bigint; last: bigint } {
+  const first = BigInt(number) << SEQ_BITS;
+  return { first, last: first + (1n << SEQ_BITS) - 1n };
+}
 
 export function searchIndexRepository(db: Db) {
   const anyPending = db.prepare('SELECT 1 FROM session_search_pending LIMIT 1').pluck();
-  // The oldest queued rowids first, at most @limit of them: the timer indexes in small steps, so
-  // that no request waits long behind it.
+  // The oldest queued sessions first, at most @limit of them: the timer indexes in small steps, so
+  // that no request waits long behind it. CROSS JOIN keeps the queue outermost: each queued
+  // session is looked up, rather than every session tested against the queue.
   const index = db.prepare(`INSERT INTO session_search (rowid, id, email, name)
-    SELECT s.rowid, s.id, IFNULL(s.email_search, ''), IFNULL(s.name_search, '')
-    FROM (SELECT session_rowid FROM session_search_pending ORDER BY session_rowid LIMIT @limit) p
-    JOIN payment_sessions s ON s.rowid = p.session_rowid`);
-  const clear = db.prepare('DELETE FROM session_search_pending WHERE session_rowid IN (SELECT session_rowid FROM session_search_pending ORDER BY session_rowid LIMIT @limit)');
+    SELECT (c.number << ${SEQ_BITS}) + s.seq, s.id, IFNULL(s.email_search, ''), IFNULL(s.name_search, '')
+    FROM (SELECT seq FROM session_search_pending ORDER BY seq LIMIT @limit) p
+    CROSS JOIN payment_sessions s INDEXED BY payment_sessions_seq
+    CROSS JOIN search_channels c
+    WHERE s.seq = p.seq AND c.channel = s.channel`);
+  const clear = db.prepare('DELETE FROM session_search_pending WHERE seq IN (SELECT seq FROM session_search_pending ORDER BY seq LIMIT @limit)');
   const step = db.transaction((limit: number) => {
     index.run({ limit });
     clear.run({ limit });

@@ -6,14 +6,18 @@
 // - filtered by status or kind, each (status, kind) group present in the channel is read newest
 //   first on (channel, status, kind, seq), at most offset + limit entries each, and the groups are
 //   merged: at most 16 short index reads, whatever the table holds;
-// - a search of 3 characters or more reads its matches from a trigram index (session_search);
+// - a search of 3 characters or more reads its channel's matches from the trigram index
+//   (session-search.ts), and the other filters test those matches only; a shorter one reads the
+//   channel's list index. Either is bounded, and refused past its bound (domain/search-bounds.ts);
 // - only the page's rows are then read and parsed.
 import type { SessionListFilter } from '../domain/listing.js';
+import { MAX_SHORT_SEARCH_SESSIONS, searchTooShort, TRIGRAM } from '../domain/search-bounds.js';
 import type { Session } from '../domain/types.js';
 import type { Db } from './database.js';
 import { LIST_VIEW_VERSION } from '../domain/views.js';
 import { statementCache } from './statement-cache.js';
 import { readSession, renderListView } from './session-columns.js';
+import { sessionSearch } from './session-search.js';
 
 /** What a page reads of each row: its document, or its stored list item (a document marked NUL when the item is stale). */
 type Selected = 'document' | 'view';
@@ -21,9 +25,6 @@ const COLUMN: Record<Selected, string> = {
   document: 'document',
   view: `CASE WHEN list_view_version = ${LIST_VIEW_VERSION} THEN list_view ELSE char(0) || document END`,
 };
-
-/** The shortest search the trigram index answers. */
-const TRIGRAM = 3;
 
 interface ListSql {
   /** Conditions on status and kind: the only ones the per-channel counts can answer. */
@@ -33,7 +34,13 @@ interface ListSql {
   params: Record<string, unknown>;
 }
 
-/** The WHERE conditions of a list and their named parameters. */
+/** The search, lower-cased, when the trigram index can answer it; a NUL would end the FTS5 query string early. */
+function trigramNeedle(filter: SessionListFilter): string | undefined {
+  const needle = filter.search?.toLowerCase();
+  return needle !== undefined && [...needle].length >= TRIGRAM && !needle.includes('\u0000') ? needle : undefined;
+}
+
+/** The WHERE conditions of a list and their named parameters; a trigram search is not among them (session-search.ts). */
 function conditionsOf(channel: string, filter: SessionListFilter): ListSql {
   const sql: ListSql = { groups: ['channel = @channel'], rows: [], params: { channel } };
   const add = (list: 'groups' | 'rows', condition: string, name: string, value: unknown) => {
@@ -44,21 +51,9 @@ function conditionsOf(channel: string, filter: SessionListFilter): ListSql {
   if (filter.statuses) add('groups', 'status IN (SELECT value FROM json_each(@statuses))', 'statuses', JSON.stringify(filter.statuses));
   if (filter.kinds) add('groups', 'kind IN (SELECT value FROM json_each(@kinds))', 'kinds', JSON.stringify(filter.kinds));
   if (filter.paymentToken !== undefined) add('rows', 'payment_token = @payment_token', 'payment_token', filter.paymentToken);
-  if (filter.search !== undefined) {
-    const needle = filter.search.toLowerCase();
-    // A NUL would end the FTS5 query string early: such a needle takes the index walk instead.
-    if ([...needle].length >= TRIGRAM && !needle.includes('\u0000')) {
-      // The trigram index finds every indexed row holding the needle (a quoted FTS5 string is
-      // matched as a substring); rows still queued for the index are tested one by one. The queue
-      // is short: the maintenance timer drains it ten times a second.
-      add('rows', `(rowid IN (SELECT rowid FROM session_search WHERE session_search MATCH @search)
-        OR (rowid IN (SELECT session_rowid FROM session_search_pending)
-          AND (instr(id, @needle) > 0 OR instr(email_search, @needle) > 0 OR instr(name_search, @needle) > 0)))`, 'search', `"${needle.replace(/"/g, '""')}"`);
-      sql.params.needle = needle;
-    } else {
-      // Too short for trigrams: read the (channel, seq, …, email, name, id) index, never the rows.
-      add('rows', '(instr(id, @search) > 0 OR instr(email_search, @search) > 0 OR instr(name_search, @search) > 0)', 'search', needle);
-    }
+  if (filter.search !== undefined && trigramNeedle(filter) === undefined) {
+    // Too short for trigrams: read the (channel, seq, …, email, name, id) index, never the rows.
+    add('rows', '(instr(id, @search) > 0 OR instr(email_search, @search) > 0 OR instr(name_search, @search) > 0)', 'search', filter.search.toLowerCase());
   }
   // ISO 8601 UTC timestamps of one format order as text, so ranges compare in SQL.
   for (const [column, range] of [['created_at', filter.created], ['captured_at', filter.captured]] as const) {
@@ -75,13 +70,8 @@ function conditionsOf(channel: string, filter: SessionListFilter): ListSql {
  */
 function listStatements(sql: ListSql, selected: Selected = 'document') {
   const where = [...sql.groups, ...sql.rows].join(' AND ');
-  const searched = sql.rows.some((condition) => condition.includes('session_search'));
   const narrowed = 'payment_token' in sql.params || Object.keys(sql.params).some((name) => /_at_(from|to)$/.test(name));
-  // A trigram search starts from its matches (rowid lookups); left to itself, SQLite would walk the
-  // channel's index to avoid sorting, and test every row against the matches.
-  const source = searched
-    ? 'payment_sessions NOT INDEXED'
-    : narrowed ? 'payment_sessions' : 'payment_sessions INDEXED BY payment_sessions_channel_seq';
+  const source = narrowed ? 'payment_sessions' : 'payment_sessions INDEXED BY payment_sessions_channel_seq';
   return {
     page: `SELECT ${COLUMN[selected]} FROM payment_sessions WHERE rowid IN
       (SELECT rowid FROM ${source} WHERE ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset) ORDER BY seq DESC`,
@@ -117,8 +107,34 @@ export function sessionListQueries(db: Db) {
       (filter.kinds === undefined || filter.kinds.includes(g.kind as never)));
   }
 
+  const search = sessionSearch(db);
+
+  /**
+   * A search of 3 characters or more: the channel's matches (at most MAX_SEARCH_MATCHES), the other
+   * filters tested on those alone, on the (channel, seq, …) index.
+   */
+  function searchedPage(channel: string, needle: string, filter: SessionListFilter, page: { offset: number; limit: number }, selected: Selected): { rows: string[]; count: number } {
+    const sql = conditionsOf(channel, filter);
+    let { seqs } = search.matches(channel, needle, filter.search!);
+    if (sql.groups.length + sql.rows.length > 1) {
+      seqs = prepared(`SELECT seq FROM payment_sessions INDEXED BY payment_sessions_channel_seq
+        WHERE ${[...sql.groups, ...sql.rows].join(' AND ')} AND seq IN (SELECT value FROM json_each(@seqs)) ORDER BY seq DESC`)
+        .all({ ...sql.params, seqs: JSON.stringify(seqs) }) as number[];
+    }
+    const onPage = seqs.slice(page.offset, page.offset + page.limit);
+    const rows = onPage.length === 0 ? [] : prepared(`SELECT ${COLUMN[selected]} FROM payment_sessions
+      WHERE channel = @channel AND seq IN (SELECT value FROM json_each(@seqs)) ORDER BY seq DESC`).all({ channel, seqs: JSON.stringify(onPage) }) as string[];
+    return { rows, count: seqs.length };
+  }
+
   /** One page of rows (each the selected column) and the count of all that match. */
   function pageOf(channel: string, filter: SessionListFilter, page: { offset: number; limit: number }, selected: Selected): { rows: string[]; count: number } {
+    const needle = trigramNeedle(filter);
+    if (needle !== undefined) return searchedPage(channel, needle, filter, page, selected);
+    // Any other search reads the channel's sessions of the asked statuses and kinds one by one.
+    if (filter.search !== undefined && inGroups(channel, filter).reduce((sum, g) => sum + g.n, 0) > MAX_SHORT_SEARCH_SESSIONS) {
+      throw searchTooShort(filter.search);
+    }
     const sql = conditionsOf(channel, filter);
     let count: number;
     let rows: () => string[];

@@ -236,6 +236,26 @@ describe('iframe mode', () => {
     expect(done.body).not.toContain("'*'");
   });
 
+  it('a success_url or failure_url whose host would write into the policy is refused at create, and never reaches a header', async () => {
+    // "https://shop.example;frame-ancestors/ok" added a frame-ancestors directive (the first one
+    // counts, so any site could frame a session created without use_iframe); "https://*/ok" and
+    // "http://*:4624/ok" made the partner's origin a wildcard.
+    for (const url of ['https://shop.example;frame-ancestors/ok', 'https://shop.example;script-src/ok', 'https://*/ok', 'http://*:4624/ok', "https://shop.example'/ok", 'https://a,b.example/ok']) {
+      for (const field of ['success_url', 'failure_url']) {
+        const refused = await s.post('/payments/v1/create_payment_session', sessionRequest({ use_iframe: true, [field]: url }));
+        expect({ url, status: refused.status, error: refused.body.error }).toEqual({ url, status: 400, error: 'InvalidRequestParameter' });
+        const token = await s.post('/api/v1/payment_tokens/create', { success_url: 'https://a.example/ok', failure_url: 'https://a.example/ko', use_iframe: true, [field]: url });
+        expect({ url, status: token.status, error: token.body.error }).toEqual({ url, status: 400, error: 'ValidationError' });
+      }
+    }
+    // A row written before this rule: its odd origin is left out of the policy, never copied in.
+    const id = await s.createSession({ use_iframe: true, success_url: 'https://shop.example/ok', failure_url: 'https://returns.example/ko' });
+    s.db.prepare("UPDATE payment_sessions SET document = json_set(document, '$.request.success_url', 'https://*;frame-ancestors/ok') WHERE id = ?").run(id);
+    const page = await s.app.inject({ method: 'GET', url: `/checkout/${id}` });
+    expect(directive(page.headers, 'frame-ancestors')).toBe('https://returns.example');
+    expect(String(page.headers['content-security-policy'])).not.toMatch(/\*|;\s*;|frame-ancestors[^;]*frame-ancestors/);
+  });
+
   it('the same for a provision token request: from use_iframe, framed by its own origins only', async () => {
     const plain = await createToken();
     const asked = await s.app.inject({ method: 'GET', url: `/checkout/setup/${plain}?mode=iframe` });

@@ -6,7 +6,7 @@
 // to what was created with use_iframe: true, whatever the page's URL says (?mode=iframe decides
 // nothing), and such a page may be framed only by the partner's origins. Any other page may be
 // framed by no one.
-import { resolveRedirect } from '../domain/create-session.js';
+import { hasPlainHost, resolveRedirect } from '../domain/create-session.js';
 import type { ProvisionRequest } from '../domain/provisioning.js';
 import type { Session } from '../domain/types.js';
 
@@ -20,11 +20,15 @@ export interface PageExits {
 /** A page that belongs to no session or request (not found, refused): framed by no one, leads nowhere. */
 export const NO_EXITS: PageExits = { iframe: false, origins: [] };
 
-/** The origin of a URL, when it has one a header can name (http and https only). */
+/**
+ * The origin of a URL, when it has one a header can name: http or https, and a plain host. Create
+ * refuses any other (domain/create-session.ts); a row written before that rule still never puts a
+ * `*` or a `;` into a page's policy.
+ */
 function originOf(url: string): string | undefined {
   try {
-    const { protocol, origin } = new URL(url);
-    return protocol === 'http:' || protocol === 'https:' ? origin : undefined;
+    const parsed = new URL(url);
+    return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && hasPlainHost(parsed) ? parsed.origin : undefined;
   } catch {
     return undefined;
   }

@@ -35,10 +35,20 @@ export interface TokenFacts {
 export function isValidUrl(url: string): boolean {
   try {
     const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:';
+    return (parsed.protocol === 'https:' || parsed.protocol === 'http:') && hasPlainHost(parsed);
   } catch {
     return false;
   }
+}
+
+/**
+ * A host that is a DNS name (letters, digits and hyphens between dots) or an IP address. The URL
+ * parser also takes `*`, `;`, `,` and `'` in a host, which the hosted pages would copy into their
+ * Content-Security-Policy as the partner's origin: `https://shop.example;frame-ancestors/ok` added
+ * a directive, and `https://*` / `http://*:4624` a wildcard that let any site frame the checkout.
+ */
+export function hasPlainHost(url: URL): boolean {
+  return /^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?)$/i.test(url.hostname);
 }
 
 /**

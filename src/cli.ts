@@ -25,6 +25,8 @@ const USAGE = `Usage: hsa-fsa-sandbox <command> [options]
       built docs site at /docs (default: site/ beside the package); --public-url is the scheme
       and host of every redirect_url (default: the address it listens on). On an address other
       machines can reach, it refuses the published development keys: set SANDBOX_API_KEYS.
+      --cors-origin: which pages may call the API from a browser (default: this machine's pages;
+      an origin such as https://shop.example, or * for any).
   mock [--host H] [--port P] [prism options]            the Prism mock of the examples (default 127.0.0.1:4011)
   docs [--out DIR] [--if-stale]                         builds the docs site (default site/)
 Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel"), SANDBOX_WEBHOOK_URL, SANDBOX_WEBHOOK_SECRET, SANDBOX_DOCS_DIR, SANDBOX_PUBLIC_URL.`;

@@ -1,6 +1,7 @@
 // What a new user meets first: a clean start (the reset helper), a browser page on another origin
 // (CORS), and the sandbox's address opened in a browser (the index page).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let s: TestSandbox;
@@ -40,7 +41,7 @@ describe('CORS', () => {
       undocumented: true,
     });
     expect(reply.status).toBe(204);
-    expect(reply.headers).toMatchObject({ 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type, x-service-api-key', 'access-control-allow-methods': 'POST' });
+    expect(reply.headers).toMatchObject({ 'access-control-allow-origin': 'http://localhost:5173', 'access-control-allow-headers': 'content-type, x-service-api-key', 'access-control-allow-methods': 'POST', vary: 'Origin' });
   });
 
   it('allows the headers the documents declare, not whatever a keyless preflight asks for', async () => {
@@ -60,9 +61,34 @@ describe('CORS', () => {
 
   it('sends CORS headers on answers, errors included, and still needs the key', async () => {
     const ok = await s.get('/payments/v1/payment_sessions', { headers: { origin: 'http://localhost:5173' } });
-    expect(ok.headers['access-control-allow-origin']).toBe('*');
-    const refused = await s.get('/payments/v1/payment_sessions', { key: null, headers: { origin: 'http://localhost:5173' } });
-    expect({ status: refused.status, origin: refused.headers['access-control-allow-origin'] }).toEqual({ status: 401, origin: '*' });
+    expect(ok.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+    const refused = await s.get('/payments/v1/payment_sessions', { key: null, headers: { origin: 'http://127.0.0.1:3000' } });
+    expect({ status: refused.status, origin: refused.headers['access-control-allow-origin'] }).toEqual({ status: 401, origin: 'http://127.0.0.1:3000' });
+  });
+
+  it('lets no page of another site drive the sandbox with the published keys, unless --cors-origin opens it', async () => {
+    // A page on http://evil.example could preflight, then complete another channel's checkout
+    // (POST …/complete_checkout with sandbox-other-key) and read the sessions: every answer said
+    // Access-Control-Allow-Origin: *.
+    const id = await s.createSession({}, { key: OTHER_KEY });
+    const evil = { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' };
+    const preflight = await s.call('OPTIONS', `/sandbox/v1/payment_sessions/${id}/complete_checkout`, { key: null, headers: { ...evil, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-service-api-key' }, undocumented: true });
+    expect(preflight.headers).not.toHaveProperty('access-control-allow-origin');
+    const listed = await s.get('/payments/v1/payment_sessions', { key: OTHER_KEY, headers: evil });
+    expect(listed.headers).not.toHaveProperty('access-control-allow-origin');
+    for (const origin of ['http://localhost.evil.example', 'http://127.0.0.1.evil.example', 'null', 'http://[::1].evil.example']) {
+      expect((await s.get('/payments/v1/payment_sessions', { headers: { origin } })).headers, origin).not.toHaveProperty('access-control-allow-origin');
+    }
+    for (const origin of ['http://localhost', 'https://localhost:8443', 'http://127.0.0.2:5173', 'http://[::1]:3000']) {
+      expect((await s.get('/payments/v1/payment_sessions', { headers: { origin } })).headers['access-control-allow-origin']).toBe(origin);
+    }
+    // Opened on purpose: one partner origin, or any.
+    for (const [policy, expected] of [['https://shop.example', 'https://shop.example'], ['*', '*']] as const) {
+      const open = buildSandbox({ store: s.store, corsOrigin: policy });
+      const reply = await open.inject({ method: 'GET', url: '/payments/v1/payment_sessions', headers: { 'x-service-api-key': 'sandbox-dev-key', ...evil } });
+      expect(reply.headers['access-control-allow-origin']).toBe(expected);
+      await open.close();
+    }
   });
 
   it('answers no preflight on a path that is not the API\'s', async () => {

@@ -23,7 +23,7 @@ import type { ContractOperations, HelperOperations } from './operation-types.js'
 import { registerOperations } from './operations.js';
 import { registerCheckoutRoutes } from './checkout-routes.js';
 import { registerDocsRoutes } from './docs-routes.js';
-import { checkCorsOrigin, registerCors } from './cors.js';
+import { checkCorsOrigin, LOOPBACK_ORIGINS, registerCors } from './cors.js';
 import { registerRequestLog } from './request-log.js';
 import { sandboxAddress } from './sandbox-address.js';
 import { clientErrorAnswerer, registerTransportErrors } from './transport-errors.js';
@@ -39,7 +39,7 @@ export interface SandboxOptions {
   publicUrl?: string | (() => string);
   /** Where ids come from; random by default. */
   ids?: IdSource;
-  /** The Access-Control-Allow-Origin the sandbox answers browsers with; `*` by default. */
+  /** Which pages may call the API from a browser (cors.ts): this machine's (`loopback`) by default, `*`, or one origin. */
   corsOrigin?: string;
   /** Receives one line per request (method, path, status, time); none when absent. */
   requestLog?: (line: string) => void;
@@ -57,7 +57,7 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   const ids = options.ids ?? randomIds;
   const configured = options.publicUrl ?? 'http://127.0.0.1:4010';
   const publicUrl = typeof configured === 'function' ? configured : () => configured;
-  const corsOrigin = options.corsOrigin ?? '*';
+  const corsOrigin = options.corsOrigin ?? LOOPBACK_ORIGINS;
   checkCorsOrigin(corsOrigin);
 
   const app = Fastify({

@@ -1,12 +1,29 @@
-// CORS for a frontend on another origin calling the sandbox from the browser, as Prism allows:
+// CORS for a frontend on another origin calling the sandbox from the browser (by default one served
+// from this machine; see LOOPBACK_ORIGINS):
 // preflights (OPTIONS with Access-Control-Request-Method) are answered before the key check, since
 // a browser never sends credentials on a preflight, and every answer carries the CORS headers. A
 // preflight allows the path's own methods and the headers the documents declare for requests,
 // never simply what it asked for. The hosted pages take the CORS header off (checkout-routes.ts).
 import type { FastifyInstance } from 'fastify';
 
-/** `*`, or one origin as a browser sends it (scheme, host, port): anything else cannot be a header. */
+/**
+ * Which pages may call the API from a browser: `loopback` (the default) answers any page served
+ * from this machine (localhost, 127.0.0.0/8, [::1], any port) and no other; `*` any page; or one
+ * origin. The development keys are published, so under `*` any website a developer opens could
+ * drive their sandbox (complete a checkout, read the sessions) with them.
+ */
+export const LOOPBACK_ORIGINS = 'loopback';
+const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/i;
+
+/** The Access-Control-Allow-Origin for a request from `requestOrigin`, or undefined for none. */
+export function allowedOrigin(policy: string, requestOrigin: string | undefined): string | undefined {
+  if (policy !== LOOPBACK_ORIGINS) return policy;
+  return requestOrigin !== undefined && LOOPBACK_ORIGIN.test(requestOrigin) ? requestOrigin : undefined;
+}
+
+/** `loopback`, `*`, or one origin as a browser sends it (scheme, host, port): anything else cannot be a header. */
 export function checkCorsOrigin(origin: string): void {
+  if (origin === LOOPBACK_ORIGINS) return;
   const isOrigin = (() => {
     try {
       return new URL(origin).origin === origin;
@@ -15,7 +32,7 @@ export function checkCorsOrigin(origin: string): void {
     }
   })();
   if (origin !== '*' && !(isOrigin && /^[\x21-\x7e]+$/.test(origin))) {
-    throw new Error(`--cors-origin must be * or an origin such as http://localhost:5173, not ${JSON.stringify(origin)}`);
+    throw new Error(`--cors-origin must be *, loopback or an origin such as https://shop.example, not ${JSON.stringify(origin)}`);
   }
 }
 
@@ -37,10 +54,10 @@ export function registerCors(app: FastifyInstance, origin: string, requestHeader
       .header('access-control-max-age', '600')
       .send();
   });
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    reply.header('access-control-allow-origin', origin === '*' ? '*' : origin);
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const allowed = allowedOrigin(origin, request.headers.origin);
+    if (allowed !== undefined) reply.header('access-control-allow-origin', allowed).header('access-control-expose-headers', 'allow, content-type');
     if (origin !== '*') reply.header('vary', 'Origin');
-    reply.header('access-control-expose-headers', 'allow, content-type');
     done(null, payload);
   });
 }

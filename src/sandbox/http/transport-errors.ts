@@ -7,6 +7,7 @@ import { METHODS, STATUS_CODES, type IncomingMessage, type ServerResponse } from
 import type { Duplex } from 'node:stream';
 import { DELIVERY_HEADER } from '../delivery/attempt.js';
 import type { FastifyInstance } from 'fastify';
+import { LOOPBACK_ORIGINS } from './cors.js';
 import { errorBody, HttpRefusal } from './errors.js';
 
 /** The sandbox's codes for refusals outside any route (declared in openapi/sandbox.yaml). */
@@ -30,8 +31,9 @@ export function transportErrorFor(error: ParserError): TransportError {
 /** The whole answer as bytes, for a socket that has no response object; a browser can read it (CORS). */
 function rawAnswer({ status, error, message }: TransportError, corsOrigin: string): string {
   const body = JSON.stringify(errorBody(error, message));
+  const cors = corsOrigin === LOOPBACK_ORIGINS ? '' : `Access-Control-Allow-Origin: ${corsOrigin}\r\n`;
   return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-    `Access-Control-Allow-Origin: ${corsOrigin}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+    `${cors}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
 function endSocket(socket: Duplex, answer: TransportError, corsOrigin: string): void {
@@ -48,8 +50,10 @@ export const clientErrorAnswerer = (corsOrigin: string) => (error: ParserError, 
 
 function answerResponse(response: ServerResponse, { status, error, message }: TransportError, corsOrigin: string): void {
   const body = JSON.stringify(errorBody(error, message));
+  // These answers come before any request is read, so the loopback policy, which reads the request's Origin, sends none.
   response.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close', 'access-control-allow-origin': corsOrigin,
+    'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close',
+    ...(corsOrigin === LOOPBACK_ORIGINS ? {} : { 'access-control-allow-origin': corsOrigin }),
   });
   response.end(body);
 }

@@ -137,3 +137,30 @@ describe('the bounds of an idempotency key', () => {
     expect(taken.status).toBe(200);
   });
 });
+
+describe('keys that are not valid Unicode', () => {
+  it('a lone surrogate is refused, so that two different keys are never stored as the same one', async () => {
+    // "lone-X\ud800" (1000) then "lone-X\udc00" (2000) answered IdempotencyViolation on total_amount:
+    // stored as UTF-8, both lone surrogates became U+FFFD.
+    for (const key of ['lone-X\\ud800', 'lone-X\\udc00', 'pair-\\ud83d']) {
+      const raw = JSON.stringify(sessionRequest({ total_amount: 1000 })).replace('{', `{"idempotency_key":"${key}",`);
+      const refused = await s.call('POST', '/payments/v1/create_payment_session', { raw });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({ error: 'InvalidRequestParameter', message: expect.stringContaining('holds a string that is not valid Unicode at idempotency_key') });
+    }
+    expect(await countSessions()).toBe(0);
+    // A surrogate pair, escaped, is a character like any other, and U+FFFD a key of its own.
+    const smile = JSON.stringify(sessionRequest()).replace('{', '{"idempotency_key":"key-\\ud83d\\ude00",');
+    const first = await s.call('POST', '/payments/v1/create_payment_session', { raw: smile });
+    expect(first.status).toBe(200);
+    expect((await create(sessionRequest({ idempotency_key: 'key-\u{1F600}' }))).body.id).toBe(first.body.id);
+    expect((await create(sessionRequest({ idempotency_key: 'key-\uFFFD' }))).body.id).not.toBe(first.body.id);
+  });
+
+  it('anywhere in a body, key or value, with the operation\'s own code', async () => {
+    const capture = await s.call('POST', `${s.session(await s.authorized())}/capture`, { raw: '{"total_amount": 1000, "idempotency_key": "ok", "note": {"\\udfff": 1}}' });
+    expect({ status: capture.status, error: capture.body.error }).toEqual({ status: 400, error: 'MissingField' });
+    // The path names the key as valid text: the answer never carries the lone surrogate back.
+    expect(capture.body.message).toContain('not valid Unicode at note.\uFFFD');
+  });
+});

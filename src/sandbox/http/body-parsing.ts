@@ -37,6 +37,27 @@ export function tooDeepAt(value: unknown, limit = MAX_NESTING_DEPTH): string[] |
   return undefined;
 }
 
+/**
+ * Where a string (a value or a key) holds a lone surrogate (a JSON path), or undefined. SQLite keeps
+ * text as UTF-8, where a lone surrogate becomes U+FFFD: two different idempotency keys, "k\ud800"
+ * and "k\udc00", were stored as the same key.
+ */
+export function notUnicodeAt(value: unknown): string[] | undefined {
+  const stack: Array<{ value: unknown; path: string[] }> = [{ value, path: [] }];
+  while (stack.length > 0) {
+    const { value: at, path } = stack.pop()!;
+    if (typeof at === 'string') {
+      if (!at.isWellFormed()) return path;
+    } else if (at !== null && typeof at === 'object') {
+      for (const [key, child] of Object.entries(at)) {
+        if (!key.isWellFormed()) return [...path, key];
+        stack.push({ value: child, path: [...path, key] });
+      }
+    }
+  }
+  return undefined;
+}
+
 export function registerJsonParser(app: FastifyInstance): void {
   // Fastify's own parser, which also refuses __proto__ and constructor.prototype keys.
   const parse = app.getDefaultJsonParser('error', 'error');
@@ -52,6 +73,11 @@ export function registerJsonParser(app: FastifyInstance): void {
       if (deep) {
         const where = deep.slice(0, 3).join('.') + (deep.length > 3 ? '…' : '');
         return done(null, new MalformedBody(`The request body nests deeper than ${MAX_NESTING_DEPTH} levels (at ${where}).`, deep[0]));
+      }
+      // Only an escape (\ud800) can put a lone surrogate into a string: raw bytes are UTF-8.
+      const broken = (body as string).includes('\\u') ? notUnicodeAt(value) : undefined;
+      if (broken) {
+        return done(null, new MalformedBody(`The request body holds a string that is not valid Unicode at ${broken.map((key) => key.toWellFormed()).join('.') || 'its top'}: a lone surrogate escape such as \\ud800, which storing would turn into another character.`, broken[0]));
       }
       done(null, value);
     });

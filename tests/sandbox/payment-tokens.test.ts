@@ -3,6 +3,8 @@
 // delete, charging with a token and its 422s, and channel isolation. Every response is checked
 // against the documents by the test sandbox.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_SEARCH_LENGTH, MAX_SEARCH_MATCHES } from '../../src/sandbox/domain/search-bounds.js';
+import { searchTakesTurn } from '../../src/sandbox/http/turns.js';
 import { noCharges, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let s: TestSandbox;
@@ -337,6 +339,51 @@ describe('retrieve, list, delete', () => {
     const { token } = await provisioned();
     expect((await s.post(`/api/v1/payment_tokens/${token}/delete`, undefined, { key: OTHER_KEY })).status).toBe(404);
     expect((await retrieve(token)).status).toBe(200);
+  });
+});
+
+describe('a token search, whatever another channel holds', () => {
+  /** `count` active tokens of channel dev, written straight to the store: the API would take too long. */
+  const seedDev = (count: number) => s.store.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      const email = `buyer${i}@example.com`;
+      s.store.tokens.insert({
+        token: `ptok_seed_${i}`, channel: 'dev', session_id: null, status: 'active', next_action: null, created_at: '2026-01-01T00:00:00.000Z',
+        customer_email: email, customer_name: `Buyer ${i}`, customer_key: email, card_brand: 'visa', card_last4: '4242', card_expires: '2030-01',
+        lmn_expires_at: null, provision_request_id: null, metadata: null, success_url: null, failure_url: null,
+      });
+    }
+  });
+
+  it('in a channel without tokens answers its own empty page', async () => {
+    seedDev(300);
+    const other = await list('?email=example.com', { key: OTHER_KEY });
+    expect({ status: other.status, body: other.body }).toEqual({
+      status: 200, body: { payment_tokens: [], pagination: { current_page: 1, page_size: 30, count: 0, last_page: 1 } },
+    });
+    expect((await list('?email=example.com&name=buyer')).body.pagination.count).toBe(300);
+  });
+
+  it('past a bound answers the list\'s 400, saying which bound and what to do', async () => {
+    seedDev(MAX_SEARCH_MATCHES + 1);
+    const broad = await list('?email=Example.com');
+    expect({ status: broad.status, body: broad.body }).toEqual({
+      status: 400,
+      body: { error: 'InvalidRequestParameter', message: `email "Example.com" matches more than ${MAX_SEARCH_MATCHES} tokens, the most the sandbox counts for one search: search for something longer or more specific.` },
+    });
+    const long = await list(`?name=${'a'.repeat(MAX_SEARCH_LENGTH + 1)}`);
+    expect({ status: long.status, body: long.body }).toEqual({
+      status: 400, body: { error: 'InvalidRequestParameter', message: `name must be at most ${MAX_SEARCH_LENGTH} characters in the sandbox.` },
+    });
+    // A precise search, and another channel, are answered.
+    expect((await list('?email=buyer5000@')).body.pagination.count).toBe(1);
+    expect((await list('?email=example.com', { key: OTHER_KEY })).status).toBe(200);
+  });
+
+  it('waits for a turn of its own, as a session search does', () => {
+    expect(searchTakesTurn('listPaymentTokens', { email: 'ann' })).toBe(true);
+    expect(searchTakesTurn('listPaymentTokens', { name: 'ann' })).toBe(true);
+    expect(searchTakesTurn('listPaymentTokens', { card_expires_before: '2030-01' })).toBe(false);
   });
 });
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { newSession } from '../../src/sandbox/domain/create-session.js';
 import { Refusal } from '../../src/sandbox/domain/errors.js';
 import { sessionListFilter, type ListQuery } from '../../src/sandbox/domain/listing.js';
-import { MAX_SEARCH_LENGTH, MAX_SEARCH_MATCHES, MAX_SHORT_SEARCH_SESSIONS, MAX_UNINDEXED_SESSIONS } from '../../src/sandbox/domain/search-bounds.js';
+import { MAX_SEARCH_LENGTH, MAX_SEARCH_MATCHES, MAX_SHORT_SEARCH_ROWS, MAX_UNINDEXED_SESSIONS } from '../../src/sandbox/domain/search-bounds.js';
 import type { CreateSessionRequest, Session } from '../../src/sandbox/domain/types.js';
 import { openDatabase, type Db } from '../../src/sandbox/store/database.js';
 import { createStore, type Store } from '../../src/sandbox/store/index.js';
@@ -159,7 +159,7 @@ describe('the bounds of a search', () => {
     expect(list(store, 'other', { search: 'example.com' }).count).toBe(0);
   });
 
-  it(`tests at most ${MAX_UNINDEXED_SESSIONS} sessions still queued for the index, and reads at most ${MAX_SHORT_SEARCH_SESSIONS} for a short search`, () => {
+  it(`tests at most ${MAX_UNINDEXED_SESSIONS} sessions still queued for the index, and reads at most ${MAX_SHORT_SEARCH_ROWS} for a short search`, () => {
     const store = createStore(openDatabase(':memory:'));
     insertMany(store, 'dev', MAX_UNINDEXED_SESSIONS + 1, (i) => `b${i}@shop.test`);
     expect(refusalOf(() => list(store, 'dev', { search: 'b7@shop' }))).toEqual({
@@ -172,7 +172,7 @@ describe('the bounds of a search', () => {
     // Too short for trigrams, or holding a NUL: the channel's sessions are read one by one.
     expect(refusalOf(() => list(store, 'dev', { search: 'b7' }))).toEqual({
       code: 'InvalidRequestParameter',
-      message: `search "b7" is shorter than 3 characters, so it reads every session of the channel one by one, and the sandbox does so for at most ${MAX_SHORT_SEARCH_SESSIONS} sessions: search for 3 characters or more, or filter by status or kind first.`,
+      message: `search "b7" is shorter than 3 characters, so it reads every session of the channel one by one, and the sandbox does so for at most ${MAX_SHORT_SEARCH_ROWS} sessions: search for 3 characters or more, or filter by status or kind first.`,
     });
     expect(refusalOf(() => list(store, 'dev', { search: 'b7@\u0000' })).message).toMatch(/^search "b7@\\u0000" holds a NUL character, so it reads every session/);
     // Filtered by status, the channel holds few enough: the short search is answered.

@@ -1,7 +1,7 @@
 // list_payment_sessions: what the query asks for, as a filter the store runs in SQL, and the
 // pagination object. Pure: no I/O, and nothing here reads a session.
 import { refusalsOf } from './errors.js';
-import { MAX_SEARCH_LENGTH, searchTooLong } from './search-bounds.js';
+import { MAX_SEARCH_LENGTH, sessionSearchRefusals } from './search-bounds.js';
 import type { SessionKind, SessionStatus } from './types.js';
 
 export interface ListQuery {
@@ -60,7 +60,7 @@ export function storedTime(value: string | undefined, name: string): string | un
 }
 
 export function sessionListFilter(query: ListQuery): SessionListFilter {
-  if (query.search !== undefined && [...query.search].length > MAX_SEARCH_LENGTH) throw searchTooLong();
+  if (query.search !== undefined && [...query.search].length > MAX_SEARCH_LENGTH) throw sessionSearchRefusals.tooLong('search');
   const excluded: SessionStatus[] = [];
   if (query.filter_pending) excluded.push('pending');
   if (query.filter_voided) excluded.push('authorization_voided');

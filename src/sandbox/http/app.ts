@@ -15,7 +15,7 @@ import { codesOf, HELPER_CODES } from './error-codes.js';
 import { answerFrameworkError, registerErrorPath } from './errors.js';
 import { catalogHandlers } from './handlers/catalog.js';
 import { disputeHandlers } from './handlers/disputes.js';
-import { paymentSessionHandlers, searchTakesTurn } from './handlers/payment-sessions.js';
+import { paymentSessionHandlers } from './handlers/payment-sessions.js';
 import { paymentTokenHandlers } from './handlers/payment-tokens.js';
 import { sandboxHelperHandlers } from './handlers/sandbox-helpers.js';
 import { registerMethodNotAllowed } from './method-not-allowed.js';
@@ -27,6 +27,7 @@ import { checkCorsOrigin, LOOPBACK_ORIGINS, registerCors } from './cors.js';
 import { registerRequestLog } from './request-log.js';
 import { sandboxAddress } from './sandbox-address.js';
 import { clientErrorAnswerer, registerTransportErrors } from './transport-errors.js';
+import { searchTakesTurn } from './turns.js';
 
 export interface SandboxOptions {
   store: Store;

@@ -24,3 +24,13 @@ export function nextTurn(): Promise<void> {
     }
   });
 }
+
+/** The query parameters that make a list a search, which may read thousands of matches. */
+const SEARCH_PARAMETERS: Readonly<Record<string, readonly string[]>> = {
+  listPaymentSessions: ['search'],
+  listPaymentTokens: ['email', 'name'],
+};
+
+/** A list with a search waits for a turn of the event loop of its own. */
+export const searchTakesTurn = (operationId: string, query: Readonly<Record<string, unknown>>) =>
+  SEARCH_PARAMETERS[operationId]?.some((parameter) => query[parameter] !== undefined) ?? false;

@@ -447,4 +447,45 @@ export const MIGRATIONS: Migration[] = [
       END;
     `,
   },
+  {
+    version: 14,
+    description: 'the trigram index of tokens keeps each channel\'s active tokens in a rowid range of their own, so that a token search reads its own channel\'s matches only',
+    // As migration 13 does for sessions: a token's entry has the rowid (number << 40) + seq, with
+    // the channel numbers the sessions use, and the index holds no copy of the text. Only active
+    // tokens, the ones the list shows, are indexed, so that a search's matches are all listable.
+    // A token is indexed in its own write, as before: tokens are written far more rarely than
+    // sessions, and a search then has no queue to test.
+    sql: `
+      DROP TRIGGER token_search_insert;
+      DROP TRIGGER token_search_delete;
+      DROP TABLE token_search;
+
+      INSERT OR IGNORE INTO search_channels (channel) SELECT DISTINCT channel FROM payment_tokens ORDER BY channel;
+      CREATE VIRTUAL TABLE token_search USING fts5(email, name, tokenize = 'trigram', content = '', contentless_delete = 1);
+      INSERT INTO token_search (rowid, email, name)
+        SELECT (c.number << 40) + t.seq, IFNULL(t.email_search, ''), IFNULL(t.name_search, '')
+        FROM payment_tokens t JOIN search_channels c ON c.channel = t.channel WHERE t.status = 'active';
+
+      CREATE TRIGGER token_search_insert AFTER INSERT ON payment_tokens BEGIN
+        INSERT OR IGNORE INTO search_channels (channel) VALUES (NEW.channel);
+        INSERT INTO token_search (rowid, email, name)
+          SELECT (number << 40) + NEW.seq, IFNULL(NEW.email_search, ''), IFNULL(NEW.name_search, '')
+          FROM search_channels WHERE channel = NEW.channel AND NEW.status = 'active';
+      END;
+      -- A token enters the index when it becomes active and leaves it when it stops being so; its
+      -- email and name do not change today, but an entry would follow them if they did.
+      CREATE TRIGGER token_search_update AFTER UPDATE OF status, email_search, name_search ON payment_tokens
+        WHEN (OLD.status = 'active' OR NEW.status = 'active') AND (OLD.status IS NOT NEW.status
+          OR OLD.email_search IS NOT NEW.email_search OR OLD.name_search IS NOT NEW.name_search) BEGIN
+        DELETE FROM token_search WHERE OLD.status = 'active'
+          AND rowid = (SELECT number << 40 FROM search_channels WHERE channel = OLD.channel) + OLD.seq;
+        INSERT INTO token_search (rowid, email, name)
+          SELECT (number << 40) + NEW.seq, IFNULL(NEW.email_search, ''), IFNULL(NEW.name_search, '')
+          FROM search_channels WHERE channel = NEW.channel AND NEW.status = 'active';
+      END;
+      CREATE TRIGGER token_search_delete AFTER DELETE ON payment_tokens WHEN OLD.status = 'active' BEGIN
+        DELETE FROM token_search WHERE rowid = (SELECT number << 40 FROM search_channels WHERE channel = OLD.channel) + OLD.seq;
+      END;
+    `,
+  },
 ];

@@ -3,18 +3,10 @@
 // up ten times a second; a search also tests its channel's rows still queued (session-search.ts),
 // so that it never misses a session however recent, and a read never writes.
 //
-// Each channel has a number (search_channels), and a session's entry has the rowid
-// (number << 40) + seq (migration 13): a channel's sessions form one range of rowids, newest
-// last, so that the index answers one channel's matches without reading another's.
+// Each channel's sessions form one range of rowids, newest last (search-channels.ts), so that the
+// index answers one channel's matches without reading another's.
 import type { Db } from './database.js';
-
-const SEQ_BITS = 40n;
-
-/** The rowids of a channel's entries. BigInts: better-sqlite3 binds a number as a REAL, and FTS5 ignores a REAL rowid bound. */
-export function channelRowids(number: number): { first: bigint; last: bigint } {
-  const first = BigInt(number) << SEQ_BITS;
-  return { first, last: first + (1n << SEQ_BITS) - 1n };
-}
+import { SEQ_BITS } from './search-channels.js';
 
 export function searchIndexRepository(db: Db) {
   const anyPending = db.prepare('SELECT 1 FROM session_search_pending LIMIT 1').pluck();

@@ -11,7 +11,7 @@
 //   channel's list index. Either is bounded, and refused past its bound (domain/search-bounds.ts);
 // - only the page's rows are then read and parsed.
 import type { SessionListFilter } from '../domain/listing.js';
-import { MAX_SHORT_SEARCH_SESSIONS, searchTooShort, TRIGRAM } from '../domain/search-bounds.js';
+import { MAX_SHORT_SEARCH_ROWS, sessionSearchRefusals, trigramSearchable } from '../domain/search-bounds.js';
 import type { Session } from '../domain/types.js';
 import type { Db } from './database.js';
 import { LIST_VIEW_VERSION } from '../domain/views.js';
@@ -37,7 +37,7 @@ interface ListSql {
 /** The search, lower-cased, when the trigram index can answer it; a NUL would end the FTS5 query string early. */
 function trigramNeedle(filter: SessionListFilter): string | undefined {
   const needle = filter.search?.toLowerCase();
-  return needle !== undefined && [...needle].length >= TRIGRAM && !needle.includes('\u0000') ? needle : undefined;
+  return needle !== undefined && trigramSearchable(needle) ? needle : undefined;
 }
 
 /** The WHERE conditions of a list and their named parameters; a trigram search is not among them (session-search.ts). */
@@ -132,8 +132,8 @@ export function sessionListQueries(db: Db) {
     const needle = trigramNeedle(filter);
     if (needle !== undefined) return searchedPage(channel, needle, filter, page, selected);
     // Any other search reads the channel's sessions of the asked statuses and kinds one by one.
-    if (filter.search !== undefined && inGroups(channel, filter).reduce((sum, g) => sum + g.n, 0) > MAX_SHORT_SEARCH_SESSIONS) {
-      throw searchTooShort(filter.search);
+    if (filter.search !== undefined && inGroups(channel, filter).reduce((sum, g) => sum + g.n, 0) > MAX_SHORT_SEARCH_ROWS) {
+      throw sessionSearchRefusals.tooShort({ parameter: 'search', value: filter.search });
     }
     const sql = conditionsOf(channel, filter);
     let count: number;

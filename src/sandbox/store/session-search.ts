@@ -3,9 +3,9 @@
 // the channel's sessions still queued for it. The work is bounded by the answer, never by the
 // table or another channel: at most MAX_SEARCH_MATCHES matches and MAX_UNINDEXED_SESSIONS queued
 // rows are read, and a search that would need more is refused (domain/search-bounds.ts).
-import { MAX_SEARCH_MATCHES, MAX_UNINDEXED_SESSIONS, searchIndexBehind, searchTooBroad } from '../domain/search-bounds.js';
+import { MAX_SEARCH_MATCHES, MAX_UNINDEXED_SESSIONS, searchIndexBehind, sessionSearchRefusals } from '../domain/search-bounds.js';
 import type { Db } from './database.js';
-import { channelRowids } from './search-index.js';
+import { channelRanges, ftsString } from './search-channels.js';
 
 /** The matches of a search, and what finding them read. */
 export interface SearchMatches {
@@ -18,7 +18,7 @@ export interface SearchMatches {
 }
 
 export function sessionSearch(db: Db) {
-  const numberOf = db.prepare('SELECT number FROM search_channels WHERE channel = ?').pluck();
+  const rangeOf = channelRanges(db);
   // A quoted FTS5 string matches as a substring under the trigram tokenizer. Every match is read
   // (the count is exact), so the order does not matter to the work: the index's ascending walk,
   // half the cost of its descending one, is taken, and LIMIT stops it past the bound.
@@ -37,17 +37,17 @@ export function sessionSearch(db: Db) {
      * `search` is the caller's text, for the refusal.
      */
     matches(channel: string, needle: string, search: string): SearchMatches {
-      const number = numberOf.get(channel) as number | undefined;
+      const range = rangeOf(channel);
       // A channel that never had a session has no range, and nothing queued.
-      if (number === undefined) return { seqs: [], indexedRead: 0, queuedRead: 0 };
-      const { first, last } = channelRowids(number);
-      const found = (indexed.all({ match: `"${needle.replace(/"/g, '""')}"`, first, last, limit: MAX_SEARCH_MATCHES + 1 }) as number[]).reverse();
-      if (found.length > MAX_SEARCH_MATCHES) throw searchTooBroad(search);
+      if (range === undefined) return { seqs: [], indexedRead: 0, queuedRead: 0 };
+      const { first, last } = range;
+      const found = (indexed.all({ match: ftsString(needle), first, last, limit: MAX_SEARCH_MATCHES + 1 }) as number[]).reverse();
+      if (found.length > MAX_SEARCH_MATCHES) throw sessionSearchRefusals.tooBroad([{ parameter: 'search', value: search }]);
       const tested = queued.all({ channel, needle, limit: MAX_UNINDEXED_SESSIONS + 1 }) as Array<[number, number | null]>;
       if (tested.length > MAX_UNINDEXED_SESSIONS) throw searchIndexBehind();
       // A session is either indexed or queued, never both: the two lists are disjoint.
       const fresh = tested.filter(([, hit]) => hit).map(([seq]) => seq);
-      if (found.length + fresh.length > MAX_SEARCH_MATCHES) throw searchTooBroad(search);
+      if (found.length + fresh.length > MAX_SEARCH_MATCHES) throw sessionSearchRefusals.tooBroad([{ parameter: 'search', value: search }]);
       const seqs = fresh.length === 0 ? found : [...found, ...fresh].sort((a, b) => b - a);
       return { seqs, indexedRead: found.length, queuedRead: tested.length };
     },

@@ -1,42 +1,29 @@
 // Lists of payment tokens, filtered, ordered, counted and paged in SQL: the channel's active tokens
 // newest first on (channel, seq, …) with every filtered column inside the index, so that a page
 // reads index entries until it is full and then only its own rows. The count comes from a
-// per-channel count without filters; an "includes" filter of 3 characters or more reads its matches
-// from a trigram index, and a date filter its range of an index of its own.
+// per-channel count without filters. An "includes" filter of 3 characters or more reads its
+// channel's matches from the trigram index (token-search.ts), and every filter is then tested on
+// those matches alone; a shorter one reads the channel's index, in a channel of at most
+// MAX_SHORT_SEARCH_ROWS tokens. A date filter reads its range of an index of its own.
+import { MAX_SHORT_SEARCH_ROWS, tokenSearchRefusals, trigramSearchable } from '../domain/search-bounds.js';
+import type { TokenListFilter } from '../domain/token-listing.js';
 import type { PaymentTokenRecord } from '../domain/types.js';
 import type { Db } from './database.js';
 import { statementCache } from './statement-cache.js';
+import { tokenSearch, type TokenNeedles } from './token-search.js';
 
-export interface TokenListFilter {
-  /** Lower-cased: emails and names match case-insensitively. */
-  email?: string;
-  name?: string;
-  /** YYYY-MM, on or before. */
-  cardExpiresBefore?: string;
-  /** YYYY-MM-DD, on or before. */
-  lmnExpiresBefore?: string;
-}
+const NEEDLES = ['email', 'name'] as const;
 
-const TRIGRAM = 3;
-
-/** A quoted FTS5 string matches as a substring; a NUL would end it early, so such needles scan the index instead. */
-const trigramUsable = (needle: string) => [...needle].length >= TRIGRAM && !needle.includes('\u0000');
-
+/** Every filter as SQL conditions on the (channel, seq, …) index: the needles tested with instr(), exactly. */
 function conditionsOf(channel: string, filter: TokenListFilter) {
   const conditions = ['channel = @channel', "status = 'active'"];
   const params: Record<string, unknown> = { channel };
-  const matches: string[] = [];
-  for (const [column, needle] of [['email', filter.email], ['name', filter.name]] as const) {
+  for (const column of NEEDLES) {
+    const needle = filter[column];
     if (needle === undefined) continue;
-    params[column] = needle;
-    if (trigramUsable(needle)) {
-      matches.push(`${column} : "${needle.replace(/"/g, '""')}"`);
-    }
+    // Lower-cased here, as the stored columns are, by JavaScript: SQLite's lower() folds ASCII only.
+    params[column] = needle.toLowerCase();
     conditions.push(`instr(${column}_search, @${column}) > 0`);
-  }
-  if (matches.length > 0) {
-    conditions.push('rowid IN (SELECT rowid FROM token_search WHERE token_search MATCH @match)');
-    params.match = matches.join(' AND ');
   }
   if (filter.cardExpiresBefore !== undefined) {
     conditions.push('card_expires <= @card');
@@ -46,20 +33,46 @@ function conditionsOf(channel: string, filter: TokenListFilter) {
     conditions.push('lmn_expires_at <= @lmn');
     params.lmn = filter.lmnExpiresBefore;
   }
-  return { where: conditions.join(' AND '), params, searched: matches.length > 0, filtered: conditions.length > 2 };
+  return { where: conditions.join(' AND '), params, filtered: conditions.length > 2 };
 }
+
+/** The needles the trigram index can answer; the others are tested on its matches. */
+function searchableNeedles(filter: TokenListFilter): TokenNeedles {
+  return Object.fromEntries(NEEDLES.filter((column) => filter[column] !== undefined && trigramSearchable(filter[column].toLowerCase()))
+    .map((column) => [column, filter[column]]));
+}
+
+type Page = { offset: number; limit: number };
 
 export function tokenListQueries(db: Db) {
   const countAll = db.prepare('SELECT n FROM token_counts WHERE channel = ?').pluck();
   const prepared = statementCache(db);
+  const search = tokenSearch(db);
+  const bySeqs = db.prepare('SELECT * FROM payment_tokens WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq DESC');
+
+  /** The channel's matches (at most MAX_SEARCH_MATCHES), every filter tested on those alone, newest first. */
+  function searchedPage(channel: string, filter: TokenListFilter, needles: TokenNeedles, page: Page) {
+    const { seqs } = search.matches(channel, needles);
+    const { where, params } = conditionsOf(channel, filter);
+    const kept = seqs.length === 0 ? [] : prepared(`SELECT seq FROM payment_tokens INDEXED BY payment_tokens_channel_seq
+      WHERE ${where} AND seq IN (SELECT value FROM json_each(@seqs)) ORDER BY seq DESC`).pluck().all({ ...params, seqs: JSON.stringify(seqs) }) as number[];
+    const onPage = kept.slice(page.offset, page.offset + page.limit);
+    const tokens = onPage.length === 0 ? [] : bySeqs.all(JSON.stringify(onPage)) as PaymentTokenRecord[];
+    return { tokens, count: kept.length };
+  }
+
   return {
-    list(channel: string, filter: TokenListFilter, page: { offset: number; limit: number }): { tokens: PaymentTokenRecord[]; count: number } {
-      const { where, params, searched, filtered } = conditionsOf(channel, filter);
-      // A trigram search starts from its matches; otherwise the newest-first index is walked.
-      const source = searched ? 'payment_tokens NOT INDEXED' : filter.lmnExpiresBefore !== undefined || filter.cardExpiresBefore !== undefined
+    list(channel: string, filter: TokenListFilter, page: Page): { tokens: PaymentTokenRecord[]; count: number } {
+      const needles = searchableNeedles(filter);
+      if (Object.keys(needles).length > 0) return searchedPage(channel, filter, needles, page);
+      const all = (countAll.get(channel) as number | undefined) ?? 0;
+      // A needle the index cannot answer reads the channel's active tokens one by one.
+      const short = NEEDLES.find((column) => filter[column] !== undefined);
+      if (short !== undefined && all > MAX_SHORT_SEARCH_ROWS) throw tokenSearchRefusals.tooShort({ parameter: short, value: filter[short]! });
+      const { where, params, filtered } = conditionsOf(channel, filter);
+      const source = filter.lmnExpiresBefore !== undefined || filter.cardExpiresBefore !== undefined
         ? 'payment_tokens' : 'payment_tokens INDEXED BY payment_tokens_channel_seq';
-      const count = filtered ? (prepared(`SELECT COUNT(*) AS n FROM ${source} WHERE ${where}`).get(params) as { n: number }).n
-        : ((countAll.get(channel) as number | undefined) ?? 0);
+      const count = filtered ? (prepared(`SELECT COUNT(*) AS n FROM ${source} WHERE ${where}`).get(params) as { n: number }).n : all;
       if (page.offset >= count) return { tokens: [], count };
       const tokens = prepared(`SELECT * FROM payment_tokens WHERE rowid IN
         (SELECT rowid FROM ${source} WHERE ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset) ORDER BY seq DESC`)

@@ -39,10 +39,6 @@ function existing(store: Store, context: OperationContext<unknown>, id: string, 
 
 const doesNotExist = (id: string) => `Payment session ${id} does not exist.`;
 
-/** A list with a search may read thousands of matches: it waits for a turn of the event loop of its own (http/turns.ts). */
-export const searchTakesTurn = (operationId: string, query: Readonly<Record<string, unknown>>) =>
-  operationId === 'listPaymentSessions' && query.search !== undefined;
-
 export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<ContractOperations> {
   return {
     createPaymentSession(context, store) {

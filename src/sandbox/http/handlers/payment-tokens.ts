@@ -6,6 +6,7 @@ import { isValidUrl } from '../../domain/create-session.js';
 import { quoted, refusalsOf } from '../../domain/errors.js';
 import { pageRequest, pageWindow, pagination } from '../../domain/listing.js';
 import { actionOf, tokenView, updateActionOf, updateNeeds } from '../../domain/payment-tokens.js';
+import { tokenListFilter } from '../../domain/token-listing.js';
 import { customerKeyOf, divergingSetupFields, type ProvisionRequest } from '../../domain/provisioning.js';
 import type { ContractOperations, Handlers } from '../operation-types.js';
 import { activeToken, cancelTokenRequests, customerEligibility, lettersOf, lmnSkusOf, provisionRequestOf, requestForToken } from './token-writes.js';
@@ -61,12 +62,7 @@ export function paymentTokenHandlers(): Handlers<ContractOperations> {
     listPaymentTokens(context, store) {
       const { query } = context;
       const page = pageRequest(query);
-      const { tokens, count } = store.tokens.list(context.channel, {
-        ...(query.email !== undefined ? { email: query.email.toLowerCase() } : {}),
-        ...(query.name !== undefined ? { name: query.name.toLowerCase() } : {}),
-        ...(query.card_expires_before !== undefined ? { cardExpiresBefore: query.card_expires_before } : {}),
-        ...(query.lmn_expires_before !== undefined ? { lmnExpiresBefore: query.lmn_expires_before } : {}),
-      }, pageWindow(page));
+      const { tokens, count } = store.tokens.list(context.channel, tokenListFilter(query), pageWindow(page));
       return { payment_tokens: tokens.map(tokenView), pagination: pagination(page, count) };
     },
 

@@ -13,7 +13,7 @@ export function openDatabase(file: string, migrations: Migration[] = MIGRATIONS)
   // First: another process opening the same file at once holds its locks for a moment, and the
   // pragmas and the migrations below should wait for it rather than fail.
   db.pragma('busy_timeout = 5000');
-  db.pragma('journal_mode = WAL');
+  whenNotBusy(() => db.pragma('journal_mode = WAL'));
   // OFF in WAL mode: a committed write is in the operating system's hands before the answer goes
   // out, so it survives a crash of the sandbox (kill -9; tests/contract/crash.test.ts), though not
   // of the machine. NORMAL added an fsync to every checkpoint, which cost a fifth of create's
@@ -23,8 +23,28 @@ export function openDatabase(file: string, migrations: Migration[] = MIGRATIONS)
   // automatic checkpoint, which a commit would otherwise run every 1,000 pages, is only a backstop.
   db.pragma('wal_autocheckpoint = 20000');
   db.pragma('foreign_keys = ON');
-  migrate(db, migrations);
+  whenNotBusy(() => migrate(db, migrations));
   return db;
+}
+
+/**
+ * Runs `step` again while SQLite answers SQLITE_BUSY, for a few seconds. busy_timeout waits for a
+ * lock, except where waiting could deadlock: two processes that open the same new file at once
+ * both hold a read lock while one switches it to WAL, and SQLite then answers one of them
+ * "database is locked" at once (1 of 10 opens, on a loaded machine). Retried, it finds WAL set.
+ */
+function whenNotBusy<T>(step: () => T): T {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  // A lock that is merely held was already waited for (busy_timeout): that BUSY is final.
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    try {
+      return step();
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+      Atomics.wait(pause, 0, 0, 10 + Math.random() * 40);
+    }
+  }
 }
 
 export function migrate(db: Db, migrations: Migration[]): void {

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { newSession } from '../../src/sandbox/domain/create-session.js';
-import { Refusal } from '../../src/sandbox/domain/errors.js';
 import { sessionListFilter, type ListQuery } from '../../src/sandbox/domain/listing.js';
 import { MAX_SEARCH_LENGTH, MAX_SEARCH_MATCHES, MAX_SHORT_SEARCH_ROWS, MAX_UNINDEXED_SESSIONS } from '../../src/sandbox/domain/search-bounds.js';
 import type { CreateSessionRequest, Session } from '../../src/sandbox/domain/types.js';
@@ -17,6 +16,7 @@ import { MIGRATIONS } from '../../src/sandbox/store/migrations.js';
 import { sessionColumns } from '../../src/sandbox/store/session-columns.js';
 import { sessionSearch } from '../../src/sandbox/store/session-search.js';
 import { sessionRequest } from '../support/sandbox.js';
+import { refusalOf } from '../support/refusals.js';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -37,17 +37,6 @@ function insertMany(store: Store, channel: string, count: number, email = (i: nu
 const list = (store: Store, channel: string, query: ListQuery, offset = 0, limit = 30) =>
   store.sessions.list(channel, sessionListFilter(query), { offset, limit });
 const emails = (store: Store, channel: string, query: ListQuery) => list(store, channel, query).sessions.map((s) => s.customer_email);
-
-/** The refusal a call throws: its code and message. */
-function refusalOf(call: () => unknown): { code: string; message: string } {
-  try {
-    call();
-  } catch (error) {
-    if (error instanceof Refusal) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('a search in one channel', () => {
   it('reads none of another channel\'s sessions: an empty channel answers empty, at no cost', () => {

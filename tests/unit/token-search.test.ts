@@ -6,7 +6,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Refusal } from '../../src/sandbox/domain/errors.js';
 import { MAX_SEARCH_LENGTH, MAX_SEARCH_MATCHES, MAX_SHORT_SEARCH_ROWS } from '../../src/sandbox/domain/search-bounds.js';
 import { tokenListFilter, type TokenListFilter } from '../../src/sandbox/domain/token-listing.js';
 import type { PaymentTokenRecord } from '../../src/sandbox/domain/types.js';
@@ -15,6 +14,7 @@ import { createStore, type Store } from '../../src/sandbox/store/index.js';
 import { MIGRATIONS } from '../../src/sandbox/store/migrations.js';
 import { tokenSearch } from '../../src/sandbox/store/token-search.js';
 import { tokensRepository } from '../../src/sandbox/store/tokens.js';
+import { refusalOf } from '../support/refusals.js';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -38,17 +38,6 @@ function insertMany(store: Store, channel: string, count: number, email = (i: nu
 const list = (store: Store, channel: string, filter: TokenListFilter, offset = 0, limit = 30) =>
   store.tokens.list(channel, filter, { offset, limit });
 const emails = (store: Store, channel: string, filter: TokenListFilter) => list(store, channel, filter).tokens.map((t) => t.customer_email);
-
-/** The refusal a call throws: its code and message. */
-function refusalOf(call: () => unknown): { code: string; message: string } {
-  try {
-    call();
-  } catch (error) {
-    if (error instanceof Refusal) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('a token search in one channel', () => {
   it('reads none of another channel\'s tokens: an empty channel answers empty, at no cost', () => {

@@ -1023,7 +1023,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description The created (or, for an idempotent retry, the original) session. */
-        CreatePaymentSessionResponse: {
+        PaymentSessionCreateResponse: {
             /**
              * Format: uuid
              * @description Payment session id.
@@ -1052,7 +1052,7 @@ export interface components {
          *     `MissingRequiredParameter`; with `tokenize=false`, `InvalidRequestParameter`; with a
          *     `total_amount` other than 0, `TotalAmountInvalid`.
          */
-        CreatePaymentSessionError: {
+        PaymentSessionCreateError: {
             /**
              * @description Error code.
              * @enum {string}
@@ -1350,7 +1350,7 @@ export interface components {
          *     | `SessionCaptured` | Already captured. Never returned for a repeat call with the same idempotency key, which returns the first result. |
          *     | `ImmediateCapture` | The session was not created with kind=authorization. |
          */
-        CapturePaymentSessionError: {
+        PaymentSessionCaptureError: {
             /**
              * @description Error code.
              * @enum {string}
@@ -1364,7 +1364,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description Session data after the cancel, including order_items (each with sku only when the partner gave one). */
-        CancelPaymentSessionResponse: {
+        PaymentSessionCancelResponse: {
             /** @description Items of the session. */
             order_items: components["schemas"]["SessionOrderItem"][];
         } & {
@@ -1380,7 +1380,7 @@ export interface components {
          *     | `SessionCaptured` | Already captured: refund instead. |
          *     | `SessionAuthorized` | The customer already entered a card: void instead. |
          */
-        CancelPaymentSessionError: {
+        PaymentSessionCancelError: {
             /**
              * @description Error code.
              * @enum {string}
@@ -1413,7 +1413,7 @@ export interface components {
          *     | `SessionPending` | No hold exists yet. |
          *     | `ImmediateCapture` | The session is not of kind=authorization. |
          */
-        VoidPaymentSessionError: {
+        PaymentSessionVoidError: {
             /**
              * @description Error code.
              * @enum {string}
@@ -1450,7 +1450,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description The refund. */
-        CreateRefundResponse: {
+        RefundCreateResponse: {
             /** @description Refund id. Several refunds may belong to one payment. */
             refund_id: string;
         } & {
@@ -1467,7 +1467,7 @@ export interface components {
          *     | `ChargeDisputed` | A pending dispute blocks refunds until it resolves. Lost disputes reduce the refundable amount but no longer block refunds of the undisputed remainder. |
          *     | `NoSessionCaptures` | Nothing captured yet. |
          */
-        CreateRefundError: {
+        RefundCreateError: {
             /**
              * @description Error code.
              * @enum {string}
@@ -1502,7 +1502,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description The provision token request. It is not a payment token; the token arrives in the payment_token_updated webhook. */
-        CreatePaymentTokenResponse: {
+        PaymentTokenCreateResponse: {
             /**
              * Format: uuid
              * @description Id of the provision token request.
@@ -1522,7 +1522,7 @@ export interface components {
          *     | `ServerError` | Internal error. |
          *     | `ValidationError` | See message. |
          */
-        CreatePaymentTokenError: {
+        PaymentTokenCreateError: {
             /**
              * @description Error code.
              * @enum {string}
@@ -1600,7 +1600,7 @@ export interface components {
          *     new payment session with this payment_token is not guaranteed to work until the customer
          *     finishes the action and the payment_token_updated webhook arrives.
          */
-        UpdatePaymentTokenResponse: {
+        PaymentTokenUpdateResponse: {
             /** @description Action required from the customer (values seen; the list may be incomplete). */
             next_action: string | ("None" | "HealthSurvey") | unknown;
             /** @description URL where the customer performs the action, when needed. */
@@ -1630,7 +1630,7 @@ export interface components {
             message: string;
         };
         /** @description The token is deleted, irreversibly. A later create payment session with it answers NotFound. */
-        DeletePaymentTokenResponse: {
+        PaymentTokenDeleteResponse: {
             [key: string]: unknown;
         };
         /** @description A provision token request, which yields a token or none. */
@@ -1767,7 +1767,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description The created item. */
-        CreateCatalogItemResponse: {
+        CatalogItemCreateResponse: {
             [key: string]: unknown;
         };
         /**
@@ -1815,7 +1815,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description An empty object. */
-        UpdateCatalogItemResponse: Record<string, never>;
+        CatalogItemUpdateResponse: Record<string, never>;
         /**
          * @description A 400 of update catalog item: the body is invalid (for example a required field such as `url` is absent).
          *
@@ -2035,7 +2035,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description Response of accept dispute. */
-        AcceptDisputeResponse: {
+        DisputeAcceptResponse: {
             [key: string]: unknown;
         };
         /** @description Outcome of a payment session (checkout completion, cancel, capture or void, success or failure). */
@@ -2322,16 +2322,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatePaymentSessionResponse"];
+                    "application/json": components["schemas"]["PaymentSessionCreateResponse"];
                 };
             };
-            /** @description Invalid request; `error` is one of the codes of CreatePaymentSessionError. */
+            /** @description Invalid request; `error` is one of the codes of PaymentSessionCreateError. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatePaymentSessionError"];
+                    "application/json": components["schemas"]["PaymentSessionCreateError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2481,13 +2481,13 @@ export interface operations {
                     "application/json": components["schemas"]["CaptureResponse"];
                 };
             };
-            /** @description Invalid request; `error` is one of the codes of CapturePaymentSessionError. */
+            /** @description Invalid request; `error` is one of the codes of PaymentSessionCaptureError. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CapturePaymentSessionError"];
+                    "application/json": components["schemas"]["PaymentSessionCaptureError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2520,16 +2520,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CancelPaymentSessionResponse"];
+                    "application/json": components["schemas"]["PaymentSessionCancelResponse"];
                 };
             };
-            /** @description Invalid request; `error` is one of the codes of CancelPaymentSessionError. */
+            /** @description Invalid request; `error` is one of the codes of PaymentSessionCancelError. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CancelPaymentSessionError"];
+                    "application/json": components["schemas"]["PaymentSessionCancelError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2565,13 +2565,13 @@ export interface operations {
                     "application/json": components["schemas"]["VoidResponse"];
                 };
             };
-            /** @description Invalid request; `error` is one of the codes of VoidPaymentSessionError. */
+            /** @description Invalid request; `error` is one of the codes of PaymentSessionVoidError. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VoidPaymentSessionError"];
+                    "application/json": components["schemas"]["PaymentSessionVoidError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2600,16 +2600,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreateRefundResponse"];
+                    "application/json": components["schemas"]["RefundCreateResponse"];
                 };
             };
-            /** @description Invalid request; `error` is one of the codes of CreateRefundError. */
+            /** @description Invalid request; `error` is one of the codes of RefundCreateError. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreateRefundError"];
+                    "application/json": components["schemas"]["RefundCreateError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2638,16 +2638,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatePaymentTokenResponse"];
+                    "application/json": components["schemas"]["PaymentTokenCreateResponse"];
                 };
             };
-            /** @description Invalid request; `error` is one of the codes of CreatePaymentTokenError. */
+            /** @description Invalid request; `error` is one of the codes of PaymentTokenCreateError. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatePaymentTokenError"];
+                    "application/json": components["schemas"]["PaymentTokenCreateError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2761,7 +2761,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UpdatePaymentTokenResponse"];
+                    "application/json": components["schemas"]["PaymentTokenUpdateResponse"];
                 };
             };
             /** @description Invalid request; `error` is one of the codes of UpdatePaymentTokenBadRequestError. */
@@ -2798,7 +2798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeletePaymentTokenResponse"];
+                    "application/json": components["schemas"]["PaymentTokenDeleteResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2942,7 +2942,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreateCatalogItemResponse"];
+                    "application/json": components["schemas"]["CatalogItemCreateResponse"];
                 };
             };
             /** @description Invalid request; `error` is one of the codes of CreateCatalogItemBadRequestError. */
@@ -2989,7 +2989,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UpdateCatalogItemResponse"];
+                    "application/json": components["schemas"]["CatalogItemUpdateResponse"];
                 };
             };
             /** @description Invalid request; `error` is one of the codes of UpdateCatalogItemBadRequestError. */
@@ -3187,7 +3187,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AcceptDisputeResponse"];
+                    "application/json": components["schemas"]["DisputeAcceptResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -33,7 +33,7 @@ describe('examples', () => {
   });
 
   it('rejects an example that breaks its schema (the validator is live)', () => {
-    const schema = { $ref: '#/components/schemas/CapturePaymentSessionError' };
+    const schema = { $ref: '#/components/schemas/PaymentSessionCaptureError' };
     expect(violations(schema, { error: 'NotACode', message: 'x' })).not.toEqual([]);
     expect(violations(schema, { error: 'SessionVoided' })).not.toEqual([]);
     expect(violations(schema, { error: 'SessionVoided', message: 'voided' })).toEqual([]);

@@ -257,7 +257,7 @@ describe('stated bounds only', () => {
     expect(rule.required).toEqual(['tokenize']);
     expect(rule.properties.tokenize.const).toBe(true);
     expect(rule.properties.total_amount.const).toBe(0);
-    const errors = schemas.CreatePaymentSessionError.description as string;
+    const errors = schemas.PaymentSessionCreateError.description as string;
     expect(errors).toMatch(/inferred/);
     expect(errors).toMatch(/without `tokenize`,\s+`MissingRequiredParameter`; with `tokenize=false`, `InvalidRequestParameter`/);
     expect(errors).toMatch(/other than 0, `TotalAmountInvalid`/);

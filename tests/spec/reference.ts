@@ -48,27 +48,27 @@ export const OPERATIONS: ReferenceOperation[] = [
 /** Each operation's 400 `error` enum, exactly as the reference lists it. */
 export const ERRORS_400: Record<string, { schema: string; codes: string[] }> = {
   createPaymentSession: {
-    schema: 'CreatePaymentSessionError',
+    schema: 'PaymentSessionCreateError',
     codes: ['MissingRequiredParameter', 'InvalidRequestParameter', 'TotalAmountInvalid', 'OrderItemsInvalid', 'IdempotencyViolation', 'ServerError', 'SessionPending', 'TokenizeNotSupported', 'FeatureNotEnabled'],
   },
   capturePaymentSession: {
-    schema: 'CapturePaymentSessionError',
+    schema: 'PaymentSessionCaptureError',
     codes: ['MissingField', 'TotalAmountInvalid', 'PaymentSessionDoesNotExist', 'ServerError', 'SessionVoided', 'SessionExpired', 'SessionPending', 'SessionCaptured', 'ImmediateCapture'],
   },
   voidPaymentSession: {
-    schema: 'VoidPaymentSessionError',
+    schema: 'PaymentSessionVoidError',
     codes: ['MissingField', 'PaymentSessionDoesNotExist', 'ServerError', 'SessionCaptured', 'SessionPending', 'ImmediateCapture'],
   },
   cancelPaymentSession: {
-    schema: 'CancelPaymentSessionError',
+    schema: 'PaymentSessionCancelError',
     codes: ['InvalidPaymentId', 'ServerError', 'SessionCaptured', 'SessionAuthorized'],
   },
   createRefund: {
-    schema: 'CreateRefundError',
+    schema: 'RefundCreateError',
     codes: ['MissingField', 'AmountInvalid', 'InvalidPaymentId', 'ChargeDisputed', 'NoSessionCaptures'],
   },
   createPaymentToken: {
-    schema: 'CreatePaymentTokenError',
+    schema: 'PaymentTokenCreateError',
     codes: ['MissingField', 'IdempotencyViolation', 'WaitingForVerification', 'ServerError', 'ValidationError'],
   },
   retrieveProvisionRequestEligibility: {
@@ -135,7 +135,7 @@ export const ENUMS: Record<string, Array<string | null>> = {
 /** Enums the reference gives as incomplete ("values seen", "complete list not shown"): known values, open to others. */
 export const OPEN_ENUMS: Record<string, string[]> = {
   DisputeState: ['needs_response', 'under_review', 'won', 'lost', 'accepted', 'expired', 'closed'],
-  'UpdatePaymentTokenResponse.properties.next_action': ['None', 'HealthSurvey'],
+  'PaymentTokenUpdateResponse.properties.next_action': ['None', 'HealthSurvey'],
 };
 
 /** Webhook name → request body schema; signed ones carry x-service-signature. */

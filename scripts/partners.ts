@@ -1,0 +1,128 @@
+// npm run partners: the partner matrix. For each language a partner writes its server in, it
+// generates a client from the published document with the generator partners use, compiles it,
+// runs one real flow against a sandbox on :memory:, reads an error code in that language's idiom,
+// and verifies a signed delivery from the sandbox with that language's standard HMAC library.
+//   npm run partners                       every row
+//   npm run partners -- --only go,java     the rows whose id starts with one of these
+// Generators and toolchains are pinned in toolchain.json (`partners`); what the machine lacks is
+// installed from the registries (PyPI, Maven Central, the Go module proxy, npm, Debian's packages).
+// It prints one table, and writes it with the details to test-results/partners.{md,json}.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { startSandboxProcess } from '../tests/support/sandbox-process.js';
+import { startDeliveryLog } from './partners/deliveries.js';
+import { checkFlow } from './partners/flow-check.js';
+import { matrixTable, type RowReport, type StepResult } from './partners/report.js';
+import type { Row, RowContext } from './partners/row.js';
+import { rows } from './partners/rows/index.js';
+import { CommandFailed, runCommand, tail } from './partners/run-command.js';
+import { ensureToolchain } from './partners/toolchain.js';
+import { partnerPins } from './partners/pins.js';
+import { checkVerifier } from './partners/verifier-check.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({ options: { only: { type: 'string' } } });
+const wanted = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
+const selected = wanted ? rows.filter((row) => wanted.some((prefix) => row.id.startsWith(prefix))) : rows;
+if (selected.length === 0) {
+  console.error(`--only ${values.only} names no row. The rows: ${rows.map((row) => row.id).join(', ')}.`);
+  process.exit(2);
+}
+
+const API_KEY = 'sandbox-dev-key';
+const SECRET = 'whsec_partner_matrix_secret';
+const pins = partnerPins(root);
+const sandbox = await startSandboxProcess();
+const deliveries = await startDeliveryLog();
+const endpoint = await fetch(`${sandbox.baseUrl}/sandbox/v1/webhook_endpoints`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json', 'x-service-api-key': API_KEY },
+  body: JSON.stringify({ url: deliveries.url, secret: SECRET }),
+});
+if (endpoint.status !== 200 && endpoint.status !== 201) throw new Error(`adding the webhook endpoint answered ${endpoint.status}: ${await endpoint.text()}`);
+console.log(`Partner matrix: ${selected.length} rows, against the sandbox at ${sandbox.baseUrl}.`);
+
+const reports: RowReport[] = [];
+try {
+  for (const row of selected) reports.push(await runRow(row));
+} finally {
+  await deliveries.close();
+  await sandbox.stop();
+}
+
+const table = matrixTable(reports);
+console.log(`\n${table}`);
+mkdirSync(path.join(root, 'test-results'), { recursive: true });
+writeFileSync(path.join(root, 'test-results', 'partners.md'), `${table}\n`);
+writeFileSync(path.join(root, 'test-results', 'partners.json'), `${JSON.stringify(reports, null, 2)}\n`);
+const failed = reports.filter((report) => !report.passed);
+if (failed.length > 0) {
+  console.error(`\n${failed.length} of ${reports.length} rows failed: ${failed.map((r) => r.id).join(', ')}. Details above and in test-results/partners.json.`);
+  process.exit(1);
+}
+console.log(`\nEvery row passed (${reports.length}).`);
+
+async function runRow(row: Row): Promise<RowReport> {
+  const workDir = path.join(root, '.partners', row.id);
+  rmSync(workDir, { recursive: true, force: true });
+  mkdirSync(workDir, { recursive: true });
+  const log = (line: string) => console.log(`[${row.id}] ${line}`);
+  const ctx: RowContext = {
+    root,
+    workDir,
+    cacheDir: path.join(root, '.partners', 'cache'),
+    documents: { openapi31: path.join(root, 'generated', 'openapi.json'), openapi30: path.join(root, 'generated', 'openapi-3.0.json') },
+    pins,
+    run: (command, args, options = {}) => runCommand(command, args, { cwd: workDir, ...options }),
+    log,
+  };
+  mkdirSync(ctx.cacheDir, { recursive: true });
+  const report: RowReport = {
+    id: row.id,
+    language: row.language,
+    generator: row.generator,
+    version: pins[row.generatorPin] ?? '(not pinned)',
+    document: row.document,
+    warnings: [],
+    steps: { toolchain: 'not run', generate: 'not run', compile: 'not run', flow: 'not run', webhook: 'not run' },
+    passed: false,
+  };
+  const step = async (name: keyof RowReport['steps'], action: () => Promise<void>): Promise<boolean> => {
+    const started = Date.now();
+    log(`${name}…`);
+    try {
+      await action();
+      report.steps[name] = { ok: true, seconds: (Date.now() - started) / 1000 };
+      return true;
+    } catch (error) {
+      const message = error instanceof CommandFailed ? error.message : String((error as Error).stack ?? error);
+      report.steps[name] = { ok: false, seconds: (Date.now() - started) / 1000, error: tail(message, 40) } satisfies StepResult;
+      log(`${name} FAILED:\n${tail(message, 40)}`);
+      return false;
+    }
+  };
+  const ok =
+    (await step('toolchain', () => ensureToolchain(row.toolchain, log))) &&
+    (await step('generate', async () => {
+      report.warnings = (await row.generate(ctx)).warnings;
+    })) &&
+    (await step('compile', () => row.compile(ctx))) &&
+    (await step('flow', async () => {
+      const run = `${row.id}-${Date.now().toString(36)}`;
+      const output = await row.flow(ctx, { PARTNER_BASE_URL: sandbox.baseUrl, PARTNER_API_KEY: API_KEY, PARTNER_RUN: run });
+      report.sessionId = await checkFlow(output, { baseUrl: sandbox.baseUrl, apiKey: API_KEY });
+    })) &&
+    (await step('webhook', async () => {
+      const delivery = await deliveries.find(report.sessionId!);
+      await checkVerifier(row, ctx, delivery, SECRET);
+    }));
+  try {
+    report.typeNames = await row.typeNames(ctx);
+  } catch (error) {
+    log(`type names: ${(error as Error).message}`);
+  }
+  report.passed = ok;
+  return report;
+}

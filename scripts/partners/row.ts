@@ -1,0 +1,78 @@
+// What a row of the partner matrix is: one generator in one language, and the four things it must
+// do (generate, compile, run the flow, verify a webhook). Each row lives in rows/<id>.ts; the code a
+// partner would write (the flow program, the webhook verifier, the build file) lives in partners/.
+import type { RunResult } from './run-command.js';
+
+export interface Toolchain {
+  /** A command the row needs, looked up on the PATH (or an absolute path). */
+  command: string;
+  /** What to do when it is missing, named in the failure: e.g. "Go from https://go.dev/dl". */
+  hint: string;
+  /** Debian packages that provide it: installed with apt-get when the command is missing. */
+  debian?: string[];
+}
+
+export interface RowContext {
+  /** The repository's root. */
+  root: string;
+  /** This row's scratch folder, .partners/<id>/, emptied before the row runs (but for caches in .partners/cache). */
+  workDir: string;
+  /** Caches kept across runs (a venv, a Maven repository, a Go module cache): .partners/cache/. */
+  cacheDir: string;
+  /** The published documents. */
+  documents: { openapi31: string; openapi30: string };
+  /** Exact versions of generators and libraries, from toolchain.json's `partners`. */
+  pins: Record<string, string>;
+  /** Runs a command; throws with its output when it exits non-zero (unless allowFailure). */
+  run(command: string, args: string[], options?: { cwd?: string; env?: Record<string, string>; allowFailure?: boolean; timeoutMs?: number }): Promise<RunResult>;
+  /** Writes a line to the matrix's log, prefixed with the row's id. */
+  log(line: string): void;
+}
+
+/** What the flow program gets in its environment, and what it must print. */
+export interface FlowEnvironment {
+  PARTNER_BASE_URL: string;
+  PARTNER_API_KEY: string;
+  /** Unique to this row and run: the program uses it in its idempotency keys, email and metadata. */
+  PARTNER_RUN: string;
+}
+
+/** The flow program's last line is `PARTNER_RESULT <this as JSON>`. */
+export interface FlowResult {
+  session_id: string;
+  /** The cents the partial capture took (3000). */
+  captured: number;
+  refund_id: string;
+  /** Whether the filtered list returned the session. */
+  listed: boolean;
+  /** The error code of the second capture, read through the generated client's error type. */
+  capture_error: string;
+}
+
+export interface VerifierInput {
+  /** A file holding the delivery's body, byte for byte. */
+  bodyFile: string;
+  signatureHeader: string;
+  secret: string;
+}
+
+export interface Row {
+  id: string;
+  language: string;
+  generator: string;
+  /** The pin (a key of toolchain.json's partners) that gives the generator's version. */
+  generatorPin: string;
+  /** Which document the generator reads. */
+  document: '3.1' | '3.0';
+  toolchain: Toolchain[];
+  /** Generates the client into ctx.workDir. Returns the generator's warning lines. */
+  generate(ctx: RowContext): Promise<{ warnings: string[] }>;
+  /** Compiles the generated client with the partner's flow program and verifier. */
+  compile(ctx: RowContext): Promise<void>;
+  /** Runs the flow program; returns its whole output (the harness reads PARTNER_RESULT). */
+  flow(ctx: RowContext, env: FlowEnvironment): Promise<string>;
+  /** Runs the webhook verifier: it must exit 0 for a genuine delivery and non-zero otherwise. */
+  verify(ctx: RowContext, input: VerifierInput): Promise<RunResult>;
+  /** The generated type names of a session (retrieve's answer) and of capture's 400 body. */
+  typeNames(ctx: RowContext): Promise<{ session: string; captureError: string }>;
+}

@@ -1,0 +1,5 @@
+// Every row of the partner matrix, in the order the table prints them.
+import type { Row } from '../row.js';
+import { typescriptOpenapiFetch } from './typescript-openapi-fetch.js';
+
+export const rows: Row[] = [typescriptOpenapiFetch];

@@ -1,0 +1,14 @@
+// A fresh npm project in a row's folder, with exact versions, as a partner's repository holds one.
+import { cpSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { RowContext } from '../row.js';
+
+export async function npmProject(ctx: RowContext, deps: { dependencies?: Record<string, string>; devDependencies?: Record<string, string> }): Promise<void> {
+  writeFileSync(path.join(ctx.workDir, 'package.json'), `${JSON.stringify({ name: 'partner', private: true, type: 'module', ...deps }, null, 2)}\n`);
+  await ctx.run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--save-exact', `--cache=${path.join(ctx.cacheDir, 'npm')}`]);
+}
+
+/** Copies the partner's own files (flow program, verifier, build files) from partners/… into the row's folder. */
+export function copyPartnerFiles(ctx: RowContext, from: string): void {
+  cpSync(path.join(ctx.root, from), ctx.workDir, { recursive: true });
+}

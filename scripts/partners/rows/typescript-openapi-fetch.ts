@@ -1,0 +1,39 @@
+// TypeScript: types from openapi-typescript, calls through openapi-fetch, in a fresh npm project
+// as a partner's repository would hold them (not this package's own client).
+import { copyFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Row } from '../row.js';
+import { copyPartnerFiles, npmProject } from './npm-project.js';
+
+const source = 'partners/typescript/openapi-fetch';
+
+export const typescriptOpenapiFetch: Row = {
+  id: 'typescript-openapi-fetch',
+  language: 'TypeScript',
+  generator: 'openapi-typescript + openapi-fetch',
+  generatorPin: 'openapi-typescript',
+  document: '3.1',
+  toolchain: [{ command: 'npm', hint: 'npm, which comes with Node.js' }],
+  async generate(ctx) {
+    await npmProject(ctx, {
+      dependencies: { 'openapi-fetch': ctx.pins['openapi-fetch']! },
+      devDependencies: { 'openapi-typescript': ctx.pins['openapi-typescript']!, typescript: ctx.pins.typescript!, '@types/node': ctx.pins['@types/node']! },
+    });
+    copyPartnerFiles(ctx, source);
+    const result = await ctx.run('npx', ['--no-install', 'openapi-typescript', ctx.documents.openapi31, '-o', 'schema.d.ts']);
+    return { warnings: result.output.split('\n').filter((line) => /warn/i.test(line)) };
+  },
+  async compile(ctx) {
+    await ctx.run('npx', ['--no-install', 'tsc', '-p', '.']);
+    // schema.d.ts has no JavaScript: flow.js imports nothing from it at run time.
+    copyFileSync(path.join(ctx.workDir, 'schema.d.ts'), path.join(ctx.workDir, 'dist', 'schema.d.ts'));
+    writeFileSync(path.join(ctx.workDir, 'dist', 'package.json'), '{"type":"module"}\n');
+  },
+  async flow(ctx, env) {
+    return (await ctx.run(process.execPath, ['dist/flow.js'], { env: { ...env } })).output;
+  },
+  verify: (ctx, input) => ctx.run(process.execPath, ['dist/verify-webhook.js', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+  async typeNames() {
+    return { session: "components['schemas']['PaymentSession']", captureError: "components['schemas']['PaymentSessionCaptureError']" };
+  },
+};

@@ -1307,7 +1307,7 @@ export interface components {
          *     submitted; terminal `won`, `lost`, `accepted`, `expired` (chargebacks) or `closed` (a dropped
          *     inquiry). See the state table of the Disputes tag.
          */
-        DisputeState: string | ("needs_response" | "under_review" | "won" | "lost" | "accepted" | "expired" | "closed") | unknown;
+        DisputeState: string | ("needs_response" | "under_review" | "won" | "lost" | "accepted" | "expired" | "closed");
         /** @description An entry of a dispute's counters. */
         DisputeCounter: {
             [key: string]: unknown;
@@ -1810,7 +1810,7 @@ export interface components {
          */
         PaymentTokenUpdateResponse: {
             /** @description Action required from the customer (values seen; the list may be incomplete). */
-            next_action: string | ("None" | "HealthSurvey") | unknown;
+            next_action: string | ("None" | "HealthSurvey");
             /** @description URL where the customer performs the action, when needed. */
             redirect_url?: string;
             /**

@@ -363,6 +363,8 @@ class Converter {
         if (typeof value !== 'number') this.fail(here, `${key} is a number in 3.1 (the boolean form is 3.0's)`);
         const bound = key === 'exclusiveMinimum' ? 'minimum' : 'maximum';
         if (this.exclusiveWins(source, bound)) Object.assign(out, { [bound]: value, [key]: true });
+      } else if (key === 'contentEncoding' && value === 'base64' && !('format' in source)) {
+        out.format = 'byte'; // 3.0's word for a base64-encoded string
       } else if (Object.hasOwn(AS_EXTENSION, key)) {
         moved.push(key);
       } else if (Object.hasOwn(REFUSED, key)) {
@@ -497,7 +499,7 @@ class Converter {
       }
     }
     if (rules.length === 0) return result;
-    return withNote(result, `OpenAPI 3.0 cannot state ${rules.length === 1 ? 'this rule' : 'these rules'} of the schema; ${names.length === 1 ? 'it is' : 'they are'} kept, in JSON Schema 2020-12, in ${joinNames(names)}:\n${rules.map((rule) => `- ${rule}`).join('\n')}`);
+    return withNote(result, `OpenAPI 3.0 cannot state ${rules.length === 1 ? 'this rule' : 'these rules'}, kept in JSON Schema 2020-12 in ${joinNames(names)}:\n${rules.map((rule) => `- ${rule}`).join('\n')}`);
   }
 
   /** 3.0 ignores the siblings of `$ref`; in `allOf` beside them, they hold. */

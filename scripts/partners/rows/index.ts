@@ -2,5 +2,6 @@
 import type { Row } from '../row.js';
 import { typescriptOpenapiFetch } from './typescript-openapi-fetch.js';
 import { typescriptHeyApi } from './typescript-hey-api.js';
+import { typescriptOrval } from './typescript-orval.js';
 
-export const rows: Row[] = [typescriptOpenapiFetch, typescriptHeyApi];
+export const rows: Row[] = [typescriptOpenapiFetch, typescriptHeyApi, typescriptOrval];

@@ -26,6 +26,7 @@ import java.net.http.HttpResponse;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 public class Flow {
   public static void main(String[] args) throws Exception {
@@ -58,21 +59,22 @@ public class Flow {
             .quantity(1L)
             .price(5000L)
             .amountDetails(noCharges())));
-    String id = sessions.createPaymentSession(create).getId().toString();
+    UUID id = sessions.createPaymentSession(create).getId();
+    String businessId = id.toString(); // the path parameter of the session's operations
 
     // The customer finishes the hosted checkout: in the sandbox, its helper does it. The helper is
     // not part of the published document, so this is a plain call on the client's HttpClient.
-    HttpRequest.Builder complete = HttpRequest.newBuilder(URI.create(baseUrl + "/sandbox/v1/payment_sessions/" + id + "/complete_checkout"))
+    HttpRequest.Builder complete = HttpRequest.newBuilder(URI.create(baseUrl + "/sandbox/v1/payment_sessions/" + businessId + "/complete_checkout"))
         .header("content-type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString("{}"));
     client.getRequestInterceptor().accept(complete);
     HttpResponse<String> completed = client.getHttpClient().send(complete.build(), HttpResponse.BodyHandlers.ofString());
     if (completed.statusCode() / 100 != 2) throw new IllegalStateException("complete_checkout answered " + completed.statusCode() + ": " + completed.body());
 
-    CaptureResponse capture = sessions.capturePaymentSession(id, new CapturePaymentSessionRequest().totalAmount(3000L).idempotencyKey(run + "-capture"));
+    CaptureResponse capture = sessions.capturePaymentSession(businessId, new CapturePaymentSessionRequest().totalAmount(3000L).idempotencyKey(run + "-capture"));
 
     RefundCreateResponse refund = refunds.createRefund(new CreateRefundRequest()
-        .paymentId(id)
+        .paymentId(businessId)
         .amount(1000L)
         .reason(RefundReason.CUSTOMER_REQUEST)
         .idempotencyKey(run + "-refund"));
@@ -82,19 +84,16 @@ public class Flow {
     PaymentSessionList list = sessions.listPaymentSessions(APIListPaymentSessionsRequest.newBuilder()
         .search(email)
         .status(List.of(PaymentSessionStatus.CAPTURED))
-        .includeMetadata(true)
         .build());
-    // The list items of this document version declare no `id`: the session is the one whose
-    // metadata is this run's (include_metadata=true).
-    boolean listed = list.getPaymentSessions().stream().anyMatch(item -> run.equals(item.getMetadata()));
+    boolean listed = list.getPaymentSessions().stream().anyMatch(item -> id.equals(item.getId()));
 
-    PaymentSession session = sessions.retrievePaymentSession(id);
+    PaymentSession session = sessions.retrievePaymentSession(businessId);
 
     // A second capture, with a new key: the 400's body is the generated PaymentSessionCaptureError,
     // whose `error` is a Java enum.
     PaymentSessionCaptureError.ErrorEnum captureError = null;
     try {
-      sessions.capturePaymentSession(id, new CapturePaymentSessionRequest().totalAmount(1000L).idempotencyKey(run + "-capture-2"));
+      sessions.capturePaymentSession(businessId, new CapturePaymentSessionRequest().totalAmount(1000L).idempotencyKey(run + "-capture-2"));
     } catch (ApiException e) {
       if (e.getCode() != 400) throw e;
       PaymentSessionCaptureError body = client.getObjectMapper().readValue(e.getResponseBody(), PaymentSessionCaptureError.class);
@@ -102,9 +101,9 @@ public class Flow {
       System.out.println("second capture refused: " + captureError + " (" + body.getMessage() + ")");
     }
 
-    System.out.println("capture " + capture.getId() + "; session " + id + " is " + session.getStatus());
+    System.out.println("capture " + capture.getId() + "; session " + session.getId() + " is " + session.getStatus());
     Map<String, Object> result = new LinkedHashMap<>();
-    result.put("session_id", id);
+    result.put("session_id", businessId);
     result.put("captured", session.getCaptureAmount());
     result.put("refund_id", refund.getRefundId());
     result.put("listed", listed);

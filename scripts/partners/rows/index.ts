@@ -1,7 +1,13 @@
 // Every row of the partner matrix, in the order the table prints them.
 import type { Row } from '../row.js';
-import { typescriptOpenapiFetch } from './typescript-openapi-fetch.js';
+import { javaOpenapiGenerator } from './java-openapi-generator.js';
 import { typescriptHeyApi } from './typescript-hey-api.js';
+import { typescriptOpenapiFetch } from './typescript-openapi-fetch.js';
 import { typescriptOrval } from './typescript-orval.js';
 
-export const rows: Row[] = [typescriptOpenapiFetch, typescriptHeyApi, typescriptOrval];
+export const rows: Row[] = [
+  typescriptOpenapiFetch,
+  typescriptHeyApi,
+  typescriptOrval,
+  javaOpenapiGenerator,
+];

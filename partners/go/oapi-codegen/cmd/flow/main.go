@@ -100,7 +100,7 @@ func main() {
 	expect200("list", list, err)
 	listed := false
 	for _, item := range list.JSON200.PaymentSessions {
-		listed = listed || item.AdditionalProperties["id"] == id
+		listed = listed || (item.Id != nil && item.Id.String() == id)
 	}
 
 	retrieved, err := client.RetrievePaymentSessionWithResponse(ctx, id)

@@ -1,5 +1,6 @@
 // Every row of the partner matrix, in the order the table prints them.
 import type { Row } from '../row.js';
+import { goOapiCodegen } from './go-oapi-codegen.js';
 import { javaOpenapiGenerator } from './java-openapi-generator.js';
 import { typescriptHeyApi } from './typescript-hey-api.js';
 import { typescriptOpenapiFetch } from './typescript-openapi-fetch.js';
@@ -10,4 +11,5 @@ export const rows: Row[] = [
   typescriptHeyApi,
   typescriptOrval,
   javaOpenapiGenerator,
+  goOapiCodegen,
 ];

@@ -2,5 +2,6 @@
 import type { Row } from '../row.js';
 import { typescriptOpenapiFetch } from './typescript-openapi-fetch.js';
 import { phpOpenapiGenerator } from './php-openapi-generator.js';
+import { rubyOpenapiGenerator } from './ruby-openapi-generator.js';
 
-export const rows: Row[] = [typescriptOpenapiFetch, phpOpenapiGenerator];
+export const rows: Row[] = [typescriptOpenapiFetch, phpOpenapiGenerator, rubyOpenapiGenerator];

@@ -3,5 +3,6 @@ import type { Row } from '../row.js';
 import { typescriptOpenapiFetch } from './typescript-openapi-fetch.js';
 import { phpOpenapiGenerator } from './php-openapi-generator.js';
 import { rubyOpenapiGenerator } from './ruby-openapi-generator.js';
+import { perlOpenapiClient } from './perl-openapi-client.js';
 
-export const rows: Row[] = [typescriptOpenapiFetch, phpOpenapiGenerator, rubyOpenapiGenerator];
+export const rows: Row[] = [typescriptOpenapiFetch, phpOpenapiGenerator, rubyOpenapiGenerator, perlOpenapiClient];

@@ -64,10 +64,7 @@ $refund = $refunds->createRefund(new CreateRefundRequest([
 ]));
 $session = $sessions->retrievePaymentSession($id);
 $list = $sessions->listPaymentSessions(search: "$run@partner.example", status: [PaymentSessionStatus::CAPTURED]);
-$listed = false;
-foreach ($list->getPaymentSessions() as $item) {
-    $listed = $listed || $item->getId() === $id;
-}
+$listed = in_array($id, array_map(fn ($item) => $item->getId(), $list->getPaymentSessions()), true);
 
 // A second capture: the client throws an ApiException whose response object is the generated
 // PaymentSessionCaptureError, whose code is one of its enum values.

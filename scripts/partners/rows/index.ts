@@ -2,6 +2,9 @@
 import type { Row } from '../row.js';
 import { goOapiCodegen } from './go-oapi-codegen.js';
 import { javaOpenapiGenerator } from './java-openapi-generator.js';
+import { perlOpenapiClient } from './perl-openapi-client.js';
+import { phpOpenapiGenerator } from './php-openapi-generator.js';
+import { rubyOpenapiGenerator } from './ruby-openapi-generator.js';
 import { typescriptHeyApi } from './typescript-hey-api.js';
 import { typescriptOpenapiFetch } from './typescript-openapi-fetch.js';
 import { typescriptOrval } from './typescript-orval.js';
@@ -12,4 +15,7 @@ export const rows: Row[] = [
   typescriptOrval,
   javaOpenapiGenerator,
   goOapiCodegen,
+  phpOpenapiGenerator,
+  rubyOpenapiGenerator,
+  perlOpenapiClient,
 ];

@@ -10,7 +10,7 @@ import type { Row, RowContext, VerifierInput } from '../../scripts/partners/row.
 import { checkVerifier } from '../../scripts/partners/verifier-check.js';
 
 const SECRET = 'whsec_test';
-const body = Buffer.from('{"id":"evt_1","type":"payment_session_complete","created_at":"2026-11-25T00:00:00Z","data":{"amount":3000}}');
+const body = Buffer.from('{"id":"evt_1","event_type":"payment_session_complete","created_at":"2026-11-25T00:00:00Z","data":{"amount":3000}}');
 const t = Math.floor(Date.now() / 1000);
 const header = `t=${t},v0=${createHmac('sha256', SECRET).update(`${t}.`).update(body).digest('hex')}`;
 

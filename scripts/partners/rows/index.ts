@@ -2,5 +2,7 @@
 import type { Row } from '../row.js';
 import { rustOpenapiGenerator } from './rust-openapi-generator.js';
 import { typescriptOpenapiFetch } from './typescript-openapi-fetch.js';
+import { typescriptHeyApi } from './typescript-hey-api.js';
+import { typescriptOrval } from './typescript-orval.js';
 
-export const rows: Row[] = [typescriptOpenapiFetch, rustOpenapiGenerator];
+export const rows: Row[] = [typescriptOpenapiFetch, typescriptHeyApi, typescriptOrval, rustOpenapiGenerator];

@@ -108,11 +108,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ListPaymentSessionsParams {
             search: Some(email.clone()),
             status: Some(vec![models::PaymentSessionStatus::Captured]),
-            include_metadata: Some(true),
             page: None,
             page_size: None,
             filter_pending: None,
             filter_voided: None,
+            include_metadata: None,
             include_order_items: None,
             created_on_start: None,
             created_on_end: None,
@@ -126,11 +126,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             payment_token: None,
         },
     )?;
-    // The document declares no `id` on a list item: the session is found by its metadata.
     let listed = list
         .payment_sessions
         .iter()
-        .any(|item| item.metadata.as_deref() == Some(run.as_str()));
+        .any(|item| item.id == Some(created.id));
 
     // A second capture: its 400 body is the generated PaymentSessionCaptureError, whose `error` is
     // an enum. CapturePaymentSessionError picks its member by the body's shape, not by the status

@@ -11,7 +11,7 @@ const links = documentLinks(contract);
 function linksOf(operationId: string, status = '200') {
   return Object.fromEntries(
     links.filter((l) => l.source.operation.operationId === operationId && l.status === status)
-      .map((l) => [l.link.operationId!, { parameters: l.link.parameters ?? {}, requestBody: l.link.requestBody }]),
+      .map((l) => [l.link.operationId!, { parameters: l.link.parameters ?? {}, requestBody: l.link['x-request-body'] }]),
   );
 }
 
@@ -75,9 +75,10 @@ describe('the link check can fail', () => {
     ['a field the response does not declare', { operationId: 'retrievePaymentSession', description: 'x', parameters: { business_id: '$response.body#/session_id' } }, /names no field the 200 response declares/],
     ['an expression that is not a response body pointer', { operationId: 'retrievePaymentSession', description: 'x', parameters: { business_id: '$request.body#/id' } }, /not a \$response\.body/],
     ['a path parameter left unset', { operationId: 'retrievePaymentSession', description: 'x', parameters: {} }, /sets no value for retrievePaymentSession's path parameter business_id/],
-    ['a body field the target does not take', { operationId: 'createRefund', description: 'x', requestBody: { session_id: '$response.body#/id' } }, /requestBody field session_id is no field/],
-    ['a body field of another type', { operationId: 'createRefund', description: 'x', requestBody: { amount: '$response.body#/id' } }, /no type in common/],
-    ['a whole-body expression', { operationId: 'createRefund', description: 'x', requestBody: '$response.body#/id' }, /requestBody must be an object/],
+    ['a body field the target does not take', { operationId: 'createRefund', description: 'x', 'x-request-body': { session_id: '$response.body#/id' } }, /x-request-body field session_id is no field/],
+    ['a body field of another type', { operationId: 'createRefund', description: 'x', 'x-request-body': { amount: '$response.body#/id' } }, /no type in common/],
+    ['a whole-body expression', { operationId: 'createRefund', description: 'x', 'x-request-body': '$response.body#/id' }, /x-request-body must be an object/],
+    ['a requestBody, which openapi-generator refuses', { operationId: 'createRefund', description: 'x', requestBody: { payment_id: '$response.body#/id' } }, /openapi-generator refuses a non-string one/],
     ['no description', { operationId: 'retrievePaymentSession', parameters: { business_id: '$response.body#/id' } }, /has no description/],
   ])('reports %s', (_case, link, problem) => {
     const problems = linkProblems(withLink('Broken', link));

@@ -10,6 +10,8 @@ export interface LinkObject {
   description?: string;
   parameters?: Record<string, unknown>;
   requestBody?: unknown;
+  /** Body fields the link sets, each a runtime expression: merged into the rest of the body. */
+  'x-request-body'?: unknown;
   server?: unknown;
 }
 
@@ -130,21 +132,25 @@ export function linkProblems(doc: OpenApiDocument): string[] {
         say(`sets no value for ${link.operationId}'s path parameter ${required.name}`);
       }
     }
-    if (link.requestBody !== undefined) {
+    // A link's own requestBody stays unused: swagger-parser (openapi-generator, swagger-codegen)
+    // refuses the document when it is not a string, and OpenAPI evaluates no expression inside a
+    // literal value. Body fields go in x-request-body, which a stateful tester's run maps back.
+    if (link.requestBody !== undefined) say('has a requestBody: openapi-generator refuses a non-string one; set body fields with x-request-body');
+    if (link['x-request-body'] !== undefined) {
       const bodySchema = target.operation.requestBody?.content['application/json']?.schema;
       if (!bodySchema) {
-        say(`has a requestBody, but ${link.operationId} takes no JSON body`);
-      } else if (typeof link.requestBody !== 'object' || link.requestBody === null || Array.isArray(link.requestBody)) {
-        say('requestBody must be an object whose values are runtime expressions (merged into the body)');
+        say(`has an x-request-body, but ${link.operationId} takes no JSON body`);
+      } else if (typeof link['x-request-body'] !== 'object' || link['x-request-body'] === null || Array.isArray(link['x-request-body'])) {
+        say('x-request-body must be an object whose values are runtime expressions (merged into the body)');
       } else {
-        for (const [field, expression] of Object.entries(link.requestBody)) {
+        for (const [field, expression] of Object.entries(link['x-request-body'])) {
           const declared = declaredAt(doc, bodySchema, [field]);
           if (declared.length === 0) {
-            say(`requestBody field ${field} is no field of ${link.operationId}'s request body`);
+            say(`x-request-body field ${field} is no field of ${link.operationId}'s request body`);
             continue;
           }
-          const reached = reach(expression, `requestBody field ${field}`);
-          if (reached && !declared.some((d) => compatible(doc, reached, d))) say(`requestBody field ${field}: ${String(expression)} has no type in common with the field`);
+          const reached = reach(expression, `x-request-body field ${field}`);
+          if (reached && !declared.some((d) => compatible(doc, reached, d))) say(`x-request-body field ${field}: ${String(expression)} has no type in common with the field`);
         }
       }
     }
@@ -164,6 +170,6 @@ export function followLink(link: LinkObject, responseBody: unknown): { parameter
     return atPointer(responseBody, pointer);
   };
   const parameters = Object.fromEntries(Object.entries(link.parameters ?? {}).map(([key, e]) => [key.replace(/^[a-z]+\./, ''), evaluate(e)]));
-  const body = Object.fromEntries(Object.entries((link.requestBody ?? {}) as Record<string, unknown>).map(([field, e]) => [field, evaluate(e)]));
+  const body = Object.fromEntries(Object.entries((link['x-request-body'] ?? {}) as Record<string, unknown>).map(([field, e]) => [field, evaluate(e)]));
   return { parameters, body };
 }

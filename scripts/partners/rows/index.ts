@@ -1,8 +1,23 @@
 // Every row of the partner matrix, in the order the table prints them.
 import type { Row } from '../row.js';
+import { goOapiCodegen } from './go-oapi-codegen.js';
+import { javaOpenapiGenerator } from './java-openapi-generator.js';
+import { perlOpenapiClient } from './perl-openapi-client.js';
+import { phpOpenapiGenerator } from './php-openapi-generator.js';
+import { rubyOpenapiGenerator } from './ruby-openapi-generator.js';
 import { rustOpenapiGenerator } from './rust-openapi-generator.js';
-import { typescriptOpenapiFetch } from './typescript-openapi-fetch.js';
 import { typescriptHeyApi } from './typescript-hey-api.js';
+import { typescriptOpenapiFetch } from './typescript-openapi-fetch.js';
 import { typescriptOrval } from './typescript-orval.js';
 
-export const rows: Row[] = [typescriptOpenapiFetch, typescriptHeyApi, typescriptOrval, rustOpenapiGenerator];
+export const rows: Row[] = [
+  typescriptOpenapiFetch,
+  typescriptHeyApi,
+  typescriptOrval,
+  javaOpenapiGenerator,
+  goOapiCodegen,
+  rustOpenapiGenerator,
+  phpOpenapiGenerator,
+  rubyOpenapiGenerator,
+  perlOpenapiClient,
+];

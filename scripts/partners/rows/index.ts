@@ -5,6 +5,7 @@ import { javaOpenapiGenerator } from './java-openapi-generator.js';
 import { perlOpenapiClient } from './perl-openapi-client.js';
 import { phpOpenapiGenerator } from './php-openapi-generator.js';
 import { rubyOpenapiGenerator } from './ruby-openapi-generator.js';
+import { rustOpenapiGenerator } from './rust-openapi-generator.js';
 import { typescriptHeyApi } from './typescript-hey-api.js';
 import { typescriptOpenapiFetch } from './typescript-openapi-fetch.js';
 import { typescriptOrval } from './typescript-orval.js';
@@ -15,6 +16,7 @@ export const rows: Row[] = [
   typescriptOrval,
   javaOpenapiGenerator,
   goOapiCodegen,
+  rustOpenapiGenerator,
   phpOpenapiGenerator,
   rubyOpenapiGenerator,
   perlOpenapiClient,

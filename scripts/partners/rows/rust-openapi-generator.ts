@@ -30,7 +30,7 @@ export const rustOpenapiGenerator: Row = {
   language: 'Rust',
   generator: 'openapi-generator (rust, reqwest)',
   generatorPin: 'openapi-generator-cli',
-  document: '3.1',
+  document: '3.0',
   toolchain: [
     OPENAPI_GENERATOR_TOOLCHAIN,
     { command: 'cargo', hint: 'Rust 1.89 or later with cargo, from https://rustup.rs (Debian bookworm’s cargo is older than the crates need)' },
@@ -42,7 +42,7 @@ export const rustOpenapiGenerator: Row = {
     copyPartnerFiles(ctx, source);
     const result = await openapiGenerator(ctx, [
       'generate',
-      '--input-spec', ctx.documents.openapi31,
+      '--input-spec', ctx.documents.openapi30,
       '--generator-name', 'rust',
       '--library', 'reqwest',
       '--output', path.join(ctx.workDir, client),

@@ -47,7 +47,7 @@ export const phpOpenapiGenerator: Row = {
   language: 'PHP',
   generator: 'openapi-generator php',
   generatorPin: 'openapi-generator-cli',
-  document: '3.1',
+  document: '3.0',
   toolchain: [
     OPENAPI_GENERATOR_TOOLCHAIN,
     { command: 'php', hint: "PHP 8.1 or later with the curl and mbstring extensions (Debian's php-cli, php-curl, php-mbstring)", debian: ['php-cli', 'php-curl', 'php-mbstring'] },
@@ -57,7 +57,7 @@ export const phpOpenapiGenerator: Row = {
     await expectDebianPins(ctx, ['php-guzzlehttp-guzzle']);
     copyPartnerFiles(ctx, source);
     const result = await openapiGenerator(ctx, [
-      'generate', '-g', 'php', '-i', ctx.documents.openapi31, '-o', 'client',
+      'generate', '-g', 'php', '-i', ctx.documents.openapi30, '-o', 'client',
       '--global-property', 'apiTests=false,modelTests=false',
       '--additional-properties', `invokerPackage=${namespace}`,
     ]);

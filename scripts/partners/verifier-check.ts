@@ -18,6 +18,9 @@ export async function checkVerifier(row: Row, ctx: RowContext, delivery: Deliver
 
   const accepted = await row.verify(ctx, { bodyFile: genuine, signatureHeader: delivery.signatureHeader, secret });
   if (accepted.status !== 0) throw new Error(`the verifier refused a genuine delivery (exit ${accepted.status}):\n${accepted.output}`);
+  // It reads the verified body: it names the event the delivery carries.
+  const eventType = String(JSON.parse(delivery.body.toString('utf8')).event_type);
+  if (!accepted.output.includes(`verified ${eventType}`)) throw new Error(`the verifier accepted the delivery but did not print "verified ${eventType}":\n${accepted.output}`);
   const refusals: Array<[string, Awaited<ReturnType<Row['verify']>>]> = [
     ['a body changed by one byte', await row.verify(ctx, { bodyFile: tampered, signatureHeader: delivery.signatureHeader, secret })],
     ['the wrong secret', await row.verify(ctx, { bodyFile: genuine, signatureHeader: delivery.signatureHeader, secret: `${secret}x` })],

@@ -14,9 +14,9 @@ const body = Buffer.from('{"id":"evt_1","event_type":"payment_session_complete",
 const t = Math.floor(Date.now() / 1000);
 const header = `t=${t},v0=${createHmac('sha256', SECRET).update(`${t}.`).update(body).digest('hex')}`;
 
-function rowWith(verify: (input: VerifierInput) => boolean): { row: Row; ctx: RowContext } {
+function rowWith(verify: (input: VerifierInput) => boolean, says = (input: VerifierInput) => `verified ${JSON.parse(readFileSync(input.bodyFile, 'utf8')).event_type}`): { row: Row; ctx: RowContext } {
   const ctx = { workDir: mkdtempSync(path.join(tmpdir(), 'partner-harness-')) } as RowContext;
-  const row = { verify: async (_ctx: RowContext, input: VerifierInput) => ({ status: verify(input) ? 0 : 1, output: '' }) } as unknown as Row;
+  const row = { verify: async (_ctx: RowContext, input: VerifierInput) => (verify(input) ? { status: 0, output: says(input) } : { status: 1, output: 'signature does not verify' }) } as unknown as Row;
   return { row, ctx };
 }
 
@@ -40,6 +40,11 @@ describe('the verifier check', () => {
   it('fails a verifier that ignores the body', async () => {
     const { row, ctx } = rowWith((input) => input.secret === SECRET && input.signatureHeader.includes('v0='));
     await expect(checkVerifier(row, ctx, { body, signatureHeader: header }, SECRET)).rejects.toThrow(/accepted a body changed by one byte$/);
+  });
+
+  it('fails a verifier that does not say which event it verified', async () => {
+    const { row, ctx } = rowWith(honest, () => 'verified undefined');
+    await expect(checkVerifier(row, ctx, { body, signatureHeader: header }, SECRET)).rejects.toThrow(/did not print "verified payment_session_complete"/);
   });
 
   it('fails a verifier that refuses a genuine delivery', async () => {

@@ -41,4 +41,4 @@ unless (verify_webhook($body, $header // '', $secret // '')) {
   print STDERR "signature does not verify\n";
   exit 1;
 }
-print 'verified ', decode_json($body)->{type}, "\n";
+print 'verified ', decode_json($body)->{event_type}, "\n";

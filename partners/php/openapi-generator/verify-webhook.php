@@ -38,4 +38,4 @@ if ($body === false || !verify_webhook($body, $header, $secret)) {
     fwrite(STDERR, "signature does not verify\n");
     exit(1);
 }
-echo 'verified ', json_decode($body, true)['type'], "\n";
+echo 'verified ', json_decode($body, true)['event_type'], "\n";

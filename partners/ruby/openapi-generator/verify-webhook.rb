@@ -22,4 +22,4 @@ unless verify_webhook(body, header.to_s, secret.to_s)
   warn 'signature does not verify'
   exit 1
 end
-puts "verified #{JSON.parse(body)['type']}"
+puts "verified #{JSON.parse(body)['event_type']}"

@@ -65,11 +65,11 @@ func main() {
 		os.Exit(1)
 	}
 	var event struct {
-		Type string `json:"type"`
+		EventType string `json:"event_type"`
 	}
 	if err := json.Unmarshal(body, &event); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	fmt.Printf("verified %s\n", event.Type)
+	fmt.Printf("verified %s\n", event.EventType)
 }

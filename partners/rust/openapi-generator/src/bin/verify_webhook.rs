@@ -66,6 +66,6 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     let event: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
-    println!("verified {}", event["type"].as_str().unwrap_or("(no type)"));
+    println!("verified {}", event["event_type"].as_str().unwrap_or("(no event_type)"));
     ExitCode::SUCCESS
 }

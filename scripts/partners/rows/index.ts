@@ -1,5 +1,6 @@
 // Every row of the partner matrix, in the order the table prints them.
 import type { Row } from '../row.js';
 import { typescriptOpenapiFetch } from './typescript-openapi-fetch.js';
+import { pythonOpenapiPythonClient } from './python-openapi-python-client.js';
 
-export const rows: Row[] = [typescriptOpenapiFetch];
+export const rows: Row[] = [typescriptOpenapiFetch, pythonOpenapiPythonClient];

@@ -766,7 +766,7 @@ export interface components {
          *     submitted; terminal `won`, `lost`, `accepted`, `expired` (chargebacks) or `closed` (a dropped
          *     inquiry). See the state table of the Disputes tag.
          */
-        DisputeState: string | ("needs_response" | "under_review" | "won" | "lost" | "accepted" | "expired" | "closed") | unknown;
+        DisputeState: string | ("needs_response" | "under_review" | "won" | "lost" | "accepted" | "expired" | "closed");
         /** @description An entry of a dispute's counters. */
         DisputeCounter: {
             [key: string]: unknown;

@@ -1192,8 +1192,35 @@ export interface components {
          *     - `capture_amount`: for `kind=one_time_payment` always present and equal to `authorize_amount`;
          *       for `kind=authorization` absent until captured.
          *     - `capture_failed_details` is null when `capture_failed_on` is null.
+         *     - `id`, `kind`, `total_amount` and `created_at` are the session's own: its id, and what its
+         *       create request set. The reference does not show them on the record, so they are declared
+         *       optional, each marked inferred (`x-undocumented`).
          */
         PaymentSessionFields: {
+            /**
+             * Format: uuid
+             * @description Payment session id: the `id` create payment session returned, the `business_id` of the
+             *     session's paths, and what the list's `search` matches. Inferred: the reference does not show
+             *     it on the record.
+             */
+            id?: string;
+            /**
+             * @description The kind the session was created with (`one_time_payment` when the create request gave
+             *     none). Inferred: the reference does not show it on the record.
+             */
+            kind?: components["schemas"]["PaymentSessionKind"];
+            /**
+             * Format: int64
+             * @description The session's total in cents, as the create request gave it (0 only for a free trial).
+             *     Inferred: the reference does not show it on the record.
+             */
+            total_amount?: number;
+            /**
+             * Format: date-time
+             * @description When the session was created. Inferred: the reference does not show it on the record, but
+             *     the list filters on it (`created_on_start`, `created_on_end`) and orders by it.
+             */
+            created_at?: string;
             /** @description Status of the initial payment. */
             status: components["schemas"]["PaymentSessionStatus"];
             /** @description Overall status including refunds and disputes. */
@@ -1248,6 +1275,139 @@ export interface components {
             [key: string]: unknown;
         });
         /**
+         * @description Why the refund is made.
+         * @enum {string}
+         */
+        RefundReason: "customer_request" | "fraudulent" | "duplicate_payment";
+        /**
+         * @description A refund of a payment session, as a list item's refund details show it. `refund_id` is the id
+         *     create refund answered; `amount` and `reason` are what its request gave; `created_at` is when it
+         *     was made. The reference shows no refund record, so every field is optional and inferred.
+         */
+        Refund: {
+            /** @description Refund id, as create refund answered it. */
+            refund_id?: string;
+            /**
+             * Format: int64
+             * @description Cents refunded; greater than 0, as create refund requires.
+             */
+            amount?: number;
+            /** @description Why the refund was made, as create refund's request gave it. */
+            reason?: components["schemas"]["RefundReason"];
+            /**
+             * Format: date-time
+             * @description When the refund was made.
+             */
+            created_at?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description `needs_response` when a dispute becomes visible; e.g. `under_review` after evidence is
+         *     submitted; terminal `won`, `lost`, `accepted`, `expired` (chargebacks) or `closed` (a dropped
+         *     inquiry). See the state table of the Disputes tag.
+         */
+        DisputeState: string | ("needs_response" | "under_review" | "won" | "lost" | "accepted" | "expired" | "closed");
+        /** @description An entry of a dispute's counters. */
+        DisputeCounter: {
+            [key: string]: unknown;
+        };
+        /** @description One kind of evidence the dispute accepts. */
+        EvidenceRequirement: {
+            /** @description Evidence category. */
+            category: string;
+            /** @description Short label. */
+            label: string;
+            /** @description What the evidence must show. */
+            description: string;
+            /** @description Text evidence is accepted. */
+            text: boolean;
+            /** @description File evidence is accepted. */
+            file: boolean;
+        };
+        /** @description What evidence the dispute needs. */
+        EvidenceRequirements: {
+            /** @description Explanation requested from the merchant. */
+            merchant_explanation?: string;
+            /** @description Compelling evidence. */
+            compelling?: components["schemas"]["EvidenceRequirement"][];
+            /** @description Supporting evidence. */
+            supporting?: components["schemas"]["EvidenceRequirement"][];
+            /** @description Other evidence. */
+            other?: components["schemas"]["EvidenceRequirement"][];
+        };
+        /** @description The disputed payment. */
+        DisputePayment: {
+            /**
+             * Format: uuid
+             * @description Order id of the disputed payment.
+             */
+            order_id: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description Canonical dispute, carried in dispute webhooks and returned by retrieve dispute. Records are keyed
+         *     on `dispute_id`. Null fields are omitted. The reference lists `outcome` and `resolved_at`
+         *     (absent until the dispute resolves) and `prior_dispute_id` (present only for a re-filing) as
+         *     optional; that every other field is always present, and so required here, is inferred.
+         */
+        Dispute: {
+            /**
+             * Format: uuid
+             * @description Public id.
+             */
+            dispute_id: string;
+            /** @description Processor's id. */
+            processor_dispute_id: string;
+            /** @description Upper-case processor name. */
+            processor: string;
+            /** @description Dispute state. */
+            state: components["schemas"]["DisputeState"];
+            /** @description Dispute phase; the value `dispute` is used, other values are not documented. */
+            phase: string;
+            /** @description Dispute reason. */
+            reason: string;
+            /** @description Card network reason code. */
+            network_reason_code: string;
+            /**
+             * Format: int64
+             * @description Disputed amount in cents; not negative (inferred, as an amount of funds).
+             */
+            amount: number;
+            /** @description Upper-case currency code. A three-letter ISO 4217 code is expected (inferred), but only the upper case is documented and enforced. */
+            currency: string;
+            /**
+             * Format: date-time
+             * @description Response deadline.
+             */
+            due_by: string;
+            /**
+             * Format: date-time
+             * @description When the dispute was created.
+             */
+            created_at: string;
+            /** @description Counters of the dispute. */
+            counters: components["schemas"]["DisputeCounter"][];
+            /** @description Dispute metadata. */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** @description Evidence the dispute needs. */
+            evidence_requirements: components["schemas"]["EvidenceRequirements"];
+            /** @description The disputed payment. */
+            payment: components["schemas"]["DisputePayment"];
+            /** @description Outcome; absent until the dispute resolves. */
+            outcome?: string;
+            /**
+             * Format: date-time
+             * @description When the dispute resolved; absent until then.
+             */
+            resolved_at?: string;
+            /** @description Present only for a re-filing. */
+            prior_dispute_id?: string;
+        };
+        /**
          * @description A payment session in a list: the detail fields (PaymentSessionFields), plus the optional
          *     fields below, each present only when its query flag asks for it. Unlike the detail record, a
          *     list item carries `order_items` only with `include_order_items=true`.
@@ -1269,6 +1429,17 @@ export interface components {
             refund_amount?: number;
             /** @description The partner's metadata string. Only when include_metadata=true. */
             metadata?: string;
+            /**
+             * @description The session's refund details, oldest first. Only when include_refunds is true (its default)
+             *     and summarize_refunds is not, which gives their sum in `refund_amount` instead. Inferred:
+             *     the reference names the details but not their field or shape.
+             */
+            refunds?: components["schemas"]["Refund"][];
+            /**
+             * @description The session's disputes, as canonical disputes. Only when include_disputes is true (its
+             *     default). Inferred: the reference names the details but not their field or shape.
+             */
+            disputes?: components["schemas"]["Dispute"][];
         } & {
             [key: string]: unknown;
         });
@@ -1363,10 +1534,36 @@ export interface components {
         CancelPaymentSessionRequest: {
             [key: string]: unknown;
         };
-        /** @description Session data after the cancel, including order_items (each with sku only when the partner gave one). */
+        /**
+         * @description Session data after the cancel, including order_items (each with sku only when the partner gave
+         *     one). The session's own id, kind, status, status_summary, total_amount and created_at are
+         *     declared too, optional and inferred: the reference says only "session data including
+         *     order_items".
+         */
         PaymentSessionCancelResponse: {
             /** @description Items of the session. */
             order_items: components["schemas"]["SessionOrderItem"][];
+            /**
+             * Format: uuid
+             * @description Payment session id, the `business_id` of the cancel's path. Inferred.
+             */
+            id?: string;
+            /** @description The kind the session was created with. Inferred. */
+            kind?: components["schemas"]["PaymentSessionKind"];
+            /** @description Status of the initial payment after the cancel (`canceled` once a pending session is canceled). Inferred. */
+            status?: components["schemas"]["PaymentSessionStatus"];
+            /** @description Overall status including refunds and disputes. Inferred. */
+            status_summary?: components["schemas"]["PaymentSessionStatusSummary"];
+            /**
+             * Format: int64
+             * @description The session's total in cents, as the create request gave it. Inferred.
+             */
+            total_amount?: number;
+            /**
+             * Format: date-time
+             * @description When the session was created. Inferred.
+             */
+            created_at?: string;
         } & {
             [key: string]: unknown;
         };
@@ -1422,11 +1619,6 @@ export interface components {
             /** @description Human-readable explanation. */
             message: string;
         };
-        /**
-         * @description Why the refund is made.
-         * @enum {string}
-         */
-        RefundReason: "customer_request" | "fraudulent" | "duplicate_payment";
         /** @description Per-item detail of a refund. */
         RefundItemDetail: {
             [key: string]: unknown;
@@ -1531,8 +1723,24 @@ export interface components {
             /** @description Human-readable explanation. */
             message: string;
         };
-        /** @description A payment method on file. It carries the card's last 4 digits and its expiry. */
+        /**
+         * @description A payment method on file. It carries the card's last 4 digits and its expiry (the documentation
+         *     says so); the names `last4`, `exp_month` and `exp_year` are inferred, so each is optional.
+         */
         PaymentMethod: {
+            /** @description The card's last 4 digits. Inferred name. */
+            last4?: string;
+            /**
+             * Format: int32
+             * @description The card's expiry month, 1 to 12. Inferred name and representation.
+             */
+            exp_month?: number;
+            /**
+             * Format: int32
+             * @description The card's expiry year, four digits. Inferred name and representation.
+             */
+            exp_year?: number;
+        } & {
             [key: string]: unknown;
         };
         /** @description A stored payment method of a customer, usable for later charges. */
@@ -1602,7 +1810,7 @@ export interface components {
          */
         PaymentTokenUpdateResponse: {
             /** @description Action required from the customer (values seen; the list may be incomplete). */
-            next_action: string | ("None" | "HealthSurvey") | unknown;
+            next_action: string | ("None" | "HealthSurvey");
             /** @description URL where the customer performs the action, when needed. */
             redirect_url?: string;
             /**
@@ -1862,111 +2070,6 @@ export interface components {
         /** @description Response of the checkout-method operation. */
         CheckoutMethodResponse: {
             [key: string]: unknown;
-        };
-        /**
-         * @description `needs_response` when a dispute becomes visible; e.g. `under_review` after evidence is
-         *     submitted; terminal `won`, `lost`, `accepted`, `expired` (chargebacks) or `closed` (a dropped
-         *     inquiry). See the state table of the Disputes tag.
-         */
-        DisputeState: string | ("needs_response" | "under_review" | "won" | "lost" | "accepted" | "expired" | "closed") | unknown;
-        /** @description An entry of a dispute's counters. */
-        DisputeCounter: {
-            [key: string]: unknown;
-        };
-        /** @description One kind of evidence the dispute accepts. */
-        EvidenceRequirement: {
-            /** @description Evidence category. */
-            category: string;
-            /** @description Short label. */
-            label: string;
-            /** @description What the evidence must show. */
-            description: string;
-            /** @description Text evidence is accepted. */
-            text: boolean;
-            /** @description File evidence is accepted. */
-            file: boolean;
-        };
-        /** @description What evidence the dispute needs. */
-        EvidenceRequirements: {
-            /** @description Explanation requested from the merchant. */
-            merchant_explanation?: string;
-            /** @description Compelling evidence. */
-            compelling?: components["schemas"]["EvidenceRequirement"][];
-            /** @description Supporting evidence. */
-            supporting?: components["schemas"]["EvidenceRequirement"][];
-            /** @description Other evidence. */
-            other?: components["schemas"]["EvidenceRequirement"][];
-        };
-        /** @description The disputed payment. */
-        DisputePayment: {
-            /**
-             * Format: uuid
-             * @description Order id of the disputed payment.
-             */
-            order_id: string;
-        } & {
-            [key: string]: unknown;
-        };
-        /**
-         * @description Canonical dispute, carried in dispute webhooks and returned by retrieve dispute. Records are keyed
-         *     on `dispute_id`. Null fields are omitted. The reference lists `outcome` and `resolved_at`
-         *     (absent until the dispute resolves) and `prior_dispute_id` (present only for a re-filing) as
-         *     optional; that every other field is always present, and so required here, is inferred.
-         */
-        Dispute: {
-            /**
-             * Format: uuid
-             * @description Public id.
-             */
-            dispute_id: string;
-            /** @description Processor's id. */
-            processor_dispute_id: string;
-            /** @description Upper-case processor name. */
-            processor: string;
-            /** @description Dispute state. */
-            state: components["schemas"]["DisputeState"];
-            /** @description Dispute phase; the value `dispute` is used, other values are not documented. */
-            phase: string;
-            /** @description Dispute reason. */
-            reason: string;
-            /** @description Card network reason code. */
-            network_reason_code: string;
-            /**
-             * Format: int64
-             * @description Disputed amount in cents; not negative (inferred, as an amount of funds).
-             */
-            amount: number;
-            /** @description Upper-case currency code. A three-letter ISO 4217 code is expected (inferred), but only the upper case is documented and enforced. */
-            currency: string;
-            /**
-             * Format: date-time
-             * @description Response deadline.
-             */
-            due_by: string;
-            /**
-             * Format: date-time
-             * @description When the dispute was created.
-             */
-            created_at: string;
-            /** @description Counters of the dispute. */
-            counters: components["schemas"]["DisputeCounter"][];
-            /** @description Dispute metadata. */
-            metadata: {
-                [key: string]: unknown;
-            };
-            /** @description Evidence the dispute needs. */
-            evidence_requirements: components["schemas"]["EvidenceRequirements"];
-            /** @description The disputed payment. */
-            payment: components["schemas"]["DisputePayment"];
-            /** @description Outcome; absent until the dispute resolves. */
-            outcome?: string;
-            /**
-             * Format: date-time
-             * @description When the dispute resolved; absent until then.
-             */
-            resolved_at?: string;
-            /** @description Present only for a re-filing. */
-            prior_dispute_id?: string;
         };
         /** @description A dispute as the alternative /v1/disputes listing returns it. */
         DisputeRecord: {

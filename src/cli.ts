@@ -80,6 +80,7 @@ async function sandbox(args: string[]) {
   const keys = [...running.apiKeys].map(([key, channel]) => `${key} (channel ${channel})`).join(', ');
   console.log(`  API keys:  ${keys}   — send one as x-service-api-key`);
   console.log(`  Contract:  ${running.address}/openapi.json  ${running.address}/openapi.yaml`);
+  console.log(`  3.0:       ${running.address}/openapi-3.0.json  ${running.address}/openapi-3.0.yaml   — the same contract, for tools that read only OpenAPI 3.0`);
   console.log(`  Helpers:   ${running.address}/sandbox/openapi.json (the customer, the review, the clock, tokens, the catalog, disputes, webhooks)`);
   if (running.docs) console.log(`  Docs:      ${running.docs.url}${running.docs.built ? ' (guides, the reference, and a console that sends requests here)' : ' (not built: run npm run docs)'}`);
   console.log(running.dbFile === ':memory:'

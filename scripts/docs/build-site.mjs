@@ -4,6 +4,7 @@
 //   guides/*.html         the guides of docs/, with their diagrams drawn at build time
 //   try/                  the try-it console (Scalar's standalone bundle, from this folder)
 //   assets/site.css       the pages' stylesheet
+//   downloads/            the contract's documents: OpenAPI 3.1, and its 3.0.3 companion
 // A stamp of its inputs lets `npm start` rebuild only when the contract or a guide changed.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { root, runTool } from '../lib/tools.mjs';
-import { GUIDES, landingPage, layout, referenceAnchors, renderGuide, titleOf, TRY_IT_SCRIPT, tryItPage } from './pages.mjs';
+import { documentLinks, DOCUMENTS, GUIDES, landingPage, layout, referenceAnchors, renderGuide, titleOf, TRY_IT_SCRIPT, tryItPage } from './pages.mjs';
 import { SEQUENCES, sequenceSvg } from './sequence-diagrams.mjs';
 import { stateDiagrams } from './state-diagrams.mjs';
 
@@ -23,9 +24,9 @@ function scalarBundle() {
   return path.join(dir, JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).browser);
 }
 
-/** Every file the site is made from: the contract, the guides, and this builder. */
+/** Every file the site is made from: the contract's documents, the guides, and this builder. */
 function inputs() {
-  const files = [path.join(root, 'generated', 'openapi.yaml'), path.join(root, 'generated', 'openapi.json'), scalarBundle()];
+  const files = [...DOCUMENTS.map(({ file }) => path.join(root, 'generated', file)), scalarBundle()];
   for (const dir of [path.join(root, 'docs'), path.join(root, 'docs', 'guides'), here]) {
     if (existsSync(dir)) files.push(...readdirSync(dir).filter((f) => /\.(md|mjs|hbs|css)$/.test(f)).map((f) => path.join(dir, f)));
   }
@@ -66,12 +67,14 @@ const summaryOf = (markdown) => {
 
 export async function buildSite(out = path.join(root, 'site'), { quiet = false, docs = path.join(root, 'docs') } = {}) {
   rmSync(out, { recursive: true, force: true });
-  for (const dir of ['assets', 'reference', 'guides', 'try']) mkdirSync(path.join(out, dir), { recursive: true });
+  for (const dir of ['assets', 'reference', 'guides', 'try', 'downloads']) mkdirSync(path.join(out, dir), { recursive: true });
   const doc = JSON.parse(readFileSync(path.join(root, 'generated', 'openapi.json'), 'utf8'));
 
   runTool('redocly', [
     'build-docs', 'generated/openapi.yaml', '--inlineBundle', '--title', 'API reference · HSA/FSA Checkout API',
     '--template', path.join(here, 'reference.hbs'),
+    // The contract's documents, both versions, in the bar above the reference.
+    '--templateOptions.documents', documentLinks('../'),
     '-o', path.join(out, 'reference', 'index.html'),
   ], { quiet });
 
@@ -97,6 +100,7 @@ export async function buildSite(out = path.join(root, 'site'), { quiet = false, 
   writeFileSync(path.join(out, 'try', 'index.html'), tryItPage());
   writeFileSync(path.join(out, 'try', 'console.js'), TRY_IT_SCRIPT);
   copyFileSync(path.join(here, 'site.css'), path.join(out, 'assets', 'site.css'));
+  for (const { file } of DOCUMENTS) copyFileSync(path.join(root, 'generated', file), path.join(out, 'downloads', file));
   writeFileSync(path.join(out, STAMP), inputsHash());
   return out;
 }

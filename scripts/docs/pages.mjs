@@ -16,6 +16,24 @@ export const GUIDES = [
   { slug: 'client-and-webhooks', source: 'client-and-webhooks.md' },
 ];
 
+/** The contract's documents that the site offers (copied into downloads/): OpenAPI 3.1, and its 3.0.3 companion. */
+export const DOCUMENTS = [
+  { file: 'openapi.json', version: '3.1', format: 'JSON' },
+  { file: 'openapi.yaml', version: '3.1', format: 'YAML' },
+  { file: 'openapi-3.0.json', version: '3.0.3', format: 'JSON' },
+  { file: 'openapi-3.0.yaml', version: '3.0.3', format: 'YAML' },
+];
+
+/** The links to the documents of one OpenAPI version, `up` leading to the site's root. */
+const downloads = (version, up) => DOCUMENTS.filter((d) => d.version === version)
+  .map((d) => `<a href="${up}downloads/${d.file}" download><code>${d.file}</code></a>`).join(' · ');
+
+/** Both documents, one line each: on the landing page, and in the bar above the reference. */
+export const documentLinks = (up = '') => `<ul class="documents">
+<li>OpenAPI 3.1, the contract: ${downloads('3.1', up)}</li>
+<li>OpenAPI 3.0.3, the same contract for tools that read only 3.0 (what 3.0 cannot say is kept in <code>x-</code> extensions): ${downloads('3.0.3', up)}</li>
+</ul>`;
+
 export const escapeHtml = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** A guide's title: its first level-1 heading. */
@@ -131,7 +149,10 @@ export function landingPage({ guides, operations, webhooks }) {
 <a class="card" href="try/index.html"><h2>Try it</h2><p>Send a request to the sandbox from the page, with the development key filled in.</p></a>
 </div>
 <h2>Guides</h2>
-<ul class="guide-list">${guides.map((g) => `<li><a href="guides/${g.slug}.html">${escapeHtml(g.title)}</a> — ${escapeHtml(g.summary)}</li>`).join('')}</ul>`;
+<ul class="guide-list">${guides.map((g) => `<li><a href="guides/${g.slug}.html">${escapeHtml(g.title)}</a> — ${escapeHtml(g.summary)}</li>`).join('')}</ul>
+<h2 id="openapi-documents">OpenAPI documents</h2>
+<p>Generate a client from the contract in your own repository. Use the OpenAPI 3.1 document wherever your generator reads it; the OpenAPI 3.0.3 companion is the same contract for the generators that read only 3.0.</p>
+${documentLinks()}`;
   return layout({ title: 'Home', body, depth: 0, current: 'Home' });
 }
 

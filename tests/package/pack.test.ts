@@ -78,7 +78,7 @@ describe('the packed package', () => {
     const listing = run('tar', ['-tzf', tarball], work).split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
     expect(listing).toEqual(expect.arrayContaining([
       'package.json', 'README.md', 'CHANGELOG.md', 'dist/index.js', 'dist/index.d.ts', 'dist/client/index.js', 'dist/webhooks/index.js',
-      'generated/openapi.json', 'generated/openapi.yaml', 'generated/schema.d.ts',
+      'generated/openapi.json', 'generated/openapi.yaml', 'generated/schema.d.ts', 'generated/openapi-3.0.json', 'generated/openapi-3.0.yaml',
     ]));
     expect(listing).toEqual(expect.arrayContaining(['dist/cli.js', 'dist/sandbox/server.js', 'generated/sandbox.json', 'scripts/mock.mjs']));
     expect(listing.filter((f) => /^(src|tests|openapi|examples|node_modules)\//.test(f) || (/^scripts\//.test(f) && !/^scripts\/(mock|lib\/tools)\.mjs$/.test(f)))).toEqual([]);
@@ -110,11 +110,15 @@ describe('the packed package', () => {
       const webhooks = await import('${packageJson.name}/webhooks');
       const root = await import('${packageJson.name}');
       const { createRequire } = await import('node:module');
-      const document = createRequire(import.meta.url)('${packageJson.name}/openapi.json');
-      console.log(JSON.stringify([typeof client.createServiceClient, typeof webhooks.verifyWebhook, typeof root.signWebhook, document.openapi, process.version]));`;
+      const require = createRequire(import.meta.url);
+      const document = require('${packageJson.name}/openapi.json');
+      const companion = require('${packageJson.name}/openapi-3.0.json');
+      const { readFileSync } = await import('node:fs');
+      const companionYaml = readFileSync(require.resolve('${packageJson.name}/openapi-3.0.yaml'), 'utf8').split('\\n')[0];
+      console.log(JSON.stringify([typeof client.createServiceClient, typeof webhooks.verifyWebhook, typeof root.signWebhook, document.openapi, companion.openapi, companionYaml, process.version]));`;
     writeFileSync(path.join(consumer, 'probe.mjs'), probe);
     // On the Node that runs this test: the pinned line in npm test, the other one in npm run test:lts.
-    expect(JSON.parse(run('node', ['probe.mjs'], consumer))).toEqual(['function', 'function', 'function', '3.1.0', process.version]);
+    expect(JSON.parse(run('node', ['probe.mjs'], consumer))).toEqual(['function', 'function', 'function', '3.1.0', '3.0.3', 'openapi: 3.0.3', process.version]);
   });
 
   it('typechecks the README quickstart in the consumer project', () => {

@@ -21,6 +21,7 @@ beforeAll(() => {
   writeFileSync(path.join(site, 'index.html'), '<!doctype html><title>Home</title>');
   writeFileSync(path.join(site, 'guides', 'quick-start.html'), '<!doctype html><title>Quick start</title>');
   writeFileSync(path.join(site, 'site.css'), 'body{}');
+  writeFileSync(path.join(site, 'openapi-3.0.yaml'), 'openapi: 3.0.3\n');
   writeFileSync(path.join(site, '.inputs-sha256'), 'stamp');
   writeFileSync(path.join(root, 'secret.html'), 'outside the site');
   // Symlinks out of the site, a dotfile and a dot folder with servable types, and a symlink that stays inside.
@@ -47,8 +48,8 @@ describe('/docs', () => {
     expect([reply.statusCode, reply.headers.location]).toEqual([302, '/docs/']);
   });
 
-  it('serves the landing page, a guide and a stylesheet, without a key, under a strict policy', async () => {
-    for (const [url, type, body] of [['/docs/', 'text/html; charset=utf-8', 'Home'], ['/docs/guides/quick-start.html', 'text/html; charset=utf-8', 'Quick start'], ['/docs/site.css', 'text/css; charset=utf-8', 'body{}']] as const) {
+  it('serves the landing page, a guide, a stylesheet and a document, without a key, under a strict policy', async () => {
+    for (const [url, type, body] of [['/docs/', 'text/html; charset=utf-8', 'Home'], ['/docs/guides/quick-start.html', 'text/html; charset=utf-8', 'Quick start'], ['/docs/site.css', 'text/css; charset=utf-8', 'body{}'], ['/docs/openapi-3.0.yaml', 'application/yaml', 'openapi: 3.0.3']] as const) {
       const reply = await get(url);
       expect({ url, status: reply.statusCode, type: reply.headers['content-type'] }).toEqual({ url, status: 200, type });
       expect(reply.body).toContain(body);

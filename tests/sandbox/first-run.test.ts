@@ -102,12 +102,25 @@ describe('CORS', () => {
   });
 });
 
+describe('the documents', () => {
+  it('are served without a key: the contract in OpenAPI 3.1, and its 3.0.3 companion for tools that read only 3.0', async () => {
+    const served = async (url: string) => {
+      const reply = await s.call('GET', url, { key: null, undocumented: true });
+      return { status: reply.status, type: String(reply.headers['content-type']), openapi: typeof reply.body === 'string' ? reply.body.split('\n')[0] : reply.body.openapi };
+    };
+    expect(await served('/openapi.json')).toEqual({ status: 200, type: expect.stringContaining('application/json'), openapi: '3.1.0' });
+    expect(await served('/openapi-3.0.json')).toEqual({ status: 200, type: expect.stringContaining('application/json'), openapi: '3.0.3' });
+    expect(await served('/openapi-3.0.yaml')).toEqual({ status: 200, type: expect.stringContaining('application/yaml'), openapi: 'openapi: 3.0.3' });
+  });
+});
+
 describe('the index page', () => {
   it('links the documents and names no session: it needs no key, so it must not lead to any channel\'s checkout', async () => {
     const empty = await s.call('GET', '/', { key: null });
     expect(empty.status).toBe(200);
     expect(String(empty.headers['content-type'])).toContain('text/html');
     expect(empty.body).toContain('href="/openapi.json"');
+    expect(empty.body).toContain('href="/openapi-3.0.json"');
     // The reproduction: a session of another channel, then `curl -s $S/` with no key.
     const theirs = await s.createSession({}, { key: OTHER_KEY });
     const mine = await s.createSession();

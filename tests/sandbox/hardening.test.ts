@@ -80,7 +80,7 @@ describe('auth is decided by the matched route', () => {
   });
 
   it('pages for people and the documents need no key', async () => {
-    for (const url of ['/health', '/openapi.json', '/sandbox/openapi.yaml']) {
+    for (const url of ['/health', '/openapi.json', '/openapi-3.0.yaml', '/sandbox/openapi.yaml']) {
       expect((await s.call('GET', url, { key: null })).status).toBe(200);
     }
   });

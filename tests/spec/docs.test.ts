@@ -74,6 +74,16 @@ describe('the docs site', () => {
     expect(read('guides/payment-tokens.html')).toMatch(/<figure class="diagram"[^>]*><svg role="img"/);
   });
 
+  it('offers the contract in OpenAPI 3.1 and, beside it, its 3.0.3 companion, as files of the site itself', () => {
+    const documents = ['openapi.json', 'openapi.yaml', 'openapi-3.0.json', 'openapi-3.0.yaml'];
+    for (const [page, up] of [['index.html', ''], ['reference/index.html', '../']] as const) {
+      const links = [...read(page).matchAll(/<a href="([^"]+)" download>/g)].map((m) => m[1]);
+      expect({ page, links }).toEqual({ page, links: documents.map((file) => `${up}downloads/${file}`) });
+    }
+    for (const file of documents) expect(read(`downloads/${file}`)).toBe(readFileSync(path.join(repoRoot, 'generated', file), 'utf8'));
+    expect(JSON.parse(read('downloads/openapi-3.0.json')).openapi).toBe('3.0.3');
+  });
+
   it('knows when it is stale: a stamp of other inputs is', () => {
     expect(isFresh(dir)).toBe(true);
     const stamp = path.join(dir, '.inputs-sha256');

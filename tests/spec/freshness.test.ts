@@ -21,6 +21,10 @@ describe('generated/', () => {
     expect(readdirSync(committed).sort()).toEqual(readdirSync(fresh).sort());
   });
 
+  it('holds the OpenAPI 3.0 companion, whose freshness is checked with the rest', () => {
+    expect(readdirSync(fresh)).toEqual(expect.arrayContaining(['openapi-3.0.json', 'openapi-3.0.yaml']));
+  });
+
   it.each(readdirSync(committed))('%s is up to date (run npm run build)', (file) => {
     const stale = readFileSync(path.join(committed, file), 'utf8') !== readFileSync(path.join(fresh, file), 'utf8');
     expect(stale, `generated/${file} is stale: run npm run build and commit it`).toBe(false);

@@ -137,6 +137,8 @@ describe('enums', () => {
     const schema = pointer.split('.').reduce((at, key) => at[key], schemas as any);
     expect(schema.anyOf[0].enum).toEqual(values);
     expect(schema.anyOf[1].enum).toBeUndefined();
+    // Every branch has a type, so that every generator types the fallback (a branch without one is `unknown`).
+    expect(schema.anyOf.map((branch: { type?: unknown }) => branch.type)).toEqual(['string', 'string']);
   });
 });
 

@@ -24,4 +24,4 @@ if (!verifyWebhook(body, header ?? '', secret ?? '')) {
   console.error('signature does not verify');
   process.exit(1);
 }
-console.log(`verified ${JSON.parse(body.toString('utf8')).type}`);
+console.log(`verified ${JSON.parse(body.toString('utf8')).event_type}`);

@@ -1,7 +1,25 @@
 // Every row of the partner matrix, in the order the table prints them.
 import type { Row } from '../row.js';
-import { typescriptOpenapiFetch } from './typescript-openapi-fetch.js';
+import { goOapiCodegen } from './go-oapi-codegen.js';
+import { javaOpenapiGenerator } from './java-openapi-generator.js';
+import { perlOpenapiClient } from './perl-openapi-client.js';
+import { phpOpenapiGenerator } from './php-openapi-generator.js';
 import { pythonOpenapiGenerator } from './python-openapi-generator.js';
 import { pythonOpenapiPythonClient } from './python-openapi-python-client.js';
+import { rubyOpenapiGenerator } from './ruby-openapi-generator.js';
+import { typescriptHeyApi } from './typescript-hey-api.js';
+import { typescriptOpenapiFetch } from './typescript-openapi-fetch.js';
+import { typescriptOrval } from './typescript-orval.js';
 
-export const rows: Row[] = [typescriptOpenapiFetch, pythonOpenapiPythonClient, pythonOpenapiGenerator];
+export const rows: Row[] = [
+  typescriptOpenapiFetch,
+  typescriptHeyApi,
+  typescriptOrval,
+  pythonOpenapiPythonClient,
+  pythonOpenapiGenerator,
+  javaOpenapiGenerator,
+  goOapiCodegen,
+  phpOpenapiGenerator,
+  rubyOpenapiGenerator,
+  perlOpenapiClient,
+];

@@ -10,6 +10,8 @@ export function indexPage(): string {
   const links = [
     ['/openapi.json', 'The contract (OpenAPI 3.1, JSON)'],
     ['/openapi.yaml', 'The contract (YAML)'],
+    ['/openapi-3.0.json', 'The contract for tools that read only OpenAPI 3.0 (3.0.3, JSON)'],
+    ['/openapi-3.0.yaml', 'The contract for tools that read only OpenAPI 3.0 (YAML)'],
     ['/sandbox/openapi.json', "The sandbox helpers' document (/sandbox/v1/)"],
     ['/health', 'Health'],
   ];

@@ -10,7 +10,7 @@ import type { Store } from '../store/index.js';
 import { DEFAULT_API_KEYS, registerAuth } from './auth.js';
 import { BODY_LIMIT_BYTES, registerJsonParser } from './body-parsing.js';
 import { codes400, idempotencyRules, requestHeaders } from './document-facts.js';
-import { CONTRACT_FILE, listOperations, loadDocument, SANDBOX_FILE, SchemaValidators } from './document.js';
+import { CONTRACT_30_FILE, CONTRACT_FILE, listOperations, loadDocument, SANDBOX_FILE, SchemaValidators } from './document.js';
 import { codesOf, HELPER_CODES } from './error-codes.js';
 import { answerFrameworkError, registerErrorPath } from './errors.js';
 import { catalogHandlers } from './handlers/catalog.js';
@@ -111,6 +111,8 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   const documents = {
     '/openapi.json': { file: CONTRACT_FILE, type: 'application/json' },
     '/openapi.yaml': { file: CONTRACT_FILE.replace(/\.json$/, '.yaml'), type: 'application/yaml' },
+    '/openapi-3.0.json': { file: CONTRACT_30_FILE, type: 'application/json' },
+    '/openapi-3.0.yaml': { file: CONTRACT_30_FILE.replace(/\.json$/, '.yaml'), type: 'application/yaml' },
     '/sandbox/openapi.json': { file: SANDBOX_FILE, type: 'application/json' },
     '/sandbox/openapi.yaml': { file: SANDBOX_FILE.replace(/\.json$/, '.yaml'), type: 'application/yaml' },
   };

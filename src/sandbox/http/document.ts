@@ -12,6 +12,8 @@ const addFormats = formatsPlugin as unknown as typeof formatsPlugin.default;
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const CONTRACT_FILE = path.join(repoRoot, 'generated', 'openapi.json');
+/** The same contract in OpenAPI 3.0.3, for tools that read only 3.0: served, never validated against. */
+export const CONTRACT_30_FILE = path.join(repoRoot, 'generated', 'openapi-3.0.json');
 export const SANDBOX_FILE = path.join(repoRoot, 'generated', 'sandbox.json');
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;

@@ -1,0 +1,44 @@
+#!/usr/bin/perl
+# Verifies a signed webhook with Digest::SHA: x-service-signature is `t=<unix>,v0=<hex>`, the hex an
+# HMAC-SHA256 of `<t>.<raw body>` under the endpoint's secret. Exit 0 and print the event type when
+# it verifies; exit 1 otherwise.
+#   perl verify-webhook.pl <body file> <x-service-signature> <secret>
+use strict;
+use warnings;
+use Digest::SHA qw(hmac_sha256_hex);
+use JSON::PP qw(decode_json);
+
+# Compares two strings in time that depends on their length only, not on where they differ.
+sub equal_in_constant_time {
+  my ($x, $y) = @_;
+  return 0 unless length $x == length $y;
+  my $diff = 0;
+  $diff |= ord(substr $x, $_, 1) ^ ord(substr $y, $_, 1) for 0 .. length($x) - 1;
+  return $diff == 0;
+}
+
+sub verify_webhook {
+  my ($raw_body, $header, $secret, $tolerance) = @_;
+  $tolerance //= 300;
+  my ($t, @signatures);
+  for my $part (split /,/, $header) {
+    my ($key, $value) = split /=/, $part =~ s/^\s+|\s+$//gr, 2;
+    next unless defined $value;
+    $t = $value if $key eq 't';
+    push @signatures, $value if $key eq 'v0';
+  }
+  return 0 unless defined $t && $t =~ /^\d+$/ && @signatures;
+  return 0 if abs(time - $t) > $tolerance;
+  my $expected = hmac_sha256_hex("$t.$raw_body", $secret);
+  return scalar grep { equal_in_constant_time($expected, $_) } @signatures;
+}
+
+my ($body_file, $header, $secret) = @ARGV;
+open my $fh, '<:raw', $body_file or die "$body_file: $!\n";
+my $body = do { local $/; <$fh> };
+close $fh;
+unless (verify_webhook($body, $header // '', $secret // '')) {
+  print STDERR "signature does not verify\n";
+  exit 1;
+}
+print 'verified ', decode_json($body)->{type}, "\n";

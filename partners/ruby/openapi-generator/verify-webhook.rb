@@ -1,0 +1,25 @@
+# Verifies a signed webhook with OpenSSL::HMAC: x-service-signature is `t=<unix>,v0=<hex>`, the hex
+# an HMAC-SHA256 of `<t>.<raw body>` under the endpoint's secret. Exit 0 and print the event type
+# when it verifies; exit 1 otherwise.
+#   ruby verify-webhook.rb <body file> <x-service-signature> <secret>
+require 'json'
+require 'openssl'
+
+def verify_webhook(raw_body, header, secret, tolerance: 300)
+  entries = header.split(',').map { |part| part.strip.split('=', 2) }
+  t = entries.find { |key, _| key == 't' }&.last
+  signatures = entries.select { |key, value| key == 'v0' && value }.map(&:last)
+  return false unless t&.match?(/\A\d+\z/) && !signatures.empty?
+  return false if (Time.now.to_i - t.to_i).abs > tolerance
+
+  expected = OpenSSL::HMAC.hexdigest('SHA256', secret, "#{t}.#{raw_body}")
+  signatures.any? { |hex| hex.bytesize == expected.bytesize && OpenSSL.fixed_length_secure_compare(hex, expected) }
+end
+
+body_file, header, secret = ARGV
+body = File.binread(body_file)
+unless verify_webhook(body, header.to_s, secret.to_s)
+  warn 'signature does not verify'
+  exit 1
+end
+puts "verified #{JSON.parse(body)['type']}"

@@ -1,0 +1,521 @@
+// The OpenAPI 3.0.3 companion of the contract, for the generators and tools that read OpenAPI 3.1
+// partly or not at all. One pure function: the bundled OpenAPI 3.1 document in, the 3.0.3
+// document out, with the list of what 3.0 could not say natively (its losses).
+//
+// The converter knows every field of every OpenAPI 3.0 object and every keyword of a 3.0 Schema
+// Object. A 3.1 construct that 3.0 lacks is restated in 3.0's terms where 3.0 has them (`type:
+// [X, 'null']` is `nullable`, `const` a one-value `enum`, a numeric `exclusiveMinimum` the
+// boolean form, a `$ref` with siblings an `allOf`), and otherwise kept as an `x-` extension that
+// carries the original JSON, with the rule in prose in the schema's description: each such case is
+// a loss. A field or keyword it does not know stops the conversion with its place in the document,
+// so that a new 3.1 construct cannot slip into the companion unconverted.
+//
+// Values that are data rather than description (`example`, the `value` of an Example Object,
+// `default`, `enum`, link parameters, every `x-` extension) are copied as they are.
+import { isDeepStrictEqual } from 'node:util';
+
+export const OPENAPI_30_VERSION = '3.0.3';
+
+/** The dialect a 3.1 document has when it names none: its schemas convert like any others. */
+const OAS_31_DIALECT = 'https://spec.openapis.org/oas/3.1/dialect/base';
+
+/**
+ * Converts a bundled OpenAPI 3.1 document (references local, `#/…`) to OpenAPI 3.0.3.
+ * Returns the new document and its losses: `{kind, at, to}`, where `kind` names the 3.1 construct,
+ * `at` is its JSON pointer in the 3.1 document, and `to` says where the companion keeps it.
+ * Throws when the document uses a field or keyword the converter does not know.
+ */
+export function toOpenApi30(document) {
+  const converter = new Converter(document);
+  return { document: converter.run(), losses: converter.losses };
+}
+
+// --- The OpenAPI 3.0 objects: each field, and how its value converts ------------------------------
+// COPY: a value kept as it is. A name: an object of that type. list(…), map(…): of that type.
+// orRef(…): that type or a Reference Object. SCHEMA: a Schema Object.
+const COPY = { copy: true };
+const SCHEMA = { schema: true };
+const list = (of) => ({ list: of });
+const map = (of) => ({ map: of });
+const orRef = (type) => ({ orRef: type });
+
+const FIELDS = {
+  OpenAPI: { openapi: COPY, info: 'Info', servers: list('Server'), paths: 'Paths', components: 'Components', security: COPY, tags: list('Tag'), externalDocs: 'ExternalDocs' },
+  Info: { title: COPY, description: COPY, termsOfService: COPY, contact: 'Contact', license: 'License', version: COPY },
+  Contact: { name: COPY, url: COPY, email: COPY },
+  License: { name: COPY, url: COPY },
+  Server: { url: COPY, description: COPY, variables: map('ServerVariable') },
+  ServerVariable: { enum: COPY, default: COPY, description: COPY },
+  Components: {
+    schemas: map(SCHEMA), responses: map(orRef('Response')), parameters: map(orRef('Parameter')), examples: map(orRef('Example')),
+    requestBodies: map(orRef('RequestBody')), headers: map(orRef('Header')), securitySchemes: map(orRef('SecurityScheme')),
+    links: map(orRef('Link')), callbacks: map(orRef('Callback')),
+  },
+  PathItem: {
+    $ref: COPY, summary: COPY, description: COPY, get: 'Operation', put: 'Operation', post: 'Operation', delete: 'Operation',
+    options: 'Operation', head: 'Operation', patch: 'Operation', trace: 'Operation', servers: list('Server'), parameters: list(orRef('Parameter')),
+  },
+  Operation: {
+    tags: COPY, summary: COPY, description: COPY, externalDocs: 'ExternalDocs', operationId: COPY, parameters: list(orRef('Parameter')),
+    requestBody: orRef('RequestBody'), responses: 'Responses', callbacks: map(orRef('Callback')), deprecated: COPY, security: COPY, servers: list('Server'),
+  },
+  ExternalDocs: { description: COPY, url: COPY },
+  Parameter: {
+    name: COPY, in: COPY, description: COPY, required: COPY, deprecated: COPY, allowEmptyValue: COPY, style: COPY, explode: COPY,
+    allowReserved: COPY, schema: SCHEMA, example: COPY, examples: map(orRef('Example')), content: map('MediaType'),
+  },
+  RequestBody: { description: COPY, content: map('MediaType'), required: COPY },
+  MediaType: { schema: SCHEMA, example: COPY, examples: map(orRef('Example')), encoding: map('Encoding') },
+  Encoding: { contentType: COPY, headers: map(orRef('Header')), style: COPY, explode: COPY, allowReserved: COPY },
+  Response: { description: COPY, headers: map(orRef('Header')), content: map('MediaType'), links: map(orRef('Link')) },
+  Example: { summary: COPY, description: COPY, value: COPY, externalValue: COPY },
+  Link: { operationRef: COPY, operationId: COPY, parameters: COPY, requestBody: COPY, description: COPY, server: 'Server' },
+  Header: {
+    description: COPY, required: COPY, deprecated: COPY, allowEmptyValue: COPY, style: COPY, explode: COPY, allowReserved: COPY,
+    schema: SCHEMA, example: COPY, examples: map(orRef('Example')), content: map('MediaType'),
+  },
+  Tag: { name: COPY, description: COPY, externalDocs: 'ExternalDocs' },
+  SecurityScheme: { type: COPY, description: COPY, name: COPY, in: COPY, scheme: COPY, bearerFormat: COPY, flows: 'OAuthFlows', openIdConnectUrl: COPY },
+  OAuthFlows: { implicit: 'OAuthFlow', password: 'OAuthFlow', clientCredentials: 'OAuthFlow', authorizationCode: 'OAuthFlow' },
+  OAuthFlow: { authorizationUrl: COPY, tokenUrl: COPY, refreshUrl: COPY, scopes: COPY },
+};
+
+/** Objects whose other keys are patterned: which keys, and the type of their values. */
+const PATTERNED = {
+  Paths: { keys: /^\//, type: orRef('PathItem') },
+  Responses: { keys: /^(default|[1-5](\d\d|XX))$/, type: orRef('Response') },
+  Callback: { keys: /./, type: 'PathItem' },
+};
+
+// --- Schema Object keywords ----------------------------------------------------------------------
+/** The 3.0 keywords whose value is kept as it is. */
+const SCHEMA_VALUES = new Set([
+  'title', 'multipleOf', 'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'maxProperties', 'minProperties',
+  'required', 'description', 'format', 'default', 'discriminator', 'readOnly', 'writeOnly', 'xml', 'externalDocs', 'example', 'deprecated',
+]);
+
+/** The 3.1 keywords that 3.0 cannot say: the extension that carries each, and its rule in prose (or none). */
+const AS_EXTENSION = {
+  dependentSchemas: { to: 'x-dependent-schemas', rules: (value) => Object.entries(value).map(([name, sub]) => `When \`${name}\` is present: ${gist(sub)}.`) },
+  dependentRequired: {
+    to: 'x-dependent-required',
+    rules: (value) => Object.entries(value).map(([name, names]) => `When \`${name}\` is present, ${names.map((n) => `\`${n}\``).join(', ')} ${names.length === 1 ? 'is' : 'are'} required too.`),
+  },
+  if: { to: 'x-if', rules: (_value, schema) => [conditional(schema)] },
+  then: { to: 'x-then', rules: () => [] },
+  else: { to: 'x-else', rules: () => [] },
+  prefixItems: { to: 'x-prefix-items', rules: (value) => [`The first ${value.length} items follow, in order, the schemas in \`x-prefix-items\`.`] },
+  unevaluatedProperties: { to: 'x-unevaluated-properties', rules: (value) => [`A property that no other keyword evaluates must match: ${gist(value)}.`] },
+  unevaluatedItems: { to: 'x-unevaluated-items', rules: (value) => [`An item that no other keyword evaluates must match: ${gist(value)}.`] },
+  patternProperties: { to: 'x-pattern-properties', rules: (value) => Object.entries(value).map(([pattern, sub]) => `A property whose name matches \`${pattern}\` must match: ${gist(sub)}.`) },
+  propertyNames: { to: 'x-property-names', rules: (value) => [`Every property name must match: ${gist(value)}.`] },
+  contains: { to: 'x-contains', rules: (value, schema) => [`${containsCount(schema)} must match: ${gist(value)}.`] },
+  minContains: { to: 'x-min-contains', rules: () => [] },
+  maxContains: { to: 'x-max-contains', rules: () => [] },
+  contentMediaType: { to: 'x-content-media-type', rules: (value) => [`The string holds \`${value}\` content.`] },
+  contentEncoding: { to: 'x-content-encoding', rules: (value) => [`The string is encoded as \`${value}\`.`] },
+  contentSchema: { to: 'x-content-schema', rules: (value) => [`Its decoded content must match: ${gist(value)}.`] },
+  $comment: { to: 'x-comment', rules: () => [] },
+  $id: { to: 'x-id', rules: () => [] },
+  $schema: { to: 'x-schema', rules: () => [] },
+};
+
+/** The keywords whose rule is told in the prose of another. */
+const RULED_WITH = { then: 'if', else: 'if', minContains: 'contains', maxContains: 'contains' };
+
+/** 3.1 keywords that cannot be restated without restructuring the document: the converter refuses them. */
+const REFUSED = {
+  $defs: 'move its schemas to components/schemas and refer to them there',
+  $anchor: 'refer to the schema by its JSON pointer instead',
+  $dynamicRef: '3.0 has no dynamic references',
+  $dynamicAnchor: '3.0 has no dynamic references',
+  $vocabulary: '3.0 has one fixed vocabulary',
+  nullable: 'nullable is OpenAPI 3.0\'s keyword, which 3.1 ignores: write type: [X, "null"]',
+};
+
+/** A subschema in a sentence: its description, or its JSON. */
+function gist(schema) {
+  if (schema && typeof schema === 'object' && typeof schema.description === 'string') {
+    return schema.description.trim().replace(/\s+/g, ' ').replace(/(?<!\.)\.$/, '');
+  }
+  return `\`${JSON.stringify(schema)}\``;
+}
+
+function conditional(schema) {
+  const { if: condition, then: consequence, else: alternative } = schema;
+  if (consequence === undefined && alternative === undefined) return 'The condition in `x-if` has no consequence.';
+  const thenPart = consequence === undefined ? '' : `it must also match \`x-then\` (${gist(consequence)})`;
+  const elsePart = alternative === undefined ? '' : `it must match \`x-else\` (${gist(alternative)})`;
+  if (!thenPart) return `If the value does not match \`x-if\` (${gist(condition)}), ${elsePart}.`;
+  return `If the value matches \`x-if\` (${gist(condition)}), ${thenPart}${elsePart ? `; otherwise ${elsePart}` : ''}.`;
+}
+
+function containsCount(schema) {
+  const min = schema.minContains ?? 1;
+  return schema.maxContains === undefined ? `At least ${min} item${min === 1 ? '' : 's'}` : `From ${min} to ${schema.maxContains} items`;
+}
+
+// --- Helpers -------------------------------------------------------------------------------------
+const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+const pointer = (at, key) => `${at}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+const mapValues = (object, fn) => Object.fromEntries(Object.entries(object).map(([key, value]) => [key, fn(value, key)]));
+
+/** `object` with `key` replaced, in its place, by `entries` (a key of `entries` found elsewhere moves here). */
+function replaceKey(object, key, entries) {
+  const result = {};
+  for (const [k, v] of Object.entries(object)) {
+    if (k === key) Object.assign(result, entries);
+    else if (!(k in entries)) result[k] = v;
+  }
+  return result;
+}
+
+/** A schema that holds only a `$ref`. */
+const isBareRef = (schema) => isObject(schema) && Object.keys(schema).length === 1 && typeof schema.$ref === 'string';
+
+/** A 3.1 schema that allows only null, with nothing but annotations beside. */
+function isNullSchema(schema) {
+  if (!isObject(schema)) return false;
+  const onlyNull = schema.type === 'null' || isDeepStrictEqual(schema.type, ['null']) || schema.const === null
+    || (Array.isArray(schema.enum) && schema.enum.length === 1 && schema.enum[0] === null);
+  const annotations = new Set(['type', 'const', 'enum', 'description', 'title', '$comment']);
+  return onlyNull && Object.keys(schema).every((key) => annotations.has(key) || key.startsWith('x-'));
+}
+
+class Converter {
+  constructor(document) {
+    if (!isObject(document) || typeof document.openapi !== 'string' || !/^3\.1\.\d+$/.test(document.openapi)) {
+      throw new Error(`OpenAPI 3.0 companion: the source must be an OpenAPI 3.1 document (openapi: ${JSON.stringify(document?.openapi)})`);
+    }
+    this.source = document;
+    this.losses = [];
+    this.inlined = new Set();
+    // The 3.1-only fields of the OpenAPI objects: each returns the entries that stand for it.
+    this.restated = {
+      OpenAPI: {
+        webhooks: (value, at) => {
+          this.lose('webhooks', at, 'x-webhooks');
+          return { 'x-webhooks': this.value(map(orRef('PathItem')), value, at) };
+        },
+        jsonSchemaDialect: (value, at) => {
+          if (value === OAS_31_DIALECT) return {}; // The default: every schema is converted from it.
+          this.lose('jsonSchemaDialect', at, 'x-json-schema-dialect');
+          return { 'x-json-schema-dialect': value };
+        },
+      },
+      Info: { summary: (value, at) => this.extension('info.summary', at, 'info.x-summary', value) },
+      License: { identifier: (value, at) => this.extension('license.identifier', at, 'info.license.x-identifier', value) },
+      // Inlined where they are referenced, since 3.0 has no reusable path items (see run()).
+      Components: { pathItems: () => ({}) },
+    };
+  }
+
+  /** A field kept as the extension `where` names (its last segment), as a loss of `kind`. */
+  extension(kind, at, where, value) {
+    this.lose(kind, at, where);
+    return { [where.split('.').at(-1)]: value };
+  }
+
+  fail(at, message) {
+    throw new Error(`OpenAPI 3.0 companion: ${at}: ${message}. Teach scripts/lib/openapi-30.mjs to restate it in OpenAPI 3.0 (and list the loss in the README), or leave it out of the 3.1 document.`);
+  }
+
+  lose(kind, at, to) {
+    this.losses.push({ kind, at, to });
+  }
+
+  run() {
+    const source = this.source;
+    const out = this.object('OpenAPI', source, '#');
+    out.openapi = OPENAPI_30_VERSION;
+    // 3.0 requires paths; 3.1 does not.
+    if (!('paths' in out)) out.paths = {};
+    const unreferenced = Object.keys(source.components?.pathItems ?? {}).filter((name) => !this.inlined.has(name));
+    if (unreferenced.length > 0) {
+      out.components['x-path-items'] = Object.fromEntries(unreferenced.map((name) => {
+        this.lose('components.pathItems', pointer('#/components/pathItems', name), 'components.x-path-items');
+        return [name, this.pathItem(source.components.pathItems[name], pointer('#/components/pathItems', name))];
+      }));
+    }
+    return out;
+  }
+
+  /** An object of one of the 3.0 types, field by field, its 3.1-only fields restated. */
+  object(type, value, at) {
+    if (!isObject(value)) this.fail(at, `a ${type} Object must be an object`);
+    const fields = FIELDS[type];
+    const restated = this.restated[type] ?? {};
+    let out = {};
+    for (const [key, field] of Object.entries(value)) {
+      const here = pointer(at, key);
+      if (key.startsWith('x-')) out[key] = field;
+      else if (Object.hasOwn(fields, key)) out[key] = this.value(fields[key], field, here);
+      else if (Object.hasOwn(restated, key)) out = { ...out, ...restated[key](field, here) };
+      else this.fail(here, `"${key}" is not a field of an OpenAPI 3.0 ${type} Object`);
+    }
+    if (type === 'Operation' && !('responses' in out)) this.fail(at, 'OpenAPI 3.0 requires responses on every operation');
+    if (type === 'SecurityScheme' && !['apiKey', 'http', 'oauth2', 'openIdConnect'].includes(out.type)) {
+      this.fail(pointer(at, 'type'), `OpenAPI 3.0 has no security scheme of type ${JSON.stringify(out.type)}`);
+    }
+    if (type === 'PathItem') return this.inlinePathItem(out, at);
+    return out;
+  }
+
+  value(field, value, at) {
+    if (field === COPY) return value;
+    if (field === SCHEMA) return this.schema(value, at);
+    if (typeof field === 'string') return PATTERNED[field] ? this.patterned(field, value, at) : this.object(field, value, at);
+    if (field.list) {
+      if (!Array.isArray(value)) this.fail(at, 'must be a list');
+      return value.map((item, i) => this.value(field.list, item, pointer(at, i)));
+    }
+    if (field.map) {
+      if (!isObject(value)) this.fail(at, 'must be a map');
+      return mapValues(value, (item, key) => this.value(field.map, item, pointer(at, key)));
+    }
+    if (field.orRef) return isObject(value) && '$ref' in value && field.orRef !== 'PathItem' ? this.reference(value, at) : this.value(field.orRef, value, at);
+    throw new Error(`OpenAPI 3.0 companion: no rule for ${JSON.stringify(field)}`);
+  }
+
+  patterned(type, value, at) {
+    if (!isObject(value)) this.fail(at, `a ${type} Object must be an object`);
+    const { keys, type: of } = PATTERNED[type];
+    return mapValues(value, (item, key) => {
+      if (key.startsWith('x-')) return item;
+      if (!keys.test(key)) this.fail(pointer(at, key), `"${key}" is not a key of an OpenAPI 3.0 ${type} Object`);
+      return this.value(of, item, pointer(at, key));
+    });
+  }
+
+  pathItem(value, at) {
+    return this.object('PathItem', value, at);
+  }
+
+  /** A path item that refers to components.pathItems (3.1 only) holds a copy of it instead. */
+  inlinePathItem(item, at) {
+    const prefix = '#/components/pathItems/';
+    if (typeof item.$ref !== 'string' || !item.$ref.startsWith(prefix)) return item.$ref === undefined ? item : { ...item, $ref: this.ref(item.$ref, pointer(at, '$ref')) };
+    const name = item.$ref.slice(prefix.length).replace(/~1/g, '/').replace(/~0/g, '~');
+    const target = this.source.components?.pathItems?.[name];
+    if (!target) this.fail(at, `${item.$ref} names no path item`);
+    this.inlined.add(name);
+    const { $ref: _ref, ...siblings } = item;
+    return { ...this.pathItem(target, item.$ref), ...siblings };
+  }
+
+  /** A Reference Object: 3.0 ignores anything beside `$ref`, so 3.1's summary and description go. */
+  reference(value, at) {
+    for (const key of Object.keys(value)) {
+      if (key === '$ref') continue;
+      if (key === 'summary' || key === 'description') this.lose('$ref siblings', pointer(at, key), 'dropped (3.0 ignores them)');
+      else this.fail(pointer(at, key), `"${key}" is not a field of a Reference Object`);
+    }
+    return { $ref: this.ref(value.$ref, pointer(at, '$ref')) };
+  }
+
+  ref(target, at) {
+    if (typeof target !== 'string' || !target.startsWith('#')) this.fail(at, `only local references (#/…) convert; bundle the document first (found ${JSON.stringify(target)})`);
+    if (target.startsWith('#/webhooks/')) return `#/x-webhooks/${target.slice('#/webhooks/'.length)}`;
+    if (target !== '#' && !target.startsWith('#/')) this.fail(at, `the anchor reference ${target} has no 3.0 equivalent`);
+    return target;
+  }
+
+  /** A Schema Object (JSON Schema 2020-12) as a 3.0 Schema Object. */
+  schema(source, at) {
+    if (source === true) return {};
+    if (source === false) return { not: {} };
+    if (!isObject(source)) this.fail(at, 'a schema must be an object or a boolean');
+    let out = {};
+    const moved = []; // the keywords kept as extensions, in order
+    const nullIn = []; // the compositions that had a null branch
+    for (const [key, value] of Object.entries(source)) {
+      const here = pointer(at, key);
+      if (key.startsWith('x-') || SCHEMA_VALUES.has(key)) out[key] = value;
+      else if (key === '$ref') out.$ref = this.ref(value, here);
+      else if (key === 'type') out.type = value;
+      else if (key === 'properties') out.properties = mapValues(value, (sub, name) => this.schema(sub, pointer(here, name)));
+      else if (key === 'additionalProperties') out.additionalProperties = typeof value === 'boolean' ? value : this.schema(value, here);
+      else if (key === 'items') {
+        if (Array.isArray(value)) this.fail(here, 'items as a list is not JSON Schema 2020-12: write prefixItems');
+        out.items = this.schema(value, here);
+      } else if (key === 'not') out.not = this.schema(value, here);
+      else if (key === 'allOf') out.allOf = value.map((sub, i) => this.schema(sub, pointer(here, i)));
+      else if (key === 'oneOf' || key === 'anyOf') {
+        const kept = value.map((sub, i) => [sub, i]).filter(([sub]) => !isNullSchema(sub));
+        if (kept.length < value.length) nullIn.push(key);
+        out[key] = kept.map(([sub, i]) => this.schema(sub, pointer(here, i)));
+      } else if (key === 'enum') {
+        if (!('const' in source)) out.enum = value;
+      } else if (key === 'const') {
+        // A one-value enum says the same; with an enum beside, only the const can still match.
+        out.enum = [value];
+      } else if (key === 'examples') {
+        if (!Array.isArray(value)) this.fail(here, 'a schema\'s examples must be a list');
+        if (!('example' in source) && value.length > 0) out.example = value[0];
+        if (value.length > 1 || ('example' in source && value.length > 0)) {
+          if ('x-examples' in source) this.fail(here, 'the schema already has x-examples, where examples would go');
+          this.lose('examples', here, `example (the first) and x-examples (all ${value.length})`);
+          out['x-examples'] = value;
+        }
+      } else if (key === 'minimum' || key === 'maximum') {
+        if (!this.exclusiveWins(source, key)) out[key] = value;
+      } else if (key === 'exclusiveMinimum' || key === 'exclusiveMaximum') {
+        if (typeof value !== 'number') this.fail(here, `${key} is a number in 3.1 (the boolean form is 3.0's)`);
+        const bound = key === 'exclusiveMinimum' ? 'minimum' : 'maximum';
+        if (this.exclusiveWins(source, bound)) Object.assign(out, { [bound]: value, [key]: true });
+      } else if (key === 'contentEncoding' && value === 'base64' && !('format' in source)) {
+        out.format = 'byte'; // 3.0's word for a base64-encoded string
+      } else if (Object.hasOwn(AS_EXTENSION, key)) {
+        moved.push(key);
+      } else if (Object.hasOwn(REFUSED, key)) {
+        this.fail(here, `${key} has no OpenAPI 3.0 equivalent (${REFUSED[key]})`);
+      } else {
+        this.fail(here, `"${key}" is not a keyword of an OpenAPI 3.0 Schema Object, nor one the converter restates`);
+      }
+    }
+    out = this.types(out, at);
+    if (source.const === null && !('type' in out)) out = this.onlyNull(out, pointer(at, 'const'));
+    else if (source.const === null) out.nullable = true;
+    for (const composition of nullIn) out = this.nullBranch(out, composition, at);
+    out = this.extensions(out, source, moved, at);
+    return this.refSiblings(out);
+  }
+
+  /** Whether the exclusive bound beside `bound` (minimum or maximum) is the stricter, or the only, one. */
+  exclusiveWins(source, bound) {
+    const exclusive = source[bound === 'minimum' ? 'exclusiveMinimum' : 'exclusiveMaximum'];
+    if (typeof exclusive !== 'number') return false;
+    if (typeof source[bound] !== 'number') return true;
+    return bound === 'minimum' ? exclusive >= source[bound] : exclusive <= source[bound];
+  }
+
+  /** `type` as 3.0 has it: one type, `nullable` for null, and `anyOf` for several types. */
+  types(out, at) {
+    if (!('type' in out)) return out;
+    const types = Array.isArray(out.type) ? out.type : [out.type];
+    const others = types.filter((type) => type !== 'null');
+    const nullable = others.length < types.length;
+    if (others.length === 1) return replaceKey(out, 'type', nullable ? { type: others[0], nullable: true } : { type: others[0] });
+    if (others.length === 0) return this.onlyNull(replaceKey(out, 'type', {}), pointer(at, 'type'));
+    // Several types: one branch each, every branch nullable when null is allowed (so that anyOf holds).
+    const branches = others.map((type) => (nullable ? { type, nullable: true } : { type }));
+    if (!('anyOf' in out)) return replaceKey(out, 'type', { anyOf: branches });
+    return replaceKey(out, 'type', { allOf: [...(out.allOf ?? []), { anyOf: branches }] });
+  }
+
+  /** A schema of null alone: 3.0 has no null type; a nullable type whose only value is null is the nearest. */
+  onlyNull(out, at) {
+    this.lose('type: null', at, 'type: string, nullable: true, enum: [null]');
+    return { ...out, type: 'string', nullable: true, enum: [null] };
+  }
+
+  /**
+   * A oneOf/anyOf that had a null branch: the other branches, made nullable. 3.0's `nullable` holds
+   * only beside `type`, so the type they share is written too; without one, the null is told in
+   * the description alone.
+   */
+  nullBranch(out, composition, at) {
+    const here = pointer(at, composition);
+    const branches = out[composition];
+    // A type beside that excludes null: the null branch could never match.
+    if ('type' in out && !out.nullable) return out;
+    if (branches.length === 0) return this.onlyNull(replaceKey(out, composition, {}), here);
+    const rest = replaceKey(out, composition, {});
+    const [only] = branches;
+    if (branches.length === 1 && !isBareRef(only) && typeof only.type === 'string' && !Object.keys(only).some((key) => key in rest)) {
+      // An inline branch with its own type, merged: nullable says exactly what 3.1 said.
+      return replaceKey(out, composition, { ...only, nullable: true });
+    }
+    const types = new Set(branches.map((branch) => this.typeOf(branch)));
+    const type = out.type ?? (types.size === 1 ? [...types][0] : undefined);
+    if (type === undefined) {
+      this.lose(`null in ${composition}`, here, 'the description (the other branches share no type that nullable could stand beside)');
+      return withNote(out, 'It may also be null: OpenAPI 3.0 cannot say so here.');
+    }
+    if (branches.length === 1) {
+      this.lose(`null in ${composition}`, here, `type: ${type}, nullable: true beside allOf: [the other branch]`);
+      return replaceKey(out, composition, { type, nullable: true, allOf: [...(rest.allOf ?? []), only] });
+    }
+    this.lose(`null in ${composition}`, here, `type: ${type}, nullable: true beside the ${composition} of the other branches`);
+    return replaceKey(out, composition, { type, nullable: true, [composition]: branches });
+  }
+
+  /** The one type a schema's values have (following references into the 3.1 document), or undefined. */
+  typeOf(schema, seen = new Set()) {
+    if (!isObject(schema)) return undefined;
+    if (schema.type !== undefined) {
+      const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((type) => type !== 'null');
+      return types.length === 1 ? types[0] : undefined;
+    }
+    if (typeof schema.$ref === 'string') {
+      if (seen.has(schema.$ref) || !schema.$ref.startsWith('#/')) return undefined;
+      const target = schema.$ref.slice(2).split('/').reduce((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], this.source);
+      return this.typeOf(target, new Set([...seen, schema.$ref]));
+    }
+    for (const sub of schema.allOf ?? []) {
+      const type = this.typeOf(sub, seen);
+      if (type !== undefined) return type;
+    }
+    for (const composition of ['oneOf', 'anyOf']) {
+      if (!Array.isArray(schema[composition])) continue;
+      const types = new Set(schema[composition].filter((sub) => !isNullSchema(sub)).map((sub) => this.typeOf(sub, seen)));
+      if (types.size === 1) return [...types][0];
+    }
+    return undefined;
+  }
+
+  /** The 3.1-only keywords, as extensions carrying their original JSON, with their rules in the description. */
+  extensions(out, source, moved, at) {
+    if (moved.length === 0) return out;
+    const rules = [];
+    const names = [];
+    const result = { ...out };
+    for (const key of moved) {
+      const { to, rules: prose } = AS_EXTENSION[key];
+      if (to in source) this.fail(pointer(at, key), `the schema already has ${to}, where ${key} would go`);
+      result[to] = source[key];
+      names.push(`\`${to}\``);
+      const own = prose(source[key], source);
+      rules.push(...own);
+      // then/else are told with if, minContains/maxContains with contains.
+      const told = own.length > 0 || (RULED_WITH[key] !== undefined && moved.includes(RULED_WITH[key]));
+      this.lose(key, pointer(at, key), told ? `${to} and the description` : to);
+    }
+    // Loosen what 3.0 would otherwise forbid: a property that a pattern allowed, an item a prefix allowed.
+    if (moved.includes('patternProperties') && source.additionalProperties !== undefined && source.additionalProperties !== true) {
+      const patterns = Object.entries(source.patternProperties).map(([pattern, sub]) => this.schema(sub, pointer(pointer(at, 'patternProperties'), pattern)));
+      const allowed = source.additionalProperties === false ? patterns : [result.additionalProperties, ...patterns];
+      result.additionalProperties = allowed.length === 1 ? allowed[0] : { anyOf: allowed };
+    }
+    if (moved.includes('prefixItems')) {
+      const prefix = source.prefixItems.map((sub, i) => this.schema(sub, pointer(pointer(at, 'prefixItems'), i)));
+      if (source.items === false) {
+        result.items = prefix.length === 1 ? prefix[0] : { anyOf: prefix };
+        result.maxItems = Math.min(source.maxItems ?? Infinity, prefix.length);
+      } else if (source.items === undefined || source.items === true) {
+        result.items = {};
+      } else {
+        result.items = { anyOf: [...prefix, result.items] };
+      }
+    }
+    if (rules.length === 0) return result;
+    return withNote(result, `OpenAPI 3.0 cannot state ${rules.length === 1 ? 'this rule' : 'these rules'}, kept in JSON Schema 2020-12 in ${joinNames(names)}:\n${rules.map((rule) => `- ${rule}`).join('\n')}`);
+  }
+
+  /** 3.0 ignores the siblings of `$ref`; in `allOf` beside them, they hold. */
+  refSiblings(out) {
+    if (!('$ref' in out) || Object.keys(out).length === 1) return out;
+    const { allOf = [] } = out;
+    return replaceKey(replaceKey(out, 'allOf', {}), '$ref', { allOf: [{ $ref: out.$ref }, ...allOf] });
+  }
+}
+
+/** `schema` with a paragraph added to its description (which it gets if it had none). */
+function withNote(schema, note) {
+  if (typeof schema.description !== 'string') return { description: `${note}\n`, ...schema };
+  return { ...schema, description: `${schema.description.replace(/\s+$/, '')}\n\n${note}\n` };
+}
+
+function joinNames(names) {
+  return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}

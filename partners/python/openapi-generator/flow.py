@@ -87,7 +87,7 @@ def main() -> None:
         )
         session = sessions.retrieve_payment_session(session_id)
         page = sessions.list_payment_sessions(search=email, status=[PaymentSessionStatus.CAPTURED])
-        listed = any(item.additional_properties.get("id") == session_id for item in page.payment_sessions)
+        listed = any(item.id == created.id for item in page.payment_sessions)
 
         # A second capture answers 400: the client raises BadRequestException, whose `data` is the
         # body deserialized into PaymentSessionCaptureError.

@@ -68,7 +68,8 @@ def main() -> None:
         )
         if not isinstance(created.parsed, PaymentSessionCreateResponse):
             raise SystemExit(f"create answered {created.status_code}: {created.content!r}")
-        session_id = str(created.parsed.id)
+        session_uuid = created.parsed.id
+        session_id = str(session_uuid)
 
         # The customer finishes the hosted checkout: in the sandbox, its helper does it. It is not in
         # the published document, so it goes through the generated client's own httpx client.
@@ -99,9 +100,7 @@ def main() -> None:
             raise SystemExit(f"retrieve answered {session!r}")
 
         page = list_payment_sessions.sync(client=client, search=email, status=["captured"])
-        listed = isinstance(page, PaymentSessionList) and any(
-            item.additional_properties.get("id") == session_id for item in page.payment_sessions
-        )
+        listed = isinstance(page, PaymentSessionList) and any(item.id == session_uuid for item in page.payment_sessions)
 
         # A second capture: its 400 answer is parsed into PaymentSessionCaptureError, whose `error`
         # is a Literal of the codes the document lists.

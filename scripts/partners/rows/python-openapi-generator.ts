@@ -30,7 +30,9 @@ export const pythonOpenapiGenerator: Row = {
     copyPartnerFiles(ctx, source);
     copyVerifier(ctx);
     const options = [`packageName=${pkg}`, 'disallowAdditionalPropertiesIfNotPresent=false', 'generateSourceCodeOnly=true'];
-    const result = await openapiGenerator(ctx, ['generate', '-g', 'python', '-i', document, '-o', '.', '--additional-properties', options.join(',')]);
+    // The package alone: no test stubs or Markdown docs inside it.
+    const skip = 'apiTests=false,modelTests=false,apiDocs=false,modelDocs=false';
+    const result = await openapiGenerator(ctx, ['generate', '-g', 'python', '-i', document, '-o', '.', '--additional-properties', options.join(','), '--global-property', skip]);
     // Its logger (OnceLogger) repeats a warning at most once every 2 s rather than once per run, so
     // how many times the same line appears depends on the machine's speed: each line counts once.
     return { warnings: [...new Set(generatorWarnings(result.output))] };

@@ -374,11 +374,30 @@ class Converter {
       }
     }
     out = this.types(out, at);
+    out = this.openEnum(out, at);
     if (source.const === null && !('type' in out)) out = this.onlyNull(out, pointer(at, 'const'));
     else if (source.const === null) out.nullable = true;
     for (const composition of nullIn) out = this.nullBranch(out, composition, at);
     out = this.extensions(out, source, moved, at);
     return this.refSiblings(out);
+  }
+
+  /**
+   * An open enum, `anyOf: [{type: string, enum: [...]}, {type: string}]`: the known values, and any
+   * other string. TypeScript generators keep both; 3.0 generators (openapi-generator's PHP and
+   * Rust, oapi-codegen, Java) make an empty model or a bare wrapper of the anyOf, which loses the
+   * value or its constants. 3.0's plain words for it are a string, with the known values listed in
+   * `x-extensible-enum` and the description: never a closed `enum`, which would refuse a new value.
+   */
+  openEnum(out, at) {
+    const branches = out.anyOf;
+    if (('type' in out && out.type !== 'string') || !Array.isArray(branches) || branches.length !== 2) return out;
+    const onlyString = (branch) => branch.type === 'string' && Object.keys(branch).every((key) => ['type', 'enum', 'description'].includes(key));
+    const known = branches.find((branch) => Array.isArray(branch.enum));
+    if (!branches.every(onlyString) || !known || branches.every((branch) => Array.isArray(branch.enum))) return out;
+    this.lose('open enum', pointer(at, 'anyOf'), 'type: string, with the known values in x-extensible-enum and the description');
+    const { anyOf: _anyOf, ...rest } = out;
+    return withNote({ ...rest, type: 'string', 'x-extensible-enum': known.enum }, `Known values: ${known.enum.map((v) => `\`${v}\``).join(', ')}. Other values may appear: read it as a string.`);
   }
 
   /** Whether the exclusive bound beside `bound` (minimum or maximum) is the stricter, or the only, one. */

@@ -132,6 +132,19 @@ describe('the document', () => {
 });
 
 describe('a schema', () => {
+  it('that is an open enum (a string enum or any string) is a string with its known values in x-extensible-enum, never a closed enum', () => {
+    const open = { type: 'string', description: 'State.', anyOf: [{ type: 'string', enum: ['a', 'b'] }, { type: 'string', description: 'Another.' }] };
+    const { schema, losses } = convertSchema(open);
+    expect(schema).toEqual({ type: 'string', description: 'State.\n\nKnown values: `a`, `b`. Other values may appear: read it as a string.\n', 'x-extensible-enum': ['a', 'b'] });
+    expect(losses).toEqual([{ kind: 'open enum', at: '#/components/schemas/S/anyOf', to: expect.stringContaining('x-extensible-enum') }]);
+    // Not an open enum: two enums, a branch with more than a type, a branch of another type.
+    for (const anyOf of [
+      [{ type: 'string', enum: ['a'] }, { type: 'string', enum: ['b'] }],
+      [{ type: 'string', enum: ['a'] }, { type: 'string', pattern: '^x' }],
+      [{ type: 'string', enum: ['a'] }, { type: 'number' }],
+    ]) expect(convertSchema({ anyOf }).schema.anyOf).toHaveLength(2);
+  });
+
   it('with a type and null is nullable', () => {
     const { schema, losses } = convertSchema({ description: 'd', type: ['string', 'null'], enum: ['a', null] });
     expect(schema).toEqual({ description: 'd', type: 'string', nullable: true, enum: ['a', null] });

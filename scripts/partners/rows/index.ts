@@ -7,6 +7,7 @@ import { phpOpenapiGenerator } from './php-openapi-generator.js';
 import { pythonOpenapiGenerator } from './python-openapi-generator.js';
 import { pythonOpenapiPythonClient } from './python-openapi-python-client.js';
 import { rubyOpenapiGenerator } from './ruby-openapi-generator.js';
+import { rustOpenapiGenerator } from './rust-openapi-generator.js';
 import { typescriptHeyApi } from './typescript-hey-api.js';
 import { typescriptOpenapiFetch } from './typescript-openapi-fetch.js';
 import { typescriptOrval } from './typescript-orval.js';
@@ -19,6 +20,7 @@ export const rows: Row[] = [
   pythonOpenapiGenerator,
   javaOpenapiGenerator,
   goOapiCodegen,
+  rustOpenapiGenerator,
   phpOpenapiGenerator,
   rubyOpenapiGenerator,
   perlOpenapiClient,

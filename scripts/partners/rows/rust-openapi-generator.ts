@@ -1,0 +1,75 @@
+// Rust: openapi-generator's `rust` generator (the reqwest library, blocking calls) writes a client
+// crate, checkout-api/, that the partner's crate (partners/rust/openapi-generator: the flow program
+// and the webhook verifier, with a Cargo.lock) depends on by path; cargo builds both. Cargo's target
+// folder lives in the matrix's cache, so a warm run compiles only the generated crate and the
+// partner's two programs.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Row, RowContext } from '../row.js';
+import { copyPartnerFiles } from './npm-project.js';
+import { OPENAPI_GENERATOR_TOOLCHAIN, generatorWarnings, openapiGenerator } from './openapi-generator.js';
+
+const source = 'partners/rust/openapi-generator';
+const client = 'checkout-api';
+/** Options a partner would set: the crate's name, blocking calls, one parameter struct per operation. */
+const options = [`packageName=${client}`, 'supportAsync=false', 'useSingleRequestParameter=true'];
+
+const targetDir = (ctx: RowContext) => path.join(ctx.cacheDir, 'cargo-target', 'rust-openapi-generator');
+const program = (ctx: RowContext, name: string) => path.join(targetDir(ctx), 'debug', name);
+
+/** The generated name of a type, as the generated code spells it, found by a pattern over one of its files. */
+function generatedName(ctx: RowContext, file: string, pattern: RegExp, what: string): string {
+  const text = readFileSync(path.join(ctx.workDir, client, file), 'utf8');
+  const match = pattern.exec(text);
+  if (!match) throw new Error(`no ${what} in ${client}/${file}`);
+  return match[1]!;
+}
+
+export const rustOpenapiGenerator: Row = {
+  id: 'rust-openapi-generator',
+  language: 'Rust',
+  generator: 'openapi-generator (rust, reqwest)',
+  generatorPin: 'openapi-generator-cli',
+  document: '3.0',
+  toolchain: [
+    OPENAPI_GENERATOR_TOOLCHAIN,
+    { command: 'cargo', hint: 'Rust 1.89 or later with cargo, from https://rustup.rs (Debian bookworm’s cargo is older than the crates need)' },
+    { command: 'cc', hint: 'a C compiler and linker, which rustc links with', debian: ['gcc', 'libc6-dev'] },
+    { command: 'pkg-config', hint: 'pkg-config, which finds OpenSSL for reqwest’s default TLS (native-tls)', debian: ['pkg-config'] },
+    { command: '/usr/include/openssl/ssl.h', hint: 'the OpenSSL headers, which reqwest’s default TLS (native-tls) builds against', debian: ['libssl-dev'] },
+  ],
+  async generate(ctx) {
+    copyPartnerFiles(ctx, source);
+    const result = await openapiGenerator(ctx, [
+      'generate',
+      '--input-spec', ctx.documents.openapi30,
+      '--generator-name', 'rust',
+      '--library', 'reqwest',
+      '--output', path.join(ctx.workDir, client),
+      '--additional-properties', options.join(','),
+    ]);
+    // One line per request body and response media type repeats the same warning: each kind once.
+    // A model the partner writes by hand instead (the crate's .openapi-generator-ignore) is one too.
+    const handWritten = readFileSync(path.join(ctx.workDir, client, '.openapi-generator-ignore'), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !line.startsWith('#'))
+      .map((file) => `written by hand, not generated: ${client}/${file} (see ${source}/${client}/.openapi-generator-ignore)`);
+    return { warnings: [...new Set(generatorWarnings(result.output)), ...handWritten] };
+  },
+  async compile(ctx) {
+    // Without debug info the cached target folder is a fraction of the size, and links faster.
+    const env = { CARGO_TARGET_DIR: targetDir(ctx), CARGO_PROFILE_DEV_DEBUG: 'false', CARGO_TERM_COLOR: 'never' };
+    await ctx.run('cargo', ['build', '--bins'], { env });
+  },
+  async flow(ctx, env) {
+    return (await ctx.run(program(ctx, 'flow'), [], { env: { ...env } })).output;
+  },
+  verify: (ctx, input) => ctx.run(program(ctx, 'verify_webhook'), [input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+  async typeNames(ctx) {
+    const api = 'src/apis/payment_sessions_api.rs';
+    return {
+      session: generatedName(ctx, api, /pub fn retrieve_payment_session\([^)]*\) -> Result<([\w:]+),/, 'retrieve_payment_session'),
+      captureError: generatedName(ctx, api, /pub enum CapturePaymentSessionError \{[^}]*?Status400\(([\w:]+)\)/, 'Status400 member of CapturePaymentSessionError'),
+    };
+  },
+};

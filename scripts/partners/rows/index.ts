@@ -4,6 +4,8 @@ import { goOapiCodegen } from './go-oapi-codegen.js';
 import { javaOpenapiGenerator } from './java-openapi-generator.js';
 import { perlOpenapiClient } from './perl-openapi-client.js';
 import { phpOpenapiGenerator } from './php-openapi-generator.js';
+import { pythonOpenapiGenerator } from './python-openapi-generator.js';
+import { pythonOpenapiPythonClient } from './python-openapi-python-client.js';
 import { rubyOpenapiGenerator } from './ruby-openapi-generator.js';
 import { rustOpenapiGenerator } from './rust-openapi-generator.js';
 import { typescriptHeyApi } from './typescript-hey-api.js';
@@ -14,6 +16,8 @@ export const rows: Row[] = [
   typescriptOpenapiFetch,
   typescriptHeyApi,
   typescriptOrval,
+  pythonOpenapiPythonClient,
+  pythonOpenapiGenerator,
   javaOpenapiGenerator,
   goOapiCodegen,
   rustOpenapiGenerator,

@@ -1,0 +1,64 @@
+// Python: openapi-generator's python generator (pydantic models, urllib3 calls), on the 3.0
+// companion: on the 3.1 document it also writes a module for the webhooks that does not compile
+// (partners/python/openapi-generator/NOTES.md). The package sits next to the partner's code.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Row, RowContext } from '../row.js';
+import { copyPartnerFiles } from './npm-project.js';
+import { OPENAPI_GENERATOR_TOOLCHAIN, generatorWarnings, openapiGenerator } from './openapi-generator.js';
+import { PYTHON_TOOLCHAIN, copyVerifier } from './python.js';
+import { pythonVenv } from './python-venv.js';
+
+const source = 'partners/python/openapi-generator';
+const pkg = 'checkout_client';
+
+/** The partner's venv: what the generated package imports (its requirements.txt), and mypy. */
+const runtime = (ctx: RowContext) =>
+  pythonVenv(ctx, 'openapi-generator-python-runtime', ['pydantic', 'urllib3', 'python-dateutil', 'typing-extensions', 'mypy'].map((name) => `${name}==${ctx.pins[name]}`));
+const python = async (ctx: RowContext) => path.join(await runtime(ctx), 'bin', 'python');
+
+export const pythonOpenapiGenerator: Row = {
+  id: 'python-openapi-generator',
+  language: 'Python',
+  generator: 'openapi-generator (python)',
+  generatorPin: 'openapi-generator-cli',
+  document: '3.0',
+  toolchain: [PYTHON_TOOLCHAIN, OPENAPI_GENERATOR_TOOLCHAIN],
+  async generate(ctx) {
+    const document = ctx.documents.openapi30;
+    if (!existsSync(document)) throw new Error(`${path.relative(ctx.root, document)} is missing: npm run build writes it`);
+    copyPartnerFiles(ctx, source);
+    copyVerifier(ctx);
+    const options = [`packageName=${pkg}`, 'disallowAdditionalPropertiesIfNotPresent=false', 'generateSourceCodeOnly=true'];
+    // The package alone: no test stubs or Markdown docs inside it.
+    const skip = 'apiTests=false,modelTests=false,apiDocs=false,modelDocs=false';
+    const result = await openapiGenerator(ctx, ['generate', '-g', 'python', '-i', document, '-o', '.', '--additional-properties', options.join(','), '--global-property', skip]);
+    // Its logger (OnceLogger) repeats a warning at most once every 2 s rather than once per run, so
+    // how many times the same line appears depends on the machine's speed: each line counts once.
+    return { warnings: [...new Set(generatorWarnings(result.output))] };
+  },
+  async compile(ctx) {
+    const py = await python(ctx);
+    await ctx.run(py, ['-m', 'compileall', '-q', pkg, 'flow.py', 'verify_webhook.py']);
+    await ctx.run(py, ['-c', 'import flow, verify_webhook']);
+    // mypy checks the partner's code against the generated types; it does not report the generated
+    // package's own findings (mypy.ini, NOTES.md).
+    const mypyCache = path.join(ctx.cacheDir, 'mypy-openapi-generator-python');
+    await ctx.run(py, ['-m', 'mypy', '--config-file', 'mypy.ini', '--cache-dir', mypyCache, 'flow.py', 'verify_webhook.py']);
+  },
+  async flow(ctx, env) {
+    return (await ctx.run(await python(ctx), ['flow.py'], { env: { ...env } })).output;
+  },
+  verify: async (ctx, input) => ctx.run(await python(ctx), ['verify_webhook.py', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+  async typeNames(ctx) {
+    // The classes the operations deserialize their 200 and 400 answers into.
+    const api = readFileSync(path.join(ctx.workDir, pkg, 'api', 'payment_sessions_api.py'), 'utf8');
+    const answer = (operation: string, status: number) => {
+      const serialize = api.indexOf(`def ${operation}_with_http_info(`);
+      const name = new RegExp(`'${status}': "(\\w+)"`).exec(api.slice(serialize))?.[1];
+      if (serialize < 0 || !name) throw new Error(`${pkg}/api/payment_sessions_api.py maps no ${status} answer of ${operation} to a model`);
+      return name;
+    };
+    return { session: answer('retrieve_payment_session', 200), captureError: answer('capture_payment_session', 400) };
+  },
+};

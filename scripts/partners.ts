@@ -112,7 +112,7 @@ async function runRow(row: Row): Promise<RowReport> {
     (await step('flow', async () => {
       const run = `${row.id}-${Date.now().toString(36)}`;
       const output = await row.flow(ctx, { PARTNER_BASE_URL: sandbox.baseUrl, PARTNER_API_KEY: API_KEY, PARTNER_RUN: run });
-      report.sessionId = await checkFlow(output, { baseUrl: sandbox.baseUrl, apiKey: API_KEY });
+      report.sessionId = await checkFlow(output, { baseUrl: sandbox.baseUrl, apiKey: API_KEY }, run);
     })) &&
     (await step('webhook', async () => {
       const delivery = await deliveries.find(report.sessionId!);

@@ -5,8 +5,8 @@ import type { FlowResult } from './row.js';
 export const CAPTURED = 3000;
 export const REFUNDED = 1000;
 
-/** Returns the session id once every claim holds; throws with what does not. */
-export async function checkFlow(output: string, sandbox: { baseUrl: string; apiKey: string }): Promise<string> {
+/** Returns the session id once every claim holds; throws with what does not. `run` is the PARTNER_RUN the program was given, which it put in the session's metadata. */
+export async function checkFlow(output: string, sandbox: { baseUrl: string; apiKey: string }, run: string): Promise<string> {
   const line = output.split('\n').reverse().find((l) => l.startsWith('PARTNER_RESULT '));
   if (!line) throw new Error(`the flow program printed no PARTNER_RESULT line. Its output:\n${output.slice(-3000)}`);
   const result = JSON.parse(line.slice('PARTNER_RESULT '.length)) as Partial<FlowResult>;
@@ -21,6 +21,8 @@ export async function checkFlow(output: string, sandbox: { baseUrl: string; apiK
   const headers = { 'x-service-api-key': sandbox.apiKey };
   const id = result.session_id!;
   const session = await (await fetch(`${sandbox.baseUrl}/payments/v1/payment_session/${encodeURIComponent(id)}`, { headers })).json();
+  // The session is this run's own, not one another row made.
+  if (session.metadata !== run) problems.push(`session ${id} is not this run's: its metadata is ${JSON.stringify(session.metadata)}, not ${JSON.stringify(run)}`);
   if (session.capture_amount !== CAPTURED) problems.push(`the sandbox says capture_amount ${session.capture_amount}, not ${CAPTURED}`);
   const query = new URLSearchParams({ search: id, summarize_refunds: 'true', kind: 'authorization' });
   const list = await (await fetch(`${sandbox.baseUrl}/payments/v1/payment_sessions?${query}`, { headers })).json();

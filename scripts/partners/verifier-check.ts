@@ -1,5 +1,8 @@
-// Runs a row's webhook verifier on a real delivery, and on three that must be refused: a body
-// changed by one byte, the wrong secret, and a signature header without its v0 entry.
+// Runs a row's webhook verifier on a real delivery, and on the same delivery re-signed during a
+// secret rotation (two v0 entries, the valid one second), which it must accept; and on four it must
+// refuse: a body changed by one digit, the wrong secret, a header without its v0 entry, and a
+// genuine signature ten minutes old (a replay).
+import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Delivery } from './deliveries.js';
@@ -21,10 +24,16 @@ export async function checkVerifier(row: Row, ctx: RowContext, delivery: Deliver
   // It reads the verified body: it names the event the delivery carries.
   const eventType = String(JSON.parse(delivery.body.toString('utf8')).event_type);
   if (!accepted.output.includes(`verified ${eventType}`)) throw new Error(`the verifier accepted the delivery but did not print "verified ${eventType}":\n${accepted.output}`);
+  const sign = (t: number) => createHmac('sha256', secret).update(`${t}.`).update(delivery.body).digest('hex');
+  const now = Math.floor(Date.now() / 1000);
+  const rotation = `t=${now},v0=${'0'.repeat(64)},v0=${sign(now)}`;
+  const rotated = await row.verify(ctx, { bodyFile: genuine, signatureHeader: rotation, secret });
+  if (rotated.status !== 0) throw new Error(`the verifier refused a delivery signed during a rotation (two v0 entries, the second valid):\n${rotated.output}`);
   const refusals: Array<[string, Awaited<ReturnType<Row['verify']>>]> = [
     ['a body changed by one byte', await row.verify(ctx, { bodyFile: tampered, signatureHeader: delivery.signatureHeader, secret })],
     ['the wrong secret', await row.verify(ctx, { bodyFile: genuine, signatureHeader: delivery.signatureHeader, secret: `${secret}x` })],
     ['a header without v0', await row.verify(ctx, { bodyFile: genuine, signatureHeader: delivery.signatureHeader.replace(/,?v0=[0-9a-f]+/g, ''), secret })],
+    ['a signature ten minutes old', await row.verify(ctx, { bodyFile: genuine, signatureHeader: `t=${now - 600},v0=${sign(now - 600)}`, secret })],
   ];
   const wronglyAccepted = refusals.filter(([, result]) => result.status === 0).map(([name]) => name);
   if (wronglyAccepted.length > 0) throw new Error(`the verifier accepted ${wronglyAccepted.join(', ')}`);

@@ -1,10 +1,12 @@
 // The partner matrix's own checks: a row passes only if its flow really happened and its verifier
 // really verifies. Each check is tried here with a row that lies.
 import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkFlow } from '../../scripts/partners/flow-check.js';
 import type { Row, RowContext, VerifierInput } from '../../scripts/partners/row.js';
 import { checkVerifier } from '../../scripts/partners/verifier-check.js';
@@ -20,11 +22,17 @@ function rowWith(verify: (input: VerifierInput) => boolean, says = (input: Verif
   return { row, ctx };
 }
 
-const honest = (input: VerifierInput) => {
-  const [, ts, sig] = /^t=(\d+),v0=([0-9a-f]+)$/.exec(input.signatureHeader) ?? [];
-  if (!ts || !sig) return false;
-  return createHmac('sha256', input.secret).update(`${ts}.`).update(readFileSync(input.bodyFile)).digest('hex') === sig;
+/** A verifier as the guide writes them, with switches to break it the ways real ones break. */
+const verifier = ({ window = true, everyV0 = true } = {}) => (input: VerifierInput) => {
+  const entries = input.signatureHeader.split(',').map((part) => part.split('='));
+  const ts = entries.find(([key]) => key === 't')?.[1];
+  const signatures = entries.filter(([key]) => key === 'v0').map(([, value]) => value).slice(0, everyV0 ? undefined : 1);
+  if (!ts || signatures.length === 0) return false;
+  if (window && Math.abs(Date.now() / 1000 - Number(ts)) > 300) return false;
+  const expected = createHmac('sha256', input.secret).update(`${ts}.`).update(readFileSync(input.bodyFile)).digest('hex');
+  return signatures.includes(expected);
 };
+const honest = verifier();
 
 describe('the verifier check', () => {
   it('passes a verifier that checks the HMAC over the raw body', async () => {
@@ -34,12 +42,22 @@ describe('the verifier check', () => {
 
   it('fails a verifier that accepts everything, naming the forgeries it let through', async () => {
     const { row, ctx } = rowWith(() => true);
-    await expect(checkVerifier(row, ctx, { body, signatureHeader: header }, SECRET)).rejects.toThrow(/accepted a body changed by one byte, the wrong secret, a header without v0/);
+    await expect(checkVerifier(row, ctx, { body, signatureHeader: header }, SECRET)).rejects.toThrow(/accepted a body changed by one byte, the wrong secret, a header without v0, a signature ten minutes old/);
   });
 
   it('fails a verifier that ignores the body', async () => {
     const { row, ctx } = rowWith((input) => input.secret === SECRET && input.signatureHeader.includes('v0='));
-    await expect(checkVerifier(row, ctx, { body, signatureHeader: header }, SECRET)).rejects.toThrow(/accepted a body changed by one byte$/);
+    await expect(checkVerifier(row, ctx, { body, signatureHeader: header }, SECRET)).rejects.toThrow(/accepted a body changed by one byte, a signature ten minutes old$/);
+  });
+
+  it('fails a verifier without a time window: it accepts a replay', async () => {
+    const { row, ctx } = rowWith(verifier({ window: false }));
+    await expect(checkVerifier(row, ctx, { body, signatureHeader: header }, SECRET)).rejects.toThrow(/accepted a signature ten minutes old$/);
+  });
+
+  it('fails a verifier that reads only the first v0: it refuses a delivery signed during a rotation', async () => {
+    const { row, ctx } = rowWith(verifier({ everyV0: false }));
+    await expect(checkVerifier(row, ctx, { body, signatureHeader: header }, SECRET)).rejects.toThrow(/refused a delivery signed during a rotation/);
   });
 
   it('fails a verifier that does not say which event it verified', async () => {
@@ -59,7 +77,7 @@ describe('the flow check', () => {
   const good = { session_id: 's1', captured: 3000, refund_id: 'r1', listed: true, capture_error: 'SessionCaptured' };
 
   it('fails a program that printed no result', async () => {
-    await expect(checkFlow('done\n', sandbox)).rejects.toThrow(/no PARTNER_RESULT line/);
+    await expect(checkFlow('done\n', sandbox, 'run-1')).rejects.toThrow(/no PARTNER_RESULT line/);
   });
 
   it.each([
@@ -68,6 +86,31 @@ describe('the flow check', () => {
     [{ ...good, capture_error: 'ServerError' }, /read "ServerError", not SessionCaptured/],
     [{ ...good, refund_id: '' }, /no refund_id/],
   ])('fails a wrong claim before asking the sandbox: %j', async (result, message) => {
-    await expect(checkFlow(claim(result), sandbox)).rejects.toThrow(message);
+    await expect(checkFlow(claim(result), sandbox, 'run-1')).rejects.toThrow(message);
+  });
+
+  describe('against what the sandbox says', () => {
+    // A stand-in sandbox whose session s1 belongs to run-1, captured 5000 (not 3000), refunded 0.
+    let server: http.Server;
+    let baseUrl = '';
+    beforeAll(async () => {
+      server = http.createServer((request, response) => {
+        const body = request.url!.startsWith('/payments/v1/payment_session/s1')
+          ? { id: 's1', metadata: 'run-1', capture_amount: 5000 }
+          : { payment_sessions: [{ id: 's1', refund_amount: 0 }] };
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    it('fails a program whose claims the sandbox does not bear out', async () => {
+      await expect(checkFlow(claim(good), { baseUrl, apiKey: 'k' }, 'run-1')).rejects.toThrow(/capture_amount 5000, not 3000; the sandbox says refund_amount 0, not 1000/);
+    });
+
+    it("fails a program that reports another run's session", async () => {
+      await expect(checkFlow(claim(good), { baseUrl, apiKey: 'k' }, 'run-2')).rejects.toThrow(/session s1 is not this run's: its metadata is "run-1", not "run-2"/);
+    });
   });
 });

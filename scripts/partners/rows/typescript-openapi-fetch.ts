@@ -1,11 +1,20 @@
 // TypeScript: types from openapi-typescript, calls through openapi-fetch, in a fresh npm project
 // as a partner's repository would hold them (not this package's own client).
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row } from '../row.js';
 import { copyPartnerFiles, npmProject } from './npm-project.js';
 
 const source = 'partners/typescript/openapi-fetch';
+
+/** The type openapi-typescript gives an operation's JSON answer of one status, as schema.d.ts spells it. */
+function answerType(schema: string, operationId: string, status: number): string {
+  const operation = schema.indexOf(`    ${operationId}: {`, schema.indexOf('export interface operations'));
+  const answer = operation < 0 ? -1 : schema.indexOf(`            ${status}: {`, operation);
+  const type = answer < 0 ? null : /"application\/json": ([^;]+);/.exec(schema.slice(answer));
+  if (!type) throw new Error(`schema.d.ts has no JSON ${status} answer for ${operationId}`);
+  return type[1]!.replace(/"/g, "'");
+}
 
 export const typescriptOpenapiFetch: Row = {
   id: 'typescript-openapi-fetch',
@@ -33,7 +42,8 @@ export const typescriptOpenapiFetch: Row = {
     return (await ctx.run(process.execPath, ['dist/flow.js'], { env: { ...env } })).output;
   },
   verify: (ctx, input) => ctx.run(process.execPath, ['dist/verify-webhook.js', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
-  async typeNames() {
-    return { session: "components['schemas']['PaymentSession']", captureError: "components['schemas']['PaymentSessionCaptureError']" };
+  async typeNames(ctx) {
+    const schema = readFileSync(path.join(ctx.workDir, 'schema.d.ts'), 'utf8');
+    return { session: answerType(schema, 'retrievePaymentSession', 200), captureError: answerType(schema, 'capturePaymentSession', 400) };
   },
 };

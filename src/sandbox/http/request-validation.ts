@@ -62,6 +62,14 @@ export function validateRequest(
       if (parameter.required) {
         throw refusal(codes.missing, `${parameter.name} is required.`);
       }
+      // An empty query value (`?updated_after=`) is absent only where the schema admits an empty
+      // string (a name to search for); a date, a number or an enum value it cannot be, so it is refused.
+      if (raw === '') {
+        const validate = validators.inline(`${operationId}:${parameter.in}:${parameter.name}`, parameter.schema);
+        const schema = resolveRef<Record<string, any>>(validators.document, parameter.schema);
+        const empty = isType(schema, 'array') ? [coerce('', resolveRef(validators.document, schema.items ?? {}))] : coerce('', schema);
+        if (!validate(empty)) fail(validate.errors ?? [], parameter.name);
+      }
       continue;
     }
     const schema = resolveRef<Record<string, any>>(validators.document, parameter.schema);

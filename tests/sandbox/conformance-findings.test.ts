@@ -26,3 +26,20 @@ describe('an empty query value is not an absent one', () => {
     expect(body.pagination.count).toBe(0);
   });
 });
+
+describe('a page number is an int64, as the document declares', () => {
+  it.each([
+    '/api/v1/product_catalog/items/list?page=45401512533572736',
+    '/payments/v1/payment_sessions?page=45401512533572736',
+    '/api/v1/payment_tokens?page=9223372036854775807',
+  ])('GET %s answers an empty page, not a refusal', async (url) => {
+    const { status, body } = await s.get(url);
+    expect(status).toBe(200);
+    expect(body.data ?? body.payment_sessions ?? body.payment_tokens).toEqual([]);
+  });
+
+  it('past int64 it is refused', async () => {
+    const { status, body } = await s.get('/api/v1/payment_tokens?page=9223372036854775808');
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+  });
+});

@@ -43,3 +43,16 @@ describe('a page number is an int64, as the document declares', () => {
     expect({ status, error: body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
   });
 });
+
+describe('the helpers\' document says which webhook endpoint URLs the sandbox takes', () => {
+  it('POST /sandbox/v1/webhook_endpoints with url "0" is refused, and the document no longer calls "0" valid', async () => {
+    const { status, body } = await s.post('/sandbox/v1/webhook_endpoints', { event_types: ['*'], mode: 'legacy', secret: 'whsec_conformance', url: '0' });
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'InvalidRequest' });
+    const { components } = (await import('../../generated/sandbox.json', { with: { type: 'json' } })).default as any;
+    const url = components.schemas.WebhookEndpointRequest.properties.url;
+    const pattern = new RegExp(url.pattern, 'u');
+    expect(url.format).toBe('uri');
+    expect(['0', 'ftp://hooks.example/x', 'https://user:pw@hooks.example/x'].filter((u) => pattern.test(u))).toEqual([]);
+    expect(['https://hooks.example/webhooks', 'HTTP://127.0.0.1:9000'].every((u) => pattern.test(u))).toBe(true);
+  });
+});

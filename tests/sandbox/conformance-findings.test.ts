@@ -1,7 +1,7 @@
 // What Schemathesis (npm run conformance) found, each as the exact request it sent first, then the
 // answer the documents require.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });
@@ -54,5 +54,23 @@ describe('the helpers\' document says which webhook endpoint URLs the sandbox ta
     expect(url.format).toBe('uri');
     expect(['0', 'ftp://hooks.example/x', 'https://user:pw@hooks.example/x'].filter((u) => pattern.test(u))).toEqual([]);
     expect(['https://hooks.example/webhooks', 'HTTP://127.0.0.1:9000'].every((u) => pattern.test(u))).toBe(true);
+  });
+});
+
+describe('a __proto__ or constructor key is an unknown field like any other: dropped, not refused', () => {
+  it('POST /api/v1/payment_tokens/{payment_token}/update with a __proto__ key answers as without it', async () => {
+    // The exact request: an update whose body the documents admit (its object is open).
+    const raw = '{"__proto__": {"x": 1}, "constructor": {"prototype": {"y": 2}}, "update_card_info": true}';
+    const { status, body } = await s.call('POST', '/api/v1/payment_tokens/%402dT%C2%BB/update', { raw });
+    expect({ status, error: body.error }).toEqual({ status: 404, error: 'NotFound' });
+    expect(({} as any).x).toBeUndefined();
+  });
+
+  it('a session created with one is created, and the key is nowhere', async () => {
+    const request = JSON.stringify(sessionRequest()).replace(/^\{/, '{"__proto__": {"admin": true}, ');
+    const { status, body } = await s.call('POST', '/payments/v1/create_payment_session', { raw: request });
+    expect(status).toBe(200);
+    expect(JSON.stringify((await s.detail(body.id)).body)).not.toContain('admin');
+    expect(({} as any).admin).toBeUndefined();
   });
 });

@@ -7,29 +7,34 @@
 //                                               each on a fresh sandbox; then the Prism mock (shown,
 //                                               not counted)
 //   npm run conformance -- --max-examples N     another budget per operation (default below)
+//   npm run conformance -- --seed N             another draw of requests (default below)
 //   npm run conformance -- --skip-mock          without the run against the mock
 // Schemathesis is pinned in toolchain.json (`conformance`) and installed from PyPI into
-// .conformance/venv-schemathesis. Reports (JUnit, HAR) go to test-results/conformance/; the codes
-// the contract run produced, to test-results/conformance/coverage.json, which the coverage table of
-// tests/contract/coverage.test.ts joins.
+// .conformance/venv-schemathesis. Reports (JUnit, HAR) go to test-results/conformance/, with the
+// one coverage table (coverage.md): each declared code, and how often the workflows, the fuzz and
+// Schemathesis produced it. Schemathesis's codes (coverage.json) also join the table that
+// tests/contract/coverage.test.ts prints, when this has run.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { Coverage, coverageTable } from '../tests/support/coverage.js';
+import { Coverage, coverageByToolTable } from '../tests/support/coverage.js';
+import { runFuzz } from '../tests/support/fuzz-run.js';
 import { startPrism } from '../tests/support/prism.js';
 import { SANDBOX_API_KEY, startSandboxProcess } from '../tests/support/sandbox-process.js';
 import { withLinkRequestBodies } from './conformance/links.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { 'max-examples': { type: 'string' }, 'skip-mock': { type: 'boolean' } } });
+const { values } = parseArgs({ options: { 'max-examples': { type: 'string' }, seed: { type: 'string' }, 'skip-mock': { type: 'boolean' } } });
 
 /** Fixed, so that a run is reproducible: the same seed draws the same requests. */
-const SEED = 20261124;
+const SEED = Number(values.seed ?? 20261124);
 /** Test cases per operation and phase; sized for CI's budget on 2 cores. */
-const MAX_EXAMPLES = Number(values['max-examples'] ?? 40);
+const MAX_EXAMPLES = Number(values['max-examples'] ?? 300);
 const PHASES = 'examples,coverage,fuzzing,stateful';
+/** The project's own fuzz, for the coverage table: as many requests per operation as its suite sends. */
+const FUZZ_PER_OPERATION = 300;
 const WORKDIR = path.join(root, '.conformance');
 const REPORTS = path.join(root, 'test-results', 'conformance');
 const CONFIG = path.join(root, 'scripts', 'conformance', 'schemathesis.toml');
@@ -102,10 +107,23 @@ for (const [name, document] of [['sandbox-contract', contract], ['sandbox-helper
   }
 }
 
-// The codes the contract's run produced, for the one coverage table.
+// The codes the contract's run produced, in the one coverage table beside those of the project's
+// own checks: the workflows (npm run contract) and the fuzz (npm run fuzz), as
+// tests/contract/coverage.test.ts runs them.
 const coverage = Coverage.fromHar(readFileSync(outcomes[0]!.har, 'utf8'));
 writeFileSync(path.join(REPORTS, 'coverage.json'), `${JSON.stringify(coverage)}\n`);
-console.log(`\nError codes Schemathesis produced on the sandbox:\n\n${coverageTable(coverage, '(not by Schemathesis)')}\n`);
+const workflowsFile = path.join(REPORTS, 'workflows-coverage.json');
+const replay = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/contract.ts', '--coverage-out', workflowsFile], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+const workflows = existsSync(workflowsFile) ? Coverage.fromJSON(JSON.parse(readFileSync(workflowsFile, 'utf8'))) : undefined;
+if (replay.status !== 0) console.log(`npm run contract failed (exit ${replay.status}); its column is partial or absent:\n${`${replay.stdout}${replay.stderr}`.slice(-2000)}`);
+const fuzz = await runFuzz(FUZZ_PER_OPERATION);
+const table = coverageByToolTable([
+  { tool: 'workflows', coverage: workflows },
+  { tool: `fuzz (${FUZZ_PER_OPERATION}/op)`, coverage: fuzz.coverage },
+  { tool: 'Schemathesis', coverage },
+]);
+writeFileSync(path.join(REPORTS, 'coverage.md'), `${table}\n`);
+console.log(`\nDeclared error codes, and how often each tool produced them on the sandbox:\n\n${table}\n`);
 
 // The mock serves the examples and holds no state: what it fails is shown, never counted.
 if (!values['skip-mock']) {

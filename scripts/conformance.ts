@@ -66,7 +66,7 @@ function prepared(name: string): string {
   return file;
 }
 
-interface Outcome { name: string; status: number | null; summary: string; har: string }
+interface Outcome { name: string; status: number | null; output: string; summary: string; har: string }
 
 /** One `st run`, its output shown as it comes (or kept, quiet) and its summary kept. */
 function run(st: string, name: string, document: string, baseUrl: string, quiet = false): Outcome {
@@ -85,7 +85,7 @@ function run(st: string, name: string, document: string, baseUrl: string, quiet 
   const result = spawnSync(st, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'], maxBuffer: 256 * 1024 * 1024 });
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
   const summary = output.slice(output.lastIndexOf('SUMMARY'));
-  return { name, status: result.status, summary, har };
+  return { name, status: result.status, output, summary, har };
 }
 
 mkdirSync(WORKDIR, { recursive: true });
@@ -130,7 +130,8 @@ if (!values['skip-mock']) {
   const prism = await startPrism();
   try {
     const mock = run(st, 'prism-mock', contract, prism.baseUrl, true);
-    console.log(`The Prism mock (stateless; shown, not counted):\n\n${mock.summary}`);
+    writeFileSync(path.join(REPORTS, 'prism-mock.txt'), mock.output);
+    console.log(`The Prism mock (stateless; shown, not counted; the whole output in prism-mock.txt):\n\n${mock.summary}`);
   } finally {
     await prism.stop();
   }

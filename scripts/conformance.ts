@@ -82,7 +82,8 @@ function run(st: string, name: string, document: string, baseUrl: string, quiet 
     '--report-junit-path', path.join(REPORTS, `${name}.junit.xml`), '--report-har-path', har,
   ];
   console.log(`\n=== ${name}: st ${args.join(' ')}\n`);
-  const result = spawnSync(st, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'], maxBuffer: 256 * 1024 * 1024 });
+  // Run in .conformance/, where Hypothesis leaves its .hypothesis/ folder.
+  const result = spawnSync(st, args, { cwd: WORKDIR, encoding: 'utf8', stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'], maxBuffer: 256 * 1024 * 1024 });
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
   const summary = output.slice(output.lastIndexOf('SUMMARY'));
   return { name, status: result.status, output, summary, har };

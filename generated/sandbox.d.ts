@@ -1052,7 +1052,10 @@ export interface components {
         };
         /** @description A receiver of the channel's webhooks. */
         WebhookEndpointRequest: {
-            /** @description An absolute http or https URL without a user or password, and not the sandbox's own address (see the Webhook delivery tag); the dispatcher POSTs each event there. At most 20 endpoints per channel. */
+            /**
+             * Format: uri
+             * @description An absolute http or https URL without a user or password, and not the sandbox's own address (see the Webhook delivery tag); the dispatcher POSTs each event there. At most 20 endpoints per channel.
+             */
             url: string;
             /** @description The events it receives; `*` (the default) is every event. */
             event_types?: ("*" | "payment_session_complete" | "payment_token.updated" | "payment_token_updated" | "product_catalog.item.eligibility_updated" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.evidence_submitted")[];

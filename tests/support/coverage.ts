@@ -181,3 +181,32 @@ export function coverageGaps(coverage: Coverage): { missing: Cell[]; stale: Cell
     stale: declared.filter((cell) => coverage.count(cell) > 0 && isUnreachable(cell)),
   };
 }
+
+export interface ToolCoverage {
+  /** The column's title: the tool that produced these answers. */
+  tool: string;
+  /** Its answers; undefined when the tool did not run here (its column says so). */
+  coverage: Coverage | undefined;
+}
+
+/**
+ * One table of every declared code and every code produced, one row per operation × status × code,
+ * with a column per tool giving how often that tool produced it. A declared code no tool produced
+ * is marked, allow-listed or not.
+ */
+export function coverageByToolTable(tools: ToolCoverage[], unproduced = 'NEVER PRODUCED'): string {
+  const rows = new Map<string, Cell>();
+  for (const cell of declaredCodes()) rows.set(`${cell.operationId} ${cell.status} ${cell.code}`, cell);
+  for (const { coverage } of tools) for (const cell of coverage?.cells() ?? []) rows.set(`${cell.operationId} ${cell.status} ${cell.code}`, cell);
+  const order = operations(contract).map(({ op }) => op.operationId!);
+  const lines = [...rows.values()]
+    .sort((a, b) => order.indexOf(a.operationId) - order.indexOf(b.operationId) || a.status - b.status || a.code.localeCompare(b.code))
+    .map((cell) => {
+      const counts = tools.map(({ coverage }) => (coverage === undefined ? 'not run' : String(coverage.count(cell) || '·')));
+      const none = tools.every(({ coverage }) => (coverage?.count(cell) ?? 0) === 0);
+      const note = none ? (isUnreachable(cell) ? 'allow-listed' : unproduced) : '';
+      return `| ${cell.operationId} | ${cell.status} | ${cell.code || '—'} | ${counts.join(' | ')} | ${note} |`;
+    });
+  const header = `| operation | status | code | ${tools.map((t) => t.tool).join(' | ')} | |`;
+  return [header, `|---|---|---|${tools.map(() => '---:|').join('')}---|`, ...lines].join('\n');
+}

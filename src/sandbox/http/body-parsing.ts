@@ -59,8 +59,9 @@ export function notUnicodeAt(value: unknown): string[] | undefined {
 }
 
 export function registerJsonParser(app: FastifyInstance): void {
-  // Fastify's own parser, which also refuses __proto__ and constructor.prototype keys.
-  const parse = app.getDefaultJsonParser('error', 'error');
+  // Fastify's own parser. A __proto__ or constructor.prototype key is dropped, as any unknown field
+  // is ignored: the documents admit it (their objects are open), and dropped it can poison nothing.
+  const parse = app.getDefaultJsonParser('remove', 'remove');
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
     // The sandbox reads bodies as sent: a compressed one would be read as garbage, or worse, as JSON.
@@ -110,6 +111,5 @@ function describeParseError(body: string): string {
   } catch (syntax) {
     return (syntax as Error).message;
   }
-  // It is JSON, so Fastify refused it for prototype poisoning.
-  return 'it sets a forbidden __proto__ or constructor.prototype key';
+  return 'it cannot be parsed';
 }

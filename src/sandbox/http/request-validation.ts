@@ -22,13 +22,18 @@ export interface ValidatedRequest {
 const isType = (schema: Record<string, any>, type: string) =>
   schema.type === type || (Array.isArray(schema.type) && schema.type.includes(type));
 
+const INT64_MAX = 9223372036854775807n;
+
 /** Turns one query string value into the type its schema declares; undefined when it cannot. */
 function coerce(raw: string, schema: Record<string, any>): unknown {
   if (isType(schema, 'integer') || isType(schema, 'number')) {
     if (!/^-?\d+(\.\d+)?$/.test(raw.trim())) return raw;
     const value = Number(raw);
-    // Beyond 2^53 a number no longer reads back as written: keep the text, so validation refuses it.
-    return isType(schema, 'integer') && !Number.isSafeInteger(value) ? raw : value;
+    if (!isType(schema, 'integer') || Number.isSafeInteger(value)) return value;
+    // Beyond 2^53 a number no longer reads back as written. An int64 (a page number) still is one:
+    // it is only ever compared, and past 2^53 it is past every page. Any other integer keeps its
+    // text, so validation refuses it.
+    return schema.format === 'int64' && /^-?\d+$/.test(raw.trim()) && BigInt(raw.trim()) <= INT64_MAX && BigInt(raw.trim()) >= -INT64_MAX - 1n ? value : raw;
   }
   if (isType(schema, 'boolean')) return raw === 'true' ? true : raw === 'false' ? false : raw;
   return raw;
@@ -61,6 +66,14 @@ export function validateRequest(
       if (parameter.in === 'path') throw notFound(`No resource: ${parameter.name} is empty.`);
       if (parameter.required) {
         throw refusal(codes.missing, `${parameter.name} is required.`);
+      }
+      // An empty query value (`?updated_after=`) is absent only where the schema admits an empty
+      // string (a name to search for); a date, a number or an enum value it cannot be, so it is refused.
+      if (raw === '') {
+        const validate = validators.inline(`${operationId}:${parameter.in}:${parameter.name}`, parameter.schema);
+        const schema = resolveRef<Record<string, any>>(validators.document, parameter.schema);
+        const empty = isType(schema, 'array') ? [coerce('', resolveRef(validators.document, schema.items ?? {}))] : coerce('', schema);
+        if (!validate(empty)) fail(validate.errors ?? [], parameter.name);
       }
       continue;
     }

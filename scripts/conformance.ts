@@ -1,0 +1,148 @@
+// npm run conformance: Schemathesis, a tool that derives its requests from the document on its own,
+// against a sandbox on :memory:. Every check on (no 5xx; statuses, content types, headers and bodies
+// as declared; invalid data refused and valid data accepted; auth not ignored; a deleted resource
+// stays deleted, a created one is available), every phase: the examples, the coverage and fuzzing
+// phases (stateless), and the stateful phase, which follows the document's links.
+//   npm run conformance                         the contract, then the sandbox's helper document,
+//                                               each on a fresh sandbox; then the Prism mock (shown,
+//                                               not counted)
+//   npm run conformance -- --max-examples N     another budget per operation (default below)
+//   npm run conformance -- --seed N             another draw of requests (default below)
+//   npm run conformance -- --skip-mock          without the run against the mock
+// Schemathesis is pinned in toolchain.json (`conformance`) and installed from PyPI into
+// .conformance/venv-schemathesis. Reports (JUnit, HAR) go to test-results/conformance/, with the
+// one coverage table (coverage.md): each declared code, and how often the workflows, the fuzz and
+// Schemathesis produced it. Schemathesis's codes (coverage.json) also join the table that
+// tests/contract/coverage.test.ts prints, when this has run.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { Coverage, coverageByToolTable } from '../tests/support/coverage.js';
+import { runFuzz } from '../tests/support/fuzz-run.js';
+import { startPrism } from '../tests/support/prism.js';
+import { SANDBOX_API_KEY, startSandboxProcess } from '../tests/support/sandbox-process.js';
+import { withLinkRequestBodies } from './conformance/links.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({ options: { 'max-examples': { type: 'string' }, seed: { type: 'string' }, 'skip-mock': { type: 'boolean' } } });
+
+/** Fixed, so that a run is reproducible: the same seed draws the same requests. */
+const SEED = Number(values.seed ?? 20261124);
+/** Test cases per operation and phase; sized for CI's budget on 2 cores. */
+const MAX_EXAMPLES = Number(values['max-examples'] ?? 300);
+const PHASES = 'examples,coverage,fuzzing,stateful';
+/** The project's own fuzz, for the coverage table: as many requests per operation as its suite sends. */
+const FUZZ_PER_OPERATION = 300;
+const WORKDIR = path.join(root, '.conformance');
+const REPORTS = path.join(root, 'test-results', 'conformance');
+const CONFIG = path.join(root, 'scripts', 'conformance', 'schemathesis.toml');
+
+const toolchain = JSON.parse(readFileSync(path.join(root, 'toolchain.json'), 'utf8')) as { conformance: { schemathesis: string } };
+const requirement = `schemathesis==${toolchain.conformance.schemathesis}`;
+
+/** A venv holding the pinned Schemathesis, made once and reused while the pin stays the same. */
+function schemathesis(): string {
+  const venv = path.join(WORKDIR, 'venv-schemathesis');
+  const stamp = path.join(venv, '.requirements');
+  const st = path.join(venv, 'bin', 'st');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === `${requirement}\n` && existsSync(st)) return st;
+  rmSync(venv, { recursive: true, force: true });
+  console.log(`Installing ${requirement} into ${path.relative(root, venv)}`);
+  for (const [command, args] of [['python3', ['-m', 'venv', venv]], [path.join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', requirement]]] as const) {
+    const result = spawnSync(command, args, { stdio: 'inherit' });
+    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status}); Python 3 with venv and pip is needed.`);
+  }
+  writeFileSync(stamp, `${requirement}\n`);
+  return st;
+}
+
+/** The document Schemathesis reads: a copy whose links carry their bodies as requestBody. */
+function prepared(name: string): string {
+  const document = JSON.parse(readFileSync(path.join(root, 'generated', `${name}.json`), 'utf8'));
+  const file = path.join(WORKDIR, `${name}.schemathesis.json`);
+  writeFileSync(file, `${JSON.stringify(withLinkRequestBodies(document), null, 2)}\n`);
+  return file;
+}
+
+interface Outcome { name: string; status: number | null; output: string; summary: string; har: string }
+
+/** One `st run`, its output shown as it comes (or kept, quiet) and its summary kept. */
+function run(st: string, name: string, document: string, baseUrl: string, quiet = false): Outcome {
+  const har = path.join(REPORTS, `${name}.har.json`);
+  const args = [
+    '--config-file', CONFIG, 'run', document, '--url', baseUrl,
+    '--header', `x-service-api-key: ${SANDBOX_API_KEY}`,
+    '--checks', 'all', '--phases', PHASES, '--seed', String(SEED), '--max-examples', String(MAX_EXAMPLES),
+    // One worker: with two, Python 3.11's ast.parse, which Hypothesis calls to describe a strategy,
+    // fails now and then across threads ("AST constructor recursion depth mismatch").
+    '--workers', '1', '--no-color',
+    '--report', 'junit,har', '--report-dir', REPORTS,
+    '--report-junit-path', path.join(REPORTS, `${name}.junit.xml`), '--report-har-path', har,
+  ];
+  console.log(`\n=== ${name}: st ${args.join(' ')}\n`);
+  // Run in .conformance/, where Hypothesis leaves its .hypothesis/ folder.
+  const result = spawnSync(st, args, { cwd: WORKDIR, encoding: 'utf8', stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'], maxBuffer: 256 * 1024 * 1024 });
+  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
+  const summary = output.slice(output.lastIndexOf('SUMMARY'));
+  return { name, status: result.status, output, summary, har };
+}
+
+mkdirSync(WORKDIR, { recursive: true });
+rmSync(REPORTS, { recursive: true, force: true });
+mkdirSync(REPORTS, { recursive: true });
+const st = schemathesis();
+const contract = prepared('openapi');
+const helpers = prepared('sandbox');
+
+// Each document gets a sandbox of its own: the helpers' run resets, advances the clock and arms
+// faults, which must not reach the contract's run.
+const outcomes: Outcome[] = [];
+for (const [name, document] of [['sandbox-contract', contract], ['sandbox-helpers', helpers]] as const) {
+  const sandbox = await startSandboxProcess({ db: ':memory:' });
+  try {
+    outcomes.push(run(st, name, document, sandbox.baseUrl));
+  } finally {
+    await sandbox.stop();
+  }
+}
+
+// The codes the contract's run produced, in the one coverage table beside those of the project's
+// own checks: the workflows (npm run contract) and the fuzz (npm run fuzz), as
+// tests/contract/coverage.test.ts runs them.
+const coverage = Coverage.fromHar(readFileSync(outcomes[0]!.har, 'utf8'));
+writeFileSync(path.join(REPORTS, 'coverage.json'), `${JSON.stringify(coverage)}\n`);
+const workflowsFile = path.join(REPORTS, 'workflows-coverage.json');
+const replay = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/contract.ts', '--coverage-out', workflowsFile], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+const workflows = existsSync(workflowsFile) ? Coverage.fromJSON(JSON.parse(readFileSync(workflowsFile, 'utf8'))) : undefined;
+if (replay.status !== 0) console.log(`npm run contract failed (exit ${replay.status}); its column is partial or absent:\n${`${replay.stdout}${replay.stderr}`.slice(-2000)}`);
+const fuzz = await runFuzz(FUZZ_PER_OPERATION);
+const table = coverageByToolTable([
+  { tool: 'workflows', coverage: workflows },
+  { tool: `fuzz (${FUZZ_PER_OPERATION}/op)`, coverage: fuzz.coverage },
+  { tool: 'Schemathesis', coverage },
+]);
+writeFileSync(path.join(REPORTS, 'coverage.md'), `${table}\n`);
+console.log(`\nDeclared error codes, and how often each tool produced them on the sandbox:\n\n${table}\n`);
+
+// The mock serves the examples and holds no state: what it fails is shown, never counted.
+if (!values['skip-mock']) {
+  try {
+    const prism = await startPrism();
+    try {
+      const mock = run(st, 'prism-mock', contract, prism.baseUrl, true);
+      writeFileSync(path.join(REPORTS, 'prism-mock.txt'), mock.output);
+      console.log(`The Prism mock (stateless; shown, not counted; the whole output in prism-mock.txt):\n\n${mock.summary}`);
+    } finally {
+      await prism.stop();
+    }
+  } catch (error) {
+    console.log(`The Prism mock could not be run (not counted): ${(error as Error).message}`);
+  }
+}
+
+const failed = outcomes.filter((o) => o.status !== 0);
+for (const o of outcomes) console.log(`${o.name}: ${o.status === 0 ? 'no failures' : `FAILED (exit ${o.status})`}`);
+console.log(`Reports: ${path.relative(root, REPORTS)}/ (${readdirSync(REPORTS).sort().join(', ')})`);
+process.exit(failed.length > 0 ? 1 : 0);

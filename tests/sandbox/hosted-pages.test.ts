@@ -1,6 +1,6 @@
 // The hosted pages over HTTP, for what a browser does not show: each found by attacking them, each
 // sent here as the exact request first.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -340,5 +340,85 @@ describe('content security policy, page by page', () => {
     }
     // A token page: its form, and a redirect to its own exits.
     expect(policyOf(pages[4]!.headers)['form-action']).toBe("'self' https://a.example");
+  });
+});
+
+describe('the pages say what they do', () => {
+  const titleOf = (html: string) => /<h1>(.*?)<\/h1>/.exec(html)?.[1];
+  const bannerOf = (html: string) => /<aside class="banner"[^>]*>(.*?)<\/aside>/.exec(html)![1]!;
+
+  it('the checkout and its confirmation lead back to the store (failure_url) without paying', async () => {
+    const id = await s.createSession({ failure_url: 'https://shop.example/cart' });
+    const first = await s.app.inject({ method: 'GET', url: `/checkout/${id}` });
+    const confirm = await submit(id, form({ ...paid, confirm: '' }));
+    expect(titleOf(confirm.body)).toBe('Confirm your payment');
+    for (const reply of [first, confirm]) expect(reply.body).toContain('<a href="https://shop.example/cart" target="_top">Back to the store without paying</a>');
+    expect((await s.detail(id)).body.status).toBe('pending');
+  });
+
+  it('the confirmation changes the card: the form again, the survey kept, the card empty, nothing paid', async () => {
+    const id = await s.createSession();
+    const changed = await submit(id, form({ ...paid, change_card: '1' }));
+    expect([changed.statusCode, titleOf(changed.body)]).toEqual([200, 'HSA/FSA checkout']);
+    expect(changed.body).toContain('<option value="CA" selected>');
+    expect(changed.body).toContain('value="eligible" checked');
+    expect(changed.body).toContain('id="card_number" name="card_number" value=""');
+    expect((await s.detail(id)).body.status).toBe('pending');
+    const confirm = await submit(id, form({ ...paid, confirm: '' }));
+    expect(confirm.body).toContain('<button type="submit" name="change_card" value="1" class="secondary">Change card</button>');
+  });
+
+  it('the setup page asks about the card, lists no purchases it does not have, and its Cancel does not look like Save', async () => {
+    const setup = await s.app.inject({ method: 'GET', url: `/checkout/setup/${await createToken()}` });
+    expect(setup.body).not.toContain('these purchases');
+    expect(setup.body).toContain('Will you use this card for a medical condition you have, or one a clinician recommended?');
+    expect(setup.body).toContain('value="cancel" class="secondary">Cancel</button>');
+    expect(setup.body).toContain('button.secondary{');
+  });
+
+  it('the setup banner speaks of saving a card, not of payments or holds; the checkout banner of payments', async () => {
+    const setup = bannerOf((await s.app.inject({ method: 'GET', url: `/checkout/setup/${await createToken()}` })).body);
+    expect(setup).not.toMatch(/hold|payment/i);
+    expect(setup).toContain('No real card is saved.');
+    expect(setup).toContain('Accepted: the card is saved.');
+    const checkout = bannerOf((await s.app.inject({ method: 'GET', url: `/checkout/${await s.createSession()}` })).body);
+    expect(checkout).toContain('No real payment is made.');
+    expect(checkout).toContain('a hold is authorized');
+  });
+
+  it('the expired test card says that it is refused at once, and is', async () => {
+    const banner = bannerOf((await s.app.inject({ method: 'GET', url: `/checkout/${await s.createSession()}` })).body);
+    expect(banner).toContain('Expired card: refused at once, whatever expiry date is entered.');
+    const id = await s.createSession();
+    const refused = await submit(id, form({ ...paid, card_number: '4000000000000069', card_expiry: '12/45' }));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('This card has expired');
+  });
+
+  it('the iframe end page names its outcome once, not "Done / Done."', async () => {
+    const paidId = await s.createSession({ use_iframe: true });
+    const done = await post(`/checkout/${paidId}`, form({ ...paid, form_token: await tokenOf(`/checkout/${paidId}`) }));
+    expect(titleOf(done.body)).toBe('Your payment is submitted');
+    expect(done.body).not.toMatch(/Done/);
+    const refusedId = await s.createSession({ use_iframe: true });
+    const refused = await post(`/checkout/${refusedId}`, form({ state: 'CA', eligibility: 'ineligible', form_token: await tokenOf(`/checkout/${refusedId}`) }));
+    expect(titleOf(refused.body)).toBe('Your payment was not made');
+    const token = await createToken({ use_iframe: true, customer_email: 'framed@example.com' });
+    const saved = await post(`/checkout/setup/${token}`, form({ ...paid, action: 'finish', form_token: await tokenOf(`/checkout/setup/${token}`) }));
+    expect(titleOf(saved.body)).toBe('Your card is saved');
+  });
+
+  it('as the README says, the complete_checkout helper leaves a one-time payment processing, while card 4242 on the page captures it', async () => {
+    const readme = readFileSync(path.join(import.meta.dirname, '../../README.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain('it leaves a one-time payment (`kind: one_time_payment`) `processing`, awaiting the service\'s review');
+    const [byHelper, byPage] = [await s.createSession({ kind: 'one_time_payment' }), await s.createSession({ kind: 'one_time_payment' })];
+    await s.complete(byHelper);
+    await submit(byPage, form(paid));
+    expect([(await s.detail(byHelper)).body.status, (await s.detail(byPage)).body.status]).toEqual(['processing', 'captured']);
+  });
+
+  it('answers /favicon.ico with an empty 204, not a 404 that every page logs as a console error', async () => {
+    const reply = await s.app.inject({ method: 'GET', url: '/favicon.ico' });
+    expect([reply.statusCode, reply.body]).toEqual([204, '']);
   });
 });

@@ -24,7 +24,8 @@ input,select,button{font:inherit;padding:.4rem}
 input[aria-invalid=true],select[aria-invalid=true]{border:2px solid #b00020}
 .error{color:#b00020;margin:.2rem 0}
 .summary{border:2px solid #b00020;padding:.5rem 1rem}
-button{background:#0b57d0;color:#fff;border:0;padding:.6rem 1.2rem;cursor:pointer}
+button{background:#0b57d0;color:#fff;border:2px solid #0b57d0;padding:.6rem 1.2rem;cursor:pointer}
+button.secondary{background:#fff;color:#0b57d0}
 table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.3rem;border-bottom:1px solid #ddd}`);
 
 /** A form shown again with errors: the keyboard starts from their list. */

@@ -15,13 +15,17 @@ export interface Page {
 
 export const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
-export function page(title: string, body: string, status = 200): Page {
-  const cards = TEST_CARDS.map((c) => `<li><code>${c.number.replace(/(\d{4})(?=\d)/g, '$1 ')}</code>: ${escapeHtml(c.meaning)}</li>`).join('');
+/** Whose page it is: a payment's checkout, or a payment token's setup (no payment, no hold). */
+export type Flow = 'payment' | 'setup';
+
+export function page(title: string, body: string, status = 200, flow: Flow = 'payment'): Page {
+  const cards = TEST_CARDS.map((c) => `<li><code>${c.number.replace(/(\d{4})(?=\d)/g, '$1 ')}</code>: ${escapeHtml(flow === 'setup' ? c.onSetup : c.meaning)}</li>`).join('');
+  const nothingReal = flow === 'setup' ? 'No real card is saved.' : 'No real payment is made.';
   return {
     status,
     html: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
       `<title>${escapeHtml(title)}</title>${PAGE_STYLE.element}</head><body>` +
-      `<aside class="banner" aria-label="Sandbox"><strong>Sandbox.</strong> No real payment is made. Test cards (any future expiry, any CVC):<ul>${cards}</ul></aside>` +
+      `<aside class="banner" aria-label="Sandbox"><strong>Sandbox.</strong> ${nothingReal} Test cards (any future expiry, any CVC):<ul>${cards}</ul></aside>` +
       `<main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`,
     // Found in the body, which holds nothing but these templates and escaped text: a customer's
     // answer cannot spell a tag.
@@ -84,8 +88,9 @@ export const hidden = (values: FormValues, names: string[]) =>
  * {success, redirectUrl}, posted only to the origin of the URL it reports (the partner's page),
  * never to any window ('*'). Opened on its own, not framed, the page goes to that URL instead.
  */
-export function endPage(title: string, success: boolean, redirectUrl: string): Page {
+export function endPage(success: boolean, redirectUrl: string, flow: Flow): Page {
   const outcome = JSON.stringify({ success, redirectUrl }).replace(/</g, '\\u003c');
-  return page(title, `<p>${success ? 'Done.' : 'This could not be completed.'} <a href="${escapeHtml(redirectUrl)}" target="_top">Continue</a></p>` +
-    `<script type="application/json" id="outcome">${outcome}</script>${END_OF_FLOW.element}`);
+  const title = success ? (flow === 'setup' ? 'Your card is saved' : 'Your payment is submitted') : (flow === 'setup' ? 'Your card was not saved' : 'Your payment was not made');
+  return page(title, `<p><a href="${escapeHtml(redirectUrl)}" target="_top">Return to the store</a></p>` +
+    `<script type="application/json" id="outcome">${outcome}</script>${END_OF_FLOW.element}`, 200, flow);
 }

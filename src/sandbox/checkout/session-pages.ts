@@ -36,6 +36,14 @@ export function closedPage(session: Session): Page {
     `<p><a href="${escapeHtml(back)}">Return to the store</a></p>`);
 }
 
+/**
+ * The way back to the shop without paying: the session's failure_url, the session left pending (the
+ * customer may come back to its redirect_url until it times out). Out of any frame (_top).
+ */
+function backToStore(session: Session): string {
+  return `<p><a href="${escapeHtml(resolveRedirect(session.request.failure_url, session.id))}" target="_top">Back to the store without paying</a></p>`;
+}
+
 /** Step 1: the survey and the card, with any errors next to their fields. */
 export function checkoutFormPage(session: Session, eligibility: ReadonlyMap<string, string | null>, values: FormValues, errors: Record<string, string>, form: FormTarget, status = 200): Page {
   // Prefilled from customer_state until the customer answers (or leaves it unanswered).
@@ -52,14 +60,15 @@ export function checkoutFormPage(session: Session, eligibility: ReadonlyMap<stri
     textField('card_number', LABELS.card_number!, values, errors, 'inputmode="numeric" autocomplete="cc-number"') +
     textField('card_expiry', LABELS.card_expiry!, values, errors, 'autocomplete="cc-exp" placeholder="MM/YY"') +
     textField('card_cvc', LABELS.card_cvc!, values, errors, 'inputmode="numeric" autocomplete="cc-csc"') +
-    `<p><button type="submit">Review and confirm</button></p></form>`;
+    `<p><button type="submit">Review and confirm</button></p></form>` + backToStore(session);
   return page('HSA/FSA checkout', body, status);
 }
 
-/** Step 2: the confirmation, which carries the answers on to the payment. */
+/** Step 2: the confirmation, which carries the answers on to the payment, or back to the form to change the card. */
 export function confirmPage(session: Session, values: FormValues, last4: string, form: FormTarget): Page {
   const body = `<p>Pay <strong>${dollars(session.total_amount)}</strong> with the card ending ${escapeHtml(last4)}.</p>` +
     `${formStart(form)}${hidden(values, ['state', 'eligibility', 'card_number', 'card_expiry', 'card_cvc'])}` +
-    `<input type="hidden" name="confirm" value="1"><p><button type="submit">Pay ${dollars(session.total_amount)}</button></p></form>`;
+    `<input type="hidden" name="confirm" value="1"><p><button type="submit">Pay ${dollars(session.total_amount)}</button> ` +
+    `<button type="submit" name="change_card" value="1" class="secondary">Change card</button></p></form>` + backToStore(session);
   return page('Confirm your payment', body);
 }

@@ -121,6 +121,9 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     app.get(url, async (_request, reply) => reply.type(type).send(text));
   }
   app.get('/health', async () => ({ status: 'ok' }));
+  // Every browser asks for it on every page: an empty answer, not a 404 that each page's console
+  // would report as an error. The pages have no icon.
+  app.get('/favicon.ico', async (_request, reply) => reply.code(204).header('cache-control', 'public, max-age=86400').send());
   app.get('/', async (_request, reply) =>
     reply.type('text/html; charset=utf-8').header('content-security-policy', INDEX_PAGE_POLICY).header('x-frame-options', 'DENY').send(indexPage()));
   registerCheckoutRoutes(app, store, ids);

@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { checkCustomerForm, type FormValues } from '../checkout/customer-form.js';
 import { FORM_TOKEN_FIELD, formTokens, type FormPurpose } from '../checkout/form-token.js';
-import { endPage, page, type FormTarget, type Page } from '../checkout/layout.js';
+import { endPage, page, type Flow, type FormTarget, type Page } from '../checkout/layout.js';
 import { securityHeaders } from '../checkout/content-security.js';
 import { NO_EXITS, provisionExits, sessionExits, type PageExits } from '../checkout/page-exits.js';
 import { crossSitePage, staleFormPage } from '../checkout/refusal-pages.js';
@@ -44,16 +44,16 @@ const itemEligibility = (store: Store, session: Session) =>
   store.catalog.eligibilityOf(session.channel, session.items.flatMap((item) => (item.sku ? [item.sku] : [])));
 
 /** What a page's POST leads to: a page to show, or the end of the flow; and the page's exits. */
-type Outcome = ({ page: Page; end?: undefined } | { page?: undefined; end: { success: boolean; url: string } }) & { exits: PageExits };
+type Outcome = ({ page: Page; end?: undefined } | { page?: undefined; end: { success: boolean; url: string; flow: Flow } }) & { exits: PageExits };
 
 /** The end of a flow: a redirect, or in iframe mode the parent window's message. */
-function finish(reply: FastifyReply, exits: PageExits, success: boolean, redirectUrl: string) {
-  if (exits.iframe) return send(reply, endPage(success ? 'Done' : 'Not completed', success, headerUrl(redirectUrl)), exits);
+function finish(reply: FastifyReply, exits: PageExits, success: boolean, redirectUrl: string, flow: Flow) {
+  if (exits.iframe) return send(reply, endPage(success, headerUrl(redirectUrl), flow), exits);
   return reply.code(303).header('location', headerUrl(redirectUrl)).send();
 }
 
 const answer = (reply: FastifyReply, outcome: Outcome) =>
-  outcome.page ? send(reply, outcome.page, outcome.exits) : finish(reply, outcome.exits, outcome.end.success, outcome.end.url);
+  outcome.page ? send(reply, outcome.page, outcome.exits) : finish(reply, outcome.exits, outcome.end.success, outcome.end.url, outcome.end.flow);
 
 export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: IdSource): void {
   const tokens = formTokens(() => store.pageSecret.get());
@@ -114,13 +114,15 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: 
         const checked = checkCustomerForm(values, context.now, true);
         const eligibility = () => itemEligibility(store, session);
         if (Object.keys(checked.errors).length > 0) return { page: checkoutFormPage(session, eligibility(), values, checked.errors, form, 400), exits };
-        if (!checked.eligible) return { end: { success: false, url: finishCheckout(store, context, session, { eligible: false }).redirect_url }, exits };
+        if (!checked.eligible) return { end: { success: false, url: finishCheckout(store, context, session, { eligible: false }).redirect_url, flow: 'payment' }, exits };
+        // Change the card: back to the form, the survey kept, the card left to type again.
+        if (values.change_card === '1') return { page: checkoutFormPage(session, eligibility(), { state: values.state ?? '', eligibility: values.eligibility ?? '' }, {}, form), exits };
         const card = checked.card!;
         if (values.confirm !== '1') return { page: confirmPage(session, values, card.last4, form), exits };
         if (card.outcome === 'declined') {
           return { page: checkoutFormPage(session, eligibility(), { ...values, card_number: '' }, { card_number: 'Your card was declined. Try another card.' }, form, 400), exits };
         }
-        return { end: { success: true, url: finishCheckout(store, context, session, { eligible: true, card, accepted: card.outcome === 'accepted' }).redirect_url }, exits };
+        return { end: { success: true, url: finishCheckout(store, context, session, { eligible: true, card, accepted: card.outcome === 'accepted' }).redirect_url, flow: 'payment' }, exits };
       });
       return answer(reply, result);
     });
@@ -147,7 +149,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: 
         const lmnSkus = provision.purpose === 'setup' ? store.catalog.lmnSkus(provision.channel) : provision.skus ?? [];
         if (values.action === 'cancel') {
           finishProvisionRequest(store, context, provision, { cancel: true, eligible: true, lmnSkus, letter: 'pending' });
-          return { end: { success: false, url: provision.redirect_url! }, exits };
+          return { end: { success: false, url: provision.redirect_url!, flow: 'setup' }, exits };
         }
         const checked = asksSurvey(provision)
           ? checkCustomerForm(values, context.now, asksCard(provision))
@@ -158,7 +160,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: 
         if (Object.keys(checked.errors).length > 0) return { page: setupFormPage(provision, values, checked.errors, form, 400), exits };
         if (checked.card?.outcome === 'declined') return { page: setupFormPage(provision, { ...values, card_number: '' }, { card_number: 'Your card was declined. Try another card.' }, form, 400), exits };
         finishProvisionRequest(store, context, provision, { cancel: false, eligible: checked.eligible, ...(checked.card ? { card: checked.card } : {}), lmnSkus, letter: letter as 'approved' | 'pending' | 'rejected' });
-        return { end: { success: (provision.status as string) !== 'rejected', url: provision.redirect_url! }, exits };
+        return { end: { success: (provision.status as string) !== 'rejected', url: provision.redirect_url!, flow: 'setup' }, exits };
       });
       return answer(reply, result);
     });

@@ -260,7 +260,7 @@ async function payInFrame(card = '4242424242424242') {
   await fillCheckout(card, '12/34', frame);
   await frame.locator('button[type=submit]').click();
   await frame.locator('text=Confirm your payment').waitFor();
-  await frame.locator('button[type=submit]').click();
+  await frame.getByRole('button', { name: /^Pay / }).click();
 }
 
 /** Waits until the frame the top page holds shows chromium's error page: its document was refused. */

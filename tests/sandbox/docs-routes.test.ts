@@ -79,8 +79,13 @@ describe('/docs', () => {
     expect(reply.body).toContain('npm run docs');
   });
 
-  it('is absent when the sandbox has no docs folder', async () => {
+  it('is linked from the index page GET /, as the README says', async () => {
+    expect((await get('/')).body).toContain('<a href="/docs/">');
+  });
+
+  it('is absent when the sandbox has no docs folder, and so is its link on GET /', async () => {
     const bare = buildSandbox({ store: createStore(openDatabase(':memory:')) });
+    expect((await get('/', bare)).body).not.toContain('/docs/');
     expect((await get('/docs/', bare)).statusCode).toBe(404);
     expect((await get('/docs/', bare)).json()).toMatchObject({ error: 'NotFound' });
     await bare.close();

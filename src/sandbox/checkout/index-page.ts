@@ -6,8 +6,10 @@ import { escapeHtml } from './page.js';
 /** The index has no style, script, form or frame: its policy allows none. */
 export const INDEX_PAGE_POLICY = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-export function indexPage(): string {
+/** `docs`: whether the sandbox serves the docs site at /docs/ (started with a docs folder). */
+export function indexPage(docs: boolean): string {
   const links = [
+    ...(docs ? [['/docs/', 'The docs: guides, the reference, and a console that sends requests here']] : []),
     ['/openapi.json', 'The contract (OpenAPI 3.1, JSON)'],
     ['/openapi.yaml', 'The contract (YAML)'],
     ['/openapi-3.0.json', 'The contract for tools that read only OpenAPI 3.0 (3.0.3, JSON)'],

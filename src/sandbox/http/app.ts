@@ -125,7 +125,7 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   // would report as an error. The pages have no icon.
   app.get('/favicon.ico', async (_request, reply) => reply.code(204).header('cache-control', 'public, max-age=86400').send());
   app.get('/', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('content-security-policy', INDEX_PAGE_POLICY).header('x-frame-options', 'DENY').send(indexPage()));
+    reply.type('text/html; charset=utf-8').header('content-security-policy', INDEX_PAGE_POLICY).header('x-frame-options', 'DENY').send(indexPage(options.docsDir !== undefined)));
   registerCheckoutRoutes(app, store, ids);
   if (options.docsDir) registerDocsRoutes(app, options.docsDir);
   return app;

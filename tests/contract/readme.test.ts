@@ -48,8 +48,17 @@ describe('the README walkthrough', () => {
 });
 
 describe('the README subscription walkthrough', () => {
-  it.each([1, 2])('runs top to bottom (run %i): token, charge, expired card, fix, charge, survey', (_run) => {
-    const [reset, setup, completed, eligibility, charged, clock, refused, fixed, chargedAgain, updated] = answers(run('subscription-walkthrough'));
+  it.each([1, 2])('runs top to bottom (run %i): token, charge, expired card, fix, charge, survey, and leaves the clock as it was', async (_run) => {
+    const output = run('subscription-walkthrough');
+    const [reset, setup, completed, eligibility, charged, detail, clock, refused, fixed, chargedAgain, updated, resetAgain] = answers(output);
+    // Each charge shows its HTTP status: 200, the 422 of the expired card, 200 after the fix.
+    expect(output.match(/^HTTP \d+$/gm)).toEqual(['HTTP 200', 'HTTP 422', 'HTTP 200']);
+    // The token charge needs no customer: the session is processing at once, as step 4 says.
+    expect(detail).toMatchObject({ id: charged!.id, status: 'processing' });
+    // The channel is left with its clock at the real time: a new session is not dated 32 days ahead.
+    expect(resetAgain).toMatchObject({ channel: 'dev', payment_sessions: 2, payment_tokens: 1 });
+    const after = await (await fetch(`${sandbox.baseUrl}/sandbox/v1/clock`, { headers: { 'x-service-api-key': 'sandbox-dev-key' } })).json();
+    expect(after).toMatchObject({ offset_seconds: 0 });
     expect(reset).toMatchObject({ channel: 'dev' });
     expect(setup!.redirect_url).toMatch(new RegExp(`/checkout/setup/${setup!.provision_token_request_id}$`));
     expect(completed).toMatchObject({ status: 'provisioned', payment_token: expect.stringMatching(/^ptok_/) });
@@ -61,4 +70,22 @@ describe('the README subscription walkthrough', () => {
     expect(chargedAgain).toEqual({ id: expect.any(String), redirect_url: expect.any(String) });
     expect(updated).toMatchObject({ next_action: 'HealthSurvey', provision_token_request_id: expect.any(String) });
   }, 60_000);
+});
+
+describe("the README's package sections", () => {
+  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  const section = (heading: string) => readme.slice(readme.indexOf(`\n## ${heading}\n`), readme.indexOf('\n## ', readme.indexOf(`\n## ${heading}\n`) + 1));
+
+  it('adds the sandbox to a project that installed the client with its peers only: the client stays a dependency', () => {
+    const commands = section('The sandbox and the mock in your own repository').split('\n').filter((line) => line.startsWith('npm install'));
+    expect(commands[0]).toBe('npm install --save-dev fastify@5 better-sqlite3@13 ajv@8 ajv-formats@3');
+    // The tarball as a devDependency is offered only commented out, for a project that wants the sandbox alone.
+    expect(commands.filter((line) => line.includes('$TARBALL'))).toEqual([]);
+  });
+
+  it("explains npm 11's esbuild warning after the quickstart's install", () => {
+    const text = section('The typed client and the webhook helpers').replace(/\s+/g, ' ');
+    expect(text).toContain('install scripts not yet covered by allowScripts: esbuild@');
+    expect(text).toContain('`npm install-scripts approve esbuild`');
+  });
 });

@@ -58,11 +58,14 @@ function offlineReference(file) {
   writeFileSync(file, html);
 }
 
-/** The first sentence after a guide's title, as plain text: its summary on the landing page. */
+/**
+ * The first sentence after a guide's title, as plain text: its summary on the landing page. A
+ * colon does not end it (the list it introduces is part of the sentence).
+ */
 const summaryOf = (markdown) => {
   const paragraph = (markdown.split('\n\n').find((block) => block.trim() && !block.startsWith('#')) ?? '')
     .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1').replace(/`|\*\*?/g, '').replace(/\s+/g, ' ').trim();
-  return /^.*?[.:](?=\s|$)/.exec(paragraph)?.[0] ?? paragraph;
+  return /^.*?\.(?=\s|$)/.exec(paragraph)?.[0] ?? paragraph;
 };
 
 export async function buildSite(out = path.join(root, 'site'), { quiet = false, docs = path.join(root, 'docs') } = {}) {

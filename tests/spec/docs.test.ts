@@ -84,6 +84,13 @@ describe('the docs site', () => {
     expect(JSON.parse(read('downloads/openapi-3.0.json')).openapi).toBe('3.0.3');
   });
 
+  it('sums up every guide on the landing page in its first whole sentence, never one cut at a colon', () => {
+    const blurbs = [...read('index.html').matchAll(/<li><a href="guides\/[\w-]+\.html">[^<]+<\/a> — ([^<]+)<\/li>/g)].map((m) => m[1]!);
+    expect(blurbs).toHaveLength(GUIDES.length);
+    for (const blurb of blurbs) expect(blurb).toMatch(/^This guide [^:]*(:[^:]+)?\.$/);
+    expect(blurbs).toContain('This guide explains who does what during a checkout: your server, the customer\'s browser, the hosted page, the service and the webhook.');
+  });
+
   it('knows when it is stale: a stamp of other inputs is', () => {
     expect(isFresh(dir)).toBe(true);
     const stamp = path.join(dir, '.inputs-sha256');

@@ -3,8 +3,8 @@
 // request leaves the sandbox's origin (each one outside it is recorded and refused), the guides
 // and the landing page pass axe-core, the reference has a section for every operation and
 // webhook and finds `capture`, and the try-it console sends a retrieve to the sandbox and shows
-// its answer, and shows the create request's template as text.
-// Full-page screenshots go to test-results/screenshots/.
+// its answer, and shows the create request's template as text. No page warns of a deprecated
+// option. Full-page screenshots go to test-results/screenshots/.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -48,7 +48,10 @@ beforeEach(async () => {
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   errors = [];
   foreign = [];
-  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  page.on('console', (message) => {
+    // An error, and a warning that an option is deprecated (Scalar's showToolbar was one).
+    if (message.type() === 'error' || (message.type() === 'warning' && /deprecated/i.test(message.text()))) errors.push(message.text());
+  });
   page.on('pageerror', (error) => errors.push(String(error)));
   page.on('response', (response) => { if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`); });
   // Anything bound outside the sandbox's origin is recorded and never sent.

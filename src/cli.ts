@@ -2,7 +2,7 @@
 // One entry point: `sandbox` (the stateful reference server), `mock` (Prism), `docs` (rendered
 // reference). Installed from the package, it is the `hsa-fsa-sandbox` command (compiled to dist/).
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -28,7 +28,8 @@ const USAGE = `Usage: hsa-fsa-sandbox <command> [options]
       --cors-origin: which pages may call the API from a browser (default: this machine's pages;
       an origin such as https://shop.example, or * for any).
   mock [--host H] [--port P] [prism options]            the Prism mock of the examples (default 127.0.0.1:4011)
-  docs [--out DIR] [--if-stale]                         builds the docs site (default site/)
+  docs [--out DIR] [--if-stale]                         builds the docs site (default site/); installed from the
+      package, it copies the site the package ships (the one the sandbox serves at /docs) to DIR
 Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel"), SANDBOX_WEBHOOK_URL, SANDBOX_WEBHOOK_SECRET, SANDBOX_DOCS_DIR, SANDBOX_PUBLIC_URL.`;
 
 async function loadSandbox(): Promise<typeof import('./sandbox/server.js')> {
@@ -103,13 +104,29 @@ function runScript(script: string, args: string[], needs: string) {
   child.on('exit', (code) => process.exit(code ?? 1));
 }
 
+/**
+ * `docs` in an installed package: the builder (and its tools) stay in the repository, and the
+ * package ships the site built from this version's contract, which is copied to --out.
+ */
+function copyShippedSite(args: string[]) {
+  const { values } = parseArgs({ args, options: { out: { type: 'string' }, 'if-stale': { type: 'boolean' } } });
+  const site = path.join(packageRoot, 'site');
+  if (!existsSync(path.join(site, 'index.html'))) throw new Error('docs.mjs is not part of this installation, nor is a built site: run it from a clone of the repository (npm run docs)');
+  const out = path.resolve(values.out ?? 'site');
+  cpSync(site, out, { recursive: true });
+  console.log(`Copied the docs of this version into ${path.relative(process.cwd(), out) || '.'}: open index.html, or /docs on the sandbox (it serves them without this copy).`);
+}
+
 const [command, ...rest] = process.argv.slice(2);
 try {
   const tooOld = unsupportedNodeReason(process.version);
   if (tooOld) throw new Error(tooOld);
   if (command === 'sandbox') await sandbox(rest);
   else if (command === 'mock') runScript('mock.mjs', rest, `npm install --save-dev ${MOCK_PEERS}`);
-  else if (command === 'docs') runScript('docs.mjs', rest, 'run it from a clone of the repository (npm run docs)');
+  else if (command === 'docs') {
+    if (existsSync(path.join(packageRoot, 'scripts', 'docs.mjs'))) runScript('docs.mjs', rest, '');
+    else copyShippedSite(rest);
+  }
   else {
     console.error(USAGE);
     process.exit(command === undefined || command === '--help' ? 0 : 2);

@@ -2,7 +2,8 @@
 //   index.html            the landing page
 //   reference/index.html  the reference: Redoc, inlined, from the bundled contract
 //   guides/*.html         the guides of docs/, with their diagrams drawn at build time
-//   try/                  the try-it console (Scalar's standalone bundle, from this folder)
+//   try/                  the try-it console (Scalar's standalone bundle, from this folder, and its
+//                         copy of the contract: see consoleDocument in pages.mjs)
 //   assets/site.css       the pages' stylesheet
 //   downloads/            the contract's documents: OpenAPI 3.1, and its 3.0.3 companion
 // A stamp of its inputs lets `npm start` rebuild only when the contract or a guide changed.
@@ -12,7 +13,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { root, runTool } from '../lib/tools.mjs';
-import { documentLinks, DOCUMENTS, GUIDES, landingPage, layout, referenceAnchors, renderGuide, titleOf, TRY_IT_SCRIPT, tryItPage } from './pages.mjs';
+import { consoleDocument, documentLinks, DOCUMENTS, GUIDES, landingPage, layout, referenceAnchors, renderGuide, titleOf, TRY_IT_SCRIPT, tryItPage } from './pages.mjs';
 import { SEQUENCES, sequenceSvg } from './sequence-diagrams.mjs';
 import { stateDiagrams } from './state-diagrams.mjs';
 
@@ -58,11 +59,14 @@ function offlineReference(file) {
   writeFileSync(file, html);
 }
 
-/** The first sentence after a guide's title, as plain text: its summary on the landing page. */
+/**
+ * The first sentence after a guide's title, as plain text: its summary on the landing page. A
+ * colon does not end it (the list it introduces is part of the sentence).
+ */
 const summaryOf = (markdown) => {
   const paragraph = (markdown.split('\n\n').find((block) => block.trim() && !block.startsWith('#')) ?? '')
     .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1').replace(/`|\*\*?/g, '').replace(/\s+/g, ' ').trim();
-  return /^.*?[.:](?=\s|$)/.exec(paragraph)?.[0] ?? paragraph;
+  return /^.*?\.(?=\s|$)/.exec(paragraph)?.[0] ?? paragraph;
 };
 
 export async function buildSite(out = path.join(root, 'site'), { quiet = false, docs = path.join(root, 'docs') } = {}) {
@@ -99,6 +103,7 @@ export async function buildSite(out = path.join(root, 'site'), { quiet = false, 
   copyFileSync(scalarBundle(), path.join(out, 'try', 'scalar.js'));
   writeFileSync(path.join(out, 'try', 'index.html'), tryItPage());
   writeFileSync(path.join(out, 'try', 'console.js'), TRY_IT_SCRIPT);
+  writeFileSync(path.join(out, 'try', 'openapi.json'), JSON.stringify(consoleDocument(doc)));
   copyFileSync(path.join(here, 'site.css'), path.join(out, 'assets', 'site.css'));
   for (const { file } of DOCUMENTS) copyFileSync(path.join(root, 'generated', file), path.join(out, 'downloads', file));
   writeFileSync(path.join(out, STAMP), inputsHash());

@@ -183,6 +183,25 @@ export function tryItPage() {
 `;
 }
 
+/**
+ * The try-it console's copy of the contract. Scalar takes every `{{name}}` in a request body for
+ * one of its environment variables, and shows the create request's `{{payment_session_id}}` as an
+ * unset one; it has no way to write the text itself. So each example that holds the template gets
+ * the body Scalar shows as JSON text (`serializedValue`, which Scalar prefers to `value`), with the
+ * template's first brace written as JSON's escape `\u007b`: the console shows no variable, and the
+ * sandbox still reads `{{payment_session_id}}`. The contract's own examples keep the template.
+ */
+export function consoleDocument(doc) {
+  const copy = structuredClone(doc);
+  for (const example of Object.values(copy.components?.examples ?? {})) {
+    if (example.value === undefined) continue;
+    const text = JSON.stringify(example.value, null, 2);
+    // In JSON text from JSON.stringify, two braces in a row occur only inside a string.
+    if (text.includes('{{')) example.serializedValue = text.replaceAll('{{', '\\u007b{');
+  }
+  return copy;
+}
+
 /** The console's start-up, a file of its own so that a strict script policy can serve it. */
 export const TRY_IT_SCRIPT = `// Starts Scalar on the sandbox that serves this page: its contract, its origin, its development key.
 (function () {
@@ -191,13 +210,17 @@ export const TRY_IT_SCRIPT = `// Starts Scalar on the sandbox that serves this p
     return;
   }
   Scalar.createApiReference('#app', {
-    url: '/openapi.json',
+    // The contract as the sandbox serves it, but for the examples that hold {{payment_session_id}}
+    // (consoleDocument in scripts/docs/pages.mjs).
+    url: 'openapi.json',
     servers: [{ url: location.origin, description: 'This sandbox' }],
     authentication: { preferredSecurityScheme: 'ServiceApiKey', securitySchemes: { ServiceApiKey: { value: 'sandbox-dev-key' } } },
     withDefaultFonts: false,
     // The developer tools' share and deploy menus lead to scalar.com; a console of a local sandbox needs neither.
     showDeveloperTools: 'never',
-    hideDownloadButton: false,
+    // Its document is the console's copy; the contract's own documents are offered on the landing
+    // page and above the reference.
+    documentDownloadType: 'none',
     // "Open API Client" opens scalar.com's hosted client, and "Generate MCP" its MCP service: both
     // send this sandbox's address to another site, so both are off. "Test Request" stays.
     hideClientButton: true,

@@ -3,7 +3,8 @@
 // request leaves the sandbox's origin (each one outside it is recorded and refused), the guides
 // and the landing page pass axe-core, the reference has a section for every operation and
 // webhook and finds `capture`, and the try-it console sends a retrieve to the sandbox and shows
-// its answer. Full-page screenshots go to test-results/screenshots/.
+// its answer, and shows the create request's template as text. No page warns of a deprecated
+// option. Full-page screenshots go to test-results/screenshots/.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -47,7 +48,10 @@ beforeEach(async () => {
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   errors = [];
   foreign = [];
-  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  page.on('console', (message) => {
+    // An error, and a warning that an option is deprecated (Scalar's showToolbar was one).
+    if (message.type() === 'error' || (message.type() === 'warning' && /deprecated/i.test(message.text()))) errors.push(message.text());
+  });
   page.on('pageerror', (error) => errors.push(String(error)));
   page.on('response', (response) => { if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`); });
   // Anything bound outside the sandbox's origin is recorded and never sent.
@@ -181,5 +185,23 @@ describe('the docs site, served by the sandbox at /docs', () => {
     expect(await dialog.getByText(/Generate MCP|Open API Client/).count()).toBe(0);
     expect(sent).toEqual([{ url: `${sandbox.baseUrl}/payments/v1/payment_session/${created.id}`, key: SANDBOX_API_KEY }]);
     await shot('docs-try-it');
+  });
+
+  it('shows the create request\'s {{payment_session_id}} as text of the body, not as a console variable, and sends the template', async () => {
+    const sent: string[] = [];
+    page.on('request', (request) => { if (request.url().endsWith('/payments/v1/create_payment_session')) sent.push(request.postData() ?? ''); });
+    await open('try/');
+    await page.getByRole('link', { name: 'Create a payment session' }).first().click();
+    const section = page.locator('section', { has: page.getByRole('heading', { name: 'Create a payment session' }) }).last();
+    await section.getByRole('button', { name: /test request/i }).first().click();
+    const dialog = page.getByRole('dialog');
+    // The body, as JSON text: the template's first brace is JSON's escape, so no variable is drawn.
+    await visible(dialog.getByText('\\u007b{payment_session_id}}').first());
+    await dialog.getByRole('button', { name: 'Send' }).first().click();
+    await visible(dialog.getByText(/200/).first());
+    expect(sent).toHaveLength(1);
+    // The sandbox reads the template itself, and puts the session's id in its place.
+    expect(JSON.stringify(JSON.parse(sent[0]!))).toContain('{{payment_session_id}}');
+    await shot('docs-try-it-create');
   });
 });

@@ -81,6 +81,9 @@ describe('the packed package', () => {
       'generated/openapi.json', 'generated/openapi.yaml', 'generated/schema.d.ts', 'generated/openapi-3.0.json', 'generated/openapi-3.0.yaml',
     ]));
     expect(listing).toEqual(expect.arrayContaining(['dist/cli.js', 'dist/sandbox/server.js', 'generated/sandbox.json', 'scripts/mock.mjs']));
+    // The docs site, built at pack time from this version's contract (its builder's tools stay here).
+    expect(listing).toEqual(expect.arrayContaining(['site/index.html', 'site/reference/index.html', 'site/guides/quick-start.html', 'site/try/index.html', 'site/try/scalar.js']));
+    expect(listing.filter((f) => f.startsWith('site/.'))).toEqual([]);
     expect(listing.filter((f) => /^(src|tests|openapi|examples|node_modules)\//.test(f) || (/^scripts\//.test(f) && !/^scripts\/(mock|lib\/tools)\.mjs$/.test(f)))).toEqual([]);
   });
 
@@ -96,6 +99,12 @@ describe('the packed package', () => {
     const mock = failureOutput(['mock']);
     expect(mock).toContain('npm install --save-dev @stoplight/prism-cli@5');
     expect(mock).not.toMatch(/at \S+ \(|Require stack/);
+  }, 60_000);
+
+  it('copies the docs it ships with `docs`, since their builder is not part of the package', () => {
+    expect(run('npx', ['--no-install', 'hsa-fsa-sandbox', 'docs', '--out', 'our-docs'], consumer)).toContain('Copied the docs of this version into our-docs');
+    expect(readdirSync(path.join(consumer, 'our-docs'))).toEqual(expect.arrayContaining(['index.html', 'guides', 'reference', 'try']));
+    expect(readFileSync(path.join(consumer, 'our-docs', 'index.html'), 'utf8')).toContain('quick-start.html');
   }, 60_000);
 
   it('is the README quickstart, word for word', () => {
@@ -153,6 +162,15 @@ describe('the packed package', () => {
       expect(quickstart).toMatch(new RegExp(`send the customer to http://127\\.0\\.0\\.1:${port}/checkout/[0-9a-f-]{36}`));
       expect(quickstart).toContain('the customer completed the checkout: 200');
       expect(quickstart).toMatch(/^captured cap_\w+$/m);
+      // The docs: the guides, the reference and the try-it console, served from the package.
+      expect(output).toContain(`Docs:      http://127.0.0.1:${port}/docs/ (guides, the reference`);
+      for (const page of ['', 'guides/quick-start.html', 'reference/', 'try/']) {
+        const response = await fetch(`http://127.0.0.1:${port}/docs/${page}`);
+        expect(response.status, page).toBe(200);
+        expect(response.headers.get('content-type'), page).toMatch(/^text\/html/);
+        expect(await response.text(), page).not.toContain('The docs are not built');
+      }
+      expect((await fetch(`http://127.0.0.1:${port}/docs/try/scalar.js`)).status).toBe(200);
     } finally {
       sandbox.kill('SIGTERM');
     }

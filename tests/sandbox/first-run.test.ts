@@ -1,7 +1,10 @@
 // What a new user meets first: a clean start (the reset helper), a browser page on another origin
 // (CORS), and the sandbox's address opened in a browser (the index page).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildSandbox } from '../../src/sandbox/http/app.js';
+import { repoRoot } from '../support/contract.js';
 import { OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let s: TestSandbox;
@@ -57,6 +60,39 @@ describe('CORS', () => {
     const preflight = (path: string, method: string) => s.call('OPTIONS', path, { key: null, headers: { origin: 'http://localhost:5173', 'access-control-request-method': method }, undocumented: true });
     expect((await preflight('/sandbox/v1/webhook_endpoints/wep_1', 'DELETE')).headers['access-control-allow-methods']).toBe('DELETE');
     expect((await preflight('/sandbox/v1/features', 'PUT')).headers['access-control-allow-methods']).toBe('GET, PUT');
+  });
+
+  it('allows, for every operation of both documents, its method on its path', async () => {
+    for (const file of ['openapi.json', 'sandbox.json']) {
+      const doc = JSON.parse(readFileSync(path.join(repoRoot, 'generated', file), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+      for (const [template, item] of Object.entries(doc.paths)) {
+        for (const method of Object.keys(item).filter((key) => ['get', 'put', 'post', 'delete', 'patch'].includes(key)).map((m) => m.toUpperCase())) {
+          const url = template.replace(/\{[^}]+\}/g, 'id_1');
+          const reply = await s.call('OPTIONS', url, { key: null, headers: { origin: 'http://localhost:5173', 'access-control-request-method': method }, undocumented: true });
+          expect({ status: reply.status, allowed: String(reply.headers['access-control-allow-methods']).split(', ').includes(method) }, `${method} ${template}`).toEqual({ status: 204, allowed: true });
+        }
+      }
+    }
+  });
+
+  it('lets the page of the --cors-origin origin, and no other, delete a webhook endpoint', async () => {
+    const open = buildSandbox({ store: s.store, corsOrigin: 'https://shop.example' });
+    try {
+      const preflight = (origin: string) => open.inject({ method: 'OPTIONS', url: '/sandbox/v1/webhook_endpoints/wep_1', headers: { origin, 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'x-service-api-key' } });
+      // What a browser checks: the origin is its own, and DELETE and the key's header are allowed.
+      const allowed = (reply: Awaited<ReturnType<typeof preflight>>, origin: string) => reply.statusCode === 204 && reply.headers['access-control-allow-origin'] === origin
+        && String(reply.headers['access-control-allow-methods']).split(', ').includes('DELETE') && String(reply.headers['access-control-allow-headers']).includes('x-service-api-key');
+      expect(allowed(await preflight('https://shop.example'), 'https://shop.example')).toBe(true);
+      expect(allowed(await preflight('https://evil.example'), 'https://evil.example')).toBe(false);
+      expect(allowed(await preflight('http://localhost:5173'), 'http://localhost:5173')).toBe(false);
+    } finally {
+      await open.close();
+    }
+    // The default (this machine's pages): a loopback page may, another site's may not.
+    const fromLoopback = await s.call('OPTIONS', '/sandbox/v1/webhook_endpoints/wep_1', { key: null, headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'DELETE' }, undocumented: true });
+    expect(fromLoopback.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+    const fromElsewhere = await s.call('OPTIONS', '/sandbox/v1/webhook_endpoints/wep_1', { key: null, headers: { origin: 'https://evil.example', 'access-control-request-method': 'DELETE' }, undocumented: true });
+    expect(fromElsewhere.headers).not.toHaveProperty('access-control-allow-origin');
   });
 
   it('sends CORS headers on answers, errors included, and still needs the key', async () => {

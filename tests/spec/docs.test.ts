@@ -52,6 +52,24 @@ describe('the docs site', () => {
     expect(read('try/console.js')).toContain('withDefaultFonts: false');
   });
 
+  it('gives the console a copy of the contract whose example bodies hold no {{…}}, and mean the same JSON', () => {
+    type Examples = Record<string, { value?: unknown; serializedValue?: string }>;
+    const copy = JSON.parse(read('try/openapi.json')) as { components: { examples: Examples } };
+    const ours = (contract as unknown as { components: { examples: Examples } }).components.examples;
+    const templated = Object.keys(ours).filter((name) => JSON.stringify(ours[name]!.value).includes('{{payment_session_id}}'));
+    expect(templated.length).toBeGreaterThan(0);
+    for (const [name, example] of Object.entries(copy.components.examples)) {
+      // What Scalar shows and sends: the serialized body when there is one, else the value as JSON.
+      const body = example.serializedValue ?? JSON.stringify(example.value, null, 2);
+      expect({ name, variable: /\{\{/.test(body) }).toEqual({ name, variable: false });
+      // The sandbox reads the same JSON as the contract's example: the template included.
+      expect(JSON.parse(body), name).toEqual(ours[name]!.value);
+    }
+    // The contract itself keeps the template, and the console reads its copy.
+    expect(JSON.stringify(ours[templated[0]!]!.value)).toContain('{{payment_session_id}}');
+    expect(read('try/console.js')).toContain("url: 'openapi.json'");
+  });
+
   it('renders every guide, with no script, and every link resolving to a page or a reference anchor', () => {
     const anchors = new Set(operations().map(({ op }) => `#/${op.tags![0]!.toLowerCase().replace(/[^a-z0-9]+/g, '-')}/${op.operationId!.toLowerCase()}`));
     for (const tag of doc.tags) anchors.add(`#/${tag.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`);
@@ -82,6 +100,13 @@ describe('the docs site', () => {
     }
     for (const file of documents) expect(read(`downloads/${file}`)).toBe(readFileSync(path.join(repoRoot, 'generated', file), 'utf8'));
     expect(JSON.parse(read('downloads/openapi-3.0.json')).openapi).toBe('3.0.3');
+  });
+
+  it('sums up every guide on the landing page in its first whole sentence, never one cut at a colon', () => {
+    const blurbs = [...read('index.html').matchAll(/<li><a href="guides\/[\w-]+\.html">[^<]+<\/a> — ([^<]+)<\/li>/g)].map((m) => m[1]!);
+    expect(blurbs).toHaveLength(GUIDES.length);
+    for (const blurb of blurbs) expect(blurb).toMatch(/^This guide [^:]*(:[^:]+)?\.$/);
+    expect(blurbs).toContain('This guide explains who does what during a checkout: your server, the customer\'s browser, the hosted page, the service and the webhook.');
   });
 
   it('knows when it is stale: a stamp of other inputs is', () => {

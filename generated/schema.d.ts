@@ -847,6 +847,36 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "dispute.legacy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dispute event (legacy, unsigned)
+         * @description Every dispute event (dispute.created, dispute.updated, dispute.closed,
+         *     dispute.evidence_submitted) for a legacy endpoint.
+         *
+         *     Unsigned legacy delivery: the body is the data object, flat, with no envelope and no `event_type`.
+         *     For a dispute event that object is the canonical dispute. The partner's shared secret travels in
+         *     plain text in `x-service-api-key`.
+         *
+         *     With no `event_type`, the body does not say which dispute event it was: read the dispute's
+         *     `state` (a terminal state means it closed), or re-fetch it (retrieve dispute) for authoritative
+         *     state. Dispute webhooks use the partner's existing sales-channel webhook configuration and
+         *     respect its scope (testing versus non-testing).
+         */
+        post: operations["receiveDisputeLegacy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -3608,6 +3638,31 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DisputeEvidenceSubmittedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer with an empty body; any other answer is retried with backoff for up to 7 days. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveDisputeLegacy: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The partner's shared secret, in plain text. Legacy deliveries are not signed. */
+                "x-service-api-key": components["parameters"]["LegacySharedSecret"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Dispute"];
             };
         };
         responses: {

@@ -8,6 +8,7 @@ import { testSandbox, type TestSandbox } from '../support/sandbox.js';
 import { freePort } from '../support/processes.js';
 import { seededRandom } from '../support/random.js';
 import { startReceiver, until, type Receiver } from '../support/webhook-receiver.js';
+import { parseLegacyWebhook } from '../../src/webhooks/index.js';
 
 let s: TestSandbox;
 let dispatcher: Dispatcher;
@@ -100,6 +101,11 @@ describe('signed delivery', () => {
     expect(first.body).not.toHaveProperty('event_type');
     expect(first.headers).not.toHaveProperty('x-service-signature');
     expect(legacy.accepted.filter((d) => d.body.dispute_id === dispute.dispute_id).at(-1)!.body).toMatchObject({ state: 'lost' });
+    // Every flat body is one the contract declares and the package's parser recognises: the four
+    // dispute events (created, evidence_submitted, updated, closed) arrive as the flat dispute.
+    const parsed = legacy.accepted.map((d) => parseLegacyWebhook(d.raw, { apiKeyHeader: d.headers['x-service-api-key'] as string, sharedSecret: 'shared-secret' }));
+    expect(parsed.map((p) => p.kind).sort()).toEqual(['dispute', 'dispute', 'dispute', 'dispute', 'payment_session_complete', 'payment_session_complete']);
+    expect(parsed.filter((p) => p.kind === 'dispute').map((p) => p.data.state)).toEqual(['needs_response', 'under_review', 'under_review', 'lost']);
   });
 
   it('redelivers an event by hand under the same webhook_delivery_id', async () => {

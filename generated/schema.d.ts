@@ -897,6 +897,13 @@ export interface components {
             [key: string]: unknown;
         };
         /**
+         * @description A 2-letter ISO 3166-2:US region code without the `US-` prefix: one of the 50 states, the
+         *     District of Columbia (`DC`), or the outlying areas that ISO 3166-2:US lists (`AS`, `GU`, `MP`,
+         *     `PR`, `UM`, `VI`). Anything else (`ZZ`, `California`) is refused. The letter case is not
+         *     documented, so the code is accepted in upper or lower case.
+         */
+        UsRegionCode: string | ("AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "DC" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY" | "AS" | "GU" | "MP" | "PR" | "UM" | "VI") | ("al" | "ak" | "az" | "ar" | "ca" | "co" | "ct" | "de" | "dc" | "fl" | "ga" | "hi" | "id" | "il" | "in" | "ia" | "ks" | "ky" | "la" | "me" | "md" | "ma" | "mi" | "mn" | "ms" | "mo" | "mt" | "ne" | "nv" | "nh" | "nj" | "nm" | "ny" | "nc" | "nd" | "oh" | "ok" | "or" | "pa" | "ri" | "sc" | "sd" | "tn" | "tx" | "ut" | "vt" | "va" | "wa" | "wv" | "wi" | "wy" | "as" | "gu" | "mp" | "pr" | "um" | "vi");
+        /**
          * @description `one_time_payment` charges immediately. `authorization` places a hold only; it must later be
          *     captured or voided.
          * @enum {string}
@@ -996,11 +1003,10 @@ export interface components {
              */
             failure_url: string;
             /**
-             * @description 2-letter ISO 3166-2:US region code without the `US-` prefix. Pre-fills the
-             *     state-of-residence survey question with the full state name. The letter case is not
-             *     documented, so either case is accepted.
+             * @description 2-letter ISO 3166-2:US region code without the `US-` prefix (see `UsRegionCode`). Pre-fills
+             *     the state-of-residence survey question with the full state name.
              */
-            customer_state?: string;
+            customer_state?: components["schemas"]["UsRegionCode"];
             /** @description Echoed back in the webhook and the detail view. Must be a string (encode JSON as a string). Must not hold sensitive data. */
             metadata?: string;
             /**
@@ -1705,11 +1711,10 @@ export interface components {
             /** @description A URL where the customer is sent when setup fails. Which URLs the service accepts is not documented, so no URL syntax is enforced here. */
             failure_url: string;
             /**
-             * @description 2-letter ISO 3166-2:US region code without the `US-` prefix. Pre-fills the
-             *     state-of-residence survey question. The letter case is not documented, so either case is
-             *     accepted.
+             * @description 2-letter ISO 3166-2:US region code without the `US-` prefix (see `UsRegionCode`). Pre-fills
+             *     the state-of-residence survey question with the full state name.
              */
-            customer_state?: string;
+            customer_state?: components["schemas"]["UsRegionCode"];
             /** @description Echoed back in the payment_token_updated webhook. Must be a string; no sensitive data. */
             metadata?: string;
             /** @description When true, redirect_url is iframe-compatible and the flow posts a browser message to the parent window. */

@@ -242,10 +242,11 @@ describe('stated bounds only', () => {
     }
   });
 
-  it.each(['CreatePaymentSessionRequest', 'CreatePaymentTokenRequest'])('%s: customer_state is 2 letters, in either case', (name) => {
-    const pattern = new RegExp(schemas[name].properties.customer_state.pattern);
-    expect(['CA', 'ca', 'Ny'].map((v) => pattern.test(v))).toEqual([true, true, true]);
-    expect(['C', 'CAL', 'US-CA', 'C1'].map((v) => pattern.test(v))).toEqual([false, false, false, false]);
+  it.each(['CreatePaymentSessionRequest', 'CreatePaymentTokenRequest'])('%s: customer_state is an ISO 3166-2:US code, in upper or lower case', (name) => {
+    const valid = (value: string) => violations({ $ref: '#/components/schemas/UsRegionCode' }, value).length === 0;
+    expect(schemas[name].properties.customer_state.$ref).toBe('#/components/schemas/UsRegionCode');
+    expect(['CA', 'ca', 'DC', 'PR', 'um'].map(valid)).toEqual([true, true, true, true, true]);
+    expect(['ZZ', 'C', 'CAL', 'US-CA', 'C1', 'ON'].map(valid)).toEqual([false, false, false, false, false, false]);
   });
 
   it('idempotency keys have no minimum length', () => {

@@ -990,16 +990,29 @@ export interface components {
             /** @description Session-level additional charges and discounts. */
             amount_details: components["schemas"]["AmountDetails"];
             /**
-             * @description A URL: the redirect target after a successful payment. `{{payment_session_id}}` is replaced by
-             *     the session id. An invalid URL answers `InvalidRequestParameter`; which URLs the service
-             *     accepts is not documented, so no URL syntax is enforced here.
+             * @description The redirect target after a successful payment.
+             *     It is an absolute `http` or `https` URL (the scheme in either case) whose host is a DNS name
+             *     (letters, digits and hyphens between dots) or an IP address; anything else answers
+             *     `InvalidRequestParameter`. The pattern states the scheme and a host; the host's letters are checked as
+             *     well.
+             *     `{{payment_session_id}}` is replaced by the session id, and the URL must hold both with
+             *     the id and with nothing in its place (as on the page of a 422, which creates no session), so
+             *     `http://{{payment_session_id}}` is refused. The template is no RFC 3986 URI, so the schema
+             *     has no `format: uri`.
+             *     The reference refuses an "invalid URL" without defining one: this syntax is inferred.
              */
             success_url: string;
             /**
-             * @description A URL: the redirect target when payment fails irrecoverably or the user is ineligible.
-             *     `{{payment_session_id}}` is replaced by the session id. An invalid URL answers
-             *     `InvalidRequestParameter`; which URLs the service accepts is not documented, so no URL
-             *     syntax is enforced here.
+             * @description The redirect target when payment fails irrecoverably or the user is ineligible.
+             *     It is an absolute `http` or `https` URL (the scheme in either case) whose host is a DNS name
+             *     (letters, digits and hyphens between dots) or an IP address; anything else answers
+             *     `InvalidRequestParameter`. The pattern states the scheme and a host; the host's letters are checked as
+             *     well.
+             *     `{{payment_session_id}}` is replaced by the session id, and the URL must hold both with
+             *     the id and with nothing in its place (as on the page of a 422, which creates no session), so
+             *     `http://{{payment_session_id}}` is refused. The template is no RFC 3986 URI, so the schema
+             *     has no `format: uri`.
+             *     The reference refuses an "invalid URL" without defining one: this syntax is inferred.
              */
             failure_url: string;
             /**
@@ -1706,9 +1719,23 @@ export interface components {
         };
         /** @description Starts a provision token request for a customer who is present. */
         CreatePaymentTokenRequest: {
-            /** @description A URL where the customer is sent when setup succeeds. Which URLs the service accepts is not documented, so no URL syntax is enforced here. */
+            /**
+             * @description Where the customer is sent when setup succeeds.
+             *     It is an absolute `http` or `https` URL (the scheme in either case) whose host is a DNS name
+             *     (letters, digits and hyphens between dots) or an IP address; anything else answers
+             *     `ValidationError`. The pattern states the scheme and a host; the host's letters are checked as
+             *     well.
+             *     The reference refuses an "invalid URL" without defining one: this syntax is inferred.
+             */
             success_url: string;
-            /** @description A URL where the customer is sent when setup fails. Which URLs the service accepts is not documented, so no URL syntax is enforced here. */
+            /**
+             * @description Where the customer is sent when setup fails.
+             *     It is an absolute `http` or `https` URL (the scheme in either case) whose host is a DNS name
+             *     (letters, digits and hyphens between dots) or an IP address; anything else answers
+             *     `ValidationError`. The pattern states the scheme and a host; the host's letters are checked as
+             *     well.
+             *     The reference refuses an "invalid URL" without defining one: this syntax is inferred.
+             */
             failure_url: string;
             /**
              * @description 2-letter ISO 3166-2:US region code without the `US-` prefix (see `UsRegionCode`). Pre-fills

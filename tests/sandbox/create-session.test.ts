@@ -45,6 +45,9 @@ describe('create_payment_session', () => {
     ['a malformed email', { customer_email: 'jane-at-example' }, 'customer_email'],
     ['a URL that is not one', { success_url: 'not a url' }, 'success_url'],
     ['a URL that breaks after templating', { failure_url: 'http://[{{payment_session_id}}' }, 'failure_url'],
+    // The contract's pattern: a leading space, which the URL parser would have trimmed, is refused.
+    ['a URL that does not start with its scheme', { success_url: ' https://shop.example/ok' }, 'success_url'],
+    ['a URL with no host', { failure_url: 'https:///ko' }, 'failure_url'],
     ['a state that is not a 2-letter code', { customer_state: 'California' }, 'customer_state'],
     ['2 letters that are no ISO 3166-2:US code', { customer_state: 'ZZ' }, 'customer_state'],
     ['a code of another country', { customer_state: 'on' }, 'customer_state'],

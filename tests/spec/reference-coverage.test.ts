@@ -235,10 +235,16 @@ describe('stated bounds only', () => {
     expect(schemas.DisplayNextBillInfo.additionalProperties).toBe(true);
   });
 
-  it.each(['CreatePaymentSessionRequest', 'CreatePaymentTokenRequest'])('%s: success_url and failure_url carry no URL syntax the reference does not state', (name) => {
+  it.each(['CreatePaymentSessionRequest', 'CreatePaymentTokenRequest'])('%s: success_url and failure_url say the absolute http(s) syntax the sandbox enforces, marked inferred, with no format: uri', (name) => {
     for (const field of ['success_url', 'failure_url']) {
-      expect(schemas[name].properties[field]).not.toHaveProperty('pattern');
-      expect(schemas[name].properties[field]).not.toHaveProperty('format');
+      const property = schemas[name].properties[field];
+      // The template {{payment_session_id}} is no RFC 3986 URI.
+      expect(property).not.toHaveProperty('format');
+      expect(property['x-inferred-bounds']).toEqual(['pattern']);
+      expect(property['x-undocumented']).toMatch(/inferred/);
+      const pattern = new RegExp(property.pattern);
+      expect(['https://shop.example/ok?session={{payment_session_id}}', 'HTTP://127.0.0.1:8080/', 'http://[::1]/x'].map((v) => pattern.test(v))).toEqual([true, true, true]);
+      expect(['', 'not a url', '/relative/path', 'javascript:alert(1)', 'ftp://files.example/', 'https://', ' https://shop.example/'].map((v) => pattern.test(v))).toEqual([false, false, false, false, false, false, false]);
     }
   });
 

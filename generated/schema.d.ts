@@ -36,7 +36,10 @@ export interface paths {
          *     The same lists are machine-readable in `x-idempotency`. Fields that neither list names
          *     (`use_iframe`, `tokenize`, session-level `amount_details`, `order_items.item_id`) are in
          *     `x-idempotency.not_listed`; since rule 3 lists the compared fields, they are taken as not compared
-         *     (inferred). `is_free_trial` is taken to be implied by `display_next_bill_info`, which is "only for
+         *     (inferred). So a free-trial retry that leaves `tokenize` out, or sets it to false, returns the
+         *     original session, while the same body without a key answers `MissingRequiredParameter`: a
+         *     retry is matched to its original, and the fields that take no part in matching are not
+         *     checked. `is_free_trial` is taken to be implied by `display_next_bill_info`, which is "only for
          *     starting a free-trial subscription" (inferred).
          */
         post: operations["createPaymentSession"];
@@ -1032,7 +1035,15 @@ export interface components {
              *     identity is then taken from the token's user.
              */
             payment_token?: string;
-            /** @description true enables later charges. Must be false when `payment_token` is given (`TokenizeNotSupported`). */
+            /**
+             * @description true enables later charges. Must be false when `payment_token` is given (`TokenizeNotSupported`).
+             *
+             *     Not compared on an idempotent retry: rule 3 lists the compared fields and `tokenize` is not
+             *     among them. A retry with the same `idempotency_key` that leaves `tokenize` out of a free
+             *     trial, or sets it to false, returns the original session (rule 4), although the same body
+             *     without a key answers `MissingRequiredParameter` (or `InvalidRequestParameter`): the
+             *     free-trial rule is checked on a request that creates a session, not on a retry of one.
+             */
             tokenize?: boolean;
             /**
              * @description Free-trial bill preview; requires `tokenize=true` and `total_amount=0` (the codes of a

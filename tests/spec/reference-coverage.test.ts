@@ -255,6 +255,16 @@ describe('stated bounds only', () => {
     expect(['ZZ', 'C', 'CAL', 'US-CA', 'C1', 'ON'].map(valid)).toEqual([false, false, false, false, false, false]);
   });
 
+  it('says that tokenize is not compared on a retry, on the field and in x-idempotency', () => {
+    const tokenize = schemas.CreatePaymentSessionRequest.properties.tokenize;
+    expect(tokenize.description).toMatch(/Not compared on an idempotent retry/);
+    expect(tokenize.description).toMatch(/returns the original session/);
+    expect(tokenize['x-undocumented']).toMatch(/not compared .*inferred/);
+    const rules = (operationById('createPaymentSession').op as unknown as { 'x-idempotency': { compared: string[]; not_listed: string[] } })['x-idempotency'];
+    expect(rules.compared).not.toContain('tokenize');
+    expect(rules.not_listed).toContain('tokenize');
+  });
+
   it('idempotency keys have no minimum length', () => {
     for (const name of ['CreatePaymentSessionRequest', 'CreatePaymentTokenRequest', 'CapturePaymentSessionRequest', 'VoidPaymentSessionRequest', 'CreateRefundRequest']) {
       expect({ name, key: schemas[name].properties.idempotency_key }).not.toHaveProperty('key.minLength');

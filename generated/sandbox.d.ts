@@ -1030,7 +1030,7 @@ export interface components {
             id: string;
             /** @description Where the events are POSTed. */
             url: string;
-            /** @description The events it receives; `*` is every event. */
+            /** @description The events it receives; `*` is every event, `dispute.*` every dispute event. */
             event_types: string[];
             /** @description The signing secret (signed) or the shared secret (legacy). */
             secret: string;
@@ -1057,8 +1057,8 @@ export interface components {
              * @description An absolute http or https URL without a user or password, and not the sandbox's own address (see the Webhook delivery tag); the dispatcher POSTs each event there. At most 20 endpoints per channel.
              */
             url: string;
-            /** @description The events it receives; `*` (the default) is every event. */
-            event_types?: ("*" | "payment_session_complete" | "payment_token.updated" | "payment_token_updated" | "product_catalog.item.eligibility_updated" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.evidence_submitted")[];
+            /** @description The events it receives; `*` (the default) is every event, and `dispute.*` every dispute event (`dispute.created`, `dispute.updated`, `dispute.closed`, `dispute.evidence_submitted`), as partners "subscribe by adding the dispute.* events". */
+            event_types?: ("*" | "dispute.*" | "payment_session_complete" | "payment_token.updated" | "payment_token_updated" | "product_catalog.item.eligibility_updated" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.evidence_submitted")[];
             /** @description The signing secret (signed) or the shared secret (legacy), printable ASCII without spaces (it travels in a header, and verifyWebhook refuses a padded one); made (`whsec_…`) when absent. */
             secret?: string;
             /**

@@ -36,7 +36,10 @@ export interface paths {
          *     The same lists are machine-readable in `x-idempotency`. Fields that neither list names
          *     (`use_iframe`, `tokenize`, session-level `amount_details`, `order_items.item_id`) are in
          *     `x-idempotency.not_listed`; since rule 3 lists the compared fields, they are taken as not compared
-         *     (inferred). `is_free_trial` is taken to be implied by `display_next_bill_info`, which is "only for
+         *     (inferred). So a free-trial retry that leaves `tokenize` out, or sets it to false, returns the
+         *     original session, while the same body without a key answers `MissingRequiredParameter`: a
+         *     retry is matched to its original, and the fields that take no part in matching are not
+         *     checked. `is_free_trial` is taken to be implied by `display_next_bill_info`, which is "only for
          *     starting a free-trial subscription" (inferred).
          */
         post: operations["createPaymentSession"];
@@ -847,6 +850,36 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "dispute.legacy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dispute event (legacy, unsigned)
+         * @description Every dispute event (dispute.created, dispute.updated, dispute.closed,
+         *     dispute.evidence_submitted) for a legacy endpoint.
+         *
+         *     Unsigned legacy delivery: the body is the data object, flat, with no envelope and no `event_type`.
+         *     For a dispute event that object is the canonical dispute. The partner's shared secret travels in
+         *     plain text in `x-service-api-key`.
+         *
+         *     With no `event_type`, the body does not say which dispute event it was: read the dispute's
+         *     `state` (a terminal state means it closed), or re-fetch it (retrieve dispute) for authoritative
+         *     state. Dispute webhooks use the partner's existing sales-channel webhook configuration and
+         *     respect its scope (testing versus non-testing).
+         */
+        post: operations["receiveDisputeLegacy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -866,6 +899,13 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * @description A 2-letter ISO 3166-2:US region code without the `US-` prefix: one of the 50 states, the
+         *     District of Columbia (`DC`), or the outlying areas that ISO 3166-2:US lists (`AS`, `GU`, `MP`,
+         *     `PR`, `UM`, `VI`). Anything else (`ZZ`, `California`) is refused. The letter case is not
+         *     documented, so the code is accepted in upper or lower case.
+         */
+        UsRegionCode: string | ("AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "DC" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY" | "AS" | "GU" | "MP" | "PR" | "UM" | "VI") | ("al" | "ak" | "az" | "ar" | "ca" | "co" | "ct" | "de" | "dc" | "fl" | "ga" | "hi" | "id" | "il" | "in" | "ia" | "ks" | "ky" | "la" | "me" | "md" | "ma" | "mi" | "mn" | "ms" | "mo" | "mt" | "ne" | "nv" | "nh" | "nj" | "nm" | "ny" | "nc" | "nd" | "oh" | "ok" | "or" | "pa" | "ri" | "sc" | "sd" | "tn" | "tx" | "ut" | "vt" | "va" | "wa" | "wv" | "wi" | "wy" | "as" | "gu" | "mp" | "pr" | "um" | "vi");
         /**
          * @description `one_time_payment` charges immediately. `authorization` places a hold only; it must later be
          *     captured or voided.
@@ -953,24 +993,36 @@ export interface components {
             /** @description Session-level additional charges and discounts. */
             amount_details: components["schemas"]["AmountDetails"];
             /**
-             * @description A URL: the redirect target after a successful payment. `{{payment_session_id}}` is replaced by
-             *     the session id. An invalid URL answers `InvalidRequestParameter`; which URLs the service
-             *     accepts is not documented, so no URL syntax is enforced here.
+             * @description The redirect target after a successful payment.
+             *     It is an absolute `http` or `https` URL (the scheme in either case) whose host is a DNS name
+             *     (letters, digits and hyphens between dots) or an IP address; anything else answers
+             *     `InvalidRequestParameter`. The pattern states the scheme and a host; the host's letters are checked as
+             *     well.
+             *     `{{payment_session_id}}` is replaced by the session id, and the URL must hold both with
+             *     the id and with nothing in its place (as on the page of a 422, which creates no session), so
+             *     `http://{{payment_session_id}}` is refused. The template is no RFC 3986 URI, so the schema
+             *     has no `format: uri`.
+             *     The reference refuses an "invalid URL" without defining one: this syntax is inferred.
              */
             success_url: string;
             /**
-             * @description A URL: the redirect target when payment fails irrecoverably or the user is ineligible.
-             *     `{{payment_session_id}}` is replaced by the session id. An invalid URL answers
-             *     `InvalidRequestParameter`; which URLs the service accepts is not documented, so no URL
-             *     syntax is enforced here.
+             * @description The redirect target when payment fails irrecoverably or the user is ineligible.
+             *     It is an absolute `http` or `https` URL (the scheme in either case) whose host is a DNS name
+             *     (letters, digits and hyphens between dots) or an IP address; anything else answers
+             *     `InvalidRequestParameter`. The pattern states the scheme and a host; the host's letters are checked as
+             *     well.
+             *     `{{payment_session_id}}` is replaced by the session id, and the URL must hold both with
+             *     the id and with nothing in its place (as on the page of a 422, which creates no session), so
+             *     `http://{{payment_session_id}}` is refused. The template is no RFC 3986 URI, so the schema
+             *     has no `format: uri`.
+             *     The reference refuses an "invalid URL" without defining one: this syntax is inferred.
              */
             failure_url: string;
             /**
-             * @description 2-letter ISO 3166-2:US region code without the `US-` prefix. Pre-fills the
-             *     state-of-residence survey question with the full state name. The letter case is not
-             *     documented, so either case is accepted.
+             * @description 2-letter ISO 3166-2:US region code without the `US-` prefix (see `UsRegionCode`). Pre-fills
+             *     the state-of-residence survey question with the full state name.
              */
-            customer_state?: string;
+            customer_state?: components["schemas"]["UsRegionCode"];
             /** @description Echoed back in the webhook and the detail view. Must be a string (encode JSON as a string). Must not hold sensitive data. */
             metadata?: string;
             /**
@@ -983,7 +1035,15 @@ export interface components {
              *     identity is then taken from the token's user.
              */
             payment_token?: string;
-            /** @description true enables later charges. Must be false when `payment_token` is given (`TokenizeNotSupported`). */
+            /**
+             * @description true enables later charges. Must be false when `payment_token` is given (`TokenizeNotSupported`).
+             *
+             *     Not compared on an idempotent retry: rule 3 lists the compared fields and `tokenize` is not
+             *     among them. A retry with the same `idempotency_key` that leaves `tokenize` out of a free
+             *     trial, or sets it to false, returns the original session (rule 4), although the same body
+             *     without a key answers `MissingRequiredParameter` (or `InvalidRequestParameter`): the
+             *     free-trial rule is checked on a request that creates a session, not on a retry of one.
+             */
             tokenize?: boolean;
             /**
              * @description Free-trial bill preview; requires `tokenize=true` and `total_amount=0` (the codes of a
@@ -1670,16 +1730,29 @@ export interface components {
         };
         /** @description Starts a provision token request for a customer who is present. */
         CreatePaymentTokenRequest: {
-            /** @description A URL where the customer is sent when setup succeeds. Which URLs the service accepts is not documented, so no URL syntax is enforced here. */
+            /**
+             * @description Where the customer is sent when setup succeeds.
+             *     It is an absolute `http` or `https` URL (the scheme in either case) whose host is a DNS name
+             *     (letters, digits and hyphens between dots) or an IP address; anything else answers
+             *     `ValidationError`. The pattern states the scheme and a host; the host's letters are checked as
+             *     well.
+             *     The reference refuses an "invalid URL" without defining one: this syntax is inferred.
+             */
             success_url: string;
-            /** @description A URL where the customer is sent when setup fails. Which URLs the service accepts is not documented, so no URL syntax is enforced here. */
+            /**
+             * @description Where the customer is sent when setup fails.
+             *     It is an absolute `http` or `https` URL (the scheme in either case) whose host is a DNS name
+             *     (letters, digits and hyphens between dots) or an IP address; anything else answers
+             *     `ValidationError`. The pattern states the scheme and a host; the host's letters are checked as
+             *     well.
+             *     The reference refuses an "invalid URL" without defining one: this syntax is inferred.
+             */
             failure_url: string;
             /**
-             * @description 2-letter ISO 3166-2:US region code without the `US-` prefix. Pre-fills the
-             *     state-of-residence survey question. The letter case is not documented, so either case is
-             *     accepted.
+             * @description 2-letter ISO 3166-2:US region code without the `US-` prefix (see `UsRegionCode`). Pre-fills
+             *     the state-of-residence survey question with the full state name.
              */
-            customer_state?: string;
+            customer_state?: components["schemas"]["UsRegionCode"];
             /** @description Echoed back in the payment_token_updated webhook. Must be a string; no sensitive data. */
             metadata?: string;
             /** @description When true, redirect_url is iframe-compatible and the flow posts a browser message to the parent window. */
@@ -3608,6 +3681,31 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DisputeEvidenceSubmittedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer with an empty body; any other answer is retried with backoff for up to 7 days. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveDisputeLegacy: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The partner's shared secret, in plain text. Legacy deliveries are not signed. */
+                "x-service-api-key": components["parameters"]["LegacySharedSecret"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Dispute"];
             };
         };
         responses: {

@@ -36,11 +36,14 @@ export type KnownWebhookEventType = NonNullable<KnownWebhookEvent['event_type']>
 export type LegacyPaymentSessionComplete = Body<'payment_session_complete.legacy'>;
 export type LegacyPaymentTokenUpdated = Body<'payment_token_updated.legacy'>;
 export type LegacyItemEligibilityUpdated = Body<'product_catalog.item.eligibility_updated.legacy'>;
+/** Any dispute event, flat: the canonical dispute, which does not say which event it was. */
+export type LegacyDispute = Body<'dispute.legacy'>;
 
 export type LegacyWebhook =
   | { kind: 'payment_session_complete'; data: LegacyPaymentSessionComplete }
   | { kind: 'payment_token_updated'; data: LegacyPaymentTokenUpdated }
-  | { kind: 'item_eligibility_updated'; data: LegacyItemEligibilityUpdated };
+  | { kind: 'item_eligibility_updated'; data: LegacyItemEligibilityUpdated }
+  | { kind: 'dispute'; data: LegacyDispute };
 
 /** The event_type values the contract spells out (payment_session_complete's is undocumented). */
 export const KNOWN_EVENT_TYPES: readonly KnownWebhookEventType[] = [

@@ -44,5 +44,9 @@ export function parseLegacyWebhook(body: string | Uint8Array | object, options: 
   if (typeof record.object === 'object' && record.object !== null && typeof (record.object as { sku?: unknown }).sku === 'string') {
     return { kind: 'item_eligibility_updated', data: record } as LegacyWebhook;
   }
-  throw new WebhookPayloadError('unknown_event', 'The legacy webhook body matches no known event (payment_session_complete, payment_token_updated, item eligibility).');
+  // Every dispute event arrives as the canonical dispute; the body does not say which event it was.
+  if (typeof record.dispute_id === 'string' && typeof record.state === 'string') {
+    return { kind: 'dispute', data: record } as LegacyWebhook;
+  }
+  throw new WebhookPayloadError('unknown_event', 'The legacy webhook body matches no known event (payment_session_complete, payment_token_updated, item eligibility, dispute).');
 }

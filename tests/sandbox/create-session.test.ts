@@ -45,7 +45,12 @@ describe('create_payment_session', () => {
     ['a malformed email', { customer_email: 'jane-at-example' }, 'customer_email'],
     ['a URL that is not one', { success_url: 'not a url' }, 'success_url'],
     ['a URL that breaks after templating', { failure_url: 'http://[{{payment_session_id}}' }, 'failure_url'],
+    // The contract's pattern: a leading space, which the URL parser would have trimmed, is refused.
+    ['a URL that does not start with its scheme', { success_url: ' https://shop.example/ok' }, 'success_url'],
+    ['a URL with no host', { failure_url: 'https:///ko' }, 'failure_url'],
     ['a state that is not a 2-letter code', { customer_state: 'California' }, 'customer_state'],
+    ['2 letters that are no ISO 3166-2:US code', { customer_state: 'ZZ' }, 'customer_state'],
+    ['a code of another country', { customer_state: 'on' }, 'customer_state'],
     ['an unknown kind', { kind: 'subscription' }, 'kind'],
     ['metadata that is not a string', { metadata: { order: 1 } }, 'metadata'],
   ])('answers InvalidRequestParameter for %s', async (_case, overrides, field) => {
@@ -93,6 +98,8 @@ describe('create_payment_session', () => {
 
   it('accepts customer_state in either case: the reference gives its letters, not their case', async () => {
     expect((await create(sessionRequest({ customer_state: 'ca' }))).status).toBe(200);
+    // DC and the outlying areas that ISO 3166-2:US lists are codes too.
+    for (const code of ['DC', 'AS', 'GU', 'MP', 'PR', 'UM', 'vi']) expect((await create(sessionRequest({ customer_state: code }))).status).toBe(200);
     expect((await create(sessionRequest({ customer_state: 'California' }))).body.error).toBe('InvalidRequestParameter');
   });
 

@@ -95,6 +95,18 @@ describe('rule 2 and 3: a different compared field', () => {
 });
 
 describe('rule 4: fields that are not compared', () => {
+  it('does not compare tokenize: a free-trial retry without it, or with false, returns the original, while the same body without a key is refused', async () => {
+    const trial = { total_amount: 0, amount_details: noCharges, tokenize: true, display_next_bill_info: { total_amount: 2500, date: '2026-12-21' }, order_items: [{ name: 'Trial', quantity: 1, price: 0, amount_details: noCharges }] };
+    const { tokenize: _left, ...withoutTokenize } = trial;
+    const first = await create(keyed(trial));
+    expect(first.status).toBe(200);
+    expect((await create(keyed(withoutTokenize))).body.id).toBe(first.body.id);
+    expect((await create(keyed({ ...trial, tokenize: false }))).body.id).toBe(first.body.id);
+    const unkeyed = await create(sessionRequest(withoutTokenize));
+    expect({ status: unkeyed.status, error: unkeyed.body.error }).toEqual({ status: 400, error: 'MissingRequiredParameter' });
+    expect(await countSessions()).toBe(1);
+  });
+
   it('returns the original session and applies none of the new values', async () => {
     const first = await create(keyed());
     const again = await create(keyed({ customer_name: 'J. Doe', metadata: '{"order_id":"CHANGED"}', customer_state: 'NY', survey_config: { x: 1 }, billing_address: { city: 'Albany' }, request_multicapture: true, test_config: { y: 2 } }));

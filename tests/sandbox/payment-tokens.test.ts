@@ -75,7 +75,9 @@ describe('create payment token', () => {
   it.each([
     ['success_url', { success_url: 'not a url' }],
     ['failure_url', { failure_url: 'javascript:alert(1)' }],
+    ['success_url', { success_url: ' https://shop.example/ok' }],
     ['customer_state', { customer_state: 'California' }],
+    ['customer_state', { customer_state: 'ZZ' }],
     ['metadata', { metadata: { plan: 'monthly' } }],
     ['customer_email', { customer_email: 42 }],
     ['use_iframe', { use_iframe: 'yes' }],

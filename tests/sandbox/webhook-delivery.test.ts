@@ -8,6 +8,7 @@ import { testSandbox, type TestSandbox } from '../support/sandbox.js';
 import { freePort } from '../support/processes.js';
 import { seededRandom } from '../support/random.js';
 import { startReceiver, until, type Receiver } from '../support/webhook-receiver.js';
+import { parseLegacyWebhook } from '../../src/webhooks/index.js';
 
 let s: TestSandbox;
 let dispatcher: Dispatcher;
@@ -100,6 +101,31 @@ describe('signed delivery', () => {
     expect(first.body).not.toHaveProperty('event_type');
     expect(first.headers).not.toHaveProperty('x-service-signature');
     expect(legacy.accepted.filter((d) => d.body.dispute_id === dispute.dispute_id).at(-1)!.body).toMatchObject({ state: 'lost' });
+    // Every flat body is one the contract declares and the package's parser recognises: the four
+    // dispute events (created, evidence_submitted, updated, closed) arrive as the flat dispute.
+    const parsed = legacy.accepted.map((d) => parseLegacyWebhook(d.raw, { apiKeyHeader: d.headers['x-service-api-key'] as string, sharedSecret: 'shared-secret' }));
+    expect(parsed.map((p) => p.kind).sort()).toEqual(['dispute', 'dispute', 'dispute', 'dispute', 'payment_session_complete', 'payment_session_complete']);
+    expect(parsed.filter((p) => p.kind === 'dispute').map((p) => p.data.state)).toEqual(['needs_response', 'under_review', 'under_review', 'lost']);
+  });
+
+  it('sends an endpoint subscribed to dispute.* every dispute event and nothing else', async () => {
+    const disputes = await receiver();
+    const everything = await receiver();
+    const added = await addEndpoint(disputes.url, { event_types: ['dispute.*'] });
+    expect({ status: added.status, event_types: added.body.event_types }).toEqual({ status: 200, event_types: ['dispute.*'] });
+    await addEndpoint(everything.url);
+    const id = await s.capturedOneTime(); // payment_session_complete twice: not a dispute event
+    const dispute = (await s.post(`/sandbox/v1/payment_sessions/${id}/disputes`, {})).body;
+    await s.post(`/sandbox/v1/disputes/${dispute.dispute_id}/evidence`);
+    await s.post(`/sandbox/v1/disputes/${dispute.dispute_id}/resolve`, { outcome: 'won' });
+    await until(() => everything.accepted.length === 6 && disputes.accepted.length === 4, 5000, 'both receivers');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(disputes.rejected).toEqual([]);
+    expect(disputes.accepted.map((d) => d.body.event_type)).toEqual(['dispute.created', 'dispute.evidence_submitted', 'dispute.updated', 'dispute.closed']);
+    expect(everything.accepted.filter((d) => !d.body.event_type.startsWith('dispute.')).map((d) => d.body.event_type)).toEqual(['payment_session_complete', 'payment_session_complete']);
+    // Only dispute.* is a wildcard besides *: another prefix is refused.
+    const refused = await addEndpoint(disputes.url, { event_types: ['payment_token.*'] });
+    expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 400, error: 'InvalidRequest' });
   });
 
   it('redelivers an event by hand under the same webhook_delivery_id', async () => {

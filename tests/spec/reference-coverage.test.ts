@@ -235,17 +235,34 @@ describe('stated bounds only', () => {
     expect(schemas.DisplayNextBillInfo.additionalProperties).toBe(true);
   });
 
-  it.each(['CreatePaymentSessionRequest', 'CreatePaymentTokenRequest'])('%s: success_url and failure_url carry no URL syntax the reference does not state', (name) => {
+  it.each(['CreatePaymentSessionRequest', 'CreatePaymentTokenRequest'])('%s: success_url and failure_url say the absolute http(s) syntax the sandbox enforces, marked inferred, with no format: uri', (name) => {
     for (const field of ['success_url', 'failure_url']) {
-      expect(schemas[name].properties[field]).not.toHaveProperty('pattern');
-      expect(schemas[name].properties[field]).not.toHaveProperty('format');
+      const property = schemas[name].properties[field];
+      // The template {{payment_session_id}} is no RFC 3986 URI.
+      expect(property).not.toHaveProperty('format');
+      expect(property['x-inferred-bounds']).toEqual(['pattern']);
+      expect(property['x-undocumented']).toMatch(/inferred/);
+      const pattern = new RegExp(property.pattern);
+      expect(['https://shop.example/ok?session={{payment_session_id}}', 'HTTP://127.0.0.1:8080/', 'http://[::1]/x'].map((v) => pattern.test(v))).toEqual([true, true, true]);
+      expect(['', 'not a url', '/relative/path', 'javascript:alert(1)', 'ftp://files.example/', 'https://', ' https://shop.example/'].map((v) => pattern.test(v))).toEqual([false, false, false, false, false, false, false]);
     }
   });
 
-  it.each(['CreatePaymentSessionRequest', 'CreatePaymentTokenRequest'])('%s: customer_state is 2 letters, in either case', (name) => {
-    const pattern = new RegExp(schemas[name].properties.customer_state.pattern);
-    expect(['CA', 'ca', 'Ny'].map((v) => pattern.test(v))).toEqual([true, true, true]);
-    expect(['C', 'CAL', 'US-CA', 'C1'].map((v) => pattern.test(v))).toEqual([false, false, false, false]);
+  it.each(['CreatePaymentSessionRequest', 'CreatePaymentTokenRequest'])('%s: customer_state is an ISO 3166-2:US code, in upper or lower case', (name) => {
+    const valid = (value: string) => violations({ $ref: '#/components/schemas/UsRegionCode' }, value).length === 0;
+    expect(schemas[name].properties.customer_state.$ref).toBe('#/components/schemas/UsRegionCode');
+    expect(['CA', 'ca', 'DC', 'PR', 'um'].map(valid)).toEqual([true, true, true, true, true]);
+    expect(['ZZ', 'C', 'CAL', 'US-CA', 'C1', 'ON'].map(valid)).toEqual([false, false, false, false, false, false]);
+  });
+
+  it('says that tokenize is not compared on a retry, on the field and in x-idempotency', () => {
+    const tokenize = schemas.CreatePaymentSessionRequest.properties.tokenize;
+    expect(tokenize.description).toMatch(/Not compared on an idempotent retry/);
+    expect(tokenize.description).toMatch(/returns the original session/);
+    expect(tokenize['x-undocumented']).toMatch(/not compared .*inferred/);
+    const rules = (operationById('createPaymentSession').op as unknown as { 'x-idempotency': { compared: string[]; not_listed: string[] } })['x-idempotency'];
+    expect(rules.compared).not.toContain('tokenize');
+    expect(rules.not_listed).toContain('tokenize');
   });
 
   it('idempotency keys have no minimum length', () => {

@@ -150,6 +150,7 @@ export const WEBHOOKS: Record<string, { schema: string; signed: boolean; eventTy
   'dispute.updated': { schema: 'DisputeUpdatedEvent', signed: true, eventType: 'dispute.updated' },
   'dispute.closed': { schema: 'DisputeClosedEvent', signed: true, eventType: 'dispute.closed' },
   'dispute.evidence_submitted': { schema: 'DisputeEvidenceSubmittedEvent', signed: true, eventType: 'dispute.evidence_submitted' },
+  'dispute.legacy': { schema: 'Dispute', signed: false },
 };
 
 /** create_payment_session idempotency: rules 3 and 4. */

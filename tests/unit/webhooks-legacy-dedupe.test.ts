@@ -9,6 +9,7 @@ describe('parseLegacyWebhook', () => {
     ['PaymentSessionCompleteLegacyPayload', 'payment_session_complete'],
     ['PaymentTokenUpdatedLegacyPayload', 'payment_token_updated'],
     ['ItemEligibilityUpdatedLegacyPayload', 'item_eligibility_updated'],
+    ['DisputeLegacyPayload', 'dispute'],
   ])('recognises the contract example %s as %s', (name, kind) => {
     const body = example(name);
     expect(parseLegacyWebhook(JSON.stringify(body))).toEqual({ kind, data: body });

@@ -7,7 +7,11 @@ import { ownAddressNamed, type SandboxAddress } from '../domain/own-address.js';
 import type { Store } from '../store/index.js';
 import type { EndpointMode, WebhookEndpoint } from '../store/deliveries.js';
 
-/** The events an endpoint may subscribe to, as the outbox names them; `*` is every one. */
+/**
+ * The events an endpoint may subscribe to, as the outbox names them; `*` is every one, and
+ * `dispute.*` every dispute event ("partners subscribe by adding the dispute.* events").
+ */
+export const WILDCARDS = ['*', 'dispute.*'] as const;
 export const EVENT_TYPES = [
   'payment_session_complete', 'payment_token.updated', 'product_catalog.item.eligibility_updated',
   'dispute.created', 'dispute.updated', 'dispute.closed', 'dispute.evidence_submitted',
@@ -39,8 +43,8 @@ export function newEndpoint(fields: { id: string; channel: string; url: string; 
   checkUrl(fields.url, fields.sandbox);
   // The reference writes the token event both ways; the outbox names it with a dot.
   const eventTypes = (fields.eventTypes ?? ['*']).map((type) => (type === 'payment_token_updated' ? 'payment_token.updated' : type));
-  const unknown = eventTypes.filter((type) => type !== '*' && !(EVENT_TYPES as readonly string[]).includes(type));
-  if (unknown.length > 0) throw helperRefusal('InvalidRequest', `Unknown event types: ${unknown.join(', ')}; use ${EVENT_TYPES.join(', ')} or *.`);
+  const unknown = eventTypes.filter((type) => !(WILDCARDS as readonly string[]).includes(type) && !(EVENT_TYPES as readonly string[]).includes(type));
+  if (unknown.length > 0) throw helperRefusal('InvalidRequest', `Unknown event types: ${unknown.join(', ')}; use ${EVENT_TYPES.join(', ')}, dispute.* or *.`);
   return { id: fields.id, channel: fields.channel, url: fields.url, event_types: [...new Set(eventTypes)], secret: fields.secret ?? newSecret(), mode: fields.mode ?? 'signed', created_at: fields.now };
 }
 

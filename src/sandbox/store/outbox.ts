@@ -33,10 +33,12 @@ interface OutboxRow {
 export function outboxRepository(db: Db, onQueued: () => void = () => {}) {
   const byId = db.prepare('SELECT event_type, payload FROM outbox WHERE channel = ? AND id = ?');
   const insert = db.prepare('INSERT INTO outbox (delivery_id, channel, event_type, payload, created_at) VALUES (?, ?, ?, ?, ?)');
-  // Each endpoint of the channel subscribed to the event gets a delivery, due at once, in the same transaction.
+  // Each endpoint of the channel subscribed to the event gets a delivery, due at once, in the same
+  // transaction: by its name, by `*`, or, for a dispute event, by `dispute.*`.
   const fanOut = db.prepare(`INSERT INTO deliveries (channel, outbox_id, endpoint_id, resource, status, first_due_at, due_at)
     SELECT @channel, @outbox_id, id, @resource, 'pending', @now, @now FROM webhook_endpoints
-    WHERE channel = @channel AND EXISTS (SELECT 1 FROM json_each(event_types) WHERE value IN ('*', @event_type))`);
+    WHERE channel = @channel AND EXISTS (SELECT 1 FROM json_each(event_types)
+      WHERE value IN ('*', @event_type) OR (value = 'dispute.*' AND substr(@event_type, 1, 8) = 'dispute.'))`);
   // One row more than the page, to tell whether another page follows.
   const all = db.prepare('SELECT * FROM outbox WHERE channel = @channel AND id > @after ORDER BY id LIMIT @limit + 1');
   const byType = db.prepare('SELECT * FROM outbox WHERE channel = @channel AND event_type = @event_type AND id > @after ORDER BY id LIMIT @limit + 1');

@@ -902,10 +902,11 @@ export interface components {
         /**
          * @description A 2-letter ISO 3166-2:US region code without the `US-` prefix: one of the 50 states, the
          *     District of Columbia (`DC`), or the outlying areas that ISO 3166-2:US lists (`AS`, `GU`, `MP`,
-         *     `PR`, `UM`, `VI`). Anything else (`ZZ`, `California`) is refused. The letter case is not
-         *     documented, so the code is accepted in upper or lower case.
+         *     `PR`, `UM`, `VI`). Anything else (`ZZ`, `California`, lower case `ca`) is refused: ISO 3166-2 writes
+         *     its codes in upper case.
+         * @enum {string}
          */
-        UsRegionCode: string | ("AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "DC" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY" | "AS" | "GU" | "MP" | "PR" | "UM" | "VI") | ("al" | "ak" | "az" | "ar" | "ca" | "co" | "ct" | "de" | "dc" | "fl" | "ga" | "hi" | "id" | "il" | "in" | "ia" | "ks" | "ky" | "la" | "me" | "md" | "ma" | "mi" | "mn" | "ms" | "mo" | "mt" | "ne" | "nv" | "nh" | "nj" | "nm" | "ny" | "nc" | "nd" | "oh" | "ok" | "or" | "pa" | "ri" | "sc" | "sd" | "tn" | "tx" | "ut" | "vt" | "va" | "wa" | "wv" | "wi" | "wy" | "as" | "gu" | "mp" | "pr" | "um" | "vi");
+        UsRegionCode: "AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "DC" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY" | "AS" | "GU" | "MP" | "PR" | "UM" | "VI";
         /**
          * @description `one_time_payment` charges immediately. `authorization` places a hold only; it must later be
          *     captured or voided.

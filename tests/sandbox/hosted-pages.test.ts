@@ -84,7 +84,7 @@ describe('hosted pages, found by attack', () => {
   });
 
   it('a token page prefills the state from customer_state and refuses an unknown clinician decision', async () => {
-    const { body } = await s.post('/api/v1/payment_tokens/create', { success_url: 'https://a.example/ok', failure_url: 'https://a.example/ko', customer_state: 'ny' });
+    const { body } = await s.post('/api/v1/payment_tokens/create', { success_url: 'https://a.example/ok', failure_url: 'https://a.example/ko', customer_state: 'NY' });
     const id = body.provision_token_request_id as string;
     expect((await s.app.inject({ method: 'GET', url: `/checkout/setup/${id}` })).body).toContain('<option value="NY" selected>New York</option>');
     const reply = await post(`/checkout/setup/${id}`, form({ ...paid, letter: 'bogus', action: 'finish', form_token: await tokenOf(`/checkout/setup/${id}`) }));

@@ -248,11 +248,11 @@ describe('stated bounds only', () => {
     }
   });
 
-  it.each(['CreatePaymentSessionRequest', 'CreatePaymentTokenRequest'])('%s: customer_state is an ISO 3166-2:US code, in upper or lower case', (name) => {
+  it.each(['CreatePaymentSessionRequest', 'CreatePaymentTokenRequest'])('%s: customer_state is an ISO 3166-2:US code, in its upper case', (name) => {
     const valid = (value: string) => violations({ $ref: '#/components/schemas/UsRegionCode' }, value).length === 0;
     expect(schemas[name].properties.customer_state.$ref).toBe('#/components/schemas/UsRegionCode');
-    expect(['CA', 'ca', 'DC', 'PR', 'um'].map(valid)).toEqual([true, true, true, true, true]);
-    expect(['ZZ', 'C', 'CAL', 'US-CA', 'C1', 'ON'].map(valid)).toEqual([false, false, false, false, false, false]);
+    expect(['CA', 'DC', 'PR', 'UM'].map(valid)).toEqual([true, true, true, true]);
+    expect(['ZZ', 'C', 'CAL', 'US-CA', 'C1', 'ON', 'ca'].map(valid)).toEqual([false, false, false, false, false, false, false]);
   });
 
   it('says that tokenize is not compared on a retry, on the field and in x-idempotency', () => {

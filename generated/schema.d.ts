@@ -12,11 +12,18 @@ export interface paths {
         put?: never;
         /**
          * Create a payment session
-         * @description Creates a payment session in status `pending` and returns its `id` and the `redirect_url` to send
-         *     the customer to. The outcome is reported through the `payment_session_complete` webhook.
+         * @description Creates a payment session and returns its `id` and the `redirect_url` to send the customer to.
+         *     The outcome is reported through the `payment_session_complete` webhook. A session for the
+         *     hosted flow is created in status `pending`, as the reference's state table says.
          *
          *     With `payment_token`, a stored payment method is charged; when the token needs customer action the
-         *     answer is 422 with `next_action` and a `redirect_url`.
+         *     answer is 422 with `next_action` and a `redirect_url`. Otherwise the stored method is charged
+         *     without the hosted flow, so the session does not wait at `pending`: it is created in status
+         *     `processing` (`kind=one_time_payment`, under the service's review) or `authorized`
+         *     (`kind=authorization`, the hold placed), and `payment_session_complete` reports that status.
+         *     Inferred: the reference's state table starts every session at `pending` and moves it on only
+         *     when the customer enters payment information, which a charge of a stored method needs no
+         *     customer for; it does not show the status such a charge is created in.
          *
          *     ## Idempotency
          *     1. Same `idempotency_key` and same compared fields: HTTP 200 with the same session `id`; no new
@@ -38,6 +45,13 @@ export interface paths {
          *     `x-idempotency.not_listed`; since rule 3 lists the compared fields, they are taken as not compared
          *     (inferred). `is_free_trial` is taken to be implied by `display_next_bill_info`, which is "only for
          *     starting a free-trial subscription" (inferred).
+         *
+         *     With `payment_token`, "any `customer_email` or `customer_name` in the request is ignored": the
+         *     customer is the token's user. So `customer_email` is compared only when neither the original
+         *     nor the retry carries `payment_token` (`x-idempotency.not_compared_with`): a retry of a charge
+         *     with a token that drops the email, or gives another one, returns the original session, and a
+         *     retry that adds a token to a charge without one diverges on `payment_token` alone (inferred:
+         *     rule 3 compares the email, and an ignored field cannot make a retry diverge).
          */
         post: operations["createPaymentSession"];
         delete?: never;

@@ -1209,6 +1209,8 @@ export interface components {
          *     - `id`, `kind`, `total_amount` and `created_at` are the session's own: its id, and what its
          *       create request set. The reference does not show them on the record, so they are declared
          *       optional, each marked inferred (`x-undocumented`).
+         *     - `user_business_id` is the business id of the session's customer, which the list's `search`
+         *       matches; the reference names it there only, so it is declared optional and marked inferred.
          */
         PaymentSessionFields: {
             /**
@@ -1235,6 +1237,15 @@ export interface components {
              *     the list filters on it (`created_on_start`, `created_on_end`) and orders by it.
              */
             created_at?: string;
+            /**
+             * @description Business id of the session's customer (the user): with `payment_token`, the token's user;
+             *     otherwise the customer of `customer_email` on the sales channel (emails match
+             *     case-insensitively), or, without an email, a customer of the session's own. The same
+             *     customer has the same id on every session and payment token of the channel. The list's
+             *     `search` matches it ("user business id"). Inferred: the reference names the user business
+             *     id only as what `search` matches, and shows neither this field nor its format.
+             */
+            user_business_id?: string;
             /** @description Status of the initial payment. */
             status: components["schemas"]["PaymentSessionStatus"];
             /** @description Overall status including refunds and disputes. */
@@ -1550,8 +1561,8 @@ export interface components {
         };
         /**
          * @description Session data after the cancel, including order_items (each with sku only when the partner gave
-         *     one). The session's own id, kind, status, status_summary, total_amount and created_at are
-         *     declared too, optional and inferred: the reference says only "session data including
+         *     one). The session's own id, kind, status, status_summary, total_amount, created_at and
+         *     user_business_id are declared too, optional and inferred: the reference says only "session data including
          *     order_items".
          */
         PaymentSessionCancelResponse: {
@@ -1578,6 +1589,8 @@ export interface components {
              * @description When the session was created. Inferred.
              */
             created_at?: string;
+            /** @description Business id of the session's customer, as on the detail record (what the list's `search` matches as the user business id). Inferred. */
+            user_business_id?: string;
         } & {
             [key: string]: unknown;
         };
@@ -1770,6 +1783,13 @@ export interface components {
             customer_email?: string;
             /** @description Customer name. */
             customer_name?: string;
+            /**
+             * @description Business id of the token's user, the customer a charge with this token is made for: the
+             *     `user_business_id` of every session charged with the token, which the `search` of list
+             *     payment sessions matches. Inferred: the reference names the user business id only as what
+             *     that search matches, and shows neither this field nor its format.
+             */
+            user_business_id?: string;
             /**
              * Format: date
              * @description Earliest expiry of a verified letter of medical necessity; null when none.
@@ -2517,7 +2537,11 @@ export interface operations {
                 include_metadata?: boolean;
                 /** @description Include order_items in each item. */
                 include_order_items?: boolean;
-                /** @description Matches session id, user business id, email or name. */
+                /**
+                 * @description Matches session id, user business id, email or name. The user business id is the id of
+                 *     the session's customer, shown on each session and payment token as `user_business_id`
+                 *     (inferred: the reference names the id here only).
+                 */
                 search?: string;
                 /** @description Created on or after this instant. */
                 created_on_start?: string;

@@ -96,7 +96,7 @@ describe('rule 2 and 3: a different compared field', () => {
     expect(await create(withoutIdentity)).toMatchObject({ status: 200, body: { id: first.body.id } });
     expect(await create({ ...charge, customer_email: 'someone.else@example.com' })).toMatchObject({ status: 200, body: { id: first.body.id } });
     // Without the token on the retry too (payment_token is compared only when the retry carries it).
-    const { payment_token: _token, ...noToken } = withoutIdentity;
+    const { payment_token: _token, ...noToken } = withoutIdentity as Record<string, unknown>;
     expect(await create({ ...noToken, customer_email: 'someone.else@example.com' })).toMatchObject({ status: 200, body: { id: first.body.id } });
     expect(await countSessions()).toBe(2);
   });

@@ -276,7 +276,7 @@ describe('retrieve, list, delete', () => {
     expect(status).toBe(200);
     expect(body).toEqual({
       payment_token: token, created_at: expect.any(String), customer_email: 'Pat.Lee@example.com', customer_name: 'Pat Lee',
-      lmn_expires_at: '2099-01-31', payment_methods: [{ type: 'card', brand: 'mastercard', last4: '4444', exp_month: 3, exp_year: 2098 }],
+      user_business_id: expect.stringMatching(/^[0-9a-f-]{36}$/), lmn_expires_at: '2099-01-31', payment_methods: [{ type: 'card', brand: 'mastercard', last4: '4444', exp_month: 3, exp_year: 2098 }],
     });
   });
 

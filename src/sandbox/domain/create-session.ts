@@ -17,9 +17,10 @@ export function resolveRedirect(template: string, sessionId: string): string {
 
 export interface TokenFacts {
   exists: boolean;
-  /** The token's user, whose identity a charge with the token takes. */
+  /** The token's user, whose identity a charge with the token takes, and who is the charge's customer. */
   customer_email?: string;
   customer_name?: string;
+  customer_key?: string;
   deleted: boolean;
   /** The session that issued it has not finished its initial checkout. */
   pendingCheckout: boolean;

@@ -1,6 +1,7 @@
 // Versioned schema of the sandbox's database. Append new versions; never edit an applied one.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { customerKeyOf } from '../domain/provisioning.js';
+import { customersRepository } from './customers.js';
 import type { Db } from './database.js';
 import { readSession, renderListView, sessionColumns } from './session-columns.js';
 import { LIST_VIEW_VERSION } from '../domain/views.js';
@@ -19,15 +20,8 @@ export interface Migration {
  * user when it charged a token, else its email, else the session itself.
  */
 function backfillUserBusinessIds(db: Db): void {
-  const known = db.prepare('SELECT business_id FROM customers WHERE channel = ? AND customer_key = ?').pluck();
-  const insert = db.prepare('INSERT INTO customers (channel, customer_key, business_id) VALUES (?, ?, ?)');
-  const businessIdOf = (channel: string, key: string) => {
-    const found = known.get(channel, key) as string | undefined;
-    if (found !== undefined) return found;
-    const minted = randomUUID();
-    insert.run(channel, key, minted);
-    return minted;
-  };
+  const customers = customersRepository(db);
+  const businessIdOf = (channel: string, key: string) => customers.businessIdOf(channel, key, randomUUID);
   const tokens = db.prepare('SELECT token, channel, customer_key FROM payment_tokens ORDER BY seq').all() as Array<{ token: string; channel: string; customer_key: string }>;
   const setToken = db.prepare('UPDATE payment_tokens SET user_business_id = ? WHERE token = ?');
   const keyOfToken = new Map<string, string>();

@@ -24,6 +24,7 @@ function tokenFacts(store: Store, context: OperationContext<unknown>, token: str
     exists: record !== undefined,
     ...(record?.customer_email ? { customer_email: record.customer_email } : {}),
     ...(record?.customer_name ? { customer_name: record.customer_name } : {}),
+    ...(record ? { customer_key: record.customer_key } : {}),
     deleted: record?.status === 'deleted',
     pendingCheckout: record?.status === 'pending_checkout',
     needs: record?.status === 'active' ? chargeNeeds(record, lmnSkus, lettersOf(store, context.channel, record.customer_key), context.now) : [],
@@ -69,8 +70,7 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
       const issuedToken = request.tokenize === true ? `ptok_${newId()}` : undefined;
       const tokenUser = token ? { customer_email: token.customer_email, customer_name: token.customer_name } : undefined;
       const id = context.ids.uuid();
-      const tokenCustomer = request.payment_token !== undefined ? store.tokens.get(context.channel, request.payment_token)?.customer_key : undefined;
-      const userBusinessId = store.customers.businessIdOf(context.channel, sessionCustomerKey(request, id, tokenCustomer), () => context.ids.uuid());
+      const userBusinessId = store.customers.businessIdOf(context.channel, sessionCustomerKey(request, id, token?.customer_key), () => context.ids.uuid());
       const session = newSession({ id, channel: context.channel, request, now: context.now, newId, userBusinessId, ...(issuedToken ? { issuedToken } : {}), ...(tokenUser ? { tokenUser } : {}) });
       // A usable stored payment method is charged without the hosted flow.
       const events = request.payment_token !== undefined ? completeCheckout(session, context.now) : [];

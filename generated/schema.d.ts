@@ -12,11 +12,18 @@ export interface paths {
         put?: never;
         /**
          * Create a payment session
-         * @description Creates a payment session in status `pending` and returns its `id` and the `redirect_url` to send
-         *     the customer to. The outcome is reported through the `payment_session_complete` webhook.
+         * @description Creates a payment session and returns its `id` and the `redirect_url` to send the customer to.
+         *     The outcome is reported through the `payment_session_complete` webhook. A session for the
+         *     hosted flow is created in status `pending`, as the reference's state table says.
          *
          *     With `payment_token`, a stored payment method is charged; when the token needs customer action the
-         *     answer is 422 with `next_action` and a `redirect_url`.
+         *     answer is 422 with `next_action` and a `redirect_url`. Otherwise the stored method is charged
+         *     without the hosted flow, so the session does not wait at `pending`: it is created in status
+         *     `processing` (`kind=one_time_payment`, under the service's review) or `authorized`
+         *     (`kind=authorization`, the hold placed), and `payment_session_complete` reports that status.
+         *     Inferred: the reference's state table starts every session at `pending` and moves it on only
+         *     when the customer enters payment information, which a charge of a stored method needs no
+         *     customer for; it does not show the status such a charge is created in.
          *
          *     ## Idempotency
          *     1. Same `idempotency_key` and same compared fields: HTTP 200 with the same session `id`; no new
@@ -41,6 +48,13 @@ export interface paths {
          *     retry is matched to its original, and the fields that take no part in matching are not
          *     checked. `is_free_trial` is taken to be implied by `display_next_bill_info`, which is "only for
          *     starting a free-trial subscription" (inferred).
+         *
+         *     With `payment_token`, "any `customer_email` or `customer_name` in the request is ignored": the
+         *     customer is the token's user. So `customer_email` is compared only when neither the original
+         *     nor the retry carries `payment_token` (`x-idempotency.not_compared_with`): a retry of a charge
+         *     with a token that drops the email, or gives another one, returns the original session, and a
+         *     retry that adds a token to a charge without one diverges on `payment_token` alone (inferred:
+         *     rule 3 compares the email, and an ignored field cannot make a retry diverge).
          */
         post: operations["createPaymentSession"];
         delete?: never;
@@ -1256,6 +1270,8 @@ export interface components {
          *     - `id`, `kind`, `total_amount` and `created_at` are the session's own: its id, and what its
          *       create request set. The reference does not show them on the record, so they are declared
          *       optional, each marked inferred (`x-undocumented`).
+         *     - `user_business_id` is the business id of the session's customer, which the list's `search`
+         *       matches; the reference names it there only, so it is declared optional and marked inferred.
          */
         PaymentSessionFields: {
             /**
@@ -1282,6 +1298,15 @@ export interface components {
              *     the list filters on it (`created_on_start`, `created_on_end`) and orders by it.
              */
             created_at?: string;
+            /**
+             * @description Business id of the session's customer (the user): with `payment_token`, the token's user;
+             *     otherwise the customer of `customer_email` on the sales channel (emails match
+             *     case-insensitively), or, without an email, a customer of the session's own. The same
+             *     customer has the same id on every session and payment token of the channel. The list's
+             *     `search` matches it ("user business id"). Inferred: the reference names the user business
+             *     id only as what `search` matches, and shows neither this field nor its format.
+             */
+            user_business_id?: string;
             /** @description Status of the initial payment. */
             status: components["schemas"]["PaymentSessionStatus"];
             /** @description Overall status including refunds and disputes. */
@@ -1597,8 +1622,8 @@ export interface components {
         };
         /**
          * @description Session data after the cancel, including order_items (each with sku only when the partner gave
-         *     one). The session's own id, kind, status, status_summary, total_amount and created_at are
-         *     declared too, optional and inferred: the reference says only "session data including
+         *     one). The session's own id, kind, status, status_summary, total_amount, created_at and
+         *     user_business_id are declared too, optional and inferred: the reference says only "session data including
          *     order_items".
          */
         PaymentSessionCancelResponse: {
@@ -1625,6 +1650,8 @@ export interface components {
              * @description When the session was created. Inferred.
              */
             created_at?: string;
+            /** @description Business id of the session's customer, as on the detail record (what the list's `search` matches as the user business id). Inferred. */
+            user_business_id?: string;
         } & {
             [key: string]: unknown;
         };
@@ -1830,6 +1857,13 @@ export interface components {
             customer_email?: string;
             /** @description Customer name. */
             customer_name?: string;
+            /**
+             * @description Business id of the token's user, the customer a charge with this token is made for: the
+             *     `user_business_id` of every session charged with the token, which the `search` of list
+             *     payment sessions matches. Inferred: the reference names the user business id only as what
+             *     that search matches, and shows neither this field nor its format.
+             */
+            user_business_id?: string;
             /**
              * Format: date
              * @description Earliest expiry of a verified letter of medical necessity; null when none.
@@ -2577,7 +2611,11 @@ export interface operations {
                 include_metadata?: boolean;
                 /** @description Include order_items in each item. */
                 include_order_items?: boolean;
-                /** @description Matches session id, user business id, email or name. */
+                /**
+                 * @description Matches session id, user business id, email or name. The user business id is the id of
+                 *     the session's customer, shown on each session and payment token as `user_business_id`
+                 *     (inferred: the reference names the id here only).
+                 */
                 search?: string;
                 /** @description Created on or after this instant. */
                 created_on_start?: string;

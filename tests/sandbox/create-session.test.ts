@@ -152,6 +152,17 @@ describe('create_payment_session', () => {
       expect((await s.detail(body.id)).body.status).toBe('processing');
     });
 
+    it('creates a token charge past pending, as the contract says (inferred): processing or authorized, reported at once', async () => {
+      const { id, token } = await issuedToken();
+      await s.complete(id);
+      const oneTime = await create(sessionRequest({ payment_token: token }));
+      const hold = await create(sessionRequest({ payment_token: token, kind: 'authorization' }));
+      expect((await s.detail(oneTime.body.id)).body.status).toBe('processing');
+      expect((await s.detail(hold.body.id)).body.status).toBe('authorized');
+      const reported = (await s.outbox('payment_session_complete')).map((e) => e.payload.data).filter((d) => d.payment_id !== id);
+      expect(reported.map((d) => [d.payment_id, d.status])).toEqual([[oneTime.body.id, 'processing'], [hold.body.id, 'authorized']]);
+    });
+
     it.each(['UpdatePaymentMethod', 'TakeHealthSurvey'])('answers 422 %s when the token needs customer action', async (action) => {
       const { id, token } = await issuedToken();
       await s.complete(id);

@@ -167,4 +167,19 @@ describe('found by review', () => {
     expect((await s.post(`/v1/disputes/${inquiry.dispute_id}/accept`)).status).toBe(200);
     expect((await s.get(`/api/v1/disputes/${inquiry.dispute_id}`)).body).toMatchObject({ state: 'accepted', phase: 'dispute', outcome: 'accepted' });
   });
+
+  it('accept of an open inquiry escalates it to the chargeback phase first: dispute.created again, then dispute.closed', async () => {
+    const id = await s.capturedOneTime();
+    const inquiry = await open(id, { kind: 'inquiry', amount: 100 });
+    await s.post(`/v1/disputes/${inquiry.dispute_id}/accept`);
+    const events = (await s.outbox()).filter((e) => e.event_type.startsWith('dispute.')).map((e) => [e.event_type, e.payload.data.phase, e.payload.data.state]);
+    expect(events).toEqual([
+      ['dispute.created', 'inquiry', 'needs_response'],
+      ['dispute.created', 'dispute', 'needs_response'],
+      ['dispute.closed', 'dispute', 'accepted'],
+    ]);
+    // Accepted again: already over, nothing more fires.
+    await s.post(`/v1/disputes/${inquiry.dispute_id}/accept`);
+    expect((await s.outbox()).filter((e) => e.event_type.startsWith('dispute.'))).toHaveLength(3);
+  });
 });

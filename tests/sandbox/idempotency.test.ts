@@ -82,6 +82,36 @@ describe('rule 2 and 3: a different compared field', () => {
     expect({ error: other.body.error, named: other.body.message.includes('payment_token') }).toEqual({ error: 'IdempotencyViolation', named: true });
   });
 
+  it('a charge with a payment_token ignores customer_email: the exact retry, then one that drops or changes the email, return the original', async () => {
+    const issuer = await s.createSession({ tokenize: true, customer_email: 'token.user@example.com' });
+    const token = (await s.get(`/sandbox/v1/payment_sessions/${issuer}`)).body.issued_payment_token as string;
+    await s.complete(issuer);
+    const charge = keyed({ payment_token: token, customer_email: 'Jane.Doe@example.com', customer_name: 'Jane Doe' });
+    const first = await create(charge);
+    expect(first.status).toBe(200);
+    // The exact retry first: the original comes back.
+    expect(await create(charge)).toMatchObject({ status: 200, body: { id: first.body.id } });
+    // The email is ignored with a token, so leaving it out, or giving another, diverges on nothing.
+    const { customer_email: _email, customer_name: _name, ...withoutIdentity } = charge;
+    expect(await create(withoutIdentity)).toMatchObject({ status: 200, body: { id: first.body.id } });
+    expect(await create({ ...charge, customer_email: 'someone.else@example.com' })).toMatchObject({ status: 200, body: { id: first.body.id } });
+    // Without the token on the retry too (payment_token is compared only when the retry carries it).
+    const { payment_token: _token, ...noToken } = withoutIdentity as Record<string, unknown>;
+    expect(await create({ ...noToken, customer_email: 'someone.else@example.com' })).toMatchObject({ status: 200, body: { id: first.body.id } });
+    expect(await countSessions()).toBe(2);
+  });
+
+  it('a token added on the retry of a charge without one diverges on payment_token alone, whatever the email', async () => {
+    const issuer = await s.createSession({ tokenize: true });
+    const token = (await s.get(`/sandbox/v1/payment_sessions/${issuer}`)).body.issued_payment_token as string;
+    await s.complete(issuer);
+    await create(keyed({ customer_email: 'jane.doe@example.com' }));
+    const { status, body } = await create(keyed({ payment_token: token, customer_email: 'other@example.com' }));
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'IdempotencyViolation' });
+    expect(body.message).toContain('payment_token');
+    expect(body.message).not.toContain('customer_email');
+  });
+
   it('compares display_next_bill_info and is_free_trial when the original was a free trial', async () => {
     const trial = { total_amount: 0, amount_details: noCharges, tokenize: true, display_next_bill_info: { total_amount: 2500, date: '2026-12-21' }, order_items: [{ name: 'Trial', quantity: 1, price: 0, amount_details: noCharges }] };
     await create(keyed(trial));

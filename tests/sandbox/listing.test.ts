@@ -59,6 +59,32 @@ describe('list payment sessions', () => {
     expect(await listIds(`search=${ids.voided!.slice(0, 8)}`)).toEqual([ids.voided]);
   });
 
+  it('searches the user business id: the customer\'s, the same on all its sessions and on its token', async () => {
+    const userOf = async (id: string) => (await s.detail(id)).body.user_business_id as string;
+    const pendingUser = await userOf(ids.pending!);
+    expect(pendingUser).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // The same email, in another case: the same customer. No email: a customer of the session's own.
+    const again = await s.createSession({ customer_email: 'PENDING.Person@example.com', customer_name: 'Someone Else' });
+    const anonymous = await s.createSession({ customer_email: undefined, customer_name: undefined });
+    expect(await userOf(again)).toBe(pendingUser);
+    expect(new Set([pendingUser, await userOf(ids.captured!), await userOf(anonymous)]).size).toBe(3);
+    // A charge with a token is the token's user's, whatever email the request names.
+    const issuer = await s.createSession({ tokenize: true, customer_email: 'cap@example.com' });
+    await s.complete(issuer);
+    const token = (await s.get(`/sandbox/v1/payment_sessions/${issuer}`)).body.issued_payment_token as string;
+    const charged = (await s.post('/payments/v1/create_payment_session', sessionRequest({ payment_token: token, customer_email: 'pending.person@example.com' }))).body.id as string;
+    const capUser = await userOf(ids.captured!);
+    expect([await userOf(issuer), await userOf(charged)]).toEqual([capUser, capUser]);
+    expect((await s.get(`/api/v1/payment_tokens/${token}`)).body.user_business_id).toBe(capUser);
+    // search matches it, whole or in part, and on list items too.
+    expect(await listIds(`search=${pendingUser}`)).toEqual([again, ids.pending]);
+    expect(await listIds(`search=${capUser.slice(-12)}`)).toEqual([charged, issuer, ids.captured]);
+    expect((await list(`search=${capUser}`)).payment_sessions.map((p: { user_business_id: string }) => p.user_business_id)).toEqual([capUser, capUser, capUser]);
+    // Indexed or still queued for the index, the answer is the same.
+    s.store.sessions.indexPendingSearches();
+    expect(await listIds(`search=${capUser.toUpperCase()}`)).toEqual([charged, issuer, ids.captured]);
+  });
+
   it('filters by creation and capture dates, inclusive', async () => {
     const created = (await s.get(`/sandbox/v1/payment_sessions/${ids.captured}`)).body.created_at as string;
     expect(await listIds(`created_on_start=${encodeURIComponent(created)}&created_on_end=${encodeURIComponent(created)}`)).toEqual([ids.captured]);

@@ -186,6 +186,17 @@ describe('the provision request, the race between redirect and webhook, and elig
     expect((await eligibility(body.provision_token_request_id)).body.items).toEqual(['VITD-2000']);
   });
 
+  it('pending: the prediction stays intersected with the catalog, whatever a review decides meanwhile; empty only before the survey', async () => {
+    const { body } = await createToken();
+    const id = body.provision_token_request_id;
+    expect((await eligibility(id)).body).toEqual({ items: [], eligibility_status: 'never_requested', lmn_expires_at: null });
+    await complete(id, { skus: ['MSG-GUN-1'], letter: 'pending' });
+    expect((await eligibility(id)).body).toEqual({ items: ['MSG-GUN-1'], eligibility_status: 'pending', lmn_expires_at: null });
+    // The item reviewed ineligible is still in the partner's catalog: the prediction keeps it.
+    await s.post('/sandbox/v1/catalog/items/review', { sku: 'MSG-GUN-1', eligibility: 'ineligible' });
+    expect((await eligibility(id)).body).toEqual({ items: ['MSG-GUN-1'], eligibility_status: 'pending', lmn_expires_at: null });
+  });
+
   it('no item needs a letter: the token is issued at once and eligibility stays never_requested, with the eligible items', async () => {
     const { body } = await createToken();
     const done = await complete(body.provision_token_request_id, { skus: [] });
@@ -267,7 +278,7 @@ describe('retrieve, list, delete', () => {
     expect(status).toBe(200);
     expect(body).toEqual({
       payment_token: token, created_at: expect.any(String), customer_email: 'Pat.Lee@example.com', customer_name: 'Pat Lee',
-      lmn_expires_at: '2099-01-31', payment_methods: [{ type: 'card', brand: 'mastercard', last4: '4444', exp_month: 3, exp_year: 2098 }],
+      user_business_id: expect.stringMatching(/^[0-9a-f-]{36}$/), lmn_expires_at: '2099-01-31', payment_methods: [{ type: 'card', brand: 'mastercard', last4: '4444', exp_month: 3, exp_year: 2098 }],
     });
   });
 

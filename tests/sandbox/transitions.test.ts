@@ -116,6 +116,17 @@ describe('authorization', () => {
     expect((await capture(id, { total_amount: 7799 })).status).toBe(200);
   });
 
+  it('a capture or void refused before anything is attempted queues no payment_session_complete (the sandbox\'s reading of "success or failure")', async () => {
+    const id = await s.authorized();
+    for (const amount of [7800, 0]) expectError(await capture(id, { total_amount: amount }), 400, 'TotalAmountInvalid');
+    expectError(await capture(id, { idempotency_key: 'k' }), 400, 'MissingField');
+    expect(await completions(id)).toEqual(['authorized']);
+    expect((await capture(id, { total_amount: 7799 })).status).toBe(200);
+    expectError(await capture(id, { total_amount: 100, idempotency_key: 'another' }), 400, 'SessionCaptured');
+    expectError(await voidHold(id), 400, 'SessionCaptured');
+    expect(await completions(id)).toEqual(['authorized', 'captured']);
+  });
+
   it('capture answers SessionPending before checkout, MissingField without an amount, PaymentSessionDoesNotExist for an unknown id', async () => {
     const id = await s.createSession({ kind: 'authorization' });
     expectError(await capture(id, { total_amount: 100 }), 400, 'SessionPending');

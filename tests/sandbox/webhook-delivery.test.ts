@@ -173,6 +173,30 @@ describe('failures and retries', () => {
     expect(attempts.filter((a) => a.error !== null).length).toBeGreaterThan(0);
   });
 
+  it('only a 204 succeeds: a 200 and a 202 are failures, retried until the receiver answers 204', async () => {
+    const answers: Array<'ok-200' | 'ok-202' | 'ok'> = ['ok-200', 'ok-202', 'ok'];
+    const r = await receiver({ answer: (n) => answers[Math.min(n, 2)]! });
+    await addEndpoint(r.url);
+    await s.post(`/payments/v1/payment_session/${await s.createSession()}/cancel`);
+    const log = async () => (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts as Array<{ status: number | null; error: string | null; delivery_status: string; event_id: string }>;
+    // The 200 is logged, and the delivery stays pending: it is not delivered.
+    await until(async () => (await log()).length === 1, 10_000, 'the first attempt');
+    expect(await log()).toMatchObject([{ status: 200, delivery_status: 'pending' }]);
+    expect(r.accepted).toEqual([]);
+    const deliveredAt = async () => (await s.get('/sandbox/v1/outbox')).body.events[0].delivered_at as string | null;
+    expect(await deliveredAt()).toBeNull();
+    await until(async () => {
+      if (r.accepted.length === 0) await advance(60);
+      return r.accepted.length === 1;
+    }, 10_000, 'the 204');
+    await until(async () => (await log()).every((a) => a.delivery_status === 'delivered'), 5000, 'delivered');
+    const attempts = await log();
+    expect(attempts.map((a) => a.status).sort()).toEqual([200, 202, 204]);
+    expect(new Set(attempts.map((a) => a.event_id)).size).toBe(1);
+    // The outbox's delivered_at follows the 204 only.
+    expect(await deliveredAt()).not.toBeNull();
+  });
+
   it('keeps one resource\'s events in order when an attempt fails', async () => {
     const r = await receiver({ answer: (n) => (n === 0 ? 'fail' : 'ok') });
     await addEndpoint(r.url);

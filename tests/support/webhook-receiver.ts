@@ -1,11 +1,12 @@
 // A partner's webhook receiver on 127.0.0.1, for delivery tests: it verifies every signed delivery
 // with this package's verifyWebhook, keeps what it received, and answers as the test says (204, a
-// 500, no answer, an answer held until the test releases it, or a reset connection).
+// 500, a 200 or 202 that is not the 204 receivers owe, no answer, an answer held until the test
+// releases it, or a reset connection).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhook } from '../../src/webhooks/index.js';
 
-export type Answer = 'ok' | 'fail' | 'hang' | 'hold' | 'reset';
+export type Answer = 'ok' | 'fail' | 'ok-200' | 'ok-202' | 'hang' | 'hold' | 'reset';
 
 export interface Received {
   headers: http.IncomingHttpHeaders;
@@ -57,6 +58,9 @@ export async function startReceiver(options: { secret?: string; legacyKey?: stri
       if (answer === 'hang') return;
       if (answer === 'reset') return void request.socket.destroy();
       if (answer === 'fail') return void response.writeHead(500).end('Internal Server Error');
+      // A success of another kind than the 204 receivers must answer: not recorded as accepted.
+      if (answer === 'ok-200') return void response.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
+      if (answer === 'ok-202') return void response.writeHead(202).end();
       if (answer === 'hold') return void held.push({ raw, accept: () => accept(request, response, raw, arrivedAt), reset: () => request.socket.destroy() });
       accept(request, response, raw, arrivedAt);
     });

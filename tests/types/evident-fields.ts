@@ -18,11 +18,12 @@ export async function retrievedSession(businessId: string) {
   const kind: Kind | undefined = session.kind;
   const totalAmount: number | undefined = session.total_amount;
   const createdAt: string | undefined = session.created_at;
+  const user: string | undefined = session.user_business_id;
   const status: Schemas['PaymentSessionStatus'] = session.status;
   const items: Schemas['SessionOrderItem'][] = session.order_items;
   // @ts-expect-error: the id is a string, not a number
   const notANumber: number | undefined = session.id;
-  return { id, kind, totalAmount, createdAt, status, items, notANumber };
+  return { id, kind, totalAmount, createdAt, user, status, items, notANumber };
 }
 
 export async function listedSessions() {

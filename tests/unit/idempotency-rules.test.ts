@@ -29,6 +29,15 @@ describe('divergingFields', () => {
     expect(divergingFields(base, { ...base, payment_token: 'a' }, rules)).toEqual(['payment_token']);
   });
 
+  it('compares customer_email only when neither request carries a payment_token', () => {
+    const email = { ...base, customer_email: 'jane@example.com' };
+    expect(divergingFields(email, { ...base, customer_email: 'other@example.com' }, rules)).toEqual(['customer_email']);
+    expect(divergingFields(email, base, rules)).toEqual(['customer_email']);
+    expect(divergingFields({ ...email, payment_token: 'a' }, { ...base, payment_token: 'a' }, rules)).toEqual([]);
+    expect(divergingFields({ ...email, payment_token: 'a' }, { ...base, customer_email: 'other@example.com' }, rules)).toEqual([]);
+    expect(divergingFields(email, { ...base, payment_token: 'a', customer_email: 'other@example.com' }, rules)).toEqual(['payment_token']);
+  });
+
   it('ignores the fields rule 4 lists', () => {
     expect(divergingFields(base, { ...base, customer_name: 'x', metadata: 'y', customer_state: 'NY', test_config: 1, use_iframe: true }, rules)).toEqual([]);
   });

@@ -211,3 +211,50 @@ describe('a database of schema 11', () => {
     db.close();
   });
 });
+
+describe('a database of schema 14', () => {
+  const dirs: string[] = [];
+  afterEach(() => { for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true }); });
+
+  it('gives every customer a business id, on its tokens and its sessions, and search matches it', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'session-search-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'old.db');
+    const old = openDatabase(file, MIGRATIONS.filter((m) => m.version <= 14));
+    // The store of schema 14 wrote sessions and tokens like this: no customer, no business id.
+    const insert = old.prepare(`INSERT INTO payment_sessions (seq, id, channel, created_at, idempotency_key, kind, status, captured_at, email_search, name_search, payment_token, document, list_view, list_view_version)
+      VALUES (@seq, @id, @channel, @created_at, @idempotency_key, @kind, @status, @captured_at, @email_search, @name_search, @payment_token, @document, @list_view, 1)`);
+    let seq = 0;
+    const write = (created: Session) => {
+      insert.run({ ...sessionColumns(created), seq: ++seq });
+      return created.id;
+    };
+    // A token of a setup that named no email: its customer is the request, not any email.
+    old.prepare(`INSERT INTO payment_tokens (token, channel, session_id, status, next_action, created_at, customer_key, seq)
+      VALUES ('ptok_old', 'dev', NULL, 'active', NULL, '2026-01-01T00:00:00.000Z', 'request:1234', 1)`).run();
+    const amelia = write(session('dev', 'amelia@example.com'));
+    const ameliaAgain = write(session('dev', 'AMELIA@example.com'));
+    const ameliaElsewhere = write(session('other', 'amelia@example.com'));
+    const anonymous = write({ ...session('dev', 'x@example.com'), customer_email: undefined, customer_name: undefined });
+    const charged = write({ ...session('dev', 'x@example.com'), customer_email: undefined, customer_name: undefined, payment_token: 'ptok_old' });
+    old.close();
+
+    const db = openDatabase(file);
+    const store = createStore(db);
+    const userOf = (channel: string, id: string) => store.sessions.get(channel, id)!.user_business_id!;
+    const tokenUser = store.tokens.get('dev', 'ptok_old')!.user_business_id;
+    expect(tokenUser).toMatch(/^[0-9a-f-]{36}$/);
+    expect(userOf('dev', charged)).toBe(tokenUser);
+    expect(userOf('dev', ameliaAgain)).toBe(userOf('dev', amelia));
+    expect(new Set([userOf('dev', amelia), userOf('other', ameliaElsewhere), userOf('dev', anonymous), tokenUser]).size).toBe(4);
+    expect(db.prepare('SELECT COUNT(*) FROM payment_sessions WHERE user_business_id IS NULL').pluck().get()).toBe(0);
+    // The stored list items carry it, and the rebuilt index (nothing left queued) finds it.
+    expect(db.prepare('SELECT COUNT(*) FROM session_search_pending').pluck().get()).toBe(0);
+    const views = store.sessions.listViews('dev', sessionListFilter({ search: userOf('dev', amelia) }), { offset: 0, limit: 30 });
+    expect(views.views.map((view) => JSON.parse(view).user_business_id)).toEqual([userOf('dev', amelia), userOf('dev', amelia)]);
+    expect(list(store, 'dev', { search: tokenUser!.slice(0, 13) }).sessions.map((s) => s.id)).toEqual([charged]);
+    // A customer seen again after the upgrade keeps its id.
+    expect(store.customers.businessIdOf('dev', 'amelia@example.com', () => 'minted')).toBe(userOf('dev', amelia));
+    db.close();
+  });
+});

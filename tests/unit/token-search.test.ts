@@ -13,7 +13,6 @@ import { openDatabase, type Db } from '../../src/sandbox/store/database.js';
 import { createStore, type Store } from '../../src/sandbox/store/index.js';
 import { MIGRATIONS } from '../../src/sandbox/store/migrations.js';
 import { tokenSearch } from '../../src/sandbox/store/token-search.js';
-import { tokensRepository } from '../../src/sandbox/store/tokens.js';
 import { refusalOf } from '../support/refusals.js';
 
 afterEach(() => vi.restoreAllMocks());
@@ -26,6 +25,15 @@ function token(channel: string, email: string | null, name: string | null = 'Pat
     customer_email: email, customer_name: name, customer_key: email?.toLowerCase() ?? `key${n}`, card_brand: 'visa', card_last4: '4242',
     card_expires: '2030-01', lmn_expires_at: null, provision_request_id: null, metadata: null, success_url: null, failure_url: null, ...overrides,
   };
+}
+
+/** A token as the store of schema 13 wrote it: the columns it had then (no user_business_id). */
+function insertAtSchema13(db: Db, record: PaymentTokenRecord): void {
+  const { user_business_id: _user, ...columns } = record;
+  const names = Object.keys(columns);
+  db.prepare(`INSERT INTO payment_tokens (${names.join(', ')}, email_search, name_search, seq)
+    VALUES (${names.map((name) => `@${name}`).join(', ')}, @email_search, @name_search, (SELECT IFNULL(MAX(seq), 0) + 1 FROM payment_tokens))`)
+    .run({ ...columns, email_search: record.customer_email?.toLowerCase() ?? null, name_search: record.customer_name?.toLowerCase() ?? null });
 }
 
 /** `count` active tokens of `channel`, written in one transaction. */
@@ -198,7 +206,7 @@ describe('a database of schema 13', () => {
     dirs.push(dir);
     const file = path.join(dir, 'old.db');
     const old = openDatabase(file, MIGRATIONS.filter((m) => m.version <= 13));
-    const oldTokens = tokensRepository(old);
+    const oldTokens = { insert: (record: PaymentTokenRecord) => insertAtSchema13(old, record) };
     old.prepare("INSERT INTO search_channels (channel) VALUES ('sessions-only')").run();
     oldTokens.insert(token('dev', 'amelia@example.com'));
     oldTokens.insert(token('other', 'ood@example.com'));

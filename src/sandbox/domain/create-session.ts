@@ -2,7 +2,7 @@
 // templating, tokens and merchant features. Pure: token facts are passed in.
 import { expectedTotal } from './amounts.js';
 import { notFound, refusalsOf } from './errors.js';
-import type { Need } from './provisioning.js';
+import { customerKeyOf, type Need } from './provisioning.js';
 import { SESSION_SHAPE_VERSION } from './session-shape.js';
 import type { CreateSessionRequest, Features, OrderItem, Session } from './types.js';
 
@@ -17,9 +17,10 @@ export function resolveRedirect(template: string, sessionId: string): string {
 
 export interface TokenFacts {
   exists: boolean;
-  /** The token's user, whose identity a charge with the token takes. */
+  /** The token's user, whose identity a charge with the token takes, and who is the charge's customer. */
   customer_email?: string;
   customer_name?: string;
+  customer_key?: string;
   deleted: boolean;
   /** The session that issued it has not finished its initial checkout. */
   pendingCheckout: boolean;
@@ -135,6 +136,13 @@ export function orderItems(request: CreateSessionRequest, newId: () => string): 
   }));
 }
 
+/**
+ * Who a new session's customer is: the token's user when it charges a payment_token (its customer
+ * key), else the customer of the request's email, else a customer of the session's own.
+ */
+export const sessionCustomerKey = (request: CreateSessionRequest, sessionId: string, tokenCustomerKey: string | undefined) =>
+  tokenCustomerKey ?? customerKeyOf(request.customer_email, `session:${sessionId}`);
+
 export function newSession(fields: {
   id: string;
   channel: string;
@@ -143,6 +151,8 @@ export function newSession(fields: {
   issuedToken?: string;
   /** With a payment_token, the token's user; the request's customer_email and customer_name are ignored. */
   tokenUser?: { customer_email?: string; customer_name?: string };
+  /** The business id of the session's customer (sessionCustomerKey names the customer). */
+  userBusinessId?: string;
   newId: () => string;
 }): Session {
   const { request } = fields;
@@ -161,6 +171,7 @@ export function newSession(fields: {
     ...(request.payment_token !== undefined ? { payment_token: request.payment_token } : {}),
     ...(identity.customer_email !== undefined ? { customer_email: identity.customer_email } : {}),
     ...(identity.customer_name !== undefined ? { customer_name: identity.customer_name } : {}),
+    ...(fields.userBusinessId !== undefined ? { user_business_id: fields.userBusinessId } : {}),
     ...(fields.issuedToken !== undefined ? { issued_payment_token: fields.issuedToken } : {}),
     capture_keys: {},
     void_keys: {},

@@ -141,17 +141,16 @@ export function dropInquiry(session: Session, disputeId: string, now: string) {
 
 /**
  * Accept dispute (the contract's): the merchant concedes an open dispute, as an `accepted` outcome;
- * an open inquiry is accepted as the chargeback it would become. A dispute already over stays as it
- * is, silently: the contract gives accept no refusal.
+ * an open inquiry is accepted as the chargeback it would become, so it escalates first, with the
+ * reference's dispute.created for the chargeback, then closes (dispute.closed). A dispute already
+ * over stays as it is, silently: the contract gives accept no refusal.
  */
 export function acceptDispute(session: Session, disputeId: string, now: string) {
   const entry = entryOf(session, disputeId);
   if (isTerminal(String(entry.dispute.state))) return { dispute: entry.dispute, events: [] };
-  if ((entry.kind ?? 'chargeback') === 'inquiry') {
-    entry.kind = 'chargeback';
-    entry.dispute = { ...entry.dispute, phase: PHASE_OF.chargeback };
-  }
-  return syncDispute(session, disputeId, { state: 'accepted' }, now);
+  const escalated = (entry.kind ?? 'chargeback') === 'inquiry' ? escalateInquiry(session, disputeId, now).events : [];
+  const accepted = syncDispute(session, disputeId, { state: 'accepted' }, now);
+  return { dispute: accepted.dispute, events: [...escalated, ...accepted.events] };
 }
 
 /** The /v1/disputes record of a dispute: the alternative listing's fields. */

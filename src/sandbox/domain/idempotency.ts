@@ -9,6 +9,12 @@ export interface IdempotencyRules {
   case_insensitive: string[];
   compared_only_when_present_on_retry: string[];
   compared_only_when_present_on_original: string[];
+  /**
+   * Compared fields that are not compared when the named field is present on the original or the
+   * retry: with a payment_token, the request's customer_email is ignored (the token's user is the
+   * customer), so it cannot make a retry diverge.
+   */
+  not_compared_with?: Record<string, string[]>;
 }
 
 type Getter = (request: CreateSessionRequest) => unknown;
@@ -58,7 +64,10 @@ const normalize = (field: string, value: unknown, rules: IdempotencyRules) =>
 
 /** The compared fields on which a retry differs from the original; empty when it is the same request. */
 export function divergingFields(original: CreateSessionRequest, retry: CreateSessionRequest, rules: IdempotencyRules): string[] {
+  const present = (field: string) => (original as Record<string, unknown>)[field] !== undefined || (retry as Record<string, unknown>)[field] !== undefined;
+  const overridden = new Set(Object.entries(rules.not_compared_with ?? {}).filter(([field]) => present(field)).flatMap(([, fields]) => fields));
   return rules.compared.filter((field) => {
+    if (overridden.has(field)) return false;
     const read = GETTERS[field]!;
     const before = read(original);
     const after = read(retry);

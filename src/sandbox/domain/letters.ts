@@ -21,6 +21,8 @@ export interface Letter {
 /** What of the channel's catalog eligibility needs: the items chargeable without a letter, and those chargeable at all. */
 export interface CatalogFacts {
   eligible: string[];
+  /** Skus the catalog has, whatever their eligibility: a pending letter's prediction is intersected with these. */
+  listed: ReadonlySet<string>;
   /** Skus whose current eligibility is `eligible` or `eligible_with_lmn`: a letter covers only these. */
   chargeable: ReadonlySet<string>;
 }
@@ -61,13 +63,16 @@ export function tokenLetterExpiry(letters: readonly Letter[], now: string): stri
  * The reference's eligibility. Keyed on a provision request (`own`, its letter): a finished survey
  * whose letter the clinician has not decided answers `pending`, and a declined one `rejected`.
  * Otherwise the customer's letters decide: `approved` while a verified letter stands (the items of
- * every standing letter; `lmn_expires_at` the earliest of them), else the newest letter (`pending`,
- * `rejected`, or `expired` for a lapsed approval), else `never_requested`. `items` is empty while
- * the survey is unfinished and nothing stands.
+ * every standing letter still chargeable; `lmn_expires_at` the earliest of them), else the newest
+ * letter (`pending`, `rejected`, or `expired` for a lapsed approval), else `never_requested`.
+ * A `pending` answer's items are the survey's prediction "intersected with the partner's catalog":
+ * every predicted item the catalog has, whatever its eligibility now, so that they are empty only
+ * while the survey is unfinished. `items` is empty while the survey is unfinished and nothing stands.
  */
 export function eligibilityOf(letters: readonly Letter[], own: Letter | undefined, surveyFinished: boolean, catalog: CatalogFacts, now: string): EligibilityResponse {
   const chargeable = (skus: string[]) => skus.filter((sku) => catalog.chargeable.has(sku));
-  if (own?.status === 'pending') return { items: chargeable(own.skus), eligibility_status: 'pending', lmn_expires_at: null };
+  const predicted = (skus: string[]) => skus.filter((sku) => catalog.listed.has(sku));
+  if (own?.status === 'pending') return { items: predicted(own.skus), eligibility_status: 'pending', lmn_expires_at: null };
   if (own?.status === 'rejected') return { items: [...catalog.eligible], eligibility_status: 'rejected', lmn_expires_at: null };
   const standing = letters.filter((l) => stands(l, now));
   if (standing.length > 0) {
@@ -75,7 +80,7 @@ export function eligibilityOf(letters: readonly Letter[], own: Letter | undefine
   }
   const newest = letters.at(-1);
   if (!newest) return { items: surveyFinished ? [...catalog.eligible] : [], eligibility_status: 'never_requested', lmn_expires_at: null };
-  if (newest.status === 'pending') return { items: chargeable(newest.skus), eligibility_status: 'pending', lmn_expires_at: null };
+  if (newest.status === 'pending') return { items: predicted(newest.skus), eligibility_status: 'pending', lmn_expires_at: null };
   if (newest.status === 'rejected') return { items: [...catalog.eligible], eligibility_status: 'rejected', lmn_expires_at: null };
   return { items: [...catalog.eligible], eligibility_status: 'expired', lmn_expires_at: newest.expires_on };
 }

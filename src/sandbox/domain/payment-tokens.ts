@@ -56,6 +56,7 @@ export function tokenView(token: PaymentTokenRecord): PaymentToken {
     created_at: token.created_at,
     ...(token.customer_email !== null ? { customer_email: token.customer_email } : {}),
     ...(token.customer_name !== null ? { customer_name: token.customer_name } : {}),
+    ...(token.user_business_id != null ? { user_business_id: token.user_business_id } : {}),
     lmn_expires_at: token.lmn_expires_at,
     payment_methods: card ? [paymentMethodOf(card)] : [],
   };

@@ -66,6 +66,12 @@ export interface Session {
   /** The customer: from the request, or from the token's user when charging a payment_token. */
   customer_email?: string;
   customer_name?: string;
+  /**
+   * The business id of the session's customer (store/customers.ts): the token's user with a
+   * payment_token, else the customer of the email, else a customer of the session's own. Absent only
+   * on sessions made outside a request (unit tests of the store).
+   */
+  user_business_id?: string;
   /** Token this session issues when tokenize=true (delivered once checkout completes). */
   issued_payment_token?: string;
   authorized_at?: string;
@@ -107,6 +113,8 @@ export interface PaymentTokenRecord {
   customer_name: string | null;
   /** Whose letters count for it (domain/provisioning.ts customerKeyOf). */
   customer_key: string;
+  /** The business id of that customer (store/customers.ts); absent only for tokens made outside a request. */
+  user_business_id?: string | null;
   card_brand: string | null;
   card_last4: string | null;
   /** YYYY-MM. */

@@ -76,6 +76,7 @@ export function toDetail(session: Session): SessionDetail {
     status_summary: statusSummary(session),
     created_at: session.created_at,
     total_amount: session.total_amount,
+    ...(session.user_business_id !== undefined ? { user_business_id: session.user_business_id } : {}),
     order_items: sessionItems(session),
     ...amountFields(session),
     ...(session.captured_at !== undefined ? { captured_on: session.captured_at } : {}),
@@ -119,7 +120,7 @@ export const hasDefaultListFlags = (flags: ListFlags) =>
  * The version of the stored list rendering (list_view): a row rendered by another version is
  * rendered again from its document when read. Bump it whenever listItemOf's output changes.
  */
-export const LIST_VIEW_VERSION = 1;
+export const LIST_VIEW_VERSION = 2;
 
 export function toListItem(session: Session, flags: ListFlags): SessionListItem {
   const { order_items: items, metadata, service_fee: serviceFee, ...detail } = toDetail(session);

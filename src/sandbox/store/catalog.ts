@@ -49,10 +49,11 @@ export function catalogRepository(db: Db) {
       const rows = bySkus.all(channel, JSON.stringify(skus)) as Array<{ sku: string; eligibility: string | null }>;
       return new Map(rows.map((r) => [r.sku, r.eligibility]));
     },
-    /** Items chargeable without a letter, and which of these skus are chargeable at all, for an eligibility answer. */
+    /** Items chargeable without a letter, and which of these skus the catalog has and are chargeable at all, for an eligibility answer. */
     facts(channel: string, skus: string[]): CatalogFacts {
-      const chargeable = [...repository.eligibilityOf(channel, skus)].filter(([, e]) => e === 'eligible' || e === 'eligible_with_lmn').map(([sku]) => sku);
-      return { eligible: eligible.all(channel) as string[], chargeable: new Set(chargeable) };
+      const known = repository.eligibilityOf(channel, skus);
+      const chargeable = [...known].filter(([, e]) => e === 'eligible' || e === 'eligible_with_lmn').map(([sku]) => sku);
+      return { eligible: eligible.all(channel) as string[], listed: new Set(known.keys()), chargeable: new Set(chargeable) };
     },
     /** The skus that need a letter of medical necessity. */
     lmnSkus: (channel: string) => lmn.all(channel) as string[],

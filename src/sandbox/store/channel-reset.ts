@@ -16,6 +16,7 @@ const TABLES = {
   catalog_items: 'catalog_items',
   catalog_seeded: 'catalog_seeded',
   payment_sessions: 'payment_sessions',
+  customers: 'customers',
   outbox_events: 'outbox',
   features: 'channel_features',
   faults: 'faults',

@@ -2,6 +2,7 @@
 import { catalogRepository } from './catalog.js';
 import { channelReset } from './channel-reset.js';
 import { clockRepository } from './clock.js';
+import { customersRepository } from './customers.js';
 import type { Db } from './database.js';
 import { deliveriesRepository } from './deliveries.js';
 import { disputesRepository } from './dispute-index.js';
@@ -30,6 +31,8 @@ export function createStore(db: Db) {
     /** Runs fn in a deferred transaction: a consistent read, for functions that do not write. */
     read: <T>(fn: () => T): T => inTransaction.deferred(fn) as T,
     sessions: sessionsRepository(db),
+    /** The channel's customers and their business ids. */
+    customers: customersRepository(db),
     tokens: { ...tokensRepository(db), ...tokenListQueries(db) },
     provisionRequests: provisionRequestsRepository(db),
     letters: lettersRepository(db),

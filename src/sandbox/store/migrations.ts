@@ -1,7 +1,10 @@
 // Versioned schema of the sandbox's database. Append new versions; never edit an applied one.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { customerKeyOf } from '../domain/provisioning.js';
+import { customersRepository } from './customers.js';
 import type { Db } from './database.js';
-import { readSession, sessionColumns } from './session-columns.js';
+import { readSession, renderListView, sessionColumns } from './session-columns.js';
+import { LIST_VIEW_VERSION } from '../domain/views.js';
 
 export interface Migration {
   version: number;
@@ -9,6 +12,35 @@ export interface Migration {
   sql: string;
   /** Work SQL alone cannot do (reading stored JSON documents), run after `sql` in the same transaction. */
   run?: (db: Db) => void;
+}
+
+/**
+ * Gives every customer of the stored tokens and sessions a business id, oldest first, and writes it
+ * on each token and session (document, column and list item): a session's customer is its token's
+ * user when it charged a token, else its email, else the session itself.
+ */
+function backfillUserBusinessIds(db: Db): void {
+  const customers = customersRepository(db);
+  const businessIdOf = (channel: string, key: string) => customers.businessIdOf(channel, key, randomUUID);
+  const tokens = db.prepare('SELECT token, channel, customer_key FROM payment_tokens ORDER BY seq').all() as Array<{ token: string; channel: string; customer_key: string }>;
+  const setToken = db.prepare('UPDATE payment_tokens SET user_business_id = ? WHERE token = ?');
+  const keyOfToken = new Map<string, string>();
+  for (const token of tokens) {
+    keyOfToken.set(`${token.channel}\n${token.token}`, token.customer_key);
+    setToken.run(businessIdOf(token.channel, token.customer_key), token.token);
+  }
+  const sessions = db.prepare('SELECT id, channel, document FROM payment_sessions ORDER BY seq').all() as Array<{ id: string; channel: string; document: string }>;
+  const setSession = db.prepare(`UPDATE payment_sessions SET user_business_id = @user_business_id, document = @document,
+    list_view = @list_view, list_view_version = @list_view_version WHERE id = @id`);
+  for (const row of sessions) {
+    const session = readSession(row.document);
+    const charged = session.payment_token !== undefined ? keyOfToken.get(`${row.channel}\n${session.payment_token}`) : undefined;
+    session.user_business_id = businessIdOf(row.channel, charged ?? customerKeyOf(session.customer_email, `session:${session.id}`));
+    setSession.run({
+      id: row.id, user_business_id: session.user_business_id, document: JSON.stringify(session),
+      list_view: renderListView(session), list_view_version: LIST_VIEW_VERSION,
+    });
+  }
 }
 
 /** Fills the listed columns of sessions stored before they existed, numbering them in creation order. */
@@ -487,5 +519,53 @@ export const MIGRATIONS: Migration[] = [
         DELETE FROM token_search WHERE rowid = (SELECT number << 40 FROM search_channels WHERE channel = OLD.channel) + OLD.seq;
       END;
     `,
+  },
+  {
+    version: 15,
+    description: 'every customer has a business id, shown on its sessions and tokens, and the search of list payment sessions matches it',
+    // The trigram index gains a column, so it is built anew (contentless, channel ranges as in 13);
+    // the (channel, seq, …) index gains it too, so that a short search still reads no row.
+    sql: `
+      CREATE TABLE customers (
+        channel TEXT NOT NULL,
+        customer_key TEXT NOT NULL,
+        business_id TEXT NOT NULL UNIQUE,
+        PRIMARY KEY (channel, customer_key)
+      ) WITHOUT ROWID;
+      ALTER TABLE payment_sessions ADD COLUMN user_business_id TEXT;
+      ALTER TABLE payment_tokens ADD COLUMN user_business_id TEXT;
+    `,
+    run(db) {
+      backfillUserBusinessIds(db);
+      db.exec(`
+        DROP INDEX payment_sessions_channel_seq;
+        CREATE INDEX payment_sessions_channel_seq ON payment_sessions (channel, seq, status, kind, email_search, name_search, id, user_business_id);
+
+        DROP TRIGGER session_search_insert;
+        DROP TRIGGER session_search_update;
+        DROP TRIGGER session_search_delete;
+        DROP TABLE session_search;
+        DELETE FROM session_search_pending;
+        CREATE VIRTUAL TABLE session_search USING fts5(id, email, name, user, tokenize = 'trigram', content = '', contentless_delete = 1);
+        INSERT INTO session_search (rowid, id, email, name, user)
+          SELECT (c.number << 40) + s.seq, s.id, IFNULL(s.email_search, ''), IFNULL(s.name_search, ''), IFNULL(s.user_business_id, '')
+          FROM payment_sessions s JOIN search_channels c ON c.channel = s.channel;
+
+        CREATE TRIGGER session_search_insert AFTER INSERT ON payment_sessions BEGIN
+          INSERT OR IGNORE INTO search_channels (channel) VALUES (NEW.channel);
+          INSERT OR IGNORE INTO session_search_pending (seq, channel) VALUES (NEW.seq, NEW.channel);
+        END;
+        CREATE TRIGGER session_search_update AFTER UPDATE OF email_search, name_search, user_business_id ON payment_sessions
+          WHEN OLD.email_search IS NOT NEW.email_search OR OLD.name_search IS NOT NEW.name_search
+            OR OLD.user_business_id IS NOT NEW.user_business_id BEGIN
+          DELETE FROM session_search WHERE rowid = (SELECT number << 40 FROM search_channels WHERE channel = OLD.channel) + OLD.seq;
+          INSERT OR IGNORE INTO session_search_pending (seq, channel) VALUES (NEW.seq, NEW.channel);
+        END;
+        CREATE TRIGGER session_search_delete AFTER DELETE ON payment_sessions BEGIN
+          DELETE FROM session_search WHERE rowid = (SELECT number << 40 FROM search_channels WHERE channel = OLD.channel) + OLD.seq;
+          DELETE FROM session_search_pending WHERE seq = OLD.seq;
+        END;
+      `);
+    },
   },
 ];

@@ -13,8 +13,8 @@ export function searchIndexRepository(db: Db) {
   // The oldest queued sessions first, at most @limit of them: the timer indexes in small steps, so
   // that no request waits long behind it. CROSS JOIN keeps the queue outermost: each queued
   // session is looked up, rather than every session tested against the queue.
-  const index = db.prepare(`INSERT INTO session_search (rowid, id, email, name)
-    SELECT (c.number << ${SEQ_BITS}) + s.seq, s.id, IFNULL(s.email_search, ''), IFNULL(s.name_search, '')
+  const index = db.prepare(`INSERT INTO session_search (rowid, id, email, name, user)
+    SELECT (c.number << ${SEQ_BITS}) + s.seq, s.id, IFNULL(s.email_search, ''), IFNULL(s.name_search, ''), IFNULL(s.user_business_id, '')
     FROM (SELECT seq FROM session_search_pending ORDER BY seq LIMIT @limit) p
     CROSS JOIN payment_sessions s INDEXED BY payment_sessions_seq
     CROSS JOIN search_channels c

@@ -21,6 +21,8 @@ export interface SessionColumns {
   /** Lower-cased, for the case-insensitive `search` of the list. */
   email_search: string | null;
   name_search: string | null;
+  /** The customer's business id (lower-case already), which `search` matches too. */
+  user_business_id: string | null;
   /** The token the session charges or issues (a session never does both). */
   payment_token: string | null;
   document: string;
@@ -40,6 +42,7 @@ export function sessionColumns(session: Session): SessionColumns {
     captured_at: session.captured_at ?? null,
     email_search: session.customer_email?.toLowerCase() ?? null,
     name_search: session.customer_name?.toLowerCase() ?? null,
+    user_business_id: session.user_business_id ?? null,
     payment_token: session.payment_token ?? session.issued_payment_token ?? null,
     document: JSON.stringify(session),
     list_view: renderListView(session),

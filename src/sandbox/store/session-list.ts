@@ -52,8 +52,8 @@ function conditionsOf(channel: string, filter: SessionListFilter): ListSql {
   if (filter.kinds) add('groups', 'kind IN (SELECT value FROM json_each(@kinds))', 'kinds', JSON.stringify(filter.kinds));
   if (filter.paymentToken !== undefined) add('rows', 'payment_token = @payment_token', 'payment_token', filter.paymentToken);
   if (filter.search !== undefined && trigramNeedle(filter) === undefined) {
-    // Too short for trigrams: read the (channel, seq, …, email, name, id) index, never the rows.
-    add('rows', '(instr(id, @search) > 0 OR instr(email_search, @search) > 0 OR instr(name_search, @search) > 0)', 'search', filter.search.toLowerCase());
+    // Too short for trigrams: read the (channel, seq, …, email, name, id, user) index, never the rows.
+    add('rows', '(instr(id, @search) > 0 OR instr(email_search, @search) > 0 OR instr(name_search, @search) > 0 OR instr(user_business_id, @search) > 0)', 'search', filter.search.toLowerCase());
   }
   // ISO 8601 UTC timestamps of one format order as text, so ranges compare in SQL.
   for (const [column, range] of [['created_at', filter.created], ['captured_at', filter.captured]] as const) {

@@ -1,4 +1,4 @@
-// The sessions of one channel whose id, email or name holds a needle of 3 characters or more,
+// The sessions of one channel whose id, email, name or user business id holds a needle of 3 characters or more,
 // newest first, read from the channel's own range of the trigram index (search-index.ts) and from
 // the channel's sessions still queued for it. The work is bounded by the answer, never by the
 // table or another channel: at most MAX_SEARCH_MATCHES matches and MAX_UNINDEXED_SESSIONS queued
@@ -24,10 +24,11 @@ export function sessionSearch(db: Db) {
   // half the cost of its descending one, is taken, and LIMIT stops it past the bound.
   const indexed = db.prepare(`SELECT rowid - @first FROM session_search
     WHERE session_search MATCH @match AND rowid BETWEEN @first AND @last ORDER BY rowid LIMIT @limit`).pluck();
-  // Each of the channel's queued sessions is tested on the (channel, seq, …, email, name, id) index:
+  // Each of the channel's queued sessions is tested on the (channel, seq, …, email, name, id, user) index:
   // no document is read. CROSS JOIN keeps the queue outside: the other way round would walk the
   // channel's whole index.
   const queued = db.prepare(`SELECT p.seq, instr(s.id, @needle) > 0 OR instr(s.email_search, @needle) > 0 OR instr(s.name_search, @needle) > 0
+      OR instr(s.user_business_id, @needle) > 0
     FROM (SELECT seq FROM session_search_pending WHERE channel = @channel ORDER BY seq DESC LIMIT @limit) p
     CROSS JOIN payment_sessions s INDEXED BY payment_sessions_channel_seq WHERE s.channel = @channel AND s.seq = p.seq`).raw();
 

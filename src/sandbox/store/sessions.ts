@@ -8,11 +8,11 @@ import { sessionListQueries } from './session-list.js';
 
 export function sessionsRepository(db: Db) {
   const insert = db.prepare(`INSERT INTO payment_sessions
-      (seq, id, channel, created_at, idempotency_key, kind, status, captured_at, email_search, name_search, payment_token, document, list_view, list_view_version)
+      (seq, id, channel, created_at, idempotency_key, kind, status, captured_at, email_search, name_search, user_business_id, payment_token, document, list_view, list_view_version)
     VALUES ((SELECT IFNULL(MAX(seq), 0) + 1 FROM payment_sessions),
-      @id, @channel, @created_at, @idempotency_key, @kind, @status, @captured_at, @email_search, @name_search, @payment_token, @document, @list_view, @list_view_version)`);
+      @id, @channel, @created_at, @idempotency_key, @kind, @status, @captured_at, @email_search, @name_search, @user_business_id, @payment_token, @document, @list_view, @list_view_version)`);
   const update = db.prepare(`UPDATE payment_sessions SET kind = @kind, status = @status, captured_at = @captured_at,
-      email_search = @email_search, name_search = @name_search, payment_token = @payment_token, document = @document,
+      email_search = @email_search, name_search = @name_search, user_business_id = @user_business_id, payment_token = @payment_token, document = @document,
       list_view = @list_view, list_view_version = @list_view_version
     WHERE id = @id AND channel = @channel`);
   const byId = db.prepare('SELECT document FROM payment_sessions WHERE channel = ? AND id = ?').pluck();

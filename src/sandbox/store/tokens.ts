@@ -5,7 +5,7 @@ import type { PaymentTokenRecord as TokenRecord, TokenAction, TokenStatus } from
 import type { Db } from './database.js';
 
 const COLUMNS = ['token', 'channel', 'session_id', 'status', 'next_action', 'created_at', 'customer_email', 'customer_name', 'customer_key',
-  'card_brand', 'card_last4', 'card_expires', 'lmn_expires_at', 'provision_request_id', 'metadata', 'success_url', 'failure_url'] as const;
+  'user_business_id', 'card_brand', 'card_last4', 'card_expires', 'lmn_expires_at', 'provision_request_id', 'metadata', 'success_url', 'failure_url'] as const;
 
 export function tokensRepository(db: Db) {
   // seq follows creation, strictly, so that newest-first order never depends on timestamps alone.
@@ -23,7 +23,7 @@ export function tokensRepository(db: Db) {
   return {
     insert(record: TokenRecord): void {
       // Lower-cased here, not by SQLite's lower(), which folds ASCII only: the filters fold all of Unicode.
-      insert.run({ ...record, email_search: record.customer_email?.toLowerCase() ?? null, name_search: record.customer_name?.toLowerCase() ?? null });
+      insert.run({ user_business_id: null, ...record, email_search: record.customer_email?.toLowerCase() ?? null, name_search: record.customer_name?.toLowerCase() ?? null });
     },
     get(channel: string, token: string): TokenRecord | undefined {
       return get.get(channel, token) as TokenRecord | undefined;

@@ -2,7 +2,7 @@
 // its operationId: its context carries that operation's path, query and body, and it returns that
 // operation's 200 body.
 import { checkoutUrl, provisionUrl } from '../../checkout/urls.js';
-import { checkCreateRules, newSession, resolveRedirect, type TokenFacts } from '../../domain/create-session.js';
+import { checkCreateRules, newSession, resolveRedirect, sessionCustomerKey, type TokenFacts } from '../../domain/create-session.js';
 import { customerActionNeeded, notFound, quoted, refusalsOf } from '../../domain/errors.js';
 import { divergingFields, type IdempotencyRules } from '../../domain/idempotency.js';
 import { pageRequest, pageWindow, pagination, sessionListFilter, type ListQuery } from '../../domain/listing.js';
@@ -24,6 +24,7 @@ function tokenFacts(store: Store, context: OperationContext<unknown>, token: str
     exists: record !== undefined,
     ...(record?.customer_email ? { customer_email: record.customer_email } : {}),
     ...(record?.customer_name ? { customer_name: record.customer_name } : {}),
+    ...(record ? { customer_key: record.customer_key } : {}),
     deleted: record?.status === 'deleted',
     pendingCheckout: record?.status === 'pending_checkout',
     needs: record?.status === 'active' ? chargeNeeds(record, lmnSkus, lettersOf(store, context.channel, record.customer_key), context.now) : [],
@@ -68,7 +69,9 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
       }
       const issuedToken = request.tokenize === true ? `ptok_${newId()}` : undefined;
       const tokenUser = token ? { customer_email: token.customer_email, customer_name: token.customer_name } : undefined;
-      const session = newSession({ id: context.ids.uuid(), channel: context.channel, request, now: context.now, newId, ...(issuedToken ? { issuedToken } : {}), ...(tokenUser ? { tokenUser } : {}) });
+      const id = context.ids.uuid();
+      const userBusinessId = store.customers.businessIdOf(context.channel, sessionCustomerKey(request, id, token?.customer_key), () => context.ids.uuid());
+      const session = newSession({ id, channel: context.channel, request, now: context.now, newId, userBusinessId, ...(issuedToken ? { issuedToken } : {}), ...(tokenUser ? { tokenUser } : {}) });
       // A usable stored payment method is charged without the hosted flow.
       const events = request.payment_token !== undefined ? completeCheckout(session, context.now) : [];
       saveNew(store, session, events, context.now, context.ids);

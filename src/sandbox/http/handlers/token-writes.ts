@@ -112,6 +112,7 @@ function tokenOfSetup(store: Store, context: WriteContext, request: ProvisionReq
   const token: PaymentTokenRecord = {
     token: `ptok_${context.ids.short()}`, channel: context.channel, session_id: null, status: 'active', next_action: null, created_at: context.now,
     customer_email: request.customer_email ?? null, customer_name: request.customer_name ?? null, customer_key: request.customer_key,
+    user_business_id: store.customers.businessIdOf(context.channel, request.customer_key, () => context.ids.uuid()),
     card_brand: card.brand, card_last4: card.last4, card_expires: card.expires, lmn_expires_at: null,
     provision_request_id: request.id, metadata: request.metadata ?? null, success_url: request.success_url, failure_url: request.failure_url,
   };
@@ -195,6 +196,8 @@ export function pendingSessionToken(session: Session, token: string): PaymentTok
     token, channel: session.channel, session_id: session.id, status: 'pending_checkout', next_action: null, created_at: session.created_at,
     customer_email: session.customer_email ?? null, customer_name: session.customer_name ?? null,
     customer_key: customerKeyOf(session.customer_email, `session:${session.id}`),
+    // The session's customer is the token's user: the same key, so the same business id.
+    user_business_id: session.user_business_id ?? null,
     card_brand: null, card_last4: null, card_expires: null, lmn_expires_at: null, provision_request_id: null,
     metadata: session.request.metadata ?? null,
     success_url: resolveRedirect(session.request.success_url, session.id), failure_url: resolveRedirect(session.request.failure_url, session.id),

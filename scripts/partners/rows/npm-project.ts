@@ -1,7 +1,7 @@
 // A fresh npm project in a row's folder, with exact versions, as a partner's repository holds one.
 import { cpSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RowContext } from '../row.js';
+import type { Row, RowContext } from '../row.js';
 
 export async function npmProject(ctx: RowContext, deps: { dependencies?: Record<string, string>; devDependencies?: Record<string, string> }): Promise<void> {
   writeFileSync(path.join(ctx.workDir, 'package.json'), `${JSON.stringify({ name: 'partner', private: true, type: 'module', ...deps }, null, 2)}\n`);
@@ -12,3 +12,17 @@ export async function npmProject(ctx: RowContext, deps: { dependencies?: Record<
 export function copyPartnerFiles(ctx: RowContext, from: string): void {
   cpSync(path.join(ctx.root, from), ctx.workDir, { recursive: true });
 }
+
+/** Compiles a TypeScript row's project with its tsc into dist/, an ES module package. */
+export async function compileTypescript(ctx: RowContext): Promise<void> {
+  await ctx.run('npx', ['--no-install', 'tsc', '-p', '.']);
+  writeFileSync(path.join(ctx.workDir, 'dist', 'package.json'), '{"type":"module"}\n');
+}
+
+/** The flow and the verifier of a TypeScript row, run from its compiled dist/ on this Node. */
+export const runCompiledTypescript: Pick<Row, 'flow' | 'verify'> = {
+  async flow(ctx, env) {
+    return (await ctx.run(process.execPath, ['dist/flow.js'], { env: { ...env } })).output;
+  },
+  verify: (ctx, input) => ctx.run(process.execPath, ['dist/verify-webhook.js', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+};

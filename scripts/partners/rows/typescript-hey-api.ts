@@ -2,10 +2,10 @@
 // output, in a fresh npm project. Besides the four steps, it fails when hey-api renamed a type with a
 // `2` (a schema's name clashing with a name it derives from an operationId) and when a session, a
 // list item or a dispute is typed `unknown`.
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row } from '../row.js';
-import { copyPartnerFiles, npmProject } from './npm-project.js';
+import { compileTypescript, copyPartnerFiles, npmProject, runCompiledTypescript } from './npm-project.js';
 import { checkedSchemas, clashRenames, memberType, unknownsIn, warningLines } from './typescript-checks.js';
 
 const source = 'partners/typescript/hey-api';
@@ -36,14 +36,8 @@ export const typescriptHeyApi: Row = {
     if (problems.length > 0) throw new Error(problems.join('\n'));
     return { warnings: warningLines(result.output) };
   },
-  async compile(ctx) {
-    await ctx.run('npx', ['--no-install', 'tsc', '-p', '.']);
-    writeFileSync(path.join(ctx.workDir, 'dist', 'package.json'), '{"type":"module"}\n');
-  },
-  async flow(ctx, env) {
-    return (await ctx.run(process.execPath, ['dist/flow.js'], { env: { ...env } })).output;
-  },
-  verify: (ctx, input) => ctx.run(process.execPath, ['dist/verify-webhook.js', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+  compile: compileTypescript,
+  ...runCompiledTypescript,
   async typeNames(ctx) {
     return {
       session: memberType(typesFile(ctx.workDir), 'RetrievePaymentSessionResponses', '200'),

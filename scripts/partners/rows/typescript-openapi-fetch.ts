@@ -1,9 +1,9 @@
 // TypeScript: types from openapi-typescript, calls through openapi-fetch, in a fresh npm project
 // as a partner's repository would hold them (not this package's own client).
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row } from '../row.js';
-import { copyPartnerFiles, npmProject } from './npm-project.js';
+import { compileTypescript, copyPartnerFiles, npmProject, runCompiledTypescript } from './npm-project.js';
 
 const source = 'partners/typescript/openapi-fetch';
 
@@ -33,15 +33,11 @@ export const typescriptOpenapiFetch: Row = {
     return { warnings: result.output.split('\n').filter((line) => /warn/i.test(line)) };
   },
   async compile(ctx) {
-    await ctx.run('npx', ['--no-install', 'tsc', '-p', '.']);
+    await compileTypescript(ctx);
     // schema.d.ts has no JavaScript: flow.js imports nothing from it at run time.
     copyFileSync(path.join(ctx.workDir, 'schema.d.ts'), path.join(ctx.workDir, 'dist', 'schema.d.ts'));
-    writeFileSync(path.join(ctx.workDir, 'dist', 'package.json'), '{"type":"module"}\n');
   },
-  async flow(ctx, env) {
-    return (await ctx.run(process.execPath, ['dist/flow.js'], { env: { ...env } })).output;
-  },
-  verify: (ctx, input) => ctx.run(process.execPath, ['dist/verify-webhook.js', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+  ...runCompiledTypescript,
   async typeNames(ctx) {
     const schema = readFileSync(path.join(ctx.workDir, 'schema.d.ts'), 'utf8');
     return { session: answerType(schema, 'retrievePaymentSession', 200), captureError: answerType(schema, 'capturePaymentSession', 400) };

@@ -3,10 +3,10 @@
 // no release since early 2025 and its client runs on Zodios, which stays on Zod 3: see
 // partners/typescript/orval/NOTES.md.) Besides the four steps, it fails when the schema of a
 // session, a list item or a dispute holds a zod.unknown().
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row } from '../row.js';
-import { copyPartnerFiles, npmProject } from './npm-project.js';
+import { compileTypescript, copyPartnerFiles, npmProject, runCompiledTypescript } from './npm-project.js';
 import { checkedSchemas, unknownsIn, warningLines } from './typescript-checks.js';
 
 const source = 'partners/typescript/orval';
@@ -41,14 +41,8 @@ export const typescriptOrval: Row = {
     if (unknowns.length > 0) throw new Error(`The Zod schemas of ${checkedSchemas.join(', ')} hold ${unknowns.length} zod.unknown():\n${unknowns.map((u) => `  ${u.path}: ${u.text}`).join('\n')}`);
     return { warnings: warningLines(result.output) };
   },
-  async compile(ctx) {
-    await ctx.run('npx', ['--no-install', 'tsc', '-p', '.']);
-    writeFileSync(path.join(ctx.workDir, 'dist', 'package.json'), '{"type":"module"}\n');
-  },
-  async flow(ctx, env) {
-    return (await ctx.run(process.execPath, ['dist/flow.js'], { env: { ...env } })).output;
-  },
-  verify: (ctx, input) => ctx.run(process.execPath, ['dist/verify-webhook.js', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+  compile: compileTypescript,
+  ...runCompiledTypescript,
   async typeNames(ctx) {
     return { session: answerType(ctx.workDir, 'retrievePaymentSession', 200), captureError: answerType(ctx.workDir, 'capturePaymentSession', 400) };
   },

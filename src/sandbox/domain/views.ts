@@ -68,6 +68,12 @@ export function amountFields(session: Session): { capture_amount?: number; autho
 /** The service fee, in decimal dollars; the sandbox charges none. */
 export const SERVICE_FEE = '0.00';
 
+/**
+ * The version of the stored detail rendering (detail_view): a row rendered by another version is
+ * rendered again from its document when read. Bump it whenever toDetail's output changes.
+ */
+export const DETAIL_VIEW_VERSION = 1;
+
 export function toDetail(session: Session): SessionDetail {
   return {
     id: session.id,

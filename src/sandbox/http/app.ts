@@ -95,6 +95,7 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     faults: { codes400: contractCodes400 },
     publicUrl,
     replayIgnores: (id) => (id === 'createPaymentSession' ? replayIgnored : undefined),
+    singleRead: (id) => id === 'retrievePaymentSession',
     takesTurn: searchTakesTurn,
   });
   const contractIds = new Set(listOperations(contract).map((o) => o.operation.operationId));

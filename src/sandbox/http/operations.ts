@@ -1,6 +1,6 @@
 // Registers every operation of a document as a fastify route: the route needs a key, an armed
 // fault fails it, the body and parameters are validated against the document, and the handler runs
-// in one transaction. Operations without a handler answer 501 NotImplemented, as the contract
+// in one transaction (a write's shared with the other writes of its turn: store/group-commit.ts). Operations without a handler answer 501 NotImplemented, as the contract
 // allows. Every refusal is thrown, and answered by http/errors.ts.
 import type { FastifyInstance } from 'fastify';
 import type { Refusal } from '../domain/errors.js';
@@ -34,6 +34,11 @@ export interface RegisterOptions<Operations> {
   publicUrl: () => string;
   /** Top-level body fields whose violations wait until an idempotent replay is ruled out. */
   replayIgnores?: (operationId: string) => ((field: string) => boolean) | undefined;
+  /**
+   * Operations whose handler reads one statement: they run without a transaction, since SQLite
+   * answers a statement from one snapshot anyway, and BEGIN and COMMIT cost more than the read.
+   */
+  singleRead?: (operationId: string) => boolean;
   /** Requests that may read thousands of rows: each waits for a turn of the event loop of its own (turns.ts). */
   takesTurn?: (operationId: string, query: Readonly<Record<string, unknown>>) => boolean;
 }
@@ -79,24 +84,29 @@ function takeFault<Operations>(options: RegisterOptions<Operations>, channel: st
   return injectedFault(as400 ? 400 : 500, as400 ? fault.error : 'ServerError');
 }
 
+const runDirectly = <T>(fn: () => T): T => fn();
+
 function registerRoute<Operations>(
   app: FastifyInstance, entry: LocatedOperation, handler: Handler<unknown> | undefined, options: RegisterOptions<Operations>, skipBody: boolean,
 ): void {
   const { operationId } = entry.operation;
   const codes = options.codesFor(operationId);
+  const singleRead = entry.method === 'get' && options.singleRead?.(operationId) === true;
   app.route({
     method: entry.method.toUpperCase() as 'GET' | 'POST' | 'PUT',
     url: fastifyPath(entry.path),
     config: { operationId, codes, requiresKey: true, implemented: handler !== undefined } satisfies RouteConfig,
     handler: async (request, reply) => {
       const channel = channelOf(request);
+      // The cached clock, faults and features are current as the request starts (store/fact-cache.ts).
+      options.store.revalidate();
       const fault = takeFault(options, channel, operationId);
       if (fault) throw fault;
       if (options.takesTurn?.(operationId, request.query as Record<string, unknown>)) await nextTurn();
-      // The rest of the request is one transaction (a write is IMMEDIATE): the clock and the
-      // handler read one snapshot. A GET's never writes.
-      const run = entry.method === 'get' ? options.store.read : options.store.transaction;
-      const result = run(() => {
+      // The rest of the request is one transaction (a write is IMMEDIATE): the handler reads one
+      // snapshot. A GET's never writes; a single read needs none.
+      const run = entry.method !== 'get' ? options.store.write : singleRead ? runDirectly : options.store.read;
+      const result = await run(() => {
         if (!handler) throw notImplemented(operationId);
         if (!skipBody && request.body instanceof MalformedBody) {
           const { field, message } = request.body;

@@ -1,5 +1,6 @@
 // The sandbox clock of each sales channel.
 import type { Db } from './database.js';
+import type { FactCache } from './fact-cache.js';
 
 /**
  * The sandbox clock of each channel: real time plus an offset that helpers advance (for hold
@@ -8,17 +9,23 @@ import type { Db } from './database.js';
 /** Stored times are compared as ISO 8601 text, which orders correctly only up to year 9999. */
 export const LAST_CLOCK_TIME = Date.parse('9999-12-31T23:59:59.999Z');
 
-export function clockRepository(db: Db, realNow: () => number = Date.now) {
+export function clockRepository(db: Db, facts: FactCache, realNow: () => number = Date.now) {
   const read = db.prepare('SELECT offset_ms FROM channel_clocks WHERE channel = ?').pluck();
   const advance = db.prepare(`INSERT INTO channel_clocks (channel, offset_ms) VALUES (?, ?)
     ON CONFLICT (channel) DO UPDATE SET offset_ms = offset_ms + excluded.offset_ms`);
-  const offset = (channel: string) => (read.get(channel) as number | undefined) ?? 0;
+  const offsets = facts.map<number>();
+  const offset = (channel: string) => {
+    let ms = offsets.get(channel);
+    if (ms === undefined) offsets.set(channel, (ms = (read.get(channel) as number | undefined) ?? 0));
+    return ms;
+  };
   return {
     // A clock advanced to the end of year 9999 stays there, though real time goes on.
     now: (channel: string) => new Date(Math.min(realNow() + offset(channel), LAST_CLOCK_TIME)).toISOString(),
     offsetSeconds: (channel: string) => Math.floor(offset(channel) / 1000),
     advance(channel: string, seconds: number): void {
       advance.run(channel, seconds * 1000);
+      offsets.delete(channel);
     },
   };
 }

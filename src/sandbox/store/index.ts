@@ -6,7 +6,9 @@ import { customersRepository } from './customers.js';
 import type { Db } from './database.js';
 import { deliveriesRepository } from './deliveries.js';
 import { disputesRepository } from './dispute-index.js';
+import { factCache } from './fact-cache.js';
 import { faultsRepository } from './faults.js';
+import { groupCommit } from './group-commit.js';
 import { featuresRepository } from './features.js';
 import { lettersRepository } from './letters.js';
 import { outboxRepository } from './outbox.js';
@@ -17,8 +19,24 @@ import { tokenListQueries } from './token-list.js';
 import { tokensRepository } from './tokens.js';
 
 export function createStore(db: Db) {
+  // Each channel's clock, faults and features, cached (fact-cache.ts): looked at again as every
+  // transaction starts, and emptied when one rolls back.
+  const facts = factCache(db);
   // Built once, as better-sqlite3 advises; each call runs its function inside the transaction.
-  const inTransaction = db.transaction((fn: () => unknown) => fn());
+  const inTransaction = db.transaction((fn: () => unknown) => {
+    facts.revalidate();
+    return fn();
+  });
+  const rollingBack = <T>(run: () => T): T => {
+    try {
+      return run();
+    } catch (error) {
+      facts.clear();
+      throw error;
+    }
+  };
+  const transaction = <T>(fn: () => T): T => rollingBack(() => inTransaction.immediate(fn) as T);
+  const reset = channelReset(db);
   // Whoever delivers webhooks listens here; told inside the writing transaction, it only schedules.
   const queuedListeners = new Set<() => void>();
   const deliveryQueued = () => {
@@ -27,9 +45,16 @@ export function createStore(db: Db) {
   return {
     db,
     /** Runs fn in one IMMEDIATE transaction: all of a request's writes commit together or not at all. */
-    transaction: <T>(fn: () => T): T => inTransaction.immediate(fn) as T,
+    transaction,
+    /**
+     * Runs fn in a transaction shared with the other writes of this turn of the event loop, alone
+     * in a savepoint (group-commit.ts); resolves once the shared transaction has committed.
+     */
+    write: groupCommit(transaction),
     /** Runs fn in a deferred transaction: a consistent read, for functions that do not write. */
-    read: <T>(fn: () => T): T => inTransaction.deferred(fn) as T,
+    read: <T>(fn: () => T): T => rollingBack(() => inTransaction.deferred(fn) as T),
+    /** Empties the cached facts when another process has committed since the last look (a request does it as it starts). */
+    revalidate: facts.revalidate,
     sessions: sessionsRepository(db),
     /** The channel's customers and their business ids. */
     customers: customersRepository(db),
@@ -45,13 +70,24 @@ export function createStore(db: Db) {
       queuedListeners.add(listener);
       return () => queuedListeners.delete(listener);
     },
-    features: featuresRepository(db),
-    faults: faultsRepository(db),
-    clock: clockRepository(db),
+    features: featuresRepository(db, facts),
+    faults: faultsRepository(db, facts),
+    clock: clockRepository(db, facts),
     /** The secret of the hosted pages' form tokens. */
     pageSecret: pageSecretRepository(db),
     /** Deletes everything of one channel, or of all (`reset.all()`); what it deleted. */
-    reset: channelReset(db),
+    reset: {
+      channel: (channel: string) => {
+        const deleted = reset.channel(channel);
+        facts.clear();
+        return deleted;
+      },
+      all: () => {
+        const deleted = reset.all();
+        facts.clear();
+        return deleted;
+      },
+    },
   };
 }
 

@@ -568,4 +568,25 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 16,
+    description: 'each session keeps its detail record rendered too, so that a retrieve reads one text',
+    // Rows written before stay NULL: a retrieve renders them from their document.
+    sql: `
+      ALTER TABLE payment_sessions ADD COLUMN detail_view TEXT;
+      ALTER TABLE payment_sessions ADD COLUMN detail_view_version INTEGER;
+    `,
+  },
+  {
+    version: 17,
+    description: 'the indexes of a session\'s token and capture time hold only the sessions that have one, so that a create writes two index entries fewer',
+    // A list filtered by token (payment_token = ?) or by capture time (captured_at >= ? or <= ?)
+    // implies IS NOT NULL, so SQLite still picks these indexes for it.
+    sql: `
+      DROP INDEX payment_sessions_channel_token;
+      CREATE INDEX payment_sessions_channel_token ON payment_sessions (channel, payment_token, seq) WHERE payment_token IS NOT NULL;
+      DROP INDEX payment_sessions_channel_captured_at;
+      CREATE INDEX payment_sessions_channel_captured_at ON payment_sessions (channel, captured_at, seq) WHERE captured_at IS NOT NULL;
+    `,
+  },
 ];

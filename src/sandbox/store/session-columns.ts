@@ -2,13 +2,16 @@
 // filter and order on, kept as columns beside it so that SQL can use indexes instead of parsing.
 import { upgradeSession } from '../domain/session-shape.js';
 import type { Session } from '../domain/types.js';
-import { LIST_VIEW_VERSION, listItemOf } from '../domain/views.js';
+import { DETAIL_VIEW_VERSION, LIST_VIEW_VERSION, listItemOf, toDetail } from '../domain/views.js';
 
 /** A stored document, in the current shape whatever shape it was written in. */
 export const readSession = (text: string): Session => upgradeSession(JSON.parse(text) as Record<string, unknown>);
 
 /** A session as the default item of a list page, as stored beside its document (list_view). */
 export const renderListView = (session: Session): string => JSON.stringify(listItemOf(session, {}));
+
+/** A session as retrieve answers it, as stored beside its document (detail_view). */
+export const renderDetailView = (session: Session): string => JSON.stringify(toDetail(session));
 
 export interface SessionColumns {
   id: string;
@@ -29,6 +32,9 @@ export interface SessionColumns {
   /** The session as a default list item, rendered once at write, so that a list page is joined, not built. */
   list_view: string;
   list_view_version: number;
+  /** The session as retrieve answers it, rendered once at write, so that a retrieve reads one text. */
+  detail_view: string;
+  detail_view_version: number;
 }
 
 export function sessionColumns(session: Session): SessionColumns {
@@ -47,5 +53,7 @@ export function sessionColumns(session: Session): SessionColumns {
     document: JSON.stringify(session),
     list_view: renderListView(session),
     list_view_version: LIST_VIEW_VERSION,
+    detail_view: renderDetailView(session),
+    detail_view_version: DETAIL_VIEW_VERSION,
   };
 }

@@ -2,20 +2,25 @@
 // ordered on (session-columns.ts); lists are queried in session-list.ts.
 import type { Session } from '../domain/types.js';
 import type { Db } from './database.js';
-import { readSession, sessionColumns } from './session-columns.js';
+import { DETAIL_VIEW_VERSION } from '../domain/views.js';
+import { readSession, renderDetailView, sessionColumns } from './session-columns.js';
 import { searchIndexRepository } from './search-index.js';
 import { sessionListQueries } from './session-list.js';
 
 export function sessionsRepository(db: Db) {
   const insert = db.prepare(`INSERT INTO payment_sessions
-      (seq, id, channel, created_at, idempotency_key, kind, status, captured_at, email_search, name_search, user_business_id, payment_token, document, list_view, list_view_version)
+      (seq, id, channel, created_at, idempotency_key, kind, status, captured_at, email_search, name_search, user_business_id, payment_token, document, list_view, list_view_version, detail_view, detail_view_version)
     VALUES ((SELECT IFNULL(MAX(seq), 0) + 1 FROM payment_sessions),
-      @id, @channel, @created_at, @idempotency_key, @kind, @status, @captured_at, @email_search, @name_search, @user_business_id, @payment_token, @document, @list_view, @list_view_version)`);
+      @id, @channel, @created_at, @idempotency_key, @kind, @status, @captured_at, @email_search, @name_search, @user_business_id, @payment_token, @document,
+      @list_view, @list_view_version, @detail_view, @detail_view_version)`);
   const update = db.prepare(`UPDATE payment_sessions SET kind = @kind, status = @status, captured_at = @captured_at,
       email_search = @email_search, name_search = @name_search, user_business_id = @user_business_id, payment_token = @payment_token, document = @document,
-      list_view = @list_view, list_view_version = @list_view_version
+      list_view = @list_view, list_view_version = @list_view_version, detail_view = @detail_view, detail_view_version = @detail_view_version
     WHERE id = @id AND channel = @channel`);
   const byId = db.prepare('SELECT document FROM payment_sessions WHERE channel = ? AND id = ?').pluck();
+  // The stored rendering, or (marked by a leading NUL) the document when the rendering is stale.
+  const detailById = db.prepare(`SELECT CASE WHEN detail_view_version = ${DETAIL_VIEW_VERSION} THEN detail_view ELSE char(0) || document END
+    FROM payment_sessions WHERE channel = ? AND id = ?`).pluck();
   const byKey = db.prepare('SELECT document FROM payment_sessions WHERE channel = ? AND idempotency_key = ?').pluck();
   const anywhere = db.prepare('SELECT document FROM payment_sessions WHERE id = ?').pluck();
   const parse = (document: unknown) => (document === undefined ? undefined : readSession(document as string));
@@ -39,6 +44,11 @@ export function sessionsRepository(db: Db) {
     /** Any channel's session: only for the customer's hosted pages, which carry no API key. */
     getForCustomer(id: string): Session | undefined {
       return parse(anywhere.get(id));
+    },
+    /** A session of this channel as retrieve answers it, as a JSON text: its stored rendering, or rendered now when stale. */
+    detailView(channel: string, id: string): string | undefined {
+      const text = detailById.get(channel, id) as string | undefined;
+      return text?.startsWith('\u0000') ? renderDetailView(readSession(text.slice(1))) : text;
     },
     findByIdempotencyKey(channel: string, key: string): Session | undefined {
       return parse(byKey.get(channel, key));

@@ -79,10 +79,11 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
       return { id: session.id, redirect_url: checkoutUrl(context.origin, session) };
     },
 
+    // The detail is stored rendered with each session: a retrieve reads one text (a single-read operation, app.ts).
     retrievePaymentSession(context, store) {
-      const session = store.sessions.get(context.channel, context.path.business_id);
-      if (!session) throw notFound(`No payment session ${context.path.business_id}.`);
-      return toDetail(session);
+      const detail = store.sessions.detailView(context.channel, context.path.business_id);
+      if (detail === undefined) throw notFound(`No payment session ${context.path.business_id}.`);
+      return new PreRenderedJson(detail);
     },
 
     listPaymentSessions(context, store) {

@@ -197,6 +197,21 @@ describe('failures and retries', () => {
     expect(await deliveredAt()).not.toBeNull();
   });
 
+  it('a retry carries the webhook_delivery_id of the first attempt, the receiver\'s key to deduplicate', async () => {
+    const r = await receiver({ answer: (n) => (n < 2 ? 'fail' : 'ok') });
+    await addEndpoint(r.url);
+    await s.post(`/payments/v1/payment_session/${await s.createSession()}/cancel`);
+    const [event] = await s.outbox();
+    await until(async () => {
+      if (r.accepted.length === 0) await advance(60);
+      return r.accepted.length === 1;
+    }, 10_000, 'the third attempt, answered 204');
+    // Two failed attempts, then the one accepted: all three under the event's id, the same body each time.
+    expect(r.arrived.map((raw) => (JSON.parse(raw) as { webhook_delivery_id: string }).webhook_delivery_id)).toEqual(Array(3).fill(event!.payload.webhook_delivery_id));
+    expect(r.accepted[0]!.body.webhook_delivery_id).toBe(event!.payload.webhook_delivery_id);
+    expect(r.arrived).toEqual([r.accepted[0]!.raw, r.accepted[0]!.raw, r.accepted[0]!.raw]);
+  });
+
   it('keeps one resource\'s events in order when an attempt fails', async () => {
     const r = await receiver({ answer: (n) => (n === 0 ? 'fail' : 'ok') });
     await addEndpoint(r.url);

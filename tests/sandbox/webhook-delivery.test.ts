@@ -4,7 +4,7 @@
 // 7 days; nothing is lost or duplicated after dedupe on webhook_delivery_id.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dispatcher.js';
-import { testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
 import { freePort } from '../support/processes.js';
 import { seededRandom } from '../support/random.js';
 import { startReceiver, until, type Receiver } from '../support/webhook-receiver.js';
@@ -126,6 +126,26 @@ describe('signed delivery', () => {
     // Only dispute.* is a wildcard besides *: another prefix is refused.
     const refused = await addEndpoint(disputes.url, { event_types: ['payment_token.*'] });
     expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 400, error: 'InvalidRequest' });
+  });
+
+  it('sends each channel\'s events only to that channel\'s endpoints', async () => {
+    const mine = await receiver();
+    const theirs = await receiver();
+    await addEndpoint(mine.url);
+    const other = (await s.post('/sandbox/v1/webhook_endpoints', { url: theirs.url, secret: SECRET }, { key: OTHER_KEY })).body as { id: string };
+    await s.post(`/payments/v1/payment_session/${await s.createSession()}/cancel`);
+    // The fan-out is written with the event: the other channel's endpoint got no delivery of it.
+    const deliveriesTo = (endpointId: string) => s.db.prepare('SELECT COUNT(*) AS n FROM deliveries WHERE endpoint_id = ?').pluck().get(endpointId);
+    expect(deliveriesTo(other.id)).toBe(0);
+    // And an event of the other channel reaches only its endpoint.
+    const theirSession = await s.createSession({}, { key: OTHER_KEY });
+    await s.post(`/payments/v1/payment_session/${theirSession}/cancel`, undefined, { key: OTHER_KEY });
+    expect(deliveriesTo(other.id)).toBe(1);
+    await until(() => mine.accepted.length === 1 && theirs.accepted.length === 1, 5000, 'one delivery at each endpoint');
+    const idsOf = (r: Receiver) => r.arrived.map((raw) => (JSON.parse(raw) as { webhook_delivery_id: string }).webhook_delivery_id);
+    expect(idsOf(mine)).toEqual((await s.outbox()).map((e) => e.payload.webhook_delivery_id));
+    expect(idsOf(theirs)).toEqual((await s.get('/sandbox/v1/outbox', { key: OTHER_KEY })).body.events.map((e: { payload: { webhook_delivery_id: string } }) => e.payload.webhook_delivery_id));
+    expect(theirs.accepted[0]!.body.data.payment_id).toBe(theirSession);
   });
 
   it('redelivers an event by hand under the same webhook_delivery_id', async () => {

@@ -130,6 +130,23 @@ describe('the contract\'s dispute operations', () => {
     expect((await s.post(`/v1/disputes/${dispute.dispute_id}/accept`, undefined, { key: OTHER_KEY })).status).toBe(404);
   });
 
+  it('a dispute under review still blocks refunds (ChargeDisputed), however it got there, until it is resolved', async () => {
+    const synced = await s.capturedOneTime();
+    const byBank = await open(synced, { amount: 2000 });
+    expect((await helper(byBank.dispute_id, 'sync', { state: 'under_review' })).body.state).toBe('under_review');
+    const refused = await refund(synced, 100, 'while-under-review');
+    expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 400, error: 'ChargeDisputed' });
+    // Evidence submitted: the partner's own way to under_review.
+    const answered = await s.capturedOneTime();
+    const withEvidence = await open(answered, { amount: 2000 });
+    await helper(withEvidence.dispute_id, 'evidence');
+    expect((await s.get(`/v1/disputes/${withEvidence.dispute_id}`)).body.state).toBe('under_review');
+    expect((await refund(answered, 100, 'after-evidence')).body.error).toBe('ChargeDisputed');
+    // Resolved, the same refund goes through: the dispute alone refused it.
+    await helper(byBank.dispute_id, 'resolve', { outcome: 'won' });
+    expect((await refund(synced, 100, 'while-under-review')).status).toBe(200);
+  });
+
   it('a won dispute unblocks refunds and leaves the refundable whole', async () => {
     const id = await s.capturedOneTime();
     const dispute = await open(id, { amount: 2000 });

@@ -1,6 +1,10 @@
 // create_payment_session idempotency, rules 1-4 of the reference, exactly.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { noCharges, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { SANDBOX_API_KEY, startSandboxProcess } from '../support/sandbox-process.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });
@@ -35,12 +39,45 @@ describe('rule 1: same key, same compared fields', () => {
     expect(theirs.body.id).not.toBe(mine.body.id);
   });
 
-  it('a burst of identical concurrent creates yields exactly one session', async () => {
+  it('a burst of identical creates, answered one after another in process, yields exactly one session', async () => {
     const replies = await Promise.all(Array.from({ length: 25 }, () => create(keyed())));
     expect(new Set(replies.map((r) => r.status))).toEqual(new Set([200]));
     expect(new Set(replies.map((r) => r.body.id)).size).toBe(1);
     expect(await countSessions()).toBe(1);
   });
+
+  it('50 identical creates at once over HTTP, to two sandboxes on one database file, yield exactly one session, every answer its id', async () => {
+    // Two processes, each with its own connection: the creates race on the UNIQUE index of
+    // (channel, idempotency_key), which one process answering in turn never does.
+    const dir = mkdtempSync(path.join(tmpdir(), 'idempotency-race-'));
+    const db = path.join(dir, 'race.db');
+    const sandboxes = [await startSandboxProcess({ db }), await startSandboxProcess({ db })];
+    try {
+      const headers = { 'x-service-api-key': SANDBOX_API_KEY, 'content-type': 'application/json' };
+      const created = new Set<string>();
+      // Rounds of 50 at once, each round with a key of its own: the race is on the first insert of each key.
+      for (let round = 0; round < 10; round++) {
+        const body = JSON.stringify(keyed({ idempotency_key: `race-${round}` }));
+        const replies = await Promise.all(Array.from({ length: 50 }, async (_, n) => {
+          const response = await fetch(`${sandboxes[n % 2]!.baseUrl}/payments/v1/create_payment_session`, { method: 'POST', headers, body });
+          return { status: response.status, body: (await response.json()) as { id?: string; error?: string } };
+        }));
+        expect({ round, refused: replies.filter((r) => r.status !== 200) }).toEqual({ round, refused: [] });
+        const ids = new Set(replies.map((r) => r.body.id!));
+        expect({ round, ids: ids.size }).toEqual({ round, ids: 1 });
+        for (const id of ids) created.add(id);
+      }
+      expect(created.size).toBe(10);
+      for (const sandbox of sandboxes) {
+        const list = (await (await fetch(`${sandbox.baseUrl}/payments/v1/payment_sessions?page_size=100`, { headers })).json()) as { payment_sessions: Array<{ id: string }> };
+        expect(new Set(list.payment_sessions.map((p) => p.id))).toEqual(created);
+        expect(list.payment_sessions).toHaveLength(10);
+      }
+    } finally {
+      for (const sandbox of sandboxes) await sandbox.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('rule 2 and 3: a different compared field', () => {

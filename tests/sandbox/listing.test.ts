@@ -41,16 +41,20 @@ describe('list payment sessions', () => {
     expect(await listIds('page=3&page_size=3')).toEqual([]);
   });
 
-  it('filters pending and voided sessions out', async () => {
-    expect(await listIds('filter_pending=true')).not.toContain(ids.pending);
-    expect(await listIds('filter_voided=true')).not.toContain(ids.voided);
+  it('filters pending and voided sessions out, newest first', async () => {
+    expect(await listIds('filter_pending=true')).toEqual([ids.voided, ids.authorized, ids.captured]);
+    expect(await listIds('filter_voided=true')).toEqual([ids.authorized, ids.captured, ids.pending]);
+    expect(await listIds('filter_pending=true&filter_voided=true')).toEqual([ids.authorized, ids.captured]);
     expect((await list('filter_pending=true&filter_voided=true')).pagination.count).toBe(2);
   });
 
-  it('filters by comma-separated kind and status lists', async () => {
-    expect((await listIds('kind=authorization')).sort()).toEqual([ids.authorized, ids.voided].sort());
-    expect((await listIds('status=captured,authorized')).sort()).toEqual([ids.captured, ids.authorized].sort());
-    expect((await listIds('kind=one_time_payment,authorization')).length).toBe(4);
+  it('filters by comma-separated kind and status lists, newest first', async () => {
+    expect(await listIds('kind=authorization')).toEqual([ids.voided, ids.authorized]);
+    // The order of the list's values is not the order of the answer.
+    expect(await listIds('status=captured,authorized')).toEqual([ids.authorized, ids.captured]);
+    expect(await listIds('status=authorized,captured')).toEqual([ids.authorized, ids.captured]);
+    expect(await listIds('kind=one_time_payment,authorization')).toEqual([ids.voided, ids.authorized, ids.captured, ids.pending]);
+    expect(await listIds('kind=one_time_payment&page_size=1&page=2')).toEqual([ids.pending]);
   });
 
   it('searches the session id, email and name', async () => {

@@ -4,7 +4,7 @@
 // 7 days; nothing is lost or duplicated after dedupe on webhook_delivery_id.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dispatcher.js';
-import { testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
 import { freePort } from '../support/processes.js';
 import { seededRandom } from '../support/random.js';
 import { startReceiver, until, type Receiver } from '../support/webhook-receiver.js';
@@ -36,6 +36,14 @@ const addEndpoint = (url: string, extra: Record<string, unknown> = {}) => s.post
 const advance = (seconds: number) => s.post('/sandbox/v1/clock/advance', { seconds });
 const outboxCount = async () => (await s.outbox()).length;
 const unique = (received: Receiver['accepted']) => new Set(received.map((r) => r.body.webhook_delivery_id)).size;
+// What the dispatcher has left to do, read where it reads it: a delivery still pending may be sent
+// again; one that is due (or in flight: it stays due until its attempt is recorded) is about to be.
+// Waiting for these, instead of for some milliseconds, is what makes "nothing more was sent" a fact.
+const deliveryStatuses = () => s.db.prepare('SELECT status FROM deliveries ORDER BY id').pluck().all() as string[];
+const settled = () => deliveryStatuses().every((status) => status !== 'pending');
+const nothingDue = () => s.store.deliveries.allEndpoints()
+  .every((e) => s.store.deliveries.due(e.id, s.store.clock.now(e.channel), { skip: [], limit: 1 }).length === 0);
+const attemptCount = () => s.db.prepare('SELECT COUNT(*) FROM delivery_attempts').pluck().get() as number;
 
 describe('signed delivery', () => {
   it('delivers a payment and a dispute, each event verified, each resource\'s in the order they happened', async () => {
@@ -75,7 +83,10 @@ describe('signed delivery', () => {
     await s.post(`/sandbox/v1/disputes/${dropped.dispute_id}/drop`);
     await s.post(`/sandbox/v1/disputes/${dropped.dispute_id}/drop`); // re-sync of a terminal dispute: silent
     await until(() => r.accepted.length === 5, 5000, 'five dispute deliveries');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Every delivery settled: nothing more can reach the receiver.
+    await until(settled, 5000, 'every delivery settled');
+    expect(deliveryStatuses()).toEqual(Array(5).fill('delivered'));
+    expect(r.accepted).toHaveLength(5);
     // In order per dispute (the order across disputes is not promised).
     const of = (disputeId: string) => r.accepted.filter((d) => d.body.data.dispute_id === disputeId).map((d) => [d.body.event_type, d.body.data.phase]);
     expect(of(inquiry.dispute_id)).toEqual([['dispute.created', 'inquiry'], ['dispute.created', 'dispute'], ['dispute.closed', 'dispute']]);
@@ -119,13 +130,34 @@ describe('signed delivery', () => {
     await s.post(`/sandbox/v1/disputes/${dispute.dispute_id}/evidence`);
     await s.post(`/sandbox/v1/disputes/${dispute.dispute_id}/resolve`, { outcome: 'won' });
     await until(() => everything.accepted.length === 6 && disputes.accepted.length === 4, 5000, 'both receivers');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(settled, 5000, 'every delivery settled');
+    expect(deliveryStatuses()).toEqual(Array(10).fill('delivered'));
     expect(disputes.rejected).toEqual([]);
     expect(disputes.accepted.map((d) => d.body.event_type)).toEqual(['dispute.created', 'dispute.evidence_submitted', 'dispute.updated', 'dispute.closed']);
     expect(everything.accepted.filter((d) => !d.body.event_type.startsWith('dispute.')).map((d) => d.body.event_type)).toEqual(['payment_session_complete', 'payment_session_complete']);
     // Only dispute.* is a wildcard besides *: another prefix is refused.
     const refused = await addEndpoint(disputes.url, { event_types: ['payment_token.*'] });
     expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 400, error: 'InvalidRequest' });
+  });
+
+  it('sends each channel\'s events only to that channel\'s endpoints', async () => {
+    const mine = await receiver();
+    const theirs = await receiver();
+    await addEndpoint(mine.url);
+    const other = (await s.post('/sandbox/v1/webhook_endpoints', { url: theirs.url, secret: SECRET }, { key: OTHER_KEY })).body as { id: string };
+    await s.post(`/payments/v1/payment_session/${await s.createSession()}/cancel`);
+    // The fan-out is written with the event: the other channel's endpoint got no delivery of it.
+    const deliveriesTo = (endpointId: string) => s.db.prepare('SELECT COUNT(*) AS n FROM deliveries WHERE endpoint_id = ?').pluck().get(endpointId);
+    expect(deliveriesTo(other.id)).toBe(0);
+    // And an event of the other channel reaches only its endpoint.
+    const theirSession = await s.createSession({}, { key: OTHER_KEY });
+    await s.post(`/payments/v1/payment_session/${theirSession}/cancel`, undefined, { key: OTHER_KEY });
+    expect(deliveriesTo(other.id)).toBe(1);
+    await until(() => mine.accepted.length === 1 && theirs.accepted.length === 1, 5000, 'one delivery at each endpoint');
+    const idsOf = (r: Receiver) => r.arrived.map((raw) => (JSON.parse(raw) as { webhook_delivery_id: string }).webhook_delivery_id);
+    expect(idsOf(mine)).toEqual((await s.outbox()).map((e) => e.payload.webhook_delivery_id));
+    expect(idsOf(theirs)).toEqual((await s.get('/sandbox/v1/outbox', { key: OTHER_KEY })).body.events.map((e: { payload: { webhook_delivery_id: string } }) => e.payload.webhook_delivery_id));
+    expect(theirs.accepted[0]!.body.data.payment_id).toBe(theirSession);
   });
 
   it('redelivers an event by hand under the same webhook_delivery_id', async () => {
@@ -197,6 +229,21 @@ describe('failures and retries', () => {
     expect(await deliveredAt()).not.toBeNull();
   });
 
+  it('a retry carries the webhook_delivery_id of the first attempt, the receiver\'s key to deduplicate', async () => {
+    const r = await receiver({ answer: (n) => (n < 2 ? 'fail' : 'ok') });
+    await addEndpoint(r.url);
+    await s.post(`/payments/v1/payment_session/${await s.createSession()}/cancel`);
+    const [event] = await s.outbox();
+    await until(async () => {
+      if (r.accepted.length === 0) await advance(60);
+      return r.accepted.length === 1;
+    }, 10_000, 'the third attempt, answered 204');
+    // Two failed attempts, then the one accepted: all three under the event's id, the same body each time.
+    expect(r.arrived.map((raw) => (JSON.parse(raw) as { webhook_delivery_id: string }).webhook_delivery_id)).toEqual(Array(3).fill(event!.payload.webhook_delivery_id));
+    expect(r.accepted[0]!.body.webhook_delivery_id).toBe(event!.payload.webhook_delivery_id);
+    expect(r.arrived).toEqual([r.accepted[0]!.raw, r.accepted[0]!.raw, r.accepted[0]!.raw]);
+  });
+
   it('keeps one resource\'s events in order when an attempt fails', async () => {
     const r = await receiver({ answer: (n) => (n === 0 ? 'fail' : 'ok') });
     await addEndpoint(r.url);
@@ -220,15 +267,24 @@ describe('failures and retries', () => {
     await first.close();
     receivers.splice(receivers.indexOf(first), 1);
     for (let i = 0; i < 3; i++) await s.capturedOneTime();
-    for (let hours = 0; hours < 72; hours += 6) await advance(6 * HOUR);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await until(() => attemptCount() >= 3 && nothingDue(), 5000, 'the first attempts');
+    // Six hours is more than the longest backoff: each step makes every waiting delivery due, and
+    // its attempt is recorded before nothing is due again.
+    for (let hours = 0; hours < 72; hours += 6) {
+      const before = attemptCount();
+      await advance(6 * HOUR);
+      await until(nothingDue, 5000, `the retries after ${hours + 6} h`);
+      // (One more may come by itself: the first backoffs are shorter than a step takes on a slow machine.)
+      expect({ hours: hours + 6, retried: attemptCount() - before >= 3 }).toEqual({ hours: hours + 6, retried: true });
+    }
     const log = (await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts as Array<{ status: number | null; delivery_status: string; event_id: string }>;
     // Retried all along, and only each session's first event: its later one waits behind it.
-    expect(log.length).toBeGreaterThanOrEqual(6);
+    expect(log.length).toBeGreaterThanOrEqual(3 + 12 * 3);
     expect(log.every((a) => a.status === null && a.delivery_status === 'pending')).toBe(true);
     expect(new Set(log.map((a) => a.event_id)).size).toBe(3);
     const back = await receiver({ port });
-    await advance(HOUR);
+    // More than the longest backoff (an hour, +20 %) that 3 days of retries have reached.
+    await advance(2 * HOUR);
     await until(() => unique(back.accepted) === 6, 5000, 'the six events');
     expect(back.accepted.map((d) => d.body.data.status)).toEqual(expect.arrayContaining(['processing', 'captured']));
   });
@@ -238,16 +294,27 @@ describe('failures and retries', () => {
     await addEndpoint(r.url);
     const id = await s.createSession();
     await s.post(`/payments/v1/payment_session/${id}/cancel`);
-    await until(async () => (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts.length > 0);
-    for (let day = 0; day < 8; day++) {
-      for (let hour = 0; hour < 24; hour += 4) await advance(4 * HOUR);
-      await new Promise((resolve) => setTimeout(resolve, 60));
+    await until(() => attemptCount() > 0 && nothingDue(), 5000, 'the first attempt');
+    // Four hours is more than the longest backoff: while the delivery is pending, each step makes it
+    // due, and its retry is recorded before nothing is due again.
+    for (let step = 1; step <= 8 * 6; step++) {
+      const [pendingBefore, before] = [!settled(), attemptCount()];
+      await advance(4 * HOUR);
+      await until(nothingDue, 5000, `the retry after ${step * 4} h`);
+      if (pendingBefore) expect({ step, retried: attemptCount() - before >= 1 }).toEqual({ step, retried: true });
     }
-    await until(async () => (await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts.at(-1).delivery_status === 'failed', 5000, 'failed');
-    const tried = (await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts.length;
+    expect(deliveryStatuses()).toEqual(['failed']);
+    const log = (await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts as Array<{ attempted_at: string; delivery_status: string }>;
+    // Tried through the 7 days (a retry every 4 h at the least), none after them.
+    expect(log.length).toBeGreaterThanOrEqual(7 * 6);
+    // (The last came due within the 7 days; it ran once the dispatcher took it, well within a minute.)
+    expect(Date.parse(log.at(-1)!.attempted_at) - Date.parse(log[0]!.attempted_at)).toBeLessThanOrEqual(7 * 24 * HOUR * 1000 + 60_000);
+    // Failed, it is never due again, however far the clock goes.
+    const tried = attemptCount();
     await advance(24 * HOUR);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect((await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts.length).toBe(tried);
+    expect(nothingDue()).toBe(true);
+    expect(deliveryStatuses()).toEqual(['failed']);
+    expect(attemptCount()).toBe(tried);
   });
 });
 
@@ -293,12 +360,15 @@ describe('found by review: what happens to a delivery in flight', () => {
     await until(() => slow.arrived.length === 1, 5000, 'the attempt in flight');
     await s.post('/sandbox/v1/reset');
     await until(() => slow.received.length === 1, 5000, 'the answer');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect((await s.get('/sandbox/v1/webhook_deliveries')).body.attempts).toEqual([]);
     // Endpoints stay across a reset, and the dispatcher still delivers.
     const again = await s.createSession();
     await s.post(`/payments/v1/payment_session/${again}/cancel`);
+    const [later] = await s.outbox();
     await until(() => slow.received.length === 2, 5000, 'a later delivery');
+    // Stopping waits for every attempt in flight: the answer to the one the reset ended included.
+    await dispatcher.stop();
+    const log = (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts as Array<{ event_id: string; status: number }>;
+    expect(log.map((a) => [a.event_id, a.status])).toEqual([[later!.id, 204]]);
   });
 
   it('removing the endpoint during an attempt ends its deliveries; nothing more is sent there', async () => {
@@ -334,9 +404,15 @@ describe('found by attack', () => {
     await s.app.listen({ host: '127.0.0.1', port });
     await s.post(`/sandbox/v1/outbox/${event!.id}/redeliver`);
     await until(async () => (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts.length > 0, 5000, 'an attempt');
-    for (let i = 0; i < 5; i++) await advance(HOUR);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // An hour is more than the backoff of these first retries: each step makes the delivery due,
+    // and waiting until nothing is due waits for its attempt (and for any delivery a loop would add).
+    await until(nothingDue, 5000, 'the first attempt recorded');
+    for (let i = 0; i < 5; i++) {
+      await advance(HOUR);
+      await until(nothingDue, 5000, 'the retry');
+    }
     const attempts = (await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts;
+    expect(attempts.length).toBeGreaterThanOrEqual(6);
     expect(attempts.every((a: { status: number | null; response_excerpt: { text: string } }) => a.status === 400 && a.response_excerpt.text.includes('MalformedRequest'))).toBe(true);
     expect(new Set(attempts.map((a: { event_id: string }) => a.event_id))).toEqual(new Set([event!.id]));
     expect(attempts.length).toBeLessThan(10);
@@ -352,10 +428,10 @@ describe('found by attack', () => {
     const id = await s.createSession();
     await s.post(`/payments/v1/payment_session/${id}/cancel`);
     await until(async () => (await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts.at(-1)?.delivery_status === 'failed', 5000, 'failed');
-    const tried = (await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts.length;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts.length).toBe(tried);
-    expect(tried).toBeLessThan(20);
+    // Failed for good: never due again, so the dispatcher has nothing to spin on.
+    expect(deliveryStatuses()).toEqual(['failed']);
+    expect(nothingDue()).toBe(true);
+    expect(attemptCount()).toBeLessThan(20);
   });
 
   it('refuses credentials in the URL, a secret with spaces or line breaks, and a 21st endpoint', async () => {

@@ -24,6 +24,8 @@ export interface Receiver {
   port: number;
   /** Deliveries answered 204, in the order they arrived. */
   accepted: Received[];
+  /** The raw body of every POST, whatever the answer, in the order they arrived. */
+  arrived: string[];
   /** Signatures that did not verify: must stay empty. */
   rejected: string[];
   /** The raw bodies of the requests answered 'hold', not answered yet. */
@@ -35,6 +37,7 @@ export interface Receiver {
 
 export async function startReceiver(options: { secret?: string; legacyKey?: string; port?: number; answer?: (n: number) => Answer } = {}): Promise<Receiver> {
   const accepted: Received[] = [];
+  const arrived: string[] = [];
   const rejected: string[] = [];
   const held: Array<{ raw: string; accept: () => void; reset: () => void }> = [];
   let n = 0;
@@ -54,6 +57,7 @@ export async function startReceiver(options: { secret?: string; legacyKey?: stri
     request.on('end', () => {
       const arrivedAt = Date.now();
       const raw = Buffer.concat(chunks).toString('utf8');
+      arrived.push(raw);
       const answer = options.answer?.(n++) ?? 'ok';
       if (answer === 'hang') return;
       if (answer === 'reset') return void request.socket.destroy();
@@ -92,7 +96,7 @@ export async function startReceiver(options: { secret?: string; legacyKey?: stri
   });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/webhooks`, origin: `http://127.0.0.1:${port}`, port, accepted, rejected,
+    url: `http://127.0.0.1:${port}/webhooks`, origin: `http://127.0.0.1:${port}`, port, accepted, arrived, rejected,
     held: () => held.map((request) => request.raw),
     releaseHeld: (answer = 'ok') => {
       for (const request of held.splice(0)) (answer === 'ok' ? request.accept : request.reset)();

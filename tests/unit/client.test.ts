@@ -39,8 +39,10 @@ describe('createServiceClient', () => {
   it('serializes comma-separated list filters as the contract says', async () => {
     const { fetch, requests } = capturingFetch();
     const client = createServiceClient({ environment: 'production', apiKey: 'k', fetch });
-    await client.GET('/payments/v1/payment_sessions', { params: { query: { kind: ['authorization', 'one_time_payment'], status: ['captured'] } } });
-    expect(new URL(requests[0]!.url).searchParams.get('kind')).toBe('authorization,one_time_payment');
+    await client.GET('/payments/v1/payment_sessions', { params: { query: { kind: ['authorization', 'one_time_payment'], status: ['captured', 'authorized'] } } });
+    const query = new URL(requests[0]!.url).searchParams;
+    // Each filter once, its values joined by commas (style form, explode false), never repeated.
+    expect([...query.entries()]).toEqual([['kind', 'authorization,one_time_payment'], ['status', 'captured,authorized']]);
   });
 
   it('passes the caller AbortSignal to the request', async () => {

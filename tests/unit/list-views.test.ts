@@ -2,10 +2,17 @@
 // instead of parsing and rebuilding every document. It must be the same JSON the documents give,
 // for sessions in every state, fresh after each write, and rendered from the document for a row
 // written before renderings were stored (or by another version of the rendering).
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { newSession } from '../../src/sandbox/domain/create-session.js';
+import { openDispute, resolveDispute } from '../../src/sandbox/domain/disputes.js';
 import { sessionListFilter } from '../../src/sandbox/domain/listing.js';
-import { listItemOf } from '../../src/sandbox/domain/views.js';
-import { testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { refund } from '../../src/sandbox/domain/refunds.js';
+import { completeCheckout, review } from '../../src/sandbox/domain/sessions.js';
+import type { CreateSessionRequest, Session } from '../../src/sandbox/domain/types.js';
+import { LIST_VIEW_VERSION, listItemOf } from '../../src/sandbox/domain/views.js';
+import { renderListView, sessionColumns } from '../../src/sandbox/store/session-columns.js';
+import { sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let s: TestSandbox;
 afterEach(async () => {
@@ -73,5 +80,46 @@ describe('the stored list rendering', () => {
     s.db.prepare('UPDATE payment_sessions SET list_view = NULL, list_view_version = NULL WHERE rowid % 2 = 0').run();
     s.db.prepare(`UPDATE payment_sessions SET list_view = '{"stale":true}', list_view_version = 0 WHERE rowid % 2 = 1`).run();
     expect(fromViews(s)).toEqual(expected);
+  });
+});
+
+/** A session built by the domain's own steps, every id and time fixed: captured, partly refunded, one dispute won, one open. */
+function goldenSession(): Session {
+  let n = 0;
+  const newId = () => `golden${String(++n).padStart(4, '0')}`;
+  const at = (minute: number) => new Date(Date.UTC(2026, 0, 15, 9, minute)).toISOString();
+  const session = newSession({
+    id: '5b0c7d1e-2f3a-4b4c-8d5e-6f7a8b9c0d1e', channel: 'dev', request: sessionRequest({ idempotency_key: 'golden-order' }) as CreateSessionRequest,
+    now: at(0), newId, userBusinessId: '9e8d7c6b-5a4f-4e3d-9c2b-1a0f9e8d7c6b',
+  });
+  completeCheckout(session, at(1));
+  review(session, 'accept', at(2));
+  refund(session, { amount: 1250, idempotency_key: 'golden-refund', reason: 'customer_request' }, at(3), newId);
+  openDispute(session, { id: 'dp_golden_won', amount: 1000, now: at(4) });
+  resolveDispute(session, 'dp_golden_won', 'won', at(5));
+  openDispute(session, { id: 'dp_golden_open', amount: 500, now: at(6) });
+  return session;
+}
+
+describe('the stored list rendering, pinned to LIST_VIEW_VERSION', () => {
+  // Rows stored under LIST_VIEW_VERSION are served as stored, so a change of the rendering that
+  // does not bump the version leaves every stored row stale. The golden file holds, by version,
+  // the exact rendering of one fixed session: a changed rendering fails here until the version is
+  // bumped and the new rendering added under it; a bump alone fails until the golden is added too.
+  const golden = JSON.parse(readFileSync(new URL('./fixtures/list-view-golden.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+
+  it('renders the fixed session exactly as the golden of the current version', () => {
+    expect(Object.keys(golden)).toContain(String(LIST_VIEW_VERSION));
+    const rendered = renderListView(goldenSession());
+    expect(sessionColumns(goldenSession())).toMatchObject({ list_view: rendered, list_view_version: LIST_VIEW_VERSION });
+    // The text itself, key order included: a stored row is joined into the answer as it is.
+    expect(rendered).toBe(JSON.stringify(golden[String(LIST_VIEW_VERSION)]));
+  });
+
+  it('holds no golden of a version past the current one, and each earlier version\'s rendering differs from it', () => {
+    const versions = Object.keys(golden).map(Number);
+    expect(Math.max(...versions)).toBe(LIST_VIEW_VERSION);
+    const current = JSON.stringify(golden[String(LIST_VIEW_VERSION)]);
+    for (const version of versions.filter((v) => v !== LIST_VIEW_VERSION)) expect({ version, same: JSON.stringify(golden[String(version)]) === current }).toEqual({ version, same: false });
   });
 });

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { newSession } from '../../src/sandbox/domain/create-session.js';
 import { sessionListFilter } from '../../src/sandbox/domain/listing.js';
 import type { CreateSessionRequest, Session } from '../../src/sandbox/domain/types.js';
@@ -71,26 +71,28 @@ describe('the trigram index of sessions', () => {
     expect([pending(db), indexed(db)]).toEqual([0, 0]);
   });
 
-  it('is caught up by the maintenance timer, a batch at a time', async () => {
+  it('is caught up by the maintenance timer, a batch at a time', () => {
     const db = openDatabase(':memory:');
     const store = createStore(db);
     for (let i = 0; i < 25; i++) store.sessions.insert(session(`companion${i}@example.com`));
+    // The timer's ticks are the test's: each tick indexes one batch of 10.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const maintenance = startMaintenance(db, store, { intervalMs: 5, batch: 10 });
     try {
-      const seen = new Set<number>();
-      for (let tries = 0; tries < 200 && pending(db) > 0; tries++) {
-        seen.add(pending(db));
-        await new Promise((resolve) => setTimeout(resolve, 5));
+      const left = [pending(db)];
+      for (let tick = 0; tick < 4; tick++) {
+        vi.advanceTimersByTime(5);
+        left.push(pending(db));
       }
-      expect([pending(db), indexed(db)]).toEqual([0, 25]);
-      // Never all at once: the queue went down in steps of the batch.
-      expect([...seen].some((left) => left > 0 && left < 25)).toBe(true);
+      expect(left).toEqual([25, 15, 5, 0, 0]);
+      expect(indexed(db)).toBe(25);
     } finally {
       maintenance.stop();
+      vi.useRealTimers();
     }
   });
 
-  it('never stops the sandbox: a failing step (a full disk) is said once and tried again', async () => {
+  it('never stops the sandbox: a failing step (a full disk) is said once and tried again', () => {
     const db = openDatabase(':memory:');
     const store = createStore(db);
     let failing = true;
@@ -100,17 +102,23 @@ describe('the trigram index of sessions', () => {
       if (failing) throw new Error('database or disk is full');
     } } } as typeof store;
     const warnings: string[] = [];
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const maintenance = startMaintenance(db, failingStore, { intervalMs: 2, warn: (line) => warnings.push(line) });
     try {
-      for (let tries = 0; tries < 200 && attempts < 5; tries++) await new Promise((resolve) => setTimeout(resolve, 2));
-      expect(attempts).toBeGreaterThanOrEqual(5);
+      vi.advanceTimersByTime(10);
+      expect(attempts).toBe(5);
       expect(warnings).toEqual(['Maintenance of the database failed, and is retried: database or disk is full']);
       failing = false;
-      const before = attempts;
-      for (let tries = 0; tries < 200 && attempts < before + 3; tries++) await new Promise((resolve) => setTimeout(resolve, 2));
-      expect(attempts).toBeGreaterThanOrEqual(before + 3);
+      vi.advanceTimersByTime(6);
+      expect(attempts).toBe(8);
+      expect(warnings).toHaveLength(1);
+      // Failing again after a success: said again, once.
+      failing = true;
+      vi.advanceTimersByTime(4);
+      expect(warnings).toEqual(Array(2).fill('Maintenance of the database failed, and is retried: database or disk is full'));
     } finally {
       maintenance.stop();
+      vi.useRealTimers();
     }
   });
 

@@ -59,11 +59,27 @@ describe('store', () => {
     expect(store.outbox.list('dev', { limit: 3, eventType: 'a' })).toMatchObject({ hasMore: false });
   });
 
-  it('keeps the delivery id of an outbox event stable', () => {
+  it('keeps the delivery id of an outbox event stable: a retry and a redelivery send the payload as first queued', () => {
     const store = createStore(openDatabase(':memory:'));
-    store.outbox.enqueue('dev', { event_type: 'dispute.created', data: { x: 1 } }, '2026-01-01T00:00:00.000Z', deliveryId(randomIds));
+    store.deliveries.addEndpoint({ id: 'we_1', channel: 'dev', url: 'http://127.0.0.1:9/hook', event_types: ['*'], secret: 'whsec_1', mode: 'signed', created_at: '2026-01-01T00:00:00.000Z' });
+    store.outbox.enqueue('dev', { event_type: 'dispute.created', data: { dispute_id: 'dp_1' } }, '2026-01-01T00:00:00.000Z', deliveryId(randomIds));
     const [event] = store.outbox.list('dev', { limit: 10 }).events;
-    expect(event!.payload.webhook_delivery_id).toMatch(/^dlv_[0-9a-f]{32}$/);
-    expect(store.outbox.list('dev', { limit: 10 }).events[0]!.payload.webhook_delivery_id).toBe(event!.payload.webhook_delivery_id);
+    const id = event!.payload.webhook_delivery_id;
+    expect(id).toMatch(/^dlv_[0-9a-f]{32}$/);
+    const dueAt = (at: string) => store.deliveries.due('we_1', at, { skip: [], limit: 10 });
+    const [first] = dueAt('2026-01-01T00:00:00.000Z');
+    expect({ attempts: first!.attempts, id: (JSON.parse(first!.payload) as { webhook_delivery_id: string }).webhook_delivery_id }).toEqual({ attempts: 0, id });
+    const attempt = (at: string, status: number) => ({ channel: 'dev', delivery_id: first!.id, attempted_at: at, status, latency_ms: 1, response: null, error: null });
+    // A failed attempt: due again later, with the same payload, byte for byte.
+    store.deliveries.failed(attempt('2026-01-01T00:00:00.000Z', 500), '2026-01-01T00:00:01.000Z');
+    expect(dueAt('2026-01-01T00:00:00.500Z')).toEqual([]);
+    const [retry] = dueAt('2026-01-01T00:00:01.000Z');
+    expect(retry).toMatchObject({ id: first!.id, attempts: 1, payload: first!.payload });
+    // Delivered, then redelivered by hand: a new delivery of the same payload.
+    store.deliveries.delivered(attempt('2026-01-01T00:00:01.000Z', 204), first!.outbox_id, '2026-01-01T00:00:01.000Z');
+    expect(store.outbox.redeliver('dev', first!.outbox_id, '2026-01-01T00:00:02.000Z')).toBe(1);
+    const [again] = dueAt('2026-01-01T00:00:02.000Z');
+    expect(again).toMatchObject({ outbox_id: first!.outbox_id, attempts: 0, payload: first!.payload });
+    expect(again!.id).not.toBe(first!.id);
   });
 });

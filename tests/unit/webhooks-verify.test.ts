@@ -88,6 +88,17 @@ describe.each(flavours)('$name', ({ verify, sign, compute }) => {
       expect(await failure(() => verify({ rawBody: ahead.body, signatureHeader: ahead.signatureHeader, secret, now }))).toBe('passed');
     });
 
+    it('a t with leading zeros, signed over t exactly as received; the same t signed as a number is refused', async () => {
+      const padded = `00${t}`; // 12 digits, the most a t may have
+      expect(Number(padded)).toBe(t);
+      const body = JSON.stringify(event);
+      const overText = `t=${padded},v0=${computeSignature(body, secret, padded)}`;
+      const overNumber = `t=${padded},v0=${computeSignature(body, secret, t)}`;
+      expect(overText).not.toBe(overNumber);
+      expect((await verify({ rawBody: body, signatureHeader: overText, secret, now })).webhook_delivery_id).toBe('dlv_01HZX3Q6T2');
+      expect(await failure(() => verify({ rawBody: body, signatureHeader: overNumber, secret, now }))).toBe('signature_mismatch');
+    });
+
     it('returns an event that narrows by event type', async () => {
       const verified = await verify(base);
       expect(isPaymentSessionComplete(verified)).toBe(false);

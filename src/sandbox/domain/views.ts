@@ -124,7 +124,8 @@ export const hasDefaultListFlags = (flags: ListFlags) =>
 
 /**
  * The version of the stored list rendering (list_view): a row rendered by another version is
- * rendered again from its document when read. Bump it whenever listItemOf's output changes.
+ * rendered again from its document when read. Bump it whenever listItemOf's output changes, and add
+ * the new rendering to tests/unit/fixtures/list-view-golden.json (tests/unit/list-views.test.ts).
  */
 export const LIST_VIEW_VERSION = 2;
 

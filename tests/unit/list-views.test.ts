@@ -4,15 +4,11 @@
 // written before renderings were stored (or by another version of the rendering).
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { newSession } from '../../src/sandbox/domain/create-session.js';
-import { openDispute, resolveDispute } from '../../src/sandbox/domain/disputes.js';
 import { sessionListFilter } from '../../src/sandbox/domain/listing.js';
-import { refund } from '../../src/sandbox/domain/refunds.js';
-import { completeCheckout, review } from '../../src/sandbox/domain/sessions.js';
-import type { CreateSessionRequest, Session } from '../../src/sandbox/domain/types.js';
 import { LIST_VIEW_VERSION, listItemOf } from '../../src/sandbox/domain/views.js';
 import { renderListView, sessionColumns } from '../../src/sandbox/store/session-columns.js';
-import { sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { goldenSession } from '../support/golden-session.js';
+import { testSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let s: TestSandbox;
 afterEach(async () => {
@@ -82,24 +78,6 @@ describe('the stored list rendering', () => {
     expect(fromViews(s)).toEqual(expected);
   });
 });
-
-/** A session built by the domain's own steps, every id and time fixed: captured, partly refunded, one dispute won, one open. */
-function goldenSession(): Session {
-  let n = 0;
-  const newId = () => `golden${String(++n).padStart(4, '0')}`;
-  const at = (minute: number) => new Date(Date.UTC(2026, 0, 15, 9, minute)).toISOString();
-  const session = newSession({
-    id: '5b0c7d1e-2f3a-4b4c-8d5e-6f7a8b9c0d1e', channel: 'dev', request: sessionRequest({ idempotency_key: 'golden-order' }) as CreateSessionRequest,
-    now: at(0), newId, userBusinessId: '9e8d7c6b-5a4f-4e3d-9c2b-1a0f9e8d7c6b',
-  });
-  completeCheckout(session, at(1));
-  review(session, 'accept', at(2));
-  refund(session, { amount: 1250, idempotency_key: 'golden-refund', reason: 'customer_request' }, at(3), newId);
-  openDispute(session, { id: 'dp_golden_won', amount: 1000, now: at(4) });
-  resolveDispute(session, 'dp_golden_won', 'won', at(5));
-  openDispute(session, { id: 'dp_golden_open', amount: 500, now: at(6) });
-  return session;
-}
 
 describe('the stored list rendering, pinned to LIST_VIEW_VERSION', () => {
   // Rows stored under LIST_VIEW_VERSION are served as stored, so a change of the rendering that

@@ -70,7 +70,8 @@ export const SERVICE_FEE = '0.00';
 
 /**
  * The version of the stored detail rendering (detail_view): a row rendered by another version is
- * rendered again from its document when read. Bump it whenever toDetail's output changes.
+ * rendered again from its document when read. Bump it whenever toDetail's output changes, and add
+ * the new rendering to tests/unit/fixtures/detail-view-golden.json.
  */
 export const DETAIL_VIEW_VERSION = 1;
 

@@ -23,6 +23,17 @@ export interface ServiceClientOptions {
 
 export const USER_AGENT = `${PACKAGE_NAME}/${PACKAGE_VERSION}`;
 
+/**
+ * The default fetch. fetch(Request) copies the Request that openapi-fetch has just built, which
+ * made a call cost a quarter more than a raw fetch; a request without a body is sent from its parts
+ * instead (URL, method, headers, signal, redirect mode), at the cost of a raw fetch (npm run bench,
+ * "client overhead"). A request with a body is sent as built, its stream read once.
+ */
+export const sendRequest = (request: Request): Promise<Response> =>
+  request.body === null
+    ? globalThis.fetch(request.url, { method: request.method, headers: request.headers, signal: request.signal, redirect: request.redirect })
+    : globalThis.fetch(request);
+
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') {
     throw new TypeError('apiKey is required: the sales-channel API key sent as x-service-api-key');
@@ -30,7 +41,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   if (options.apiKey !== options.apiKey.trim()) {
     throw new TypeError('apiKey has leading or trailing whitespace; copy it again without it');
   }
-  const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const baseFetch = options.fetch ?? sendRequest;
   const userAgent = options.userAgent ? `${USER_AGENT} ${options.userAgent}` : USER_AGENT;
   // Headers of the client itself rather than a middleware: no middleware pass per call.
   return createClient<paths>({

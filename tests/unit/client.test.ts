@@ -71,3 +71,58 @@ describe('createServiceClient', () => {
     expect(() => createServiceClient(options)).toThrow(message);
   });
 });
+
+describe('the default fetch (sendRequest)', () => {
+  /** A local server that records each request, answers /moved with a redirect, and /slow never. */
+  async function recordingServer() {
+    const { createServer } = await import('node:http');
+    const seen: Array<{ method: string; url: string; headers: Record<string, unknown>; body: string }> = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+        if (req.url!.startsWith('/payments/v1/payment_session/moved')) {
+          res.writeHead(302, { location: '/payments/v1/payment_session/landed' }).end();
+        } else if (!req.url!.includes('/slow')) {
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"captured"}');
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as import('node:net').AddressInfo;
+    return { seen, baseUrl: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+
+  it('sends a GET from its parts with the key, the User-Agent and the query, and follows a redirect', async () => {
+    const server = await recordingServer();
+    try {
+      const client = createServiceClient({ environment: server.baseUrl, apiKey: 'sk_test_1', userAgent: 'acme-shop/2.1' });
+      const moved = await client.GET('/payments/v1/payment_session/{business_id}', { params: { path: { business_id: 'moved' } } });
+      expect(moved.data).toEqual({ status: 'captured' });
+      expect(server.seen.map((r) => r.url)).toEqual(['/payments/v1/payment_session/moved', '/payments/v1/payment_session/landed']);
+      const listed = await client.GET('/payments/v1/payment_sessions', { params: { query: { kind: ['authorization'], page: 2 } } });
+      expect(listed.response.status).toBe(200);
+      const last = server.seen.at(-1)!;
+      expect({ method: last.method, url: last.url, key: last.headers['x-service-api-key'], agent: last.headers['user-agent'] })
+        .toEqual({ method: 'GET', url: '/payments/v1/payment_sessions?kind=authorization&page=2', key: 'sk_test_1', agent: `${USER_AGENT} acme-shop/2.1` });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('sends a body as built, and a GET stops when its signal aborts', async () => {
+    const server = await recordingServer();
+    try {
+      const client = createServiceClient({ environment: server.baseUrl, apiKey: 'k', retry: false });
+      await client.POST('/payments/v1/payment_session/{business_id}/capture', { params: { path: { business_id: 's-1' } }, body: { total_amount: 3000, idempotency_key: 'cap-1' } });
+      expect(server.seen.at(-1)).toMatchObject({ method: 'POST', body: '{"total_amount":3000,"idempotency_key":"cap-1"}', headers: { 'content-type': 'application/json', 'x-service-api-key': 'k' } });
+      const controller = new AbortController();
+      const pending = client.GET('/payments/v1/payment_session/{business_id}', { params: { path: { business_id: 'slow' } }, signal: controller.signal });
+      setTimeout(() => controller.abort(new Error('gave up')), 50);
+      await expect(pending).rejects.toThrow('gave up');
+    } finally {
+      await server.close();
+    }
+  });
+});

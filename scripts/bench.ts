@@ -59,13 +59,27 @@ for (const benchCase of ['retrieve', 'create', 'list'] as const) {
   ratios[`${benchCase} sandbox/bare`] = toBare;
   ratios[`${benchCase} sandbox/prism`] = own.requestsPerSecond / prism.requestsPerSecond;
   const goal = { retrieve: { ratio: 0.6, p99: 5 }, create: { ratio: 0.3, p99: 10 }, list: undefined }[benchCase];
+  const figure = benchCase === 'create' ? 'create (3 items)' : benchCase === 'list' ? 'list (page_size 30)' : benchCase;
   rows.push({
-    figure: benchCase === 'create' ? 'create (3 items)' : benchCase === 'list' ? 'list (page_size 30)' : benchCase,
+    figure,
     measured: load(own),
     anchors: `${toBare.toFixed(2)}× bare (${k(bare.requestsPerSecond)}, p99 ${bare.p99Ms} ms); ${(own.requestsPerSecond / prism.requestsPerSecond).toFixed(1)}× Prism (${k(prism.requestsPerSecond)}, p99 ${prism.p99Ms} ms)`,
-    target: goal ? `≥ ${goal.ratio}× bare, p99 ≤ ${goal.p99} ms` : '—',
-    met: goal ? toBare >= goal.ratio && own.p99Ms <= goal.p99 && own.failures === 0 : null,
+    target: goal ? `≥ ${goal.ratio}× bare, p99 ≤ ${goal.p99} ms` : '≥ 0.5× bare',
+    met: goal ? toBare >= goal.ratio && own.p99Ms <= goal.p99 && own.failures === 0 : toBare >= 0.5 && own.failures === 0,
   });
+  // The same case as `npm start` runs it: a line per request on the terminal.
+  const logged = sandbox.runs.find((r) => r.case === benchCase && r.target === 'sandbox, request log on');
+  if (logged && goal) {
+    const loggedToBare = logged.requestsPerSecond / bare.requestsPerSecond;
+    ratios[`${benchCase} logged sandbox/bare`] = loggedToBare;
+    rows.push({
+      figure: `${figure}, request log on (npm start)`,
+      measured: load(logged),
+      anchors: `${loggedToBare.toFixed(2)}× bare; ${(logged.requestsPerSecond / own.requestsPerSecond).toFixed(2)}× the quiet sandbox`,
+      target: `≥ ${goal.ratio}× bare, p99 ≤ ${goal.p99} ms`,
+      met: loggedToBare >= goal.ratio && logged.p99Ms <= goal.p99 && logged.failures === 0,
+    });
+  }
 }
 const [small, large] = LIST_SIZES.map((size) => lists.find((r) => r.sessions === size && r.query === 'payment_sessions?page_size=30')!);
 const listScale = small!.requestsPerSecond / large!.requestsPerSecond;
@@ -96,7 +110,7 @@ for (const run of searchCost.underLoad) {
 rows.push({ figure: 'flow: create → complete → capture → refund', measured: `${flow.flowsPerSecond.toFixed(0)} flows/s (${flow.workers} workers)${flow.failures ? `, ${flow.failures} FAILED` : ''}`, anchors: `${(flow.flowsPerSecond * 4).toFixed(0)} requests/s`, target: '—', met: null });
 const overhead = (client.ratio - 1) * 100;
 ratios['client/raw fetch'] = client.ratio;
-rows.push({ figure: 'client overhead per call', measured: `${overhead.toFixed(1)} % (${client.overheadUsPerCall.toFixed(1)} µs)`, anchors: `raw fetch ${client.rawFetchUsPerCall.toFixed(0)} µs/call`, target: '≤ 5 %', met: overhead <= 5 });
+rows.push({ figure: 'client overhead per call', measured: `${overhead.toFixed(1)} % (${client.overheadUsPerCall.toFixed(1)} µs)`, anchors: `raw fetch ${client.rawFetchUsPerCall.toFixed(0)} µs/call`, target: '≤ 5 %, or ≤ 10 µs', met: overhead <= 5 || client.overheadUsPerCall <= 10 });
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 rows.push({ figure: 'package bundles (esbuild, min + gzip)', measured: client.sizes.map((b) => `${b.entry.replace(/^src\/|\/index\.ts$|\.ts$/g, '')} ${kib(b.gzippedBytes)}`).join(', '), anchors: 'openapi-fetch included', target: '—', met: null });
 rows.push({ figure: 'webhook verifications, 1 KB body', measured: `${k(delivery.verificationsPerSecond)}/s`, anchors: 'one core', target: '—', met: null });
@@ -105,7 +119,7 @@ rows.push({
   measured: `p50 ${delivery.p50Ms.toFixed(0)} ms, p99 ${delivery.p99Ms.toFixed(0)} ms (${delivery.delivered}/${delivery.events} delivered)`,
   anchors: `${delivery.achievedPerSecond.toFixed(0)} events/s achieved`, target: 'p99 ≤ 50 ms', met: delivery.p99Ms <= 50 && delivery.delivered === delivery.events,
 });
-rows.push({ figure: 'start-up (spawn → first answer)', measured: `${startup.medianMs.toFixed(0)} ms (median of ${startup.runsMs.length})`, anchors: startup.runsMs.map((ms) => ms.toFixed(0)).join(', '), target: '≤ 500 ms', met: startup.medianMs <= 500 });
+rows.push({ figure: 'start-up (spawn → first answer)', measured: `${startup.medianMs.toFixed(0)} ms (median of ${startup.runsMs.length})`, anchors: startup.runsMs.map((ms) => ms.toFixed(0)).join(', '), target: '≤ 400 ms', met: startup.medianMs <= 400 });
 // Memory is flat when a second round of the same loads peaks where the first round did. V8 sizes
 // its heap to the load and gives memory back only after a major collection, so a single reading
 // moves by a quarter either way (six identical list loads read 153 to 206 MiB, then 152): a leak

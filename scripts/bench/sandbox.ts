@@ -5,6 +5,8 @@
 //     so that sandbox/bare shows what validation, SQLite and the handlers cost.
 // Three cases: retrieve (GET one session), create (POST create_payment_session with 3 items, a
 // new idempotency_key per request, so every request creates a session) and list (page_size 30).
+// Retrieve and create run a second time on a sandbox with its line per request on, as `npm start`
+// runs it (its own file, so that each sandbox reads and writes only its own sessions).
 // The sandbox's resident memory is read after each case.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -20,7 +22,7 @@ const SERVE_BARE_FLAG = '--serve-bare-fastify';
 
 export const BENCH_CASES = ['retrieve', 'create', 'list'] as const;
 export type BenchCase = (typeof BENCH_CASES)[number];
-export type BenchTarget = 'sandbox' | 'prism' | 'bare fastify';
+export type BenchTarget = 'sandbox' | 'sandbox, request log on' | 'prism' | 'bare fastify';
 
 export interface BenchRun extends LoadResult {
   case: BenchCase;
@@ -75,7 +77,7 @@ function requestsOf(benchCase: BenchCase, sessionId: string): AutocannonRequest[
 
 
 /** The bare fastify anchor, in its own process like the others (this file, run with SERVE_BARE_FLAG). */
-async function startBareFastify(session: unknown, list: unknown): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+export async function startBareFastify(session: unknown, list: unknown): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, SERVE_BARE_FLAG], {
@@ -134,11 +136,16 @@ export async function benchSandbox({ seconds = Number(process.env.BENCH_SECONDS 
   const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-bench-'));
   const stops: Array<() => Promise<void>> = [];
   try {
-    const [sandboxStart, prismStart] = await Promise.allSettled([startSandboxProcess({ db: path.join(dir, 'sandbox.db'), compiled: true }), startPrism()]);
-    for (const started of [sandboxStart, prismStart]) if (started.status === 'fulfilled') stops.push(started.value.stop);
+    const [sandboxStart, loggedStart, prismStart] = await Promise.allSettled([
+      startSandboxProcess({ db: path.join(dir, 'sandbox.db'), compiled: true }),
+      startSandboxProcess({ db: path.join(dir, 'logged.db'), compiled: true, quiet: false }),
+      startPrism(),
+    ]);
+    for (const started of [sandboxStart, loggedStart, prismStart]) if (started.status === 'fulfilled') stops.push(started.value.stop);
     if (sandboxStart.status === 'rejected') throw sandboxStart.reason;
+    if (loggedStart.status === 'rejected') throw loggedStart.reason;
     if (prismStart.status === 'rejected') throw prismStart.reason;
-    const [sandbox, prism] = [sandboxStart.value, prismStart.value];
+    const [sandbox, logged, prism] = [sandboxStart.value, loggedStart.value, prismStart.value];
     const memory = [{ after: 'start', rssMiB: rssMiB(sandbox.pid) }];
 
     // The session the retrieve case reads, and a first page of 30: what the bare anchor answers.
@@ -146,6 +153,9 @@ export async function benchSandbox({ seconds = Number(process.env.BENCH_SECONDS 
     const create = (key: string) => fetch(`${sandbox.baseUrl}/payments/v1/create_payment_session`, { method: 'POST', headers, body: JSON.stringify(createBody(key)) });
     for (let n = 0; n < 30; n++) await create(`bench-page-${n}`);
     const { id } = (await (await create('bench-retrieve')).json()) as { id: string };
+    // The logged sandbox's session to retrieve: the same request, so the same answer but its id.
+    const loggedCreate = await fetch(`${logged.baseUrl}/payments/v1/create_payment_session`, { method: 'POST', headers, body: JSON.stringify(createBody('bench-retrieve')) });
+    const { id: loggedId } = (await loggedCreate.json()) as { id: string };
     const detail = await (await fetch(`${sandbox.baseUrl}/payments/v1/payment_session/${id}`, { headers })).json();
     const page = await (await fetch(`${sandbox.baseUrl}${LIST_PATH}`, { headers })).json();
     if ((detail as { id?: string }).id !== id) throw new Error(`Could not set up the retrieve case: ${JSON.stringify(detail)}`);
@@ -153,11 +163,14 @@ export async function benchSandbox({ seconds = Number(process.env.BENCH_SECONDS 
     const bare = await startBareFastify(detail, page);
     stops.push(bare.stop);
 
-    const targets: Array<[BenchTarget, string]> = [['sandbox', sandbox.baseUrl], ['prism', prism.baseUrl], ['bare fastify', bare.baseUrl]];
+    const targets: Array<[BenchTarget, string, string]> = [
+      ['sandbox', sandbox.baseUrl, id], ['sandbox, request log on', logged.baseUrl, loggedId], ['prism', prism.baseUrl, id], ['bare fastify', bare.baseUrl, id],
+    ];
     const runs: BenchRun[] = [];
     for (const benchCase of BENCH_CASES) {
-      for (const [target, baseUrl] of targets) {
-        runs.push({ case: benchCase, target, ...(await load(baseUrl, requestsOf(benchCase, id), seconds)) });
+      for (const [target, baseUrl, sessionId] of targets) {
+        if (target === 'sandbox, request log on' && benchCase === 'list') continue;
+        runs.push({ case: benchCase, target, ...(await load(baseUrl, requestsOf(benchCase, sessionId), seconds)) });
         if (target === 'sandbox') memory.push({ after: benchCase, rssMiB: rssMiB(sandbox.pid) });
       }
     }

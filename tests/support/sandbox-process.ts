@@ -32,6 +32,8 @@ export interface SandboxProcessOptions {
   args?: string[];
   /** Run the compiled .build/cli.js, as `npm start` does, instead of the TypeScript sources. */
   compiled?: boolean;
+  /** false: the line per request stays on, as `npm start` runs it (--quiet by default). */
+  quiet?: boolean;
 }
 
 /** Children still running, killed if the test process exits without stopping them. */
@@ -65,11 +67,11 @@ export function sandboxEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-async function startOnce(db: string, timeoutMs: number, args: string[] = [], compiled = false): Promise<SandboxProcess> {
+async function startOnce(db: string, timeoutMs: number, args: string[] = [], compiled = false, quiet = true): Promise<SandboxProcess> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const entry = compiled ? [path.join('.build', 'cli.js')] : ['--import', 'tsx', path.join('src', 'cli.ts')];
-  const child = spawn(process.execPath, [...entry, 'sandbox', '--quiet', '--host', '127.0.0.1', '--port', String(port), '--db', db, ...args], {
+  const child = spawn(process.execPath, [...entry, 'sandbox', ...(quiet ? ['--quiet'] : []), '--host', '127.0.0.1', '--port', String(port), '--db', db, ...args], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: sandboxEnv(),
@@ -102,7 +104,7 @@ export async function startSandboxProcess(options: SandboxProcessOptions = {}): 
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      return await startOnce(db, timeoutMs, options.args, options.compiled);
+      return await startOnce(db, timeoutMs, options.args, options.compiled, options.quiet ?? true);
     } catch (error) {
       lastError = error;
       if (!/EADDRINUSE/.test((error as Error).message)) throw error;

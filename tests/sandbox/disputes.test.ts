@@ -94,6 +94,14 @@ describe('the contract\'s dispute operations', () => {
     expect((await s.get('/api/v1/disputes/%00')).body.error).toBe('NotFound');
   });
 
+  it('a dispute_id that is no UUID answers 404 naming the path parameter, not the body', async () => {
+    const reply = await s.get('/api/v1/disputes/xyz');
+    expect({ status: reply.status, body: reply.body }).toEqual({
+      status: 404,
+      body: { error: 'NotFound', message: 'No resource: dispute_id must match format "uuid".' },
+    });
+  });
+
   it('lists disputes newest first by cursor, with has_more and next_cursor', async () => {
     const id = await s.capturedOneTime();
     const ids: string[] = [];

@@ -47,6 +47,20 @@ describe('list payment sessions', () => {
     expect((await list('filter_pending=true&filter_voided=true')).pagination.count).toBe(2);
   });
 
+  it('filter_voided leaves out authorization_voided only, canceled stays; filter_pending leaves out pending only, processing stays', async () => {
+    const canceled = await s.createSession({ kind: 'authorization' });
+    await s.post(`${s.session(canceled)}/cancel`, {});
+    const processing = await s.createSession();
+    await s.complete(processing);
+    const voidedOut = await listIds('filter_voided=true');
+    expect(voidedOut).toContain(canceled);
+    expect(voidedOut).not.toContain(ids.voided);
+    const pendingOut = await listIds('filter_pending=true');
+    expect(pendingOut).toContain(processing);
+    expect(pendingOut).not.toContain(ids.pending);
+    expect((await list('filter_pending=true&filter_voided=true')).pagination.count).toBe(4);
+  });
+
   it('filters by comma-separated kind and status lists', async () => {
     expect((await listIds('kind=authorization')).sort()).toEqual([ids.authorized, ids.voided].sort());
     expect((await listIds('status=captured,authorized')).sort()).toEqual([ids.captured, ids.authorized].sort());

@@ -145,6 +145,19 @@ describe('authorization', () => {
     expectError(await voidHold(pending, { idempotency_key: 5 }), 400, 'MissingField');
   });
 
+  it('capture and void of a canceled authorization answer SessionPending (no hold was ever placed) and change nothing', async () => {
+    const id = await s.createSession({ kind: 'authorization' });
+    await cancel(id);
+    const captured = await capture(id, { total_amount: 100, idempotency_key: 'cap-canceled' });
+    expect({ status: captured.status, body: captured.body }).toEqual({
+      status: 400, body: { error: 'SessionPending', message: 'The customer has not finished checkout: no hold exists yet.' },
+    });
+    const voided = await voidHold(id, { idempotency_key: 'void-canceled' });
+    expect({ status: voided.status, body: voided.body }).toEqual({ status: 400, body: { error: 'SessionPending', message: 'No hold exists yet.' } });
+    expect((await s.detail(id)).body.status).toBe('canceled');
+    expect(await completions(id)).toEqual(['canceled']);
+  });
+
   it('a void of an expired hold answers a void id and changes nothing', async () => {
     const id = await s.authorized();
     await s.post('/sandbox/v1/clock/advance', { seconds: Math.ceil(HOLD_SECONDS) + 1 });

@@ -180,6 +180,19 @@ describe('cancel', () => {
     expect((await s.detail(id)).body).toMatchObject({ status: 'canceled', status_summary: 'Incomplete' });
   });
 
+  it('payment_session_complete.created_at is when the cancel happened, on the channel clock, not when the session was created', async () => {
+    const id = await s.createSession();
+    await s.post('/sandbox/v1/clock/advance', { seconds: 3600 });
+    const before = (await s.get('/sandbox/v1/clock')).body.now as string;
+    await cancel(id);
+    const after = (await s.get('/sandbox/v1/clock')).body.now as string;
+    const [event] = (await s.outbox('payment_session_complete')).filter((e) => e.payload.data.payment_id === id);
+    const createdAt = event!.payload.data.created_at as string;
+    expect(Date.parse(createdAt)).toBeGreaterThanOrEqual(Date.parse(before));
+    expect(Date.parse(createdAt)).toBeLessThanOrEqual(Date.parse(after));
+    expect(Date.parse(createdAt) - Date.parse((await s.detail(id)).body.created_at)).toBeGreaterThanOrEqual(3600 * 1000);
+  });
+
   it('returns order items with sku only where the partner gave one', async () => {
     const id = await s.createSession({ order_items: [{ name: 'Gift wrap', quantity: 1, price: 300, amount_details: { total_additional_charges: 0, total_discounts: 0 } }], total_amount: 1100 });
     expect((await cancel(id)).body.order_items[0].sku).toBeUndefined();

@@ -54,7 +54,11 @@ describe('the dispute table of the reference', () => {
   it('an inquiry the bank drops is closed, with dispute.closed', async () => {
     const id = await s.capturedOneTime();
     const inquiry = await open(id, { kind: 'inquiry' });
-    expect((await helper(inquiry.dispute_id, 'drop')).body).toMatchObject({ state: 'closed', resolved_at: expect.any(String) });
+    const dropped = (await helper(inquiry.dispute_id, 'drop')).body;
+    expect(dropped).toMatchObject({ state: 'closed', resolved_at: expect.any(String) });
+    // A dropped inquiry has no outcome (the sandbox's choice, written in the disputes guide).
+    expect(dropped).not.toHaveProperty('outcome');
+    expect((await s.get(`/api/v1/disputes/${inquiry.dispute_id}`)).body).toEqual(dropped);
     // Dropped again: a re-sync of a terminal dispute, which is silent.
     expect((await helper(inquiry.dispute_id, 'drop')).status).toBe(200);
     expect(await types()).toEqual(['dispute.created', 'dispute.closed']);

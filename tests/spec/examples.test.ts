@@ -34,13 +34,14 @@ describe('examples', () => {
 
   it('a one-time payment on the detail record and list items carries capture_amount, equal to authorize_amount (reference: always present and equal)', () => {
     const okExamples = (operationId: string) => {
-      const ok = resolve<{ content: Record<string, { examples?: Record<string, unknown> }> }>(operationById(operationId).op.responses['200']!);
+      const ok = resolve<{ content: Record<string, { examples?: Record<string, { $ref?: string }> }> }>(operationById(operationId).op.responses['200']!);
       return Object.entries(ok.content['application/json']!.examples ?? {}).map(([name, example]) => [name, resolve<{ value: any }>(example).value] as const);
     };
-    const records = [
-      ...okExamples('retrievePaymentSession').map(([name, value]) => [name, value] as const),
-      ...okExamples('listPaymentSessions').flatMap(([name, value]) => (value.payment_sessions as unknown[]).map((item, i) => [`${name}[${i}]`, item] as const)),
-    ] as Array<readonly [string, Record<string, unknown>]>;
+    type Row = readonly [string, Record<string, unknown>];
+    const records: Row[] = [
+      ...okExamples('retrievePaymentSession'),
+      ...okExamples('listPaymentSessions').flatMap(([name, value]) => (value.payment_sessions as Array<Record<string, unknown>>).map((item, i): Row => [`${name}[${i}]`, item])),
+    ];
     const oneTime = records.filter(([, record]) => record.kind === 'one_time_payment');
     expect(oneTime.length).toBeGreaterThanOrEqual(3);
     const flawed = oneTime

@@ -54,7 +54,11 @@ describe('the dispute table of the reference', () => {
   it('an inquiry the bank drops is closed, with dispute.closed', async () => {
     const id = await s.capturedOneTime();
     const inquiry = await open(id, { kind: 'inquiry' });
-    expect((await helper(inquiry.dispute_id, 'drop')).body).toMatchObject({ state: 'closed', resolved_at: expect.any(String) });
+    const dropped = (await helper(inquiry.dispute_id, 'drop')).body;
+    expect(dropped).toMatchObject({ state: 'closed', resolved_at: expect.any(String) });
+    // A dropped inquiry has no outcome (the sandbox's choice, written in the disputes guide).
+    expect(dropped).not.toHaveProperty('outcome');
+    expect((await s.get(`/api/v1/disputes/${inquiry.dispute_id}`)).body).toEqual(dropped);
     // Dropped again: a re-sync of a terminal dispute, which is silent.
     expect((await helper(inquiry.dispute_id, 'drop')).status).toBe(200);
     expect(await types()).toEqual(['dispute.created', 'dispute.closed']);
@@ -92,6 +96,14 @@ describe('the contract\'s dispute operations', () => {
     expect((await s.get('/api/v1/disputes/0e6f1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b')).status).toBe(404);
     // Found by fuzzing: an id that is no UUID names no dispute (404), not an undeclared 400.
     expect((await s.get('/api/v1/disputes/%00')).body.error).toBe('NotFound');
+  });
+
+  it('a dispute_id that is no UUID answers 404 naming the path parameter, not the body', async () => {
+    const reply = await s.get('/api/v1/disputes/xyz');
+    expect({ status: reply.status, body: reply.body }).toEqual({
+      status: 404,
+      body: { error: 'NotFound', message: 'No resource: dispute_id must match format "uuid".' },
+    });
   });
 
   it('lists disputes newest first by cursor, with has_more and next_cursor', async () => {

@@ -48,6 +48,20 @@ describe('list payment sessions', () => {
     expect((await list('filter_pending=true&filter_voided=true')).pagination.count).toBe(2);
   });
 
+  it('filter_voided leaves out authorization_voided only, canceled stays; filter_pending leaves out pending only, processing stays', async () => {
+    const canceled = await s.createSession({ kind: 'authorization' });
+    await s.post(`${s.session(canceled)}/cancel`, {});
+    const processing = await s.createSession();
+    await s.complete(processing);
+    const voidedOut = await listIds('filter_voided=true');
+    expect(voidedOut).toContain(canceled);
+    expect(voidedOut).not.toContain(ids.voided);
+    const pendingOut = await listIds('filter_pending=true');
+    expect(pendingOut).toContain(processing);
+    expect(pendingOut).not.toContain(ids.pending);
+    expect((await list('filter_pending=true&filter_voided=true')).pagination.count).toBe(4);
+  });
+
   it('filters by comma-separated kind and status lists, newest first', async () => {
     expect(await listIds('kind=authorization')).toEqual([ids.voided, ids.authorized]);
     // The order of the list's values is not the order of the answer.

@@ -216,6 +216,15 @@ describe('the provision request, the race between redirect and webhook, and elig
     expect(await s.outbox('payment_token.updated')).toEqual([]);
   });
 
+  it('a setup the customer canceled: sent to failure_url, no token, and never_requested with no items, as before the survey', async () => {
+    const { body } = await createToken();
+    const id = body.provision_token_request_id;
+    const canceled = await complete(id, { cancel: true });
+    expect(canceled.body).toMatchObject({ status: 'canceled', payment_token: null, redirect_url: 'https://shop.example/subscriptions/setup/failed' });
+    expect((await provisionRequest(id)).body.payment_token).toBeNull();
+    expect((await eligibility(id)).body).toEqual({ items: [], eligibility_status: 'never_requested', lmn_expires_at: null });
+  });
+
   it('ineligible survey: rejected, sent to failure_url', async () => {
     const { body } = await createToken();
     const done = await complete(body.provision_token_request_id, { eligible: false });

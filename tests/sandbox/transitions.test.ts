@@ -145,6 +145,19 @@ describe('authorization', () => {
     expectError(await voidHold(pending, { idempotency_key: 5 }), 400, 'MissingField');
   });
 
+  it('capture and void of a canceled authorization answer SessionPending (no hold was ever placed) and change nothing', async () => {
+    const id = await s.createSession({ kind: 'authorization' });
+    await cancel(id);
+    const captured = await capture(id, { total_amount: 100, idempotency_key: 'cap-canceled' });
+    expect({ status: captured.status, body: captured.body }).toEqual({
+      status: 400, body: { error: 'SessionPending', message: 'The customer has not finished checkout: no hold exists yet.' },
+    });
+    const voided = await voidHold(id, { idempotency_key: 'void-canceled' });
+    expect({ status: voided.status, body: voided.body }).toEqual({ status: 400, body: { error: 'SessionPending', message: 'No hold exists yet.' } });
+    expect((await s.detail(id)).body.status).toBe('canceled');
+    expect(await completions(id)).toEqual(['canceled']);
+  });
+
   it('a void of an expired hold answers a void id and changes nothing', async () => {
     const id = await s.authorized();
     await s.post('/sandbox/v1/clock/advance', { seconds: Math.ceil(HOLD_SECONDS) + 1 });
@@ -165,6 +178,19 @@ describe('cancel', () => {
     await cancel(id);
     expect(await completions(id)).toEqual(['canceled']);
     expect((await s.detail(id)).body).toMatchObject({ status: 'canceled', status_summary: 'Incomplete' });
+  });
+
+  it('payment_session_complete.created_at is when the cancel happened, on the channel clock, not when the session was created', async () => {
+    const id = await s.createSession();
+    await s.post('/sandbox/v1/clock/advance', { seconds: 3600 });
+    const before = (await s.get('/sandbox/v1/clock')).body.now as string;
+    await cancel(id);
+    const after = (await s.get('/sandbox/v1/clock')).body.now as string;
+    const [event] = (await s.outbox('payment_session_complete')).filter((e) => e.payload.data.payment_id === id);
+    const createdAt = event!.payload.data.created_at as string;
+    expect(Date.parse(createdAt)).toBeGreaterThanOrEqual(Date.parse(before));
+    expect(Date.parse(createdAt)).toBeLessThanOrEqual(Date.parse(after));
+    expect(Date.parse(createdAt) - Date.parse((await s.detail(id)).body.created_at)).toBeGreaterThanOrEqual(3600 * 1000);
   });
 
   it('returns order items with sku only where the partner gave one', async () => {

@@ -1,7 +1,7 @@
 // Every request body, response and webhook payload has named examples, and every example
 // validates against its schema (ajv, JSON Schema 2020-12).
 import { describe, expect, it } from 'vitest';
-import { contract, mediaSites, resolve, violations } from '../support/contract.js';
+import { contract, mediaSites, operationById, resolve, violations } from '../support/contract.js';
 
 const sites = mediaSites();
 
@@ -30,6 +30,24 @@ describe('examples', () => {
     }
     const unused = Object.keys(contract.components.examples ?? {}).filter((name) => !used.has(name));
     expect(unused).toEqual([]);
+  });
+
+  it('a one-time payment on the detail record and list items carries capture_amount, equal to authorize_amount (reference: always present and equal)', () => {
+    const okExamples = (operationId: string) => {
+      const ok = resolve<{ content: Record<string, { examples?: Record<string, { $ref?: string }> }> }>(operationById(operationId).op.responses['200']!);
+      return Object.entries(ok.content['application/json']!.examples ?? {}).map(([name, example]) => [name, resolve<{ value: any }>(example).value] as const);
+    };
+    type Row = readonly [string, Record<string, unknown>];
+    const records: Row[] = [
+      ...okExamples('retrievePaymentSession'),
+      ...okExamples('listPaymentSessions').flatMap(([name, value]) => (value.payment_sessions as Array<Record<string, unknown>>).map((item, i): Row => [`${name}[${i}]`, item])),
+    ];
+    const oneTime = records.filter(([, record]) => record.kind === 'one_time_payment');
+    expect(oneTime.length).toBeGreaterThanOrEqual(3);
+    const flawed = oneTime
+      .filter(([, record]) => typeof record.capture_amount !== 'number' || record.capture_amount !== record.authorize_amount)
+      .map(([name]) => name);
+    expect(flawed).toEqual([]);
   });
 
   it('rejects an example that breaks its schema (the validator is live)', () => {

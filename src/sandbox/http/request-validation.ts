@@ -84,7 +84,7 @@ export function validateRequest(
       : coerce(text, schema);
     const validate = validators.inline(`${operationId}:${parameter.in}:${parameter.name}`, parameter.schema);
     // A path id that breaks its schema (a dispute_id that is no UUID) names no resource: not found.
-    if (!validate(value) && parameter.in === 'path') throw notFound(`No resource: ${parameter.name} ${describe(validate.errors ?? [], '').replace(/^ */, '')}`);
+    if (!validate(value) && parameter.in === 'path') throw notFound(`No resource: ${describe(validate.errors ?? [], parameter.name)}`);
     if (!validate(value)) fail(validate.errors ?? [], parameter.name);
     result[parameter.in][parameter.name] = value;
   }

@@ -43,7 +43,8 @@ export function provisionRequestOf(store: Store, channel: string, id: string): P
 export function customerEligibility(store: Store, channel: string, customerKey: string, now: string, keyedOn?: ProvisionRequest) {
   const letters = lettersOf(store, channel, customerKey);
   const own = keyedOn ? store.letters.ofRequest(keyedOn.id) : undefined;
-  const surveyFinished = keyedOn ? keyedOn.status !== 'awaiting_customer' : true;
+  // The survey of a request the customer left (canceled) was never finished, as one still awaiting them.
+  const surveyFinished = keyedOn ? keyedOn.status !== 'awaiting_customer' && keyedOn.status !== 'canceled' : true;
   return eligibilityOf(letters, own, surveyFinished, store.catalog.facts(channel, letters.flatMap((l) => l.skus)), now);
 }
 

@@ -55,7 +55,7 @@ export function createStore(db: Db) {
     read: <T>(fn: () => T): T => rollingBack(() => inTransaction.deferred(fn) as T),
     /** Empties the cached facts when another process has committed since the last look (a request does it as it starts). */
     revalidate: facts.revalidate,
-    sessions: sessionsRepository(db),
+    sessions: sessionsRepository(db, facts),
     /** The channel's customers and their business ids. */
     customers: customersRepository(db),
     tokens: { ...tokensRepository(db), ...tokenListQueries(db) },

@@ -86,17 +86,20 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
       return new PreRenderedJson(detail);
     },
 
+    // The same query again answers the same text until one of the channel's sessions changes.
     listPaymentSessions(context, store) {
       const query = context.query;
-      const page = pageRequest(query);
-      const filter = sessionListFilter(query as ListQuery);
-      // The default item is stored rendered with each session: the page is joined, not rebuilt.
-      if (hasDefaultListFlags(query)) {
-        const { views, count } = store.sessions.listViews(context.channel, filter, pageWindow(page));
-        return new PreRenderedJson(`{"payment_sessions":[${views.join(',')}],"pagination":${JSON.stringify(pagination(page, count))}}`);
-      }
-      const { sessions, count } = store.sessions.list(context.channel, filter, pageWindow(page));
-      return { payment_sessions: sessions.map((session) => listItemOf(session, query)), pagination: pagination(page, count) };
+      return new PreRenderedJson(store.sessions.answer(context.channel, `list ${JSON.stringify(query)}`, () => {
+        const page = pageRequest(query);
+        const filter = sessionListFilter(query as ListQuery);
+        // The default item is stored rendered with each session: the page is joined, not rebuilt.
+        if (hasDefaultListFlags(query)) {
+          const { views, count } = store.sessions.listViews(context.channel, filter, pageWindow(page));
+          return `{"payment_sessions":[${views.join(',')}],"pagination":${JSON.stringify(pagination(page, count))}}`;
+        }
+        const { sessions, count } = store.sessions.list(context.channel, filter, pageWindow(page));
+        return JSON.stringify({ payment_sessions: sessions.map((session) => listItemOf(session, query)), pagination: pagination(page, count) });
+      }));
     },
 
     capturePaymentSession(context, store) {

@@ -2,6 +2,7 @@
 // one channel and the channel's catalog are passed in. A letter stands through its expiry day,
 // inclusive, in UTC.
 import type { components } from '../../../generated/schema.js';
+import { LAST_STORED_DAY } from './stored-time.js';
 
 export type EligibilityResponse = components['schemas']['EligibilityResponse'];
 export type LetterStatus = 'pending' | 'approved' | 'rejected';
@@ -29,16 +30,13 @@ export interface CatalogFacts {
 
 export const dayOf = (isoTime: string) => isoTime.slice(0, 10);
 
-/** The last day a date can be: stored dates compare as text, which holds up to year 9999. */
-const LAST_DAY = '9999-12-31';
-
 export const stands = (letter: Letter, now: string) =>
   letter.status === 'approved' && letter.expires_on !== null && letter.expires_on >= dayOf(now);
 
 /** Today plus one year (held at 9999-12-31), the default expiry of an approved letter. */
 export const aYearOn = (now: string) => {
   const year = Number(now.slice(0, 4)) + 1;
-  if (year > 9999) return LAST_DAY;
+  if (year > 9999) return LAST_STORED_DAY;
   const date = new Date(now);
   date.setUTCFullYear(year);
   return dayOf(date.toISOString());

@@ -2,6 +2,7 @@
 // pagination object. Pure: no I/O, and nothing here reads a session.
 import { refusalsOf } from './errors.js';
 import { MAX_SEARCH_LENGTH, sessionSearchRefusals } from './search-bounds.js';
+import { FIRST_STORED_TIME, LAST_STORED_TIME } from './stored-time.js';
 import type { SessionKind, SessionStatus } from './types.js';
 
 export interface ListQuery {
@@ -42,21 +43,17 @@ export const DEFAULT_PAGE_SIZE = 30;
 /** The sandbox's cap on page_size (the contract states none). */
 export const MAX_PAGE_SIZE = 1000;
 
-/** Stored times are ISO 8601 text of years 0000 to 9999, which orders as time does. */
-const FIRST_TIME = Date.parse('0000-01-01T00:00:00.000Z');
-const LAST_TIME = Date.parse('9999-12-31T23:59:59.999Z');
-
 /**
  * A date-time of the query in the stored form, so that it compares with stored times as text. An
- * offset can carry a time past either end of that range (9999-12-31T23:59:59-01:00): it is held at
- * the end, where it compares the same with every stored time.
+ * offset can carry a time past either end of the stored range (9999-12-31T23:59:59-01:00): it is
+ * held at the end, where it compares the same with every stored time.
  */
 export function storedTime(value: string | undefined, name: string): string | undefined {
   if (value === undefined) return undefined;
   const time = Date.parse(value);
   // The schema's date-time format admits a few values Date cannot hold (a leap second).
   if (Number.isNaN(time)) throw refuse('InvalidRequestParameter', `${name} is not a date-time the sandbox can compare: ${value}.`);
-  return new Date(Math.min(Math.max(time, FIRST_TIME), LAST_TIME)).toISOString();
+  return new Date(Math.min(Math.max(time, FIRST_STORED_TIME), LAST_STORED_TIME)).toISOString();
 }
 
 export function sessionListFilter(query: ListQuery): SessionListFilter {

@@ -1,4 +1,5 @@
 // The sandbox clock of each sales channel.
+import { LAST_STORED_TIME } from '../domain/stored-time.js';
 import type { Db } from './database.js';
 import type { FactCache } from './fact-cache.js';
 
@@ -6,9 +7,6 @@ import type { FactCache } from './fact-cache.js';
  * The sandbox clock of each channel: real time plus an offset that helpers advance (for hold
  * expiry). Per channel, so that one team's test cannot expire another team's holds.
  */
-/** Stored times are compared as ISO 8601 text, which orders correctly only up to year 9999. */
-export const LAST_CLOCK_TIME = Date.parse('9999-12-31T23:59:59.999Z');
-
 export function clockRepository(db: Db, facts: FactCache, realNow: () => number = Date.now) {
   const read = db.prepare('SELECT offset_ms FROM channel_clocks WHERE channel = ?').pluck();
   const advance = db.prepare(`INSERT INTO channel_clocks (channel, offset_ms) VALUES (?, ?)
@@ -21,7 +19,7 @@ export function clockRepository(db: Db, facts: FactCache, realNow: () => number 
   };
   return {
     // A clock advanced to the end of year 9999 stays there, though real time goes on.
-    now: (channel: string) => new Date(Math.min(realNow() + offset(channel), LAST_CLOCK_TIME)).toISOString(),
+    now: (channel: string) => new Date(Math.min(realNow() + offset(channel), LAST_STORED_TIME)).toISOString(),
     offsetSeconds: (channel: string) => Math.floor(offset(channel) / 1000),
     advance(channel: string, seconds: number): void {
       advance.run(channel, seconds * 1000);

@@ -2,6 +2,7 @@
 // attempt. Deliveries are written with their event (store/outbox.ts), so none is ever lost; the
 // dispatcher (delivery/dispatcher.ts) takes the due ones and records each attempt here.
 import type { ResponseExcerpt } from '../domain/response-excerpt.js';
+import { LAST_STORED_TIME_TEXT } from '../domain/stored-time.js';
 import type { Db } from './database.js';
 
 export type EndpointMode = 'signed' | 'legacy';
@@ -157,7 +158,8 @@ export function deliveriesRepository(db: Db) {
     /** A failed attempt: due again at `dueAt`, or failed for good when `dueAt` is null. */
     failed(attempt: AttemptRecord, dueAt: string | null): void {
       logAttempt.run(storable(attempt));
-      retry.run(dueAt ?? '9999-12-31T23:59:59.999Z', dueAt === null ? 'failed' : 'pending', attempt.delivery_id);
+      // Failed for good: due after any time the clock reaches, as well as no longer pending.
+      retry.run(dueAt ?? LAST_STORED_TIME_TEXT, dueAt === null ? 'failed' : 'pending', attempt.delivery_id);
     },
     attempts(channel: string, page: { after: number; limit: number }) {
       const rows = attempts.all({ channel, ...page }) as AttemptRow[];

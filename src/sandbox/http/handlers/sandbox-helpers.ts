@@ -6,10 +6,10 @@ import { helperRefusal, notFound } from '../../domain/errors.js';
 import { review } from '../../domain/sessions.js';
 import { refundedAmount } from '../../domain/refunds.js';
 import { statusSummary } from '../../domain/views.js';
+import { LAST_STORED_TIME, LAST_STORED_TIME_TEXT } from '../../domain/stored-time.js';
 import type { SandboxAddress } from '../../domain/own-address.js';
 import type { Session } from '../../domain/types.js';
 import type { Store } from '../../store/index.js';
-import { LAST_CLOCK_TIME } from '../../store/clock.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
 import { catalogHelperHandlers } from './catalog-helpers.js';
 import { finishCheckout } from './customer-actions.js';
@@ -77,8 +77,8 @@ export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxF
 
     advanceClock(context, store) {
       // Timestamps are compared as ISO 8601 text, which holds only up to year 9999.
-      if (Date.parse(context.now) + context.body.seconds * 1000 > LAST_CLOCK_TIME) {
-        throw helperRefusal('InvalidRequest', 'The sandbox clock cannot go past 9999-12-31T23:59:59Z.');
+      if (Date.parse(context.now) + context.body.seconds * 1000 > LAST_STORED_TIME) {
+        throw helperRefusal('InvalidRequest', `The sandbox clock cannot go past ${LAST_STORED_TIME_TEXT.slice(0, 19)}Z.`);
       }
       store.clock.advance(context.channel, context.body.seconds);
       return { now: store.clock.now(context.channel), offset_seconds: store.clock.offsetSeconds(context.channel) };

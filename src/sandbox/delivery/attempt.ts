@@ -1,6 +1,6 @@
 // One attempt to deliver an event to an endpoint: the request (the signed envelope, or a legacy
-// endpoint's flat data), the POST with its timeout, and what came back: the status, a labelled
-// excerpt of the body (domain/response-excerpt.ts), or why no answer came.
+// endpoint's flat data), and its send: the POST with its timeout, and what came back: the status, a
+// labelled excerpt of the body (domain/response-excerpt.ts), or why no answer came.
 import { signWebhook } from '../../webhooks/signature.js';
 import { excerptCollector, type ResponseExcerpt } from '../domain/response-excerpt.js';
 import type { WebhookEndpoint } from '../store/deliveries.js';
@@ -19,15 +19,25 @@ export interface AttemptOutcome {
   latencyMs: number;
 }
 
+/** What one attempt POSTs, exactly: the bytes and headers a receiver gets. */
+export interface DeliveryRequest {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** Sends one attempt and tells what came back; never throws. A test may stand in for the POST. */
+export type SendAttempt = (request: DeliveryRequest, timeoutMs: number) => Promise<AttemptOutcome>;
+
 /** The request a delivery sends: the signed envelope, or a legacy endpoint's flat data object. */
-export function deliveryRequest(endpoint: WebhookEndpoint, payload: string, now: () => number = Date.now): { body: string; headers: Record<string, string> } {
+export function deliveryRequest(endpoint: WebhookEndpoint, payload: string, now: () => number = Date.now): DeliveryRequest {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'hsa-fsa-sandbox-webhooks', [DELIVERY_HEADER]: '1' };
   if (endpoint.mode === 'legacy') {
-    return { body: JSON.stringify((JSON.parse(payload) as { data: unknown }).data), headers: { ...headers, 'x-service-api-key': endpoint.secret } };
+    return { url: endpoint.url, body: JSON.stringify((JSON.parse(payload) as { data: unknown }).data), headers: { ...headers, 'x-service-api-key': endpoint.secret } };
   }
   // The real time, which the receiver checks against its own clock, whatever the sandbox clock says.
   const signed = signWebhook(payload, endpoint.secret, Math.floor(now() / 1000));
-  return { body: signed.body, headers: { ...headers, 'x-service-signature': signed.signatureHeader } };
+  return { url: endpoint.url, body: signed.body, headers: { ...headers, 'x-service-signature': signed.signatureHeader } };
 }
 
 function reason(cause: unknown, timeoutMs: number): string {
@@ -55,13 +65,12 @@ async function readExcerpt(answer: Response): Promise<{ excerpt: ResponseExcerpt
   }
 }
 
-/** POSTs the event to the endpoint once; never throws. */
-export async function sendAttempt(endpoint: WebhookEndpoint, payload: string, timeoutMs: number): Promise<AttemptOutcome> {
-  const { body, headers } = deliveryRequest(endpoint, payload);
+/** POSTs the request once; never throws. */
+export async function sendAttempt({ url, body, headers }: DeliveryRequest, timeoutMs: number): Promise<AttemptOutcome> {
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   try {
-    const answer = await fetch(endpoint.url, { method: 'POST', body, headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    const answer = await fetch(url, { method: 'POST', body, headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
     const { excerpt, failure } = await readExcerpt(answer);
     return { status: answer.status, response: excerpt, error: failure === undefined ? null : reason(failure, timeoutMs), latencyMs: latency() };
   } catch (cause) {

@@ -16,7 +16,7 @@
 import { nextAttemptAt } from '../domain/retry-schedule.js';
 import type { Store } from '../store/index.js';
 import type { DueDelivery, WebhookEndpoint } from '../store/deliveries.js';
-import { DELIVERY_TIMEOUT_MS, sendAttempt } from './attempt.js';
+import { DELIVERY_TIMEOUT_MS, deliveryRequest, sendAttempt } from './attempt.js';
 
 /** Deliveries sent at once per endpoint, each of another resource. */
 export const CONCURRENT_PER_ENDPOINT = 8;
@@ -47,7 +47,7 @@ export function startDispatcher(store: Store, options: { timeoutMs?: number; tic
 
   async function attempt(endpoint: WebhookEndpoint, delivery: DueDelivery): Promise<void> {
     const attemptedAt = store.clock.now(endpoint.channel);
-    const outcome = await sendAttempt(endpoint, delivery.payload, timeoutMs);
+    const outcome = await sendAttempt(deliveryRequest(endpoint, delivery.payload), timeoutMs);
     store.transaction(() => {
       // A reset, or the endpoint's removal, may have ended the delivery while it was in flight.
       if (!store.deliveries.isPending(delivery.id)) return;

@@ -13,17 +13,12 @@
 //   events of other resources do not wait for it.
 // - It runs beside the requests, never inside one: the API answers first, then a queued delivery
 //   wakes the dispatcher. A timer makes retries run as their time comes (or the clock is advanced).
-import { nextAttemptAt } from '../domain/retry-schedule.js';
+import { deliveryOutcome } from '../domain/delivery-outcome.js';
+import { freeSlots } from '../domain/delivery-slots.js';
 import type { Store } from '../store/index.js';
 import type { DueDelivery, WebhookEndpoint } from '../store/deliveries.js';
 import { DELIVERY_TIMEOUT_MS, deliveryRequest, sendAttempt } from './attempt.js';
 
-/** Deliveries sent at once per endpoint, each of another resource. */
-export const CONCURRENT_PER_ENDPOINT = 8;
-/** An attempt unanswered this long no longer counts toward CONCURRENT_PER_ENDPOINT. */
-export const UNANSWERED_AFTER_MS = 1_000;
-/** Attempts open at once per endpoint, unanswered ones included: the bound on its connections. */
-export const OPEN_PER_ENDPOINT = 64;
 const TICK_MS = 250;
 
 interface Flight {
@@ -56,17 +51,10 @@ export function startDispatcher(store: Store, options: { timeoutMs?: number; tic
         channel: endpoint.channel, delivery_id: delivery.id, attempted_at: attemptedAt, status: outcome.status,
         latency_ms: outcome.latencyMs, response: outcome.response, error: outcome.error,
       };
-      if (outcome.status === 204) store.deliveries.delivered(record, delivery.outbox_id, now);
-      else store.deliveries.failed(record, nextAttemptAt(delivery.attempts + 1, delivery.first_due_at, now));
+      const next = deliveryOutcome(outcome.status, delivery, now);
+      if (next.kind === 'delivered') store.deliveries.delivered(record, delivery.outbox_id, now);
+      else store.deliveries.failed(record, next.kind === 'retry' ? next.dueAt : null);
     });
-  }
-
-  /** How many more deliveries the endpoint may be sent now. */
-  function freeSlots(flying: Map<number, Flight>): number {
-    const now = performance.now();
-    let answering = 0;
-    for (const flight of flying.values()) if (now - flight.startedAt < UNANSWERED_AFTER_MS) answering++;
-    return Math.min(CONCURRENT_PER_ENDPOINT - answering, OPEN_PER_ENDPOINT - flying.size);
   }
 
   /**
@@ -75,7 +63,7 @@ export function startDispatcher(store: Store, options: { timeoutMs?: number; tic
    */
   function fill(endpoint: WebhookEndpoint): void {
     const flying = inFlight.get(endpoint.id) ?? new Map<number, Flight>();
-    const free = freeSlots(flying);
+    const free = freeSlots([...flying.values()].map((flight) => flight.startedAt), performance.now());
     if (stopped || free <= 0) return;
     const due = store.read(() => store.deliveries.due(endpoint.id, store.clock.now(endpoint.channel), { skip: [...flying.keys()], limit: free }));
     for (const delivery of due) {

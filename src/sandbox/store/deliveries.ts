@@ -1,6 +1,6 @@
 // Webhook endpoints of each channel, the deliveries of outbox events to them, and the log of every
 // attempt. Deliveries are written with their event (store/outbox.ts), so none is ever lost; the
-// dispatcher (delivery/dispatcher.ts) takes the due ones and records each attempt here.
+// delivery queue (delivery/queue.ts) claims the due ones and records each attempt here.
 import type { ResponseExcerpt } from '../domain/response-excerpt.js';
 import { LAST_STORED_TIME_TEXT } from '../domain/stored-time.js';
 import type { Db } from './database.js';

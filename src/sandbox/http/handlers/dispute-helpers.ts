@@ -6,8 +6,7 @@ import type { Dispute, DomainEvent, Session } from '../../domain/types.js';
 import type { Store } from '../../store/index.js';
 import type { IdSource } from '../../ids.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
-import { disputeOf } from './disputes.js';
-import { sessionOf } from './sandbox-helpers.js';
+import { disputeOf, sessionOf } from './lookups.js';
 import { save } from './session-writes.js';
 
 type Move = (session: Session, disputeId: string, now: string) => { dispute: Dispute; events: DomainEvent[] };
@@ -23,7 +22,7 @@ function moved(store: Store, context: { channel: string; now: string; ids: IdSou
 export function disputeHelperHandlers(): Handlers<HelperOperations> {
   return {
     openDispute(context, store) {
-      const session = sessionOf(store, context);
+      const session = sessionOf(store, context.channel, context.path.payment_session_id);
       const body = context.body ?? {};
       const { dispute, events } = openDispute(session, {
         id: context.ids.uuid(), now: context.now, alreadyClosed: body.already_closed === true,

@@ -9,10 +9,10 @@ import { pageRequest, pageWindow, pagination, sessionListFilter, type ListQuery 
 import { actionOf, chargeNeeds } from '../../domain/payment-tokens.js';
 import { refund } from '../../domain/refunds.js';
 import { cancel, capture, completeCheckout, voidHold } from '../../domain/sessions.js';
-import type { Session } from '../../domain/types.js';
 import { hasDefaultListFlags, listItemOf, toDetail } from '../../domain/views.js';
 import type { Store } from '../../store/index.js';
 import { PreRenderedJson, RefusedAfterCommit, type ContractOperations, type Handlers, type OperationContext } from '../operation-types.js';
+import { sessionOf } from './lookups.js';
 import { save, saveNew } from './session-writes.js';
 import { lettersOf, lmnSkusOf, pendingSessionToken, requestForToken } from './token-writes.js';
 
@@ -29,13 +29,6 @@ function tokenFacts(store: Store, context: OperationContext<unknown>, token: str
     pendingCheckout: record?.status === 'pending_checkout',
     needs: record?.status === 'active' ? chargeNeeds(record, lmnSkus, lettersOf(store, context.channel, record.customer_key), context.now) : [],
   };
-}
-
-/** The session a capture, void, cancel or refund names, or that operation's "does not exist" refusal. */
-function existing(store: Store, context: OperationContext<unknown>, id: string, missing: () => Error): Session {
-  const session = store.sessions.get(context.channel, id);
-  if (!session) throw missing();
-  return session;
 }
 
 const doesNotExist = (id: string) => `Payment session ${id} does not exist.`;
@@ -104,7 +97,7 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
 
     capturePaymentSession(context, store) {
       const id = context.path.business_id;
-      const session = existing(store, context, id, () => refusalsOf('capturePaymentSession')('PaymentSessionDoesNotExist', doesNotExist(id)));
+      const session = sessionOf(store, context.channel, id, () => refusalsOf('capturePaymentSession')('PaymentSessionDoesNotExist', doesNotExist(id)));
       const result = capture(session, context.body.total_amount, context.body.idempotency_key, context.now, () => context.ids.short());
       save(store, session, result.events, context.now, context.ids);
       // An expired hold is stored as authorization_expired; only then is the capture refused.
@@ -114,7 +107,7 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
 
     voidPaymentSession(context, store) {
       const id = context.path.business_id;
-      const session = existing(store, context, id, () => refusalsOf('voidPaymentSession')('PaymentSessionDoesNotExist', doesNotExist(id)));
+      const session = sessionOf(store, context.channel, id, () => refusalsOf('voidPaymentSession')('PaymentSessionDoesNotExist', doesNotExist(id)));
       const result = voidHold(session, context.body?.idempotency_key, context.now, () => context.ids.short());
       save(store, session, result.events, context.now, context.ids);
       return { id: result.voidId };
@@ -122,7 +115,7 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
 
     cancelPaymentSession(context, store) {
       const id = context.path.business_id;
-      const session = existing(store, context, id, () => refusalsOf('cancelPaymentSession')('InvalidPaymentId', doesNotExist(id)));
+      const session = sessionOf(store, context.channel, id, () => refusalsOf('cancelPaymentSession')('InvalidPaymentId', doesNotExist(id)));
       save(store, session, cancel(session, context.now), context.now, context.ids);
       // A canceled checkout never issues its token: a charge with it answers NotFound.
       const issued = session.issued_payment_token;
@@ -132,7 +125,7 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
 
     createRefund(context, store) {
       const id = context.body.payment_id;
-      const session = existing(store, context, id, () => refusalsOf('createRefund')('InvalidPaymentId', doesNotExist(id)));
+      const session = sessionOf(store, context.channel, id, () => refusalsOf('createRefund')('InvalidPaymentId', doesNotExist(id)));
       const created = refund(session, context.body, context.now, () => context.ids.short());
       save(store, session, [], context.now, context.ids);
       return { refund_id: created.refund_id };

@@ -4,7 +4,7 @@ import { acceptDispute, disputeRecord } from '../../domain/disputes.js';
 import { quoted, refusalsOf } from '../../domain/errors.js';
 import type { ContractOperations, Handlers } from '../operation-types.js';
 import { disputeOf } from './lookups.js';
-import { save } from './session-writes.js';
+import { saveSessionAndQueueEvents } from './session-writes.js';
 
 const refuseList = refusalsOf('listDisputes');
 const DEFAULT_LIMIT = 30;
@@ -51,7 +51,7 @@ export function disputeHandlers(): Handlers<ContractOperations> {
     acceptDispute(context, store) {
       const { session } = disputeOf(store, context.channel, context.path.id);
       const { events } = acceptDispute(session, context.path.id, context.now);
-      save(store, session, events, context.now, context.ids);
+      saveSessionAndQueueEvents(store, context, session, events);
       // The response is not documented: the sandbox answers an object with no field (openapi/sandbox.yaml).
       return {};
     },

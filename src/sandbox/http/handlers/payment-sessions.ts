@@ -13,7 +13,7 @@ import { hasDefaultListFlags, listItemOf, toDetail } from '../../domain/views.js
 import type { Store } from '../../store/index.js';
 import { PreRenderedJson, RefusedAfterCommit, type ContractOperations, type Handlers, type OperationContext } from '../operation-types.js';
 import { sessionOf } from './lookups.js';
-import { save, saveNew } from './session-writes.js';
+import { insertSessionAndQueueEvents, saveSessionAndQueueEvents } from './session-writes.js';
 import { lettersOf, lmnSkusOf, pendingSessionToken, requestForToken } from './token-writes.js';
 
 const refuseCreate = refusalsOf('createPaymentSession');
@@ -67,7 +67,7 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
       const session = newSession({ id, channel: context.channel, request, now: context.now, newId, userBusinessId, ...(issuedToken ? { issuedToken } : {}), ...(tokenUser ? { tokenUser } : {}) });
       // A usable stored payment method is charged without the hosted flow.
       const events = request.payment_token !== undefined ? completeCheckout(session, context.now) : [];
-      saveNew(store, session, events, context.now, context.ids);
+      insertSessionAndQueueEvents(store, context, session, events);
       if (issuedToken) store.tokens.insert(pendingSessionToken(session, issuedToken));
       return { id: session.id, redirect_url: checkoutUrl(context.origin, session) };
     },
@@ -99,7 +99,7 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
       const id = context.path.business_id;
       const session = sessionOf(store, context.channel, id, () => refusalsOf('capturePaymentSession')('PaymentSessionDoesNotExist', doesNotExist(id)));
       const result = capture(session, context.body.total_amount, context.body.idempotency_key, context.now, () => context.ids.short());
-      save(store, session, result.events, context.now, context.ids);
+      saveSessionAndQueueEvents(store, context, session, result.events);
       // An expired hold is stored as authorization_expired; only then is the capture refused.
       if (result.failure) return new RefusedAfterCommit(result.failure);
       return { id: result.captureId };
@@ -109,14 +109,14 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
       const id = context.path.business_id;
       const session = sessionOf(store, context.channel, id, () => refusalsOf('voidPaymentSession')('PaymentSessionDoesNotExist', doesNotExist(id)));
       const result = voidHold(session, context.body?.idempotency_key, context.now, () => context.ids.short());
-      save(store, session, result.events, context.now, context.ids);
+      saveSessionAndQueueEvents(store, context, session, result.events);
       return { id: result.voidId };
     },
 
     cancelPaymentSession(context, store) {
       const id = context.path.business_id;
       const session = sessionOf(store, context.channel, id, () => refusalsOf('cancelPaymentSession')('InvalidPaymentId', doesNotExist(id)));
-      save(store, session, cancel(session, context.now), context.now, context.ids);
+      saveSessionAndQueueEvents(store, context, session, cancel(session, context.now));
       // A canceled checkout never issues its token: a charge with it answers NotFound.
       const issued = session.issued_payment_token;
       if (issued && session.status === 'canceled' && store.tokens.get(context.channel, issued)?.status === 'pending_checkout') store.tokens.setStatus(context.channel, issued, 'deleted');
@@ -127,7 +127,8 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
       const id = context.body.payment_id;
       const session = sessionOf(store, context.channel, id, () => refusalsOf('createRefund')('InvalidPaymentId', doesNotExist(id)));
       const created = refund(session, context.body, context.now, () => context.ids.short());
-      save(store, session, [], context.now, context.ids);
+      // The contract has no refund webhook: the session is stored, and nothing is queued.
+      store.sessions.update(session);
       return { refund_id: created.refund_id };
     },
   } satisfies Handlers<ContractOperations>;

@@ -14,7 +14,7 @@ import { catalogHelperHandlers } from './catalog-helpers.js';
 import { finishCheckout } from './customer-actions.js';
 import { disputeHelperHandlers } from './dispute-helpers.js';
 import { activeToken, sessionOf } from './lookups.js';
-import { save } from './session-writes.js';
+import { saveSessionAndQueueEvents } from './session-writes.js';
 import { tokenHelperHandlers } from './token-helpers.js';
 import { webhookHelperHandlers } from './webhook-helpers.js';
 
@@ -56,7 +56,7 @@ export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxF
 
     reviewPaymentSession(context, store) {
       const session = sessionOf(store, context.channel, context.path.payment_session_id);
-      save(store, session, review(session, context.body.decision, context.now), context.now, context.ids);
+      saveSessionAndQueueEvents(store, context, session, review(session, context.body.decision, context.now));
       return { status: session.status };
     },
 

@@ -7,20 +7,9 @@ import { resolveRedirect } from '../../domain/create-session.js';
 import { aYearOn, eligibilityOf, tokenLetterExpiry, type Letter } from '../../domain/letters.js';
 import { tokenUpdatedEvent } from '../../domain/payment-tokens.js';
 import { customerKeyOf, endOfPage, type Need, type ProvisionOutcome, type ProvisionRequest } from '../../domain/provisioning.js';
-import type { DomainEvent, PaymentTokenRecord, Session } from '../../domain/types.js';
-import { deliveryId, type IdSource } from '../../ids.js';
+import type { PaymentTokenRecord, Session } from '../../domain/types.js';
 import type { Store } from '../../store/index.js';
-
-export interface WriteContext {
-  channel: string;
-  now: string;
-  ids: IdSource;
-}
-
-export function queueEvents(store: Store, context: WriteContext, events: DomainEvent[]): void {
-  // The delivery id is fixed now, so that every retry of the event carries the same one.
-  for (const event of events) store.outbox.enqueue(context.channel, event, context.now, deliveryId(context.ids));
-}
+import { queueEvents, type WriteContext } from './event-queue.js';
 
 export const lettersOf = (store: Store, channel: string, customerKey: string): Letter[] => store.letters.ofCustomer(channel, customerKey);
 

@@ -3,8 +3,7 @@
 // operation's 200 body.
 import { checkoutUrl, provisionUrl } from '../../checkout/urls.js';
 import { checkCreateRules, newSession, resolveRedirect, sessionCustomerKey, type TokenFacts } from '../../domain/create-session.js';
-import { customerActionNeeded, notFound, quoted, refusalsOf } from '../../domain/errors.js';
-import { divergingFields, type IdempotencyRules } from '../../domain/idempotency.js';
+import { customerActionNeeded, notFound, refusalsOf } from '../../domain/errors.js';
 import { pageRequest, pageWindow, pagination, sessionListFilter, type ListQuery } from '../../domain/listing.js';
 import { actionOf, chargeNeeds } from '../../domain/payment-tokens.js';
 import { refund } from '../../domain/refunds.js';
@@ -12,11 +11,10 @@ import { cancel, capture, completeCheckout, voidHold } from '../../domain/sessio
 import { hasDefaultListFlags, listItemOf, toDetail } from '../../domain/views.js';
 import type { Store } from '../../store/index.js';
 import { PreRenderedJson, RefusedAfterCommit, type ContractOperations, type Handlers, type OperationContext } from '../operation-types.js';
+import type { CreateReplay } from './create-replay.js';
 import { sessionOf } from './lookups.js';
 import { insertSessionAndQueueEvents, saveSessionAndQueueEvents } from './session-writes.js';
 import { lettersOf, lmnSkusOf, pendingSessionToken, requestForToken } from './token-writes.js';
-
-const refuseCreate = refusalsOf('createPaymentSession');
 
 function tokenFacts(store: Store, context: OperationContext<unknown>, token: string, lmnSkus: string[]): TokenFacts {
   const record = store.tokens.get(context.channel, token);
@@ -33,23 +31,15 @@ function tokenFacts(store: Store, context: OperationContext<unknown>, token: str
 
 const doesNotExist = (id: string) => `Payment session ${id} does not exist.`;
 
-export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<ContractOperations> {
+/** `replay`: create payment session's idempotent replay, which the create handler asks first. */
+export function paymentSessionHandlers(replay: CreateReplay): Handlers<ContractOperations> {
   return {
     createPaymentSession(context, store) {
+      // Rules 1, 2 and 4: a retry of an earlier create answers its original session, or refuses.
+      const replayed = replay.answerRetry(context, store);
+      if (replayed) return replayed;
       const request = context.body;
       const newId = () => context.ids.short();
-      if (request.idempotency_key !== undefined) {
-        const original = store.sessions.findByIdempotencyKey(context.channel, request.idempotency_key);
-        if (original) {
-          const diverging = divergingFields(original.request, request, rules);
-          if (diverging.length > 0) {
-            throw refuseCreate('IdempotencyViolation', `idempotency_key ${quoted(request.idempotency_key)} was already used with different values of: ${diverging.join(', ')}.`);
-          }
-          // Rule 1 and 4: the original session, and no new values applied.
-          return { id: original.id, redirect_url: checkoutUrl(context.origin, original) };
-        }
-      }
-      if (context.deferredViolation) throw context.deferredViolation;
       const lmnSkus = request.payment_token !== undefined ? lmnSkusOf(store, context.channel, request.order_items) : [];
       const token = request.payment_token !== undefined ? tokenFacts(store, context, request.payment_token, lmnSkus) : undefined;
       const needs = checkCreateRules(request, store.features.get(context.channel), token);

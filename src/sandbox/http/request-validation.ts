@@ -14,7 +14,7 @@ export const refusal = (code: string, message: string) => new Refusal('invalid',
 /** A body the schema refuses: the refusal to answer, and where its violations lie. */
 export interface BodyViolation {
   refusal: Refusal;
-  /** The top-level fields the violations are about; '' for the body itself (a missing or extra field's parent). */
+  /** The top-level fields the violations are about; '' for the body as a whole (its type, a field it forbids). */
   fields: string[];
 }
 

@@ -4,7 +4,6 @@
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { INDEX_PAGE_POLICY, indexPage } from '../checkout/index-page.js';
-import { ignoredByReplay } from '../domain/idempotency.js';
 import { randomIds, type IdSource } from '../ids.js';
 import type { Store } from '../store/index.js';
 import { DEFAULT_API_KEYS, registerAuth } from './auth.js';
@@ -14,6 +13,7 @@ import { CONTRACT_30_FILE, CONTRACT_FILE, listOperations, loadDocument, SANDBOX_
 import { codesOf, HELPER_CODES } from './error-codes.js';
 import { answerFrameworkError, registerErrorPath } from './errors.js';
 import { catalogHandlers } from './handlers/catalog.js';
+import { createReplay } from './handlers/create-replay.js';
 import { disputeHandlers } from './handlers/disputes.js';
 import { paymentSessionHandlers } from './handlers/payment-sessions.js';
 import { paymentTokenHandlers } from './handlers/payment-tokens.js';
@@ -83,18 +83,18 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     for (const channel of new Set(apiKeys.values())) store.catalog.seed(channel, store.clock.now(channel), () => `prod_${ids.short()}`);
   });
 
-  const rules = idempotencyRules(contract);
   const contractCodes400 = codes400(contract);
-  const replayIgnored = ignoredByReplay(rules);
+  const replay = createReplay(idempotencyRules(contract));
   registerOperations<ContractOperations>(app, {
     validators: new SchemaValidators(contract),
-    handlers: { ...paymentSessionHandlers(rules), ...paymentTokenHandlers(), ...catalogHandlers(), ...disputeHandlers() },
+    handlers: { ...paymentSessionHandlers(replay), ...paymentTokenHandlers(), ...catalogHandlers(), ...disputeHandlers() },
+    // Rule 4: a retry may break the schema where a replay does not compare, and still return its original.
+    invalidBodyHandlers: { createPaymentSession: replay.answerInvalidBody },
     codesFor: codesOf,
     store,
     ids,
     faults: { codes400: contractCodes400 },
     publicUrl,
-    replayIgnores: (id) => (id === 'createPaymentSession' ? replayIgnored : undefined),
     singleRead: (id) => id === 'retrievePaymentSession',
     takesTurn: searchTakesTurn,
   });

@@ -6,6 +6,7 @@ import type { operations as HelperOperations } from '../../../generated/sandbox.
 import type { Refusal } from '../domain/errors.js';
 import type { Store } from '../store/index.js';
 import type { IdSource } from '../ids.js';
+import type { BodyViolation } from './request-validation.js';
 
 export type { ContractOperations, HelperOperations };
 
@@ -41,11 +42,6 @@ export interface OperationContext<Operation> {
   ids: IdSource;
   /** Scheme and host the partner called, for redirect URLs. */
   origin: string;
-  /**
-   * The body broke the schema only in fields that an idempotent replay does not compare: the
-   * handler throws this unless the request replays an earlier one (create payment session, rule 4).
-   */
-  deferredViolation?: Refusal;
 }
 
 /**
@@ -69,3 +65,12 @@ export type Handler<Operation> = (context: OperationContext<Operation>, store: S
 
 /** Handlers of some operations of a document, keyed by operationId. */
 export type Handlers<Operations> = { [Op in keyof Operations]?: Handler<Operations[Op]> };
+
+/**
+ * What an operation answers to a body its schema refuses, in place of the refusal: undefined keeps
+ * the refusal. The context's body is the body as sent, valid outside `violation.fields` only.
+ */
+export type InvalidBodyHandler<Operation> = (violation: BodyViolation, context: OperationContext<Operation>, store: Store) => OkBodyOf<Operation> | undefined;
+
+/** The operations that answer some refused bodies themselves, keyed by operationId. */
+export type InvalidBodyHandlers<Operations> = { [Op in keyof Operations]?: InvalidBodyHandler<Operations[Op]> };

@@ -3,7 +3,6 @@
 // in one transaction (a write's shared with the other writes of its turn: store/group-commit.ts). Operations without a handler answer 501 NotImplemented, as the contract
 // allows. Every refusal is thrown, and answered by http/errors.ts.
 import type { FastifyInstance } from 'fastify';
-import type { Refusal } from '../domain/errors.js';
 import type { IdSource } from '../ids.js';
 import type { Store } from '../store/index.js';
 import { channelOf } from './auth.js';
@@ -11,7 +10,7 @@ import { MalformedBody, registerBodyDrain } from './body-parsing.js';
 import { fastifyPath, listOperations, type LocatedOperation, type SchemaValidators } from './document.js';
 import type { ValidationCodes } from './error-codes.js';
 import { injectedFault, notImplemented, type RouteFacts, type HttpRefusal } from './errors.js';
-import { PreRenderedJson, RefusedAfterCommit, type Handler, type OperationContext } from './operation-types.js';
+import { PreRenderedJson, RefusedAfterCommit, type Handler, type InvalidBodyHandler, type InvalidBodyHandlers, type OperationContext } from './operation-types.js';
 import { refusal, validateRequest } from './request-validation.js';
 import { nextTurn } from './turns.js';
 
@@ -32,8 +31,8 @@ export interface RegisterOptions<Operations> {
   faults?: { codes400: (operationId: string) => readonly string[] };
   /** The scheme and host of every redirect_url: configured, never taken from a request's Host header. */
   publicUrl: () => string;
-  /** Top-level body fields whose violations wait until an idempotent replay is ruled out. */
-  replayIgnores?: (operationId: string) => ((field: string) => boolean) | undefined;
+  /** Operations that may still answer a body their schema refuses; every other operation refuses it. */
+  invalidBodyHandlers?: InvalidBodyHandlers<Operations>;
   /**
    * Operations whose handler reads one statement: they run without a transaction, since SQLite
    * answers a statement from one snapshot anyway, and BEGIN and COMMIT cost more than the read.
@@ -92,6 +91,7 @@ function registerRoute<Operations>(
   const { operationId } = entry.operation;
   const codes = options.codesFor(operationId);
   const singleRead = entry.method === 'get' && options.singleRead?.(operationId) === true;
+  const invalidBodyHandler = (options.invalidBodyHandlers as Record<string, InvalidBodyHandler<unknown> | undefined> | undefined)?.[operationId];
   app.route({
     method: entry.method.toUpperCase() as 'GET' | 'POST' | 'PUT',
     url: fastifyPath(entry.path),
@@ -112,19 +112,22 @@ function registerRoute<Operations>(
           const { field, message } = request.body;
           throw refusal((field !== undefined && codes.fields?.[field]) || codes.invalid, message);
         }
-        const replayIgnores = options.replayIgnores?.(operationId);
         const input = validateRequest(entry, options.validators, codes, {
           params: request.params as Record<string, string>,
           query: request.query as Record<string, string | string[]>,
           body: skipBody ? undefined : request.body,
           hasBody: !skipBody && request.body !== undefined && request.body !== null,
-          ...(replayIgnores ? { deferrable: replayIgnores } : {}),
         });
         const context: OperationContext<unknown> = {
           channel, path: input.path as never, query: input.query as never, body: input.body as never, rawQuery: request.query as Record<string, string | string[]>,
           now: options.store.clock.now(channel), ids: options.ids, origin: options.publicUrl(),
-          ...(input.deferred ? { deferredViolation: input.deferred as Refusal } : {}),
         };
+        if (input.bodyViolation) {
+          // The handler never sees a body its schema refuses: the operation's own answer to it, if any, or the refusal.
+          const answer = invalidBodyHandler?.(input.bodyViolation, context, options.store);
+          if (answer === undefined) throw input.bodyViolation.refusal;
+          return answer;
+        }
         return handler(context, options.store);
       });
       if (result instanceof RefusedAfterCommit) throw result.refusal;

@@ -11,12 +11,19 @@ import { resolveRef, type LocatedOperation, type SchemaValidators } from './docu
  */
 export const refusal = (code: string, message: string) => new Refusal('invalid', code, message);
 
+/** A body the schema refuses: the refusal to answer, and where its violations lie. */
+export interface BodyViolation {
+  refusal: Refusal;
+  /** The top-level fields the violations are about; '' for the body as a whole (its type, a field it forbids). */
+  fields: string[];
+}
+
 export interface ValidatedRequest {
   path: Record<string, unknown>;
   query: Record<string, unknown>;
   body: unknown;
-  /** Body violations confined to deferrable fields, left for the handler to throw. */
-  deferred?: Refusal;
+  /** The body broke its schema: returned, not thrown, so that the caller decides whether it refuses. */
+  bodyViolation?: BodyViolation;
 }
 
 const isType = (schema: Record<string, any>, type: string) =>
@@ -48,8 +55,6 @@ export function validateRequest(
     query: Record<string, string | string[]>;
     body: unknown;
     hasBody: boolean;
-    /** Top-level body fields whose violations are deferred (returned in `deferred`), not thrown. */
-    deferrable?: (field: string) => boolean;
   },
 ): ValidatedRequest {
   const fail = (errors: ErrorObject[], where: string) => {
@@ -98,11 +103,9 @@ export function validateRequest(
       const validate = media.schema.$ref ? validators.at(media.schema.$ref) : validators.inline(`${operationId}:body`, media.schema);
       if (!validate(input.body)) {
         const errors = validate.errors ?? [];
-        const { deferrable } = input;
         // `if` errors only accompany the violation of their `then`, which carries the field.
-        const onlyDeferrable = deferrable && errors.every((e) => e.keyword === 'if' || (topField(e) !== '' && deferrable(topField(e))));
-        if (!onlyDeferrable) fail(errors, '');
-        result.deferred = refusal(codeFor(errors, codes), describe(errors, ''));
+        const fields = [...new Set(errors.filter((e) => e.keyword !== 'if').map(topField))];
+        result.bodyViolation = { refusal: refusal(codeFor(errors, codes), describe(errors, '')), fields };
       }
     }
   }

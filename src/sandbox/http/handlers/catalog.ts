@@ -1,16 +1,10 @@
 // The contract's product catalog operations: list, create, update and detail of items, and the
 // checkout-method operation, whose request and response the contract leaves undocumented.
 import { catalogItemView, newCatalogItem, storedEligibility, updateCatalogItem } from '../../domain/catalog.js';
-import { conflict, notFound, quoted, refusalsOf } from '../../domain/errors.js';
+import { conflict, quoted, refusalsOf } from '../../domain/errors.js';
 import { pageRequest, pageWindow, pagination, storedTime } from '../../domain/listing.js';
-import type { Store } from '../../store/index.js';
 import type { ContractOperations, Handlers } from '../operation-types.js';
-
-function itemOf(store: Store, channel: string, sku: string) {
-  const item = store.catalog.get(channel, sku);
-  if (!item) throw notFound(`No catalog item with sku ${quoted(sku)}.`);
-  return item;
-}
+import { catalogItemOf } from './lookups.js';
 
 export function catalogHandlers(): Handlers<ContractOperations> {
   return {
@@ -39,14 +33,14 @@ export function catalogHandlers(): Handlers<ContractOperations> {
     },
 
     updateCatalogItem(context, store) {
-      const item = itemOf(store, context.channel, context.body.sku);
+      const item = catalogItemOf(store, context.channel, context.body.sku);
       updateCatalogItem(item, context.body, context.now);
       store.catalog.update(context.channel, item);
       return {};
     },
 
     retrieveCatalogItem(context, store) {
-      return catalogItemView(itemOf(store, context.channel, context.body.sku));
+      return catalogItemView(catalogItemOf(store, context.channel, context.body.sku));
     },
 
     retrieveCheckoutMethod() {

@@ -6,20 +6,21 @@ import { completeByCustomer, type CustomerAnswers, type ProvisionRequest } from 
 import { completeCheckout, endIneligible, review } from '../../domain/sessions.js';
 import type { Session } from '../../domain/types.js';
 import type { Store } from '../../store/index.js';
-import { save } from './session-writes.js';
-import { activateIssuedToken, applyOutcome, type WriteContext } from './token-writes.js';
+import type { WriteContext } from './event-queue.js';
+import { saveSessionAndQueueEvents } from './session-writes.js';
+import { activateIssuedToken, applyOutcome } from './token-writes.js';
 
 /** The customer finishes a session's hosted flow: eligible (then pays with `card`) or not. */
 export function finishCheckout(store: Store, context: WriteContext, session: Session, outcome: { eligible: boolean; card?: Card; accepted?: boolean }) {
   if (!outcome.eligible) {
     // Ineligible: the flow ends at failure_url, the session stays pending, the outcome is reported.
-    save(store, session, endIneligible(session, context.now), context.now, context.ids);
+    saveSessionAndQueueEvents(store, context, session, endIneligible(session, context.now));
     return { status: session.status, redirect_url: resolveRedirect(session.request.failure_url, session.id) };
   }
   const events = completeCheckout(session, context.now);
   // A card the service accepts at once: the review of a one-time payment passes straight away.
   if (outcome.accepted && session.status === 'processing') events.push(...review(session, 'accept', context.now));
-  save(store, session, events, context.now, context.ids);
+  saveSessionAndQueueEvents(store, context, session, events);
   if (session.issued_payment_token) activateIssuedToken(store, context, session, outcome.card ?? defaultCard(context.now));
   return { status: session.status, redirect_url: resolveRedirect(session.request.success_url, session.id) };
 }

@@ -4,26 +4,25 @@
 import { dropInquiry, escalateInquiry, openDispute, resolveDispute, submitEvidence, syncDispute, type DisputeOutcome } from '../../domain/disputes.js';
 import type { Dispute, DomainEvent, Session } from '../../domain/types.js';
 import type { Store } from '../../store/index.js';
-import type { IdSource } from '../../ids.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
-import { disputeOf } from './disputes.js';
-import { sessionOf } from './sandbox-helpers.js';
-import { save } from './session-writes.js';
+import type { WriteContext } from './event-queue.js';
+import { disputeOf, sessionOf } from './lookups.js';
+import { saveSessionAndQueueEvents } from './session-writes.js';
 
 type Move = (session: Session, disputeId: string, now: string) => { dispute: Dispute; events: DomainEvent[] };
 
 /** Applies a move to the dispute named by the path, and saves its session with the move's events. */
-function moved(store: Store, context: { channel: string; now: string; ids: IdSource; path: { dispute_id: string } }, move: Move): Dispute {
+function moved(store: Store, context: WriteContext & { path: { dispute_id: string } }, move: Move): Dispute {
   const { session } = disputeOf(store, context.channel, context.path.dispute_id);
   const { dispute, events } = move(session, context.path.dispute_id, context.now);
-  save(store, session, events, context.now, context.ids);
+  saveSessionAndQueueEvents(store, context, session, events);
   return dispute;
 }
 
 export function disputeHelperHandlers(): Handlers<HelperOperations> {
   return {
     openDispute(context, store) {
-      const session = sessionOf(store, context);
+      const session = sessionOf(store, context.channel, context.path.payment_session_id);
       const body = context.body ?? {};
       const { dispute, events } = openDispute(session, {
         id: context.ids.uuid(), now: context.now, alreadyClosed: body.already_closed === true,
@@ -32,7 +31,7 @@ export function disputeHelperHandlers(): Handlers<HelperOperations> {
         ...(body.reason !== undefined ? { reason: body.reason } : {}),
       });
       store.disputes.register(context.channel, dispute.dispute_id, session.id);
-      save(store, session, events, context.now, context.ids);
+      saveSessionAndQueueEvents(store, context, session, events);
       return dispute;
     },
 

@@ -1,24 +1,14 @@
 // The contract's dispute operations: the canonical record at /api/v1/disputes/{dispute_id}, and the
 // alternative listing at /v1/disputes (by cursor), its retrieve, and accept.
 import { acceptDispute, disputeRecord } from '../../domain/disputes.js';
-import { notFound, quoted, refusalsOf } from '../../domain/errors.js';
-import type { Session, SessionDispute } from '../../domain/types.js';
-import type { Store } from '../../store/index.js';
+import { quoted, refusalsOf } from '../../domain/errors.js';
 import type { ContractOperations, Handlers } from '../operation-types.js';
-import { save } from './session-writes.js';
+import { disputeOf } from './lookups.js';
+import { saveSessionAndQueueEvents } from './session-writes.js';
 
 const refuseList = refusalsOf('listDisputes');
 const DEFAULT_LIMIT = 30;
 const MAX_LIMIT = 100;
-
-/** The dispute and its session, or NotFound: another channel's dispute is not found either. */
-export function disputeOf(store: Store, channel: string, disputeId: string): { session: Session; entry: SessionDispute } {
-  const sessionId = store.disputes.sessionOf(channel, disputeId);
-  const session = sessionId ? store.sessions.get(channel, sessionId) : undefined;
-  const entry = session?.disputes.find((d) => d.dispute.dispute_id === disputeId);
-  if (!session || !entry) throw notFound(`No dispute ${quoted(disputeId)}.`);
-  return { session, entry };
-}
 
 /** The listing's undocumented query, as the sandbox reads it: `limit` (1 to 100) and the `cursor` it answered. */
 function listQuery(raw: Readonly<Record<string, string | string[] | undefined>>): { before: number; limit: number } {
@@ -61,7 +51,7 @@ export function disputeHandlers(): Handlers<ContractOperations> {
     acceptDispute(context, store) {
       const { session } = disputeOf(store, context.channel, context.path.id);
       const { events } = acceptDispute(session, context.path.id, context.now);
-      save(store, session, events, context.now, context.ids);
+      saveSessionAndQueueEvents(store, context, session, events);
       // The response is not documented: the sandbox answers an object with no field (openapi/sandbox.yaml).
       return {};
     },

@@ -3,20 +3,18 @@
 // operation's 200 body.
 import { checkoutUrl, provisionUrl } from '../../checkout/urls.js';
 import { checkCreateRules, newSession, resolveRedirect, sessionCustomerKey, type TokenFacts } from '../../domain/create-session.js';
-import { customerActionNeeded, notFound, quoted, refusalsOf } from '../../domain/errors.js';
-import { divergingFields, type IdempotencyRules } from '../../domain/idempotency.js';
+import { customerActionNeeded, notFound, refusalsOf } from '../../domain/errors.js';
 import { pageRequest, pageWindow, pagination, sessionListFilter, type ListQuery } from '../../domain/listing.js';
 import { actionOf, chargeNeeds } from '../../domain/payment-tokens.js';
 import { refund } from '../../domain/refunds.js';
 import { cancel, capture, completeCheckout, voidHold } from '../../domain/sessions.js';
-import type { Session } from '../../domain/types.js';
 import { hasDefaultListFlags, listItemOf, toDetail } from '../../domain/views.js';
 import type { Store } from '../../store/index.js';
 import { PreRenderedJson, RefusedAfterCommit, type ContractOperations, type Handlers, type OperationContext } from '../operation-types.js';
-import { save, saveNew } from './session-writes.js';
+import type { CreateReplay } from './create-replay.js';
+import { sessionOf } from './lookups.js';
+import { insertSessionAndQueueEvents, saveSessionAndQueueEvents } from './session-writes.js';
 import { lettersOf, lmnSkusOf, pendingSessionToken, requestForToken } from './token-writes.js';
-
-const refuseCreate = refusalsOf('createPaymentSession');
 
 function tokenFacts(store: Store, context: OperationContext<unknown>, token: string, lmnSkus: string[]): TokenFacts {
   const record = store.tokens.get(context.channel, token);
@@ -31,32 +29,17 @@ function tokenFacts(store: Store, context: OperationContext<unknown>, token: str
   };
 }
 
-/** The session a capture, void, cancel or refund names, or that operation's "does not exist" refusal. */
-function existing(store: Store, context: OperationContext<unknown>, id: string, missing: () => Error): Session {
-  const session = store.sessions.get(context.channel, id);
-  if (!session) throw missing();
-  return session;
-}
-
 const doesNotExist = (id: string) => `Payment session ${id} does not exist.`;
 
-export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<ContractOperations> {
+/** `replay`: create payment session's idempotent replay, which the create handler asks first. */
+export function paymentSessionHandlers(replay: CreateReplay): Handlers<ContractOperations> {
   return {
     createPaymentSession(context, store) {
+      // Rules 1, 2 and 4: a retry of an earlier create answers its original session, or refuses.
+      const replayed = replay.answerRetry(context, store);
+      if (replayed) return replayed;
       const request = context.body;
       const newId = () => context.ids.short();
-      if (request.idempotency_key !== undefined) {
-        const original = store.sessions.findByIdempotencyKey(context.channel, request.idempotency_key);
-        if (original) {
-          const diverging = divergingFields(original.request, request, rules);
-          if (diverging.length > 0) {
-            throw refuseCreate('IdempotencyViolation', `idempotency_key ${quoted(request.idempotency_key)} was already used with different values of: ${diverging.join(', ')}.`);
-          }
-          // Rule 1 and 4: the original session, and no new values applied.
-          return { id: original.id, redirect_url: checkoutUrl(context.origin, original) };
-        }
-      }
-      if (context.deferredViolation) throw context.deferredViolation;
       const lmnSkus = request.payment_token !== undefined ? lmnSkusOf(store, context.channel, request.order_items) : [];
       const token = request.payment_token !== undefined ? tokenFacts(store, context, request.payment_token, lmnSkus) : undefined;
       const needs = checkCreateRules(request, store.features.get(context.channel), token);
@@ -74,7 +57,7 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
       const session = newSession({ id, channel: context.channel, request, now: context.now, newId, userBusinessId, ...(issuedToken ? { issuedToken } : {}), ...(tokenUser ? { tokenUser } : {}) });
       // A usable stored payment method is charged without the hosted flow.
       const events = request.payment_token !== undefined ? completeCheckout(session, context.now) : [];
-      saveNew(store, session, events, context.now, context.ids);
+      insertSessionAndQueueEvents(store, context, session, events);
       if (issuedToken) store.tokens.insert(pendingSessionToken(session, issuedToken));
       return { id: session.id, redirect_url: checkoutUrl(context.origin, session) };
     },
@@ -104,9 +87,9 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
 
     capturePaymentSession(context, store) {
       const id = context.path.business_id;
-      const session = existing(store, context, id, () => refusalsOf('capturePaymentSession')('PaymentSessionDoesNotExist', doesNotExist(id)));
+      const session = sessionOf(store, context.channel, id, () => refusalsOf('capturePaymentSession')('PaymentSessionDoesNotExist', doesNotExist(id)));
       const result = capture(session, context.body.total_amount, context.body.idempotency_key, context.now, () => context.ids.short());
-      save(store, session, result.events, context.now, context.ids);
+      saveSessionAndQueueEvents(store, context, session, result.events);
       // An expired hold is stored as authorization_expired; only then is the capture refused.
       if (result.failure) return new RefusedAfterCommit(result.failure);
       return { id: result.captureId };
@@ -114,16 +97,16 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
 
     voidPaymentSession(context, store) {
       const id = context.path.business_id;
-      const session = existing(store, context, id, () => refusalsOf('voidPaymentSession')('PaymentSessionDoesNotExist', doesNotExist(id)));
+      const session = sessionOf(store, context.channel, id, () => refusalsOf('voidPaymentSession')('PaymentSessionDoesNotExist', doesNotExist(id)));
       const result = voidHold(session, context.body?.idempotency_key, context.now, () => context.ids.short());
-      save(store, session, result.events, context.now, context.ids);
+      saveSessionAndQueueEvents(store, context, session, result.events);
       return { id: result.voidId };
     },
 
     cancelPaymentSession(context, store) {
       const id = context.path.business_id;
-      const session = existing(store, context, id, () => refusalsOf('cancelPaymentSession')('InvalidPaymentId', doesNotExist(id)));
-      save(store, session, cancel(session, context.now), context.now, context.ids);
+      const session = sessionOf(store, context.channel, id, () => refusalsOf('cancelPaymentSession')('InvalidPaymentId', doesNotExist(id)));
+      saveSessionAndQueueEvents(store, context, session, cancel(session, context.now));
       // A canceled checkout never issues its token: a charge with it answers NotFound.
       const issued = session.issued_payment_token;
       if (issued && session.status === 'canceled' && store.tokens.get(context.channel, issued)?.status === 'pending_checkout') store.tokens.setStatus(context.channel, issued, 'deleted');
@@ -132,9 +115,10 @@ export function paymentSessionHandlers(rules: IdempotencyRules): Handlers<Contra
 
     createRefund(context, store) {
       const id = context.body.payment_id;
-      const session = existing(store, context, id, () => refusalsOf('createRefund')('InvalidPaymentId', doesNotExist(id)));
+      const session = sessionOf(store, context.channel, id, () => refusalsOf('createRefund')('InvalidPaymentId', doesNotExist(id)));
       const created = refund(session, context.body, context.now, () => context.ids.short());
-      save(store, session, [], context.now, context.ids);
+      // The contract has no refund webhook: the session is stored, and nothing is queued.
+      store.sessions.update(session);
       return { refund_id: created.refund_id };
     },
   } satisfies Handlers<ContractOperations>;

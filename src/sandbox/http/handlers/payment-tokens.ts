@@ -9,7 +9,8 @@ import { actionOf, tokenView, updateActionOf, updateNeeds } from '../../domain/p
 import { tokenListFilter } from '../../domain/token-listing.js';
 import { customerKeyOf, divergingSetupFields, type ProvisionRequest } from '../../domain/provisioning.js';
 import type { ContractOperations, Handlers } from '../operation-types.js';
-import { activeToken, cancelTokenRequests, customerEligibility, lettersOf, lmnSkusOf, provisionRequestOf, requestForToken } from './token-writes.js';
+import { activeToken, provisionRequestOf } from './lookups.js';
+import { cancelTokenRequests, customerEligibility, lettersOf, lmnSkusOf, requestForToken } from './token-writes.js';
 
 const refuseCreate = refusalsOf('createPaymentToken');
 const refuseEligibility = refusalsOf('retrieveProvisionRequestEligibility');

@@ -2,28 +2,21 @@
 // review, the clock, disputes, the outbox, merchant features, faults, and (in their own modules)
 // tokens and the catalog. Typed by
 // the helper document's operationIds, as the contract's handlers are by the contract's.
-import { helperRefusal, notFound } from '../../domain/errors.js';
+import { helperRefusal } from '../../domain/errors.js';
 import { review } from '../../domain/sessions.js';
 import { refundedAmount } from '../../domain/refunds.js';
 import { statusSummary } from '../../domain/views.js';
 import { LAST_STORED_TIME, LAST_STORED_TIME_TEXT } from '../../domain/stored-time.js';
 import type { SandboxAddress } from '../../domain/own-address.js';
 import type { Session } from '../../domain/types.js';
-import type { Store } from '../../store/index.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
 import { catalogHelperHandlers } from './catalog-helpers.js';
 import { finishCheckout } from './customer-actions.js';
-import { activeToken } from './token-writes.js';
 import { disputeHelperHandlers } from './dispute-helpers.js';
-import { save } from './session-writes.js';
+import { activeToken, sessionOf } from './lookups.js';
+import { saveSessionAndQueueEvents } from './session-writes.js';
 import { tokenHelperHandlers } from './token-helpers.js';
 import { webhookHelperHandlers } from './webhook-helpers.js';
-
-export function sessionOf(store: Store, context: { channel: string; path: { payment_session_id: string } }): Session {
-  const session = store.sessions.get(context.channel, context.path.payment_session_id);
-  if (!session) throw notFound(`No payment session ${context.path.payment_session_id}.`);
-  return session;
-}
 
 function inspect(session: Session) {
   return {
@@ -58,17 +51,17 @@ export interface SandboxFacts {
 export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxFacts = { sandboxAddress: () => undefined }): Handlers<HelperOperations> {
   return {
     completeCheckout(context, store) {
-      return finishCheckout(store, context, sessionOf(store, context), { eligible: context.body?.eligible !== false });
+      return finishCheckout(store, context, sessionOf(store, context.channel, context.path.payment_session_id), { eligible: context.body?.eligible !== false });
     },
 
     reviewPaymentSession(context, store) {
-      const session = sessionOf(store, context);
-      save(store, session, review(session, context.body.decision, context.now), context.now, context.ids);
+      const session = sessionOf(store, context.channel, context.path.payment_session_id);
+      saveSessionAndQueueEvents(store, context, session, review(session, context.body.decision, context.now));
       return { status: session.status };
     },
 
     inspectPaymentSession(context, store) {
-      return inspect(sessionOf(store, context));
+      return inspect(sessionOf(store, context.channel, context.path.payment_session_id));
     },
 
     retrieveClock(context, store) {

@@ -1,21 +1,17 @@
-// Writing a session: its document and the webhook events its change caused, in the request's
-// transaction, so that an event is queued exactly when its change commits.
+// Writing a session: its document, then the webhook events its change fired, both in the request's
+// transaction (event-queue.ts), so that no event is queued for a change that does not commit.
 import type { DomainEvent, Session } from '../../domain/types.js';
-import { deliveryId, type IdSource } from '../../ids.js';
 import type { Store } from '../../store/index.js';
+import { queueEvents, type WriteContext } from './event-queue.js';
 
-export function save(store: Store, session: Session, events: DomainEvent[], now: string, ids: IdSource): void {
+/** Stores a session's new state and queues the events of the move that led to it. */
+export function saveSessionAndQueueEvents(store: Store, context: WriteContext, session: Session, events: DomainEvent[]): void {
   store.sessions.update(session);
-  queue(store, session, events, now, ids);
+  queueEvents(store, context, events);
 }
 
-/** Stores a new session, in its state after any first move, with the events of that move. */
-export function saveNew(store: Store, session: Session, events: DomainEvent[], now: string, ids: IdSource): void {
+/** Stores a new session, in its state after any first move, and queues the events of that move. */
+export function insertSessionAndQueueEvents(store: Store, context: WriteContext, session: Session, events: DomainEvent[]): void {
   store.sessions.insert(session);
-  queue(store, session, events, now, ids);
-}
-
-function queue(store: Store, session: Session, events: DomainEvent[], now: string, ids: IdSource): void {
-  // The delivery id is fixed now, so that every retry of the event carries the same one.
-  for (const event of events) store.outbox.enqueue(session.channel, event, now, deliveryId(ids));
+  queueEvents(store, context, events);
 }

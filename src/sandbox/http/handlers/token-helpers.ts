@@ -4,7 +4,8 @@ import { acceptCard, defaultCard } from '../../domain/cards.js';
 import { decideByClinician } from '../../domain/provisioning.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
 import { finishProvisionRequest } from './customer-actions.js';
-import { activeToken, applyOutcome, customerEligibility, inspectRequest, provisionRequestOf } from './token-writes.js';
+import { activeToken, provisionRequestOf } from './lookups.js';
+import { applyOutcome, customerEligibility, inspectRequest } from './token-writes.js';
 
 export function tokenHelperHandlers(): Handlers<HelperOperations> {
   return {

@@ -4,40 +4,14 @@
 import { provisionUrl } from '../../checkout/urls.js';
 import { defaultCard, type Card } from '../../domain/cards.js';
 import { resolveRedirect } from '../../domain/create-session.js';
-import { notFound, quoted } from '../../domain/errors.js';
 import { aYearOn, eligibilityOf, tokenLetterExpiry, type Letter } from '../../domain/letters.js';
 import { tokenUpdatedEvent } from '../../domain/payment-tokens.js';
 import { customerKeyOf, endOfPage, type Need, type ProvisionOutcome, type ProvisionRequest } from '../../domain/provisioning.js';
-import type { DomainEvent, PaymentTokenRecord, Session } from '../../domain/types.js';
-import { deliveryId, type IdSource } from '../../ids.js';
+import type { PaymentTokenRecord, Session } from '../../domain/types.js';
 import type { Store } from '../../store/index.js';
-
-export interface WriteContext {
-  channel: string;
-  now: string;
-  ids: IdSource;
-}
-
-export function queueEvents(store: Store, context: WriteContext, events: DomainEvent[]): void {
-  // The delivery id is fixed now, so that every retry of the event carries the same one.
-  for (const event of events) store.outbox.enqueue(context.channel, event, context.now, deliveryId(context.ids));
-}
+import { queueEvents, type WriteContext } from './event-queue.js';
 
 export const lettersOf = (store: Store, channel: string, customerKey: string): Letter[] => store.letters.ofCustomer(channel, customerKey);
-
-/** A token the partner holds (issued, not deleted) on the channel, or NotFound. */
-export function activeToken(store: Store, channel: string, token: string): PaymentTokenRecord {
-  const record = store.tokens.get(channel, token);
-  if (record?.status !== 'active') throw notFound(`No payment token ${quoted(token)}.`);
-  return record;
-}
-
-/** A provision token request of the channel, or NotFound. */
-export function provisionRequestOf(store: Store, channel: string, id: string): ProvisionRequest {
-  const request = store.provisionRequests.get(channel, id);
-  if (!request) throw notFound(`No provision token request ${quoted(id)}.`);
-  return request;
-}
 
 /** The eligibility answer from a customer's letters (and a provision request's own letter, when keyed on one). */
 export function customerEligibility(store: Store, channel: string, customerKey: string, now: string, keyedOn?: ProvisionRequest) {

@@ -1,0 +1,47 @@
+// Mutation testing (npm run mutation): Stryker changes the rules one at a time and runs the tests
+// that reach each change; a change no test notices is a rule no test holds. scripts/mutation.ts
+// runs it and prints the score per folder against its target.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  packageManager: 'npm',
+  testRunner: 'vitest',
+  // The in-process suites: they reach every mutated file, and a mutant is active only in the
+  // process that runs it (a sandbox a test spawns runs the code unmutated).
+  vitest: { configFile: 'vitest.mutation.config.ts' },
+  checkers: ['typescript'],
+  tsconfigFile: 'tsconfig.json',
+  typescriptChecker: { prioritizePerformanceOverAccuracy: true },
+  coverageAnalysis: 'perTest',
+  mutate: [
+    'src/sandbox/domain/**/*.ts',
+    'src/webhooks/**/*.ts',
+    'src/sandbox/delivery/**/*.ts',
+    'src/client/**/*.ts',
+    // The store's lists, searches and idempotency: what keeps a page, a count and a replay exact.
+    'src/sandbox/store/session-list.ts',
+    'src/sandbox/store/session-search.ts',
+    'src/sandbox/store/token-list.ts',
+    'src/sandbox/store/token-search.ts',
+    'src/sandbox/store/sessions.ts',
+    'src/sandbox/store/tokens.ts',
+    'src/sandbox/store/group-commit.ts',
+    'src/sandbox/store/answer-cache.ts',
+    'src/sandbox/store/fact-cache.ts',
+    // Types and re-exports hold no rule to mutate.
+    '!src/**/types.ts',
+    '!src/**/index.ts',
+  ],
+  // Caches and build output the suites never read (a Python venv's links would not even copy).
+  ignorePatterns: ['.partners', '.conformance', '.runtimes', '.build', 'dist', 'site', 'test-results', 'bench', 'reports', '.ci'],
+  incremental: true,
+  incrementalFile: 'reports/mutation/stryker-incremental.json',
+  reporters: ['html', 'json', 'progress'],
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+  concurrency: 2,
+  timeoutMS: 20_000,
+  // The targets per folder are checked by scripts/mutation.ts; Stryker's own threshold only colours.
+  thresholds: { high: 90, low: 80, break: null },
+};

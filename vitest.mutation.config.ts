@@ -1,0 +1,10 @@
+// The suites npm run mutation runs against each mutant: the unit and sandbox tests, which run the
+// code in the test's own process. The contract, browser, package and spec suites drive processes,
+// browsers or documents, and reach no mutant that these do not.
+import { defineConfig } from 'vitest/config';
+import base from './vitest.config.js';
+
+export default defineConfig({
+  ...base,
+  test: { ...base.test, include: ['tests/unit/**/*.test.ts', 'tests/sandbox/**/*.test.ts'] },
+});

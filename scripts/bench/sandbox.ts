@@ -6,7 +6,8 @@
 // Three cases: retrieve (GET one session), create (POST create_payment_session with 3 items, a
 // new idempotency_key per request, so every request creates a session) and list (page_size 30).
 // Retrieve and create run a second time on a sandbox with its line per request on, as `npm start`
-// runs it (its own file, so that each sandbox reads and writes only its own sessions).
+// runs it (its own file, so that each sandbox reads and writes only its own sessions), writing its
+// lines to a file, as to a terminal: another process's work, not the load generator's.
 // The sandbox's resident memory is read after each case.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -138,7 +139,7 @@ export async function benchSandbox({ seconds = Number(process.env.BENCH_SECONDS 
   try {
     const [sandboxStart, loggedStart, prismStart] = await Promise.allSettled([
       startSandboxProcess({ db: path.join(dir, 'sandbox.db'), compiled: true }),
-      startSandboxProcess({ db: path.join(dir, 'logged.db'), compiled: true, quiet: false }),
+      startSandboxProcess({ db: path.join(dir, 'logged.db'), compiled: true, quiet: false, stdoutFile: path.join(dir, 'logged.out') }),
       startPrism(),
     ]);
     for (const started of [sandboxStart, loggedStart, prismStart]) if (started.status === 'fulfilled') stops.push(started.value.stop);

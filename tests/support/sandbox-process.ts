@@ -6,6 +6,7 @@
 // SIGKILL of its PID would leave the real server running. Loading tsx as a loader in one process
 // makes the PID the server itself, so that SIGKILL is a real crash of the server.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from './contract.js';
 import { freePort, waitForHttp } from './processes.js';
@@ -34,6 +35,11 @@ export interface SandboxProcessOptions {
   compiled?: boolean;
   /** false: the line per request stays on, as `npm start` runs it (--quiet by default). */
   quiet?: boolean;
+  /**
+   * A file that takes the sandbox's standard output instead of this process: the bench's, where a
+   * pipe would make the load generator read every line it causes (a terminal is another process).
+   */
+  stdoutFile?: string;
 }
 
 /** Children still running, killed if the test process exits without stopping them. */
@@ -67,13 +73,13 @@ export function sandboxEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-async function startOnce(db: string, timeoutMs: number, args: string[] = [], compiled = false, quiet = true): Promise<SandboxProcess> {
+async function startOnce(db: string, timeoutMs: number, args: string[] = [], compiled = false, quiet = true, stdoutFile?: string): Promise<SandboxProcess> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const entry = compiled ? [path.join('.build', 'cli.js')] : ['--import', 'tsx', path.join('src', 'cli.ts')];
   const child = spawn(process.execPath, [...entry, 'sandbox', ...(quiet ? ['--quiet'] : []), '--host', '127.0.0.1', '--port', String(port), '--db', db, ...args], {
     cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', stdoutFile === undefined ? 'pipe' : openSync(stdoutFile, 'a'), 'pipe'],
     env: sandboxEnv(),
   });
   running.add(child);
@@ -104,7 +110,7 @@ export async function startSandboxProcess(options: SandboxProcessOptions = {}): 
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      return await startOnce(db, timeoutMs, options.args, options.compiled, options.quiet ?? true);
+      return await startOnce(db, timeoutMs, options.args, options.compiled, options.quiet ?? true, options.stdoutFile);
     } catch (error) {
       lastError = error;
       if (!/EADDRINUSE/.test((error as Error).message)) throw error;

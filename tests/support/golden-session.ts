@@ -1,5 +1,7 @@
 // One session built by the domain's own steps, every id and time fixed, whose stored renderings
 // are pinned by golden files (tests/unit/fixtures/*-view-golden.json).
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { newSession } from '../../src/sandbox/domain/create-session.js';
 import { openDispute, resolveDispute } from '../../src/sandbox/domain/disputes.js';
 import { refund } from '../../src/sandbox/domain/refunds.js';
@@ -23,4 +25,32 @@ export function goldenSession(): Session {
   resolveDispute(session, 'dp_golden_won', 'won', at(5));
   openDispute(session, { id: 'dp_golden_open', amount: 500, now: at(6) });
   return session;
+}
+
+/**
+ * The two tests of a stored rendering pinned to its version. Rows stored under the current
+ * version are served as stored, so a change of the rendering that does not bump the version
+ * leaves every stored row stale. The golden file holds, by version, the exact rendering of the
+ * fixed session: a changed rendering fails until the version is bumped and the new rendering
+ * added under it; a bump alone fails until the golden is added too.
+ */
+export function describePinnedRendering(name: string, pin: { version: number; goldenFile: URL; render: (session: Session) => string; stored: (session: Session) => Record<string, unknown> }): void {
+  describe(`the stored ${name} rendering, pinned to its version`, () => {
+    const golden = JSON.parse(readFileSync(pin.goldenFile, 'utf8')) as Record<string, unknown>;
+
+    it('renders the fixed session exactly as the golden of the current version', () => {
+      expect(Object.keys(golden)).toContain(String(pin.version));
+      const rendered = pin.render(goldenSession());
+      expect(pin.stored(goldenSession())).toEqual({ text: rendered, version: pin.version });
+      // The text itself, key order included: a stored row is served as it is.
+      expect(rendered).toBe(JSON.stringify(golden[String(pin.version)]));
+    });
+
+    it("holds no golden of a version past the current one, and each earlier version's rendering differs from it", () => {
+      const versions = Object.keys(golden).map(Number);
+      expect(Math.max(...versions)).toBe(pin.version);
+      const current = JSON.stringify(golden[String(pin.version)]);
+      for (const version of versions.filter((v) => v !== pin.version)) expect({ version, same: JSON.stringify(golden[String(version)]) === current }).toEqual({ version, same: false });
+    });
+  });
 }

@@ -2,11 +2,10 @@
 // statement. It must be the JSON the document gives, for sessions in every state, fresh after each
 // write, and rendered from the document for a row written before renderings were stored (or by
 // another version of the rendering).
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DETAIL_VIEW_VERSION, toDetail } from '../../src/sandbox/domain/views.js';
 import { renderDetailView, sessionColumns } from '../../src/sandbox/store/session-columns.js';
-import { goldenSession } from '../support/golden-session.js';
+import { describePinnedRendering } from '../support/golden-session.js';
 import { testSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let s: TestSandbox;
@@ -77,24 +76,12 @@ describe('the stored detail rendering', () => {
   });
 });
 
-describe('the stored detail rendering, pinned to DETAIL_VIEW_VERSION', () => {
-  // Stored renderings are served as they are: a change of toDetail's output that does not bump
-  // DETAIL_VIEW_VERSION leaves every stored row stale. The golden file holds, by version, the exact
-  // rendering of one fixed session: a changed rendering fails here until the version is bumped and
-  // the new rendering added under it; a bump alone fails until the golden is added too.
-  const golden = JSON.parse(readFileSync(new URL('./fixtures/detail-view-golden.json', import.meta.url), 'utf8')) as Record<string, unknown>;
-
-  it('renders the fixed session exactly as the golden of the current version', () => {
-    expect(Object.keys(golden)).toContain(String(DETAIL_VIEW_VERSION));
-    const rendered = renderDetailView(goldenSession());
-    expect(sessionColumns(goldenSession())).toMatchObject({ detail_view: rendered, detail_view_version: DETAIL_VIEW_VERSION });
-    expect(rendered).toBe(JSON.stringify(golden[String(DETAIL_VIEW_VERSION)]));
-  });
-
-  it("holds no golden of a version past the current one, and each earlier version's rendering differs from it", () => {
-    const versions = Object.keys(golden).map(Number);
-    expect(Math.max(...versions)).toBe(DETAIL_VIEW_VERSION);
-    const current = JSON.stringify(golden[String(DETAIL_VIEW_VERSION)]);
-    for (const version of versions.filter((v) => v !== DETAIL_VIEW_VERSION)) expect({ version, same: JSON.stringify(golden[String(version)]) === current }).toEqual({ version, same: false });
-  });
+describePinnedRendering('detail', {
+  version: DETAIL_VIEW_VERSION,
+  goldenFile: new URL('./fixtures/detail-view-golden.json', import.meta.url),
+  render: renderDetailView,
+  stored: (session) => {
+    const { detail_view: text, detail_view_version: version } = sessionColumns(session);
+    return { text, version };
+  },
 });

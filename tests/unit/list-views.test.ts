@@ -2,12 +2,11 @@
 // instead of parsing and rebuilding every document. It must be the same JSON the documents give,
 // for sessions in every state, fresh after each write, and rendered from the document for a row
 // written before renderings were stored (or by another version of the rendering).
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sessionListFilter } from '../../src/sandbox/domain/listing.js';
 import { LIST_VIEW_VERSION, listItemOf } from '../../src/sandbox/domain/views.js';
 import { renderListView, sessionColumns } from '../../src/sandbox/store/session-columns.js';
-import { goldenSession } from '../support/golden-session.js';
+import { describePinnedRendering } from '../support/golden-session.js';
 import { testSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let s: TestSandbox;
@@ -79,25 +78,12 @@ describe('the stored list rendering', () => {
   });
 });
 
-describe('the stored list rendering, pinned to LIST_VIEW_VERSION', () => {
-  // Rows stored under LIST_VIEW_VERSION are served as stored, so a change of the rendering that
-  // does not bump the version leaves every stored row stale. The golden file holds, by version,
-  // the exact rendering of one fixed session: a changed rendering fails here until the version is
-  // bumped and the new rendering added under it; a bump alone fails until the golden is added too.
-  const golden = JSON.parse(readFileSync(new URL('./fixtures/list-view-golden.json', import.meta.url), 'utf8')) as Record<string, unknown>;
-
-  it('renders the fixed session exactly as the golden of the current version', () => {
-    expect(Object.keys(golden)).toContain(String(LIST_VIEW_VERSION));
-    const rendered = renderListView(goldenSession());
-    expect(sessionColumns(goldenSession())).toMatchObject({ list_view: rendered, list_view_version: LIST_VIEW_VERSION });
-    // The text itself, key order included: a stored row is joined into the answer as it is.
-    expect(rendered).toBe(JSON.stringify(golden[String(LIST_VIEW_VERSION)]));
-  });
-
-  it('holds no golden of a version past the current one, and each earlier version\'s rendering differs from it', () => {
-    const versions = Object.keys(golden).map(Number);
-    expect(Math.max(...versions)).toBe(LIST_VIEW_VERSION);
-    const current = JSON.stringify(golden[String(LIST_VIEW_VERSION)]);
-    for (const version of versions.filter((v) => v !== LIST_VIEW_VERSION)) expect({ version, same: JSON.stringify(golden[String(version)]) === current }).toEqual({ version, same: false });
-  });
+describePinnedRendering('list', {
+  version: LIST_VIEW_VERSION,
+  goldenFile: new URL('./fixtures/list-view-golden.json', import.meta.url),
+  render: renderListView,
+  stored: (session) => {
+    const { list_view: text, list_view_version: version } = sessionColumns(session);
+    return { text, version };
+  },
 });

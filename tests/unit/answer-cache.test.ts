@@ -53,6 +53,12 @@ describe('kept answers', () => {
     const withFlags = await s.get('/payments/v1/payment_sessions?include_metadata=true&include_order_items=true');
     expect(withFlags.body.payment_sessions[0].order_items.length).toBeGreaterThan(0);
     expect((await s.get('/payments/v1/payment_sessions')).body).toEqual(all.body);
+    // A key too long to keep (a query stuffed with parameters) is answered all the same, and computed each time.
+    let computed = 0;
+    const longKey = `list ${'x'.repeat(1200)}`;
+    for (let n = 0; n < 2; n++) expect(s.store.sessions.answer('dev', longKey, () => `answer ${++computed}`)).toBe(`answer ${n + 1}`);
+    expect(s.store.sessions.answer('dev', 'list short', () => 'kept')).toBe('kept');
+    expect(s.store.sessions.answer('dev', 'list short', () => 'computed again')).toBe('kept');
     const refused = await s.get('/payments/v1/payment_sessions?page_size=0');
     expect(refused.status).toBe(400);
     expect((await s.get('/payments/v1/payment_sessions?page_size=0')).status).toBe(400);

@@ -6,6 +6,8 @@ import type { FactCache } from './fact-cache.js';
 
 /** Answers kept per channel, the oldest dropped first: a bound on memory, whatever the queries. */
 const MAX_ANSWERS_PER_CHANNEL = 500;
+/** A longer key (a query stuffed with parameters) is answered but not kept: 500 of them could hold a URL's worth each. */
+const MAX_KEY_LENGTH = 1_000;
 
 export interface AnswerCache {
   /** The channel's answer under `key`, computed (and kept) when absent; an answer that throws is not kept. */
@@ -29,6 +31,7 @@ export function answerCache(facts: FactCache, maxPerChannel = MAX_ANSWERS_PER_CH
     },
     get: (channel, key) => byChannel.get(channel)?.get(key),
     set(channel, key, text) {
+      if (key.length > MAX_KEY_LENGTH) return;
       let answers = byChannel.get(channel);
       if (!answers) byChannel.set(channel, (answers = new Map()));
       if (answers.size >= maxPerChannel) answers.delete(answers.keys().next().value!);

@@ -16,10 +16,10 @@ const report = JSON.parse(readFileSync(path.join(repoRoot, 'reports', 'mutation'
 const equivalents = JSON.parse(readFileSync(path.join(repoRoot, 'tests', 'mutation', 'equivalent-mutants.json'), 'utf8')) as EquivalentMutant[];
 const summary = mutationSummary(report, equivalents);
 
-console.log('\nMutation score per folder (killed and timed out, of every mutant the tests could notice; equivalents left out):\n');
-console.log(`${'folder'.padEnd(26)}${'score'.padStart(8)}${'target'.padStart(8)}${'killed'.padStart(8)}${'survived'.padStart(10)}${'no test'.padStart(9)}${'equivalent'.padStart(12)}  result`);
+console.log('\nMutation score per folder (killed and timed out, of every mutant the tests could notice; equivalents and static mutants, which are not run, left out):\n');
+console.log(`${'folder'.padEnd(26)}${'score'.padStart(8)}${'target'.padStart(8)}${'killed'.padStart(8)}${'survived'.padStart(10)}${'no test'.padStart(9)}${'equivalent'.padStart(12)}${'static'.padStart(8)}  result`);
 for (const folder of summary.folders) {
-  console.log(`${folder.folder.padEnd(26)}${`${folder.score.toFixed(1)} %`.padStart(8)}${`${folder.target} %`.padStart(8)}${String(folder.killed).padStart(8)}${String(folder.survived).padStart(10)}${String(folder.noCoverage).padStart(9)}${String(folder.equivalent).padStart(12)}  ${folder.met ? 'met' : 'MISSED'}`);
+  console.log(`${folder.folder.padEnd(26)}${`${folder.score.toFixed(1)} %`.padStart(8)}${`${folder.target} %`.padStart(8)}${String(folder.killed).padStart(8)}${String(folder.survived).padStart(10)}${String(folder.noCoverage).padStart(9)}${String(folder.equivalent).padStart(12)}${String(folder.ignored).padStart(8)}  ${folder.met ? 'met' : 'MISSED'}`);
 }
 if (summary.unexplained.length > 0) {
   console.log(`\n${summary.unexplained.length} surviving mutants, neither killed by a test nor listed in tests/mutation/equivalent-mutants.json:`);

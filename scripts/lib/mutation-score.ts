@@ -46,12 +46,14 @@ export function originalText(source: string, location: ReportMutant['location'])
 }
 
 const NOTICED = new Set(['Killed', 'Timeout']);
+/** Stryker's status for a mutant it did not run: here, the static ones (stryker.config.mjs, ignoreStatic). */
+const NOT_RUN = 'Ignored';
 
 export function mutationSummary(report: MutationReport, equivalents: EquivalentMutant[]) {
   const listed = new Map(equivalents.map((e) => [equivalentKey(e), e]));
   const matched = new Set<string>();
   const unexplained: Survivor[] = [];
-  const folders = FOLDER_TARGETS.map(({ folder, target }) => ({ folder, target, killed: 0, survived: 0, noCoverage: 0, equivalent: 0, score: 100, met: true }));
+  const folders = FOLDER_TARGETS.map(({ folder, target }) => ({ folder, target, killed: 0, survived: 0, noCoverage: 0, equivalent: 0, ignored: 0, score: 100, met: true }));
   const reported = new Set<string>();
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
     const relative = file.replace(/\\/g, '/').replace(/^.*?(?=src\/)/, '');
@@ -60,6 +62,7 @@ export function mutationSummary(report: MutationReport, equivalents: EquivalentM
     if (!folder) continue;
     for (const mutant of mutants) {
       if (NOTICED.has(mutant.status)) folder.killed++;
+      if (mutant.status === NOT_RUN) folder.ignored++;
       if (mutant.status !== 'Survived' && mutant.status !== 'NoCoverage') continue;
       const survivor = { file: relative, line: mutant.location.start.line, mutator: mutant.mutatorName, original: originalText(source, mutant.location), replacement: mutant.replacement ?? '' };
       const key = equivalentKey(survivor);
@@ -80,7 +83,7 @@ export function mutationSummary(report: MutationReport, equivalents: EquivalentM
   }
   // A run of some files (--mutate) says nothing of the others' folders or equivalents.
   return {
-    folders: folders.filter((f) => f.killed + f.survived + f.noCoverage + f.equivalent > 0),
+    folders: folders.filter((f) => f.killed + f.survived + f.noCoverage + f.equivalent + f.ignored > 0),
     unexplained,
     staleEquivalents: equivalents.filter((e) => reported.has(e.file) && !matched.has(equivalentKey(e))),
   };

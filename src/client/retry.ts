@@ -27,14 +27,16 @@ export function backoffDelay(attempt: number, options: RetryOptions = {}): numbe
 
 /** True when the request's JSON body has a non-empty idempotency_key. */
 export async function carriesIdempotencyKey(request: Request): Promise<boolean> {
-  if (!request.body) return false;
+  let body: unknown;
   try {
-    const body: unknown = JSON.parse(await request.clone().text());
-    return typeof body === 'object' && body !== null && typeof (body as { idempotency_key?: unknown }).idempotency_key === 'string'
-      && (body as { idempotency_key: string }).idempotency_key.length > 0;
+    body = JSON.parse(await request.clone().text());
   } catch {
-    return false;
+    return false; // not JSON (nor is a bodyless request's empty text)
   }
+  // JSON null has no properties; the other non-objects (a string, a number) have no idempotency_key.
+  if (body === null) return false;
+  const key = (body as { idempotency_key?: unknown }).idempotency_key;
+  return typeof key === 'string' && key.length > 0;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

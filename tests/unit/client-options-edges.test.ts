@@ -59,11 +59,25 @@ describe('the default fetch (sendRequest) and the platform fetch', () => {
     expect(platform).toHaveBeenCalledTimes(1);
     const [url, init] = platform.mock.calls[0]! as [unknown, RequestInit];
     expect(url).toBe('https://api.service.example/payments/v1/payment_sessions?page=2');
-    expect(Object.keys(init).sort()).toEqual(['headers', 'method', 'redirect', 'signal']);
     expect(init.method).toBe('GET');
     expect(init.headers).toBe(request.headers);
     expect(init.signal).toBe(request.signal);
     expect(init.redirect).toBe('manual');
+  });
+
+  it('keeps every option a caller set on a request without a body', async () => {
+    const platform = vi.fn(async (..._args: unknown[]) => listPage());
+    vi.stubGlobal('fetch', platform);
+    const options = {
+      cache: 'no-store', credentials: 'include', integrity: 'sha256-AAAA', keepalive: true, mode: 'same-origin',
+      redirect: 'error', referrer: 'https://shop.example/cart', referrerPolicy: 'no-referrer-when-downgrade',
+    } as const satisfies RequestInit;
+    const request = new Request('https://api.service.example/payments/v1/payment_sessions', options);
+    await sendRequest(request);
+    const [, init] = platform.mock.calls[0]! as [unknown, RequestInit];
+    // Each as the Request reports it, which is what fetch(request) would have used.
+    for (const key of Object.keys(options) as Array<keyof typeof options>) expect(init[key], key).toEqual(request[key]);
+    expect(init).toMatchObject({ cache: 'no-store', credentials: 'include', integrity: 'sha256-AAAA', keepalive: true, mode: 'same-origin', redirect: 'error', referrerPolicy: 'no-referrer-when-downgrade' });
   });
 
   it('hands a request with a body over as built', async () => {

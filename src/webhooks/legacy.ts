@@ -8,16 +8,24 @@ import { bodyText } from './text.js';
 export interface LegacyWebhookOptions {
   /** The x-service-api-key header of the delivery. */
   apiKeyHeader?: string | null;
-  /** The shared secret it must equal. When given, a mismatch throws. */
+  /**
+   * The shared secret it must equal. When given, a mismatch throws. An empty one throws too
+   * (reason secret_invalid): an absent header would otherwise equal it.
+   */
   sharedSecret?: string;
 }
 
 /**
  * Parses a legacy delivery and tells which event it is, from its shape. Throws WebhookSignatureError
- * when the shared secret does not match, and WebhookPayloadError when the body is no legacy event.
+ * when the shared secret does not match (or is empty), and WebhookPayloadError when the body is no
+ * legacy event.
  */
 export function parseLegacyWebhook(body: string | Uint8Array | object, options: LegacyWebhookOptions = {}): LegacyWebhook {
-  if (options.sharedSecret !== undefined && !constantTimeEqual(options.apiKeyHeader ?? '', options.sharedSecret)) {
+  const { apiKeyHeader, sharedSecret } = options;
+  if (sharedSecret === '') {
+    throw new WebhookSignatureError('secret_invalid', 'sharedSecret is empty (often an environment variable set to nothing): an absent x-service-api-key header would equal it.');
+  }
+  if (sharedSecret !== undefined && (typeof apiKeyHeader !== 'string' || !constantTimeEqual(apiKeyHeader, sharedSecret))) {
     throw new WebhookSignatureError('signature_mismatch', 'The x-service-api-key header does not equal the shared secret.');
   }
   let data: unknown = body;

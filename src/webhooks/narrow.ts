@@ -23,7 +23,7 @@ export function isEventType<Type extends KnownWebhookEventType>(event: WebhookEv
  */
 export function isPaymentSessionComplete(event: WebhookEvent): event is PaymentSessionCompleteEvent {
   return (
-    !(KNOWN_EVENT_TYPES as readonly string[]).includes(event.event_type ?? '') &&
+    !(KNOWN_EVENT_TYPES as readonly (string | undefined)[]).includes(event.event_type) &&
     typeof (event.data as { status?: unknown } | undefined)?.status === 'string'
   );
 }

@@ -74,9 +74,10 @@ function parseEnvelope(rawBody: string | Uint8Array): WebhookEvent {
   }
   const envelope = payload as Partial<Record<'webhook_delivery_id' | 'event_type' | 'data', unknown>> | null;
   // An unknown event_type is accepted: new events must not break receivers, and the signed spelling
-  // of payment_session_complete is undocumented.
+  // of payment_session_complete is undocumented. A JSON number, string or boolean has no event_type,
+  // so the event_type check refuses it; null would throw there, so it is refused first.
   if (
-    typeof envelope !== 'object' || envelope === null || Array.isArray(envelope) ||
+    envelope === null || Array.isArray(envelope) ||
     typeof envelope.event_type !== 'string' ||
     typeof envelope.data !== 'object' || envelope.data === null ||
     (envelope.webhook_delivery_id !== undefined && typeof envelope.webhook_delivery_id !== 'string')

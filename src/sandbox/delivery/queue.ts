@@ -46,8 +46,8 @@ export class DeliveryQueue {
     await Promise.allSettled(this.inFlight.runs());
   }
 
+  /** Called only by fillAll and refill, each of which first checks that the queue is not draining. */
   private fill(endpoint: WebhookEndpoint): void {
-    if (this.draining) return;
     for (const delivery of claimDue(this.store, endpoint, this.inFlight)) {
       const run = this.attempt(endpoint, delivery).then(
         () => {

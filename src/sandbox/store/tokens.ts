@@ -39,8 +39,8 @@ export function tokensRepository(db: Db) {
     setStatus(channel: string, token: string, status: TokenStatus): void {
       setStatus.run(status, channel, token);
     },
-    setNextAction(channel: string, token: string, action: TokenAction | null): boolean {
-      return setAction.run(action, channel, token).changes > 0;
+    setNextAction(channel: string, token: string, action: TokenAction | null): void {
+      setAction.run(action, channel, token);
     },
     setCard(channel: string, token: string, card: Card): void {
       setCard.run({ ...card, channel, token });

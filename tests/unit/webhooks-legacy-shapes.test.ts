@@ -3,15 +3,7 @@
 // empty shared secret is a configuration error, never a secret that an absent header matches.
 import { describe, expect, it } from 'vitest';
 import { parseLegacyWebhook, WebhookPayloadError, WebhookSignatureError } from '../../src/webhooks/index.js';
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
+import { thrown } from '../support/thrown.js';
 
 describe('parseLegacyWebhook', () => {
   it.each(['null', '42', '"payment_token"', 'true'])('refuses the JSON %s as not an object', (body) => {

@@ -2,17 +2,9 @@
 // entries), what is refused and what each refusal says, and the timestamp signWebhook puts in it.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseSignatureHeader, signWebhook, signWebhookAsync, verifyWebhook, WebhookSignatureError } from '../../src/webhooks/index.js';
+import { thrown } from '../support/thrown.js';
 
 const hex = 'a'.repeat(64);
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('parseSignatureHeader', () => {
   it('says the header is missing when there is none', () => {

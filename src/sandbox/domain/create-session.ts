@@ -89,7 +89,7 @@ export function checkCreateRules(request: CreateSessionRequest, features: Featur
   if (request.total_amount !== expected) {
     throw refuse('TotalAmountInvalid', `total_amount ${request.total_amount} does not equal the sum of the amounts, ${expected}.`);
   }
-  if ((request.kind ?? 'one_time_payment') === 'authorization' && !features.authorization) {
+  if (request.kind === 'authorization' && !features.authorization) {
     throw refuse('FeatureNotEnabled', 'Authorization sessions (kind=authorization) are not enabled for this merchant.');
   }
   if ((request.tokenize === true || request.payment_token !== undefined || freeTrial) && !features.tokenization) {

@@ -135,15 +135,13 @@ export function voidHold(session: Session, key: string | undefined, now: string,
     case 'captured':
       throw refuseVoid('SessionCaptured', 'The session is captured: refund it instead.');
     case 'authorization_voided':
-      return { voidId: remember(session.void_id!), events: [] };
-    case 'authorization_expired': {
-      // Nothing left to release; the sandbox answers with a void id and changes nothing.
+    case 'authorization_expired':
+      // Nothing left to release: the sandbox answers with the void id (a voided hold has had one
+      // since its void; an expired one gets one on its first void) and changes nothing.
       session.void_id ??= `void_${newId()}`;
       return { voidId: remember(session.void_id), events: [] };
-    }
-    default:
-      break;
   }
+  // authorized, the only other status of a hold: release it.
   session.status = 'authorization_voided';
   session.void_id = `void_${newId()}`;
   return { voidId: remember(session.void_id), events: [completionEvent(session, now)] };

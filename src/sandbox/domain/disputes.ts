@@ -21,6 +21,9 @@ const PHASE_OF: Record<DisputeKind, string> = { chargeback: 'dispute', inquiry: 
 
 export const isTerminal = (state: string) => TERMINAL.has(state);
 
+/** An entry stored without a kind (older documents) is a chargeback. */
+const isInquiry = (entry: SessionDispute) => entry.kind === 'inquiry';
+
 const event = (type: string, dispute: Dispute): DomainEvent => ({ event_type: type, data: { ...dispute } });
 
 export function openDispute(session: Session, fields: { id: string; kind?: DisputeKind; amount?: number; reason?: string; now: string; alreadyClosed?: boolean }): { dispute: Dispute; events: DomainEvent[] } {
@@ -79,12 +82,12 @@ export function syncDispute(session: Session, disputeId: string, change: { state
     throw helperRefusal('InvalidState', `The dispute is already ${entry.dispute.state}; a terminal dispute does not change.`);
   }
   if (state === entry.dispute.state && phase === entry.dispute.phase) return { dispute: entry.dispute, events: [] };
-  const kind = entry.kind ?? 'chargeback';
+  const inquiry = isInquiry(entry);
   // An inquiry reaching the chargeback phase is the reference's escalation: dispute.created again.
-  if (kind === 'inquiry' && phase === PHASE_OF.chargeback && !isTerminal(state)) return escalateInquiry(session, disputeId, now);
+  if (inquiry && phase === PHASE_OF.chargeback && !isTerminal(state)) return escalateInquiry(session, disputeId, now);
   // Outcomes belong to chargebacks; `closed` to inquiries the bank drops (the reference's table).
-  if (isTerminal(state) && (state === 'closed') !== (kind === 'inquiry')) {
-    throw helperRefusal('InvalidState', kind === 'inquiry'
+  if (isTerminal(state) && (state === 'closed') !== inquiry) {
+    throw helperRefusal('InvalidState', inquiry
       ? `An inquiry ends closed (dropped) or escalates to a chargeback; it is not ${state}.`
       : 'A chargeback ends won, lost, accepted or expired; only an inquiry is closed.');
   }
@@ -103,7 +106,7 @@ export function syncDispute(session: Session, disputeId: string, change: { state
 /** The outcome of a chargeback: won, lost, accepted or expired (dispute.closed, once). */
 export function resolveDispute(session: Session, disputeId: string, outcome: DisputeOutcome, now: string) {
   const entry = entryOf(session, disputeId);
-  if ((entry.kind ?? 'chargeback') === 'inquiry' && !isTerminal(String(entry.dispute.state))) {
+  if (isInquiry(entry) && !isTerminal(String(entry.dispute.state))) {
     throw helperRefusal('InvalidState', 'An inquiry is not resolved: escalate it to a chargeback, or drop it.');
   }
   return syncDispute(session, disputeId, { state: outcome }, now);
@@ -123,7 +126,7 @@ export function submitEvidence(session: Session, disputeId: string, now: string)
 /** An inquiry escalates to a chargeback: it becomes visible again as one (dispute.created again). */
 export function escalateInquiry(session: Session, disputeId: string, now: string) {
   const entry = entryOf(session, disputeId);
-  if ((entry.kind ?? 'chargeback') !== 'inquiry' || isTerminal(String(entry.dispute.state))) {
+  if (!isInquiry(entry) || isTerminal(String(entry.dispute.state))) {
     throw helperRefusal('InvalidState', 'Only an open inquiry escalates to a chargeback.');
   }
   entry.kind = 'chargeback';
@@ -135,7 +138,7 @@ export function escalateInquiry(session: Session, disputeId: string, now: string
 /** The bank drops an inquiry: closed (dispute.closed). */
 export function dropInquiry(session: Session, disputeId: string, now: string) {
   const entry = entryOf(session, disputeId);
-  if ((entry.kind ?? 'chargeback') !== 'inquiry') throw helperRefusal('InvalidState', 'Only an inquiry is dropped; a chargeback is resolved.');
+  if (!isInquiry(entry)) throw helperRefusal('InvalidState', 'Only an inquiry is dropped; a chargeback is resolved.');
   return syncDispute(session, disputeId, { state: 'closed' }, now);
 }
 
@@ -148,7 +151,7 @@ export function dropInquiry(session: Session, disputeId: string, now: string) {
 export function acceptDispute(session: Session, disputeId: string, now: string) {
   const entry = entryOf(session, disputeId);
   if (isTerminal(String(entry.dispute.state))) return { dispute: entry.dispute, events: [] };
-  const escalated = (entry.kind ?? 'chargeback') === 'inquiry' ? escalateInquiry(session, disputeId, now).events : [];
+  const escalated = isInquiry(entry) ? escalateInquiry(session, disputeId, now).events : [];
   const accepted = syncDispute(session, disputeId, { state: 'accepted' }, now);
   return { dispute: accepted.dispute, events: [...escalated, ...accepted.events] };
 }

@@ -37,8 +37,9 @@ export function sessionItems(session: Session): SessionOrderItem[] {
       const totalRefundable = itemRemaining(item);
       const unit = storedItemTotal(item) / item.quantity;
       view.total_refundable = totalRefundable;
-      // Units not yet wholly refunded (a unit partly refunded still counts).
-      view.quantity_refundable = unit > 0 ? Math.min(item.quantity, Math.ceil(totalRefundable / unit)) : totalRefundable > 0 ? item.quantity : 0;
+      // Units not yet wholly refunded (a unit partly refunded still counts). An item whose discounts
+      // take its whole price captured nothing (applyCapture), so it has no unit left to refund.
+      view.quantity_refundable = unit > 0 ? Math.min(item.quantity, Math.ceil(totalRefundable / unit)) : 0;
     }
     if (session.status === 'authorized') {
       // The item's share of the hold; an item whose discounts exceed its price has none to capture.

@@ -15,20 +15,17 @@ const cardOf = (token: PaymentTokenRecord): Card | undefined =>
 /**
  * What the customer must do before the token can be charged for these items: a required action
  * first, then a survey for items that need a letter no standing letter covers, then a card for an
- * expired one. The first need is the 422's next_action.
+ * expired one. The first need is the 422's next_action. Otherwise the survey comes before the card,
+ * as on the page of the hosted flow: the set keeps the order the needs are added in.
  */
 export function chargeNeeds(token: PaymentTokenRecord, lmnSkus: readonly string[], letters: readonly Letter[], now: string): Need[] {
   const needs = new Set<Need>();
   if (token.next_action === 'TakeHealthSurvey') needs.add('survey');
-  if (token.next_action === 'UpdatePaymentMethod') needs.add('card');
   if (uncovered(lmnSkus, letters, now).length > 0) needs.add('survey');
   const card = cardOf(token);
   if (!card || cardExpired(card, now)) needs.add('card');
-  return token.next_action === 'UpdatePaymentMethod' ? ['card', ...[...needs].filter((n) => n !== 'card')] : [...needs].sort(surveyFirst);
+  return token.next_action === 'UpdatePaymentMethod' ? ['card', ...[...needs].filter((n) => n !== 'card')] : [...needs];
 }
-
-/** The survey comes before the card on the page, as in the hosted flow. */
-const surveyFirst = (a: Need, b: Need) => (a === b ? 0 : a === 'survey' ? -1 : 1);
 
 /** The 422 next_action of a first need. */
 export const actionOf = (need: Need): CustomerAction => (need === 'survey' ? 'TakeHealthSurvey' : 'UpdatePaymentMethod');

@@ -20,8 +20,8 @@ describe('the session list filter', () => {
   });
 
   it('carries each filter the query names', () => {
-    expect(sessionListFilter({ status: ['captured'], kind: ['payment'] as never, payment_token: 'pt_1', search: 'jane' })).toStrictEqual({
-      excludeStatuses: [], statuses: ['captured'], kinds: ['payment'], paymentToken: 'pt_1', search: 'jane',
+    expect(sessionListFilter({ status: ['captured'], kind: ['authorization'], payment_token: 'pt_1', search: 'jane' })).toStrictEqual({
+      excludeStatuses: [], statuses: ['captured'], kinds: ['authorization'], paymentToken: 'pt_1', search: 'jane',
     });
   });
 

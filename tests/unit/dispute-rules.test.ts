@@ -2,31 +2,16 @@
 // why, the amounts a new dispute may claim, what an escalation and a closing write on the dispute,
 // and older documents whose disputes carry no kind (chargebacks).
 import { describe, expect, it } from 'vitest';
-import { newSession } from '../../src/sandbox/domain/create-session.js';
 import {
   acceptDispute, dropInquiry, escalateInquiry, openDispute, resolveDispute, submitEvidence, syncDispute,
 } from '../../src/sandbox/domain/disputes.js';
-import { completeCheckout, review } from '../../src/sandbox/domain/sessions.js';
-import type { CreateSessionRequest, Session } from '../../src/sandbox/domain/types.js';
+import type { Session } from '../../src/sandbox/domain/types.js';
 import { sessionItems } from '../../src/sandbox/domain/views.js';
-import { sessionRequest } from '../support/sandbox.js';
+import { at, capturedSession, pendingSession } from '../support/domain-sessions.js';
 import { thrown } from '../support/thrown.js';
 
-const at = (minute: number) => new Date(Date.UTC(2026, 2, 1, 12, minute)).toISOString();
 const FOURTEEN_DAYS_MS = 14 * 24 * 60 * 60 * 1000;
 
-function pendingSession(): Session {
-  let n = 0;
-  return newSession({ id: 'c0ffee00-1111-4222-8333-444455556666', channel: 'dev', request: sessionRequest() as CreateSessionRequest, now: at(0), newId: () => `item${++n}` });
-}
-
-/** A one-time payment of 7799, captured at minute 2. */
-function capturedSession(): Session {
-  const session = pendingSession();
-  completeCheckout(session, at(1));
-  review(session, 'accept', at(2));
-  return session;
-}
 
 /** The refusal's code and message, as a helper's 400 answers them. */
 function refusal(run: () => unknown) {

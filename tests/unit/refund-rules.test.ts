@@ -1,29 +1,12 @@
 // Refunds called directly: what a refund refuses and the message that names why, the amounts it
 // accepts, and item_details that name the items a refund is taken from.
 import { describe, expect, it } from 'vitest';
-import { newSession } from '../../src/sandbox/domain/create-session.js';
 import { openDispute } from '../../src/sandbox/domain/disputes.js';
 import { refund, type RefundRequest } from '../../src/sandbox/domain/refunds.js';
-import { completeCheckout, review } from '../../src/sandbox/domain/sessions.js';
-import type { CreateSessionRequest, Session } from '../../src/sandbox/domain/types.js';
+import type { Session } from '../../src/sandbox/domain/types.js';
 import { sessionItems } from '../../src/sandbox/domain/views.js';
-import { sessionRequest } from '../support/sandbox.js';
+import { at, capturedSession, pendingSession } from '../support/domain-sessions.js';
 import { thrown } from '../support/thrown.js';
-
-const at = (minute: number) => new Date(Date.UTC(2026, 2, 1, 12, minute)).toISOString();
-
-function pendingSession(): Session {
-  let n = 0;
-  return newSession({ id: 'c0ffee00-1111-4222-8333-444455556666', channel: 'dev', request: sessionRequest() as CreateSessionRequest, now: at(0), newId: () => `item${++n}` });
-}
-
-/** A one-time payment of 7799, captured at minute 2. */
-function capturedSession(): Session {
-  const session = pendingSession();
-  completeCheckout(session, at(1));
-  review(session, 'accept', at(2));
-  return session;
-}
 
 const request = (amount: number, more: Partial<RefundRequest> = {}): RefundRequest => ({ amount, idempotency_key: `rk-${amount}`, reason: 'requested_by_customer' as RefundRequest['reason'], ...more });
 const run = (session: Session, req: RefundRequest) => refund(session, req, at(5), () => 'r1');

@@ -745,28 +745,23 @@ export interface components {
         /**
          * @description `one_time_payment` charges immediately. `authorization` places a hold only; it must later be
          *     captured or voided.
-         * @enum {string}
          */
-        PaymentSessionKind: "one_time_payment" | "authorization";
+        PaymentSessionKind: "one_time_payment" | "authorization" | (string & {});
         /**
          * @description Status of the initial payment. See the state table of the Payment sessions tag.
          *     `pending` → `processing` → `captured` | `rejected` (one_time_payment);
          *     `pending` → `authorized` → `captured` | `authorization_voided` | `authorization_expired`
          *     (authorization); `pending` → `canceled`.
-         * @enum {string}
          */
-        PaymentSessionStatus: "captured" | "canceled" | "pending" | "processing" | "rejected" | "authorized" | "authorization_voided" | "authorization_expired";
-        /**
-         * @description Overall session status, including refunds and disputes. The moves between these values are not documented.
-         * @enum {string}
-         */
-        PaymentSessionStatusSummary: "Incomplete" | "Authorized" | "Captured" | "Partially Captured" | "Refunded" | "Partially Refunded" | "Disputed" | "Voided" | "Expired";
+        PaymentSessionStatus: "captured" | "canceled" | "pending" | "processing" | "rejected" | "authorized" | "authorization_voided" | "authorization_expired" | (string & {});
+        /** @description Overall session status, including refunds and disputes. The moves between these values are not documented. */
+        PaymentSessionStatusSummary: "Incomplete" | "Authorized" | "Captured" | "Partially Captured" | "Refunded" | "Partially Refunded" | "Disputed" | "Voided" | "Expired" | (string & {});
         /**
          * @description `needs_response` when a dispute becomes visible; e.g. `under_review` after evidence is
          *     submitted; terminal `won`, `lost`, `accepted`, `expired` (chargebacks) or `closed` (a dropped
          *     inquiry). See the state table of the Disputes tag.
          */
-        DisputeState: string | ("needs_response" | "under_review" | "won" | "lost" | "accepted" | "expired" | "closed");
+        DisputeState: "needs_response" | "under_review" | "won" | "lost" | "accepted" | "expired" | "closed" | (string & {});
         /** @description An entry of a dispute's counters. */
         DisputeCounter: {
             [key: string]: unknown;
@@ -783,6 +778,8 @@ export interface components {
             text: boolean;
             /** @description File evidence is accepted. */
             file: boolean;
+        } & {
+            [key: string]: unknown;
         };
         /** @description What evidence the dispute needs. */
         EvidenceRequirements: {
@@ -794,6 +791,8 @@ export interface components {
             supporting?: components["schemas"]["EvidenceRequirement"][];
             /** @description Other evidence. */
             other?: components["schemas"]["EvidenceRequirement"][];
+        } & {
+            [key: string]: unknown;
         };
         /** @description The disputed payment. */
         DisputePayment: {
@@ -865,6 +864,8 @@ export interface components {
             resolved_at?: string;
             /** @description Present only for a re-filing. */
             prior_dispute_id?: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description The sandbox's internal view of a payment session: more than the contract's retrieve payment
@@ -1411,11 +1412,10 @@ export interface components {
         /**
          * @description `approved`: a verified, unexpired letter stands. `pending`: survey with a clinician, undecided.
          *     `expired`: the letter lapsed, not renewed. `rejected`: the clinician declined the most recent
-         *     survey. `never_requested`: no letter ever requested. Null for catalog eligibility, which
-         *     identifies no customer.
-         * @enum {string|null}
+         *     survey. `never_requested`: no letter ever requested. The field that carries it is null for
+         *     catalog eligibility, which identifies no customer.
          */
-        EligibilityStatus: "approved" | "pending" | "expired" | "rejected" | "never_requested" | null;
+        EligibilityStatus: "approved" | "pending" | "expired" | "rejected" | "never_requested" | (string & {});
         /**
          * @description Items the customer may charge to an HSA/FSA card. When `eligibility_status` is `pending`,
          *     `items` holds what the survey predicts the letter will cover, intersected with the partner's
@@ -1427,13 +1427,15 @@ export interface components {
         EligibilityResponse: {
             /** @description Catalog items chargeable to an HSA/FSA card, each identified as in order_items at charge time. */
             items: string[];
-            /** @description Letter status of the customer. */
-            eligibility_status: components["schemas"]["EligibilityStatus"];
+            /** @description Letter status of the customer; null for catalog eligibility, which identifies no customer. */
+            eligibility_status: components["schemas"]["EligibilityStatus"] | null;
             /**
              * Format: date
              * @description Expiry of the letter determining coverage, inclusive, UTC. Null when no letter exists or for catalog eligibility.
              */
             lmn_expires_at: string | null;
+        } & {
+            [key: string]: unknown;
         };
         /** @description An item of a replacement catalog. */
         SandboxCatalogItemInput: {
@@ -1482,10 +1484,10 @@ export interface components {
             eligibility: "eligible" | "eligible_with_lmn" | "ineligible";
         };
         /**
-         * @description HSA/FSA eligibility of a catalog item; null while the item awaits review. One page writes `not_eligible` for `ineligible`.
-         * @enum {string|null}
+         * @description HSA/FSA eligibility of a catalog item. One page writes `not_eligible` for `ineligible`. Where an
+         *     item awaits review, the field that carries it is null instead.
          */
-        CatalogEligibility: "eligible" | "eligible_with_lmn" | "ineligible" | "not_eligible" | null;
+        CatalogEligibility: "eligible" | "eligible_with_lmn" | "ineligible" | "not_eligible" | (string & {});
         /**
          * @description A catalog item with its HSA/FSA eligibility. `sku` and `name` are taken as always present
          *     (inferred: the catalog is keyed on `sku`, and create and update name the item); the
@@ -1508,8 +1510,8 @@ export interface components {
             url?: string;
             /** @description The partner's metadata string. */
             metadata?: string;
-            /** @description HSA/FSA eligibility state. */
-            eligibility?: components["schemas"]["CatalogEligibility"];
+            /** @description HSA/FSA eligibility state; null while the item awaits review. */
+            eligibility?: components["schemas"]["CatalogEligibility"] | null;
             /**
              * Format: date-time
              * @description When the item was created.
@@ -1522,6 +1524,8 @@ export interface components {
              *     not documented; both are accepted.
              */
             reviewed_at?: string | null;
+        } & {
+            [key: string]: unknown;
         };
     };
     responses: {

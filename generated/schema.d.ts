@@ -922,11 +922,13 @@ export interface components {
          */
         UsRegionCode: "AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "DC" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY" | "AS" | "GU" | "MP" | "PR" | "UM" | "VI";
         /**
-         * @description `one_time_payment` charges immediately. `authorization` places a hold only; it must later be
-         *     captured or voided.
+         * @description A payment session kind, as a request names it (create's `kind`, the list's `kind` filter): the
+         *     documented values only. `one_time_payment` charges immediately. `authorization` places a hold
+         *     only; it must later be captured or voided. Answers carry `PaymentSessionKind`, the same values as
+         *     an open enum, since the service may add kinds (see the Versioning and evolution guide).
          * @enum {string}
          */
-        PaymentSessionKind: "one_time_payment" | "authorization";
+        PaymentSessionKindInput: "one_time_payment" | "authorization";
         /**
          * @description Only for starting a free-trial subscription: requires `tokenize=true` and `total_amount=0`.
          *     Shown on the hosted checkout page. Both fields are taken as required (inferred: the page
@@ -973,6 +975,28 @@ export interface components {
             /** @description Item-level additional charges and discounts, in cents. */
             amount_details: components["schemas"]["AmountDetails"];
         } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description Configuration of the hosted health survey, as create payment session accepts it. That it is an
+         *     object is inferred from the field name; its fields are not documented, so any are accepted.
+         */
+        SurveyConfig: {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A postal address, as create payment session accepts it for `billing_address` and
+         *     `shipping_address`. That it is an object is inferred from the field names; its fields are not
+         *     documented, so any are accepted.
+         */
+        PostalAddress: {
+            [key: string]: unknown;
+        };
+        /**
+         * @description Test configuration, as create payment session accepts it. That it is an object is inferred from
+         *     the field name; its fields are not documented, so any are accepted.
+         */
+        TestConfig: {
             [key: string]: unknown;
         };
         /**
@@ -1044,7 +1068,7 @@ export interface components {
              * @description Session kind; `one_time_payment` when absent.
              * @default one_time_payment
              */
-            kind?: components["schemas"]["PaymentSessionKind"];
+            kind?: components["schemas"]["PaymentSessionKindInput"];
             /**
              * @description ID issued for a stored payment method; required when charging a stored method. The customer
              *     identity is then taken from the token's user.
@@ -1080,20 +1104,20 @@ export interface components {
             customer_name?: string;
             /** @description Items of the order; required in effect. Whether an empty list is accepted is not documented. */
             order_items: components["schemas"]["OrderItemInput"][];
-            /** @description Survey configuration. Accepted; shape not documented. */
-            survey_config?: unknown;
-            /** @description Billing name. Accepted; shape not documented. */
-            billing_name?: unknown;
-            /** @description Billing address. Accepted; shape not documented. */
-            billing_address?: unknown;
-            /** @description Shipping name. Accepted; shape not documented. */
-            shipping_name?: unknown;
-            /** @description Shipping address. Accepted; shape not documented. */
-            shipping_address?: unknown;
-            /** @description Multi-capture request flag. Accepted; shape not documented. */
-            request_multicapture?: unknown;
-            /** @description Test configuration. Accepted; shape not documented. */
-            test_config?: unknown;
+            /** @description Survey configuration. Accepted; not compared on an idempotent retry. */
+            survey_config?: components["schemas"]["SurveyConfig"];
+            /** @description Billing name. Accepted; not compared on an idempotent retry. A string (inferred from the name). */
+            billing_name?: string;
+            /** @description Billing address. Accepted; not compared on an idempotent retry. */
+            billing_address?: components["schemas"]["PostalAddress"];
+            /** @description Shipping name. Accepted; not compared on an idempotent retry. A string (inferred from the name). */
+            shipping_name?: string;
+            /** @description Shipping address. Accepted; not compared on an idempotent retry. */
+            shipping_address?: components["schemas"]["PostalAddress"];
+            /** @description Asks for a session that may be captured more than once. Accepted; not compared on an idempotent retry. A boolean (inferred from the name, a request flag). */
+            request_multicapture?: boolean;
+            /** @description Test configuration. Accepted; not compared on an idempotent retry. */
+            test_config?: components["schemas"]["TestConfig"];
         } & {
             [key: string]: unknown;
         };
@@ -1106,6 +1130,8 @@ export interface components {
             id: string;
             /** @description A URL where to send the customer; iframe-compatible when the request set `use_iframe=true`. */
             redirect_url: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description A 400 of create payment session.
@@ -1128,13 +1154,12 @@ export interface components {
          *     `total_amount` other than 0, `TotalAmountInvalid`.
          */
         PaymentSessionCreateError: {
-            /**
-             * @description Error code.
-             * @enum {string}
-             */
-            error: "MissingRequiredParameter" | "InvalidRequestParameter" | "TotalAmountInvalid" | "OrderItemsInvalid" | "IdempotencyViolation" | "ServerError" | "SessionPending" | "TokenizeNotSupported" | "FeatureNotEnabled";
+            /** @description Error code. */
+            error: "MissingRequiredParameter" | "InvalidRequestParameter" | "TotalAmountInvalid" | "OrderItemsInvalid" | "IdempotencyViolation" | "ServerError" | "SessionPending" | "TokenizeNotSupported" | "FeatureNotEnabled" | (string & {});
             /** @description Human-readable explanation. */
             message: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description The x-service-api-key header is missing or unknown. */
         UnauthorizedError: {
@@ -1147,23 +1172,21 @@ export interface components {
         };
         /** @description The resource or route does not exist. */
         NotFoundError: {
-            /**
-             * @description Error code.
-             * @enum {string}
-             */
-            error: "NotFound";
+            /** @description Error code. */
+            error: "NotFound" | (string & {});
             /** @description Human-readable explanation. */
             message: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description The route exists, but not with this HTTP method. */
         MethodNotAllowedError: {
-            /**
-             * @description Error code.
-             * @enum {string}
-             */
-            error: "MethodNotAllowed";
+            /** @description Error code. */
+            error: "MethodNotAllowed" | (string & {});
             /** @description Human-readable explanation. */
             message: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description A payment_token needs customer action. `redirect_url` leads to the page where the customer
@@ -1171,47 +1194,45 @@ export interface components {
          *     customer goes to success_url, on cancel to failure_url.
          */
         PaymentActionRequired: {
-            /**
-             * @description `UpdatePaymentMethod`: the customer must enter a new payment method. `TakeHealthSurvey`: the customer must retake the survey.
-             * @enum {string}
-             */
-            next_action: "UpdatePaymentMethod" | "TakeHealthSurvey";
+            /** @description `UpdatePaymentMethod`: the customer must enter a new payment method. `TakeHealthSurvey`: the customer must retake the survey. */
+            next_action: "UpdatePaymentMethod" | "TakeHealthSurvey" | (string & {});
             /** @description URL of the page where the customer corrects the token. */
             redirect_url: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description Internal error. A retry is safe when the same idempotency key is used. */
         ServerErrorError: {
-            /**
-             * @description Error code.
-             * @enum {string}
-             */
-            error: "ServerError";
+            /** @description Error code. */
+            error: "ServerError" | (string & {});
             /** @description Human-readable explanation. */
             message: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description The operation is not implemented. */
         NotImplementedError: {
-            /**
-             * @description Error code.
-             * @enum {string}
-             */
-            error: "NotImplemented";
+            /** @description Error code. */
+            error: "NotImplemented" | (string & {});
             /** @description Human-readable explanation. */
             message: string;
+        } & {
+            [key: string]: unknown;
         };
+        /**
+         * @description `one_time_payment` charges immediately. `authorization` places a hold only; it must later be
+         *     captured or voided.
+         */
+        PaymentSessionKind: "one_time_payment" | "authorization" | (string & {});
         /**
          * @description Status of the initial payment. See the state table of the Payment sessions tag.
          *     `pending` → `processing` → `captured` | `rejected` (one_time_payment);
          *     `pending` → `authorized` → `captured` | `authorization_voided` | `authorization_expired`
          *     (authorization); `pending` → `canceled`.
-         * @enum {string}
          */
-        PaymentSessionStatus: "captured" | "canceled" | "pending" | "processing" | "rejected" | "authorized" | "authorization_voided" | "authorization_expired";
-        /**
-         * @description Overall session status, including refunds and disputes. The moves between these values are not documented.
-         * @enum {string}
-         */
-        PaymentSessionStatusSummary: "Incomplete" | "Authorized" | "Captured" | "Partially Captured" | "Refunded" | "Partially Refunded" | "Disputed" | "Voided" | "Expired";
+        PaymentSessionStatus: "captured" | "canceled" | "pending" | "processing" | "rejected" | "authorized" | "authorization_voided" | "authorization_expired" | (string & {});
+        /** @description Overall session status, including refunds and disputes. The moves between these values are not documented. */
+        PaymentSessionStatusSummary: "Incomplete" | "Authorized" | "Captured" | "Partially Captured" | "Refunded" | "Partially Refunded" | "Disputed" | "Voided" | "Expired" | (string & {});
         /** @description An order item as the service returns it. */
         SessionOrderItem: {
             /** @description Item id; the partner's when it supplied one. */
@@ -1255,6 +1276,8 @@ export interface components {
              *     reading is inferred: the documentation names the field but does not define it.
              */
             quantity_capturable?: number;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description Service fee in decimal dollars (not cents). Its JSON representation, string or number, is not
@@ -1361,10 +1384,14 @@ export interface components {
             [key: string]: unknown;
         });
         /**
-         * @description Why the refund is made.
+         * @description A payment session status, as a request names it (the list's `status` filter): the documented
+         *     values only. Answers carry `PaymentSessionStatus`, the same values as an open enum, since the
+         *     service may add statuses (see the Versioning and evolution guide).
          * @enum {string}
          */
-        RefundReason: "customer_request" | "fraudulent" | "duplicate_payment";
+        PaymentSessionStatusInput: "captured" | "canceled" | "pending" | "processing" | "rejected" | "authorized" | "authorization_voided" | "authorization_expired";
+        /** @description Why the refund is made. */
+        RefundReason: "customer_request" | "fraudulent" | "duplicate_payment" | (string & {});
         /**
          * @description A refund of a payment session, as a list item's refund details show it. `refund_id` is the id
          *     create refund answered; `amount` and `reason` are what its request gave; `created_at` is when it
@@ -1393,7 +1420,7 @@ export interface components {
          *     submitted; terminal `won`, `lost`, `accepted`, `expired` (chargebacks) or `closed` (a dropped
          *     inquiry). See the state table of the Disputes tag.
          */
-        DisputeState: string | ("needs_response" | "under_review" | "won" | "lost" | "accepted" | "expired" | "closed");
+        DisputeState: "needs_response" | "under_review" | "won" | "lost" | "accepted" | "expired" | "closed" | (string & {});
         /** @description An entry of a dispute's counters. */
         DisputeCounter: {
             [key: string]: unknown;
@@ -1410,6 +1437,8 @@ export interface components {
             text: boolean;
             /** @description File evidence is accepted. */
             file: boolean;
+        } & {
+            [key: string]: unknown;
         };
         /** @description What evidence the dispute needs. */
         EvidenceRequirements: {
@@ -1421,6 +1450,8 @@ export interface components {
             supporting?: components["schemas"]["EvidenceRequirement"][];
             /** @description Other evidence. */
             other?: components["schemas"]["EvidenceRequirement"][];
+        } & {
+            [key: string]: unknown;
         };
         /** @description The disputed payment. */
         DisputePayment: {
@@ -1492,6 +1523,8 @@ export interface components {
             resolved_at?: string;
             /** @description Present only for a re-filing. */
             prior_dispute_id?: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description A payment session in a list: the detail fields (PaymentSessionFields), plus the optional
@@ -1551,6 +1584,8 @@ export interface components {
              * @description Last page number. Its value for an empty result is not documented, so 0 is accepted; not negative (inferred).
              */
             last_page: number;
+        } & {
+            [key: string]: unknown;
         };
         /** @description A page of payment sessions, newest creation first. */
         PaymentSessionList: {
@@ -1558,6 +1593,8 @@ export interface components {
             payment_sessions: components["schemas"]["PaymentSessionListItem"][];
             /** @description Page position. */
             pagination: components["schemas"]["Pagination"];
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description A 400 of list payment sessions: a query parameter is invalid.
@@ -1567,13 +1604,12 @@ export interface components {
          *     | `InvalidRequestParameter` | A query parameter is invalid (for example `page=0`, or a status value that is not a session status). |
          */
         ListPaymentSessionsBadRequestError: {
-            /**
-             * @description Error code.
-             * @enum {string}
-             */
-            error: "InvalidRequestParameter";
+            /** @description Error code. */
+            error: "InvalidRequestParameter" | (string & {});
             /** @description Human-readable explanation. */
             message: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description Capture of an authorization hold. */
         CapturePaymentSessionRequest: {
@@ -1591,6 +1627,8 @@ export interface components {
         CaptureResponse: {
             /** @description Capture id; the same id for the same idempotency_key. */
             id: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description A 400 of capture.
@@ -1608,13 +1646,12 @@ export interface components {
          *     | `ImmediateCapture` | The session was not created with kind=authorization. |
          */
         PaymentSessionCaptureError: {
-            /**
-             * @description Error code.
-             * @enum {string}
-             */
-            error: "MissingField" | "TotalAmountInvalid" | "PaymentSessionDoesNotExist" | "ServerError" | "SessionVoided" | "SessionExpired" | "SessionPending" | "SessionCaptured" | "ImmediateCapture";
+            /** @description Error code. */
+            error: "MissingField" | "TotalAmountInvalid" | "PaymentSessionDoesNotExist" | "ServerError" | "SessionVoided" | "SessionExpired" | "SessionPending" | "SessionCaptured" | "ImmediateCapture" | (string & {});
             /** @description Human-readable explanation. */
             message: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description No body fields are required. */
         CancelPaymentSessionRequest: {
@@ -1666,13 +1703,12 @@ export interface components {
          *     | `SessionAuthorized` | The customer already entered a card: void instead. |
          */
         PaymentSessionCancelError: {
-            /**
-             * @description Error code.
-             * @enum {string}
-             */
-            error: "InvalidPaymentId" | "ServerError" | "SessionCaptured" | "SessionAuthorized";
+            /** @description Error code. */
+            error: "InvalidPaymentId" | "ServerError" | "SessionCaptured" | "SessionAuthorized" | (string & {});
             /** @description Human-readable explanation. */
             message: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description Void of an authorization hold. An idempotency_key is honored. */
         VoidPaymentSessionRequest: {
@@ -1685,6 +1721,8 @@ export interface components {
         VoidResponse: {
             /** @description Void id; the same id for the same idempotency_key. */
             id: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description A 400 of void.
@@ -1699,14 +1737,20 @@ export interface components {
          *     | `ImmediateCapture` | The session is not of kind=authorization. |
          */
         PaymentSessionVoidError: {
-            /**
-             * @description Error code.
-             * @enum {string}
-             */
-            error: "MissingField" | "PaymentSessionDoesNotExist" | "ServerError" | "SessionCaptured" | "SessionPending" | "ImmediateCapture";
+            /** @description Error code. */
+            error: "MissingField" | "PaymentSessionDoesNotExist" | "ServerError" | "SessionCaptured" | "SessionPending" | "ImmediateCapture" | (string & {});
             /** @description Human-readable explanation. */
             message: string;
+        } & {
+            [key: string]: unknown;
         };
+        /**
+         * @description Why the refund is made, as create refund sends it: the documented values only. Answers carry
+         *     `RefundReason`, the same values as an open enum, since the service may add reasons (see the
+         *     Versioning and evolution guide).
+         * @enum {string}
+         */
+        RefundReasonInput: "customer_request" | "fraudulent" | "duplicate_payment";
         /** @description Per-item detail of a refund. */
         RefundItemDetail: {
             [key: string]: unknown;
@@ -1723,7 +1767,7 @@ export interface components {
             /** @description Unique per refund. The same key returns the same refund_id (inferred from the documentation). */
             idempotency_key: components["schemas"]["IdempotencyKey"];
             /** @description Why the refund is made. */
-            reason: components["schemas"]["RefundReason"];
+            reason: components["schemas"]["RefundReasonInput"];
             /** @description Per-item refund details. */
             item_details?: components["schemas"]["RefundItemDetail"][] | null;
         } & {
@@ -1748,13 +1792,12 @@ export interface components {
          *     | `NoSessionCaptures` | Nothing captured yet. |
          */
         RefundCreateError: {
-            /**
-             * @description Error code.
-             * @enum {string}
-             */
-            error: "MissingField" | "AmountInvalid" | "InvalidPaymentId" | "ChargeDisputed" | "NoSessionCaptures";
+            /** @description Error code. */
+            error: "MissingField" | "AmountInvalid" | "InvalidPaymentId" | "ChargeDisputed" | "NoSessionCaptures" | (string & {});
             /** @description Human-readable explanation. */
             message: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description Starts a provision token request for a customer who is present. */
         CreatePaymentTokenRequest: {
@@ -1803,6 +1846,8 @@ export interface components {
             provision_token_request_id: string;
             /** @description A URL where to send the customer. */
             redirect_url: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description A 400 of create payment token.
@@ -1816,13 +1861,12 @@ export interface components {
          *     | `ValidationError` | See message. |
          */
         PaymentTokenCreateError: {
-            /**
-             * @description Error code.
-             * @enum {string}
-             */
-            error: "MissingField" | "IdempotencyViolation" | "WaitingForVerification" | "ServerError" | "ValidationError";
+            /** @description Error code. */
+            error: "MissingField" | "IdempotencyViolation" | "WaitingForVerification" | "ServerError" | "ValidationError" | (string & {});
             /** @description Human-readable explanation. */
             message: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description A payment method on file. It carries the card's last 4 digits and its expiry (the documentation
@@ -1891,13 +1935,12 @@ export interface components {
          *     | `InvalidRequestParameter` | A query parameter is invalid (for example `page=0`, or a `card_expires_before` that is not YYYY-MM). |
          */
         ListPaymentTokensBadRequestError: {
-            /**
-             * @description Error code.
-             * @enum {string}
-             */
-            error: "InvalidRequestParameter";
+            /** @description Error code. */
+            error: "InvalidRequestParameter" | (string & {});
             /** @description Human-readable explanation. */
             message: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description Changes a token's order items or card. With `update_card_info=false` and only order_items
@@ -1918,7 +1961,7 @@ export interface components {
          */
         PaymentTokenUpdateResponse: {
             /** @description Action required from the customer (values seen; the list may be incomplete). */
-            next_action: string | ("None" | "HealthSurvey");
+            next_action: "None" | "HealthSurvey" | (string & {});
             /** @description URL where the customer performs the action, when needed. */
             redirect_url?: string;
             /**
@@ -1937,13 +1980,12 @@ export interface components {
          *     | `InvalidRequestParameter` | A body field is invalid or a required one is absent. |
          */
         UpdatePaymentTokenBadRequestError: {
-            /**
-             * @description Error code.
-             * @enum {string}
-             */
-            error: "InvalidRequestParameter";
+            /** @description Error code. */
+            error: "InvalidRequestParameter" | (string & {});
             /** @description Human-readable explanation. */
             message: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description The token is deleted, irreversibly. A later create payment session with it answers NotFound. */
         PaymentTokenDeleteResponse: {
@@ -1961,11 +2003,10 @@ export interface components {
         /**
          * @description `approved`: a verified, unexpired letter stands. `pending`: survey with a clinician, undecided.
          *     `expired`: the letter lapsed, not renewed. `rejected`: the clinician declined the most recent
-         *     survey. `never_requested`: no letter ever requested. Null for catalog eligibility, which
-         *     identifies no customer.
-         * @enum {string|null}
+         *     survey. `never_requested`: no letter ever requested. The field that carries it is null for
+         *     catalog eligibility, which identifies no customer.
          */
-        EligibilityStatus: "approved" | "pending" | "expired" | "rejected" | "never_requested" | null;
+        EligibilityStatus: "approved" | "pending" | "expired" | "rejected" | "never_requested" | (string & {});
         /**
          * @description Items the customer may charge to an HSA/FSA card. When `eligibility_status` is `pending`,
          *     `items` holds what the survey predicts the letter will cover, intersected with the partner's
@@ -1977,13 +2018,15 @@ export interface components {
         EligibilityResponse: {
             /** @description Catalog items chargeable to an HSA/FSA card, each identified as in order_items at charge time. */
             items: string[];
-            /** @description Letter status of the customer. */
-            eligibility_status: components["schemas"]["EligibilityStatus"];
+            /** @description Letter status of the customer; null for catalog eligibility, which identifies no customer. */
+            eligibility_status: components["schemas"]["EligibilityStatus"] | null;
             /**
              * Format: date
              * @description Expiry of the letter determining coverage, inclusive, UTC. Null when no letter exists or for catalog eligibility.
              */
             lmn_expires_at: string | null;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description A 400 of the eligibility operation.
@@ -1994,19 +2037,18 @@ export interface components {
          *     | `ValidationError` | See message. |
          */
         EligibilityError: {
-            /**
-             * @description Error code.
-             * @enum {string}
-             */
-            error: "TotalAmountInvalid" | "ValidationError";
+            /** @description Error code. */
+            error: "TotalAmountInvalid" | "ValidationError" | (string & {});
             /** @description Human-readable explanation. */
             message: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
-         * @description HSA/FSA eligibility of a catalog item; null while the item awaits review. One page writes `not_eligible` for `ineligible`.
-         * @enum {string|null}
+         * @description HSA/FSA eligibility of a catalog item. One page writes `not_eligible` for `ineligible`. Where an
+         *     item awaits review, the field that carries it is null instead.
          */
-        CatalogEligibility: "eligible" | "eligible_with_lmn" | "ineligible" | "not_eligible" | null;
+        CatalogEligibility: "eligible" | "eligible_with_lmn" | "ineligible" | "not_eligible" | (string & {});
         /**
          * @description A catalog item with its HSA/FSA eligibility. `sku` and `name` are taken as always present
          *     (inferred: the catalog is keyed on `sku`, and create and update name the item); the
@@ -2029,8 +2071,8 @@ export interface components {
             url?: string;
             /** @description The partner's metadata string. */
             metadata?: string;
-            /** @description HSA/FSA eligibility state. */
-            eligibility?: components["schemas"]["CatalogEligibility"];
+            /** @description HSA/FSA eligibility state; null while the item awaits review. */
+            eligibility?: components["schemas"]["CatalogEligibility"] | null;
             /**
              * Format: date-time
              * @description When the item was created.
@@ -2043,6 +2085,8 @@ export interface components {
              *     not documented; both are accepted.
              */
             reviewed_at?: string | null;
+        } & {
+            [key: string]: unknown;
         };
         /** @description A page of catalog items. */
         CatalogItemList: {
@@ -2050,6 +2094,8 @@ export interface components {
             data: components["schemas"]["CatalogItem"][];
             /** @description Page position, or null. */
             pagination: components["schemas"]["Pagination"] | null;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description A 400 of list catalog items: a query parameter is invalid.
@@ -2059,13 +2105,12 @@ export interface components {
          *     | `InvalidRequestParameter` | A query parameter is invalid (for example `page=0`, or an eligibility value outside the list). |
          */
         ListCatalogItemsBadRequestError: {
-            /**
-             * @description Error code.
-             * @enum {string}
-             */
-            error: "InvalidRequestParameter";
+            /** @description Error code. */
+            error: "InvalidRequestParameter" | (string & {});
             /** @description Human-readable explanation. */
             message: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description A new catalog item. A duplicate sku answers 409. */
         CreateCatalogItemRequest: {
@@ -2094,13 +2139,12 @@ export interface components {
          *     | `InvalidRequestParameter` | A body field is invalid or a required one is absent. |
          */
         CreateCatalogItemBadRequestError: {
-            /**
-             * @description Error code.
-             * @enum {string}
-             */
-            error: "InvalidRequestParameter";
+            /** @description Error code. */
+            error: "InvalidRequestParameter" | (string & {});
             /** @description Human-readable explanation. */
             message: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description An item with this sku already exists. */
         CatalogItemConflictError: {
@@ -2131,7 +2175,9 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description An empty object. */
-        CatalogItemUpdateResponse: Record<string, never>;
+        CatalogItemUpdateResponse: {
+            [key: string]: unknown;
+        };
         /**
          * @description A 400 of update catalog item: the body is invalid (for example a required field such as `url` is absent).
          *
@@ -2140,13 +2186,12 @@ export interface components {
          *     | `InvalidRequestParameter` | A body field is invalid or a required one is absent. |
          */
         UpdateCatalogItemBadRequestError: {
-            /**
-             * @description Error code.
-             * @enum {string}
-             */
-            error: "InvalidRequestParameter";
+            /** @description Error code. */
+            error: "InvalidRequestParameter" | (string & {});
             /** @description Human-readable explanation. */
             message: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description Which item to return. */
         CatalogItemDetailRequest: {
@@ -2163,13 +2208,12 @@ export interface components {
          *     | `InvalidRequestParameter` | A body field is invalid or a required one is absent. |
          */
         RetrieveCatalogItemBadRequestError: {
-            /**
-             * @description Error code.
-             * @enum {string}
-             */
-            error: "InvalidRequestParameter";
+            /** @description Error code. */
+            error: "InvalidRequestParameter" | (string & {});
             /** @description Human-readable explanation. */
             message: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description Request of the checkout-method operation. */
         CheckoutMethodRequest: {
@@ -2224,6 +2268,8 @@ export interface components {
             has_more: boolean;
             /** @description Cursor of the next page; null on the last. */
             next_cursor: string | null;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description A 400 of the alternative dispute listing: a query parameter is invalid.
@@ -2233,13 +2279,12 @@ export interface components {
          *     | `InvalidRequestParameter` | A query parameter is invalid. The query parameters of this operation are themselves not documented. |
          */
         ListDisputesBadRequestError: {
-            /**
-             * @description Error code.
-             * @enum {string}
-             */
-            error: "InvalidRequestParameter";
+            /** @description Error code. */
+            error: "InvalidRequestParameter" | (string & {});
             /** @description Human-readable explanation. */
             message: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description Request of accept dispute. */
         AcceptDisputeRequest: {
@@ -2288,6 +2333,8 @@ export interface components {
             event_type: string;
             /** @description The session outcome. */
             data: components["schemas"]["PaymentSessionCompleteData"];
+        } & {
+            [key: string]: unknown;
         };
         /** @description A token was provisioned or changed after the customer finished token setup. */
         PaymentTokenUpdatedData: {
@@ -2327,6 +2374,8 @@ export interface components {
             event_type: "payment_token.updated" | "payment_token_updated";
             /** @description The token. */
             data: components["schemas"]["PaymentTokenUpdatedData"];
+        } & {
+            [key: string]: unknown;
         };
         /** @description The catalog item whose eligibility changed. */
         ItemEligibilityUpdatedObject: {
@@ -2334,8 +2383,8 @@ export interface components {
             sku: string;
             /** @description Item name. */
             name?: string;
-            /** @description New eligibility. */
-            eligibility: components["schemas"]["CatalogEligibility"];
+            /** @description New eligibility; null while the item awaits review. */
+            eligibility: components["schemas"]["CatalogEligibility"] | null;
             /**
              * Format: date-time
              * @description When the item was reviewed.
@@ -2386,6 +2435,8 @@ export interface components {
             event_type: "dispute.created";
             /** @description The full canonical dispute. */
             data: components["schemas"]["Dispute"];
+        } & {
+            [key: string]: unknown;
         };
         /** @description An open dispute changed state or phase. */
         DisputeUpdatedEvent: {
@@ -2398,6 +2449,8 @@ export interface components {
             event_type: "dispute.updated";
             /** @description The full canonical dispute. */
             data: components["schemas"]["Dispute"];
+        } & {
+            [key: string]: unknown;
         };
         /** @description A dispute reached a terminal state: won, lost, accepted, expired, or closed for a dropped inquiry. Fires once. */
         DisputeClosedEvent: {
@@ -2410,6 +2463,8 @@ export interface components {
             event_type: "dispute.closed";
             /** @description The full canonical dispute. */
             data: components["schemas"]["Dispute"];
+        } & {
+            [key: string]: unknown;
         };
         /** @description Listed among the subscribable dispute events in a second source. */
         DisputeEvidenceSubmittedEvent: {
@@ -2630,9 +2685,9 @@ export interface operations {
                 /** @description Include dispute details. */
                 include_disputes?: boolean;
                 /** @description Comma-separated list of kinds, for example `one_time_payment,authorization`. */
-                kind?: components["schemas"]["PaymentSessionKind"][];
+                kind?: components["schemas"]["PaymentSessionKindInput"][];
                 /** @description Comma-separated list of session statuses, for example `captured,authorized`. */
-                status?: components["schemas"]["PaymentSessionStatus"][];
+                status?: components["schemas"]["PaymentSessionStatusInput"][];
                 /** @description Give refund_amount (the sum of processed refunds) instead of full refund details. */
                 summarize_refunds?: boolean;
                 /** @description Include service_fee in each item. */

@@ -1,11 +1,17 @@
 // The breaking-change gate (`npm run diff`, and tests/spec/breaking-change.test.ts in `npm test`).
 // Compares the bundled contract, generated/openapi.yaml (kept fresh by tests/spec/freshness.test.ts),
 // with the newest release in openapi/releases/. `redocly diff` rates each change major, minor or
-// patch by its direction (request or response). A major (breaking) change passes only when
-// info.version has a higher major than the release AND CHANGELOG.md has a heading for that version.
+// patch by its direction (request or response), and the evolution policy (docs/guides/versioning.md,
+// lib/evolution.mjs) corrects it for what the service sends: a value added to an open enum of an
+// answer is compatible (redocly rates every enum value gained in a response major), and an answer's
+// object schema or open enum that is closed now is breaking (redocly rates both patch). A major
+// (breaking) change passes only when info.version has a higher major than the release AND
+// CHANGELOG.md has a heading for that version.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parse } from 'yaml';
+import { addsToOpenEnum, evolutionBreaks } from './lib/evolution.mjs';
 import { root, runTool } from './lib/tools.mjs';
 
 const releaseFile = /^(\d+)\.(\d+)\.(\d+)\.yaml$/;
@@ -65,9 +71,20 @@ const hasHeading = (changelog, version) =>
  */
 export function checkCompatibility({ base, revision, changelog }) {
   const diff = redoclyDiff(base, revision);
+  const [baseDoc, revisionDoc] = [base, revision].map((file) => parse(readFileSync(file, 'utf8')));
+  const rated = diff.changes.map((c) => ({
+    impact: c.impact === 'major' && addsToOpenEnum(revisionDoc, c) ? 'minor' : c.impact,
+    kind: c.kind,
+    where: where(c),
+    messages: c.verdicts.map((v) => `${v.message} (${v.ruleId})`),
+  }));
+  for (const c of rated) if (c.messages.some((m) => m.endsWith('(enum-values-added)')) && c.impact === 'minor') c.messages.push('A value added to an open enum of an answer: compatible (evolution policy).');
+  const all = [...rated, ...evolutionBreaks(baseDoc, revisionDoc)];
+  const summary = { major: 0, minor: 0, patch: 0 };
+  for (const c of all) summary[c.impact] += 1;
   const from = diff.infoVersions.base;
   const to = diff.infoVersions.revision;
-  const breaking = diff.summary.major > 0;
+  const breaking = summary.major > 0;
   const reasons = [];
   let verdict = breaking ? `released as a new major, ${to}, with a CHANGELOG.md entry` : 'no breaking change';
   if (breaking) {
@@ -81,22 +98,17 @@ export function checkCompatibility({ base, revision, changelog }) {
     if (!hasHeading(changelog, next)) {
       reasons.push(`CHANGELOG.md has no \`## ${next}\` heading: add one listing the breaking changes, marked **Breaking**.`);
     }
-    verdict = reasons.length ? `${diff.summary.major} breaking change(s) without a new major release` : verdict;
+    verdict = reasons.length ? `${summary.major} breaking change(s) without a new major release` : verdict;
   }
   const rank = { major: 0, minor: 1, patch: 2 };
   // Breaking changes first; redocly sorts by pointer.
-  const changes = diff.changes.toSorted((a, b) => rank[a.impact] - rank[b.impact]).map((c) => ({
-    impact: c.impact,
-    kind: c.kind,
-    where: where(c),
-    messages: c.verdicts.map((v) => `${v.message} (${v.ruleId})`),
-  }));
+  const changes = all.toSorted((a, b) => rank[a.impact] - rank[b.impact]);
   return {
     ok: reasons.length === 0,
     breaking,
     base: { file: base, version: from },
     revision: { file: revision, version: to },
-    summary: diff.summary,
+    summary,
     changes,
     reasons,
     verdict,

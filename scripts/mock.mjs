@@ -17,6 +17,7 @@ import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
 import { root } from './lib/tools.mjs';
+import { openEnumValues } from './lib/open-enum.mjs';
 
 const { values, tokens } = parseArgs({
   options: { host: { type: 'string', short: 'h' }, port: { type: 'string', short: 'p' } },
@@ -56,7 +57,8 @@ const deref = (node) => {
 /** The `error` codes an operation's 400 declares, in the document's order ([] when it has none). */
 const codes400 = (operation) => {
   const schema = deref(deref(operation.responses?.['400'])?.content?.['application/json']?.schema);
-  return deref(schema?.properties?.error)?.enum ?? [];
+  const error = deref(schema?.properties?.error);
+  return error?.enum ?? openEnumValues(error) ?? [];
 };
 /** Each route of the contract: its pattern, and per method its 400 codes. */
 const routes = Object.entries(contract.paths).map(([template, item]) => ({

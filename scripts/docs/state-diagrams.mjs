@@ -3,6 +3,7 @@
 // drift from the contract. Graphviz, compiled to WebAssembly, lays them out into SVG in Node: no
 // diagram script runs in the reader's browser.
 import { Graphviz } from '@hpcc-js/wasm-graphviz';
+import { openEnumValues } from '../lib/open-enum.mjs';
 
 /** The rows of the first Markdown table in `text` whose header row starts with `header`. */
 export function tableRows(text, header) {
@@ -114,7 +115,7 @@ export async function stateDiagrams(doc) {
     if (!found) throw new Error(`No tag "${name}" in the document`);
     return found.description;
   };
-  const enumOf = (schema) => doc.components.schemas[schema].enum.filter((v) => v !== null);
+  const enumOf = (schema) => openEnumValues(doc.components.schemas[schema]);
   const sessionRows = tableRows(tag('Payment sessions'), '| State | Moved by | Condition | Next state |');
   const sessions = edgesOf(sessionRows, { from: 0, movedBy: 1, condition: 2, to: 3, also: 4 });
   const disputeRows = tableRows(tag('Disputes'), '| State | Moved by | Next | Also |');

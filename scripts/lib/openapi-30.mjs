@@ -13,6 +13,7 @@
 // Values that are data rather than description (`example`, the `value` of an Example Object,
 // `default`, `enum`, link parameters, every `x-` extension) are copied as they are.
 import { isDeepStrictEqual } from 'node:util';
+import { openEnumValues } from './open-enum.mjs';
 
 export const OPENAPI_30_VERSION = '3.0.3';
 
@@ -390,14 +391,11 @@ class Converter {
    * `x-extensible-enum` and the description: never a closed `enum`, which would refuse a new value.
    */
   openEnum(out, at) {
-    const branches = out.anyOf;
-    if (('type' in out && out.type !== 'string') || !Array.isArray(branches) || branches.length !== 2) return out;
-    const onlyString = (branch) => branch.type === 'string' && Object.keys(branch).every((key) => ['type', 'enum', 'description'].includes(key));
-    const known = branches.find((branch) => Array.isArray(branch.enum));
-    if (!branches.every(onlyString) || !known || branches.every((branch) => Array.isArray(branch.enum))) return out;
+    const known = openEnumValues(out);
+    if (!known) return out;
     this.lose('open enum', pointer(at, 'anyOf'), 'type: string, with the known values in x-extensible-enum and the description');
     const { anyOf: _anyOf, ...rest } = out;
-    return withNote({ ...rest, type: 'string', 'x-extensible-enum': known.enum }, `Known values: ${known.enum.map((v) => `\`${v}\``).join(', ')}. Other values may appear: read it as a string.`);
+    return withNote({ ...rest, type: 'string', 'x-extensible-enum': known }, `Known values: ${known.map((v) => `\`${v}\``).join(', ')}. Other values may appear: read it as a string.`);
   }
 
   /** Whether the exclusive bound beside `bound` (minimum or maximum) is the stricter, or the only, one. */

@@ -1,5 +1,6 @@
 // Narrowing of error responses by their `error` enum, per operation, with types from the contract.
 import type { operations } from '../../generated/schema.js';
+import type { KnownValues } from './known-values.js';
 
 export type OperationId = keyof operations;
 type Responses<Op extends OperationId> = operations[Op]['responses'];
@@ -10,19 +11,21 @@ export type OperationErrorBody<Op extends OperationId> = {
   [Status in keyof Responses<Op>]: Status extends 200 | 201 | 204 ? never : JsonBody<Responses<Op>[Status]>;
 }[keyof Responses<Op>];
 
-/** The documented error codes of a body union (the 401's open `string` is left out). */
-export type ErrorCodeOf<Body> = Body extends { error: infer Code } ? (string extends Code ? never : Code) : never;
+/**
+ * The documented error codes of a body union. Each code enum is open (`"A" | (string & {})`): a
+ * later version may add codes, which the body still decodes, but only the documented ones can be
+ * named here. The 401's plain `string` documents none.
+ */
+export type ErrorCodeOf<Body> = Body extends { error: infer Code } ? KnownValues<Code> : never;
 
 /** Every documented `error` code an operation can answer, e.g. OperationErrorCode<'capturePaymentSession'>. */
 export type OperationErrorCode<Op extends OperationId> = ErrorCodeOf<OperationErrorBody<Op>>;
 
 /** The members of a body union that can carry this code, each with `error` narrowed to it. */
 export type NarrowedError<Body, Code> = Body extends { error: infer Codes }
-  ? string extends Codes // the 401's undocumented open string carries no documented code
-    ? never
-    : Code extends Codes
-      ? Body & { error: Code }
-      : never
+  ? Code extends KnownValues<Codes> // the 401's undocumented open string carries no documented code
+    ? Body & { error: Code }
+    : never
   : never;
 
 /**

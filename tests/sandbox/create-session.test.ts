@@ -34,6 +34,25 @@ describe('create_payment_session', () => {
     expect((await s.complete(other, false)).body).toEqual({ status: 'pending', redirect_url: `https://shop.example/orders/${other}/failed` });
   });
 
+  // The seven accepted fields are typed as far as their names tell (inferred, x-undocumented).
+  it.each([
+    ['billing_name', 42], ['shipping_name', { first: 'A' }], ['billing_address', 'Main St 1'], ['shipping_address', ['Main St 1']],
+    ['survey_config', 'short'], ['test_config', true], ['request_multicapture', 'yes'],
+  ] as const)('answers InvalidRequestParameter for %s of another type (%j), and stores nothing', async (field, value) => {
+    const { status, body } = await create(sessionRequest({ [field]: value }));
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+    expect(body.message).toContain(field);
+    expect((await s.get('/payments/v1/payment_sessions')).body.pagination.count).toBe(0);
+  });
+
+  it('accepts the seven fields with their inferred types, the objects with any fields', async () => {
+    const { status } = await create(sessionRequest({
+      billing_name: 'Ada Lovelace', shipping_name: 'Ada Lovelace', billing_address: { line1: 'Main St 1', zip: '10001' },
+      shipping_address: {}, survey_config: { skip_intro: true }, test_config: { scenario: 'x' }, request_multicapture: false,
+    }));
+    expect(status).toBe(200);
+  });
+
   it.each(['total_amount', 'amount_details', 'success_url', 'failure_url', 'order_items'])('answers MissingRequiredParameter without %s', async (field) => {
     const { status, body } = await create(without(field));
     expect(status).toBe(400);

@@ -13,6 +13,8 @@ import { repoRoot } from '../support/contract.js';
 interface Schema { enum?: string[]; required?: string[]; properties?: Record<string, Schema>; type?: string; description?: string }
 interface Doc { info: { version: string }; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, Schema> } }
 interface Result { ok: boolean; breaking: boolean; changes: Array<{ messages: string[] }>; reasons: string[] }
+interface OpenSchema extends Omit<Schema, 'properties'> { anyOf?: OpenSchema[]; additionalProperties?: boolean; properties?: Record<string, OpenSchema> }
+interface OpenDoc { components: { schemas: Record<string, OpenSchema> } }
 
 const release = path.join(repoRoot, 'openapi', 'releases', '1.0.0.yaml');
 const entry1 = '## 1.0.0\n\nFirst release.\n';
@@ -132,6 +134,64 @@ describe('a breaking change passes only as a new major with a changelog entry', 
       expect(result.ok, result.report).toBe(false);
       expect(result.reasons).toEqual([expect.stringContaining('needs a higher major')]);
     }
+  });
+});
+
+// The evolution policy (docs/guides/versioning.md), on copies of the working contract, whose answers
+// are open: what the service may add passes, and closing what partners' clients rely on staying open
+// breaks. redocly diff alone rates the first major and the others patch.
+describe('the evolution policy corrects the ratings of answers', () => {
+  let open: OpenDoc;
+  let openFile: string;
+  beforeAll(() => {
+    open = JSON.parse(readFileSync(path.join(repoRoot, 'generated', 'openapi.json'), 'utf8')) as OpenDoc;
+    openFile = path.join(dir, 'open-base.json');
+    writeFileSync(openFile, JSON.stringify(open));
+  });
+  const edited = (edit: (doc: OpenDoc) => void) => {
+    const doc = structuredClone(open);
+    edit(doc);
+    const file = path.join(dir, `open-${++copies}.json`);
+    writeFileSync(file, JSON.stringify(doc));
+    return checkCompatibility({ base: openFile, revision: file, changelog: '' }) as Result & { summary: Record<string, number> };
+  };
+  const summary = (doc: OpenDoc) => doc.components.schemas.PaymentSessionStatusSummary!;
+
+  it('a value added to an open enum of an answer is compatible', () => {
+    const result = edited((doc) => summary(doc).anyOf![0]!.enum!.push('Partially Settled'));
+    expect(result.breaking, formatReport(result)).toBe(false);
+    expect(rules(result)).toContain('(enum-values-added)');
+    expect(rules(result)).toContain('compatible (evolution policy)');
+  });
+
+  it('a property added to an answer is compatible', () => {
+    const result = edited((doc) => { doc.components.schemas.CaptureResponse!.properties!.captured_at = { type: 'string', description: 'When.' }; });
+    expect(result.breaking, formatReport(result)).toBe(false);
+    expect(result.changes.length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['an answer schema closed', (doc: OpenDoc) => { doc.components.schemas.CaptureResponse!.additionalProperties = false; }, 'answer-closed'],
+    ['an open enum closed into an enum', (doc: OpenDoc) => {
+      const schema = summary(doc);
+      schema.enum = schema.anyOf![0]!.enum;
+      delete schema.anyOf;
+    }, 'enum-closed'],
+    ['an open enum that lost its string fallback', (doc: OpenDoc) => { summary(doc).anyOf!.pop(); }, 'enum-closed'],
+    ['an inline error enum closed', (doc: OpenDoc) => {
+      const error = doc.components.schemas.PaymentSessionCaptureError!.properties!.error!;
+      error.enum = error.anyOf![0]!.enum;
+      delete error.anyOf;
+    }, 'enum-closed'],
+  ] as const)('%s is breaking', (_name, edit, rule) => {
+    const result = edited(edit);
+    expect(result.breaking, formatReport(result)).toBe(true);
+    expect(rules(result)).toContain(`(${rule})`);
+  });
+
+  it('a value added to a request\'s closed list stays as redocly rates it (a request widened: compatible)', () => {
+    const result = edited((doc) => doc.components.schemas.RefundReasonInput!.enum!.push('goodwill'));
+    expect(result.breaking, formatReport(result)).toBe(false);
   });
 });
 

@@ -109,8 +109,15 @@ describe('generated/schema.d.ts', () => {
     expect(unknownUnions(source)).toEqual([]);
   });
 
-  it('the open enums keep their known values with a string fallback', () => {
-    expect(types.get('DisputeState')!.getText(source)).toBe('string | ("needs_response" | "under_review" | "won" | "lost" | "accepted" | "expired" | "closed")');
+  it('the open enums keep their known values, which an editor offers, and take any other string', () => {
+    // `string | "a"` would collapse into `string`, and an editor would offer no value; `string & {}` does not.
+    expect(types.get('DisputeState')!.getText(source)).toBe('"needs_response" | "under_review" | "won" | "lost" | "accepted" | "expired" | "closed" | (string & {})');
+    expect(types.get('PaymentSessionStatusSummary')!.getText(source)).toMatch(/^"Incomplete" \| .*"Expired" \| \(string & \{\}\)$/);
+  });
+
+  it('the closed lists of requests stay closed', () => {
+    expect(types.get('PaymentSessionStatusInput')!.getText(source)).not.toContain('string');
+    expect(types.get('RefundReasonInput')!.getText(source)).toBe('"customer_request" | "fraudulent" | "duplicate_payment"');
   });
 
   it.each([

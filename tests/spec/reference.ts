@@ -123,19 +123,33 @@ export const LIST_SESSION_PARAMETERS: Record<string, { type: string; default?: u
 export const LIST_TOKEN_PARAMETERS = ['page', 'page_size', 'email', 'name', 'card_expires_before', 'lmn_expires_before'];
 export const LIST_CATALOG_PARAMETERS = ['page', 'page_size', 'eligibility', 'updated_after'];
 
-export const ENUMS: Record<string, Array<string | null>> = {
+/**
+ * The enums of answers, each open (the evolution policy): its documented values, and any other
+ * string. Where a request names the same values, it has a closed schema of its own (REQUEST_ENUMS).
+ * A nullable one (eligibility_status, a catalog item's eligibility) is null at the field that
+ * carries it, not in the enum.
+ */
+export const ENUMS: Record<string, string[]> = {
   PaymentSessionStatus: ['captured', 'canceled', 'pending', 'processing', 'rejected', 'authorized', 'authorization_voided', 'authorization_expired'],
   PaymentSessionStatusSummary: ['Incomplete', 'Authorized', 'Captured', 'Partially Captured', 'Refunded', 'Partially Refunded', 'Disputed', 'Voided', 'Expired'],
   PaymentSessionKind: ['one_time_payment', 'authorization'],
-  EligibilityStatus: ['approved', 'pending', 'expired', 'rejected', 'never_requested', null],
-  CatalogEligibility: ['eligible', 'eligible_with_lmn', 'ineligible', 'not_eligible', null],
+  EligibilityStatus: ['approved', 'pending', 'expired', 'rejected', 'never_requested'],
+  CatalogEligibility: ['eligible', 'eligible_with_lmn', 'ineligible', 'not_eligible'],
   RefundReason: ['customer_request', 'fraudulent', 'duplicate_payment'],
+  'PaymentActionRequired.properties.next_action': ['UpdatePaymentMethod', 'TakeHealthSurvey'],
 };
 
 /** Enums the reference gives as incomplete ("values seen", "complete list not shown"): known values, open to others. */
 export const OPEN_ENUMS: Record<string, string[]> = {
   DisputeState: ['needs_response', 'under_review', 'won', 'lost', 'accepted', 'expired', 'closed'],
   'PaymentTokenUpdateResponse.properties.next_action': ['None', 'HealthSurvey'],
+};
+
+/** The closed schemas requests name the answer enums' values with: request schema → its answer's open enum. */
+export const REQUEST_ENUMS: Record<string, string> = {
+  PaymentSessionStatusInput: 'PaymentSessionStatus',
+  PaymentSessionKindInput: 'PaymentSessionKind',
+  RefundReasonInput: 'RefundReason',
 };
 
 /** Webhook name → request body schema; signed ones carry x-service-signature. */

@@ -4,6 +4,7 @@
 // state can reach are allow-listed below, each with its reason; the suite fails on any other code
 // never produced, and on an allow-listed one that was produced after all (a stale entry).
 import { templateMatches } from '../../src/sandbox/http/document.js';
+import { documentedValues } from '../../src/sandbox/http/document-facts.js';
 import { decodedSegments } from './paths.js';
 import { contract, operations, resolve, type MediaType } from './contract.js';
 
@@ -106,10 +107,10 @@ export function declaredCodes(): Cell[] {
     for (const [status, declared] of Object.entries(op.responses)) {
       if (Number(status) < 400) continue;
       const media = resolve<{ content?: Record<string, MediaType> }>(declared).content?.['application/json'];
-      const schema = media?.schema && resolve<{ properties?: Record<string, { enum?: string[]; $ref?: string }> }>(media.schema);
+      const schema = media?.schema && resolve<{ properties?: Record<string, { $ref?: string }> }>(media.schema);
       const field = schema?.properties?.[status === '422' ? 'next_action' : 'error'];
-      const values = field && resolve<{ enum?: string[] }>(field).enum;
-      for (const code of values ?? []) cells.push({ operationId: op.operationId!, status: Number(status), code });
+      const values = field ? documentedValues(resolve<Parameters<typeof documentedValues>[0]>(field)) : [];
+      for (const code of values) cells.push({ operationId: op.operationId!, status: Number(status), code });
     }
   }
   return cells;

@@ -7,7 +7,7 @@
 import { createServiceClient, type components } from '../../src/client/index.js';
 
 type Schemas = components['schemas'];
-type Kind = 'one_time_payment' | 'authorization';
+type Kind = Schemas['PaymentSessionKind'];
 
 const client = createServiceClient({ environment: 'http://127.0.0.1:4010', apiKey: 'sandbox-dev-key' });
 

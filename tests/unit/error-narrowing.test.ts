@@ -4,6 +4,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { hasErrorCode, type OperationErrorBody, type OperationErrorCode, type OperationId } from '../../src/client/index.js';
 import { ERRORS_400, OPERATIONS, UNDOCUMENTED_ERRORS_400 } from '../spec/reference.js';
 import { contract, operations, resolve } from '../support/contract.js';
+import { documentedValues } from '../../src/sandbox/http/document-facts.js';
 
 type Common = 'NotFound' | 'MethodNotAllowed' | 'ServerError' | 'NotImplemented';
 
@@ -54,7 +55,7 @@ describe('OperationErrorCode', () => {
       const response = op.responses?.['400'] as { content?: Record<string, { schema?: { $ref?: string } }> } | undefined;
       const schema = response?.content?.['application/json']?.schema;
       if (!schema) return [];
-      const errorEnum = resolve<{ properties: { error: { enum: string[] } } }>(schema).properties.error.enum;
+      const errorEnum = documentedValues(resolve<{ properties: { error: Parameters<typeof documentedValues>[0] } }>(schema).properties.error);
       return [[op.operationId!, errorEnum]];
     }));
     const reference = Object.fromEntries(Object.entries({ ...ERRORS_400, ...UNDOCUMENTED_ERRORS_400 }).map(([op, { codes }]) => [op, codes]));

@@ -39,6 +39,6 @@ describe('divergingFields', () => {
   });
 
   it('ignores the fields rule 4 lists', () => {
-    expect(divergingFields(base, { ...base, customer_name: 'x', metadata: 'y', customer_state: 'NY', test_config: 1, use_iframe: true }, rules)).toEqual([]);
+    expect(divergingFields(base, { ...base, customer_name: 'x', metadata: 'y', customer_state: 'NY', test_config: { scenario: 'x' }, use_iframe: true }, rules)).toEqual([]);
   });
 });

@@ -1,17 +1,18 @@
 // The sandbox's model of the service. Contract shapes come from the generated types; the records
 // below are the sandbox's own internal state, which the contract does not describe.
 import type { components } from '../../../generated/schema.js';
+import type { KnownValues } from '../../client/known-values.js';
 import type { CustomerAction } from './errors.js';
 
 type Schemas = components['schemas'];
 export type CreateSessionRequest = Schemas['CreatePaymentSessionRequest'];
-export type SessionStatus = Schemas['PaymentSessionStatus'];
-export type StatusSummary = Schemas['PaymentSessionStatusSummary'];
-export type SessionKind = Schemas['PaymentSessionKind'];
+export type SessionStatus = KnownValues<Schemas['PaymentSessionStatus']>;
+export type StatusSummary = KnownValues<Schemas['PaymentSessionStatusSummary']>;
+export type SessionKind = KnownValues<Schemas['PaymentSessionKind']>;
 export type SessionDetail = Schemas['PaymentSession'];
 export type SessionListItem = Schemas['PaymentSessionListItem'];
 export type SessionOrderItem = Schemas['SessionOrderItem'];
-export type RefundReason = Schemas['RefundReason'];
+export type RefundReason = KnownValues<Schemas['RefundReason']>;
 export type Dispute = Schemas['Dispute'];
 export type DisputeState = Schemas['DisputeState'];
 

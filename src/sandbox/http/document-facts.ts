@@ -11,14 +11,23 @@ export function idempotencyRules(contract: OpenApiDocument): IdempotencyRules {
   return rules;
 }
 
-/** Each operation's 400 `error` enum ([] when it declares no 400), for the fault helper. */
+/**
+ * The documented values of an enum schema: its `enum`, or the known branch of an open enum
+ * (`anyOf: [{type: string, enum}, {type: string}]`, which every enum of an answer is). [] for any other schema.
+ */
+export function documentedValues(schema: { enum?: unknown[]; anyOf?: Array<{ enum?: unknown[] }> } | undefined): string[] {
+  const values = schema?.enum ?? schema?.anyOf?.find((branch) => Array.isArray(branch.enum))?.enum ?? [];
+  return values.filter((value): value is string => typeof value === 'string');
+}
+
+/** Each operation's 400 `error` codes, documented ([] when it declares no 400), for the fault helper. */
 export function codes400(contract: OpenApiDocument): (operationId: string) => readonly string[] {
   const codes = new Map<string, string[]>();
   for (const { operation } of listOperations(contract)) {
     const response = operation.responses['400'] ? resolveRef<{ content?: Record<string, { schema?: { $ref?: string } }> }>(contract, operation.responses['400']) : undefined;
     const ref = response?.content?.['application/json']?.schema?.$ref;
-    const schema = ref ? resolveRef<{ properties?: { error?: { enum?: string[] } } }>(contract, { $ref: ref }) : undefined;
-    codes.set(operation.operationId, schema?.properties?.error?.enum ?? []);
+    const schema = ref ? resolveRef<{ properties?: { error?: Parameters<typeof documentedValues>[0] } }>(contract, { $ref: ref }) : undefined;
+    codes.set(operation.operationId, documentedValues(schema?.properties?.error));
   }
   return (operationId) => codes.get(operationId) ?? [];
 }

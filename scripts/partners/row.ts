@@ -37,7 +37,16 @@ export interface FlowEnvironment {
   PARTNER_RUN: string;
 }
 
-/** The flow program's last line is `PARTNER_RESULT <this as JSON>`. */
+/**
+ * The flow program's last line is `PARTNER_RESULT <this as JSON>`. The same program runs twice: on
+ * today's sandbox, and on the sandbox under the evolution drill (`sandbox --drill`), which plays a
+ * later version of the service: every object of every answer carries a property the contract does
+ * not declare (`added_later`), every value of an open enum in an answer is one the contract does not
+ * list (`added_later` in the enum's own style: `Added Later` for `status_summary`), `service_fee` is
+ * a number instead of a string, and the harness arms a fault that makes the void answer a 400 whose
+ * `error` is a code the contract does not list (`AddedLater`). The program must meet all of this as
+ * a partner's code should: decode, report the unknown as unknown, and never crash.
+ */
 export interface FlowResult {
   session_id: string;
   /** The cents the partial capture took (3000). */
@@ -45,8 +54,21 @@ export interface FlowResult {
   refund_id: string;
   /** Whether the filtered list returned the session. */
   listed: boolean;
-  /** The error code of the second capture, read through the generated client's error type. */
+  /** The error code of the second capture, read through the generated client's error type (SessionCaptured). */
   capture_error: string;
+  /**
+   * The error code of a void of the captured session, as the service sent it: `SessionCaptured`
+   * today, `AddedLater` under the drill.
+   */
+  void_error: string;
+  /** Whether the generated client knows void_error as one of its documented codes (a constant of its enum). */
+  void_error_known: boolean;
+  /** The retrieved session's status_summary, as the service sent it: `Partially Refunded` today, `Added Later` under the drill. */
+  status_summary: string;
+  /** Whether the generated client knows status_summary as one of its documented values. */
+  status_summary_known: boolean;
+  /** The retrieved session's service_fee as the program read it, written as a decimal (`"0.00"` or `"0"`): a string today, a number under the drill. */
+  service_fee: string;
 }
 
 export interface VerifierInput {
@@ -71,7 +93,12 @@ export interface Row {
   compile(ctx: RowContext): Promise<void>;
   /** Runs the flow program; returns its whole output (the harness reads PARTNER_RESULT). */
   flow(ctx: RowContext, env: FlowEnvironment): Promise<string>;
-  /** Runs the webhook verifier: it must exit 0 for a genuine delivery and non-zero otherwise. */
+  /**
+   * Runs the webhook verifier: it must exit 0 for a genuine delivery and non-zero otherwise. On a
+   * genuine delivery it prints `verified <event_type>`; when the event type is none of the
+   * contract's webhooks (under the drill, `added_later`), it also prints
+   * `ignored unknown event type <event_type>` and still exits 0: a receiver answers 204 and moves on.
+   */
   verify(ctx: RowContext, input: VerifierInput): Promise<RunResult>;
   /** The generated type names of a session (retrieve's answer) and of capture's 400 body. */
   typeNames(ctx: RowContext): Promise<{ session: string; captureError: string }>;

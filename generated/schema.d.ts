@@ -1377,12 +1377,14 @@ export interface components {
          * @description Detail record of a payment session: the fields of PaymentSessionFields, with `order_items`
          *     always present (inferred: the reference lists it without a condition, unlike the list item).
          */
-        PaymentSession: components["schemas"]["PaymentSessionFields"] & ({
+        PaymentSession: {
+            [key: string]: unknown;
+        } & (components["schemas"]["PaymentSessionFields"] & ({
             /** @description Items of the session; always present on the detail record (inferred). */
             order_items: components["schemas"]["SessionOrderItem"][];
         } & {
             [key: string]: unknown;
-        });
+        }));
         /**
          * @description A payment session status, as a request names it (the list's `status` filter): the documented
          *     values only. Answers carry `PaymentSessionStatus`, the same values as an open enum, since the
@@ -1531,7 +1533,9 @@ export interface components {
          *     fields below, each present only when its query flag asks for it. Unlike the detail record, a
          *     list item carries `order_items` only with `include_order_items=true`.
          */
-        PaymentSessionListItem: components["schemas"]["PaymentSessionFields"] & ({
+        PaymentSessionListItem: {
+            [key: string]: unknown;
+        } & (components["schemas"]["PaymentSessionFields"] & ({
             /** @description Items of the session. Only when include_order_items=true. */
             order_items?: components["schemas"]["SessionOrderItem"][];
             /** @description Service fee in decimal dollars. Only when include_service_fee=true. */
@@ -1561,7 +1565,7 @@ export interface components {
             disputes?: components["schemas"]["Dispute"][];
         } & {
             [key: string]: unknown;
-        });
+        }));
         /** @description Page position of a list. */
         Pagination: {
             /**

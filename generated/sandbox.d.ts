@@ -497,7 +497,9 @@ export interface paths {
          *       sandbox, such as the eligibility operation's `TotalAmountInvalid`. An operation whose 400
          *       does not list `ServerError` answers a default fault with the shared 500 instead, and the
          *       answer says `status: 500`. A code the operation's 400 does not list answers 400
-         *       `InvalidRequest`.
+         *       `InvalidRequest`, unless the channel plays a later version of the service (the evolution
+         *       drill): then the 400 carries that code, as a later version that added it would, so that a
+         *       test reaches a partner's handling of a code it does not know (`AddedLater`).
          *     - `status=500`: the shared 500 `ServerError`.
          *     - `status=501`: the shared 501 `NotImplemented`.
          *
@@ -506,6 +508,35 @@ export interface paths {
          *     contract operation answers 400 `InvalidRequest`.
          */
         post: operations["createFault"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/evolution_drill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve the channel's evolution drill
+         * @description Whether the caller's sales channel plays a later version of the service, and how it writes
+         *     `service_fee`. See the Evolution drill tag for what the later version sends.
+         */
+        get: operations["retrieveEvolutionDrill"];
+        /**
+         * Turn the channel's evolution drill on or off
+         * @description Makes the caller's sales channel play a later version of the service (`enabled: true`), or
+         *     today's; and chooses how that version writes `service_fee`. A field not named keeps its value.
+         *     It takes effect with the next request: an answer already sent, and an event already queued,
+         *     stay as they were. A channel reset (POST /sandbox/v1/reset) returns to the sandbox's start
+         *     setting (`--drill`).
+         */
+        put: operations["updateEvolutionDrill"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1243,7 +1274,9 @@ export interface components {
             /**
              * @description With `status=400`, the code the 400 answers: any code of the operation's 400 enum, so that
              *     a test can reach codes no input produces in the sandbox (the eligibility operation's
-             *     `TotalAmountInvalid`). By default `ServerError`. Not allowed with `status` 500 or 501.
+             *     `TotalAmountInvalid`). Under the evolution drill, also a code the contract does not list
+             *     (letters and digits, starting with a capital, such as `AddedLater`). By default
+             *     `ServerError`. Not allowed with `status` 500 or 501.
              */
             error?: string;
             /**
@@ -1270,6 +1303,36 @@ export interface components {
              * @description How many more calls of the operation will fail.
              */
             remaining: number;
+        };
+        /**
+         * @description The evolution drill of the caller's sales channel: whether it plays a later version of the
+         *     service, and how that version writes `service_fee`. Off by default; on for every channel that
+         *     has not set its own when the sandbox starts with `--drill`.
+         */
+        EvolutionDrill: {
+            /**
+             * @description Whether the channel plays a later version of the service: every answer of a contract
+             *     operation and every event it delivers carries what the evolution policy lets the service add
+             *     (see the tag).
+             */
+            enabled: boolean;
+            /**
+             * @description How the later version writes `service_fee`: as a JSON number (`0`), or as a string (`"0.00"`,
+             *     as the sandbox does today). The reference does not document which, so a partner's client
+             *     must read both.
+             * @enum {string}
+             */
+            service_fee: "number" | "string";
+        };
+        /** @description What to change of the channel's drill; a field not named keeps its value. At least one is required. */
+        UpdateEvolutionDrillRequest: {
+            /** @description Plays the later version (true), or today's (false). */
+            enabled?: boolean;
+            /**
+             * @description How the later version writes `service_fee`.
+             * @enum {string}
+             */
+            service_fee?: "number" | "string";
         };
         /**
          * @description The customer action that a payment token requires, as in the contract's 422 of create payment
@@ -2344,6 +2407,72 @@ export interface operations {
                 };
             };
             /** @description `InvalidRequest`: the body is invalid, or `operation_id` is not a contract operation. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    retrieveEvolutionDrill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel's drill. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvolutionDrill"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    updateEvolutionDrill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description What to change. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateEvolutionDrillRequest"];
+            };
+        };
+        responses: {
+            /** @description The channel's drill after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvolutionDrill"];
+                };
+            };
+            /** @description `InvalidRequest`: the body is invalid or names nothing to change. */
             400: {
                 headers: {
                     [name: string]: unknown;

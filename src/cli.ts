@@ -19,7 +19,7 @@ const MOCK_PEERS = '@stoplight/prism-cli@5';
 
 const USAGE = `Usage: hsa-fsa-sandbox <command> [options]
   sandbox [--host H] [--port P] [--db FILE|:memory:] [--reset] [--cors-origin O] [--quiet]
-          [--webhook-url URL [--webhook-secret whsec_…]] [--docs DIR] [--public-url URL]
+          [--webhook-url URL [--webhook-secret whsec_…]] [--docs DIR] [--public-url URL] [--drill]
       the stateful sandbox (default 127.0.0.1:4010, .sandbox/sandbox.db); --reset starts with an
       empty database; --quiet stops the line per request; --webhook-url sends the development
       channel's webhooks there, signed (a secret is made when none is given); --docs serves that
@@ -27,7 +27,8 @@ const USAGE = `Usage: hsa-fsa-sandbox <command> [options]
       and host of every redirect_url (default: the address it listens on). On an address other
       machines can reach, it refuses the published development keys: set SANDBOX_API_KEYS.
       --cors-origin: which pages may call the API from a browser (default: this machine's pages;
-      an origin such as https://shop.example, or * for any).
+      an origin such as https://shop.example, or * for any). --drill: every channel plays a later
+      version of the service (the evolution drill: added properties, enum values and events).
   mock [--host H] [--port P] [prism options]            the Prism mock of the examples (default 127.0.0.1:4011)
   docs [--out DIR] [--if-stale]                         builds the docs site (default site/); installed from the
       package, it copies the site the package ships (the one the sandbox serves at /docs) to DIR
@@ -63,6 +64,7 @@ async function sandbox(args: string[]) {
       host: { type: 'string', short: 'h' }, port: { type: 'string', short: 'p' }, db: { type: 'string' },
       reset: { type: 'boolean' }, 'cors-origin': { type: 'string' }, quiet: { type: 'boolean' },
       'webhook-url': { type: 'string' }, 'webhook-secret': { type: 'string' }, docs: { type: 'string' }, 'public-url': { type: 'string' },
+      drill: { type: 'boolean' },
     },
   });
   const port = Number(values.port ?? process.env.PORT ?? 4010);
@@ -74,6 +76,7 @@ async function sandbox(args: string[]) {
     ...(process.env.SANDBOX_API_KEYS ? { apiKeys: process.env.SANDBOX_API_KEYS } : {}),
     ...(values.quiet ? { quiet: true } : {}),
     ...(values.reset ? { reset: true } : {}),
+    ...(values.drill ? { drill: true } : {}),
     ...(values['cors-origin'] ? { corsOrigin: values['cors-origin'] } : {}),
     ...((values['public-url'] ?? process.env.SANDBOX_PUBLIC_URL) ? { publicUrl: values['public-url'] ?? process.env.SANDBOX_PUBLIC_URL } : {}),
     ...webhookOption(values['webhook-url'] ?? process.env.SANDBOX_WEBHOOK_URL, values['webhook-secret'] ?? process.env.SANDBOX_WEBHOOK_SECRET),
@@ -92,6 +95,7 @@ async function sandbox(args: string[]) {
   console.log(running.dbFile === ':memory:'
     ? '  Database:  :memory: (gone when the sandbox stops)'
     : `  Database:  ${running.dbFile}${values.reset ? ' (reset)' : ''}   — the state persists across restarts; --reset starts empty`);
+  if (values.drill) console.log('  Drill:     on   — every channel plays a later version of the service (PUT /sandbox/v1/evolution_drill turns one off)');
   console.log(running.webhook
     ? `  Webhooks:  ${running.webhook.url} (channel ${running.webhook.channel}, ${running.webhook.event_types.join(', ')}), ${running.webhook.mode === 'legacy' ? 'legacy, shared secret' : 'signed with'} ${running.webhook.secret}`
     : '  Webhooks:  none sent; add an endpoint with --webhook-url URL, or POST /sandbox/v1/webhook_endpoints');

@@ -28,6 +28,8 @@ export interface StartOptions {
   docsDir?: string;
   /** The scheme and host of redirect_url (--public-url); the listen address by default. */
   publicUrl?: string;
+  /** Every channel that has not set its own plays a later version of the service (--drill). */
+  drill?: boolean;
 }
 
 export async function startSandbox(options: StartOptions) {
@@ -36,7 +38,7 @@ export async function startSandbox(options: StartOptions) {
   if (refusal) throw new Error(refusal);
   const configuredUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
   const db = openDatabase(options.db);
-  const store = createStore(db);
+  const store = createStore(db, options.drill ? { drill: { enabled: true, service_fee: 'number' } } : {});
   if (options.reset) store.transaction(() => store.reset.all());
   const requestLog = options.quiet ? undefined : batchedLines();
   // The listen address's URL is known once it listens (--port 0 picks a port then).

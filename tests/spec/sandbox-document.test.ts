@@ -36,6 +36,8 @@ const HELPERS: Array<[string, string, string, string | null, string, boolean]> =
   ['listOutboxEvents', 'get', '/sandbox/v1/outbox', null, 'OutboxEventList', true],
   ['retrieveFeatures', 'get', '/sandbox/v1/features', null, 'ChannelFeatures', false],
   ['updateFeatures', 'put', '/sandbox/v1/features', 'UpdateFeaturesRequest', 'ChannelFeatures', true],
+  ['retrieveEvolutionDrill', 'get', '/sandbox/v1/evolution_drill', null, 'EvolutionDrill', false],
+  ['updateEvolutionDrill', 'put', '/sandbox/v1/evolution_drill', 'UpdateEvolutionDrillRequest', 'EvolutionDrill', true],
   ['createFault', 'post', '/sandbox/v1/faults', 'FaultRequest', 'Fault', true],
   ['requireTokenAction', 'post', '/sandbox/v1/payment_tokens/{payment_token}/require_action', 'RequireTokenActionRequest', 'TokenActionState', true],
   ['resetChannel', 'post', '/sandbox/v1/reset', null, 'ResetResult', false],

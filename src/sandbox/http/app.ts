@@ -18,6 +18,7 @@ import { disputeHandlers } from './handlers/disputes.js';
 import { paymentSessionHandlers } from './handlers/payment-sessions.js';
 import { paymentTokenHandlers } from './handlers/payment-tokens.js';
 import { sandboxHelperHandlers } from './handlers/sandbox-helpers.js';
+import { registerEvolutionDrill } from './evolution-drill.js';
 import { registerMethodNotAllowed } from './method-not-allowed.js';
 import type { ContractOperations, HelperOperations } from './operation-types.js';
 import { registerOperations } from './operations.js';
@@ -96,7 +97,7 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     codesFor: codesOf,
     store,
     ids,
-    faults: { codes400: contractCodes400 },
+    faults: true,
     publicUrl,
     singleRead: (id) => id === 'retrievePaymentSession',
     takesTurn: searchTakesTurn,
@@ -111,6 +112,7 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     publicUrl,
   });
   registerMethodNotAllowed(app, [contract, helpers]);
+  registerEvolutionDrill(app, store, contract);
 
   const documents = {
     '/openapi.json': { file: CONTRACT_FILE, type: 'application/json' },

@@ -27,8 +27,8 @@ export interface RegisterOptions<Operations> {
   codesFor: (operationId: string) => ValidationCodes;
   store: Store;
   ids: IdSource;
-  /** Armed faults (POST /sandbox/v1/faults) apply to these operations; a 400 only with a code of the operation's 400. */
-  faults?: { codes400: (operationId: string) => readonly string[] };
+  /** Armed faults (POST /sandbox/v1/faults) apply to these operations (the contract's). */
+  faults?: boolean;
   /** The scheme and host of every redirect_url: configured, never taken from a request's Host header. */
   publicUrl: () => string;
   /** Operations that may still answer a body their schema refuses; every other operation refuses it. */
@@ -78,9 +78,9 @@ function takeFault<Operations>(options: RegisterOptions<Operations>, channel: st
   const fault = options.store.transaction(() => options.store.faults.take(channel, operationId));
   if (!fault) return undefined;
   if (fault.status === 501) return injectedFault(501, 'NotImplemented');
-  // A 400 fault answers a code of the operation's own 400; an operation whose 400 lacks it answers the shared 500.
-  const as400 = fault.status === 400 && options.faults.codes400(operationId).includes(fault.error);
-  return injectedFault(as400 ? 400 : 500, as400 ? fault.error : 'ServerError');
+  // The helper armed a 400 only with a code the operation's 400 lists, or, under the evolution
+  // drill, one a later version could add; anything else it armed as the shared 500.
+  return fault.status === 400 ? injectedFault(400, fault.error) : injectedFault(500, 'ServerError');
 }
 
 const runDirectly = <T>(fn: () => T): T => fn();

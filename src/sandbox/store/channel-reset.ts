@@ -19,6 +19,7 @@ const TABLES = {
   customers: 'customers',
   outbox_events: 'outbox',
   features: 'channel_features',
+  drill: 'channel_drills',
   faults: 'faults',
   clock: 'channel_clocks',
 } as const;

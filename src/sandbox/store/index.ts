@@ -3,9 +3,12 @@ import { catalogRepository } from './catalog.js';
 import { channelReset } from './channel-reset.js';
 import { clockRepository } from './clock.js';
 import { customersRepository } from './customers.js';
+import { drillRepository } from './drill.js';
 import type { Db } from './database.js';
 import { deliveriesRepository } from './deliveries.js';
 import { disputesRepository } from './dispute-index.js';
+import type { DrillSettings } from '../domain/evolution-drill.js';
+import type { DomainEvent } from '../domain/types.js';
 import { factCache } from './fact-cache.js';
 import { faultsRepository } from './faults.js';
 import { groupCommit } from './group-commit.js';
@@ -18,7 +21,17 @@ import { sessionsRepository } from './sessions.js';
 import { tokenListQueries } from './token-list.js';
 import { tokensRepository } from './tokens.js';
 
-export function createStore(db: Db) {
+/** How a store starts: what --drill gives every channel that has not set its own (off by default). */
+export interface StoreOptions {
+  drill?: DrillSettings;
+}
+
+export const NO_DRILL: DrillSettings = { enabled: false, service_fee: 'number' };
+
+/** Reshapes the events a write fires before they are queued (the evolution drill); the events themselves by default. */
+export type EventShaper = (channel: string, events: DomainEvent[], newEventId: () => string) => DomainEvent[];
+
+export function createStore(db: Db, options: StoreOptions = {}) {
   // Each channel's clock, faults and features, cached (fact-cache.ts): looked at again as every
   // transaction starts, and emptied when one rolls back.
   const facts = factCache(db);
@@ -39,6 +52,7 @@ export function createStore(db: Db) {
   const reset = channelReset(db);
   // Whoever delivers webhooks listens here; told inside the writing transaction, it only schedules.
   const queuedListeners = new Set<() => void>();
+  let shapeEvents: EventShaper = (_channel, events) => events;
   const deliveryQueued = () => {
     for (const listener of queuedListeners) listener();
   };
@@ -71,6 +85,18 @@ export function createStore(db: Db) {
       return () => queuedListeners.delete(listener);
     },
     features: featuresRepository(db, facts),
+    /** Each channel's evolution drill: whether it plays a later version of the service. */
+    drill: drillRepository(db, facts, options.drill ?? NO_DRILL),
+    /**
+     * The events a write fires, as the channel delivers them: the app that knows the contract sets
+     * the shaper once (http/evolution-drill.ts), and every write queues through it (event-queue.ts).
+     */
+    events: {
+      shape: (channel: string, events: DomainEvent[], newEventId: () => string) => shapeEvents(channel, events, newEventId),
+      useShaper(shaper: EventShaper): void {
+        shapeEvents = shaper;
+      },
+    },
     faults: faultsRepository(db, facts),
     clock: clockRepository(db, facts),
     /** The secret of the hosted pages' form tokens. */

@@ -589,4 +589,15 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX payment_sessions_channel_captured_at ON payment_sessions (channel, captured_at, seq) WHERE captured_at IS NOT NULL;
     `,
   },
+  {
+    version: 18,
+    description: 'each channel\'s evolution drill (PUT /sandbox/v1/evolution_drill): whether it plays a later version of the service, and how it writes service_fee',
+    sql: `
+      CREATE TABLE channel_drills (
+        channel TEXT PRIMARY KEY,
+        enabled INTEGER NOT NULL,
+        service_fee TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

@@ -1,4 +1,5 @@
 // The webhook outbox: every event is written in the same transaction as the change that caused it.
+import { UNKNOWN_EVENT_TYPE } from '../domain/evolution-drill.js';
 import type { DomainEvent } from '../domain/types.js';
 import type { Db } from './database.js';
 
@@ -34,11 +35,12 @@ export function outboxRepository(db: Db, onQueued: () => void = () => {}) {
   const byId = db.prepare('SELECT event_type, payload FROM outbox WHERE channel = ? AND id = ?');
   const insert = db.prepare('INSERT INTO outbox (delivery_id, channel, event_type, payload, created_at) VALUES (?, ?, ?, ?, ?)');
   // Each endpoint of the channel subscribed to the event gets a delivery, due at once, in the same
-  // transaction: by its name, by `*`, or, for a dispute event, by `dispute.*`.
+  // transaction: by its name, by `*`, or, for a dispute event, by `dispute.*`. The evolution drill's
+  // event of an unknown type goes to every endpoint: none could have subscribed to it.
   const fanOut = db.prepare(`INSERT INTO deliveries (channel, outbox_id, endpoint_id, resource, status, first_due_at, due_at)
     SELECT @channel, @outbox_id, id, @resource, 'pending', @now, @now FROM webhook_endpoints
-    WHERE channel = @channel AND EXISTS (SELECT 1 FROM json_each(event_types)
-      WHERE value IN ('*', @event_type) OR (value = 'dispute.*' AND substr(@event_type, 1, 8) = 'dispute.'))`);
+    WHERE channel = @channel AND (@event_type = '${UNKNOWN_EVENT_TYPE}' OR EXISTS (SELECT 1 FROM json_each(event_types)
+      WHERE value IN ('*', @event_type) OR (value = 'dispute.*' AND substr(@event_type, 1, 8) = 'dispute.')))`);
   // One row more than the page, to tell whether another page follows.
   const all = db.prepare('SELECT * FROM outbox WHERE channel = @channel AND id > @after ORDER BY id LIMIT @limit + 1');
   const byType = db.prepare('SELECT * FROM outbox WHERE channel = @channel AND event_type = @event_type AND id > @after ORDER BY id LIMIT @limit + 1');
@@ -51,7 +53,7 @@ export function outboxRepository(db: Db, onQueued: () => void = () => {}) {
   });
   return {
     enqueue(channel: string, event: DomainEvent, now: string, deliveryId: string): void {
-      const payload = { webhook_delivery_id: deliveryId, event_type: event.event_type, ...(event.timestamp !== undefined ? { timestamp: event.timestamp } : {}), data: event.data };
+      const payload = { webhook_delivery_id: deliveryId, event_type: event.event_type, ...(event.timestamp !== undefined ? { timestamp: event.timestamp } : {}), data: event.data, ...event.envelope };
       const { lastInsertRowid } = insert.run(deliveryId, channel, event.event_type, JSON.stringify(payload), now);
       if (fanOut.run({ channel, outbox_id: lastInsertRowid, now, event_type: event.event_type, resource: resourceOf(event) }).changes > 0) onQueued();
     },

@@ -48,6 +48,9 @@ export interface SandboxFacts {
   sandboxAddress: () => SandboxAddress | undefined;
 }
 
+/** A code a later version of the service could add: the style of the contract's own (`SessionCaptured`). */
+const UNLISTED_CODE = /^[A-Z][A-Za-z0-9]{0,63}$/;
+
 export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxFacts = { sandboxAddress: () => undefined }): Handlers<HelperOperations> {
   return {
     completeCheckout(context, store) {
@@ -97,16 +100,28 @@ export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxF
       return features;
     },
 
+    retrieveEvolutionDrill(context, store) {
+      return store.drill.get(context.channel);
+    },
+
+    updateEvolutionDrill(context, store) {
+      const drill = { ...store.drill.get(context.channel), ...context.body };
+      store.drill.set(context.channel, drill);
+      return drill;
+    },
+
     createFault(context, store) {
       const { operation_id: operationId, status, error = 'ServerError', count = 1 } = context.body;
       if (!contract.operationIds.has(operationId)) throw helperRefusal('InvalidRequest', `operation_id ${operationId} is not an operation of the contract.`);
       if (status !== 400 && context.body.error !== undefined) throw helperRefusal('InvalidRequest', `error is for status=400 faults; a ${status} always answers ${status === 500 ? 'ServerError' : 'NotImplemented'}.`);
       const codes = contract.codes400(operationId);
-      if (error !== 'ServerError' && !codes.includes(error)) {
-        throw helperRefusal('InvalidRequest', `error ${error} is not a 400 code of ${operationId}${codes.length > 0 ? `; its codes are ${codes.join(', ')}` : ', which declares none'}.`);
+      // Under the evolution drill, a later version may answer a code this contract does not list.
+      const unlisted = error !== 'ServerError' && !codes.includes(error);
+      if (unlisted && !(store.drill.get(context.channel).enabled && status === 400 && UNLISTED_CODE.test(error))) {
+        throw helperRefusal('InvalidRequest', `error ${error} is not a 400 code of ${operationId}${codes.length > 0 ? `; its codes are ${codes.join(', ')}` : ', which declares none'}. A code the contract does not list (letters and digits, starting with a capital) is answered only under the evolution drill (PUT /sandbox/v1/evolution_drill).`);
       }
       // What the calls will answer: a 400 the operation cannot give becomes the shared 500.
-      const fault = status === 501 ? { status, error: 'NotImplemented' } : status === 400 && codes.includes(error) ? { status, error } : { status: 500 as const, error: 'ServerError' };
+      const fault = status === 501 ? { status, error: 'NotImplemented' } : status === 400 && (codes.includes(error) || unlisted) ? { status, error } : { status: 500 as const, error: 'ServerError' };
       store.faults.arm(context.channel, operationId, fault, count);
       return { operation_id: operationId, ...fault, remaining: count };
     },

@@ -2,6 +2,10 @@
 // generates a client from the published document with the generator partners use, compiles it,
 // runs one real flow against a sandbox on :memory:, reads an error code in that language's idiom,
 // and verifies a signed delivery from the sandbox with that language's standard HMAC library.
+// Then it runs the flow and the verifier again against a second sandbox that plays a later version
+// of the service (`sandbox --drill`, the evolution drill): the same client must read what that
+// version adds (properties, enum values, an error code, service_fee as a number) and ignore an
+// event type it does not know.
 //   npm run partners                       every row
 //   npm run partners -- --only go,java     the rows whose id starts with one of these
 // Generators and toolchains are pinned in toolchain.json (`partners`); what the machine lacks is
@@ -13,14 +17,15 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { startSandboxProcess } from '../tests/support/sandbox-process.js';
 import { startDeliveryLog } from './partners/deliveries.js';
-import { checkFlow } from './partners/flow-check.js';
+import { checkFlow, UNLISTED_VOID_CODE, type Service } from './partners/flow-check.js';
+import { UNKNOWN_EVENT_TYPE } from '../src/sandbox/domain/evolution-drill.js';
 import { matrixTable, type RowReport, type StepResult } from './partners/report.js';
 import type { Row, RowContext } from './partners/row.js';
 import { rows } from './partners/rows/index.js';
 import { CommandFailed, runCommand, tail } from './partners/run-command.js';
 import { ensureToolchain } from './partners/toolchain.js';
 import { partnerPins } from './partners/pins.js';
-import { checkVerifier } from './partners/verifier-check.js';
+import { checkUnknownEvent, checkVerifier } from './partners/verifier-check.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
@@ -34,22 +39,29 @@ if (selected.length === 0) {
 const API_KEY = 'sandbox-dev-key';
 const SECRET = 'whsec_partner_matrix_secret';
 const pins = partnerPins(root);
-const sandbox = await startSandboxProcess();
-const deliveries = await startDeliveryLog();
-const endpoint = await fetch(`${sandbox.baseUrl}/sandbox/v1/webhook_endpoints`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json', 'x-service-api-key': API_KEY },
-  body: JSON.stringify({ url: deliveries.url, secret: SECRET }),
-});
-if (endpoint.status !== 200 && endpoint.status !== 201) throw new Error(`adding the webhook endpoint answered ${endpoint.status}: ${await endpoint.text()}`);
-console.log(`Partner matrix: ${selected.length} rows, against the sandbox at ${sandbox.baseUrl}.`);
+
+/** A sandbox on :memory: with a delivery log as its channel's webhook endpoint. */
+async function serviceWithDeliveries(args: string[] = []) {
+  const sandbox = await startSandboxProcess({ args });
+  const deliveries = await startDeliveryLog();
+  const endpoint = await helper(sandbox.baseUrl, '/sandbox/v1/webhook_endpoints', { url: deliveries.url, secret: SECRET });
+  if (endpoint.status !== 200 && endpoint.status !== 201) throw new Error(`adding the webhook endpoint answered ${endpoint.status}: ${await endpoint.text()}`);
+  return { sandbox, deliveries, stop: async () => { await deliveries.close(); await sandbox.stop(); } };
+}
+function helper(baseUrl: string, path: string, body: unknown): Promise<Response> {
+  return fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-api-key': API_KEY }, body: JSON.stringify(body) });
+}
+
+const today = await serviceWithDeliveries();
+const later = await serviceWithDeliveries(['--drill']);
+console.log(`Partner matrix: ${selected.length} rows, against the sandbox at ${today.sandbox.baseUrl}, and under the evolution drill at ${later.sandbox.baseUrl}.`);
 
 const reports: RowReport[] = [];
 try {
   for (const row of selected) reports.push(await runRow(row));
 } finally {
-  await deliveries.close();
-  await sandbox.stop();
+  await today.stop();
+  await later.stop();
 }
 
 const table = matrixTable(reports);
@@ -86,7 +98,7 @@ async function runRow(row: Row): Promise<RowReport> {
     version: pins[row.generatorPin] ?? '(not pinned)',
     document: row.document,
     warnings: [],
-    steps: { toolchain: 'not run', generate: 'not run', compile: 'not run', flow: 'not run', webhook: 'not run' },
+    steps: { toolchain: 'not run', generate: 'not run', compile: 'not run', flow: 'not run', webhook: 'not run', drill: 'not run' },
     passed: false,
   };
   const step = async (name: keyof RowReport['steps'], action: () => Promise<void>): Promise<boolean> => {
@@ -110,13 +122,19 @@ async function runRow(row: Row): Promise<RowReport> {
     })) &&
     (await step('compile', () => row.compile(ctx))) &&
     (await step('flow', async () => {
-      const run = `${row.id}-${Date.now().toString(36)}`;
-      const output = await row.flow(ctx, { PARTNER_BASE_URL: sandbox.baseUrl, PARTNER_API_KEY: API_KEY, PARTNER_RUN: run });
-      report.sessionId = await checkFlow(output, { baseUrl: sandbox.baseUrl, apiKey: API_KEY }, run);
+      report.sessionId = await runFlow(row, ctx, today.sandbox.baseUrl, 'today');
     })) &&
     (await step('webhook', async () => {
-      const delivery = await deliveries.find(report.sessionId!);
+      const delivery = await today.deliveries.find(report.sessionId!);
       await checkVerifier(row, ctx, delivery, SECRET);
+    })) &&
+    (await step('drill', async () => {
+      // The void of the flow answers a code the contract does not list, as a later version could.
+      const fault = await helper(later.sandbox.baseUrl, '/sandbox/v1/faults', { operation_id: 'voidPaymentSession', status: 400, error: UNLISTED_VOID_CODE });
+      if (fault.status !== 200) throw new Error(`arming the void's fault answered ${fault.status}: ${await fault.text()}`);
+      const sessionId = await runFlow(row, ctx, later.sandbox.baseUrl, 'drill');
+      await checkVerifier(row, ctx, await later.deliveries.find(sessionId, 'payment_session_complete'), SECRET);
+      await checkUnknownEvent(row, ctx, await later.deliveries.find(sessionId, UNKNOWN_EVENT_TYPE), SECRET);
     }));
   try {
     report.typeNames = await row.typeNames(ctx);
@@ -125,4 +143,11 @@ async function runRow(row: Row): Promise<RowReport> {
   }
   report.passed = ok;
   return report;
+}
+
+/** Runs the row's flow program against a sandbox and checks its claims; the session id. */
+async function runFlow(row: Row, ctx: RowContext, baseUrl: string, service: Service): Promise<string> {
+  const run = `${row.id}-${service}-${Date.now().toString(36)}`;
+  const output = await row.flow(ctx, { PARTNER_BASE_URL: baseUrl, PARTNER_API_KEY: API_KEY, PARTNER_RUN: run });
+  return checkFlow(output, { baseUrl, apiKey: API_KEY }, run, service);
 }

@@ -1,6 +1,7 @@
 // Verifies a signed webhook with javax.crypto: x-service-signature is `t=<unix>,v0=<hex>[,v0=<hex>…]`,
 // each hex an HMAC-SHA256 of `<t>.<raw body>` under the endpoint's secret. Exit 0 and print the
-// event type when it verifies; exit 1 otherwise. Java 17 or later, no dependencies:
+// event type when it verifies (and, for an event type the contract does not list, that it is
+// ignored: a receiver answers 204 and moves on); exit 1 otherwise. Java 17 or later, no dependencies:
 //   java VerifyWebhook.java <body file> <x-service-signature> <secret>
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,6 +10,7 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.crypto.Mac;
@@ -16,6 +18,12 @@ import javax.crypto.spec.SecretKeySpec;
 
 public class VerifyWebhook {
   static final long TOLERANCE_SECONDS = 300;
+
+  /** The contract's webhooks: the event types this receiver handles. A later version of the service may send others. */
+  static final Set<String> KNOWN_EVENT_TYPES = Set.of(
+      "payment_session_complete", "payment_token_updated", "payment_token.updated",
+      "product_catalog.item.eligibility_updated",
+      "dispute.created", "dispute.updated", "dispute.closed", "dispute.evidence_submitted");
 
   /** Whether one of the header's v0 signatures is the HMAC of `<t>.<rawBody>`, with t within the tolerance. */
   public static boolean verify(byte[] rawBody, String header, String secret) throws Exception {
@@ -54,6 +62,8 @@ public class VerifyWebhook {
     }
     // Only now is the body trusted: a real handler parses it with its JSON library (Jackson, …).
     Matcher type = Pattern.compile("\"event_type\"\\s*:\\s*\"([^\"]*)\"").matcher(new String(body, StandardCharsets.UTF_8));
-    System.out.println("verified " + (type.find() ? type.group(1) : "event"));
+    String eventType = type.find() ? type.group(1) : "event";
+    System.out.println("verified " + eventType);
+    if (!KNOWN_EVENT_TYPES.contains(eventType)) System.out.println("ignored unknown event type " + eventType);
   }
 }

@@ -10,8 +10,8 @@ export interface Delivery {
 
 export interface DeliveryLog {
   url: string;
-  /** The first delivery whose body mentions `text` (a session id), waiting for it up to timeoutMs. */
-  find(text: string, timeoutMs?: number): Promise<Delivery>;
+  /** The first delivery whose body mentions `text` (a session id), of `eventType` when given, waiting for it up to timeoutMs. */
+  find(text: string, eventType?: string, timeoutMs?: number): Promise<Delivery>;
   close(): Promise<void>;
 }
 
@@ -29,12 +29,13 @@ export async function startDeliveryLog(): Promise<DeliveryLog> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/webhooks`,
-    async find(text, timeoutMs = 15_000) {
+    async find(text, eventType, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
+      const isOfType = (delivery: Delivery) => eventType === undefined || (JSON.parse(delivery.body.toString('utf8')) as { event_type?: unknown }).event_type === eventType;
       for (;;) {
-        const found = received.find((delivery) => delivery.body.includes(text));
+        const found = received.find((delivery) => delivery.body.includes(text) && isOfType(delivery));
         if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no signed delivery mentioning ${text} arrived within ${timeoutMs} ms (${received.length} others did)`);
+        if (Date.now() > deadline) throw new Error(`no signed delivery${eventType ? ` of ${eventType}` : ''} mentioning ${text} arrived within ${timeoutMs} ms (${received.length} others did)`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },

@@ -1,8 +1,10 @@
 #!/usr/bin/perl
 # A partner's server code with OpenAPI::Client, which reads the OpenAPI 3.0 document at run time and
 # makes one method per operationId: create an authorization session, complete its checkout through
-# the sandbox's helper, capture part of it, refund part of it, list with a filter, and read
-# capture's error code from its 400 body. Every answer is checked against the document.
+# the sandbox's helper, capture part of it, refund part of it, list with a filter, retrieve it, read
+# the error codes of a second capture and of a void from their 400 bodies, and tell each code or
+# value the document lists from one a later version of the service added. Every answer is checked
+# against the document, strictly (no type coercion).
 #   perl flow.pl <openapi-3.0.json>
 use strict;
 use warnings;
@@ -21,19 +23,48 @@ $client->ua->on(start => sub {
   $tx->req->headers->header('x-service-api-key' => $ENV{PARTNER_API_KEY});
 });
 
-# Calls an operation, checks its answer against the document's schema for that status (the client
-# validates requests only), and returns the status and the JSON body.
+# Checks an answer against the document's schema for that operation and status, and returns what
+# does not conform. The client validates requests only; this is the check of the answers. It runs
+# without the validator's type coercion, which is on by default (for query and path parameters,
+# which arrive as text) and would let a number pass where the document says string: an answer is
+# JSON, and its types are checked as they are.
+sub invalid_answer {
+  my ($operation, $status, $body) = @_;
+  my $validator = $client->validator;
+  my $coerce    = $validator->coerce;
+  $validator->coerce({});
+  my @invalid = $validator->validate_response(
+    [@{$routes{$operation}}{qw(method path)}, $status],
+    {body => sub { {exists => 1, value => $body, accept => 'application/json'} }},
+  );
+  $validator->coerce($coerce);
+  return @invalid;
+}
+
+# The check is really on: a body that breaks the document (a session without its required status
+# and status_summary, a void refusal whose code is a number) must be refused, or the flow stops.
+die "the answer check refuses nothing: it would pass any answer\n"
+  unless invalid_answer(retrievePaymentSession => 200, {order_items => []})
+  and invalid_answer(voidPaymentSession => 400, {error => 7, message => 'not a code'});
+
+# Calls an operation, checks its answer against the document's schema for that status, and returns
+# the status and the JSON body.
 sub call {
   my ($operation, @args) = @_;
   my $tx = $client->call($operation => @args);
   my ($status, $body) = ($tx->res->code // 0, $tx->res->json);
-  my $route = $routes{$operation};
-  my @invalid = $client->validator->validate_response(
-    [@$route{qw(method path)}, $status],
-    {body => sub { {exists => 1, value => $body, accept => 'application/json'} }},
-  );
+  my @invalid = invalid_answer($operation, $status, $body);
   die "$operation answered $status with a body the document does not allow: @invalid\n" if @invalid;
   return ($status, $body);
+}
+
+# The values the document lists for an open enum (x-extensible-enum in the 3.0 companion): a
+# schema's own, or those of one of its properties. Any other value is one a later version added.
+sub documented {
+  my ($schema, $property) = @_;
+  my $pointer = "/components/schemas/$schema" . (defined $property ? "/properties/$property" : '') . '/x-extensible-enum';
+  my $values  = $client->validator->get($pointer) or die "the document lists no values at $pointer\n";
+  return {map { ($_ => 1) } @$values};
 }
 
 # Calls an operation that must succeed, and returns its JSON body.
@@ -43,6 +74,19 @@ sub call_ok {
   return $body;
 }
 
+my %known_void_error     = %{documented(PaymentSessionVoidError => 'error')};
+my %known_status_summary = %{documented('PaymentSessionStatusSummary')};
+my %known_status         = %{documented('PaymentSessionStatus')};
+my %known_kind           = %{documented('PaymentSessionKind')};
+
+# Prints the line for a value this client does not know.
+sub unknown {
+  my ($what, $value) = @_;
+  print qq{$what "$value" is not one this client knows: a later version of the service\n};
+}
+
+# Requests keep the documented values only (kind, reason and the status filter are closed enums);
+# answers may carry values the document does not list.
 my $no_charges = {total_additional_charges => 0, total_discounts => 0};
 my $created = call_ok(createPaymentSession => {}, json => {
   kind            => 'authorization',
@@ -69,15 +113,35 @@ my $list    = call_ok(listPaymentSessions => {search => "$run\@partner.example",
 my $listed  = grep { $_->{id} eq $id } @{$list->{payment_sessions}};
 
 # A second capture answers 400 with a PaymentSessionCaptureError (checked above), whose `error` is
-# an enum of codes.
+# one of its codes.
 my ($status, $error) = call(capturePaymentSession => {business_id => $id}, json => {total_amount => 1000, idempotency_key => "$run-capture-2"});
 die "the second capture answered $status, not 400\n" unless $status == 400;
+print "second capture refused: $error->{error} ($error->{message})\n";
 
-print "session $id is $session->{status}\n";
+# A void of the captured session answers 400 with a PaymentSessionVoidError.
+my ($void_status, $void) = call(voidPaymentSession => {business_id => $id}, json => {idempotency_key => "$run-void"});
+die "the void answered $void_status, not 400\n" unless $void_status == 400;
+my $void_error_known = $known_void_error{$void->{error}} ? 1 : 0;
+if    ($void->{error} eq 'SessionCaptured') { print "void refused: already captured, refund instead ($void->{message})\n" }
+elsif ($void_error_known)                   { print "void refused: $void->{error} ($void->{message})\n" }
+else                                        { unknown('void error', $void->{error}) }
+
+my $status_summary_known = $known_status_summary{$session->{status_summary}} ? 1 : 0;
+unknown(status_summary => $session->{status_summary}) unless $status_summary_known;
+unknown(status => $session->{status}) unless $known_status{$session->{status}};
+unknown(kind => $session->{kind}) if defined $session->{kind} and not $known_kind{$session->{kind}};
+
+print "session $id is $session->{status} ($session->{status_summary})\n";
 print 'PARTNER_RESULT ', encode_json({
-  session_id    => $id,
-  captured      => $session->{capture_amount},
-  refund_id     => $refund->{refund_id},
-  listed        => $listed ? \1 : \0,
-  capture_error => $error->{error},
+  session_id           => $id,
+  captured             => $session->{capture_amount},
+  refund_id            => $refund->{refund_id},
+  listed               => $listed ? \1 : \0,
+  capture_error        => $error->{error},
+  void_error           => $void->{error},
+  void_error_known     => $void_error_known ? \1 : \0,
+  status_summary       => $session->{status_summary},
+  status_summary_known => $status_summary_known ? \1 : \0,
+  # A string ("0.00") or a number (0): written as the decimal it is.
+  service_fee          => defined $session->{service_fee} ? "$session->{service_fee}" : undef,
 }), "\n";

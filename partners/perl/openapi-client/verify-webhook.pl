@@ -1,12 +1,21 @@
 #!/usr/bin/perl
 # Verifies a signed webhook with Digest::SHA: x-service-signature is `t=<unix>,v0=<hex>`, the hex an
 # HMAC-SHA256 of `<t>.<raw body>` under the endpoint's secret. Exit 0 and print the event type when
-# it verifies; exit 1 otherwise.
+# it verifies (and, for an event type the contract does not list, that it is ignored: a receiver
+# answers 204 and moves on); exit 1 otherwise.
 #   perl verify-webhook.pl <body file> <x-service-signature> <secret>
 use strict;
 use warnings;
 use Digest::SHA qw(hmac_sha256_hex);
 use JSON::PP qw(decode_json);
+
+# The contract's webhooks: the event types this receiver handles. A later version of the service may
+# send others.
+my %known_event_types = map { ($_ => 1) } qw(
+  payment_session_complete payment_token_updated payment_token.updated
+  product_catalog.item.eligibility_updated
+  dispute.created dispute.updated dispute.closed dispute.evidence_submitted
+);
 
 # Compares two strings in time that depends on their length only, not on where they differ.
 sub equal_in_constant_time {
@@ -41,4 +50,6 @@ unless (verify_webhook($body, $header // '', $secret // '')) {
   print STDERR "signature does not verify\n";
   exit 1;
 }
-print 'verified ', decode_json($body)->{event_type}, "\n";
+my $event_type = decode_json($body)->{event_type};
+print "verified $event_type\n";
+print "ignored unknown event type $event_type\n" unless $known_event_types{$event_type};

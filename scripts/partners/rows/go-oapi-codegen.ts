@@ -1,5 +1,7 @@
-// Go: models and a ClientWithResponses from oapi-codegen, which reads the 3.0 companion, in a Go
-// module as a partner's repository holds it (go.mod, go.sum, the generator's config, two commands).
+// Go: models and a ClientWithResponses from oapi-codegen, which reads the 3.1 document through an
+// OpenAPI Overlay (open-enums.overlay.yaml: each open enum becomes a union of a Go enum of its
+// documented values and any string), in a Go module as a partner's repository holds it (go.mod,
+// go.sum, the generator's config and overlay, two commands).
 // The generator runs through `go run <module>@<pin>`, from the Go module proxy and Go's own caches.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -45,14 +47,14 @@ export const goOapiCodegen: Row = {
   language: 'Go',
   generator: 'oapi-codegen',
   generatorPin: 'oapi-codegen',
-  document: '3.0',
+  document: '3.1',
   toolchain: [{ command: 'go', hint: GO_HINT }],
   async generate(ctx) {
     await checkGoVersion(ctx);
     copyPartnerFiles(ctx, source);
     checkRuntimePin(ctx);
     const generator = `github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@v${ctx.pins['oapi-codegen']}`;
-    const result = await ctx.run('go', ['run', generator, '-config', 'oapi-codegen.yaml', ctx.documents.openapi30]);
+    const result = await ctx.run('go', ['run', generator, '-config', 'oapi-codegen.yaml', ctx.documents.openapi31]);
     return { warnings: oapiCodegenWarnings(result.output) };
   },
   async compile(ctx) {

@@ -1,7 +1,9 @@
 // Every row of the partner matrix, in the order the table prints them.
 import type { Row } from '../row.js';
+import { csharpOpenapiGenerator } from './csharp-openapi-generator.js';
 import { goOapiCodegen } from './go-oapi-codegen.js';
 import { javaOpenapiGenerator } from './java-openapi-generator.js';
+import { kotlinOpenapiGenerator } from './kotlin-openapi-generator.js';
 import { perlOpenapiClient } from './perl-openapi-client.js';
 import { phpOpenapiGenerator } from './php-openapi-generator.js';
 import { pythonOpenapiGenerator } from './python-openapi-generator.js';
@@ -19,9 +21,11 @@ export const rows: Row[] = [
   pythonOpenapiPythonClient,
   pythonOpenapiGenerator,
   javaOpenapiGenerator,
+  kotlinOpenapiGenerator,
   goOapiCodegen,
   rustOpenapiGenerator,
   phpOpenapiGenerator,
   rubyOpenapiGenerator,
   perlOpenapiClient,
+  csharpOpenapiGenerator,
 ];

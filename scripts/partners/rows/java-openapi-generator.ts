@@ -49,6 +49,17 @@ export const javaOpenapiGenerator: Row = {
         'artifactId=payments-client',
         'useSingleRequestParameter=true',
       ].join(','),
+      // Each open enum (anyOf of a string enum and any string) keeps its documented values as a Java
+      // enum of their own (<Schema>AnyOf): the anyOf wrapper then holds that enum for a known value
+      // and a String for any other. Without this the generator folds the enum into the string, and the
+      // documented values have no constants. SKIP_SCHEMA_REUSE: each operation's error code keeps a
+      // type of its own, even where two operations list the same codes (the generator would otherwise
+      // reuse the first one's: ListDisputesBadRequestError.error typed as
+      // ListPaymentSessionsBadRequestErrorError). See NOTES.md, "Settings that make the client tolerant".
+      '--inline-schema-options', 'RESOLVE_INLINE_ENUMS=true,SKIP_SCHEMA_REUSE=true',
+      // ServiceFee's number branch (format double, the only one in the document) as a BigDecimal:
+      // money, and a decimal string ("0.00") or number (0) both read into it with its scale.
+      '--type-mappings', 'double=BigDecimal',
     ]);
     // The partner's code sits beside the generated client, in the default package.
     copyFileSync(path.join(ctx.root, source, 'Flow.java'), path.join(sources(ctx), 'Flow.java'));

@@ -1,6 +1,12 @@
 // A partner's server code with the client oapi-codegen generates (package checkoutapi): create an
 // authorization session, complete its checkout through the sandbox's helper, capture part of it,
-// refund part of it, list with a filter, and read capture's error code from its typed 400 member.
+// refund part of it, list with a filter, retrieve it, read the error codes of a second capture and of
+// a void from their typed 400 members, and tell each code or value the client knows from one a later
+// version of the service added.
+//
+// Every open enum of an answer (status, status_summary, kind, each `error`, …) is a union (the raw
+// JSON value) whose first branch is a Go enum type of the documented values (…0, with a constant per
+// value and Valid()) and whose second is any string (…1): see open-enums.overlay.yaml and NOTES.md.
 package main
 
 import (
@@ -35,6 +41,11 @@ func expect200(what string, r answer, err error) {
 
 func ptr[T any](v T) *T { return &v }
 
+// unknown prints the line for a value this client does not know.
+func unknown(what, value string) {
+	fmt.Printf("%s %q is not one this client knows: a later version of the service\n", what, value)
+}
+
 func main() {
 	ctx := context.Background()
 	baseURL, apiKey, run := os.Getenv("PARTNER_BASE_URL"), os.Getenv("PARTNER_API_KEY"), os.Getenv("PARTNER_RUN")
@@ -51,7 +62,7 @@ func main() {
 
 	noCharges := checkoutapi.AmountDetails{TotalAdditionalCharges: 0, TotalDiscounts: 0}
 	created, err := client.CreatePaymentSessionWithResponse(ctx, checkoutapi.CreatePaymentSessionRequest{
-		Kind:           ptr(checkoutapi.PaymentSessionKindAuthorization),
+		Kind:           ptr(checkoutapi.PaymentSessionKindInputAuthorization), // requests name the closed *Input enums
 		TotalAmount:    5000,
 		AmountDetails:  noCharges,
 		SuccessUrl:     "https://partner.example/orders/{{payment_session_id}}/thanks",
@@ -89,13 +100,13 @@ func main() {
 	expect200("capture", captured, err)
 
 	refund, err := client.CreateRefundWithResponse(ctx, checkoutapi.CreateRefundRequest{
-		PaymentId: id, Amount: 1000, Reason: checkoutapi.RefundReasonCustomerRequest, IdempotencyKey: run + "-refund",
+		PaymentId: id, Amount: 1000, Reason: checkoutapi.RefundReasonInputCustomerRequest, IdempotencyKey: run + "-refund",
 	})
 	expect200("refund", refund, err)
 
 	list, err := client.ListPaymentSessionsWithResponse(ctx, &checkoutapi.ListPaymentSessionsParams{
 		Search: ptr(email),
-		Status: &[]checkoutapi.PaymentSessionStatus{checkoutapi.PaymentSessionStatusCaptured},
+		Status: &[]checkoutapi.PaymentSessionStatusInput{checkoutapi.PaymentSessionStatusInputCaptured},
 	})
 	expect200("list", list, err)
 	listed := false
@@ -107,31 +118,99 @@ func main() {
 	expect200("retrieve", retrieved, err)
 	session := retrieved.JSON200
 
-	// A second capture: its 400 body is the generated PaymentSessionCaptureError, whose code is a typed enum.
+	// An open enum's first branch decodes any string into the Go enum type; Valid() says whether it
+	// is one of the documented constants.
+	statusSummary, err := session.StatusSummary.AsPaymentSessionStatusSummary0()
+	if err != nil {
+		log.Fatalf("status_summary: %v", err)
+	}
+	switch {
+	case statusSummary == checkoutapi.PaymentSessionStatusSummary0PartiallyRefunded:
+		fmt.Println("status_summary: partially refunded, as expected after a partial refund")
+	case !statusSummary.Valid():
+		unknown("status_summary", string(statusSummary))
+	}
+	status, _ := session.Status.AsPaymentSessionStatus0()
+	if !status.Valid() {
+		unknown("status", string(status))
+	}
+	if session.Kind != nil {
+		if kind, _ := session.Kind.AsPaymentSessionKind0(); !kind.Valid() {
+			unknown("kind", string(kind))
+		}
+	}
+
+	// service_fee is a string or a number (ServiceFee, a union): a string as it came, a number as the
+	// JSON text it came as (exact, where a float64 would round a decimal).
+	serviceFee := ""
+	if session.ServiceFee != nil {
+		if text, err := session.ServiceFee.AsServiceFee0(); err == nil {
+			serviceFee = text
+		} else if _, err := session.ServiceFee.AsServiceFee1(); err == nil {
+			number, _ := session.ServiceFee.MarshalJSON()
+			serviceFee = string(number)
+		} else {
+			log.Fatalf("service_fee is neither a string nor a number: %v", err)
+		}
+	}
+
+	// A second capture: its 400 body is the generated PaymentSessionCaptureError.
 	again, err := client.CapturePaymentSessionWithResponse(ctx, id, checkoutapi.CapturePaymentSessionRequest{
 		TotalAmount: 1000, IdempotencyKey: ptr(run + "-capture-2"),
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	var captureError checkoutapi.PaymentSessionCaptureErrorError
-	if refusal := again.JSON400; refusal != nil {
-		switch refusal.Error {
-		case checkoutapi.PaymentSessionCaptureErrorErrorSessionCaptured:
-			fmt.Printf("second capture refused: already captured (%s)\n", refusal.Message)
-		default:
-			fmt.Printf("second capture refused: %s (%s)\n", refusal.Error, refusal.Message)
-		}
-		captureError = refusal.Error
+	refusal := again.JSON400
+	if refusal == nil {
+		log.Fatalf("the second capture answered %d: %s", again.StatusCode(), again.Body)
+	}
+	captureError, err := refusal.Error.AsPaymentSessionCaptureErrorError0()
+	if err != nil {
+		log.Fatalf("capture error: %v", err)
+	}
+	switch {
+	case captureError == checkoutapi.PaymentSessionCaptureErrorError0SessionCaptured:
+		fmt.Printf("second capture refused: already captured (%s)\n", refusal.Message)
+	case !captureError.Valid():
+		unknown("capture error", string(captureError))
+	default:
+		fmt.Printf("second capture refused: %s (%s)\n", captureError, refusal.Message)
 	}
 
-	fmt.Printf("session %s is %s\n", id, session.Status)
+	// A void of the captured session answers 400: its body is the generated PaymentSessionVoidError.
+	voided, err := client.VoidPaymentSessionWithResponse(ctx, id, checkoutapi.VoidPaymentSessionRequest{IdempotencyKey: ptr(run + "-void")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if voided.JSON400 == nil {
+		log.Fatalf("the void answered %d: %s", voided.StatusCode(), voided.Body)
+	}
+	voidError, err := voided.JSON400.Error.AsPaymentSessionVoidErrorError0()
+	if err != nil {
+		log.Fatalf("void error: %v", err)
+	}
+	switch {
+	case voidError == checkoutapi.PaymentSessionVoidErrorError0SessionCaptured:
+		fmt.Printf("void refused: already captured, refund instead (%s)\n", voided.JSON400.Message)
+	case !voidError.Valid():
+		unknown("void error", string(voidError))
+	default:
+		fmt.Printf("void refused: %s (%s)\n", voidError, voided.JSON400.Message)
+	}
+
+	fmt.Printf("session %s is %s (%s)\n", id, status, statusSummary)
 	result, _ := json.Marshal(map[string]any{
-		"session_id":    id,
-		"captured":      session.CaptureAmount,
-		"refund_id":     refund.JSON200.RefundId,
-		"listed":        listed,
-		"capture_error": captureError,
+		"session_id":           id,
+		"captured":             session.CaptureAmount,
+		"refund_id":            refund.JSON200.RefundId,
+		"listed":               listed,
+		"capture_error":        captureError,
+		"void_error":           voidError,
+		"void_error_known":     voidError.Valid(),
+		"status_summary":       statusSummary,
+		"status_summary_known": statusSummary.Valid(),
+		"service_fee":          serviceFee,
 	})
 	fmt.Printf("PARTNER_RESULT %s\n", result)
 }

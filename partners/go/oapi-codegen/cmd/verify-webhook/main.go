@@ -1,6 +1,7 @@
 // Verifies a signed webhook with Go's standard library: x-service-signature is
 // `t=<unix>,v0=<hex>[,v0=<hex>…]`, each hex an HMAC-SHA256 of `<t>.<raw body>` under the endpoint's
-// secret. Exit 0 and print the event type when it verifies; exit 1 otherwise.
+// secret. Exit 0 and print the event type when it verifies (and, for an event type the contract does
+// not list, that it is ignored: a receiver answers 204 and moves on); exit 1 otherwise.
 //
 //	verify-webhook <body file> <x-service-signature> <secret>
 package main
@@ -16,6 +17,19 @@ import (
 	"strings"
 	"time"
 )
+
+// knownEventTypes are the contract's webhooks: the event types this receiver handles. A later version
+// of the service may send others.
+var knownEventTypes = map[string]bool{
+	"payment_session_complete":                 true,
+	"payment_token_updated":                    true,
+	"payment_token.updated":                    true,
+	"product_catalog.item.eligibility_updated": true,
+	"dispute.created":                          true,
+	"dispute.updated":                          true,
+	"dispute.closed":                           true,
+	"dispute.evidence_submitted":               true,
+}
 
 // verifyWebhook reports whether header signs rawBody under secret, at a time within tolerance of now.
 func verifyWebhook(rawBody []byte, header, secret string, now time.Time, tolerance time.Duration) bool {
@@ -72,4 +86,7 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Printf("verified %s\n", event.EventType)
+	if !knownEventTypes[event.EventType] {
+		fmt.Printf("ignored unknown event type %s\n", event.EventType)
+	}
 }

@@ -1,0 +1,94 @@
+// C#: openapi-generator's `csharp` client with its `httpclient` library (System.Net.Http and
+// Newtonsoft.Json), compiled with Mono's mcs against Debian's Newtonsoft.Json 6 and run on Mono: no
+// .NET SDK and no NuGet. Five of the generator's templates are replaced by the partner's copies
+// (partners/csharp/openapi-generator/templates, passed with -t); the generated code is not edited.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import type { Row, RowContext } from '../row.js';
+import { expectDebianPins } from './debian-libraries.js';
+import { generatorWarnings, openapiGenerator, OPENAPI_GENERATOR_TOOLCHAIN } from './openapi-generator.js';
+
+const source = 'partners/csharp/openapi-generator';
+const packageName = 'Partner.Payments';
+const clientSources = path.join('client', 'src', packageName);
+
+// Debian 12's Json.NET (6.0.8; its package keeps the 5.0 ABI name) and the class libraries beyond
+// what mono-mcs brings: System.Net.Http for the client, DataAnnotations for the generated
+// IValidatableObject models. Mono loads Newtonsoft.Json from its GAC at run time, where the package
+// installs it.
+const newtonsoft = '/usr/lib/cli/Newtonsoft.Json-5.0/Newtonsoft.Json.dll';
+const netHttp = '/usr/lib/mono/4.5/System.Net.Http.dll';
+const dataAnnotations = '/usr/lib/mono/4.5/System.ComponentModel.DataAnnotations.dll';
+/** The Debian packages whose versions the table should state: checked against toolchain.json when it pins them. */
+const debianLibraries = ['mono-mcs', 'libnewtonsoft-json5.0-cil'];
+
+/**
+ * mcs, Mono's C# compiler: C# 7.2 at most (the generated code needs 7.1's `default` literal), so no
+ * nullable reference types. -nowarn:1591: the generated code documents nearly every member, and
+ * mcs would warn for each public member it leaves undocumented.
+ */
+const mcs = (ctx: RowContext, args: string[]) => ctx.run('mcs', ['-langversion:7.2', '-nowarn:1591', ...args]);
+const references = ['-r:System.Net.Http', '-r:System.ComponentModel.DataAnnotations', '-r:System.Runtime.Serialization', `-r:${newtonsoft}`];
+
+export const csharpOpenapiGenerator: Row = {
+  id: 'csharp-openapi-generator',
+  language: 'C#',
+  generator: 'openapi-generator csharp (httpclient)',
+  generatorPin: 'openapi-generator-cli',
+  document: '3.1',
+  toolchain: [
+    OPENAPI_GENERATOR_TOOLCHAIN,
+    { command: 'mcs', hint: "Mono's C# compiler (Debian's mono-mcs)", debian: ['mono-mcs'] },
+    { command: 'mono', hint: "the Mono runtime (Debian's mono-runtime)", debian: ['mono-runtime'] },
+    { command: newtonsoft, hint: "Json.NET for Mono (Debian's libnewtonsoft-json5.0-cil)", debian: ['libnewtonsoft-json5.0-cil'] },
+    { command: netHttp, hint: "Mono's System.Net.Http (Debian's libmono-system-net-http4.0-cil)", debian: ['libmono-system-net-http4.0-cil'] },
+    { command: dataAnnotations, hint: "Mono's System.ComponentModel.DataAnnotations (Debian's libmono-system-componentmodel-dataannotations4.0-cil)", debian: ['libmono-system-componentmodel-dataannotations4.0-cil'] },
+  ],
+  async generate(ctx) {
+    const pinned = debianLibraries.filter((name) => ctx.pins[name]);
+    await expectDebianPins(ctx, pinned);
+    for (const name of debianLibraries.filter((n) => !ctx.pins[n])) {
+      const installed = (await ctx.run('dpkg-query', ['-W', '-f=${Version}', name], { allowFailure: true })).output.trim();
+      ctx.log(`toolchain.json does not pin ${name}; the machine has ${installed || 'none'}`);
+    }
+    const result = await openapiGenerator(ctx, [
+      'generate', '-g', 'csharp', '--library', 'httpclient',
+      '-i', ctx.documents.openapi31, '-o', 'client',
+      '-t', path.join(ctx.root, source, 'templates'),
+      '--global-property', 'apiTests=false,modelTests=false,apiDocs=false,modelDocs=false',
+      '--additional-properties', [
+        `packageName=${packageName}`,
+        'targetFramework=netstandard2.0',
+        'supportsRetry=false',
+        'conditionalSerialization=true',
+      ].join(','),
+    ]);
+    return { warnings: [...generatorWarnings(result.output)] };
+  },
+  async compile(ctx) {
+    // The client as a library, as a partner's solution would reference the generated project; the
+    // flow and the verifier as programs beside it (mcs does not make the output folder).
+    mkdirSync(path.join(ctx.workDir, 'bin'), { recursive: true });
+    await mcs(ctx, ['-target:library', `-out:bin/${packageName}.dll`, ...references, `-recurse:${clientSources}/*.cs`]);
+    await mcs(ctx, ['-out:bin/Flow.exe', `-r:bin/${packageName}.dll`, ...references, path.join(ctx.root, source, 'Flow.cs')]);
+    await mcs(ctx, ['-out:bin/VerifyWebhook.exe', `-r:${newtonsoft}`, path.join(ctx.root, source, 'VerifyWebhook.cs')]);
+  },
+  async flow(ctx, env) {
+    return (await ctx.run('mono', ['bin/Flow.exe'], { env: { ...env } })).output;
+  },
+  verify: (ctx, input) => ctx.run('mono', ['bin/VerifyWebhook.exe', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+  async typeNames(ctx) {
+    // Retrieve's answer: the return type of the generated method.
+    const api = readFileSync(path.join(ctx.workDir, clientSources, 'Api', 'PaymentSessionsApi.cs'), 'utf8');
+    const session = /public (\w+) RetrievePaymentSession\(/.exec(api)?.[1];
+    // The httpclient library throws ApiException for every answer that is not 2xx, with the body as
+    // text: capture's 400 model is the one the generator's copy of the document gives it.
+    const document = parse(readFileSync(path.join(ctx.workDir, 'client', 'api', 'openapi.yaml'), 'utf8'));
+    const ref: string | undefined = document.paths['/payments/v1/payment_session/{business_id}/capture'].post.responses['400'].content['application/json'].schema.$ref;
+    const captureError = ref?.split('/').pop();
+    if (!session || !captureError) throw new Error(`the generated code names no session type (${session}) or capture error schema (${ref})`);
+    if (!existsSync(path.join(ctx.workDir, clientSources, 'Model', `${captureError}.cs`))) throw new Error(`no generated model ${captureError}.cs for capture's 400`);
+    return { session, captureError };
+  },
+};

@@ -1,7 +1,8 @@
 <?php
 // A partner's server code with the client openapi-generator's `php` generator made (Guzzle):
 // create an authorization session, complete its checkout through the sandbox's helper, capture
-// part of it, refund part of it, list with a filter, and read capture's error code.
+// part of it, refund part of it, list with a filter, retrieve it, read the error codes of a second
+// capture and of a void, and tell a documented code or value from one the service added later.
 //   php flow.php
 declare(strict_types=1);
 
@@ -12,15 +13,18 @@ use Partner\Payments\Api\PaymentSessionsApi;
 use Partner\Payments\Api\RefundsApi;
 use Partner\Payments\ApiException;
 use Partner\Payments\Configuration;
+use Partner\Payments\KnownValues;
 use Partner\Payments\Model\AmountDetails;
 use Partner\Payments\Model\CapturePaymentSessionRequest;
 use Partner\Payments\Model\CreatePaymentSessionRequest;
 use Partner\Payments\Model\CreateRefundRequest;
 use Partner\Payments\Model\OrderItemInput;
 use Partner\Payments\Model\PaymentSessionCaptureError;
-use Partner\Payments\Model\PaymentSessionKind;
-use Partner\Payments\Model\PaymentSessionStatus;
-use Partner\Payments\Model\RefundReason;
+use Partner\Payments\Model\PaymentSessionKindInput;
+use Partner\Payments\Model\PaymentSessionStatusInput;
+use Partner\Payments\Model\PaymentSessionVoidError;
+use Partner\Payments\Model\RefundReasonInput;
+use Partner\Payments\Model\VoidPaymentSessionRequest;
 
 $baseUrl = getenv('PARTNER_BASE_URL');
 $run = getenv('PARTNER_RUN');
@@ -35,8 +39,37 @@ $sessions = new PaymentSessionsApi($http, $config);
 $refunds = new RefundsApi($http, $config);
 $noCharges = new AmountDetails(['total_additional_charges' => 0, 'total_discounts' => 0]);
 
+/**
+ * Reads the 400 body of a refused call through its generated error model: the code as the service
+ * sent it (a string: the model does not check it against a list).
+ */
+function refusalCode(callable $call, string $model): string
+{
+    try {
+        $call();
+    } catch (ApiException $e) {
+        $body = $e->getResponseObject();
+        if ($e->getCode() !== 400 || !$body instanceof $model) {
+            throw $e;
+        }
+        return $body->getError();
+    }
+    throw new RuntimeException("the call succeeded: a $model was expected");
+}
+
+/** Says so when a value is none of those this version of the contract lists. */
+function known(string $what, string $value, array $known): bool
+{
+    if (in_array($value, $known, true)) {
+        return true;
+    }
+    echo "$what \"$value\" is not one this client knows: a later version of the service\n";
+    return false;
+}
+
+// Requests name the closed *Input enums: what the partner sends is one of the documented values.
 $created = $sessions->createPaymentSession(new CreatePaymentSessionRequest([
-    'kind' => PaymentSessionKind::AUTHORIZATION,
+    'kind' => PaymentSessionKindInput::AUTHORIZATION,
     'total_amount' => 5000,
     'amount_details' => $noCharges,
     'success_url' => 'https://partner.example/orders/{{payment_session_id}}/thanks',
@@ -59,31 +92,47 @@ $sessions->capturePaymentSession($id, new CapturePaymentSessionRequest(['total_a
 $refund = $refunds->createRefund(new CreateRefundRequest([
     'payment_id' => $id,
     'amount' => 1000,
-    'reason' => RefundReason::CUSTOMER_REQUEST,
+    'reason' => RefundReasonInput::CUSTOMER_REQUEST,
     'idempotency_key' => "$run-refund",
 ]));
 $session = $sessions->retrievePaymentSession($id);
-$list = $sessions->listPaymentSessions(search: "$run@partner.example", status: [PaymentSessionStatus::CAPTURED]);
+$list = $sessions->listPaymentSessions(search: "$run@partner.example", status: [PaymentSessionStatusInput::CAPTURED]);
 $listed = in_array($id, array_map(fn ($item) => $item->getId(), $list->getPaymentSessions()), true);
 
-// A second capture: the client throws an ApiException whose response object is the generated
-// PaymentSessionCaptureError, whose code is one of its enum values.
-$captureError = null;
-try {
-    $sessions->capturePaymentSession($id, new CapturePaymentSessionRequest(['total_amount' => 1000, 'idempotency_key' => "$run-capture-2"]));
-} catch (ApiException $e) {
-    $body = $e->getResponseObject();
-    if ($e->getCode() !== 400 || !$body instanceof PaymentSessionCaptureError) {
-        throw $e;
-    }
-    $captureError = $body->getError();
+// A second capture and a void of the captured session: the client throws an ApiException whose
+// response object is the operation's generated error model, whose `error` is a string.
+$captureError = refusalCode(
+    fn () => $sessions->capturePaymentSession($id, new CapturePaymentSessionRequest(['total_amount' => 1000, 'idempotency_key' => "$run-capture-2"])),
+    PaymentSessionCaptureError::class,
+);
+if ($captureError === KnownValues\PaymentSessionCaptureError::ERROR_SESSION_CAPTURED) {
+    echo "the session was already captured: the first capture stands\n";
+}
+$voidError = refusalCode(
+    fn () => $sessions->voidPaymentSession($id, new VoidPaymentSessionRequest(['idempotency_key' => "$run-void"])),
+    PaymentSessionVoidError::class,
+);
+$voidErrorKnown = known('void error', $voidError, KnownValues\PaymentSessionVoidError::ERROR);
+if ($voidError === KnownValues\PaymentSessionVoidError::ERROR_SESSION_CAPTURED) {
+    echo "the session is captured: it is refunded, not voided\n";
 }
 
-echo "session $id is {$session->getStatus()}\n";
+$statusSummary = $session->getStatusSummary();
+$statusSummaryKnown = known('status_summary', $statusSummary, KnownValues\PaymentSession::STATUS_SUMMARY);
+// service_fee is a string or a number in the document; the client reads either as a decimal
+// string (--type-mappings ServiceFee=string).
+$serviceFee = $session->getServiceFee();
+
+echo "session $id is {$session->getStatus()} ($statusSummary), service fee $serviceFee\n";
 echo 'PARTNER_RESULT ', json_encode([
     'session_id' => $id,
     'captured' => $session->getCaptureAmount(),
     'refund_id' => $refund->getRefundId(),
     'listed' => $listed,
     'capture_error' => $captureError,
+    'void_error' => $voidError,
+    'void_error_known' => $voidErrorKnown,
+    'status_summary' => $statusSummary,
+    'status_summary_known' => $statusSummaryKnown,
+    'service_fee' => $serviceFee,
 ]), "\n";

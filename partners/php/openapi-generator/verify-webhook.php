@@ -1,7 +1,9 @@
 <?php
 // Verifies a signed webhook with hash_hmac: x-service-signature is `t=<unix>,v0=<hex>`, the hex an
 // HMAC-SHA256 of `<t>.<raw body>` under the endpoint's secret. Exit 0 and print the event type when
-// it verifies; exit 1 otherwise.
+// it verifies; exit 1 otherwise. An event type that none of the contract's webhooks has (one a later
+// version of the service sends) is verified, said to be ignored, and still exits 0: a receiver
+// answers 204 and moves on. Properties it does not know are left alone.
 //   php verify-webhook.php <body file> <x-service-signature> <secret>
 declare(strict_types=1);
 
@@ -38,4 +40,14 @@ if ($body === false || !verify_webhook($body, $header, $secret)) {
     fwrite(STDERR, "signature does not verify\n");
     exit(1);
 }
-echo 'verified ', json_decode($body, true)['event_type'], "\n";
+// The event types of the contract's webhooks.
+const KNOWN_EVENT_TYPES = [
+    'payment_session_complete', 'payment_token_updated', 'payment_token.updated', 'product_catalog.item.eligibility_updated',
+    'dispute.created', 'dispute.updated', 'dispute.closed', 'dispute.evidence_submitted',
+];
+$event = json_decode($body, true);
+$eventType = is_array($event) && is_string($event['event_type'] ?? null) ? $event['event_type'] : '(no event_type)';
+echo "verified $eventType\n";
+if (!in_array($eventType, KNOWN_EVENT_TYPES, true)) {
+    echo "ignored unknown event type $eventType\n";
+}

@@ -1,10 +1,15 @@
 # A partner's server code with the client openapi-generator's `ruby` generator made (Typhoeus):
 # create an authorization session, complete its checkout through the sandbox's helper, capture
-# part of it, refund part of it, list with a filter, and read capture's error code.
+# part of it, refund part of it, list with a filter, retrieve it, read the error codes of a second
+# capture and of a void, and tell a documented code or value from one the service added later.
 #   ruby -I client/lib flow.rb
 require 'json'
 require 'net/http'
 require 'partner_payments'
+# The known values of the open enums, written by the partner's template (see NOTES.md).
+require 'partner_payments/known_values'
+
+Known = PartnerPayments::KnownValues
 
 base_url = URI(ENV.fetch('PARTNER_BASE_URL'))
 run = ENV.fetch('PARTNER_RUN')
@@ -18,8 +23,29 @@ sessions = PartnerPayments::PaymentSessionsApi.new
 refunds = PartnerPayments::RefundsApi.new
 no_charges = PartnerPayments::AmountDetails.new(total_additional_charges: 0, total_discounts: 0)
 
+# Reads the 400 body of a refused call through the generated error model that the document names
+# for it: the client raises ApiError with the raw body, and the model's `error` is the code as the
+# service sent it (a String: the model does not check it against a list).
+def refusal_code(model)
+  yield
+  raise "the call succeeded: a #{model} was expected"
+rescue PartnerPayments::ApiError => e
+  raise unless e.code == 400
+
+  model.build_from_hash(JSON.parse(e.response_body, symbolize_names: true)).error
+end
+
+# Says so when a value is none of those this version of the contract lists.
+def known?(what, value, known)
+  return true if known.all_vars.include?(value)
+
+  puts "#{what} #{value.inspect} is not one this client knows: a later version of the service"
+  false
+end
+
+# Requests name the closed *Input enums: what the partner sends is one of the documented values.
 created = sessions.create_payment_session(PartnerPayments::CreatePaymentSessionRequest.new(
-  kind: PartnerPayments::PaymentSessionKind::AUTHORIZATION,
+  kind: PartnerPayments::PaymentSessionKindInput::AUTHORIZATION,
   total_amount: 5000,
   amount_details: no_charges,
   success_url: 'https://partner.example/orders/{{payment_session_id}}/thanks',
@@ -39,21 +65,32 @@ raise "complete_checkout answered #{completed.code}" unless completed.is_a?(Net:
 
 sessions.capture_payment_session(id, PartnerPayments::CapturePaymentSessionRequest.new(total_amount: 3000, idempotency_key: "#{run}-capture"))
 refund = refunds.create_refund(PartnerPayments::CreateRefundRequest.new(
-  payment_id: id, amount: 1000, reason: PartnerPayments::RefundReason::CUSTOMER_REQUEST, idempotency_key: "#{run}-refund"
+  payment_id: id, amount: 1000, reason: PartnerPayments::RefundReasonInput::CUSTOMER_REQUEST, idempotency_key: "#{run}-refund"
 ))
 session = sessions.retrieve_payment_session(id)
-list = sessions.list_payment_sessions(search: "#{run}@partner.example", status: [PartnerPayments::PaymentSessionStatus::CAPTURED])
+list = sessions.list_payment_sessions(search: "#{run}@partner.example", status: [PartnerPayments::PaymentSessionStatusInput::CAPTURED])
 listed = list.payment_sessions.any? { |item| item.id == id }
 
-# A second capture: the client raises ApiError with the raw body, which the generated
-# PaymentSessionCaptureError reads; its error code is one of its enum values.
-capture_error = begin
+# A second capture and a void of the captured session.
+capture_error = refusal_code(PartnerPayments::PaymentSessionCaptureError) do
   sessions.capture_payment_session(id, PartnerPayments::CapturePaymentSessionRequest.new(total_amount: 1000, idempotency_key: "#{run}-capture-2"))
-  nil
-rescue PartnerPayments::ApiError => e
-  raise unless e.code == 400
-  PartnerPayments::PaymentSessionCaptureError.build_from_hash(JSON.parse(e.response_body, symbolize_names: true)).error
 end
+puts 'the session was already captured: the first capture stands' if capture_error == Known::PaymentSessionCaptureError::Error::SESSION_CAPTURED
+void_error = refusal_code(PartnerPayments::PaymentSessionVoidError) do
+  sessions.void_payment_session(id, void_payment_session_request: PartnerPayments::VoidPaymentSessionRequest.new(idempotency_key: "#{run}-void"))
+end
+void_error_known = known?('void error', void_error, Known::PaymentSessionVoidError::Error)
+puts 'the session is captured: it is refunded, not voided' if void_error == Known::PaymentSessionVoidError::Error::SESSION_CAPTURED
 
-puts "session #{id} is #{session.status}"
-puts "PARTNER_RESULT #{JSON.generate(session_id: id, captured: session.capture_amount, refund_id: refund.refund_id, listed: listed, capture_error: capture_error)}"
+status_summary = session.status_summary
+status_summary_known = known?('status_summary', status_summary, Known::PaymentSession::StatusSummary)
+# service_fee is a string or a number in the document; the client reads either as a decimal String
+# (--type-mappings ServiceFee=String).
+service_fee = session.service_fee
+
+puts "session #{id} is #{session.status} (#{status_summary}), service fee #{service_fee}"
+puts "PARTNER_RESULT #{JSON.generate(
+  session_id: id, captured: session.capture_amount, refund_id: refund.refund_id, listed: listed,
+  capture_error: capture_error, void_error: void_error, void_error_known: void_error_known,
+  status_summary: status_summary, status_summary_known: status_summary_known, service_fee: service_fee
+)}"

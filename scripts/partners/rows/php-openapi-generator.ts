@@ -1,5 +1,10 @@
 // PHP: openapi-generator's `php` client (Guzzle), loaded without Composer: Guzzle from Debian's
 // packages and a small autoloader for the generated namespace (partners/php/openapi-generator).
+// It reads the 3.0 companion, where each open enum of an answer is a string with its known values
+// in `x-extensible-enum`: the models read a string, so a value added later decodes as it came, and
+// the partner's template (templates/known_values.mustache, an openapi-generator user-defined
+// template) writes those known values as constants. ServiceFee (a string or a number) is mapped to
+// a string: the generator makes an empty model of its anyOf (and of a oneOf alike).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row, RowContext } from '../row.js';
@@ -11,6 +16,17 @@ const source = 'partners/php/openapi-generator';
 // The generated namespace (invokerPackage), which autoload.php and loadCheck name too.
 const namespace = 'Partner\\Payments';
 const partnerFiles = ['autoload.php', 'flow.php', 'verify-webhook.php'];
+/** Options a partner would set (each is explained in NOTES.md). */
+const options = [
+  '--global-property', 'apiTests=false,modelTests=false',
+  '--additional-properties', `invokerPackage=${namespace}`,
+  // The service fee as the decimal string it is, from a JSON string or a JSON number.
+  '--type-mappings', 'ServiceFee=string',
+  '--schema-mappings', 'ServiceFee=string',
+  // The known values of each open enum, as constants: one file more, client/lib/KnownValues.php.
+  '--template-dir', 'templates',
+  '--config', 'templates/config.yaml',
+];
 
 // Loading it: the extensions the generated composer.json requires (Composer would check them), and
 // every class of the generated library through the partner's autoloader.
@@ -25,6 +41,10 @@ require 'autoload.php';
 $lib = 'client/lib/';
 foreach (new RecursiveIteratorIterator(new RecursiveDirectoryIterator($lib, FilesystemIterator::SKIP_DOTS)) as $file) {
     $class = 'Partner\\Payments\\' . strtr(substr($file->getPathname(), strlen($lib), -strlen('.php')), '/', '\\');
+    // KnownValues.php holds a class per model (Partner\Payments\KnownValues\<Model>): one of them.
+    if ($class === 'Partner\\Payments\\KnownValues') {
+        $class .= '\\PaymentSessionVoidError';
+    }
     if (!class_exists($class) && !interface_exists($class)) {
         fwrite(STDERR, "$class does not load\n");
         exit(1);
@@ -57,9 +77,7 @@ export const phpOpenapiGenerator: Row = {
     await expectDebianPins(ctx, ['php-guzzlehttp-guzzle']);
     copyPartnerFiles(ctx, source);
     const result = await openapiGenerator(ctx, [
-      'generate', '-g', 'php', '-i', ctx.documents.openapi30, '-o', 'client',
-      '--global-property', 'apiTests=false,modelTests=false',
-      '--additional-properties', `invokerPackage=${namespace}`,
+      'generate', '-g', 'php', '-i', ctx.documents.openapi30, '-o', 'client', ...options,
     ]);
     return { warnings: [...generatorWarnings(result.output)] };
   },

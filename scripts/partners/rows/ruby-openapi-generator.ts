@@ -1,5 +1,10 @@
 // Ruby: openapi-generator's `ruby` client with its Typhoeus library, from Debian's packages, run
-// with `ruby -I client/lib` as a vendored library (no Bundler, no gem install).
+// with `ruby -I client/lib` as a vendored library (no Bundler, no gem install). It reads the 3.0
+// companion, where each open enum of an answer is a string with its known values in
+// `x-extensible-enum`: the models read a String, so a value added later decodes as it came, and the
+// partner's template (templates/known_values.mustache, an openapi-generator user-defined template)
+// writes those known values as constants. ServiceFee (a string or a number) is mapped to a String:
+// the generated anyOf module drops a JSON integer (0) to nil.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row, RowContext } from '../row.js';
@@ -10,6 +15,17 @@ import { generatorWarnings, openapiGenerator, OPENAPI_GENERATOR_TOOLCHAIN } from
 const source = 'partners/ruby/openapi-generator';
 const gem = 'partner_payments';
 const partnerFiles = ['flow.rb', 'verify-webhook.rb'];
+/** Options a partner would set (each is explained in NOTES.md). */
+const options = [
+  '--global-property', 'apiTests=false,modelTests=false',
+  '--additional-properties', `gemName=${gem},moduleName=PartnerPayments`,
+  // The service fee as a decimal String, from a JSON string or a JSON number.
+  '--type-mappings', 'ServiceFee=String',
+  '--schema-mappings', 'ServiceFee=String',
+  // The known values of each open enum, as constants: one file more, lib/partner_payments/known_values.rb.
+  '--template-dir', 'templates',
+  '--config', 'templates/config.yaml',
+];
 // Debian installs the gem under its version: this is toolchain.json's `ruby-typhoeus` pin, which
 // generate checks against dpkg.
 const typhoeus = '/usr/share/rubygems-integration/all/gems/typhoeus-1.4.0/lib/typhoeus.rb';
@@ -28,7 +44,7 @@ function modelClass(ctx: RowContext, schema: string): string {
 
 /** The schema that an operation's answer with this status references in the document. */
 function responseSchema(ctx: RowContext, pathName: string, method: string, status: number): string {
-  const document = JSON.parse(readFileSync(ctx.documents.openapi31, 'utf8'));
+  const document = JSON.parse(readFileSync(ctx.documents.openapi30, 'utf8'));
   const ref: string | undefined = document.paths[pathName]?.[method]?.responses?.[status]?.content?.['application/json']?.schema?.$ref;
   if (!ref) throw new Error(`${method} ${pathName} ${status} references no schema`);
   return ref.split('/').pop()!;
@@ -39,7 +55,7 @@ export const rubyOpenapiGenerator: Row = {
   language: 'Ruby',
   generator: 'openapi-generator ruby (typhoeus)',
   generatorPin: 'openapi-generator-cli',
-  document: '3.1',
+  document: '3.0',
   toolchain: [
     OPENAPI_GENERATOR_TOOLCHAIN,
     { command: 'ruby', hint: "Ruby 2.7 or later (Debian's ruby)", debian: ['ruby', 'ruby-typhoeus'] },
@@ -49,16 +65,15 @@ export const rubyOpenapiGenerator: Row = {
     await expectDebianPins(ctx, ['ruby-typhoeus']);
     copyPartnerFiles(ctx, source);
     const result = await openapiGenerator(ctx, [
-      'generate', '-g', 'ruby', '--library', 'typhoeus', '-i', ctx.documents.openapi31, '-o', 'client',
-      '--global-property', 'apiTests=false,modelTests=false',
-      '--additional-properties', `gemName=${gem},moduleName=PartnerPayments`,
+      'generate', '-g', 'ruby', '--library', 'typhoeus', '-i', ctx.documents.openapi30, '-o', 'client', ...options,
     ]);
     return { warnings: [...generatorWarnings(result.output)] };
   },
   async compile(ctx) {
     await checkEach([...filesUnder(ctx, 'client', '.rb'), ...partnerFiles], (file) => ctx.run('ruby', ['-c', file]));
-    // Loading it: the library's entry file requires every model and API, and Typhoeus.
-    await ctx.run('ruby', ['-I', 'client/lib', '-e', `require '${gem}'`]);
+    // Loading it: the library's entry file requires every model and API, and Typhoeus; the known
+    // values are a file of their own.
+    await ctx.run('ruby', ['-I', 'client/lib', '-e', `require '${gem}'; require '${gem}/known_values'`]);
   },
   async flow(ctx, env) {
     return (await ctx.run('ruby', ['-I', 'client/lib', 'flow.rb'], { env: { ...env } })).output;

@@ -2,7 +2,11 @@
 // crate, checkout-api/, that the partner's crate (partners/rust/openapi-generator: the flow program
 // and the webhook verifier, with a Cargo.lock) depends on by path; cargo builds both. Cargo's target
 // folder lives in the matrix's cache, so a warm run compiles only the generated crate and the
-// partner's two programs.
+// partner's two programs. It reads the 3.0 companion, where each open enum of an answer is a string
+// with its known values in `x-extensible-enum`: the models read a String, so a value added later
+// decodes as it came. The partner's templates (templates/, see NOTES.md) write those known values
+// as constants (known_values.rs, a user-defined template) and make ServiceFee's anyOf the untagged
+// enum of a string and a number (model.mustache: the stock one makes an empty struct of an anyOf).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row, RowContext } from '../row.js';
@@ -13,6 +17,8 @@ const source = 'partners/rust/openapi-generator';
 const client = 'checkout-api';
 /** Options a partner would set: the crate's name, blocking calls, one parameter struct per operation. */
 const options = [`packageName=${client}`, 'supportAsync=false', 'useSingleRequestParameter=true'];
+/** The partner's templates: model.mustache and lib.mustache replace the generator's, known_values.mustache is one file more. */
+const templates = 'templates';
 
 const targetDir = (ctx: RowContext) => path.join(ctx.cacheDir, 'cargo-target', 'rust-openapi-generator');
 const program = (ctx: RowContext, name: string) => path.join(targetDir(ctx), 'debug', name);
@@ -47,14 +53,11 @@ export const rustOpenapiGenerator: Row = {
       '--library', 'reqwest',
       '--output', path.join(ctx.workDir, client),
       '--additional-properties', options.join(','),
+      '--template-dir', templates,
+      '--config', path.join(templates, 'config.yaml'),
     ]);
     // One line per request body and response media type repeats the same warning: each kind once.
-    // A model the partner writes by hand instead (the crate's .openapi-generator-ignore) is one too.
-    const handWritten = readFileSync(path.join(ctx.workDir, client, '.openapi-generator-ignore'), 'utf8')
-      .split('\n')
-      .filter((line) => line.trim() !== '' && !line.startsWith('#'))
-      .map((file) => `written by hand, not generated: ${client}/${file} (see ${source}/${client}/.openapi-generator-ignore)`);
-    return { warnings: [...new Set(generatorWarnings(result.output)), ...handWritten] };
+    return { warnings: [...new Set(generatorWarnings(result.output))] };
   },
   async compile(ctx) {
     // Without debug info the cached target folder is a fraction of the size, and links faster.

@@ -1,19 +1,55 @@
 //! A partner's server code with the client that openapi-generator's `rust` generator (reqwest,
 //! blocking) makes: create an authorization session, complete its checkout through the sandbox's
-//! helper, capture part of it, refund part of it, list with a filter, retrieve it, and read the
-//! error code of a second capture through the generated error type.
+//! helper, capture part of it, refund part of it, list with a filter, retrieve it, read the error
+//! codes of a second capture and of a void through the generated error types, and tell a
+//! documented code or value from one the service added later.
 use checkout_api::apis::configuration::{ApiKey, Configuration};
 use checkout_api::apis::payment_sessions_api::{
     self as sessions, CapturePaymentSessionError, CapturePaymentSessionParams,
     CreatePaymentSessionParams, ListPaymentSessionsParams, RetrievePaymentSessionParams,
+    VoidPaymentSessionError, VoidPaymentSessionParams,
 };
 use checkout_api::apis::refunds_api::{self, CreateRefundParams};
 use checkout_api::apis::{Error, ResponseContent};
-use checkout_api::models::payment_session_capture_error::Error as CaptureErrorCode;
+// The known values of the open enums, written by the partner's template (see NOTES.md).
+use checkout_api::known_values;
 use checkout_api::models::{
     self, AmountDetails, CapturePaymentSessionRequest, CreatePaymentSessionRequest,
-    CreateRefundRequest, OrderItemInput,
+    CreateRefundRequest, OrderItemInput, ServiceFee, VoidPaymentSessionRequest,
 };
+
+/// The 400 body of a refused call, read through the operation's generated error enum: `pick`
+/// returns its Status400 member. The enum is `#[serde(untagged)]`: its member is chosen by the
+/// body's shape, not by the status (a 500 `{"error":"ServerError",…}` body decodes as Status400
+/// too), so the status is matched as well.
+fn refusal<T, E, B>(
+    what: &str,
+    result: Result<T, Error<E>>,
+    pick: impl Fn(E) -> Option<B>,
+) -> Result<B, Box<dyn std::error::Error>> {
+    match result {
+        Err(Error::ResponseError(ResponseContent {
+            status,
+            entity: Some(entity),
+            content,
+        })) if status == 400 => pick(entity)
+            .ok_or_else(|| format!("{what} answered 400 with another body: {content}").into()),
+        Err(Error::ResponseError(response)) => {
+            Err(format!("{what} answered {}: {}", response.status, response.content).into())
+        }
+        Err(other) => Err(format!("{what}: {other}").into()),
+        Ok(_) => Err(format!("{what} succeeded").into()),
+    }
+}
+
+/// Says so when a value is none of those this version of the contract lists.
+fn known(what: &str, value: &str, known: &[&str]) -> bool {
+    let is_known = known.contains(&value);
+    if !is_known {
+        println!("{what} {value:?} is not one this client knows: a later version of the service");
+    }
+    is_known
+}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let base_url = std::env::var("PARTNER_BASE_URL")?;
@@ -34,8 +70,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         sku: Some("BPM-200".into()),
         ..OrderItemInput::new("Blood pressure monitor".into(), 1, 5000, no_charges.clone())
     };
+    // Requests name the closed *Input enums: what the partner sends is one of the documented values.
     let request = CreatePaymentSessionRequest {
-        kind: Some(models::PaymentSessionKind::Authorization),
+        kind: Some(models::PaymentSessionKindInput::Authorization),
         customer_email: Some(email.clone()),
         customer_name: Some("Partner Matrix".into()),
         metadata: Some(run.clone()),
@@ -87,7 +124,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         id.clone(),
         1000,
         format!("{run}-refund"),
-        models::RefundReason::CustomerRequest,
+        models::RefundReasonInput::CustomerRequest,
     );
     let refund = refunds_api::create_refund(
         &config,
@@ -107,7 +144,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &config,
         ListPaymentSessionsParams {
             search: Some(email.clone()),
-            status: Some(vec![models::PaymentSessionStatus::Captured]),
+            status: Some(vec![models::PaymentSessionStatusInput::Captured]),
             page: None,
             page_size: None,
             filter_pending: None,
@@ -131,36 +168,74 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .iter()
         .any(|item| item.id == Some(created.id));
 
-    // A second capture: its 400 body is the generated PaymentSessionCaptureError, whose `error` is
-    // an enum. CapturePaymentSessionError picks its member by the body's shape, not by the status
-    // (a 500 `ServerError` body would decode as Status400 too), so the status is matched as well.
-    let capture_error = match capture(1000, format!("{run}-capture-2")) {
-        Err(Error::ResponseError(ResponseContent {
-            status,
-            entity: Some(CapturePaymentSessionError::Status400(body)),
-            ..
-        })) if status == 400 => body.error,
-        Err(Error::ResponseError(response)) => {
-            return Err(format!(
-                "the second capture answered {}: {}",
-                response.status, response.content
-            )
-            .into())
-        }
-        Err(other) => return Err(other.into()),
-        Ok(_) => return Err("the second capture succeeded".into()),
-    };
-    if capture_error == CaptureErrorCode::SessionCaptured {
+    // A second capture and a void of the captured session: each 400 body is the operation's
+    // generated error model, whose `error` is a String (the code as the service sent it).
+    let capture_error = refusal(
+        "the second capture",
+        capture(1000, format!("{run}-capture-2")),
+        |entity| match entity {
+            CapturePaymentSessionError::Status400(body) => Some(body.error),
+            _ => None,
+        },
+    )?;
+    if capture_error == known_values::payment_session_capture_error::error::SESSION_CAPTURED {
         println!("the session was already captured: the first capture stands");
     }
+    let void_request = VoidPaymentSessionRequest {
+        idempotency_key: Some(format!("{run}-void")),
+        ..VoidPaymentSessionRequest::new()
+    };
+    let void_error = refusal(
+        "the void",
+        sessions::void_payment_session(
+            &config,
+            VoidPaymentSessionParams {
+                business_id: id.clone(),
+                void_payment_session_request: Some(void_request),
+            },
+        ),
+        |entity| match entity {
+            VoidPaymentSessionError::Status400(body) => Some(body.error),
+            _ => None,
+        },
+    )?;
+    let void_error_known = known(
+        "void error",
+        &void_error,
+        known_values::payment_session_void_error::error::ALL,
+    );
+    if void_error == known_values::payment_session_void_error::error::SESSION_CAPTURED {
+        println!("the session is captured: it is refunded, not voided");
+    }
 
-    println!("session {id} is {}", session.status);
+    let status_summary_known = known(
+        "status_summary",
+        &session.status_summary,
+        known_values::payment_session::status_summary::ALL,
+    );
+    // service_fee is a string or a number in the document: the generated ServiceFee is an
+    // untagged enum of the two, written back as the decimal it carries.
+    let service_fee = match session.service_fee.as_deref() {
+        Some(ServiceFee::String(text)) => text.clone(),
+        Some(ServiceFee::Number(number)) => number.to_string(),
+        None => String::new(),
+    };
+
+    println!(
+        "session {id} is {} ({}), service fee {service_fee}",
+        session.status, session.status_summary
+    );
     let result = serde_json::json!({
         "session_id": id,
         "captured": session.capture_amount,
         "refund_id": refund.refund_id,
         "listed": listed,
         "capture_error": capture_error,
+        "void_error": void_error,
+        "void_error_known": void_error_known,
+        "status_summary": session.status_summary,
+        "status_summary_known": status_summary_known,
+        "service_fee": service_fee,
     });
     println!("PARTNER_RESULT {result}");
     Ok(())

@@ -1,18 +1,20 @@
 // TypeScript: types from openapi-typescript, calls through openapi-fetch, in a fresh npm project
-// as a partner's repository would hold them (not this package's own client).
-import { copyFileSync, readFileSync } from 'node:fs';
+// as a partner's repository would hold them (not this package's own client). --enum-values adds an
+// array of each enum's documented values to the types, so schema.ts is compiled with the flow
+// (partners/typescript/openapi-fetch/NOTES.md).
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row } from '../row.js';
 import { compileTypescript, copyPartnerFiles, npmProject, runCompiledTypescript } from './npm-project.js';
 
 const source = 'partners/typescript/openapi-fetch';
 
-/** The type openapi-typescript gives an operation's JSON answer of one status, as schema.d.ts spells it. */
+/** The type openapi-typescript gives an operation's JSON answer of one status, as schema.ts spells it. */
 function answerType(schema: string, operationId: string, status: number): string {
   const operation = schema.indexOf(`    ${operationId}: {`, schema.indexOf('export interface operations'));
   const answer = operation < 0 ? -1 : schema.indexOf(`            ${status}: {`, operation);
   const type = answer < 0 ? null : /"application\/json": ([^;]+);/.exec(schema.slice(answer));
-  if (!type) throw new Error(`schema.d.ts has no JSON ${status} answer for ${operationId}`);
+  if (!type) throw new Error(`schema.ts has no JSON ${status} answer for ${operationId}`);
   return type[1]!.replace(/"/g, "'");
 }
 
@@ -29,17 +31,14 @@ export const typescriptOpenapiFetch: Row = {
       devDependencies: { 'openapi-typescript': ctx.pins['openapi-typescript']!, typescript: ctx.pins.typescript!, '@types/node': ctx.pins['@types/node']! },
     });
     copyPartnerFiles(ctx, source);
-    const result = await ctx.run('npx', ['--no-install', 'openapi-typescript', ctx.documents.openapi31, '-o', 'schema.d.ts']);
+    // schema.ts: the types, and the arrays of each enum's documented values (compiled with the flow).
+    const result = await ctx.run('npx', ['--no-install', 'openapi-typescript', ctx.documents.openapi31, '--enum-values', '-o', 'schema.ts']);
     return { warnings: result.output.split('\n').filter((line) => /warn/i.test(line)) };
   },
-  async compile(ctx) {
-    await compileTypescript(ctx);
-    // schema.d.ts has no JavaScript: flow.js imports nothing from it at run time.
-    copyFileSync(path.join(ctx.workDir, 'schema.d.ts'), path.join(ctx.workDir, 'dist', 'schema.d.ts'));
-  },
+  compile: compileTypescript,
   ...runCompiledTypescript,
   async typeNames(ctx) {
-    const schema = readFileSync(path.join(ctx.workDir, 'schema.d.ts'), 'utf8');
+    const schema = readFileSync(path.join(ctx.workDir, 'schema.ts'), 'utf8');
     return { session: answerType(schema, 'retrievePaymentSession', 200), captureError: answerType(schema, 'capturePaymentSession', 400) };
   },
 };

@@ -13,6 +13,7 @@ export const GUIDES = [
   { slug: 'payment-tokens', source: 'guides/payment-tokens.md' },
   { slug: 'disputes', source: 'guides/disputes.md' },
   { slug: 'testing', source: 'guides/testing.md' },
+  { slug: 'versioning', source: 'guides/versioning.md' },
   { slug: 'client-and-webhooks', source: 'client-and-webhooks.md' },
 ];
 

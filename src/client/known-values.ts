@@ -8,5 +8,5 @@ export type KnownValues<T> = T extends unknown ? (string extends T ? never : T) 
 
 /** True when `value` is one of `known`, the documented values of an open enum; narrows it. */
 export function isKnownValue<const Known extends string>(known: readonly Known[], value: string | null | undefined): value is Known {
-  return typeof value === 'string' && (known as readonly string[]).includes(value);
+  return (known as readonly unknown[]).includes(value);
 }

@@ -19,7 +19,7 @@ const guide = readFileSync(path.join(repoRoot, 'docs', 'guides', 'webhooks.md'),
 describe('the webhooks guide', () => {
   it('has a verifier for each language of the partner matrix', () => {
     const languages = new Set(verifiers.map((file) => file.split(path.sep)[1]));
-    expect([...languages].sort()).toEqual(['go', 'java', 'perl', 'php', 'python', 'ruby', 'rust', 'typescript']);
+    expect([...languages].sort()).toEqual(['csharp', 'go', 'java', 'kotlin', 'perl', 'php', 'python', 'ruby', 'rust', 'typescript']);
   });
 
   it.each(verifiers)('quotes %s whole, as the matrix runs it', (file) => {

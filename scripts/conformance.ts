@@ -4,8 +4,10 @@
 // stays deleted, a created one is available), every phase: the examples, the coverage and fuzzing
 // phases (stateless), and the stateful phase, which follows the document's links.
 //   npm run conformance                         the contract, then the sandbox's helper document,
-//                                               each on a fresh sandbox; then the Prism mock (shown,
-//                                               not counted)
+//                                               each on a fresh sandbox; then the contract again on
+//                                               a sandbox under the evolution drill (--drill), whose
+//                                               answers must still be the document's; then the
+//                                               Prism mock (shown, not counted)
 //   npm run conformance -- --max-examples N     another budget per operation (default below)
 //   npm run conformance -- --seed N             another draw of requests (default below)
 //   npm run conformance -- --skip-mock          without the run against the mock
@@ -32,6 +34,8 @@ const { values } = parseArgs({ options: { 'max-examples': { type: 'string' }, se
 const SEED = Number(values.seed ?? 20261124);
 /** Test cases per operation and phase; sized for CI's budget on 2 cores. */
 const MAX_EXAMPLES = Number(values['max-examples'] ?? 300);
+/** The drill's run checks the later version's answers, not the requests again: a third of the budget. */
+const DRILL_MAX_EXAMPLES = Math.max(1, Math.round(MAX_EXAMPLES / 3));
 const PHASES = 'examples,coverage,fuzzing,stateful';
 /** The project's own fuzz, for the coverage table: as many requests per operation as its suite sends. */
 const FUZZ_PER_OPERATION = 300;
@@ -69,12 +73,12 @@ function prepared(name: string): string {
 interface Outcome { name: string; status: number | null; output: string; summary: string; har: string }
 
 /** One `st run`: its output shown when it ends (or only kept, quiet), and its summary kept. */
-function run(st: string, name: string, document: string, baseUrl: string, quiet = false): Outcome {
+function run(st: string, name: string, document: string, baseUrl: string, quiet = false, maxExamples = MAX_EXAMPLES): Outcome {
   const har = path.join(REPORTS, `${name}.har.json`);
   const args = [
     '--config-file', CONFIG, 'run', document, '--url', baseUrl,
     '--header', `x-service-api-key: ${SANDBOX_API_KEY}`,
-    '--checks', 'all', '--phases', PHASES, '--seed', String(SEED), '--max-examples', String(MAX_EXAMPLES),
+    '--checks', 'all', '--phases', PHASES, '--seed', String(SEED), '--max-examples', String(maxExamples),
     // One worker: with two, Python 3.11's ast.parse, which Hypothesis calls to describe a strategy,
     // fails now and then across threads ("AST constructor recursion depth mismatch").
     '--workers', '1', '--no-color',
@@ -111,6 +115,16 @@ for (const [name, document] of [['sandbox-contract', contract], ['sandbox-helper
   const sandbox = await startSandboxProcess({ db: ':memory:' });
   try {
     outcomes.push(run(st, name, document, sandbox.baseUrl));
+  } finally {
+    await sandbox.stop();
+  }
+}
+// The later version the evolution drill plays adds properties, enum values and a service_fee of
+// another type: every answer must still be one the document allows (answers are open).
+{
+  const sandbox = await startSandboxProcess({ db: ':memory:', args: ['--drill'] });
+  try {
+    outcomes.push(run(st, 'sandbox-drill', contract, sandbox.baseUrl, false, DRILL_MAX_EXAMPLES));
   } finally {
     await sandbox.stop();
   }

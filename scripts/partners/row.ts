@@ -102,4 +102,29 @@ export interface Row {
   verify(ctx: RowContext, input: VerifierInput): Promise<RunResult>;
   /** The generated type names of a session (retrieve's answer) and of capture's 400 body. */
   typeNames(ctx: RowContext): Promise<{ session: string; captureError: string }>;
+  /**
+   * The row's samples program: one call of every operation of the contract through the generated
+   * client, each between sample markers (SampleProgram), which the reference quotes as that
+   * language's sample of the operation. compile() compiles it with the flow.
+   */
+  samples?: SampleProgram;
+}
+
+/**
+ * A program that calls every contract operation once. Each call stands between two marker lines,
+ * `<comment> sample: <operationId>` and `<comment> end sample` (`<comment>` is `//` or `#`, the
+ * language's line comment), which the docs cut out, dedented, as the operation's sample: what a
+ * partner copies. Setup (the sandbox helpers that play the customer, the clinician or the card
+ * network) stays outside the markers. It reads the same environment as the flow
+ * (PARTNER_BASE_URL, PARTNER_API_KEY, PARTNER_RUN) and ends on the line
+ * `PARTNER_SAMPLES {"<operationId>": <HTTP status it got>, …}`, one entry per operation.
+ */
+export interface SampleProgram {
+  /** The program's path in the repository (partners/…), whose marked regions the reference quotes. */
+  file: string;
+  /** The tab's label in the reference (`Python (openapi-python-client)`), and Redoc's `lang` for highlighting (`python`). */
+  label: string;
+  lang: string;
+  /** Runs the compiled program; returns its whole output. */
+  run(ctx: RowContext, env: FlowEnvironment): Promise<string>;
 }

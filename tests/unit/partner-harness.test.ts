@@ -7,9 +7,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkFlow } from '../../scripts/partners/flow-check.js';
+import { checkFlow, resultProblems } from '../../scripts/partners/flow-check.js';
 import type { Row, RowContext, VerifierInput } from '../../scripts/partners/row.js';
-import { checkVerifier } from '../../scripts/partners/verifier-check.js';
+import { checkUnknownEvent, checkVerifier } from '../../scripts/partners/verifier-check.js';
 
 const SECRET = 'whsec_test';
 const body = Buffer.from('{"id":"evt_1","event_type":"payment_session_complete","created_at":"2026-11-25T00:00:00Z","data":{"amount":3000}}');
@@ -69,12 +69,43 @@ describe('the verifier check', () => {
     const { row, ctx } = rowWith(() => false);
     await expect(checkVerifier(row, ctx, { body, signatureHeader: header }, SECRET)).rejects.toThrow(/refused a genuine delivery/);
   });
+
+  it('fails a verifier that ignores an event type of the contract', async () => {
+    const { row, ctx } = rowWith(honest, (input) => `verified x\nignored unknown event type ${JSON.parse(readFileSync(input.bodyFile, 'utf8')).event_type}\nverified payment_session_complete`);
+    await expect(checkVerifier(row, ctx, { body, signatureHeader: header }, SECRET)).rejects.toThrow(/ignored payment_session_complete, an event type of the contract/);
+  });
+});
+
+describe('the unknown event check (the evolution drill)', () => {
+  const unknown = Buffer.from('{"webhook_delivery_id":"dlv_1","event_type":"added_later","data":{"object_id":"s1"}}');
+  const signed = `t=${t},v0=${createHmac('sha256', SECRET).update(`${t}.`).update(unknown).digest('hex')}`;
+  const ignoring = (input: VerifierInput) => `verified added_later\nignored unknown event type ${JSON.parse(readFileSync(input.bodyFile, 'utf8')).event_type}`;
+
+  it('passes a verifier that accepts the delivery and says it ignores it', async () => {
+    const { row, ctx } = rowWith(honest, ignoring);
+    await expect(checkUnknownEvent(row, ctx, { body: unknown, signatureHeader: signed }, SECRET)).resolves.toBeUndefined();
+  });
+
+  it('fails a verifier that refuses it (a receiver would answer an error, and be retried for 7 days)', async () => {
+    const { row, ctx } = rowWith(() => false);
+    await expect(checkUnknownEvent(row, ctx, { body: unknown, signatureHeader: signed }, SECRET)).rejects.toThrow(/refused a genuine delivery of the unknown event type added_later/);
+  });
+
+  it('fails a verifier that accepts it without saying that it ignores it', async () => {
+    const { row, ctx } = rowWith(honest);
+    await expect(checkUnknownEvent(row, ctx, { body: unknown, signatureHeader: signed }, SECRET)).rejects.toThrow(/did not print "ignored unknown event type added_later"/);
+  });
 });
 
 describe('the flow check', () => {
   const sandbox = { baseUrl: 'http://127.0.0.1:9', apiKey: 'unused' };
   const claim = (result: object) => `creating…\nPARTNER_RESULT ${JSON.stringify(result)}\n`;
-  const good = { session_id: 's1', captured: 3000, refund_id: 'r1', listed: true, capture_error: 'SessionCaptured' };
+  const good = {
+    session_id: 's1', captured: 3000, refund_id: 'r1', listed: true, capture_error: 'SessionCaptured',
+    void_error: 'SessionCaptured', void_error_known: true, status_summary: 'Partially Refunded', status_summary_known: true, service_fee: '0.00',
+  };
+  // What a program reads from the later version the evolution drill plays.
+  const drilled = { ...good, void_error: 'AddedLater', void_error_known: false, status_summary: 'Added Later', status_summary_known: false, service_fee: '0' };
 
   it('fails a program that printed no result', async () => {
     await expect(checkFlow('done\n', sandbox, 'run-1')).rejects.toThrow(/no PARTNER_RESULT line/);
@@ -83,10 +114,32 @@ describe('the flow check', () => {
   it.each([
     [{ ...good, captured: 5000 }, /captured is 5000, not 3000/],
     [{ ...good, listed: false }, /filtered list did not return the session/],
-    [{ ...good, capture_error: 'ServerError' }, /read "ServerError", not SessionCaptured/],
+    [{ ...good, capture_error: 'ServerError' }, /capture_error is "ServerError", not "SessionCaptured"/],
     [{ ...good, refund_id: '' }, /no refund_id/],
+    [{ ...good, void_error: 'AddedLater', void_error_known: false }, /void_error is "AddedLater", not "SessionCaptured"/],
+    [{ ...good, void_error_known: false }, /void_error_known is false, not true/],
+    [{ ...good, status_summary_known: false }, /status_summary_known is false, not true/],
+    [{ ...good, service_fee: '0.01' }, /service_fee is "0.01", not the fee 0/],
+    [{ ...good, service_fee: 0 }, /service_fee is 0, not the fee 0 written as a decimal/],
+    [{ ...good, service_fee: '$0' }, /service_fee is "\$0"/],
   ])('fails a wrong claim before asking the sandbox: %j', async (result, message) => {
     await expect(checkFlow(claim(result), sandbox, 'run-1')).rejects.toThrow(message);
+  });
+
+  it.each([
+    [{ ...drilled, void_error: 'SessionCaptured', void_error_known: true }, /void_error is "SessionCaptured", not "AddedLater"/],
+    [{ ...drilled, void_error_known: true }, /void_error_known is true, not false/],
+    [{ ...drilled, status_summary: 'Partially Refunded' }, /status_summary is "Partially Refunded", not "Added Later"/],
+    [{ ...drilled, status_summary_known: true }, /status_summary_known is true, not false/],
+    [{ ...drilled, capture_error: 'AddedLater' }, /capture_error is "AddedLater", not "SessionCaptured"/],
+    [good, /under the evolution drill/],
+  ])('under the drill, fails a program that read today\'s service or called the unknown known: %j', async (result, message) => {
+    await expect(checkFlow(claim(result), sandbox, 'run-1', 'drill')).rejects.toThrow(message);
+  });
+
+  it('takes a fee written either way, as the drill and today send it', () => {
+    for (const fee of ['0', '0.00', '0.0', '-0']) expect(resultProblems({ ...good, service_fee: fee }, 'today')).toEqual([]);
+    expect(resultProblems(drilled, 'drill')).toEqual([]);
   });
 
   describe('against what the sandbox says', () => {
@@ -96,7 +149,7 @@ describe('the flow check', () => {
     beforeAll(async () => {
       server = http.createServer((request, response) => {
         const body = request.url!.startsWith('/payments/v1/payment_session/s1')
-          ? { id: 's1', metadata: 'run-1', capture_amount: 5000 }
+          ? { id: 's1', metadata: 'run-1', capture_amount: 5000, status_summary: 'Partially Refunded' }
           : { payment_sessions: [{ id: 's1', refund_amount: 0 }] };
         response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       });

@@ -9,7 +9,7 @@ import { completeCheckout, review } from '../../src/sandbox/domain/sessions.js';
 import type { CreateSessionRequest, Session } from '../../src/sandbox/domain/types.js';
 import { sessionRequest } from './sandbox.js';
 
-/** A session built by the domain's own steps, every id and time fixed: captured, partly refunded, one dispute won, one open. */
+/** A session built by the domain's own steps, every id and time fixed: captured, partly refunded, one dispute won, one lost. */
 export function goldenSession(): Session {
   let n = 0;
   const newId = () => `golden${String(++n).padStart(4, '0')}`;
@@ -23,7 +23,8 @@ export function goldenSession(): Session {
   refund(session, { amount: 1250, idempotency_key: 'golden-refund', reason: 'customer_request' }, at(3), newId);
   openDispute(session, { id: 'dp_golden_won', amount: 1000, now: at(4) });
   resolveDispute(session, 'dp_golden_won', 'won', at(5));
-  openDispute(session, { id: 'dp_golden_open', amount: 500, now: at(6) });
+  openDispute(session, { id: 'dp_golden_lost', amount: 500, now: at(6) });
+  resolveDispute(session, 'dp_golden_lost', 'lost', at(7));
   return session;
 }
 

@@ -4,6 +4,8 @@
 // which list flags leave the default item.
 import { describe, expect, it } from 'vitest';
 import { newSession } from '../../src/sandbox/domain/create-session.js';
+import { openDispute, resolveDispute } from '../../src/sandbox/domain/disputes.js';
+import { refund } from '../../src/sandbox/domain/refunds.js';
 import { capture, completeCheckout, HOLD_VALIDITY_MS, review } from '../../src/sandbox/domain/sessions.js';
 import type { CreateSessionRequest, Session } from '../../src/sandbox/domain/types.js';
 import { amountFields, hasDefaultListFlags, sessionItems, statusSummary, toDetail, toListItem } from '../../src/sandbox/domain/views.js';
@@ -42,6 +44,30 @@ describe('status_summary', () => {
     const session = capturedOneTime(freeTrial);
     expect({ status: session.status, capture_amount: session.capture_amount }).toEqual({ status: 'captured', capture_amount: 0 });
     expect(statusSummary(session)).toBe('Captured');
+  });
+
+  // sessionRequest() captures 7799.
+  const refunded = (session: Session, amount: number) => {
+    refund(session, { amount, idempotency_key: `rf-${amount}`, reason: 'customer_request' }, at(3), () => `rf${amount}`);
+    return session;
+  };
+  const disputed = (session: Session, outcome: 'won' | 'lost' | 'accepted' | undefined, amount?: number) => {
+    openDispute(session, { id: 'dp1', now: at(4), ...(amount !== undefined ? { amount } : {}) });
+    if (outcome) resolveDispute(session, 'dp1', outcome, at(5));
+    return session;
+  };
+
+  it.each([
+    ['an open dispute', 'Disputed', (s: Session) => disputed(s, undefined)],
+    ['a dispute lost on the whole amount', 'Disputed', (s: Session) => disputed(s, 'lost')],
+    ['a chargeback accepted on the whole amount, no refund', 'Disputed', (s: Session) => disputed(s, 'accepted')],
+    ['a dispute lost on part, beside a refund', 'Disputed', (s: Session) => disputed(refunded(s, 799), 'lost', 1000)],
+    ['a dispute won', 'Captured', (s: Session) => disputed(s, 'won')],
+    ['a dispute won, beside a partial refund', 'Partially Refunded', (s: Session) => disputed(refunded(s, 799), 'won', 1000)],
+    ['refunds of the whole amount', 'Refunded', (s: Session) => refunded(s, 7799)],
+    ['a partial refund', 'Partially Refunded', (s: Session) => refunded(s, 1)],
+  ] as const)('a captured session with %s is %s', (_name, expected, change) => {
+    expect(statusSummary(change(capturedOneTime()))).toBe(expected);
   });
 });
 

@@ -15,10 +15,10 @@ export function statusSummary(session: Session): StatusSummary {
     case 'authorization_expired':
       return 'Expired';
     case 'captured': {
-      if (hasOpenDispute(session)) return 'Disputed';
+      // A dispute open, or one that took money back (lost or accepted): the session was charged back.
+      if (hasOpenDispute(session) || disputedLoss(session) > 0) return 'Disputed';
       const refunded = refundedAmount(session);
-      // Nothing left to refund, whether refunds or lost disputes took it.
-      if (refundable(session) === 0 && (refunded > 0 || disputedLoss(session) > 0)) return 'Refunded';
+      if (refundable(session) === 0 && refunded > 0) return 'Refunded';
       if (refunded > 0) return 'Partially Refunded';
       if ((session.capture_amount ?? 0) < session.total_amount) return 'Partially Captured';
       return 'Captured';
@@ -74,7 +74,7 @@ export const SERVICE_FEE = '0.00';
  * rendered again from its document when read. Bump it whenever toDetail's output changes, and add
  * the new rendering to tests/unit/fixtures/detail-view-golden.json.
  */
-export const DETAIL_VIEW_VERSION = 1;
+export const DETAIL_VIEW_VERSION = 2;
 
 export function toDetail(session: Session): SessionDetail {
   return {
@@ -129,7 +129,7 @@ export const hasDefaultListFlags = (flags: ListFlags) =>
  * rendered again from its document when read. Bump it whenever listItemOf's output changes, and add
  * the new rendering to tests/unit/fixtures/list-view-golden.json (tests/unit/list-views.test.ts).
  */
-export const LIST_VIEW_VERSION = 2;
+export const LIST_VIEW_VERSION = 3;
 
 export function toListItem(session: Session, flags: ListFlags): SessionListItem {
   const { order_items: items, metadata, service_fee: serviceFee, ...detail } = toDetail(session);

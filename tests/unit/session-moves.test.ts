@@ -158,4 +158,13 @@ describe('cancel', () => {
     expect(refusal(() => cancel(authorized(), NOW)))
       .toEqual({ code: 'SessionAuthorized', message: 'The customer already entered a card: void the authorization instead.' });
   });
+
+  it('refuses a one-time payment under review with a way that works: wait for the webhook, then refund (a void answers ImmediateCapture)', () => {
+    const processing = session('one_time_payment', 'processing');
+    const refused = refusal(() => cancel(processing, NOW));
+    expect(refused.code).toBe('SessionAuthorized');
+    expect(refused.message).toContain('wait for the payment_session_complete webhook, then refund it if it was captured');
+    expect(refused.message).not.toContain('void');
+    expect(refusal(() => voidHold(processing, undefined, NOW, ids())).code).toBe('ImmediateCapture');
+  });
 });

@@ -156,8 +156,10 @@ export function cancel(session: Session, now: string): DomainEvent[] {
     case 'captured':
       throw refuseCancel('SessionCaptured', 'The session is captured: refund it instead.');
     case 'authorized':
-    case 'processing':
       throw refuseCancel('SessionAuthorized', 'The customer already entered a card: void the authorization instead.');
+    case 'processing':
+      // A one-time payment under review has no hold to void: the review captures or rejects it.
+      throw refuseCancel('SessionAuthorized', 'The customer already entered a card, and the payment is under review: wait for the payment_session_complete webhook, then refund it if it was captured (a rejected one charges nothing).');
     default:
       // canceled, rejected, voided or expired: already final, so the same result and no new webhook.
       return [];

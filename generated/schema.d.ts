@@ -1622,7 +1622,11 @@ export interface components {
              * @description Cents to capture; greater than 0 and at most the total_amount of the session creation.
              */
             total_amount: number;
-            /** @description The same key returns the same capture id, never SessionCaptured. */
+            /**
+             * @description The same key returns the same capture id, never SessionCaptured. A retry under the same key
+             *     with another `total_amount` returns the first capture's id and captures nothing more
+             *     (inferred: capture's codes hold no `IdempotencyViolation`); send the same body.
+             */
             idempotency_key?: components["schemas"]["IdempotencyKey"];
         } & {
             [key: string]: unknown;
@@ -1768,7 +1772,12 @@ export interface components {
              * @description Cents to refund; greater than 0, at most the amount remaining refundable and at most the original total.
              */
             amount: number;
-            /** @description Unique per refund. The same key returns the same refund_id (inferred from the documentation). */
+            /**
+             * @description Unique per refund. The same key returns the same refund_id (inferred from the documentation),
+             *     also when the retry carries another `amount` or `reason`: the first refund stands, and
+             *     nothing more is refunded (inferred: refund's codes hold no `IdempotencyViolation`); send the
+             *     same body.
+             */
             idempotency_key: components["schemas"]["IdempotencyKey"];
             /** @description Why the refund is made. */
             reason: components["schemas"]["RefundReasonInput"];
@@ -1834,7 +1843,13 @@ export interface components {
             use_iframe?: boolean;
             /** @description Reusing a key with different parameters answers IdempotencyViolation. */
             idempotency_key?: components["schemas"]["IdempotencyKey"];
-            /** @description Customer email. An email that already has a token provisioned answers IdempotencyViolation; use update payment token instead. */
+            /**
+             * Format: email
+             * @description Customer email. An email that already has a token provisioned answers IdempotencyViolation;
+             *     use update payment token instead. A malformed email answers `ValidationError`, as create
+             *     payment session refuses one (`InvalidRequestParameter`); the service's exact email syntax is
+             *     not documented, and `format: email` stands for it (inferred).
+             */
             customer_email?: string;
             /** @description Customer name. */
             customer_name?: string;

@@ -2,7 +2,7 @@
 // gets the answer the reference gives, or, where the reference is silent, the sandbox's stated
 // choice (openapi/sandbox.yaml).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });
@@ -24,5 +24,49 @@ describe('a cancel that cannot be done leads somewhere', () => {
     const cancel = await s.post(`${s.session(id)}/cancel`, {});
     expect(cancel.body).toMatchObject({ error: 'SessionAuthorized', message: expect.stringContaining('void the authorization') });
     expect((await s.post(`${s.session(id)}/void`, {})).status).toBe(200);
+  });
+});
+
+describe('an email is checked the same way on every create', () => {
+  const token = (body: Record<string, unknown>) => s.post('/api/v1/payment_tokens/create', {
+    success_url: 'https://shop.example/ok', failure_url: 'https://shop.example/ko', idempotency_key: 'tok-email', ...body,
+  });
+
+  it('create payment token refuses "not-an-email" with ValidationError, as create payment session refuses it', async () => {
+    const refused = await token({ customer_email: 'not-an-email' });
+    expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 400, error: 'ValidationError' });
+    expect(refused.body.message).toContain('customer_email');
+    const session = await s.post('/payments/v1/create_payment_session', sessionRequest({ customer_email: 'not-an-email' }));
+    expect({ status: session.status, error: session.body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+  });
+
+  it('accepts the emails create payment session accepts', async () => {
+    expect((await token({ customer_email: 'Jane.Doe+tokens@example.com' })).status).toBe(200);
+  });
+});
+
+describe('a retry that changes the body under the same key (the sandbox\'s stated choice: the first result)', () => {
+  it('a capture retried with another amount answers 200 with the first capture, and captures nothing more', async () => {
+    const id = await s.authorized();
+    const first = await s.post(`${s.session(id)}/capture`, { total_amount: 3000, idempotency_key: 'cap-1' });
+    const retry = await s.post(`${s.session(id)}/capture`, { total_amount: 5000, idempotency_key: 'cap-1' });
+    expect({ status: retry.status, body: retry.body }).toEqual({ status: 200, body: first.body });
+    expect((await s.detail(id)).body.capture_amount).toBe(3000);
+  });
+
+  it('a refund retried with another amount and reason answers 200 with the first refund, and refunds nothing more', async () => {
+    const id = await s.capturedOneTime();
+    const first = await s.post('/payments/v1/refund', { payment_id: id, amount: 1000, idempotency_key: 'rf-1', reason: 'customer_request' });
+    const retry = await s.post('/payments/v1/refund', { payment_id: id, amount: 2500, idempotency_key: 'rf-1', reason: 'duplicate_payment' });
+    expect({ status: retry.status, body: retry.body }).toEqual({ status: 200, body: first.body });
+    const listed = await s.get(`/payments/v1/payment_sessions?search=${id}&summarize_refunds=true`);
+    expect(listed.body.payment_sessions[0].refund_amount).toBe(1000);
+  });
+
+  it('the contract marks both as inferred', async () => {
+    const { contract } = await import('../support/contract.js');
+    const schemas = contract.components.schemas as Record<string, { properties: Record<string, Record<string, string>> }>;
+    expect(schemas.CapturePaymentSessionRequest!.properties.idempotency_key!['x-undocumented']).toMatch(/another total_amount/);
+    expect(schemas.CreateRefundRequest!.properties.idempotency_key!['x-undocumented']).toMatch(/another amount or reason/);
   });
 });

@@ -652,9 +652,10 @@ describe('found by review: eligibility keyed on the request, letters, deleted to
 });
 
 describe('found by attack: Unicode case and the last years of the clock', () => {
-  it('filters email and name case-insensitively beyond ASCII', async () => {
-    await provisioned({ customer_email: 'ÉMILE@EXAMPLE.COM', customer_name: 'Émile Zola' });
-    expect((await list(`?email=${encodeURIComponent('ÉMILE@EXAMPLE.COM')}`)).body.pagination.count).toBe(1);
+  it('filters email case-insensitively, and name beyond ASCII too', async () => {
+    // An email is checked as create payment session checks it (format: email): ASCII only.
+    await provisioned({ customer_email: 'EMILE@EXAMPLE.COM', customer_name: 'Émile Zola' });
+    expect((await list(`?email=${encodeURIComponent('emile@example.com')}`)).body.pagination.count).toBe(1);
     expect((await list(`?name=${encodeURIComponent('émile')}`)).body.pagination.count).toBe(1);
     expect((await list(`?name=${encodeURIComponent('É')}`)).body.pagination.count).toBe(1);
   });

@@ -1759,8 +1759,16 @@ export interface components {
          * @enum {string}
          */
         RefundReasonInput: "customer_request" | "fraudulent" | "duplicate_payment";
-        /** @description Per-item detail of a refund. */
+        /**
+         * @description Per-item detail of a refund: the item the refund is taken from. `item_id` is the `item_id` of one
+         *     of the payment's order items (as the detail record returns it): the refund's amount is taken from
+         *     the items named, and may not exceed what they have left to refund. An entry without `item_id`
+         *     answers `MissingField`, and so does one whose `item_id` names no item of the payment.
+         */
         RefundItemDetail: {
+            /** @description The `item_id` of one of the payment's order items (inferred). */
+            item_id: string;
+        } & {
             [key: string]: unknown;
         };
         /** @description A full or partial refund of a captured payment session. */

@@ -70,3 +70,21 @@ describe('a retry that changes the body under the same key (the sandbox\'s state
     expect(schemas.CreateRefundRequest!.properties.idempotency_key!['x-undocumented']).toMatch(/another amount or reason/);
   });
 });
+
+describe('a refund\'s item_details name their item by item_id, as the contract now says (inferred)', () => {
+  it('an entry with a sku and no item_id answers MissingField, naming item_id', async () => {
+    const id = await s.capturedOneTime();
+    const reply = await s.post('/payments/v1/refund', { payment_id: id, amount: 100, idempotency_key: 'rf-sku', reason: 'customer_request', item_details: [{ sku: 'BPM-200', quantity: 1 }] });
+    expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 400, error: 'MissingField' });
+    expect(reply.body.message).toContain('item_details[0]');
+    expect(reply.body.message).toContain('item_id');
+  });
+
+  it('an entry naming an order item by its item_id refunds it; one naming no item answers MissingField that says so', async () => {
+    const id = await s.capturedOneTime();
+    const ok = await s.post('/payments/v1/refund', { payment_id: id, amount: 100, idempotency_key: 'rf-item', reason: 'customer_request', item_details: [{ item_id: 'line-1', sku: 'BPM-200' }] });
+    expect(ok.status).toBe(200);
+    const unknown = await s.post('/payments/v1/refund', { payment_id: id, amount: 100, idempotency_key: 'rf-unknown', reason: 'customer_request', item_details: [{ item_id: 'BPM-200' }] });
+    expect(unknown.body).toEqual({ error: 'MissingField', message: expect.stringContaining('"BPM-200" names no order item of this payment') });
+  });
+});

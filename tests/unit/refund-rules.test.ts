@@ -37,7 +37,7 @@ describe('what a refund refuses', () => {
 
   it('item_details naming an item the payment does not have, by its position', () => {
     expect(refusal(() => run(capturedSession(), request(100, { item_details: [{ item_id: 'line-1' }, { item_id: 'nope' }] })))).toEqual({
-      code: 'MissingField', message: 'item_details[1].item_id does not name an item of this payment.',
+      code: 'MissingField', message: 'item_details[1].item_id "nope" names no order item of this payment: give the item_id of one of its order_items.',
     });
   });
 

@@ -31,7 +31,7 @@ export interface RefundRequest {
 function namedItems(session: Session, details: RefundRequest['item_details']): number[] {
   return (details ?? []).map((detail, n) => {
     const index = session.items.findIndex((item) => item.item_id === detail.item_id);
-    if (index < 0) throw refuse('MissingField', `item_details[${n}].item_id does not name an item of this payment.`);
+    if (index < 0) throw refuse('MissingField', `item_details[${n}].item_id ${JSON.stringify(detail.item_id)} names no order item of this payment: give the item_id of one of its order_items.`);
     return index;
   });
 }

@@ -3516,7 +3516,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Answer with an empty body; any other answer is retried with backoff for up to 7 days. */
+            /**
+             * @description Received. Answer with an empty body. Failed deliveries are retried with backoff for up to 7
+             *     days; that every answer other than 204 counts as a failure is inferred (the documentation
+             *     says only that receivers answer 204, and that failed deliveries are retried).
+             */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3541,7 +3545,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Answer with an empty body; any other answer is retried with backoff for up to 7 days. */
+            /**
+             * @description Received. Answer with an empty body. Failed deliveries are retried with backoff for up to 7
+             *     days; that every answer other than 204 counts as a failure is inferred (the documentation
+             *     says only that receivers answer 204, and that failed deliveries are retried).
+             */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3572,7 +3580,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Answer with an empty body; any other answer is retried with backoff for up to 7 days. */
+            /**
+             * @description Received. Answer with an empty body. Failed deliveries are retried with backoff for up to 7
+             *     days; that every answer other than 204 counts as a failure is inferred (the documentation
+             *     says only that receivers answer 204, and that failed deliveries are retried).
+             */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3597,7 +3609,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Answer with an empty body; any other answer is retried with backoff for up to 7 days. */
+            /**
+             * @description Received. Answer with an empty body. Failed deliveries are retried with backoff for up to 7
+             *     days; that every answer other than 204 counts as a failure is inferred (the documentation
+             *     says only that receivers answer 204, and that failed deliveries are retried).
+             */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3712,7 +3728,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Answer with an empty body; any other answer is retried with backoff for up to 7 days. */
+            /**
+             * @description Received. Answer with an empty body. Failed deliveries are retried with backoff for up to 7
+             *     days; that every answer other than 204 counts as a failure is inferred (the documentation
+             *     says only that receivers answer 204, and that failed deliveries are retried).
+             */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3743,7 +3763,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Answer with an empty body; any other answer is retried with backoff for up to 7 days. */
+            /**
+             * @description Received. Answer with an empty body. Failed deliveries are retried with backoff for up to 7
+             *     days; that every answer other than 204 counts as a failure is inferred (the documentation
+             *     says only that receivers answer 204, and that failed deliveries are retried).
+             */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3774,7 +3798,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Answer with an empty body; any other answer is retried with backoff for up to 7 days. */
+            /**
+             * @description Received. Answer with an empty body. Failed deliveries are retried with backoff for up to 7
+             *     days; that every answer other than 204 counts as a failure is inferred (the documentation
+             *     says only that receivers answer 204, and that failed deliveries are retried).
+             */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3805,7 +3833,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Answer with an empty body; any other answer is retried with backoff for up to 7 days. */
+            /**
+             * @description Received. Answer with an empty body. Failed deliveries are retried with backoff for up to 7
+             *     days; that every answer other than 204 counts as a failure is inferred (the documentation
+             *     says only that receivers answer 204, and that failed deliveries are retried).
+             */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3830,7 +3862,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Answer with an empty body; any other answer is retried with backoff for up to 7 days. */
+            /**
+             * @description Received. Answer with an empty body. Failed deliveries are retried with backoff for up to 7
+             *     days; that every answer other than 204 counts as a failure is inferred (the documentation
+             *     says only that receivers answer 204, and that failed deliveries are retried).
+             */
             204: {
                 headers: {
                     [name: string]: unknown;

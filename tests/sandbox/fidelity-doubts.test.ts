@@ -88,3 +88,46 @@ describe('a refund\'s item_details name their item by item_id, as the contract n
     expect(unknown.body).toEqual({ error: 'MissingField', message: expect.stringContaining('"BPM-200" names no order item of this payment') });
   });
 });
+
+describe('a body that is not UTF-8 is refused, never folded into U+FFFD', () => {
+  /** A create whose idempotency_key holds these raw bytes, sent as they are. */
+  const createWithKeyBytes = (key: Buffer) => {
+    const [before, after] = JSON.stringify(sessionRequest({ idempotency_key: 'KEY' })).split('KEY') as [string, string];
+    return s.app.inject({
+      method: 'POST', url: '/payments/v1/create_payment_session',
+      headers: { 'x-service-api-key': 'sandbox-dev-key', 'content-type': 'application/json' },
+      payload: Buffer.concat([Buffer.from(before), key, Buffer.from(after)]),
+    });
+  };
+
+  it('the keys 0xFF, 0xFE and a literal U+FFFD no longer return one session: the first two are refused, the third is a key of its own', async () => {
+    const ff = await createWithKeyBytes(Buffer.from([0x6b, 0xff]));
+    expect({ status: ff.statusCode, error: ff.json().error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+    expect(ff.json().message).toMatch(/not valid UTF-8 \(byte 0xff at offset \d+\)/);
+    const fe = await createWithKeyBytes(Buffer.from([0x6b, 0xfe]));
+    expect({ status: fe.statusCode, error: fe.json().error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+    const replacement = await createWithKeyBytes(Buffer.from('k\uFFFD'));
+    expect(replacement.statusCode).toBe(200);
+    const again = await createWithKeyBytes(Buffer.from('k\uFFFD'));
+    expect(again.json().id).toBe(replacement.json().id);
+    expect((await s.get('/payments/v1/payment_sessions')).body.pagination.count).toBe(1);
+  });
+
+  it.each([
+    ['a cut sequence', [0x6b, 0xc3]],
+    ['an overlong slash', [0xc0, 0xaf]],
+    ['a surrogate encoded as UTF-8', [0xed, 0xa0, 0x80]],
+    ['a code point past U+10FFFF', [0xf4, 0x90, 0x80, 0x80]],
+  ])('refuses %s with the operation\'s own code, on every operation that reads a body', async (_name, bytes) => {
+    expect((await createWithKeyBytes(Buffer.from(bytes))).json().error).toBe('InvalidRequestParameter');
+    const token = await s.app.inject({
+      method: 'POST', url: '/api/v1/payment_tokens/create', headers: { 'x-service-api-key': 'sandbox-dev-key', 'content-type': 'application/json' },
+      payload: Buffer.concat([Buffer.from('{"success_url":"https://s.example/ok","failure_url":"https://s.example/ko","customer_name":"'), Buffer.from(bytes), Buffer.from('"}')]),
+    });
+    expect({ status: token.statusCode, error: token.json().error }).toEqual({ status: 400, error: 'ValidationError' });
+  });
+
+  it('takes every character written as UTF-8, four-byte ones included', async () => {
+    expect((await createWithKeyBytes(Buffer.from('ключ-🔑-é'))).statusCode).toBe(200);
+  });
+});

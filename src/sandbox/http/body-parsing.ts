@@ -1,5 +1,6 @@
 // Request bodies. A malformed body is not an error of the parser but of the operation, so that each
 // operation answers it with its own error code; an operation that reads no body (cancel) drains it.
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
 
 /** Stands for a body that cannot be read as JSON; the route decides what that means. */
@@ -63,20 +64,24 @@ export function registerJsonParser(app: FastifyInstance): void {
   // is ignored: the documents admit it (their objects are open), and dropped it can poison nothing.
   const parse = app.getDefaultJsonParser('remove', 'remove');
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (request, bytes, done) => {
     // The sandbox reads bodies as sent: a compressed one would be read as garbage, or worse, as JSON.
     if (encoded(request.headers['content-encoding'])) return done(null, new MalformedBody(`The sandbox does not decode Content-Encoding ${request.headers['content-encoding']}: send the body uncompressed.`));
+    // Bytes that are not UTF-8 (0xFF, 0xFE, a cut sequence) would decode to U+FFFD: two different
+    // idempotency keys, or a key and a real U+FFFD, would become one. JSON is UTF-8 (RFC 8259).
+    if (!isUtf8(bytes as Buffer)) return done(null, new MalformedBody(invalidUtf8Message(bytes as Buffer)));
+    const body = (bytes as Buffer).toString('utf8');
     // An empty body is no body: optional bodies (void) may be sent as nothing at all.
-    if ((body as string).trim() === '') return done(null, undefined);
-    parse(request, body as string, (error, value) => {
-      if (error) return done(null, new MalformedBody(`The request body is not valid JSON: ${describeParseError(body as string)}.`));
+    if (body.trim() === '') return done(null, undefined);
+    parse(request, body, (error, value) => {
+      if (error) return done(null, new MalformedBody(`The request body is not valid JSON: ${describeParseError(body)}.`));
       const deep = value !== null && typeof value === 'object' ? tooDeepAt(value) : undefined;
       if (deep) {
         const where = deep.slice(0, 3).join('.') + (deep.length > 3 ? '…' : '');
         return done(null, new MalformedBody(`The request body nests deeper than ${MAX_NESTING_DEPTH} levels (at ${where}).`, deep[0]));
       }
       // Only an escape (\ud800) can put a lone surrogate into a string: raw bytes are UTF-8.
-      const broken = (body as string).includes('\\u') ? notUnicodeAt(value) : undefined;
+      const broken = body.includes('\\u') ? notUnicodeAt(value) : undefined;
       if (broken) {
         return done(null, new MalformedBody(`The request body holds a string that is not valid Unicode at ${broken.map((key) => key.toWellFormed()).join('.') || 'its top'}: a lone surrogate escape such as \\ud800, which storing would turn into another character.`, broken[0]));
       }
@@ -101,6 +106,25 @@ export function registerBodyDrain(app: FastifyInstance): void {
     payload.on('end', () => done(null, undefined));
     payload.resume();
   });
+}
+
+/** The offset of the first byte that starts no valid UTF-8 sequence, or -1 when every byte does. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  for (let at = 0; at < bytes.length;) {
+    const lead = bytes[at]!;
+    // The length its lead byte announces; 0 for a byte no sequence starts with (0x80–0xC1, 0xF5–0xFF).
+    const length = lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+    // isUtf8 also refuses what the lead byte alone cannot tell: overlong forms, surrogates, a cut sequence.
+    if (length === 0 || !isUtf8(bytes.subarray(at, at + length))) return at;
+    at += length;
+  }
+  return -1;
+}
+
+/** The answer to a body that is not UTF-8: where it breaks, and what to send instead. */
+export function invalidUtf8Message(bytes: Buffer): string {
+  const at = firstInvalidUtf8(bytes);
+  return `The request body is not valid UTF-8 (byte 0x${bytes[at]!.toString(16).padStart(2, '0')} at offset ${at}): send JSON encoded as UTF-8; a character that is not ASCII may also be written as a \\u escape.`;
 }
 
 const encoded = (header: string | undefined) => header !== undefined && header.trim().toLowerCase() !== 'identity' && header.trim() !== '';

@@ -395,7 +395,7 @@ class Converter {
     if (!known) return out;
     this.lose('open enum', pointer(at, 'anyOf'), 'type: string, with the known values in x-extensible-enum and the description');
     const { anyOf: _anyOf, ...rest } = out;
-    return withNote({ ...rest, type: 'string', 'x-extensible-enum': known }, `Known values: ${known.map((v) => `\`${v}\``).join(', ')}. Other values may appear: read it as a string.`);
+    return withNote({ ...rest, type: 'string', 'x-extensible-enum': known }, knownValuesNote(known));
   }
 
   /** Whether the exclusive bound beside `bound` (minimum or maximum) is the stricter, or the only, one. */
@@ -443,6 +443,15 @@ class Converter {
       // An inline branch with its own type, merged: nullable says exactly what 3.1 said.
       return replaceKey(out, composition, { ...only, nullable: true });
     }
+    const openEnum = branches.length === 1 && isBareRef(only) ? this.openEnumAt(only.$ref) : undefined;
+    if (openEnum) {
+      // A nullable reference to an open enum: in 3.0 a nullable string with the known values, inline.
+      // `nullable` beside an `allOf` of the reference would not reach into it, and a strict 3.0
+      // validator would refuse the null the service sends (eligibility_status of the catalog).
+      this.lose(`null in ${composition}`, here, `the open enum ${only.$ref.split('/').pop()} inlined as a nullable string`);
+      const { description: _description, ...known } = this.schema(openEnum, only.$ref);
+      return withNote(replaceKey(out, composition, { ...known, nullable: true }), knownValuesNote(known['x-extensible-enum']));
+    }
     const types = new Set(branches.map((branch) => this.typeOf(branch)));
     const type = out.type ?? (types.size === 1 ? [...types][0] : undefined);
     if (type === undefined) {
@@ -455,6 +464,13 @@ class Converter {
     }
     this.lose(`null in ${composition}`, here, `type: ${type}, nullable: true beside the ${composition} of the other branches`);
     return replaceKey(out, composition, { type, nullable: true, [composition]: branches });
+  }
+
+  /** The 3.1 schema a local `$ref` names, when it is an open enum (lib/open-enum.mjs); else undefined. */
+  openEnumAt(ref) {
+    if (!ref.startsWith('#/')) return undefined;
+    const target = ref.slice(2).split('/').reduce((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], this.source);
+    return openEnumValues(target) ? target : undefined;
   }
 
   /** The one type a schema's values have (following references into the 3.1 document), or undefined. */
@@ -526,6 +542,9 @@ class Converter {
     return replaceKey(replaceKey(out, 'allOf', {}), '$ref', { allOf: [{ $ref: out.$ref }, ...allOf] });
   }
 }
+
+/** What the description of an open enum says in 3.0, where no keyword can. */
+const knownValuesNote = (known) => `Known values: ${known.map((v) => `\`${v}\``).join(', ')}. Other values may appear: read it as a string.`;
 
 /** `schema` with a paragraph added to its description (which it gets if it had none). */
 function withNote(schema, note) {

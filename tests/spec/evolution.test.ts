@@ -68,7 +68,8 @@ describe.each(documents)('%s', (_name, doc) => {
 
 describe('the two documents', () => {
   it('open the same enums, with the same known values: anyOf in 3.1, x-extensible-enum in 3.0', () => {
-    const of = (doc: Document, kind: string) => enumsIn(doc, schemaReach(doc).answers).filter((e) => e.kind === kind).map((e) => JSON.stringify(e.values)).sort();
+    // As sets: the 3.0 companion writes a nullable open enum inline where it is used (openapi-30.mjs).
+    const of = (doc: Document, kind: string) => [...new Set(enumsIn(doc, schemaReach(doc).answers).filter((e) => e.kind === kind).map((e) => JSON.stringify(e.values)))].sort();
     expect(of(v30, 'open')).toEqual([]);
     expect(of(v31, 'extensible')).toEqual([]);
     expect(of(v30, 'extensible')).toEqual(of(v31, 'open'));

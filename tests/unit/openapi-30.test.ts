@@ -175,6 +175,19 @@ describe('a schema', () => {
     expect(losses).toEqual([{ kind: 'null in oneOf', at: '#/components/schemas/S/oneOf', to: 'type: object, nullable: true beside allOf: [the other branch]' }]);
   });
 
+  it('with an anyOf of a $ref to an open enum and null is that open enum, inline, as a nullable string', () => {
+    const { schema, losses } = convertSchema(
+      { description: 'Status, or null.', anyOf: [{ $ref: '#/components/schemas/Status' }, { type: 'null' }] },
+      { Status: { type: 'string', description: 'A status.', anyOf: [{ type: 'string', enum: ['a', 'b'] }, { type: 'string' }] } },
+    );
+    // A strict 3.0 validator takes the null: nullable stands beside the type itself, not an allOf.
+    expect(schema).toEqual({
+      description: 'Status, or null.\n\nKnown values: `a`, `b`. Other values may appear: read it as a string.\n',
+      type: 'string', 'x-extensible-enum': ['a', 'b'], nullable: true,
+    });
+    expect(losses).toContainEqual({ kind: 'null in anyOf', at: '#/components/schemas/S/anyOf', to: 'the open enum Status inlined as a nullable string' });
+  });
+
   it('with a null branch and one typed inline branch is that branch, nullable, exactly', () => {
     const { schema, losses } = convertSchema({ description: 'd', anyOf: [{ type: 'string', minLength: 1 }, { type: 'null', description: 'none' }] });
     expect(schema).toEqual({ description: 'd', type: 'string', minLength: 1, nullable: true });

@@ -1114,7 +1114,7 @@ export interface components {
             shipping_name?: string;
             /** @description Shipping address. Accepted; not compared on an idempotent retry. */
             shipping_address?: components["schemas"]["PostalAddress"];
-            /** @description Asks for a session that may be captured more than once. Accepted; not compared on an idempotent retry. A boolean (inferred from the name, a request flag). */
+            /** @description A multi-capture flag. Accepted; not compared on an idempotent retry; what it changes is not documented. A boolean (inferred from the name, a request flag). */
             request_multicapture?: boolean;
             /** @description Test configuration. Accepted; not compared on an idempotent retry. */
             test_config?: components["schemas"]["TestConfig"];

@@ -120,20 +120,24 @@ export function nodeAt(doc, pointer) {
  * Returns changes in the gate's shape: `{ impact: 'major', kind, where, messages }`.
  */
 export function evolutionBreaks(base, revision) {
-  const { answers } = schemaReach(base);
-  const kept = [...answers].filter((name) => revision.components?.schemas?.[name] !== undefined);
+  const before = schemaReach(base).answers;
+  const after = [...schemaReach(revision).answers];
   const breaks = [];
-  const closedNow = new Set(closedObjects(revision, kept));
-  for (const at of closedNow) {
-    if (!closedObjects(base, [at.split('/')[3]]).includes(at)) {
+  // An object schema an answer reaches that refuses undeclared properties now: in place, or a new
+  // schema the answer reaches (what the base closed already is redocly's to rate, or no change).
+  const closedBefore = new Set(closedObjects(base, before));
+  for (const at of closedObjects(revision, after)) {
+    if (!closedBefore.has(at)) {
       breaks.push({ impact: 'major', kind: 'modified', where: at.slice(2), messages: ['An answer\'s schema refuses properties it does not name now: a later answer would break partners\' readers (answer-closed).'] });
     }
   }
-  const openIn = (doc, names) => new Set(enumsIn(doc, names).filter((found) => found.kind !== 'closed').map((found) => found.at));
-  const openNow = openIn(revision, kept);
-  for (const at of openIn(base, kept)) {
-    if (!openNow.has(at) && nodeAt(revision, at) !== undefined) {
-      breaks.push({ impact: 'major', kind: 'modified', where: at.slice(2), messages: ['An answer\'s open enum is closed now: a value the service adds later would break partners\' decoders (enum-closed).'] });
+  // An enum an answer carries that is closed now without saying why (x-enum-closed): an open one
+  // closed, or lost its string fallback, or a closed one the answer reaches anew.
+  const closedWithoutReason = (doc, names) => new Set(enumsIn(doc, names).filter((found) => found.kind === 'closed' && !found.closedBecause).map((found) => found.at));
+  const closedEnumsBefore = closedWithoutReason(base, before);
+  for (const at of closedWithoutReason(revision, after)) {
+    if (!closedEnumsBefore.has(at)) {
+      breaks.push({ impact: 'major', kind: 'modified', where: at.slice(2), messages: ['An answer\'s enum is closed now: a value the service adds later would break partners\' decoders (enum-closed).'] });
     }
   }
   return breaks;

@@ -178,6 +178,14 @@ describe('the evolution policy corrects the ratings of answers', () => {
       delete schema.anyOf;
     }, 'enum-closed'],
     ['an open enum that lost its string fallback', (doc: OpenDoc) => { summary(doc).anyOf!.pop(); }, 'enum-closed'],
+    ['an answer pointed at a new, closed schema', (doc: OpenDoc) => {
+      doc.components.schemas.CaptureResponseV2 = { type: 'object', properties: { id: { type: 'string' } }, additionalProperties: false };
+      (doc as unknown as { paths: Record<string, any> }).paths['/payments/v1/payment_session/{business_id}/capture'].post.responses['200'].content['application/json'].schema = { $ref: '#/components/schemas/CaptureResponseV2' };
+    }, 'answer-closed'],
+    ['an answer pointed at a new, closed enum', (doc: OpenDoc) => {
+      doc.components.schemas.ClosedSummary = { type: 'string', enum: ['Captured'] };
+      doc.components.schemas.PaymentSessionFields!.properties!.status_summary = { $ref: '#/components/schemas/ClosedSummary' } as OpenSchema;
+    }, 'enum-closed'],
     ['an inline error enum closed', (doc: OpenDoc) => {
       const error = doc.components.schemas.PaymentSessionCaptureError!.properties!.error!;
       error.enum = error.anyOf![0]!.enum;

@@ -38,6 +38,8 @@ describe('laterValue', () => {
     [['NotFound'], 'AddedLater'],
     [['captured', 'Captured'], 'added_later'],
     [['dispute.created', 'other'], 'added_later'],
+    [['aB', 'cD'], 'added_later'],
+    [['Ab-c', 'Cd'], 'added_later'],
     [[], 'added_later'],
   ])('%j gives %s', (known, expected) => {
     expect(laterValue(known)).toBe(expected);
@@ -108,6 +110,29 @@ describe('evolveValue', () => {
     expect(evolveValue('', fee, options())).toBe('');
     // A oneOf says the same as an anyOf here.
     expect(evolveValue('1.00', { oneOf: [{ type: 'number' }, { type: 'string' }] }, options())).toBe(1);
+  });
+
+  it('leaves a number whose composition is not a string or a number, whatever the fee setting', () => {
+    const asString = options({ settings: { enabled: true, service_fee: 'string' } });
+    expect(evolveValue(5, { anyOf: [{ type: 'number' }, { type: 'object' }] }, asString)).toBe(5);
+    expect(evolveValue(5, { anyOf: [{ type: 'number' }, { type: 'number' }] }, asString)).toBe(5);
+  });
+
+  it('walks the object branch of a nullable composition, whichever keyword makes it one', () => {
+    const kind = { kind: { $ref: '#/Status' } };
+    for (const branch of [{ type: 'object', properties: kind }, { properties: kind }, { allOf: [{ type: 'object', properties: kind }] }] as DrillSchema[]) {
+      expect(evolveValue({ kind: 'captured' }, { anyOf: [{ type: 'null' }, { type: 'string' }, branch] }, options())).toEqual({ kind: 'added_later', ...added });
+    }
+  });
+
+  it('takes the first branch whose required properties the object has all of', () => {
+    const schema: DrillSchema = {
+      oneOf: [
+        { type: 'object', required: ['a', 'b'], properties: { a: { $ref: '#/Summary' } } } as DrillSchema,
+        { type: 'object', required: ['a'], properties: { a: { $ref: '#/Status' } } } as DrillSchema,
+      ],
+    };
+    expect(evolveValue({ a: 'captured' }, schema, options())).toEqual({ a: 'added_later', ...added });
   });
 
   it('adds no property where the contract forbids one, nor to a map whose values it types', () => {

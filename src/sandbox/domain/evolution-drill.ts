@@ -72,10 +72,14 @@ export interface EvolveOptions {
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** The schema behind its references. */
+/** The schema behind its references (a reference that leads back to one already followed stops there). */
 function deref(schema: DrillSchema, options: EvolveOptions): DrillSchema {
   let at = schema;
-  for (let hops = 0; at.$ref !== undefined && hops < 32; hops++) at = options.resolve(at.$ref);
+  const followed = new Set<string>();
+  while (at.$ref !== undefined && !followed.has(at.$ref)) {
+    followed.add(at.$ref);
+    at = options.resolve(at.$ref);
+  }
   return at;
 }
 

@@ -32,7 +32,7 @@ describe('amounts on the detail record', () => {
 });
 
 describe('lost disputes', () => {
-  it('take their amount out of the items too, and a session with nothing left is Refunded', async () => {
+  it('take their amount out of the items too, and a session a lost dispute took money from stays Disputed, refunded or not', async () => {
     const id = await s.authorized({ total_amount: 1000, amount_details: noCharges, order_items: [
       { name: 'A', quantity: 1, price: 500, amount_details: noCharges }, { name: 'B', quantity: 1, price: 500, amount_details: noCharges }] });
     await s.post(`${s.session(id)}/capture`, { total_amount: 700 });
@@ -43,7 +43,7 @@ describe('lost disputes', () => {
     await refund(id, 400);
     const detail = (await s.detail(id)).body;
     expect(detail.order_items.map((i: any) => [i.total_refundable, i.quantity_refundable])).toEqual([[0, 0], [0, 0]]);
-    expect(detail.status_summary).toBe('Refunded');
+    expect(detail.status_summary).toBe('Disputed');
   });
 });
 

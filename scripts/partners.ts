@@ -2,16 +2,19 @@
 // generates a client from the published document with the generator partners use, compiles it,
 // runs one real flow against a sandbox on :memory:, reads an error code in that language's idiom,
 // and verifies a signed delivery from the sandbox with that language's standard HMAC library.
+// It runs the row's samples program too (every operation of the contract once, each call marked as
+// the sample the API reference quotes), and the curl samples (partners/curl/samples.sh) first.
 // Then it runs the flow and the verifier again against a second sandbox that plays a later version
 // of the service (`sandbox --drill`, the evolution drill): the same client must read what that
 // version adds (properties, enum values, an error code, service_fee as a number) and ignore an
 // event type it does not know.
 //   npm run partners                       every row
 //   npm run partners -- --only go,java     the rows whose id starts with one of these
+//   npm run partners -- --only curl        the curl samples alone
 // Generators and toolchains are pinned in toolchain.json (`partners`); what the machine lacks is
 // installed from the registries (PyPI, Maven Central, the Go module proxy, npm, Debian's packages).
 // It prints one table, and writes it with the details to test-results/partners.{md,json}.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -19,26 +22,32 @@ import { startSandboxProcess } from '../tests/support/sandbox-process.js';
 import { startDeliveryLog } from './partners/deliveries.js';
 import { checkFlow, UNLISTED_VOID_CODE, type Service } from './partners/flow-check.js';
 import { UNKNOWN_EVENT_TYPE } from '../src/sandbox/domain/evolution-drill.js';
-import { matrixTable, type RowReport, type StepResult } from './partners/report.js';
-import type { Row, RowContext } from './partners/row.js';
+import { matrixTable, notRun, type RowReport, type StepResult } from './partners/report.js';
+import type { Row, RowContext, SampleProgram } from './partners/row.js';
 import { rows } from './partners/rows/index.js';
 import { CommandFailed, runCommand, tail } from './partners/run-command.js';
 import { ensureToolchain } from './partners/toolchain.js';
 import { partnerPins } from './partners/pins.js';
 import { checkUnknownEvent, checkVerifier } from './partners/verifier-check.js';
+import { checkSampleProgram } from './partners/samples-check.js';
+import { CURL_TOOLCHAIN, curlSamples, curlVersion } from './partners/curl.js';
+import { operationIdsOf } from './lib/samples.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
 const wanted = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
 const selected = wanted ? rows.filter((row) => wanted.some((prefix) => row.id.startsWith(prefix))) : rows;
-if (selected.length === 0) {
-  console.error(`--only ${values.only} names no row. The rows: ${rows.map((row) => row.id).join(', ')}.`);
+const withCurl = !wanted || wanted.some((prefix) => 'curl'.startsWith(prefix));
+if (selected.length === 0 && !withCurl) {
+  console.error(`--only ${values.only} names no row. The rows: curl, ${rows.map((row) => row.id).join(', ')}.`);
   process.exit(2);
 }
 
 const API_KEY = 'sandbox-dev-key';
 const SECRET = 'whsec_partner_matrix_secret';
 const pins = partnerPins(root);
+/** The operations every samples program calls, from the published document. */
+const operationIds = operationIdsOf(JSON.parse(readFileSync(path.join(root, 'generated', 'openapi.json'), 'utf8')));
 
 /** A sandbox on :memory: with a delivery log as its channel's webhook endpoint. */
 async function serviceWithDeliveries(args: string[] = []) {
@@ -54,10 +63,11 @@ function helper(baseUrl: string, path: string, body: unknown): Promise<Response>
 
 const today = await serviceWithDeliveries();
 const later = await serviceWithDeliveries(['--drill']);
-console.log(`Partner matrix: ${selected.length} rows, against the sandbox at ${today.sandbox.baseUrl}, and under the evolution drill at ${later.sandbox.baseUrl}.`);
+console.log(`Partner matrix: ${selected.length} rows${withCurl ? ' and the curl samples' : ''}, against the sandbox at ${today.sandbox.baseUrl}, and under the evolution drill at ${later.sandbox.baseUrl}.`);
 
 const reports: RowReport[] = [];
 try {
+  if (withCurl) reports.push(await runCurl());
   for (const row of selected) reports.push(await runRow(row));
 } finally {
   await today.stop();
@@ -76,11 +86,12 @@ if (failed.length > 0) {
 }
 console.log(`\nEvery row passed (${reports.length}).`);
 
-async function runRow(row: Row): Promise<RowReport> {
-  const workDir = path.join(root, '.partners', row.id);
+/** A row's scratch folder, emptied, and what its steps get. */
+function rowContext(id: string): RowContext {
+  const workDir = path.join(root, '.partners', id);
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(workDir, { recursive: true });
-  const log = (line: string) => console.log(`[${row.id}] ${line}`);
+  const log = (line: string) => console.log(`[${id}] ${line}`);
   const ctx: RowContext = {
     root,
     workDir,
@@ -91,17 +102,12 @@ async function runRow(row: Row): Promise<RowReport> {
     log,
   };
   mkdirSync(ctx.cacheDir, { recursive: true });
-  const report: RowReport = {
-    id: row.id,
-    language: row.language,
-    generator: row.generator,
-    version: pins[row.generatorPin] ?? '(not pinned)',
-    document: row.document,
-    warnings: [],
-    steps: { toolchain: 'not run', generate: 'not run', compile: 'not run', flow: 'not run', webhook: 'not run', drill: 'not run' },
-    passed: false,
-  };
-  const step = async (name: keyof RowReport['steps'], action: () => Promise<void>): Promise<boolean> => {
+  return ctx;
+}
+
+/** Runs one step of a report: its time, and its error's last lines when it fails. */
+function stepper(report: RowReport, log: (line: string) => void) {
+  return async (name: keyof RowReport['steps'], action: () => Promise<void>): Promise<boolean> => {
     const started = Date.now();
     log(`${name}…`);
     try {
@@ -115,8 +121,35 @@ async function runRow(row: Row): Promise<RowReport> {
       return false;
     }
   };
+}
+
+/** The curl samples, on today's sandbox: a line of the table where only the samples step applies. */
+async function runCurl(): Promise<RowReport> {
+  const ctx = rowContext('curl');
+  const report: RowReport = { id: 'curl', language: 'curl', generator: 'curl', version: '', document: null, warnings: [], steps: notRun(), passed: false };
+  report.passed = await stepper(report, ctx.log)('samples', async () => {
+    await ensureToolchain(CURL_TOOLCHAIN, ctx.log);
+    report.version = curlVersion((await ctx.run('curl', ['--version'])).output);
+    await runSamples(curlSamples, ctx, 'curl');
+  });
+  return report;
+}
+
+async function runRow(row: Row): Promise<RowReport> {
+  const ctx = rowContext(row.id);
+  const report: RowReport = {
+    id: row.id,
+    language: row.language,
+    generator: row.generator,
+    version: pins[row.generatorPin] ?? '(not pinned)',
+    document: row.document,
+    warnings: [],
+    steps: notRun(),
+    passed: false,
+  };
+  const step = stepper(report, ctx.log);
   const ok =
-    (await step('toolchain', () => ensureToolchain(row.toolchain, log))) &&
+    (await step('toolchain', () => ensureToolchain(row.toolchain, ctx.log))) &&
     (await step('generate', async () => {
       report.warnings = (await row.generate(ctx)).warnings;
     })) &&
@@ -128,6 +161,7 @@ async function runRow(row: Row): Promise<RowReport> {
       const delivery = await today.deliveries.find(report.sessionId!);
       await checkVerifier(row, ctx, delivery, SECRET);
     })) &&
+    (await step('samples', () => runSamples(row.samples, ctx, row.id))) &&
     (await step('drill', async () => {
       // The void of the flow answers a code the contract does not list, as a later version could.
       const fault = await helper(later.sandbox.baseUrl, '/sandbox/v1/faults', { operation_id: 'voidPaymentSession', status: 400, error: UNLISTED_VOID_CODE });
@@ -139,10 +173,16 @@ async function runRow(row: Row): Promise<RowReport> {
   try {
     report.typeNames = await row.typeNames(ctx);
   } catch (error) {
-    log(`type names: ${(error as Error).message}`);
+    ctx.log(`type names: ${(error as Error).message}`);
   }
   report.passed = ok;
   return report;
+}
+
+/** Runs a samples program against today's sandbox: every operation 2xx, each marked once. */
+function runSamples(program: SampleProgram, ctx: RowContext, id: string): Promise<void> {
+  const run = `${id}-samples-${Date.now().toString(36)}`;
+  return checkSampleProgram(program, ctx, { PARTNER_BASE_URL: today.sandbox.baseUrl, PARTNER_API_KEY: API_KEY, PARTNER_RUN: run }, operationIds);
 }
 
 /** Runs the row's flow program against a sandbox and checks its claims; the session id. */

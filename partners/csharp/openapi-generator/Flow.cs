@@ -3,12 +3,16 @@
 // checkout through the sandbox's helper, capture part of it, refund part of it, list with a filter,
 // retrieve it, read the error code of a second capture and of a void from the generated error
 // models, and report what the service sent that this version of the contract does not list.
+//
+// It reads PARTNER_BASE_URL (default http://127.0.0.1:4010, the sandbox of `npm start`),
+// PARTNER_API_KEY (default sandbox-dev-key) and PARTNER_RUN (default: the time in base 36).
 using System;
 using System.Collections.Generic;
 using System.Globalization;
 using System.Linq;
 using System.Net.Http;
 using System.Text;
+using System.Text.RegularExpressions;
 using Newtonsoft.Json;
 using Newtonsoft.Json.Linq;
 using Partner.Payments.Api;
@@ -19,9 +23,56 @@ public static class Flow
 {
     public static int Main()
     {
-        string baseUrl = Environment.GetEnvironmentVariable("PARTNER_BASE_URL");
-        string apiKey = Environment.GetEnvironmentVariable("PARTNER_API_KEY");
-        string run = Environment.GetEnvironmentVariable("PARTNER_RUN");
+        // The settings, with the local sandbox's defaults (`npm start`, its development key), so
+        // that the program runs as copied. A wrong value ends it on one line.
+        string baseUrl = Setting("PARTNER_BASE_URL", "http://127.0.0.1:4010");
+        string apiKey = Setting("PARTNER_API_KEY", "sandbox-dev-key");
+        // Unique to each run: it goes into the idempotency keys, the email and the metadata.
+        string run = Setting("PARTNER_RUN", Base36(DateTimeOffset.UtcNow.ToUnixTimeMilliseconds()));
+        if (!Regex.IsMatch(baseUrl, @"^https?://[^\s/?#]+(/[^\s?#]*)?$")) return Fail("PARTNER_BASE_URL=" + baseUrl + " is not an http(s) URL");
+        if (!Regex.IsMatch(run, "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")) return Fail("PARTNER_RUN=" + run + " is not 1 to 64 letters, digits, - or _ (it goes into idempotency keys and an email)");
+        try
+        {
+            return Run(baseUrl.TrimEnd('/'), apiKey, run);
+        }
+        catch (ApiException e) when (e.ErrorCode == 401)
+        {
+            return Fail("PARTNER_API_KEY was refused (401): " + e.ErrorContent);
+        }
+        catch (HttpRequestException e)
+        {
+            return Fail("Nothing answers at PARTNER_BASE_URL=" + baseUrl + " (" + (e.InnerException ?? e).Message + "): is the sandbox running (npm start)?");
+        }
+    }
+
+    /// <summary>The variable's value, or the default when it is unset or empty.</summary>
+    static string Setting(string name, string fallback)
+    {
+        string value = Environment.GetEnvironmentVariable(name);
+        return string.IsNullOrEmpty(value) ? fallback : value;
+    }
+
+    /// <summary>Ends the program on one line: a wrong setting, a refused key, no sandbox.</summary>
+    static int Fail(string message)
+    {
+        Console.Error.WriteLine(message);
+        return 2;
+    }
+
+    static string Base36(long number)
+    {
+        const string digits = "0123456789abcdefghijklmnopqrstuvwxyz";
+        var text = new StringBuilder();
+        do
+        {
+            text.Insert(0, digits[(int)(number % 36)]);
+            number /= 36;
+        } while (number > 0);
+        return text.ToString();
+    }
+
+    static int Run(string baseUrl, string apiKey, string run)
+    {
         string email = run + "@partner.example";
 
         // The document's apiKey scheme (x-service-api-key) is applied by every generated operation

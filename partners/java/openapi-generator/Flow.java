@@ -8,6 +8,9 @@
 // wrapper (an anyOf) whose actual instance is either the generated Java enum of the documented
 // values (…AnyOf: a known value, with its constant) or a String (a value this client does not know,
 // kept as the service sent it). See NOTES.md.
+//
+// It reads PARTNER_BASE_URL (default http://127.0.0.1:4010, the sandbox of `npm start`),
+// PARTNER_API_KEY (default sandbox-dev-key) and PARTNER_RUN (default: the time in base 36).
 import com.example.payments.client.ApiClient;
 import com.example.payments.client.ApiException;
 import com.example.payments.client.api.PaymentSessionsApi;
@@ -37,6 +40,7 @@ import com.example.payments.client.model.VoidPaymentSessionRequest;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import java.math.BigDecimal;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -47,9 +51,36 @@ import java.util.UUID;
 
 public class Flow {
   public static void main(String[] args) throws Exception {
-    String baseUrl = System.getenv("PARTNER_BASE_URL");
-    String apiKey = System.getenv("PARTNER_API_KEY");
-    String run = System.getenv("PARTNER_RUN");
+    // The settings, with the local sandbox's defaults (`npm start`, its development key), so that
+    // the program runs as copied. A wrong value ends it on one line.
+    String baseUrl = setting("PARTNER_BASE_URL", "http://127.0.0.1:4010");
+    String apiKey = setting("PARTNER_API_KEY", "sandbox-dev-key");
+    // Unique to each run: it goes into the idempotency keys, the email and the metadata.
+    String run = setting("PARTNER_RUN", Long.toString(System.currentTimeMillis(), 36));
+    if (!baseUrl.matches("https?://[^\\s/?#]+(/[^\\s?#]*)?")) fail("PARTNER_BASE_URL=" + baseUrl + " is not an http(s) URL");
+    if (!run.matches("[A-Za-z0-9][A-Za-z0-9_-]{0,63}")) fail("PARTNER_RUN=" + run + " is not 1 to 64 letters, digits, - or _ (it goes into idempotency keys and an email)");
+    try {
+      flow(baseUrl.replaceAll("/$", ""), apiKey, run);
+    } catch (ApiException e) {
+      if (e.getCode() == 401) fail("PARTNER_API_KEY was refused (401): " + e.getResponseBody());
+      if (e.getCause() instanceof ConnectException) fail("Nothing answers at PARTNER_BASE_URL=" + baseUrl + " (" + e.getCause() + "): is the sandbox running (npm start)?");
+      throw e;
+    }
+  }
+
+  /** The variable's value, or the default when it is unset or empty. */
+  static String setting(String name, String fallback) {
+    String value = System.getenv(name);
+    return value == null || value.isEmpty() ? fallback : value;
+  }
+
+  /** Ends the program on one line: a wrong setting, a refused key, no sandbox. */
+  static void fail(String message) {
+    System.err.println(message);
+    System.exit(2);
+  }
+
+  static void flow(String baseUrl, String apiKey, String run) throws Exception {
     String email = run + "@partner.example";
 
     // The native library does not apply the document's apiKey scheme itself: a request

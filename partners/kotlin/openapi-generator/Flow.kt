@@ -4,6 +4,9 @@
 // read the error code of a second capture and of a void from the generated error models, and meet
 // what a later version of the service sends (values and codes this client does not know, fields
 // it does not declare, service_fee as a number) without failing.
+//
+// It reads PARTNER_BASE_URL (default http://127.0.0.1:4010, the sandbox of `npm start`),
+// PARTNER_API_KEY (default sandbox-dev-key) and PARTNER_RUN (default: the time in base 36).
 @file:JvmName("Flow")
 
 import com.example.payments.client.apis.PaymentSessionsApi
@@ -26,14 +29,41 @@ import com.example.payments.client.models.RefundReasonInput
 import com.example.payments.client.models.VoidPaymentSessionRequest
 import com.squareup.moshi.Types
 import java.math.BigDecimal
+import java.net.ConnectException
+import kotlin.system.exitProcess
 import okhttp3.MediaType.Companion.toMediaType
 import okhttp3.Request
 import okhttp3.RequestBody.Companion.toRequestBody
 
 fun main() {
-    val baseUrl = System.getenv("PARTNER_BASE_URL")
-    val apiKey = System.getenv("PARTNER_API_KEY")
-    val run = System.getenv("PARTNER_RUN")
+    // The settings, with the local sandbox's defaults (`npm start`, its development key), so that the
+    // program runs as copied. A wrong value ends it on one line.
+    val baseUrl = setting("PARTNER_BASE_URL", "http://127.0.0.1:4010")
+    val apiKey = setting("PARTNER_API_KEY", "sandbox-dev-key")
+    // Unique to each run: it goes into the idempotency keys, the email and the metadata.
+    val run = setting("PARTNER_RUN", System.currentTimeMillis().toString(36))
+    if (!Regex("""https?://[^\s/?#]+(/[^\s?#]*)?""").matches(baseUrl)) fail("PARTNER_BASE_URL=$baseUrl is not an http(s) URL")
+    if (!Regex("[A-Za-z0-9][A-Za-z0-9_-]{0,63}").matches(run)) fail("PARTNER_RUN=$run is not 1 to 64 letters, digits, - or _ (it goes into idempotency keys and an email)")
+    try {
+        flow(baseUrl.removeSuffix("/"), apiKey, run)
+    } catch (e: ClientException) {
+        if (e.statusCode == 401) fail("PARTNER_API_KEY was refused (401): ${(e.response as? ClientError<*>)?.body}")
+        throw e
+    } catch (e: ConnectException) {
+        fail("Nothing answers at PARTNER_BASE_URL=$baseUrl ($e): is the sandbox running (npm start)?")
+    }
+}
+
+/** The variable's value, or the default when it is unset or empty. */
+private fun setting(name: String, default: String): String = System.getenv(name)?.takeIf { it.isNotEmpty() } ?: default
+
+/** Ends the program on one line: a wrong setting, a refused key, no sandbox. */
+private fun fail(message: String): Nothing {
+    System.err.println(message)
+    exitProcess(2)
+}
+
+private fun flow(baseUrl: String, apiKey: String, run: String) {
     val email = "$run@partner.example"
 
     // The client applies the document's apiKey scheme (x-service-api-key) from this map to every call.

@@ -5,22 +5,52 @@
 # the error codes of a second capture and of a void from their 400 bodies, and tell each code or
 # value the document lists from one a later version of the service added. Every answer is checked
 # against the document, strictly (no type coercion).
-#   perl flow.pl <openapi-3.0.json>
+#   perl flow.pl [openapi-3.0.json]
+# It reads PARTNER_BASE_URL (default http://127.0.0.1:4010, the sandbox of `npm start`),
+# PARTNER_API_KEY (default sandbox-dev-key) and PARTNER_RUN (default: the time in base 36).
 use strict;
 use warnings;
 use Mojo::JSON qw(encode_json);
 use OpenAPI::Client;
+use Time::HiRes ();
 
-my ($document) = @ARGV;
-my $base_url   = $ENV{PARTNER_BASE_URL};
-my $run        = $ENV{PARTNER_RUN};
-my $client     = OpenAPI::Client->new($document, base_url => $base_url);
-my %routes     = map { ($_->{operation_id} => $_) } grep { $_->{operation_id} } $client->validator->routes->each;
+# Ends the program on one line: a wrong setting, a refused key, no sandbox.
+sub fail {
+  print STDERR "$_[0]\n";
+  exit 2;
+}
+
+# The variable's value, or the default when it is unset or empty.
+sub setting {
+  my ($name, $default) = @_;
+  return length($ENV{$name} // '') ? $ENV{$name} : $default;
+}
+
+sub base36 {
+  my ($n, $digits) = (shift, '');
+  do { $digits = (0 .. 9, 'a' .. 'z')[$n % 36] . $digits; $n = int($n / 36) } while $n > 0;
+  return $digits;
+}
+
+# The settings, with the local sandbox's defaults (`npm start`, its development key), so that the
+# program runs as copied. A wrong value ends it on one line.
+my $base_url = setting(PARTNER_BASE_URL => 'http://127.0.0.1:4010');
+my $api_key  = setting(PARTNER_API_KEY => 'sandbox-dev-key');
+# Unique to each run: it goes into the idempotency keys, the email and the metadata.
+my $run      = setting(PARTNER_RUN => base36(int(Time::HiRes::time() * 1000)));
+fail("PARTNER_BASE_URL=$base_url is not an http(s) URL") unless $base_url =~ m{\Ahttps?://[^\s/?#]+(/[^\s?#]*)?\z};
+fail("PARTNER_RUN=$run is not 1 to 64 letters, digits, - or _ (it goes into idempotency keys and an email)") unless $run =~ /\A[A-Za-z0-9][A-Za-z0-9_-]{0,63}\z/;
+$base_url =~ s{/\z}{};
+my $document = $ARGV[0] // 'openapi-3.0.json';
+fail("flow.pl: no document at $document (the OpenAPI 3.0 companion, generated/openapi-3.0.json)") unless -f $document;
+
+my $client = OpenAPI::Client->new($document, base_url => $base_url);
+my %routes = map { ($_->{operation_id} => $_) } grep { $_->{operation_id} } $client->validator->routes->each;
 
 # The API key is a security scheme, not a parameter: every request carries it.
 $client->ua->on(start => sub {
   my ($ua, $tx) = @_;
-  $tx->req->headers->header('x-service-api-key' => $ENV{PARTNER_API_KEY});
+  $tx->req->headers->header('x-service-api-key' => $api_key);
 });
 
 # Checks an answer against the document's schema for that operation and status, and returns what
@@ -53,6 +83,9 @@ sub call {
   my ($operation, @args) = @_;
   my $tx = $client->call($operation => @args);
   my ($status, $body) = ($tx->res->code // 0, $tx->res->json);
+  # A refused key, or no sandbox at that address, ends the program on one line.
+  fail("Nothing answers at PARTNER_BASE_URL=$base_url (@{[$tx->error->{message}]}): is the sandbox running (npm start)?") unless $status;
+  fail("PARTNER_API_KEY was refused (401): @{[$tx->res->body]}") if $status == 401;
   my @invalid = invalid_answer($operation, $status, $body);
   die "$operation answered $status with a body the document does not allow: @invalid\n" if @invalid;
   return ($status, $body);

@@ -4,6 +4,8 @@
 // part of it, refund part of it, list with a filter, retrieve it, read the error codes of a second
 // capture and of a void, and tell a documented code or value from one the service added later.
 //   php flow.php
+// It reads PARTNER_BASE_URL (default http://127.0.0.1:4010, the sandbox of `npm start`),
+// PARTNER_API_KEY (default sandbox-dev-key) and PARTNER_RUN (default: the time in base 36).
 declare(strict_types=1);
 
 require __DIR__ . '/autoload.php';
@@ -26,13 +28,38 @@ use Partner\Payments\Model\PaymentSessionVoidError;
 use Partner\Payments\Model\RefundReasonInput;
 use Partner\Payments\Model\VoidPaymentSessionRequest;
 
-$baseUrl = getenv('PARTNER_BASE_URL');
-$run = getenv('PARTNER_RUN');
+/** Ends the program on one line: a wrong setting, a refused key, no sandbox. */
+function fail(string $message): never
+{
+    fwrite(STDERR, "$message\n");
+    exit(2);
+}
+
+/** The variable's value, or the default when it is unset or empty. */
+function setting(string $name, string $default): string
+{
+    $value = getenv($name);
+    return $value === false || $value === '' ? $default : $value;
+}
+
+// The settings, with the local sandbox's defaults (`npm start`, its development key), so that the
+// program runs as copied. A wrong value ends it on one line.
+$baseUrl = setting('PARTNER_BASE_URL', 'http://127.0.0.1:4010');
+$apiKey = setting('PARTNER_API_KEY', 'sandbox-dev-key');
+// Unique to each run: it goes into the idempotency keys, the email and the metadata.
+$run = setting('PARTNER_RUN', base_convert((string) (int) (microtime(true) * 1000), 10, 36));
+if (!preg_match('~^https?://[^\s/?#]+(/[^\s?#]*)?$~', $baseUrl)) {
+    fail("PARTNER_BASE_URL=$baseUrl is not an http(s) URL");
+}
+if (!preg_match('~^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$~', $run)) {
+    fail("PARTNER_RUN=$run is not 1 to 64 letters, digits, - or _ (it goes into idempotency keys and an email)");
+}
+$baseUrl = rtrim($baseUrl, '/');
 // Query booleans as `true`/`false`, as the API reads them (the client's default sends 1/0). The
 // serializer reads this from the default configuration, so that is the one to set.
 $config = Configuration::getDefaultConfiguration()
     ->setHost($baseUrl)
-    ->setApiKey('x-service-api-key', getenv('PARTNER_API_KEY'))
+    ->setApiKey('x-service-api-key', $apiKey)
     ->setBooleanFormatForQueryString(Configuration::BOOLEAN_FORMAT_STRING);
 $http = new Client();
 $sessions = new PaymentSessionsApi($http, $config);
@@ -68,23 +95,34 @@ function known(string $what, string $value, array $known): bool
 }
 
 // Requests name the closed *Input enums: what the partner sends is one of the documented values.
-$created = $sessions->createPaymentSession(new CreatePaymentSessionRequest([
-    'kind' => PaymentSessionKindInput::AUTHORIZATION,
-    'total_amount' => 5000,
-    'amount_details' => $noCharges,
-    'success_url' => 'https://partner.example/orders/{{payment_session_id}}/thanks',
-    'failure_url' => 'https://partner.example/orders/{{payment_session_id}}/failed',
-    'customer_email' => "$run@partner.example",
-    'customer_name' => 'Partner Matrix',
-    'metadata' => $run,
-    'idempotency_key' => "$run-create",
-    'order_items' => [new OrderItemInput(['name' => 'Blood pressure monitor', 'sku' => 'BPM-200', 'quantity' => 1, 'price' => 5000, 'amount_details' => $noCharges])],
-]));
+// A refused key, or no sandbox at that address, ends the program on one line.
+try {
+    $created = $sessions->createPaymentSession(new CreatePaymentSessionRequest([
+        'kind' => PaymentSessionKindInput::AUTHORIZATION,
+        'total_amount' => 5000,
+        'amount_details' => $noCharges,
+        'success_url' => 'https://partner.example/orders/{{payment_session_id}}/thanks',
+        'failure_url' => 'https://partner.example/orders/{{payment_session_id}}/failed',
+        'customer_email' => "$run@partner.example",
+        'customer_name' => 'Partner Matrix',
+        'metadata' => $run,
+        'idempotency_key' => "$run-create",
+        'order_items' => [new OrderItemInput(['name' => 'Blood pressure monitor', 'sku' => 'BPM-200', 'quantity' => 1, 'price' => 5000, 'amount_details' => $noCharges])],
+    ]));
+} catch (ApiException $e) {
+    if ($e->getCode() === 401) {
+        fail("PARTNER_API_KEY was refused (401): {$e->getResponseBody()}");
+    }
+    if ($e->getCode() === 0) {
+        fail("Nothing answers at PARTNER_BASE_URL=$baseUrl ({$e->getMessage()}): is the sandbox running (npm start)?");
+    }
+    throw $e;
+}
 $id = $created->getId();
 
 // The customer finishes the hosted checkout: in the sandbox, its helper does it.
 $http->post("$baseUrl/sandbox/v1/payment_sessions/$id/complete_checkout", [
-    'headers' => ['x-service-api-key' => getenv('PARTNER_API_KEY'), 'content-type' => 'application/json'],
+    'headers' => ['x-service-api-key' => $apiKey, 'content-type' => 'application/json'],
     'body' => '{}',
 ]);
 

@@ -2,11 +2,20 @@
 an authorization session, complete its checkout through the sandbox's helper, capture part of it,
 refund part of it, list with a filter, read capture's and void's error codes from the exceptions
 their 400 answers raise, and read the session's status_summary and service_fee, telling a value
-this client knows from one a later version of the service sends."""
+this client knows from one a later version of the service sends.
+
+It reads PARTNER_BASE_URL (default http://127.0.0.1:4010, the sandbox of `npm start`),
+PARTNER_API_KEY (default sandbox-dev-key) and PARTNER_RUN (default: the time in base 36)."""
 
 import json
 import os
+import re
+import sys
+import time
 from decimal import Decimal
+from typing import NoReturn
+
+import urllib3
 
 from checkout_client import (
     AmountDetails,
@@ -26,7 +35,7 @@ from checkout_client import (
     ServiceFee,
     VoidPaymentSessionRequest,
 )
-from checkout_client.exceptions import BadRequestException
+from checkout_client.exceptions import BadRequestException, UnauthorizedException
 
 # An open enum is a str; templates/model.mustache writes its documented values (the contract's
 # x-extensible-enum) as a frozenset next to the model. Anything else is a value a later version of
@@ -51,12 +60,39 @@ def decimal_text(fee: ServiceFee | None) -> str | None:
     return value if isinstance(value, str) else format(Decimal(str(value)).normalize(), "f")
 
 
-def main() -> None:
-    run = os.environ["PARTNER_RUN"]
+def base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    text = ""
+    while number:
+        number, digit = divmod(number, 36)
+        text = digits[digit] + text
+    return text or "0"
+
+
+def fail(message: str) -> NoReturn:
+    """Ends the program on one line: a wrong setting, a refused key, no sandbox."""
+    print(message, file=sys.stderr)
+    sys.exit(2)
+
+
+def settings() -> tuple[str, str, str]:
+    """PARTNER_BASE_URL, PARTNER_API_KEY and PARTNER_RUN, with the local sandbox's defaults (`npm
+    start`, its development key), so that the program runs as copied. A wrong value ends it on one
+    line."""
+    base_url = os.environ.get("PARTNER_BASE_URL") or "http://127.0.0.1:4010"
+    api_key = os.environ.get("PARTNER_API_KEY") or "sandbox-dev-key"
+    # Unique to each run: it goes into the idempotency keys, the email and the metadata.
+    run = os.environ.get("PARTNER_RUN") or base36(time.time_ns() // 1_000_000)
+    if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", base_url):
+        fail(f"PARTNER_BASE_URL={base_url} is not an http(s) URL")
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}", run):
+        fail(f"PARTNER_RUN={run} is not 1 to 64 letters, digits, - or _ (it goes into idempotency keys and an email)")
+    return base_url.rstrip("/"), api_key, run
+
+
+def main(base_url: str, api_key: str, run: str) -> None:
     email = f"{run}@partner.example"
-    configuration = Configuration(
-        host=os.environ["PARTNER_BASE_URL"], api_key={"ServiceApiKey": os.environ["PARTNER_API_KEY"]}
-    )
+    configuration = Configuration(host=base_url, api_key={"ServiceApiKey": api_key})
     with ApiClient(configuration) as api_client:
         sessions = PaymentSessionsApi(api_client)
         created = sessions.create_payment_session(
@@ -159,4 +195,10 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    BASE_URL, API_KEY, RUN = settings()
+    try:
+        main(BASE_URL, API_KEY, RUN)
+    except UnauthorizedException as refused:
+        fail(f"PARTNER_API_KEY was refused (401): {refused.body}")
+    except urllib3.exceptions.HTTPError as unreachable:
+        fail(f"Nothing answers at PARTNER_BASE_URL={BASE_URL} ({unreachable}): is the sandbox running (npm start)?")

@@ -3,6 +3,8 @@
 # part of it, refund part of it, list with a filter, retrieve it, read the error codes of a second
 # capture and of a void, and tell a documented code or value from one the service added later.
 #   ruby -I client/lib flow.rb
+# It reads PARTNER_BASE_URL (default http://127.0.0.1:4010, the sandbox of `npm start`),
+# PARTNER_API_KEY (default sandbox-dev-key) and PARTNER_RUN (default: the time in base 36).
 require 'json'
 require 'net/http'
 require 'partner_payments'
@@ -11,13 +13,26 @@ require 'partner_payments/known_values'
 
 Known = PartnerPayments::KnownValues
 
-base_url = URI(ENV.fetch('PARTNER_BASE_URL'))
-run = ENV.fetch('PARTNER_RUN')
+# The variable's value, or the default when it is unset or empty.
+def setting(name, default)
+  value = ENV.fetch(name, '')
+  value.empty? ? default : value
+end
+
+# The settings, with the local sandbox's defaults (`npm start`, its development key), so that the
+# program runs as copied. A wrong value ends it on one line (abort: on stderr, exit status 1).
+base_text = setting('PARTNER_BASE_URL', 'http://127.0.0.1:4010')
+api_key = setting('PARTNER_API_KEY', 'sandbox-dev-key')
+# Unique to each run: it goes into the idempotency keys, the email and the metadata.
+run = setting('PARTNER_RUN', (Time.now.to_f * 1000).to_i.to_s(36))
+abort("PARTNER_BASE_URL=#{base_text} is not an http(s) URL") unless base_text.match?(%r{\Ahttps?://[^\s/?#]+(/[^\s?#]*)?\z})
+abort("PARTNER_RUN=#{run} is not 1 to 64 letters, digits, - or _ (it goes into idempotency keys and an email)") unless run.match?(/\A[A-Za-z0-9][A-Za-z0-9_-]{0,63}\z/)
+base_url = URI(base_text.chomp('/'))
 
 PartnerPayments.configure do |config|
   config.scheme = base_url.scheme
   config.host = "#{base_url.host}:#{base_url.port}"
-  config.api_key['x-service-api-key'] = ENV.fetch('PARTNER_API_KEY')
+  config.api_key['x-service-api-key'] = api_key
 end
 sessions = PartnerPayments::PaymentSessionsApi.new
 refunds = PartnerPayments::RefundsApi.new
@@ -44,23 +59,30 @@ def known?(what, value, known)
 end
 
 # Requests name the closed *Input enums: what the partner sends is one of the documented values.
-created = sessions.create_payment_session(PartnerPayments::CreatePaymentSessionRequest.new(
-  kind: PartnerPayments::PaymentSessionKindInput::AUTHORIZATION,
-  total_amount: 5000,
-  amount_details: no_charges,
-  success_url: 'https://partner.example/orders/{{payment_session_id}}/thanks',
-  failure_url: 'https://partner.example/orders/{{payment_session_id}}/failed',
-  customer_email: "#{run}@partner.example",
-  customer_name: 'Partner Matrix',
-  metadata: run,
-  idempotency_key: "#{run}-create",
-  order_items: [PartnerPayments::OrderItemInput.new(name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 5000, amount_details: no_charges)]
-))
+# A refused key, or no sandbox at that address, ends the program on one line.
+begin
+  created = sessions.create_payment_session(PartnerPayments::CreatePaymentSessionRequest.new(
+    kind: PartnerPayments::PaymentSessionKindInput::AUTHORIZATION,
+    total_amount: 5000,
+    amount_details: no_charges,
+    success_url: 'https://partner.example/orders/{{payment_session_id}}/thanks',
+    failure_url: 'https://partner.example/orders/{{payment_session_id}}/failed',
+    customer_email: "#{run}@partner.example",
+    customer_name: 'Partner Matrix',
+    metadata: run,
+    idempotency_key: "#{run}-create",
+    order_items: [PartnerPayments::OrderItemInput.new(name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 5000, amount_details: no_charges)]
+  ))
+rescue PartnerPayments::ApiError => e
+  abort("PARTNER_API_KEY was refused (401): #{e.response_body}") if e.code == 401
+  abort("Nothing answers at PARTNER_BASE_URL=#{base_url} (#{e.message.lines.first.strip}): is the sandbox running (npm start)?") if e.code.to_i.zero?
+  raise
+end
 id = created.id
 
 # The customer finishes the hosted checkout: in the sandbox, its helper does it.
 completed = Net::HTTP.post(URI.join(base_url, "/sandbox/v1/payment_sessions/#{id}/complete_checkout"), '{}',
-                           'content-type' => 'application/json', 'x-service-api-key' => ENV.fetch('PARTNER_API_KEY'))
+                           'content-type' => 'application/json', 'x-service-api-key' => api_key)
 raise "complete_checkout answered #{completed.code}" unless completed.is_a?(Net::HTTPSuccess)
 
 sessions.capture_payment_session(id, PartnerPayments::CapturePaymentSessionRequest.new(total_amount: 3000, idempotency_key: "#{run}-capture"))

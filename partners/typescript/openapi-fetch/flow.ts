@@ -3,6 +3,8 @@
 // helper, capture part of it, refund part of it, list with a filter, read capture's and void's
 // error codes, and read the session's status_summary and service_fee, telling a value this client
 // knows from one a later version of the service sends.
+// It reads PARTNER_BASE_URL (default http://127.0.0.1:4010, the sandbox of `npm start`),
+// PARTNER_API_KEY (default sandbox-dev-key) and PARTNER_RUN (default: the time in base 36).
 import createClient from 'openapi-fetch';
 import {
   paymentSessionStatusSummaryAnyOf0Values,
@@ -21,9 +23,34 @@ const KNOWN_VOID_ERRORS = paymentSessionVoidErrorErrorAnyOf0Values;
 const KNOWN_STATUS_SUMMARIES = paymentSessionStatusSummaryAnyOf0Values;
 const isKnown = (known: ReadonlyArray<string>, value: string) => known.includes(value);
 
-const baseUrl = process.env.PARTNER_BASE_URL!;
-const run = process.env.PARTNER_RUN!;
-const client = createClient<paths>({ baseUrl, headers: { 'x-service-api-key': process.env.PARTNER_API_KEY! } });
+/**
+ * The settings, from the environment, with the local sandbox's defaults (`npm start`, its
+ * development key), so that the program runs as copied. A wrong value ends it on one line.
+ */
+function settings() {
+  const fail = (message: string): never => {
+    console.error(message);
+    process.exit(2);
+  };
+  const baseUrl = process.env.PARTNER_BASE_URL || 'http://127.0.0.1:4010';
+  const apiKey = process.env.PARTNER_API_KEY || 'sandbox-dev-key';
+  // Unique to each run: it goes into the idempotency keys, the email and the metadata.
+  const run = process.env.PARTNER_RUN || Date.now().toString(36);
+  if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(baseUrl)) fail(`PARTNER_BASE_URL=${baseUrl} is not an http(s) URL`);
+  if (!/^[A-Za-z0-9][\w-]{0,63}$/.test(run)) fail(`PARTNER_RUN=${run} is not 1 to 64 letters, digits, - or _ (it goes into idempotency keys and an email)`);
+  return { baseUrl: baseUrl.replace(/\/$/, ''), apiKey, run, fail };
+}
+const { baseUrl, apiKey, run, fail } = settings();
+const client = createClient<paths>({ baseUrl, headers: { 'x-service-api-key': apiKey } });
+// A refused key, or no sandbox at that address, ends the program on one line.
+client.use({
+  async onResponse({ response }) {
+    if (response.status === 401) fail(`PARTNER_API_KEY was refused (401): ${await response.clone().text()}`);
+  },
+  onError({ error }) {
+    fail(`Nothing answers at PARTNER_BASE_URL=${baseUrl} (${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}): is the sandbox running (npm start)?`);
+  },
+});
 const noCharges = { total_additional_charges: 0, total_discounts: 0 };
 
 const created = await client.POST('/payments/v1/create_payment_session', {
@@ -47,7 +74,7 @@ const id = created.data.id;
 // The customer finishes the hosted checkout: in the sandbox, its helper does it.
 const completed = await fetch(`${baseUrl}/sandbox/v1/payment_sessions/${id}/complete_checkout`, {
   method: 'POST',
-  headers: { 'x-service-api-key': process.env.PARTNER_API_KEY!, 'content-type': 'application/json' },
+  headers: { 'x-service-api-key': apiKey, 'content-type': 'application/json' },
   body: '{}',
 });
 if (!completed.ok) throw new Error(`complete_checkout answered ${completed.status}`);

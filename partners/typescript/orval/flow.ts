@@ -18,6 +18,7 @@ import {
   PaymentSessionVoidError,
   RefundCreateResponse,
 } from './client/payments.zod.js';
+import { settings } from './service-fetch.js';
 
 // The documented values, as the generated schemas hold them: an open enum is
 // zod.union([zod.enum([...documented]), zod.string()]), and its first option's `options` are the
@@ -26,7 +27,8 @@ const KNOWN_VOID_ERRORS = PaymentSessionVoidError.shape.error.options[0].options
 const KNOWN_STATUS_SUMMARIES = PaymentSessionStatusSummary.options[0].options;
 const isKnown = <K extends string>(known: ReadonlyArray<K>, value: string): value is K => (known as ReadonlyArray<string>).includes(value);
 
-const run = process.env.PARTNER_RUN!;
+// PARTNER_BASE_URL, PARTNER_API_KEY and PARTNER_RUN, with the local sandbox's defaults (service-fetch.ts).
+const { baseUrl, apiKey, run } = settings;
 const noCharges = { total_additional_charges: 0, total_discounts: 0 };
 
 const created = await createPaymentSession({
@@ -46,9 +48,9 @@ if (created.status !== 200) throw new Error(`create answered ${created.status}: 
 const { id } = PaymentSessionCreateResponse.parse(created.data);
 
 // The customer finishes the hosted checkout: in the sandbox, its helper does it.
-const completed = await fetch(`${process.env.PARTNER_BASE_URL}/sandbox/v1/payment_sessions/${id}/complete_checkout`, {
+const completed = await fetch(`${baseUrl}/sandbox/v1/payment_sessions/${id}/complete_checkout`, {
   method: 'POST',
-  headers: { 'x-service-api-key': process.env.PARTNER_API_KEY!, 'content-type': 'application/json' },
+  headers: { 'x-service-api-key': apiKey, 'content-type': 'application/json' },
   body: '{}',
 });
 if (!completed.ok) throw new Error(`complete_checkout answered ${completed.status}`);

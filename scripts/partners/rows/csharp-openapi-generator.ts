@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import type { Row, RowContext } from '../row.js';
+import { sampleProgramOf } from '../../lib/samples.mjs';
 import { expectDebianPins } from './debian-libraries.js';
 import { generatorWarnings, openapiGenerator, OPENAPI_GENERATOR_TOOLCHAIN } from './openapi-generator.js';
 
@@ -68,16 +69,21 @@ export const csharpOpenapiGenerator: Row = {
   },
   async compile(ctx) {
     // The client as a library, as a partner's solution would reference the generated project; the
-    // flow and the verifier as programs beside it (mcs does not make the output folder).
+    // flow, the samples and the verifier as programs beside it (mcs does not make the output folder).
     mkdirSync(path.join(ctx.workDir, 'bin'), { recursive: true });
     await mcs(ctx, ['-target:library', `-out:bin/${packageName}.dll`, ...references, `-recurse:${clientSources}/*.cs`]);
     await mcs(ctx, ['-out:bin/Flow.exe', `-r:bin/${packageName}.dll`, ...references, path.join(ctx.root, source, 'Flow.cs')]);
+    await mcs(ctx, ['-out:bin/Samples.exe', `-r:bin/${packageName}.dll`, ...references, path.join(ctx.root, source, 'Samples.cs')]);
     await mcs(ctx, ['-out:bin/VerifyWebhook.exe', `-r:${newtonsoft}`, path.join(ctx.root, source, 'VerifyWebhook.cs')]);
   },
   async flow(ctx, env) {
     return (await ctx.run('mono', ['bin/Flow.exe'], { env: { ...env } })).output;
   },
   verify: (ctx, input) => ctx.run('mono', ['bin/VerifyWebhook.exe', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+  samples: {
+    ...sampleProgramOf('csharp-openapi-generator'),
+    run: async (ctx, env) => (await ctx.run('mono', ['bin/Samples.exe'], { env: { ...env }, timeoutMs: 120_000 })).output,
+  },
   async typeNames(ctx) {
     // Retrieve's answer: the return type of the generated method.
     const api = readFileSync(path.join(ctx.workDir, clientSources, 'Api', 'PaymentSessionsApi.cs'), 'utf8');

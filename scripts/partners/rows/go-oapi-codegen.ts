@@ -1,12 +1,13 @@
 // Go: models and a ClientWithResponses from oapi-codegen, which reads the 3.1 document through an
 // OpenAPI Overlay (open-enums.overlay.yaml: each open enum becomes a union of a Go enum of its
 // documented values and any string), in a Go module as a partner's repository holds it (go.mod,
-// go.sum, the generator's config and overlay, two commands).
+// go.sum, the generator's config and overlay, three commands: the flow, the samples, the verifier).
 // The generator runs through `go run <module>@<pin>`, from the Go module proxy and Go's own caches.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row, RowContext } from '../row.js';
 import { copyPartnerFiles } from './npm-project.js';
+import { sampleProgramOf } from '../../lib/samples.mjs';
 
 const source = 'partners/go/oapi-codegen';
 const generated = 'checkoutapi/checkoutapi.gen.go';
@@ -62,6 +63,13 @@ export const goOapiCodegen: Row = {
   },
   async flow(ctx, env) {
     return (await ctx.run(path.join(ctx.workDir, 'bin', 'flow'), [], { env: { ...env } })).output;
+  },
+  // cmd/samples, built with the other commands by compile's `./cmd/...`.
+  samples: {
+    ...sampleProgramOf('go-oapi-codegen'),
+    async run(ctx, env) {
+      return (await ctx.run(path.join(ctx.workDir, 'bin', 'samples'), [], { env: { ...env } })).output;
+    },
   },
   verify: (ctx, input) => ctx.run(path.join(ctx.workDir, 'bin', 'verify-webhook'), [input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
   async typeNames(ctx) {

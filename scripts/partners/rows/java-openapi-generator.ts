@@ -1,11 +1,12 @@
 // Java: openapi-generator's `java` generator with its `native` library (java.net.http and Jackson),
-// built with the Maven project it generates, into which the partner's flow program and webhook
-// verifier are copied, as a partner's repository would hold them.
+// built with the Maven project it generates, into which the partner's flow program, samples program
+// and webhook verifier are copied, as a partner's repository would hold them.
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import type { Row, RowContext } from '../row.js';
 import { generatorWarnings, openapiGenerator, OPENAPI_GENERATOR_TOOLCHAIN } from './openapi-generator.js';
+import { sampleProgramOf } from '../../lib/samples.mjs';
 
 const source = 'partners/java/openapi-generator';
 const clientPackage = 'com.example.payments.client';
@@ -62,7 +63,7 @@ export const javaOpenapiGenerator: Row = {
       '--type-mappings', 'double=BigDecimal',
     ]);
     // The partner's code sits beside the generated client, in the default package.
-    copyFileSync(path.join(ctx.root, source, 'Flow.java'), path.join(sources(ctx), 'Flow.java'));
+    for (const file of ['Flow.java', 'Samples.java']) copyFileSync(path.join(ctx.root, source, file), path.join(sources(ctx), file));
     copyFileSync(path.join(ctx.root, 'partners/java/VerifyWebhook.java'), path.join(sources(ctx), 'VerifyWebhook.java'));
     return { warnings: [...generatorWarnings(result.output)] };
   },
@@ -73,6 +74,12 @@ export const javaOpenapiGenerator: Row = {
   },
   async flow(ctx, env) {
     return (await ctx.run('java', ['-cp', classpath(ctx), 'Flow'], { env: { ...env } })).output;
+  },
+  samples: {
+    ...sampleProgramOf('java-openapi-generator'),
+    async run(ctx, env) {
+      return (await ctx.run('java', ['-cp', classpath(ctx), 'Samples'], { env: { ...env } })).output;
+    },
   },
   verify: (ctx, input) =>
     ctx.run('java', ['-cp', path.join(ctx.workDir, 'target', 'classes'), 'VerifyWebhook', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),

@@ -2,12 +2,13 @@
 // with two custom templates that make the contract's open enums Kotlin classes which keep any value.
 // The generator writes Gradle files; the partner builds with the Maven project in
 // partners/kotlin/openapi-generator/pom.xml (kotlin-maven-plugin, every version exact), into which
-// the generated sources, the flow program and the webhook verifier go, as a partner's repository
-// would hold them.
+// the generated sources, the flow program, the samples program and the webhook verifier go, as a
+// partner's repository would hold them.
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row, RowContext } from '../row.js';
 import { generatorWarnings, openapiGenerator, OPENAPI_GENERATOR_TOOLCHAIN } from './openapi-generator.js';
+import { sampleProgramOf } from '../../lib/samples.mjs';
 
 const source = 'partners/kotlin/openapi-generator';
 const clientPackage = 'com.example.payments.client';
@@ -60,7 +61,7 @@ export const kotlinOpenapiGenerator: Row = {
     ]);
     // The partner's build replaces the generated Gradle files; its code sits beside the generated client.
     copyFileSync(path.join(ctx.root, source, 'pom.xml'), path.join(ctx.workDir, 'pom.xml'));
-    for (const file of ['Flow.kt', 'VerifyWebhook.kt']) copyFileSync(path.join(ctx.root, source, file), path.join(sources(ctx), file));
+    for (const file of ['Flow.kt', 'Samples.kt', 'VerifyWebhook.kt']) copyFileSync(path.join(ctx.root, source, file), path.join(sources(ctx), file));
     return { warnings: [...generatorWarnings(result.output)] };
   },
   async compile(ctx) {
@@ -73,6 +74,13 @@ export const kotlinOpenapiGenerator: Row = {
   },
   async flow(ctx, env) {
     return (await ctx.run('java', ['-cp', classpath(ctx), 'Flow'], { env: { ...env } })).output;
+  },
+  samples: {
+    ...sampleProgramOf('kotlin-openapi-generator'),
+    // Samples.kt is in the package `samples`, so that its main() is not Flow.kt's.
+    async run(ctx, env) {
+      return (await ctx.run('java', ['-cp', classpath(ctx), 'samples.Samples'], { env: { ...env } })).output;
+    },
   },
   verify: (ctx, input) => ctx.run('java', ['-cp', classpath(ctx), 'VerifyWebhook', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
   async typeNames(ctx) {

@@ -1,7 +1,8 @@
 // A fresh npm project in a row's folder, with exact versions, as a partner's repository holds one.
 import { cpSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Row, RowContext } from '../row.js';
+import { sampleProgramOf } from '../../lib/samples.mjs';
+import type { Row, RowContext, SampleProgram } from '../row.js';
 
 export async function npmProject(ctx: RowContext, deps: { dependencies?: Record<string, string>; devDependencies?: Record<string, string> }): Promise<void> {
   writeFileSync(path.join(ctx.workDir, 'package.json'), `${JSON.stringify({ name: 'partner', private: true, type: 'module', ...deps }, null, 2)}\n`);
@@ -26,3 +27,13 @@ export const runCompiledTypescript: Pick<Row, 'flow' | 'verify'> = {
   },
   verify: (ctx, input) => ctx.run(process.execPath, ['dist/verify-webhook.js', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
 };
+
+/** A TypeScript row's samples program (samples.ts, compiled with the flow), run from dist/. */
+export function compiledTypescriptSamples(rowId: string): SampleProgram {
+  return {
+    ...sampleProgramOf(rowId),
+    async run(ctx, env) {
+      return (await ctx.run(process.execPath, ['dist/samples.js'], { env: { ...env }, timeoutMs: 120_000 })).output;
+    },
+  };
+}

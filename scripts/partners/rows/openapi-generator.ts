@@ -12,5 +12,5 @@ export async function openapiGenerator(ctx: RowContext, args: string[]): Promise
   return ctx.run(path.join(venv, 'bin', 'openapi-generator-cli'), args);
 }
 
-/** openapi-generator's warnings: its log lines at WARN level, each distinct line once (the table counts them; the README explains each kind). */
+/** openapi-generator's warnings: its log lines at WARN level, each distinct line once (the table counts them; CONTRIBUTING.md explains each kind). */
 export const generatorWarnings = (output: string) => [...new Set(output.split('\n').filter((line) => /\bWARN\b/.test(line)))];

@@ -4,6 +4,7 @@
 import { copyFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row, RowContext } from '../row.js';
+import { sampleProgramOf } from '../../lib/samples.mjs';
 import { expectDebianPins } from './debian-libraries.js';
 import { copyPartnerFiles } from './npm-project.js';
 
@@ -41,12 +42,16 @@ export const perlOpenapiClient: Row = {
     return { warnings: lines.filter((line) => !line.startsWith('[JSON::Validator]')) };
   },
   async compile(ctx) {
-    for (const file of ['flow.pl', 'verify-webhook.pl']) await ctx.run('perl', ['-c', file]);
+    for (const file of ['flow.pl', 'samples.pl', 'verify-webhook.pl']) await ctx.run('perl', ['-c', file]);
   },
   async flow(ctx, env) {
     return (await ctx.run('perl', ['flow.pl', document], { env: { ...env } })).output;
   },
   verify: (ctx, input) => ctx.run('perl', ['verify-webhook.pl', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+  samples: {
+    ...sampleProgramOf('perl-openapi-client'),
+    run: async (ctx, env) => (await ctx.run('perl', ['samples.pl', document], { env: { ...env }, timeoutMs: 120_000 })).output,
+  },
   async typeNames(ctx) {
     return {
       session: responseSchema(ctx, '/payments/v1/payment_session/{business_id}', 'get', 200),

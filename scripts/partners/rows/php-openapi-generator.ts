@@ -8,6 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row, RowContext } from '../row.js';
+import { sampleProgramOf } from '../../lib/samples.mjs';
 import { checkEach, expectDebianPins, filesUnder } from './debian-libraries.js';
 import { copyPartnerFiles } from './npm-project.js';
 import { generatorWarnings, openapiGenerator, OPENAPI_GENERATOR_TOOLCHAIN } from './openapi-generator.js';
@@ -15,7 +16,7 @@ import { generatorWarnings, openapiGenerator, OPENAPI_GENERATOR_TOOLCHAIN } from
 const source = 'partners/php/openapi-generator';
 // The generated namespace (invokerPackage), which autoload.php and loadCheck name too.
 const namespace = 'Partner\\Payments';
-const partnerFiles = ['autoload.php', 'flow.php', 'verify-webhook.php'];
+const partnerFiles = ['autoload.php', 'flow.php', 'samples.php', 'verify-webhook.php'];
 /** Options a partner would set (each is explained in NOTES.md). */
 const options = [
   '--global-property', 'apiTests=false,modelTests=false',
@@ -90,6 +91,10 @@ export const phpOpenapiGenerator: Row = {
     return (await ctx.run('php', ['flow.php'], { env: { ...env } })).output;
   },
   verify: (ctx, input) => ctx.run('php', ['verify-webhook.php', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+  samples: {
+    ...sampleProgramOf('php-openapi-generator'),
+    run: async (ctx, env) => (await ctx.run('php', ['samples.php'], { env: { ...env }, timeoutMs: 120_000 })).output,
+  },
   async typeNames(ctx) {
     return {
       session: responseClass(ctx, 'PaymentSessionsApi', 'retrievePaymentSession', 200),

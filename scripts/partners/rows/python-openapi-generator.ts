@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row, RowContext } from '../row.js';
+import { sampleProgramOf } from '../../lib/samples.mjs';
 import { copyPartnerFiles } from './npm-project.js';
 import { OPENAPI_GENERATOR_TOOLCHAIN, generatorWarnings, openapiGenerator } from './openapi-generator.js';
 import { PYTHON_TOOLCHAIN, copyVerifier } from './python.js';
@@ -43,17 +44,21 @@ export const pythonOpenapiGenerator: Row = {
   },
   async compile(ctx) {
     const py = await python(ctx);
-    await ctx.run(py, ['-m', 'compileall', '-q', pkg, 'flow.py', 'verify_webhook.py']);
-    await ctx.run(py, ['-c', 'import flow, verify_webhook']);
+    await ctx.run(py, ['-m', 'compileall', '-q', pkg, 'flow.py', 'verify_webhook.py', 'samples.py']);
+    await ctx.run(py, ['-c', 'import flow, verify_webhook, samples']);
     // mypy checks the partner's code against the generated types; it does not report the generated
     // package's own findings (mypy.ini, NOTES.md).
     const mypyCache = path.join(ctx.cacheDir, 'mypy-openapi-generator-python');
-    await ctx.run(py, ['-m', 'mypy', '--config-file', 'mypy.ini', '--cache-dir', mypyCache, 'flow.py', 'verify_webhook.py']);
+    await ctx.run(py, ['-m', 'mypy', '--config-file', 'mypy.ini', '--cache-dir', mypyCache, 'flow.py', 'verify_webhook.py', 'samples.py']);
   },
   async flow(ctx, env) {
     return (await ctx.run(await python(ctx), ['flow.py'], { env: { ...env } })).output;
   },
   verify: async (ctx, input) => ctx.run(await python(ctx), ['verify_webhook.py', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+  samples: {
+    ...sampleProgramOf('python-openapi-generator'),
+    run: async (ctx, env) => (await ctx.run(await python(ctx), ['samples.py'], { env: { ...env }, timeoutMs: 120_000 })).output,
+  },
   async typeNames(ctx) {
     // The classes the operations deserialize their 200 and 400 answers into.
     const api = readFileSync(path.join(ctx.workDir, pkg, 'api', 'payment_sessions_api.py'), 'utf8');

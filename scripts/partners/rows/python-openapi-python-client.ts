@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row, RowContext } from '../row.js';
+import { sampleProgramOf } from '../../lib/samples.mjs';
 import { copyPartnerFiles } from './npm-project.js';
 import { PYTHON_TOOLCHAIN, copyVerifier } from './python.js';
 import { pythonVenv } from './python-venv.js';
@@ -35,15 +36,19 @@ export const pythonOpenapiPythonClient: Row = {
   },
   async compile(ctx) {
     const py = await python(ctx);
-    await ctx.run(py, ['-m', 'compileall', '-q', pkg, 'flow.py', 'verify_webhook.py']);
-    await ctx.run(py, ['-c', 'import flow, verify_webhook']);
+    await ctx.run(py, ['-m', 'compileall', '-q', pkg, 'flow.py', 'verify_webhook.py', 'samples.py']);
+    await ctx.run(py, ['-c', 'import flow, verify_webhook, samples']);
     const mypyCache = path.join(ctx.cacheDir, 'mypy-openapi-python-client');
-    await ctx.run(py, ['-m', 'mypy', '--config-file', 'mypy.ini', '--cache-dir', mypyCache, 'flow.py', 'verify_webhook.py', pkg]);
+    await ctx.run(py, ['-m', 'mypy', '--config-file', 'mypy.ini', '--cache-dir', mypyCache, 'flow.py', 'verify_webhook.py', 'samples.py', pkg]);
   },
   async flow(ctx, env) {
     return (await ctx.run(await python(ctx), ['flow.py'], { env: { ...env } })).output;
   },
   verify: async (ctx, input) => ctx.run(await python(ctx), ['verify_webhook.py', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+  samples: {
+    ...sampleProgramOf('python-openapi-python-client'),
+    run: async (ctx, env) => (await ctx.run(await python(ctx), ['samples.py'], { env: { ...env }, timeoutMs: 120_000 })).output,
+  },
   async typeNames(ctx) {
     // The classes each operation's module parses its 200 and 400 answers into.
     const parsedAs = (operation: string, status: number) => {

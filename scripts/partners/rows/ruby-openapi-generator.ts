@@ -8,13 +8,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row, RowContext } from '../row.js';
+import { sampleProgramOf } from '../../lib/samples.mjs';
 import { checkEach, expectDebianPins, filesUnder } from './debian-libraries.js';
 import { copyPartnerFiles } from './npm-project.js';
 import { generatorWarnings, openapiGenerator, OPENAPI_GENERATOR_TOOLCHAIN } from './openapi-generator.js';
 
 const source = 'partners/ruby/openapi-generator';
 const gem = 'partner_payments';
-const partnerFiles = ['flow.rb', 'verify-webhook.rb'];
+const partnerFiles = ['flow.rb', 'samples.rb', 'verify-webhook.rb'];
 /** Options a partner would set (each is explained in NOTES.md). */
 const options = [
   '--global-property', 'apiTests=false,modelTests=false',
@@ -79,6 +80,10 @@ export const rubyOpenapiGenerator: Row = {
     return (await ctx.run('ruby', ['-I', 'client/lib', 'flow.rb'], { env: { ...env } })).output;
   },
   verify: (ctx, input) => ctx.run('ruby', ['verify-webhook.rb', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+  samples: {
+    ...sampleProgramOf('ruby-openapi-generator'),
+    run: async (ctx, env) => (await ctx.run('ruby', ['-I', 'client/lib', 'samples.rb'], { env: { ...env }, timeoutMs: 120_000 })).output,
+  },
   async typeNames(ctx) {
     // retrieve's answer is the API's return type; capture's 400 has no type in the generated API
     // (ApiError carries the raw body), so it is the model of the schema the document names there.

@@ -1,17 +1,19 @@
 // Rust: openapi-generator's `rust` generator (the reqwest library, blocking calls) writes a client
-// crate, checkout-api/, that the partner's crate (partners/rust/openapi-generator: the flow program
-// and the webhook verifier, with a Cargo.lock) depends on by path; cargo builds both. Cargo's target
-// folder lives in the matrix's cache, so a warm run compiles only the generated crate and the
-// partner's two programs. It reads the 3.0 companion, where each open enum of an answer is a string
-// with its known values in `x-extensible-enum`: the models read a String, so a value added later
-// decodes as it came. The partner's templates (templates/, see NOTES.md) write those known values
-// as constants (known_values.rs, a user-defined template) and make ServiceFee's anyOf the untagged
-// enum of a string and a number (model.mustache: the stock one makes an empty struct of an anyOf).
+// crate, checkout-api/, that the partner's crate (partners/rust/openapi-generator: the flow program,
+// the samples program and the webhook verifier, with a Cargo.lock) depends on by path; cargo builds
+// both. Cargo's target folder lives in the matrix's cache, so a warm run compiles only the generated
+// crate and the partner's three programs. It reads the 3.0 companion, where each open enum of an
+// answer is a string with its known values in `x-extensible-enum`: the models read a String, so a
+// value added later decodes as it came. The partner's templates (templates/, see NOTES.md) write
+// those known values as constants (known_values.rs, a user-defined template) and make ServiceFee's
+// anyOf the untagged enum of a string and a number (model.mustache: the stock one makes an empty
+// struct of an anyOf).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row, RowContext } from '../row.js';
 import { copyPartnerFiles } from './npm-project.js';
 import { OPENAPI_GENERATOR_TOOLCHAIN, generatorWarnings, openapiGenerator } from './openapi-generator.js';
+import { sampleProgramOf } from '../../lib/samples.mjs';
 
 const source = 'partners/rust/openapi-generator';
 const client = 'checkout-api';
@@ -66,6 +68,13 @@ export const rustOpenapiGenerator: Row = {
   },
   async flow(ctx, env) {
     return (await ctx.run(program(ctx, 'flow'), [], { env: { ...env } })).output;
+  },
+  // src/bin/samples.rs, built with the other programs by compile's `cargo build --bins`.
+  samples: {
+    ...sampleProgramOf('rust-openapi-generator'),
+    async run(ctx, env) {
+      return (await ctx.run(program(ctx, 'samples'), [], { env: { ...env } })).output;
+    },
   },
   verify: (ctx, input) => ctx.run(program(ctx, 'verify_webhook'), [input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
   async typeNames(ctx) {

@@ -5,7 +5,7 @@
 import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row } from '../row.js';
-import { compileTypescript, copyPartnerFiles, npmProject, runCompiledTypescript } from './npm-project.js';
+import { compileTypescript, compiledTypescriptSamples, copyPartnerFiles, npmProject, runCompiledTypescript } from './npm-project.js';
 import { checkedSchemas, clashRenames, memberType, unknownsIn, warningLines } from './typescript-checks.js';
 
 const source = 'partners/typescript/hey-api';
@@ -38,6 +38,7 @@ export const typescriptHeyApi: Row = {
   },
   compile: compileTypescript,
   ...runCompiledTypescript,
+  samples: compiledTypescriptSamples('typescript-hey-api'),
   async typeNames(ctx) {
     return {
       session: memberType(typesFile(ctx.workDir), 'RetrievePaymentSessionResponses', '200'),

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row } from '../row.js';
-import { compileTypescript, copyPartnerFiles, npmProject, runCompiledTypescript } from './npm-project.js';
+import { compileTypescript, compiledTypescriptSamples, copyPartnerFiles, npmProject, runCompiledTypescript } from './npm-project.js';
 
 const source = 'partners/typescript/openapi-fetch';
 
@@ -37,6 +37,7 @@ export const typescriptOpenapiFetch: Row = {
   },
   compile: compileTypescript,
   ...runCompiledTypescript,
+  samples: compiledTypescriptSamples('typescript-openapi-fetch'),
   async typeNames(ctx) {
     const schema = readFileSync(path.join(ctx.workDir, 'schema.ts'), 'utf8');
     return { session: answerType(schema, 'retrievePaymentSession', 200), captureError: answerType(schema, 'capturePaymentSession', 400) };

@@ -6,7 +6,7 @@
 import { copyFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row } from '../row.js';
-import { compileTypescript, copyPartnerFiles, npmProject, runCompiledTypescript } from './npm-project.js';
+import { compileTypescript, compiledTypescriptSamples, copyPartnerFiles, npmProject, runCompiledTypescript } from './npm-project.js';
 import { checkedSchemas, unknownsIn, warningLines } from './typescript-checks.js';
 
 const source = 'partners/typescript/orval';
@@ -43,6 +43,7 @@ export const typescriptOrval: Row = {
   },
   compile: compileTypescript,
   ...runCompiledTypescript,
+  samples: compiledTypescriptSamples('typescript-orval'),
   async typeNames(ctx) {
     return { session: answerType(ctx.workDir, 'retrievePaymentSession', 200), captureError: answerType(ctx.workDir, 'capturePaymentSession', 400) };
   },

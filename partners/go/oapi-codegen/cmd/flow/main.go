@@ -7,16 +7,24 @@
 // Every open enum of an answer (status, status_summary, kind, each `error`, …) is a union (the raw
 // JSON value) whose first branch is a Go enum type of the documented values (…0, with a constant per
 // value and Valid()) and whose second is any string (…1): see open-enums.overlay.yaml and NOTES.md.
+//
+// It reads PARTNER_BASE_URL (default http://127.0.0.1:4010, the sandbox of `npm start`),
+// PARTNER_API_KEY (default sandbox-dev-key) and PARTNER_RUN (default: the time in base 36).
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log"
 	"net/http"
+	"net/url"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
 	openapi_types "github.com/oapi-codegen/runtime/types"
 
@@ -29,10 +37,49 @@ type answer interface {
 	GetBody() []byte
 }
 
-// expect200 stops the program unless the call answered 200 (whose typed member is then JSON200).
+// fail ends the program on one line: a wrong setting, a refused key, no sandbox.
+func fail(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, format+"\n", args...)
+	os.Exit(2)
+}
+
+// envOr is the variable's value, or def when it is unset or empty.
+func envOr(name, def string) string {
+	if value := os.Getenv(name); value != "" {
+		return value
+	}
+	return def
+}
+
+// settings reads PARTNER_BASE_URL, PARTNER_API_KEY and PARTNER_RUN, with the local sandbox's
+// defaults (`npm start`, its development key), so that the program runs as copied. A wrong value
+// ends it on one line.
+func settings() (baseURL, apiKey, run string) {
+	baseURL = envOr("PARTNER_BASE_URL", "http://127.0.0.1:4010")
+	apiKey = envOr("PARTNER_API_KEY", "sandbox-dev-key")
+	// Unique to each run: it goes into the idempotency keys, the email and the metadata.
+	run = envOr("PARTNER_RUN", strconv.FormatInt(time.Now().UnixMilli(), 36))
+	if !regexp.MustCompile(`^https?://[^\s/?#]+(/[^\s?#]*)?$`).MatchString(baseURL) {
+		fail("PARTNER_BASE_URL=%s is not an http(s) URL", baseURL)
+	}
+	if !regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`).MatchString(run) {
+		fail("PARTNER_RUN=%s is not 1 to 64 letters, digits, - or _ (it goes into idempotency keys and an email)", run)
+	}
+	return strings.TrimSuffix(baseURL, "/"), apiKey, run
+}
+
+// expect200 stops the program unless the call answered 200 (whose typed member is then JSON200):
+// on one line for no sandbox at the address or a refused key.
 func expect200(what string, r answer, err error) {
+	var unreachable *url.Error
+	if errors.As(err, &unreachable) {
+		fail("Nothing answers at PARTNER_BASE_URL (%v): is the sandbox running (npm start)?", unreachable)
+	}
 	if err != nil {
 		log.Fatalf("%s: %v", what, err)
+	}
+	if r.StatusCode() == http.StatusUnauthorized {
+		fail("PARTNER_API_KEY was refused (401): %s", r.GetBody())
 	}
 	if r.StatusCode() != http.StatusOK {
 		log.Fatalf("%s answered %d: %s", what, r.StatusCode(), r.GetBody())
@@ -48,7 +95,7 @@ func unknown(what, value string) {
 
 func main() {
 	ctx := context.Background()
-	baseURL, apiKey, run := os.Getenv("PARTNER_BASE_URL"), os.Getenv("PARTNER_API_KEY"), os.Getenv("PARTNER_RUN")
+	baseURL, apiKey, run := settings()
 	email := run + "@partner.example"
 
 	client, err := checkoutapi.NewClientWithResponses(baseURL, checkoutapi.WithRequestEditorFn(

@@ -3,6 +3,9 @@
 //! helper, capture part of it, refund part of it, list with a filter, retrieve it, read the error
 //! codes of a second capture and of a void through the generated error types, and tell a
 //! documented code or value from one the service added later.
+//!
+//! It reads PARTNER_BASE_URL (default http://127.0.0.1:4010, the sandbox of `npm start`),
+//! PARTNER_API_KEY (default sandbox-dev-key) and PARTNER_RUN (default: the time in base 36).
 use checkout_api::apis::configuration::{ApiKey, Configuration};
 use checkout_api::apis::payment_sessions_api::{
     self as sessions, CapturePaymentSessionError, CapturePaymentSessionParams,
@@ -51,10 +54,72 @@ fn known(what: &str, value: &str, known: &[&str]) -> bool {
     is_known
 }
 
+/// Ends the program on one line: a wrong setting, a refused key, no sandbox.
+fn fail(message: &str) -> ! {
+    eprintln!("{message}");
+    std::process::exit(2)
+}
+
+/// The variable's value, or the default when it is unset or empty.
+fn setting(name: &str, default: String) -> String {
+    std::env::var(name)
+        .ok()
+        .filter(|value| !value.is_empty())
+        .unwrap_or(default)
+}
+
+/// `number` in base 36, as JavaScript's `toString(36)` writes it.
+fn base36(mut number: u128) -> String {
+    let mut digits = Vec::new();
+    loop {
+        digits.push(std::char::from_digit((number % 36) as u32, 36).unwrap());
+        number /= 36;
+        if number == 0 {
+            break;
+        }
+    }
+    digits.iter().rev().collect()
+}
+
+/// PARTNER_BASE_URL, PARTNER_API_KEY and PARTNER_RUN, with the local sandbox's defaults (`npm
+/// start`, its development key), so that the program runs as copied. A wrong value ends it on one
+/// line.
+fn settings() -> (String, String, String) {
+    let base_url = setting("PARTNER_BASE_URL", "http://127.0.0.1:4010".into());
+    let api_key = setting("PARTNER_API_KEY", "sandbox-dev-key".into());
+    // Unique to each run: it goes into the idempotency keys, the email and the metadata.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let run = setting("PARTNER_RUN", base36(now.as_millis()));
+    let host = base_url
+        .strip_prefix("http://")
+        .or_else(|| base_url.strip_prefix("https://"));
+    let host_ok = host.is_some_and(|rest| {
+        let host = rest.split('/').next().unwrap_or("");
+        !host.is_empty() && !rest.contains(char::is_whitespace) && !host.contains(['?', '#'])
+    });
+    if !host_ok {
+        fail(&format!(
+            "PARTNER_BASE_URL={base_url} is not an http(s) URL"
+        ));
+    }
+    let run_ok = run.len() <= 64
+        && run
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric())
+        && run
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if !run_ok {
+        fail(&format!("PARTNER_RUN={run} is not 1 to 64 letters, digits, - or _ (it goes into idempotency keys and an email)"));
+    }
+    (base_url.trim_end_matches('/').to_string(), api_key, run)
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let base_url = std::env::var("PARTNER_BASE_URL")?;
-    let api_key = std::env::var("PARTNER_API_KEY")?;
-    let run = std::env::var("PARTNER_RUN")?;
+    let (base_url, api_key, run) = settings();
     let email = format!("{run}@partner.example");
     let config = Configuration {
         base_path: base_url.clone(),
@@ -85,12 +150,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             vec![item],
         )
     };
-    let created = sessions::create_payment_session(
+    // A refused key, or no sandbox at that address, ends the program on one line.
+    let created = match sessions::create_payment_session(
         &config,
         CreatePaymentSessionParams {
             create_payment_session_request: request,
         },
-    )?;
+    ) {
+        Ok(created) => created,
+        Err(Error::ResponseError(response)) if response.status == 401 => {
+            fail(&format!("PARTNER_API_KEY was refused (401): {}", response.content))
+        }
+        Err(Error::Reqwest(error)) if error.is_connect() => fail(&format!(
+            "Nothing answers at PARTNER_BASE_URL={base_url} ({error}): is the sandbox running (npm start)?"
+        )),
+        Err(other) => return Err(other.into()),
+    };
     let id = created.id.to_string();
 
     // The customer finishes the hosted checkout: in the sandbox, its helper does it.

@@ -267,6 +267,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/v1/webhook_listeners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhook listeners
+         * @description The caller's channel's listeners that have not expired, oldest first, with their secrets.
+         */
+        get: operations["listWebhookListeners"];
+        put?: never;
+        /**
+         * Register a webhook listener
+         * @description Registers a listener for a command line that forwards the caller's channel's webhooks where
+         *     the sandbox cannot reach (`hsa-fsa-sandbox listen --forward-to URL`). From now on each event
+         *     it subscribes to gets a delivery, as for a webhook endpoint; the command line claims them
+         *     (receive listener deliveries) and reports each attempt (record a listener attempt). Its
+         *     `secret` is derived from the channel and `forward_url`: every listener of the channel with
+         *     that URL has the same one, on every run. At most 20 listeners per channel; expired ones do
+         *     not count.
+         */
+        post: operations["createWebhookListener"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/webhook_listeners/{listener_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a webhook listener of the caller's channel (`wl_…`). */
+                listener_id: components["parameters"]["ListenerId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook listener
+         * @description Removes a listener of the caller's channel, as its command line does when it stops (Ctrl-C).
+         *     Its pending deliveries end, as an endpoint's do: those never tried are dropped, the others are
+         *     marked failed. An expired listener is already gone: 404.
+         */
+        delete: operations["deleteWebhookListener"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/webhook_listeners/{listener_id}/deliveries": {
+        parameters: {
+            query?: {
+                /** @description How long to wait for a delivery to come due, in seconds, when none is due now (a long poll); 0 (the default) answers at once. */
+                wait?: components["parameters"]["ListenerWait"];
+                /** @description Deliveries to claim at most, 1 to 8; 8 by default. A command line asks for as many as it can send now. */
+                limit?: components["parameters"]["ListenerLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of a webhook listener of the caller's channel (`wl_…`). */
+                listener_id: components["parameters"]["ListenerId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Claim a listener's due deliveries
+         * @description Claims up to `limit` of the listener's due deliveries, oldest event first, one per resource at
+         *     a time (as the dispatcher sends an endpoint's), each with the exact body and headers to
+         *     forward, signed now with the listener's secret. When none is due, it waits up to `wait`
+         *     seconds for one (a long poll) and answers an empty list if none came. Each claimed delivery is
+         *     the listener's until its attempt is reported, or for 30 s, after which it is due again; a
+         *     listener holds at most 64 unreported, and claims none beyond. Each call counts as the listener
+         *     asking: one that does not ask for 60 s expires.
+         */
+        get: operations["receiveListenerDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/webhook_listeners/{listener_id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a webhook listener of the caller's channel (`wl_…`). */
+                listener_id: components["parameters"]["ListenerId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a listener's attempt
+         * @description Records what the receiver answered to a delivery the listener claimed, as the dispatcher
+         *     records its own attempts: the attempt joins the delivery log (list delivery attempts), a 204
+         *     delivers the event, and anything else (another status, or no answer) is a failure, due again
+         *     on the retry schedule of the Webhook delivery tag. The lease ends: a second report of the same
+         *     attempt is refused.
+         */
+        post: operations["createListenerAttempt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/v1/disputes/{dispute_id}/sync": {
         parameters: {
             query?: never;
@@ -769,6 +885,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/v1/payment_sessions/{payment_session_id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Payment session id, as create payment session returned it. A session of another sales channel answers 404. */
+                payment_session_id: components["parameters"]["PaymentSessionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a payment session's timeline
+         * @description The steps of a payment session of the caller's channel, oldest first: its creation and its
+         *     refunds, from its record, and every webhook event it fired (its `payment_session_complete`
+         *     events, the `payment_token.updated` of the token it issued, its disputes' events), each with
+         *     the step it reports and whether an endpoint acknowledged it. The events come a page at a time
+         *     (`limit`, then `after` the `next_after` of the previous page), read from an index of the
+         *     session's own events; the dashboard shows the timeline of the session it selects.
+         */
+        get: operations["listSessionTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/webhook_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook events with their attempts
+         * @description The outbox of the caller's channel, newest first, a page at a time (`limit`, then `before` the
+         *     last `id` seen), each event with its latest delivery attempts: when, the receiver's status,
+         *     the latency, and the labelled excerpt of its answer. The dashboard's list of webhook events.
+         *     A page reads only its own events and at most 5 attempts of each (on indexed columns); the
+         *     whole log of attempts, oldest first, is listWebhookDeliveries.
+         */
+        get: operations["listWebhookEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/revision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve the sandbox's revision
+         * @description An opaque value that changes whenever the sandbox's data may have changed: a cue to read the
+         *     lists again, which the dashboard (`/dashboard/`) polls a few times a second. It reads no
+         *     table, so an idle poll costs next to nothing: it is SQLite's count of this process's writes
+         *     and its mark of other processes' commits (`PRAGMA data_version`), hashed with the caller's
+         *     channel and a value drawn at start, so that it tells nothing of other channels but that
+         *     something was written.
+         */
+        get: operations["retrieveRevision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -967,6 +1160,7 @@ export interface components {
          *     | `InvalidRequest` | 400 | Malformed JSON, an unknown field, a wrong type or a value out of range. |
          *     | `InvalidState` | 400 | The session, dispute or provision token request is not in a state that allows the action. |
          *     | `Unauthorized` | 401 | The x-service-api-key header is missing or unknown. |
+         *     | `Forbidden` | 403 | The dashboard's Resend came from another origin, or without the page's token. |
          *     | `NotFound` | 404 | No such route, or no such resource on the caller's sales channel. |
          *     | `MethodNotAllowed` | 405 | The route exists, but not with this HTTP method. |
          *     | `ServerError` | 500 | Internal error of the sandbox. |
@@ -986,7 +1180,7 @@ export interface components {
              * @description Error code.
              * @enum {string}
              */
-            error: "InvalidRequest" | "InvalidState" | "NotFound" | "MethodNotAllowed" | "ServerError" | "NotImplemented" | "Unauthorized" | "MalformedRequest" | "RequestTimeout" | "RequestHeaderFieldsTooLarge";
+            error: "InvalidRequest" | "InvalidState" | "NotFound" | "MethodNotAllowed" | "ServerError" | "NotImplemented" | "Unauthorized" | "Forbidden" | "MalformedRequest" | "RequestTimeout" | "RequestHeaderFieldsTooLarge";
             /** @description Human-readable explanation. */
             message: string;
         };
@@ -1082,6 +1276,11 @@ export interface components {
             /** @description The endpoints. */
             endpoints: components["schemas"]["WebhookEndpoint"][];
         };
+        /**
+         * @description An event type, as the outbox names it, `dispute.*` (every dispute event) or `*` (every event). `payment_token_updated`, the reference's other spelling, means `payment_token.updated`.
+         * @enum {string}
+         */
+        WebhookEventFilter: "*" | "dispute.*" | "payment_session_complete" | "payment_token.updated" | "payment_token_updated" | "product_catalog.item.eligibility_updated" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.evidence_submitted";
         /** @description A receiver of the channel's webhooks. */
         WebhookEndpointRequest: {
             /**
@@ -1090,7 +1289,7 @@ export interface components {
              */
             url: string;
             /** @description The events it receives; `*` (the default) is every event, and `dispute.*` every dispute event (`dispute.created`, `dispute.updated`, `dispute.closed`, `dispute.evidence_submitted`), as partners "subscribe by adding the dispute.* events". */
-            event_types?: ("*" | "dispute.*" | "payment_session_complete" | "payment_token.updated" | "payment_token_updated" | "product_catalog.item.eligibility_updated" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.evidence_submitted")[];
+            event_types?: components["schemas"]["WebhookEventFilter"][];
             /** @description The signing secret (signed) or the shared secret (legacy), printable ASCII without spaces (it travels in a header, and verifyWebhook refuses a padded one); made (`whsec_…`) when absent. */
             secret?: string;
             /**
@@ -1176,6 +1375,117 @@ export interface components {
              * @description How many deliveries were queued (one per subscribed endpoint).
              */
             deliveries: number;
+        };
+        /**
+         * @description A webhook listener: an endpoint of the channel whose deliveries a command line claims, forwards
+         *     and reports (`hsa-fsa-sandbox listen`), instead of the sandbox POSTing them.
+         */
+        WebhookListener: {
+            /** @description The listener's id, `wl_…`. Its delivery attempts name it as their `endpoint_id`. */
+            id: string;
+            /** @description Where its command line forwards the events, WHATWG-serialized. */
+            forward_url: string;
+            /** @description The events it receives; `*` is every event, `dispute.*` every dispute event. */
+            event_types: string[];
+            /**
+             * @description The signing secret of its deliveries (`whsec_…`): the same for every listener of the channel
+             *     with this `forward_url`, on every run, so that a receiver configured with it keeps verifying.
+             */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description When it was registered (sandbox clock).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it expires unless its command line asks for its deliveries again: 60 s after it last
+             *     asked. Real time, not the sandbox clock, since it measures whether a process is still there.
+             */
+            expires_at: string;
+        };
+        /** @description The channel's webhook listeners, oldest first. */
+        WebhookListenerList: {
+            /** @description The listeners that have not expired. */
+            listeners: components["schemas"]["WebhookListener"][];
+        };
+        /** @description A listener to register, for a command line that forwards the channel's webhooks to `forward_url`. */
+        WebhookListenerRequest: {
+            /**
+             * Format: uri
+             * @description Where the command line forwards each event: an absolute http or https URL without a user or
+             *     password. The sandbox never sends anything there itself, so it may name an address only the
+             *     command line's machine reaches (`http://localhost:3000/webhooks`). Stored WHATWG-serialized
+             *     (`HTTP://LocalHost:3000` is `http://localhost:3000/`), and the secret is derived from it.
+             */
+            forward_url: string;
+            /** @description The events it receives, as a webhook endpoint's; `*` (the default) is every event. */
+            event_types?: components["schemas"]["WebhookEventFilter"][];
+        };
+        /**
+         * @description A delivery claimed by a listener: the request its command line sends, exactly. It is the
+         *     listener's until its attempt is reported, or for 30 s; then it is due again.
+         */
+        ListenerDelivery: {
+            /** @description The delivery's id, which the attempt's report names. */
+            delivery_id: string;
+            /** @description The outbox event (redeliver takes this id). */
+            event_id: string;
+            /** @description The event's delivery id, the same on every attempt and redelivery. */
+            webhook_delivery_id: string;
+            /** @description The event type. */
+            event_type: string;
+            /** @description What the event is about, read from its data (a session's `payment_id`, a token, a `dispute_id`, a catalog item's `sku`); null when it names none. */
+            object_id: string | null;
+            /**
+             * Format: int32
+             * @description Which attempt of the delivery this is, from 1.
+             */
+            attempt: number;
+            /** @description The body to POST, byte for byte (UTF-8): the signed envelope `{webhook_delivery_id, event_type, data}`. */
+            request_body: string;
+            /**
+             * @description The headers to send with it: `content-type`, `user-agent`, `x-sandbox-webhook-delivery` (the
+             *     sandbox refuses a delivery sent to itself) and `x-service-signature: t=<unix>,v0=<hex>`,
+             *     signed with the listener's secret and the real time of the claim, as the service signs.
+             */
+            request_headers: {
+                [key: string]: string;
+            };
+        };
+        /** @description The deliveries a listener claimed, oldest event first; empty when none came due before the wait ended. */
+        ListenerDeliveryBatch: {
+            /** @description At most `limit` deliveries (8 by default), each of another resource; each is the listener's until its report, or for 30 s. */
+            deliveries: components["schemas"]["ListenerDelivery"][];
+        };
+        /** @description What the listener's receiver answered to one claimed delivery. */
+        ListenerAttemptRequest: {
+            /** @description The claimed delivery (`delivery_id` of the claim). */
+            delivery_id: string;
+            /**
+             * Format: int32
+             * @description The receiver's HTTP status; null when none answered. Only 204 delivers the event.
+             */
+            status: number | null;
+            /**
+             * Format: int32
+             * @description From the request to the end of the answer, in milliseconds.
+             */
+            latency_ms: number;
+            /** @description A labelled excerpt of the answer's body, as the delivery log keeps it; null (the default) when no answer came. */
+            response_excerpt?: components["schemas"]["DeliveryResponseExcerpt"] | null;
+            /** @description Why no complete answer came (a timeout, a refused connection); null (the default) when one came. */
+            error?: string | null;
+        };
+        /** @description The reported attempt as the delivery log records it, and when the delivery is due again. */
+        ListenerAttemptOutcome: {
+            /** @description The attempt, as listWebhookDeliveries shows it. */
+            attempt: components["schemas"]["DeliveryAttempt"];
+            /**
+             * Format: date-time
+             * @description When the retry is due, on the channel's clock; null when the event was delivered or has failed for good.
+             */
+            next_attempt_at: string | null;
         };
         /** @description What the processor says of a dispute now; at least one of state and phase. */
         SyncDisputeRequest: {
@@ -1590,6 +1900,124 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description The webhook event a step fired, as the outbox holds it. */
+        TimelineWebhook: {
+            /** @description The outbox event (redeliver takes this id). */
+            event_id: string;
+            /** @description The event type, as delivered. */
+            event_type: string;
+            /** @description The event's delivery id, the same on every attempt and redelivery. */
+            webhook_delivery_id: string;
+            /**
+             * Format: date-time
+             * @description When an endpoint last acknowledged it (204); null while none has.
+             */
+            delivered_at: string | null;
+        };
+        /**
+         * @description One step of a payment session. The session's record gives its creation and its refunds (which
+         *     fire no webhook); every other step is a webhook event the session fired, named by what the
+         *     event reports:
+         *
+         *     | step | From |
+         *     |---|---|
+         *     | `created` | the record: the session's `created_at`; `amount` is its `total_amount` |
+         *     | `refunded` | the record: each refund; `amount` is the refund's, `refund_id` its id |
+         *     | `checkout_completed` | `payment_session_complete` reporting `processing`: the customer paid, the review decides |
+         *     | `checkout_ineligible` | `payment_session_complete` reporting `pending`: the health survey found the customer ineligible |
+         *     | `authorized` | `payment_session_complete` reporting `authorized` |
+         *     | `captured` | `payment_session_complete` reporting `captured`; `amount` is its `capture_amount` |
+         *     | `rejected`, `canceled`, `voided`, `expired` | `payment_session_complete` reporting `rejected`, `canceled`, `authorization_voided` or `authorization_expired` |
+         *     | `token_issued` | `payment_token.updated` of the token a `tokenize=true` session issued |
+         *     | `dispute_opened`, `dispute_updated`, `dispute_evidence_submitted`, `dispute_closed` | `dispute.created`, `dispute.updated`, `dispute.evidence_submitted`, `dispute.closed`; `amount` is the disputed amount |
+         *     | `event` | any other event of the session, or a status the sandbox does not name (under the evolution drill, `added_later`) |
+         */
+        TimelineEntry: {
+            /**
+             * Format: date-time
+             * @description When the step happened, on the channel's clock.
+             */
+            at: string;
+            /**
+             * @description What happened (see the table).
+             * @enum {string}
+             */
+            step: "created" | "refunded" | "checkout_completed" | "checkout_ineligible" | "authorized" | "captured" | "rejected" | "canceled" | "voided" | "expired" | "token_issued" | "dispute_opened" | "dispute_updated" | "dispute_evidence_submitted" | "dispute_closed" | "event";
+            /**
+             * Format: int64
+             * @description Cents the step is about (see the table); null for the other steps.
+             */
+            amount: number | null;
+            /** @description The session `status` or the dispute `state` the event reported, as it was sent; null for a step without an event. */
+            state: string | null;
+            /** @description The refund of a `refunded` step; null otherwise. */
+            refund_id: string | null;
+            /** @description The dispute of a dispute step; null otherwise. */
+            dispute_id: string | null;
+            /** @description The webhook event the step fired; null for `created` and `refunded`, which fire none. */
+            webhook: components["schemas"]["TimelineWebhook"] | null;
+        };
+        /**
+         * @description A page of a payment session's timeline, oldest first. A page holds up to `limit` of the
+         *     session's webhook events, and the steps of its record (creation, refunds) up to the time of its
+         *     last event (all that remain on the last page); a step of the record comes before an event at
+         *     the same instant.
+         */
+        SessionTimeline: {
+            /** @description The session. */
+            payment_session_id: string;
+            /** @description The steps, oldest first. */
+            entries: components["schemas"]["TimelineEntry"][];
+            /** @description Whether more events follow. */
+            has_more: boolean;
+            /** @description The `after` of the next page (the id of this page's last event); null on the last page. */
+            next_after: string | null;
+        };
+        /** @description An outbox event with its latest delivery attempts. */
+        WebhookEventSummary: {
+            /** @description Id of the outbox entry (redeliver takes this id). */
+            id: string;
+            /** @description Event type, as in the delivered envelope. */
+            event_type: string;
+            /**
+             * Format: date-time
+             * @description When the event was queued, on the channel's clock.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When an endpoint last acknowledged it (204); null while none has.
+             */
+            delivered_at: string | null;
+            /** @description The signed envelope `{webhook_delivery_id, event_type, data}` exactly as it is delivered. */
+            payload: {
+                [key: string]: unknown;
+            };
+            /** @description Its delivery attempts, newest first, at most 5 (every endpoint's, redeliveries included). */
+            attempts: components["schemas"]["DeliveryAttempt"][];
+            /** @description Whether it has older attempts than these; the log of deliveries (listWebhookDeliveries) has them all. */
+            more_attempts: boolean;
+        };
+        /** @description A page of the outbox's events, newest first. */
+        WebhookEventList: {
+            /** @description The events, newest first. */
+            events: components["schemas"]["WebhookEventSummary"][];
+            /** @description Whether older events follow. */
+            has_more: boolean;
+            /** @description The `before` of the next page (the id of this page's last event); null on the last. */
+            next_before: string | null;
+        };
+        /** @description A cue to read again: an opaque value that changes whenever the sandbox's data may have changed. */
+        SandboxRevision: {
+            /**
+             * @description Opaque and unordered: compare it for equality only. It changes with every write of any sales
+             *     channel (and of another sandbox on the same database file) and with every restart, so an
+             *     equal value means that nothing was written since; a new one does not promise that the
+             *     caller's channel changed.
+             * @example 5b0f3c9a1e7d2f4a6c8b
+             */
+            revision: string;
+        };
     };
     responses: {
         /** @description The x-service-api-key header is missing or unknown. */
@@ -1664,6 +2092,12 @@ export interface components {
         AttemptsLimit: number;
         /** @description Id of an outbox event of the caller's channel, as the outbox lists it. */
         EventId: string;
+        /** @description Id of a webhook listener of the caller's channel (`wl_…`). */
+        ListenerId: string;
+        /** @description How long to wait for a delivery to come due, in seconds, when none is due now (a long poll); 0 (the default) answers at once. */
+        ListenerWait: number;
+        /** @description Deliveries to claim at most, 1 to 8; 8 by default. A command line asks for as many as it can send now. */
+        ListenerLimit: number;
         /** @description Only events of this type, for example `payment_session_complete` or `dispute.closed`. Without it, every event. */
         EventType: string;
         /**
@@ -1677,6 +2111,14 @@ export interface components {
         PaymentTokenPath: string;
         /** @description Id of the provision token request, as create payment token returned it. */
         ProvisionTokenRequestId: string;
+        /** @description The `next_after` of the previous page (an event of this session); the first page by default. */
+        TimelineAfter: string;
+        /** @description Webhook events per page, 1 to 100; 50 by default. The steps of the session's record come in addition. */
+        TimelineLimit: number;
+        /** @description Only events older than this one (the `next_before` of the previous page); the newest by default. */
+        EventsBefore: string;
+        /** @description Events per page, 1 to 100; 20 by default. */
+        EventsLimit: number;
     };
     requestBodies: never;
     headers: never;
@@ -2039,6 +2481,187 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Redelivery"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listWebhookListeners: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The listeners. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookListenerList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    createWebhookListener: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Where the events go, and which. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookListenerRequest"];
+            };
+        };
+        responses: {
+            /** @description The listener, with its secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookListener"];
+                };
+            };
+            /** @description `InvalidRequest`: the body is invalid, `forward_url` is not an http(s) URL, an event type is unknown, or the channel has 20 listeners. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    deleteWebhookListener: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a webhook listener of the caller's channel (`wl_…`). */
+                listener_id: components["parameters"]["ListenerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The removed listener. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookListener"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    receiveListenerDeliveries: {
+        parameters: {
+            query?: {
+                /** @description How long to wait for a delivery to come due, in seconds, when none is due now (a long poll); 0 (the default) answers at once. */
+                wait?: components["parameters"]["ListenerWait"];
+                /** @description Deliveries to claim at most, 1 to 8; 8 by default. A command line asks for as many as it can send now. */
+                limit?: components["parameters"]["ListenerLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of a webhook listener of the caller's channel (`wl_…`). */
+                listener_id: components["parameters"]["ListenerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The claimed deliveries; empty when none came due in time. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListenerDeliveryBatch"];
+                };
+            };
+            /** @description `InvalidRequest`: `wait` is not a whole number of seconds from 0 to 30, or `limit` not one from 1 to 8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    createListenerAttempt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a webhook listener of the caller's channel (`wl_…`). */
+                listener_id: components["parameters"]["ListenerId"];
+            };
+            cookie?: never;
+        };
+        /** @description The receiver's answer. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListenerAttemptRequest"];
+            };
+        };
+        responses: {
+            /** @description The recorded attempt, and when the delivery is due again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListenerAttemptOutcome"];
+                };
+            };
+            /** @description `InvalidRequest`: the body is invalid. `InvalidState`: the listener does not hold that delivery (never claimed, reported already, or its 30 s lease ran out and it is due again). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2772,6 +3395,115 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listSessionTimeline: {
+        parameters: {
+            query?: {
+                /** @description The `next_after` of the previous page (an event of this session); the first page by default. */
+                after?: components["parameters"]["TimelineAfter"];
+                /** @description Webhook events per page, 1 to 100; 50 by default. The steps of the session's record come in addition. */
+                limit?: components["parameters"]["TimelineLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Payment session id, as create payment session returned it. A session of another sales channel answers 404. */
+                payment_session_id: components["parameters"]["PaymentSessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the timeline. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionTimeline"];
+                };
+            };
+            /** @description `InvalidRequest`: a query parameter is invalid, or `after` is no event of this session. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listWebhookEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events older than this one (the `next_before` of the previous page); the newest by default. */
+                before?: components["parameters"]["EventsBefore"];
+                /** @description Events per page, 1 to 100; 20 by default. */
+                limit?: components["parameters"]["EventsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEventList"];
+                };
+            };
+            /** @description `InvalidRequest`: a query parameter is invalid (for example `limit` above 100). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    retrieveRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxRevision"];
                 };
             };
             401: components["responses"]["Unauthorized"];

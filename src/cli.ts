@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // One entry point: `sandbox` (the stateful reference server), `mock` (Prism), `docs` (rendered
-// reference). Installed from the package, it is the `hsa-fsa-sandbox` command (compiled to dist/).
+// reference), and `listen` and `trigger`, which drive a running sandbox over HTTP (sandbox/cli/).
+// Installed from the package, it is the `hsa-fsa-sandbox` command (compiled to dist/).
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync } from 'node:fs';
 import module from 'node:module';
@@ -32,7 +33,15 @@ const USAGE = `Usage: hsa-fsa-sandbox <command> [options]
   mock [--host H] [--port P] [prism options]            the Prism mock of the examples (default 127.0.0.1:4011)
   docs [--out DIR] [--if-stale]                         builds the docs site (default site/); installed from the
       package, it copies the site the package ships (the one the sandbox serves at /docs) to DIR
-Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel"), SANDBOX_WEBHOOK_URL, SANDBOX_WEBHOOK_SECRET, SANDBOX_DOCS_DIR, SANDBOX_PUBLIC_URL.`;
+  listen --forward-to URL [--events a,b] [--sandbox URL] [--key KEY]
+      forwards a running sandbox's webhooks (here or on another machine) to your receiver at URL,
+      signed; prints the signing secret (the same on every run with this key and URL) and a line
+      per attempt. --events: which (the names of a webhook endpoint, dispute.* or *; default *).
+      Ctrl-C removes the listener. Default sandbox http://127.0.0.1:4010, key sandbox-dev-key.
+  trigger EVENT [--sandbox URL] [--key KEY]              fires a webhook event of the contract, making what it
+      needs through the API and the helpers, and prints the ids it made; trigger --list lists them
+Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel"), SANDBOX_WEBHOOK_URL, SANDBOX_WEBHOOK_SECRET, SANDBOX_DOCS_DIR, SANDBOX_PUBLIC_URL;
+  for listen and trigger, SANDBOX_URL and SANDBOX_KEY.`;
 
 async function loadSandbox(): Promise<typeof import('./sandbox/server.js')> {
   // V8 keeps the compiled code of the sandbox and its dependencies on disk (the operating system's
@@ -91,14 +100,19 @@ async function sandbox(args: string[]) {
   console.log(`  Contract:  ${running.address}/openapi.json  ${running.address}/openapi.yaml`);
   console.log(`  3.0:       ${running.address}/openapi-3.0.json  ${running.address}/openapi-3.0.yaml   — the same contract, for tools that read only OpenAPI 3.0`);
   console.log(`  Helpers:   ${running.address}/sandbox/openapi.json (the customer, the review, the clock, tokens, the catalog, disputes, webhooks)`);
-  if (running.docs) console.log(`  Docs:      ${running.docs.url}${running.docs.built ? ' (guides, the reference, and a console that sends requests here)' : ' (not built: run npm run docs)'}`);
+  if (running.docs) {
+    const state = running.docs.building
+      ? (running.docs.built ? ' (guides, the reference, and a console that sends requests here; being rebuilt in the background)' : ' (being built in the background: the page reloads itself until they are ready)')
+      : (running.docs.built ? ' (guides, the reference, and a console that sends requests here)' : ' (not built: run npm run docs)');
+    console.log(`  Docs:      ${running.docs.url}${state}`);
+  }
   console.log(running.dbFile === ':memory:'
     ? '  Database:  :memory: (gone when the sandbox stops)'
     : `  Database:  ${running.dbFile}${values.reset ? ' (reset)' : ''}   — the state persists across restarts; --reset starts empty`);
   if (values.drill) console.log('  Drill:     on   — every channel plays a later version of the service (PUT /sandbox/v1/evolution_drill turns one off)');
   console.log(running.webhook
     ? `  Webhooks:  ${running.webhook.url} (channel ${running.webhook.channel}, ${running.webhook.event_types.join(', ')}), ${running.webhook.mode === 'legacy' ? 'legacy, shared secret' : 'signed with'} ${running.webhook.secret}`
-    : '  Webhooks:  none sent; add an endpoint with --webhook-url URL, or POST /sandbox/v1/webhook_endpoints');
+    : '  Webhooks:  none sent; forward them to your receiver with hsa-fsa-sandbox listen --forward-to URL (npm run listen -- …), add an endpoint with --webhook-url URL, or POST /sandbox/v1/webhook_endpoints');
   const stop = () => void running.close().then(() => process.exit(0));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
   exitWhenOrphaned(stop);
@@ -136,11 +150,18 @@ try {
     if (existsSync(path.join(packageRoot, 'scripts', 'docs.mjs'))) runScript('docs.mjs', rest, '');
     else copyShippedSite(rest);
   }
+  else if (command === 'listen') {
+    await (await import('./sandbox/cli/listen.js')).listen(rest);
+    // Forwards still in flight end with the process: the listener that awaited them is gone.
+    process.exit(0);
+  }
+  else if (command === 'trigger') await (await import('./sandbox/cli/trigger.js')).trigger(rest);
   else {
     console.error(USAGE);
     process.exit(command === undefined || command === '--help' ? 0 : 2);
   }
 } catch (error) {
   console.error(`error: ${(error as Error).message}`);
-  process.exit(1);
+  // A mistake in the command line (an unknown option or event name) is a usage error.
+  process.exit((error as Error).name === 'UsageError' ? 2 : 1);
 }

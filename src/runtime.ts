@@ -11,7 +11,13 @@ export const SUPPORTED_NODE = engines.node;
 
 const parse = (version: string) => version.replace(/^v/, '').split('.').map(Number);
 
-/** Why `version` (`v20.20.2` or `20.20.2`) cannot run this package, or undefined when it can. */
+/** `22.14.0` as people write it: `22.14` (a patch of 0 left out). */
+const shortVersion = (version: string) => version.replace(/\.0$/, '');
+
+/**
+ * Why `version` (`v20.20.2` or `20.20.2`) cannot run this package, or undefined when it can: one
+ * line that names the Node it needs, the Node it found, and the two ways on.
+ */
 export function unsupportedNodeReason(version: string, range: string = SUPPORTED_NODE): string | undefined {
   const minimum = /^>=(\d+\.\d+\.\d+)$/.exec(range);
   if (!minimum) throw new Error(`engines.node must read ">=MAJOR.MINOR.PATCH", not "${range}"`);
@@ -19,9 +25,8 @@ export function unsupportedNodeReason(version: string, range: string = SUPPORTED
   for (let i = 0; i < 3; i++) {
     if (have[i]! > need[i]!) return undefined;
     if (have[i]! < need[i]!) {
-      return `Node ${version.replace(/^v?/, 'v')} is too old: this package needs Node ${range} (Node 22 or 24). ` +
-        'In a clone, run it through npm (npm start, npm test): npm ci installs the Node it is developed on ' +
-        '(the `node` devDependency), and npm scripts use it. Elsewhere, install Node 22 or 24.';
+      return `hsa-fsa-sandbox needs Node ${shortVersion(minimum[1]!)} or newer (this is Node ${version.replace(/^v?/, 'v')}): ` +
+        'install Node 22 or 24, or run it through npm in a clone of its repository (npm start, npm test: npm ci installs Node 24 there, the `node` devDependency).';
     }
   }
   return undefined;

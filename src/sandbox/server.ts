@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_API_KEYS, parseApiKeys } from './http/auth.js';
 import { buildSandbox } from './http/app.js';
+import { docsBeingBuilt } from './http/docs-build-state.js';
 import { sandboxAddress } from './http/sandbox-address.js';
 import { startDispatcher } from './delivery/dispatcher.js';
 import { configureEndpoint } from './delivery/endpoints.js';
@@ -73,6 +74,8 @@ export async function startSandbox(options: StartOptions) {
     await dispatcher.stop();
     db.close();
   };
-  const docs = options.docsDir ? { url: `${address}/docs/`, built: existsSync(path.join(options.docsDir, 'index.html')) } : undefined;
+  const docs = options.docsDir
+    ? { url: `${address}/docs/`, built: existsSync(path.join(options.docsDir, 'index.html')), building: docsBeingBuilt(options.docsDir) }
+    : undefined;
   return { app, address, publicUrl, apiKeys, close, webhook, docs, dbFile: options.db === ':memory:' ? ':memory:' : path.resolve(options.db) };
 }

@@ -79,7 +79,29 @@ describe('/docs', () => {
     expect(reply.body).toContain('npm run docs');
   });
 
-  it('is linked from the index page GET /, as the README says', async () => {
+  it('says the docs are being built, 503 with a page that reloads itself, while npm start builds them; 404 again once that builder is gone', async () => {
+    const lock = `${empty}.building`;
+    try {
+      // The builder's pid: this process stands in for it, alive.
+      writeFileSync(lock, String(process.pid));
+      for (const url of ['/docs/', '/docs/guides/quick-start.html']) {
+        const building = await get(url, unbuilt);
+        expect([building.statusCode, building.headers['retry-after']]).toEqual([503, '2']);
+        expect(building.body).toContain('<meta http-equiv="refresh" content="2">');
+        expect(building.body).toContain('The docs are being built');
+        expect(building.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      }
+      // A build killed midway leaves its lock: a pid no process has is no build.
+      writeFileSync(lock, '2147483646');
+      expect((await get('/docs/', unbuilt)).statusCode).toBe(404);
+      writeFileSync(lock, 'not a pid');
+      expect((await get('/docs/', unbuilt)).statusCode).toBe(404);
+    } finally {
+      rmSync(lock, { force: true });
+    }
+  });
+
+  it('is linked from the index page GET /', async () => {
     expect((await get('/')).body).toContain('<a href="/docs/">');
   });
 

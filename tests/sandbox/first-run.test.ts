@@ -164,7 +164,15 @@ describe('the index page', () => {
     expect(index.body).not.toContain('/checkout/');
     expect(index.body).not.toContain(theirs);
     expect(index.body).not.toContain(mine);
-    // It runs nothing and may not be framed.
-    expect(index.headers).toMatchObject({ 'content-security-policy': "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'", 'x-frame-options': 'DENY' });
+    // It runs nothing, loads nothing but its one inline style, and may not be framed.
+    expect(index.headers).toMatchObject({ 'content-security-policy': expect.stringMatching(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/), 'x-frame-options': 'DENY' });
+    expect(index.body).not.toMatch(/<script|<link|<img|<form/);
+    // It leads to the dashboard and to the return pages, with the URL to give create payment session.
+    expect(index.body).toContain('href="/dashboard/"');
+    expect(index.body).toContain('href="/return/success"');
+    expect(index.body).toContain('href="/return/failure"');
+    expect(index.body).toContain('http://127.0.0.1:4010/return/success?payment_session_id={{payment_session_id}}');
+    // It names no key, not even the published ones: a sandbox with keys of its own must not show them.
+    expect(index.body).not.toContain('sandbox-dev-key');
   });
 });

@@ -408,9 +408,9 @@ describe('the pages say what they do', () => {
     expect(titleOf(saved.body)).toBe('Your card is saved');
   });
 
-  it('as the README says, the complete_checkout helper leaves a one-time payment processing, while card 4242 on the page captures it', async () => {
-    const readme = readFileSync(path.join(import.meta.dirname, '../../README.md'), 'utf8').replace(/\s+/g, ' ');
-    expect(readme).toContain('it leaves a one-time payment (`kind: one_time_payment`) `processing`, awaiting the service\'s review');
+  it('as the sandbox guide says, the complete_checkout helper leaves a one-time payment processing, while card 4242 on the page captures it', async () => {
+    const guide = readFileSync(path.join(import.meta.dirname, '../../docs/guides/sandbox.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(guide).toContain('it leaves a one-time payment (`kind: one_time_payment`) `processing`, awaiting the service\'s review');
     const [byHelper, byPage] = [await s.createSession({ kind: 'one_time_payment' }), await s.createSession({ kind: 'one_time_payment' })];
     await s.complete(byHelper);
     await submit(byPage, form(paid));

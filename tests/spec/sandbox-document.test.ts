@@ -56,6 +56,14 @@ const HELPERS: Array<[string, string, string, string | null, string, boolean]> =
   ['deleteWebhookEndpoint', 'delete', '/sandbox/v1/webhook_endpoints/{endpoint_id}', null, 'WebhookEndpoint', false],
   ['listWebhookDeliveries', 'get', '/sandbox/v1/webhook_deliveries', null, 'DeliveryAttemptList', true],
   ['redeliverEvent', 'post', '/sandbox/v1/outbox/{event_id}/redeliver', null, 'Redelivery', false],
+  ['listSessionTimeline', 'get', '/sandbox/v1/payment_sessions/{payment_session_id}/timeline', null, 'SessionTimeline', true],
+  ['listWebhookEvents', 'get', '/sandbox/v1/webhook_events', null, 'WebhookEventList', true],
+  ['retrieveRevision', 'get', '/sandbox/v1/revision', null, 'SandboxRevision', false],
+  ['createWebhookListener', 'post', '/sandbox/v1/webhook_listeners', 'WebhookListenerRequest', 'WebhookListener', true],
+  ['listWebhookListeners', 'get', '/sandbox/v1/webhook_listeners', null, 'WebhookListenerList', false],
+  ['deleteWebhookListener', 'delete', '/sandbox/v1/webhook_listeners/{listener_id}', null, 'WebhookListener', false],
+  ['receiveListenerDeliveries', 'get', '/sandbox/v1/webhook_listeners/{listener_id}/deliveries', null, 'ListenerDeliveryBatch', true],
+  ['createListenerAttempt', 'post', '/sandbox/v1/webhook_listeners/{listener_id}/attempts', 'ListenerAttemptRequest', 'ListenerAttemptOutcome', true],
 ];
 
 // The error code each status's examples may carry.
@@ -111,7 +119,7 @@ describe('sandbox helper API: operations', () => {
     expect(sandbox.components.schemas!.SandboxError).toMatchObject({
       required: ['error', 'message'],
       additionalProperties: false,
-      properties: { error: { enum: ['InvalidRequest', 'InvalidState', 'NotFound', 'MethodNotAllowed', 'ServerError', 'NotImplemented', 'Unauthorized', 'MalformedRequest', 'RequestTimeout', 'RequestHeaderFieldsTooLarge'] } },
+      properties: { error: { enum: ['InvalidRequest', 'InvalidState', 'NotFound', 'MethodNotAllowed', 'ServerError', 'NotImplemented', 'Unauthorized', 'Forbidden', 'MalformedRequest', 'RequestTimeout', 'RequestHeaderFieldsTooLarge'] } },
     });
   });
 
@@ -190,6 +198,9 @@ describe('sandbox helper API: schemas', () => {
     expect(required('OutboxEvent')).toEqual(['created_at', 'delivered_at', 'event_type', 'id', 'payload']);
     expect(required('FaultRequest')).toEqual(['operation_id', 'status']);
     expect(required('RequireTokenActionRequest')).toEqual(['next_action']);
+    expect(required('WebhookListenerRequest')).toEqual(['forward_url']);
+    expect(required('ListenerAttemptRequest')).toEqual(['delivery_id', 'latency_ms', 'status']);
+    expect(required('ListenerDelivery')).toEqual(['attempt', 'delivery_id', 'event_id', 'event_type', 'object_id', 'request_body', 'request_headers', 'webhook_delivery_id']);
   });
 });
 
@@ -225,6 +236,8 @@ describe('sandbox helper API: examples', () => {
     expect(violations({ $ref: ref('FaultRequest') }, { operation_id: 'capturePaymentSession', status: 404 })).not.toEqual([]);
     expect(violations({ $ref: ref('RequireTokenActionRequest') }, { next_action: null })).toEqual([]);
     expect(violations({ $ref: ref('SandboxPaymentSession') }, { id: 'not-a-uuid' })).not.toEqual([]);
+    expect(violations({ $ref: ref('WebhookListenerRequest') }, { forward_url: 'ftp://localhost/' })).not.toEqual([]);
+    expect(violations({ $ref: ref('ListenerAttemptRequest') }, { delivery_id: '1', status: 99, latency_ms: 0 })).not.toEqual([]);
   });
 });
 

@@ -50,8 +50,10 @@ describe('the runtime', () => {
 describe('unsupportedNodeReason', () => {
   it.each(['v20.20.2', 'v22.13.1', '18.20.0', 'v21.7.3'])('refuses %s, and says what to do', (version) => {
     const reason = unsupportedNodeReason(version);
-    expect(reason).toContain(`Node v${version.replace(/^v/, '')} is too old: this package needs Node >=22.14.0 (Node 22 or 24)`);
-    expect(reason).toContain('npm ci installs the Node it is developed on');
+    expect(reason).toBe(`hsa-fsa-sandbox needs Node 22.14 or newer (this is Node v${version.replace(/^v/, '')}): ` +
+      'install Node 22 or 24, or run it through npm in a clone of its repository (npm start, npm test: npm ci installs Node 24 there, the `node` devDependency).');
+    // One line: what the CLI prints after `error: `.
+    expect(reason).not.toContain('\n');
   });
 
   it.each(['v22.14.0', 'v22.23.3', 'v24.0.0', 'v24.21.0', 'v26.1.0', '23.0.0'])('accepts %s', (version) => {
@@ -60,7 +62,8 @@ describe('unsupportedNodeReason', () => {
 
   it('reads the minimum from engines, and refuses a form it cannot read', () => {
     expect(SUPPORTED_NODE).toBe(packageJson.engines.node);
-    expect(unsupportedNodeReason('v22.20.0', '>=22.21.0')).toContain('needs Node >=22.21.0');
+    expect(unsupportedNodeReason('v22.20.0', '>=22.21.0')).toContain('needs Node 22.21 or newer (this is Node v22.20.0)');
+    expect(unsupportedNodeReason('v22.20.0', '>=22.20.1')).toContain('needs Node 22.20.1 or newer');
     expect(() => unsupportedNodeReason('v24.0.0', '^22 || ^24')).toThrow('engines.node must read ">=MAJOR.MINOR.PATCH", not "^22 || ^24"');
   });
 
@@ -68,7 +71,7 @@ describe('unsupportedNodeReason', () => {
     const pretend20 = 'data:text/javascript,Object.defineProperty(process, "version", { value: "v20.20.2" })';
     const result = spawnSync(process.execPath, ['--import', pretend20, '--import', 'tsx', 'src/cli.ts', 'sandbox', '--db', ':memory:', '--port', '0'], { cwd: repoRoot, encoding: 'utf8', timeout: 30_000 });
     expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/^error: Node v20\.20\.2 is too old: this package needs Node >=22\.14\.0/m);
+    expect(result.stderr).toMatch(/^error: hsa-fsa-sandbox needs Node 22\.14 or newer \(this is Node v20\.20\.2\): install Node 22 or 24, or run it through npm in a clone/m);
     expect(result.stdout).not.toContain('Sandbox listening');
   });
 });

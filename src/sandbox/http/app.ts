@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { INDEX_PAGE_POLICY, indexPage } from '../checkout/index-page.js';
+import { WebhookListeners } from '../delivery/listeners.js';
 import { randomIds, type IdSource } from '../ids.js';
 import type { Store } from '../store/index.js';
 import { DEFAULT_API_KEYS, registerAuth } from './auth.js';
@@ -23,7 +24,9 @@ import { registerMethodNotAllowed } from './method-not-allowed.js';
 import type { ContractOperations, HelperOperations } from './operation-types.js';
 import { registerOperations } from './operations.js';
 import { registerCheckoutRoutes } from './checkout-routes.js';
+import { registerDashboardRoutes } from './dashboard-routes.js';
 import { registerDocsRoutes } from './docs-routes.js';
+import { registerReturnRoutes } from './return-routes.js';
 import { checkCorsOrigin, LOOPBACK_ORIGINS, registerCors } from './cors.js';
 import { registerRequestLog } from './request-log.js';
 import { sandboxAddress } from './sandbox-address.js';
@@ -103,9 +106,15 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     takesTurn: searchTakesTurn,
   });
   const contractIds = new Set(listOperations(contract).map((o) => o.operation.operationId));
+  // The listeners' waiting claims answer as the server closes, rather than hold its close up to 30 s.
+  const listeners = new WebhookListeners(store);
+  app.addHook('preClose', (done) => {
+    listeners.close();
+    done();
+  });
   registerOperations<HelperOperations>(app, {
     validators: new SchemaValidators(helpers),
-    handlers: sandboxHelperHandlers({ operationIds: contractIds, codes400: contractCodes400 }, { sandboxAddress: () => sandboxAddress(app) }),
+    handlers: sandboxHelperHandlers({ operationIds: contractIds, codes400: contractCodes400 }, { sandboxAddress: () => sandboxAddress(app), listeners }),
     codesFor: () => HELPER_CODES,
     store,
     ids,
@@ -131,8 +140,10 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   // would report as an error. The pages have no icon.
   app.get('/favicon.ico', async (_request, reply) => reply.code(204).header('cache-control', 'public, max-age=86400').send());
   app.get('/', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('content-security-policy', INDEX_PAGE_POLICY).header('x-frame-options', 'DENY').send(indexPage(options.docsDir !== undefined)));
+    reply.type('text/html; charset=utf-8').header('content-security-policy', INDEX_PAGE_POLICY).header('x-frame-options', 'DENY').send(indexPage(options.docsDir !== undefined, publicUrl())));
   registerCheckoutRoutes(app, store, ids);
+  registerDashboardRoutes(app, store, { ids, publicUrl, docs: options.docsDir !== undefined });
+  registerReturnRoutes(app, store, publicUrl);
   if (options.docsDir) registerDocsRoutes(app, options.docsDir);
   return app;
 }

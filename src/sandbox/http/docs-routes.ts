@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { docsBeingBuilt } from './docs-build-state.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -22,6 +23,11 @@ const POLICY = [
   "default-src 'self'", "script-src 'self' 'unsafe-inline'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
   "font-src 'self' data:", "connect-src 'self'", "worker-src 'self' blob:", "frame-ancestors 'none'", "base-uri 'self'", "form-action 'self'",
 ].join('; ');
+
+// While `npm start` builds the docs in the background: the page asks again by itself (no script:
+// a refresh), and 503 with Retry-After tells a program to do the same.
+const beingBuilt = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="2"><title>The docs are being built</title></head><body><main><h1>The docs are being built</h1>
+<p>The sandbox builds its docs in the background the first time it starts, or after the contract or a guide changed: this takes a few seconds. This page reloads itself until they are ready. The API already answers.</p></main></body></html>`;
 
 const notBuilt = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Docs not built</title></head><body><main><h1>The docs are not built</h1>
 <p>Run <code>npm run docs</code> in the repository (or start the sandbox with <code>npm start</code>, which builds them), then reload this page.</p></main></body></html>`;
@@ -63,7 +69,10 @@ export function registerDocsRoutes(app: FastifyInstance, dir: string): void {
   app.get('/docs', async (_request, reply) => reply.redirect('/docs/', 302));
   app.get('/docs/*', async (request, reply) => {
     const wildcard = (request.params as { '*': string })['*'];
-    if (!existsSync(path.join(dir, 'index.html'))) return send(reply, 404, TYPES['.html']!, notBuilt);
+    if (!existsSync(path.join(dir, 'index.html'))) {
+      if (docsBeingBuilt(dir)) return send(reply.header('retry-after', '2'), 503, TYPES['.html']!, beingBuilt);
+      return send(reply, 404, TYPES['.html']!, notBuilt);
+    }
     const file = docsFile(dir, wildcard);
     if (!file) return send(reply, 404, TYPES['.html']!, '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><main><h1>No such page</h1><p><a href="/docs/">The docs</a></p></main></body></html>');
     return send(reply, 200, TYPES[path.extname(file)]!, readFileSync(file));

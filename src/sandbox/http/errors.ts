@@ -11,7 +11,7 @@ import type { ValidationCodes } from './error-codes.js';
 export class HttpRefusal extends Error {
   override readonly name = 'HttpRefusal';
   constructor(
-    readonly status: 400 | 401 | 404 | 405 | 500 | 501,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 500 | 501,
     readonly code: string,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},

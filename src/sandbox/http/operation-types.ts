@@ -61,7 +61,17 @@ export class PreRenderedJson<Body> {
   constructor(readonly json: string) {}
 }
 
-export type Handler<Operation> = (context: OperationContext<Operation>, store: Store) => OkBodyOf<Operation> | PreRenderedJson<OkBodyOf<Operation>> | RefusedAfterCommit;
+/**
+ * A 200 body that comes later (a long poll): the handler's transaction ends, then the route awaits
+ * `answer`, which runs transactions of its own and may throw a refusal. `gone` aborts when the
+ * client goes away first.
+ */
+export class AnswerLater<Body> {
+  constructor(readonly answer: (gone: AbortSignal) => Promise<Body>) {}
+}
+
+export type Handler<Operation> = (context: OperationContext<Operation>, store: Store) =>
+  OkBodyOf<Operation> | PreRenderedJson<OkBodyOf<Operation>> | AnswerLater<OkBodyOf<Operation>> | RefusedAfterCommit;
 
 /** Handlers of some operations of a document, keyed by operationId. */
 export type Handlers<Operations> = { [Op in keyof Operations]?: Handler<Operations[Op]> };

@@ -10,7 +10,7 @@ import { MalformedBody, registerBodyDrain } from './body-parsing.js';
 import { fastifyPath, listOperations, type LocatedOperation, type SchemaValidators } from './document.js';
 import type { ValidationCodes } from './error-codes.js';
 import { injectedFault, notImplemented, type RouteFacts, type HttpRefusal } from './errors.js';
-import { PreRenderedJson, RefusedAfterCommit, type Handler, type InvalidBodyHandler, type InvalidBodyHandlers, type OperationContext } from './operation-types.js';
+import { AnswerLater, PreRenderedJson, RefusedAfterCommit, type Handler, type InvalidBodyHandler, type InvalidBodyHandlers, type OperationContext } from './operation-types.js';
 import { refusal, validateRequest } from './request-validation.js';
 import { nextTurn } from './turns.js';
 
@@ -132,6 +132,11 @@ function registerRoute<Operations>(
       });
       if (result instanceof RefusedAfterCommit) throw result.refusal;
       if (result instanceof PreRenderedJson) return reply.code(200).type('application/json; charset=utf-8').send(result.json);
+      if (result instanceof AnswerLater) {
+        const gone = new AbortController();
+        reply.raw.once('close', () => gone.abort());
+        return reply.code(200).send(await result.answer(gone.signal));
+      }
       return reply.code(200).send(result);
     },
   });

@@ -40,7 +40,7 @@ export interface AttemptRecord {
  * The `response` column holds the excerpt as JSON. Rows written before it did hold the body's first
  * 200 bytes as text: read as an excerpt, truncated unless shorter than that.
  */
-function storedExcerpt(column: string | null): ResponseExcerpt | null {
+export function storedExcerpt(column: string | null): ResponseExcerpt | null {
   if (column === null) return null;
   try {
     const stored = JSON.parse(column) as Partial<ResponseExcerpt> | null;
@@ -75,13 +75,14 @@ interface EndpointRow extends Omit<WebhookEndpoint, 'event_types'> {
 
 const storable = (attempt: AttemptRecord) => ({ ...attempt, response: attempt.response === null ? null : JSON.stringify(attempt.response) });
 
-const readEndpoint = ({ origin: _origin, ...row }: EndpointRow & { origin?: string }): WebhookEndpoint => ({ ...row, event_types: JSON.parse(row.event_types) as string[] });
+const readEndpoint = ({ origin: _origin, polled_at: _polled, ...row }: EndpointRow & { origin?: string; polled_at?: number | null }): WebhookEndpoint => ({ ...row, event_types: JSON.parse(row.event_types) as string[] });
 
 export function deliveriesRepository(db: Db) {
   const insertEndpoint = db.prepare(`INSERT INTO webhook_endpoints (id, channel, url, event_types, secret, mode, created_at, origin)
     VALUES (@id, @channel, @url, @event_types, @secret, @mode, @created_at, @origin)`);
-  const endpointsOf = db.prepare('SELECT * FROM webhook_endpoints WHERE channel = ? ORDER BY created_at, id');
-  const allEndpoints = db.prepare('SELECT * FROM webhook_endpoints');
+  // The endpoints the dispatcher POSTs to: a listener's deliveries are claimed by its command line (store/listeners.ts).
+  const endpointsOf = db.prepare("SELECT * FROM webhook_endpoints WHERE channel = ? AND origin != 'listener' ORDER BY created_at, id");
+  const allEndpoints = db.prepare("SELECT * FROM webhook_endpoints WHERE origin != 'listener'");
   const endpointByUrl = db.prepare('SELECT * FROM webhook_endpoints WHERE channel = ? AND url = ?');
   const removeEndpoint = db.prepare('DELETE FROM webhook_endpoints WHERE channel = ? AND id = ?');
   const setSecret = db.prepare('UPDATE webhook_endpoints SET secret = ? WHERE channel = ? AND id = ?');
@@ -105,6 +106,8 @@ export function deliveriesRepository(db: Db) {
   const retry = db.prepare("UPDATE deliveries SET attempts = attempts + 1, due_at = ?, status = ? WHERE id = ? AND status = 'pending'");
   const logAttempt = db.prepare(`INSERT INTO delivery_attempts (channel, delivery_id, attempted_at, status, latency_ms, response, error)
     VALUES (@channel, @delivery_id, @attempted_at, @status, @latency_ms, @response, @error)`);
+  const lastAttempt = db.prepare('SELECT MAX(id) FROM delivery_attempts WHERE delivery_id = ?').pluck();
+  const dueAt = db.prepare("SELECT due_at FROM deliveries WHERE id = ? AND status = 'pending'").pluck();
   const attempts = db.prepare(`SELECT a.id, a.attempted_at, a.status, a.latency_ms, a.response, a.error, d.endpoint_id, d.attempts AS delivery_attempts,
       d.status AS delivery_status, o.id AS event_id, o.delivery_id AS webhook_delivery_id, o.event_type, e.url
     FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN outbox o ON o.id = d.outbox_id LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
@@ -129,7 +132,9 @@ export function deliveriesRepository(db: Db) {
       const row = endpointById.get(id) as EndpointRow | undefined;
       return row ? readEndpoint(row) : undefined;
     },
+    /** The channel's endpoints, listeners aside. */
     endpoints: (channel: string) => (endpointsOf.all(channel) as EndpointRow[]).map(readEndpoint),
+    /** Every channel's endpoints that the dispatcher POSTs to (listeners aside). */
     allEndpoints: () => (allEndpoints.all() as EndpointRow[]).map(readEndpoint),
     endpointByUrl(channel: string, url: string): WebhookEndpoint | undefined {
       const row = endpointByUrl.get(channel, url) as EndpointRow | undefined;
@@ -161,6 +166,10 @@ export function deliveriesRepository(db: Db) {
       // Failed for good: due after any time the clock reaches, as well as no longer pending.
       retry.run(dueAt ?? LAST_STORED_TIME_TEXT, dueAt === null ? 'failed' : 'pending', attempt.delivery_id);
     },
+    /** The id of the delivery's latest attempt in the log, if any. */
+    lastAttemptId: (deliveryId: number) => lastAttempt.get(deliveryId) as number | null,
+    /** When the delivery is due again (channel clock); null once it is no longer pending. */
+    dueAt: (deliveryId: number) => (dueAt.get(deliveryId) as string | undefined) ?? null,
     attempts(channel: string, page: { after: number; limit: number }) {
       const rows = attempts.all({ channel, ...page }) as AttemptRow[];
       const read = rows.slice(0, page.limit).map(({ response, ...row }) => ({ ...row, response_excerpt: storedExcerpt(response) }));

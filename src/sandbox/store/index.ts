@@ -1,4 +1,5 @@
 // The sandbox's store: one repository per table, and a transaction per request.
+import { activityQueries } from './activity.js';
 import { catalogRepository } from './catalog.js';
 import { channelReset } from './channel-reset.js';
 import { clockRepository } from './clock.js';
@@ -14,6 +15,7 @@ import { faultsRepository } from './faults.js';
 import { groupCommit } from './group-commit.js';
 import { featuresRepository } from './features.js';
 import { lettersRepository } from './letters.js';
+import { listenersRepository } from './listeners.js';
 import { outboxRepository } from './outbox.js';
 import { pageSecretRepository } from './page-secret.js';
 import { provisionRequestsRepository } from './provision-requests.js';
@@ -79,6 +81,10 @@ export function createStore(db: Db, options: StoreOptions = {}) {
     disputes: disputesRepository(db),
     outbox: outboxRepository(db, deliveryQueued),
     deliveries: deliveriesRepository(db),
+    /** What the dashboard reads: a session's events, the newest events with their attempts, the revision. */
+    activity: activityQueries(db),
+    /** Webhook endpoints whose deliveries a command line claims (`hsa-fsa-sandbox listen`). */
+    listeners: listenersRepository(db),
     /** Calls `listener` whenever a delivery is queued (inside the transaction); returns the unsubscribe. */
     onDeliveryQueued(listener: () => void): () => void {
       queuedListeners.add(listener);

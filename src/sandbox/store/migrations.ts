@@ -600,4 +600,27 @@ export const MIGRATIONS: Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 19,
+    description: 'webhook listeners (hsa-fsa-sandbox listen): endpoints whose deliveries a command line claims, which expire when it stops asking',
+    // A listener is a webhook endpoint of origin 'listener'; polled_at is the real time (Unix ms)
+    // it last asked for its deliveries, NULL for the endpoints the dispatcher POSTs to.
+    sql: `
+      ALTER TABLE webhook_endpoints ADD COLUMN polled_at INTEGER;
+      CREATE INDEX webhook_listeners_polled ON webhook_endpoints (polled_at) WHERE origin = 'listener';
+    `,
+  },
+  {
+    version: 20,
+    description: 'the outbox knows the payment session each event is about, so that a session\'s timeline reads its own events only',
+    // Computed from the payload, never written: a session's completion names it as payment_id, a
+    // dispute's event as payment.order_id, the token a tokenize=true session issued as
+    // payment_session_id. VIRTUAL, so the rows stay as they are; the index holds only the events of
+    // a session, and costs an event's insert a few microseconds (three json_extract).
+    sql: `
+      ALTER TABLE outbox ADD COLUMN payment_session_id TEXT GENERATED ALWAYS AS (coalesce(json_extract(payload, '$.data.payment_id'),
+        json_extract(payload, '$.data.payment.order_id'), json_extract(payload, '$.data.payment_session_id'))) VIRTUAL;
+      CREATE INDEX outbox_payment_session ON outbox (channel, payment_session_id, id) WHERE payment_session_id IS NOT NULL;
+    `,
+  },
 ];

@@ -1,13 +1,13 @@
 // The webhook outbox: every event is written in the same transaction as the change that caused it.
+import { eventObjectId } from '../domain/event-subject.js';
 import { UNKNOWN_EVENT_TYPE } from '../domain/evolution-drill.js';
 import type { DomainEvent } from '../domain/types.js';
 import type { Db } from './database.js';
 
 /** The resource an event is about, whose events an endpoint receives in order. */
 export function resourceOf(event: DomainEvent): string {
-  const data = event.data as { payment_id?: unknown; payment_token?: unknown; dispute_id?: unknown; object?: { sku?: unknown } };
-  const id = data.dispute_id ?? data.payment_id ?? data.payment_token ?? data.object?.sku;
-  return typeof id === 'string' ? `${event.event_type.split(/[._]/)[0]}:${id}` : event.event_type;
+  const id = eventObjectId(event.data);
+  return id !== undefined ? `${event.event_type.split(/[._]/)[0]}:${id}` : event.event_type;
 }
 
 export interface OutboxEvent {

@@ -1,17 +1,20 @@
 // The sandbox's own helper API (openapi/sandbox.yaml, under /sandbox/v1/): the customer, the
 // review, the clock, disputes, the outbox, merchant features, faults, and (in their own modules)
-// tokens and the catalog. Typed by
+// tokens, the catalog, webhook endpoints and webhook listeners. Typed by
 // the helper document's operationIds, as the contract's handlers are by the contract's.
 import { helperRefusal } from '../../domain/errors.js';
 import { review } from '../../domain/sessions.js';
 import { refundedAmount } from '../../domain/refunds.js';
 import { statusSummary } from '../../domain/views.js';
 import { LAST_STORED_TIME, LAST_STORED_TIME_TEXT } from '../../domain/stored-time.js';
+import type { WebhookListeners } from '../../delivery/listeners.js';
 import type { SandboxAddress } from '../../domain/own-address.js';
 import type { Session } from '../../domain/types.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
+import { activityHelperHandlers } from './activity-helpers.js';
 import { catalogHelperHandlers } from './catalog-helpers.js';
 import { finishCheckout } from './customer-actions.js';
+import { listenerHelperHandlers } from './listener-helpers.js';
 import { disputeHelperHandlers } from './dispute-helpers.js';
 import { activeToken, sessionOf } from './lookups.js';
 import { saveSessionAndQueueEvents } from './session-writes.js';
@@ -43,15 +46,16 @@ export interface ContractFacts {
   codes400: (operationId: string) => readonly string[];
 }
 
-/** What the helpers know of the running sandbox: where it listens (undefined until it does). */
+/** What the helpers know of the running sandbox: where it listens (undefined until it does), and its webhook listeners. */
 export interface SandboxFacts {
   sandboxAddress: () => SandboxAddress | undefined;
+  listeners: WebhookListeners;
 }
 
 /** A code a later version of the service could add: the style of the contract's own (`SessionCaptured`). */
 const UNLISTED_CODE = /^[A-Z][A-Za-z0-9]{0,63}$/;
 
-export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxFacts = { sandboxAddress: () => undefined }): Handlers<HelperOperations> {
+export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxFacts): Handlers<HelperOperations> {
   return {
     completeCheckout(context, store) {
       return finishCheckout(store, context, sessionOf(store, context.channel, context.path.payment_session_id), { eligible: context.body?.eligible !== false });
@@ -140,7 +144,9 @@ export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxF
 
     ...disputeHelperHandlers(),
     ...webhookHelperHandlers(sandbox.sandboxAddress),
+    ...listenerHelperHandlers(sandbox.listeners),
     ...tokenHelperHandlers(),
     ...catalogHelperHandlers(),
+    ...activityHelperHandlers(),
   } satisfies Handlers<HelperOperations>;
 }

@@ -3,7 +3,17 @@
 import { MAX_ENDPOINTS, newEndpoint } from '../../delivery/endpoints.js';
 import { helperRefusal, notFound, quoted } from '../../domain/errors.js';
 import type { SandboxAddress } from '../../domain/own-address.js';
+import type { Store } from '../../store/index.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
+
+type AttemptRow = ReturnType<Store['deliveries']['attempts']>['rows'][number];
+
+/** An attempt of the delivery log, as the helpers show it (listWebhookDeliveries, a listener's report). */
+export const attemptView = (row: AttemptRow) => ({
+  id: String(row.id), event_id: String(row.event_id), webhook_delivery_id: row.webhook_delivery_id, event_type: row.event_type,
+  endpoint_id: row.endpoint_id, url: row.url, attempted_at: row.attempted_at, status: row.status, latency_ms: row.latency_ms,
+  response_excerpt: row.response_excerpt, error: row.error, delivery_status: row.delivery_status,
+});
 
 /** `sandboxAddress`: where the sandbox listens, which no endpoint may point at. */
 export function webhookHelperHandlers(sandboxAddress: () => SandboxAddress | undefined): Handlers<HelperOperations> {
@@ -36,11 +46,7 @@ export function webhookHelperHandlers(sandboxAddress: () => SandboxAddress | und
     listWebhookDeliveries(context, store) {
       const { after, limit = 100 } = context.query as { after?: string; limit?: number };
       const { rows, hasMore } = store.deliveries.attempts(context.channel, { after: after === undefined ? 0 : Number(after), limit });
-      const attempts = rows.map((row) => ({
-        id: String(row.id), event_id: String(row.event_id), webhook_delivery_id: row.webhook_delivery_id, event_type: row.event_type,
-        endpoint_id: row.endpoint_id, url: row.url, attempted_at: row.attempted_at, status: row.status, latency_ms: row.latency_ms,
-        response_excerpt: row.response_excerpt, error: row.error, delivery_status: row.delivery_status,
-      }));
+      const attempts = rows.map(attemptView);
       return { attempts, has_more: hasMore, next_after: hasMore ? attempts.at(-1)!.id : null };
     },
 

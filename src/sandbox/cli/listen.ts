@@ -1,0 +1,166 @@
+// `hsa-fsa-sandbox listen --forward-to URL`: forwards a running sandbox's webhooks to a receiver
+// only this machine reaches, as `stripe listen` does. It registers a webhook listener (the helper
+// document's Webhook listeners), claims its due deliveries by long poll, as many as it has free
+// slots, POSTs each exactly as the sandbox signed it (as many at once as the dispatcher would), and
+// reports what the receiver answered, so that the sandbox logs the attempt and retries a failure on
+// its own schedule. One line per attempt. Ctrl-C removes the listener.
+import { exitWhenOrphaned } from '../../orphan.js';
+import { DELIVERY_TIMEOUT_MS, sendAttempt, type AttemptOutcome } from '../delivery/attempt.js';
+import { InFlight } from '../delivery/in-flight.js';
+import type { components } from '../../../generated/sandbox.js';
+import { attemptLine, verdictOf, type AttemptVerdict } from './attempt-line.js';
+import { parseEventFilter } from './event-filter.js';
+import { isHttpUrl, knownEventFilters, parseOptions, pause, RefusedCall, SandboxApi, TARGET_OPTIONS, targetOf, Unreachable, UsageError, type Target } from './target.js';
+
+type Listener = components['schemas']['WebhookListener'];
+type ClaimedDelivery = components['schemas']['ListenerDelivery'];
+/** Checked against the document's list by parseEventFilter. */
+type EventFilter = components['schemas']['WebhookEventFilter'];
+
+/** How long a claim waits for a delivery (the sandbox allows 30 s), and how long its answer may take beyond that. */
+const WAIT_SECONDS = 25;
+const CLAIM_TIMEOUT_MS = 40_000;
+/** Waits between tries while the sandbox is not reachable. */
+const REACH_AGAIN_MS = [500, 1000, 2000, 5000];
+/** How long the removal at Ctrl-C may take. */
+const DETACH_TIMEOUT_MS = 5000;
+/** The one receiver whose slots `sending` counts, and how often to look for one come free. */
+const RECEIVER = 'receiver';
+const LOOK_FOR_A_SLOT_MS = 100;
+
+export interface ListenOptions {
+  target: Target;
+  forwardTo: string;
+  eventTypes: string[];
+}
+
+export function parseListenArgs(args: string[], env: NodeJS.ProcessEnv = process.env): ListenOptions {
+  const { values } = parseOptions(args, { ...TARGET_OPTIONS, 'forward-to': { type: 'string', short: 'f' }, events: { type: 'string', short: 'e' } });
+  const forwardTo = values['forward-to'];
+  if (forwardTo === undefined) throw new UsageError('listen needs --forward-to URL: where your webhook receiver listens, such as http://localhost:3000/webhooks');
+  if (!isHttpUrl(forwardTo)) throw new UsageError(`--forward-to must be an http or https URL, such as http://localhost:3000/webhooks, not ${JSON.stringify(forwardTo)}`);
+  const url = new URL(forwardTo);
+  if (url.username !== '' || url.password !== '') throw new UsageError('--forward-to must not carry a user or a password: the sandbox would keep them with every attempt it logs');
+  return { target: targetOf(values, env), forwardTo, eventTypes: parseEventFilter(values.events, knownEventFilters()) };
+}
+
+export interface ListenIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const defaultIo: ListenIo = { out: (line) => console.log(line), err: (line) => console.error(line) };
+
+/** Runs until SIGINT or SIGTERM, then removes the listener; rejects with a CliError when the sandbox cannot be used. */
+export async function listen(args: string[], io: ListenIo = defaultIo): Promise<void> {
+  const options = parseListenArgs(args);
+  const api = new SandboxApi(options.target);
+  const register = () => api.ok('register the listener', () =>
+    api.helpers.POST('/sandbox/v1/webhook_listeners', { body: { forward_url: options.forwardTo, event_types: options.eventTypes as EventFilter[] } }));
+  let listener = await register();
+  io.out(`Ready! Your webhook signing secret is ${listener.secret} (the same on every run with this key and URL)`);
+  io.out(`Forwarding ${listener.event_types.join(', ')} from the sandbox at ${options.target.sandbox} to ${listener.forward_url} (listener ${listener.id}). Press Ctrl-C to stop.`);
+
+  const stopping = new AbortController();
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => {
+      if (stopping.signal.aborted) return;
+      stopping.abort();
+      resolve();
+    };
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
+    exitWhenOrphaned(stop);
+  });
+
+  // The requests open at the receiver, under the dispatcher's slots (domain/delivery-slots.ts): 8
+  // answering at once, one unanswered after 1 s giving up its slot, 64 open at most.
+  const sending = new InFlight();
+  const claims = async () => {
+    let failures = 0;
+    while (!stopping.signal.aborted) {
+      const free = sending.freeSlots(RECEIVER);
+      if (free <= 0) {
+        await Promise.race([...sending.runs(), pause(LOOK_FOR_A_SLOT_MS, stopping.signal)]);
+        continue;
+      }
+      let deliveries: ClaimedDelivery[];
+      try {
+        deliveries = (await api.ok('claim deliveries', () => api.helpers.GET('/sandbox/v1/webhook_listeners/{listener_id}/deliveries', {
+          params: { path: { listener_id: listener.id }, query: { wait: WAIT_SECONDS, limit: free } },
+          signal: AbortSignal.any([stopping.signal, AbortSignal.timeout(CLAIM_TIMEOUT_MS)]),
+        }))).deliveries;
+      } catch (error) {
+        if (stopping.signal.aborted) return;
+        if (error instanceof RefusedCall && error.status === 404) {
+          // Removed, or expired while the sandbox was away: the same key and URL give the same secret back.
+          listener = await register();
+          io.out(`The listener was gone (expired, or removed); registered again as ${listener.id}, with the same secret.`);
+          continue;
+        }
+        if (!(error instanceof Unreachable)) throw error;
+        if (failures === 0) io.err(`${error.message}; trying again until it answers (Ctrl-C to stop).`);
+        await pause(REACH_AGAIN_MS[Math.min(failures++, REACH_AGAIN_MS.length - 1)]!, stopping.signal);
+        continue;
+      }
+      if (failures > 0) io.err(`The sandbox at ${options.target.sandbox} answers again.`);
+      failures = 0;
+      // Each on its own: a slow answer holds up none of the others, nor the next claim.
+      for (const delivery of deliveries) {
+        const id = Number(delivery.delivery_id);
+        const sent = forward(api, listener, delivery, io).then(() => sending.remove(RECEIVER, id));
+        sending.add(RECEIVER, id, sent);
+      }
+    }
+  };
+
+  // A refused key or an answer that is no sandbox's ends the claims: removed all the same, then said.
+  let fatal: unknown;
+  const claiming = claims().catch((error: unknown) => {
+    fatal = error;
+  });
+  await Promise.race([stopped, claiming]);
+  stopping.abort();
+  await claiming;
+  await detach(api, listener, io);
+  if (fatal !== undefined) throw fatal;
+}
+
+/**
+ * POSTs the delivery to the receiver, and resolves once it answered (or not, by the timeout); then
+ * reports the outcome and prints its line, on its own. Never throws.
+ */
+async function forward(api: SandboxApi, listener: Listener, delivery: ClaimedDelivery, io: ListenIo): Promise<void> {
+  const at = new Date();
+  const outcome = await sendAttempt({ url: listener.forward_url, body: delivery.request_body, headers: delivery.request_headers }, DELIVERY_TIMEOUT_MS);
+  void report(api, listener, delivery, at, outcome, io);
+}
+
+/** Reports what the receiver answered, and prints the attempt's line with the sandbox's verdict. Never throws. */
+async function report(api: SandboxApi, listener: Listener, delivery: ClaimedDelivery, at: Date, outcome: AttemptOutcome, io: ListenIo): Promise<void> {
+  let verdict: AttemptVerdict;
+  try {
+    verdict = verdictOf(await api.ok('report the attempt', () => api.helpers.POST('/sandbox/v1/webhook_listeners/{listener_id}/attempts', {
+      params: { path: { listener_id: listener.id } },
+      body: { delivery_id: delivery.delivery_id, status: outcome.status, latency_ms: outcome.latencyMs, response_excerpt: outcome.response, error: outcome.error },
+    })));
+  } catch (error) {
+    verdict = { kind: 'unrecorded', reason: (error as Error).message };
+  }
+  io.out(attemptLine({
+    at, eventType: delivery.event_type, objectId: delivery.object_id, attempt: delivery.attempt,
+    status: outcome.status, error: outcome.error, latencyMs: outcome.latencyMs, verdict,
+  }));
+}
+
+/** Removes the listener, and with it its pending deliveries. */
+async function detach(api: SandboxApi, listener: Listener, io: ListenIo): Promise<void> {
+  try {
+    await api.ok('remove the listener', () => api.helpers.DELETE('/sandbox/v1/webhook_listeners/{listener_id}', {
+      params: { path: { listener_id: listener.id } }, signal: AbortSignal.timeout(DETACH_TIMEOUT_MS),
+    }));
+    io.out(`Stopped: listener ${listener.id} removed, with its pending deliveries.`);
+  } catch (error) {
+    if (error instanceof RefusedCall && error.status === 404) return io.out(`Stopped: listener ${listener.id} was already gone.`);
+    io.err(`Stopped, but listener ${listener.id} could not be removed (${(error as Error).message}); it expires 60 s after its last claim.`);
+  }
+}

@@ -1,0 +1,181 @@
+// Webhook listeners (`hsa-fsa-sandbox listen`): endpoints whose deliveries the dispatcher never
+// POSTs, since only the command line reaches the address they are forwarded to. The command line
+// claims the due ones (a long poll), forwards each, and reports what its receiver answered, which is
+// recorded as the dispatcher records its own attempts (delivery/record.ts): the same log, the same
+// outcome rules, the same retry schedule, the same order per resource (store/deliveries.ts).
+//
+// This module keeps what the database does not:
+// - which deliveries each listener holds: a claim leases them until their report, or for LEASE_MS,
+//   after which they are due again (a command line that vanished mid-forward loses nothing);
+// - how many it may hold: a claim hands at most 8 (the deliveries the dispatcher sends an endpoint
+//   at once), and a listener holds at most 64 unreported (the attempts open per endpoint), so that a
+//   claim's work and its answer stay bounded. The command line sends them by the dispatcher's slots
+//   (domain/delivery-slots.ts), and asks for as many as it has free;
+// - the claims waiting for work, woken when a delivery is queued or a lease ends, and every
+//   LOOK_EVERY_MS (a retry comes due, or the clock was advanced);
+// - the sweep of listeners that stopped asking: gone after IDLE_EXPIRY_MS, with their deliveries.
+import { CONCURRENT_PER_ENDPOINT, OPEN_PER_ENDPOINT } from '../domain/delivery-slots.js';
+import type { Store } from '../store/index.js';
+import type { DueDelivery } from '../store/deliveries.js';
+import type { WebhookListener } from '../store/listeners.js';
+import { deliveryRequest, type DeliveryRequest } from './attempt.js';
+
+/** A listener that has not asked for its deliveries this long (real time) expires: twice the longest wait of a claim (30 s). */
+export const IDLE_EXPIRY_MS = 60_000;
+/** A claimed delivery not reported this long is due again: the command line forwards with a 10 s timeout. */
+export const LEASE_MS = 30_000;
+/** Deliveries a claim hands at most, and a listener holds unreported at most. */
+export const CLAIM_MOST = CONCURRENT_PER_ENDPOINT;
+export const HOLD_MOST = OPEN_PER_ENDPOINT;
+const LOOK_EVERY_MS = 250;
+const SWEEP_EVERY_MS = 5_000;
+
+/** A delivery a listener holds: as claimed, and when (the channel's clock, and performance.now()). */
+export interface Lease {
+  delivery: DueDelivery;
+  attemptedAt: string;
+  claimedAt: number;
+}
+
+export interface ClaimedDelivery {
+  delivery: DueDelivery;
+  /** What the command line sends: the bytes and headers, signed now, as the dispatcher would send them. */
+  request: DeliveryRequest;
+}
+
+export class WebhookListeners {
+  /** Per listener id, its leases by delivery id; a listener that holds none has no entry. */
+  private readonly leases = new Map<string, Map<number, Lease>>();
+  /** Claims waiting for work: each wakes when called. */
+  private readonly waiting = new Set<() => void>();
+  private readonly stopWatching: () => void;
+  private readonly sweepTimer: NodeJS.Timeout;
+  private closed = false;
+
+  /** Real time, Unix ms: when a listener asked, and when it expires. */
+  readonly now: () => number;
+  /** performance.now(): how long a lease has been held. */
+  private readonly monotonic: () => number;
+
+  constructor(private readonly store: Store, clocks: { now?: () => number; monotonic?: () => number } = {}) {
+    this.now = clocks.now ?? (() => Date.now());
+    this.monotonic = clocks.monotonic ?? (() => performance.now());
+    // Told inside the writing transaction: wake the waiting claims once it has committed.
+    this.stopWatching = store.onDeliveryQueued(() => {
+      if (this.waiting.size > 0) setImmediate(() => this.wakeAll());
+    });
+    this.sweepTimer = setInterval(() => this.sweep(), SWEEP_EVERY_MS);
+    this.sweepTimer.unref();
+  }
+
+  /** Unix ms before which a listener's last request makes it expired. */
+  cutoff(): number {
+    return this.now() - IDLE_EXPIRY_MS;
+  }
+
+  /**
+   * Inside a write: at most `limit` (and CLAIM_MOST) of the listener's due deliveries, oldest event
+   * first, each leased to it and signed with the real time now; none while it holds HOLD_MOST.
+   */
+  claim(listener: WebhookListener, limit: number = CLAIM_MOST): ClaimedDelivery[] {
+    const held = this.held(listener.id);
+    const free = Math.min(limit, CLAIM_MOST, HOLD_MOST - held.size);
+    if (free <= 0) return [];
+    const now = this.store.clock.now(listener.channel);
+    const due = this.store.deliveries.due(listener.id, now, { skip: [...held.keys()], limit: free });
+    if (due.length > 0 && !this.leases.has(listener.id)) this.leases.set(listener.id, held);
+    return due.map((delivery) => {
+      held.set(delivery.id, { delivery, attemptedAt: now, claimedAt: this.monotonic() });
+      return { delivery, request: deliveryRequest(listener, delivery.payload) };
+    });
+  }
+
+  /** Whether a claim would find a delivery now: a read, so that a waiting claim writes only when it has work. */
+  hasDue(listener: WebhookListener): boolean {
+    const held = this.held(listener.id);
+    if (held.size >= HOLD_MOST) return false;
+    return this.store.deliveries.due(listener.id, this.store.clock.now(listener.channel), { skip: [...held.keys()], limit: 1 }).length > 0;
+  }
+
+  /** Ends the listener's lease of the delivery, for its report; undefined when it holds none. */
+  release(listenerId: string, deliveryId: number): Lease | undefined {
+    const held = this.held(listenerId);
+    const lease = held.get(deliveryId);
+    held.delete(deliveryId);
+    if (held.size === 0) this.leases.delete(listenerId);
+    // A hold came free (and, once the report commits, the resource's next event may be due): a
+    // waiting claim looks again at once rather than at its next look.
+    if (lease && this.waiting.size > 0) setImmediate(() => this.wakeAll());
+    return lease;
+  }
+
+  /** The listener is gone: its leases go with it. */
+  forget(listenerId: string): void {
+    this.leases.delete(listenerId);
+  }
+
+  /**
+   * Resolves when work may have come for a waiting claim: a delivery was queued, LOOK_EVERY_MS
+   * passed (or `ms`, if sooner), the client went away, or the sandbox is closing.
+   */
+  nextChance(ms: number, gone: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.waiting.delete(wake);
+        gone.removeEventListener('abort', wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, Math.max(0, Math.min(ms, LOOK_EVERY_MS)));
+      this.waiting.add(wake);
+      gone.addEventListener('abort', wake, { once: true });
+      if (this.closed || gone.aborted) wake();
+    });
+  }
+
+  /** Whether the sandbox is closing: a waiting claim answers at once, and claims nothing more. */
+  get closing(): boolean {
+    return this.closed;
+  }
+
+  /**
+   * Inside a write: removes every listener that stopped asking, as deleting an endpoint does (its
+   * pending deliveries end). Also run every SWEEP_EVERY_MS.
+   */
+  removeExpired(): void {
+    for (const { channel, id } of this.store.listeners.expired(this.cutoff())) {
+      this.store.deliveries.removeEndpoint(channel, id);
+      this.forget(id);
+    }
+  }
+
+  /** Stops the sweep and answers every waiting claim. */
+  close(): void {
+    this.closed = true;
+    clearInterval(this.sweepTimer);
+    this.stopWatching();
+    this.wakeAll();
+  }
+
+  private sweep(): void {
+    try {
+      if (this.store.db.open) this.store.transaction(() => this.removeExpired());
+    } catch (error) {
+      // A busy database (another process writing) is swept at the next tick.
+      if (!/SQLITE_BUSY|database is locked/i.test((error as Error).message)) console.error(`webhook listeners: ${(error as Error).message}`);
+    }
+  }
+
+  private wakeAll(): void {
+    for (const wake of [...this.waiting]) wake();
+  }
+
+  /** The listener's leases, those past LEASE_MS dropped (their deliveries are due again). */
+  private held(listenerId: string): Map<number, Lease> {
+    const held = this.leases.get(listenerId) ?? new Map<number, Lease>();
+    const now = this.monotonic();
+    for (const [id, lease] of held) if (now - lease.claimedAt >= LEASE_MS) held.delete(id);
+    if (held.size === 0) this.leases.delete(listenerId);
+    return held;
+  }
+}

@@ -1,0 +1,120 @@
+// Helpers of webhook listeners (openapi/sandbox.yaml, Webhook listeners): register, list and remove
+// the listeners of `hsa-fsa-sandbox listen`, hand each its due deliveries (a long poll), and record
+// the attempts it reports, as the dispatcher records its own (delivery/record.ts).
+import { newEndpoint } from '../../delivery/endpoints.js';
+import { listenerSecret } from '../../delivery/listener-secret.js';
+import { IDLE_EXPIRY_MS, LEASE_MS, type ClaimedDelivery, type WebhookListeners } from '../../delivery/listeners.js';
+import { recordAttempt } from '../../delivery/record.js';
+import { eventObjectId } from '../../domain/event-subject.js';
+import { helperRefusal, notFound, quoted } from '../../domain/errors.js';
+import type { Store } from '../../store/index.js';
+import type { WebhookListener } from '../../store/listeners.js';
+import { AnswerLater, type Handlers, type HelperOperations } from '../operation-types.js';
+import { attemptView } from './webhook-helpers.js';
+
+/** Listeners per channel that have not expired, apart from the channel's webhook endpoints. */
+export const MAX_LISTENERS = 20;
+
+const view = ({ id, url, event_types: eventTypes, secret, created_at: createdAt, polled_at: polledAt }: WebhookListener) => ({
+  id, forward_url: url, event_types: eventTypes, secret, created_at: createdAt, expires_at: new Date(polledAt + IDLE_EXPIRY_MS).toISOString(),
+});
+
+/** The URL as WHATWG serializes it, so that its spellings share one secret; as given when it is no URL (newEndpoint refuses it). */
+function serialized(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
+  }
+}
+
+function liveListener(store: Store, listeners: WebhookListeners, channel: string, id: string): WebhookListener {
+  const found = store.listeners.liveOne(channel, id, listeners.cutoff());
+  if (!found) throw notFound(`No webhook listener ${quoted(id)}: it was removed, or it expired after ${IDLE_EXPIRY_MS / 1000} s without asking for its deliveries.`);
+  return found;
+}
+
+/** A claimed delivery as its command line reads it: what to send, and what to show of it. */
+function deliveryView({ delivery, request }: ClaimedDelivery) {
+  const envelope = JSON.parse(delivery.payload) as { webhook_delivery_id: string; event_type: string; data?: unknown };
+  return {
+    delivery_id: String(delivery.id), event_id: String(delivery.outbox_id), webhook_delivery_id: envelope.webhook_delivery_id,
+    event_type: envelope.event_type, object_id: eventObjectId(envelope.data) ?? null, attempt: delivery.attempts + 1,
+    request_body: request.body, request_headers: request.headers,
+  };
+}
+
+export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<HelperOperations> {
+  return {
+    createWebhookListener(context, store) {
+      listeners.removeExpired();
+      if (store.listeners.live(context.channel, listeners.cutoff()).length >= MAX_LISTENERS) {
+        throw helperRefusal('InvalidRequest', `A channel has at most ${MAX_LISTENERS} webhook listeners; stop one first (each expires ${IDLE_EXPIRY_MS / 1000} s after it last asked for its deliveries).`);
+      }
+      const url = serialized(context.body.forward_url);
+      // No own-address check: the sandbox never sends to this URL, which only the command line's machine resolves.
+      const endpoint = newEndpoint({
+        id: `wl_${context.ids.short()}`, channel: context.channel, url, now: context.now,
+        secret: listenerSecret(store.pageSecret.get(), context.channel, url),
+        ...(context.body.event_types ? { eventTypes: context.body.event_types } : {}),
+      });
+      const listener = { ...endpoint, polled_at: listeners.now() };
+      store.listeners.add(listener);
+      return view(listener);
+    },
+
+    listWebhookListeners(context, store) {
+      return { listeners: store.listeners.live(context.channel, listeners.cutoff()).map(view) };
+    },
+
+    deleteWebhookListener(context, store) {
+      const listener = liveListener(store, listeners, context.channel, context.path.listener_id);
+      store.deliveries.removeEndpoint(context.channel, listener.id);
+      listeners.forget(listener.id);
+      return view(listener);
+    },
+
+    receiveListenerDeliveries(context, store) {
+      const { channel } = context;
+      const id = context.path.listener_id;
+      liveListener(store, listeners, channel, id);
+      const deadline = performance.now() + (context.query.wait ?? 0) * 1000;
+      const limit = context.query.limit;
+      // Each claim is a write of its own: it marks the listener as asking, and leases what it answers.
+      const claim = () => store.write(() => {
+        const listener = liveListener(store, listeners, channel, id);
+        store.listeners.touch(id, listeners.now());
+        return listeners.closing ? [] : listeners.claim(listener, limit);
+      });
+      return new AnswerLater(async (gone) => {
+        let claimed = await claim();
+        while (claimed.length === 0 && !listeners.closing && !gone.aborted && performance.now() < deadline) {
+          await listeners.nextChance(deadline - performance.now(), gone);
+          if (gone.aborted || listeners.closing) break;
+          // A read first: the claim writes only when there is work, or to answer 404 for a listener now gone.
+          const worthClaiming = store.read(() => {
+            const listener = store.listeners.liveOne(channel, id, listeners.cutoff());
+            return listener === undefined || listeners.hasDue(listener);
+          });
+          if (worthClaiming) claimed = await claim();
+        }
+        return { deliveries: claimed.map(deliveryView) };
+      });
+    },
+
+    createListenerAttempt(context, store) {
+      const listener = liveListener(store, listeners, context.channel, context.path.listener_id);
+      const { delivery_id: given, status, latency_ms: latencyMs, response_excerpt: response = null, error = null } = context.body;
+      const deliveryId = Number(given);
+      const lease = listeners.release(listener.id, deliveryId);
+      if (!lease || !store.deliveries.isPending(deliveryId)) {
+        throw helperRefusal('InvalidState', `Listener ${listener.id} holds no delivery ${quoted(given)}: it was never claimed, its attempt was reported already, or its ${LEASE_MS / 1000} s lease ran out and it is due again.`);
+      }
+      store.listeners.touch(listener.id, listeners.now());
+      recordAttempt(store, listener, lease.delivery, lease.attemptedAt, { status, response, error, latencyMs });
+      const attemptId = store.deliveries.lastAttemptId(deliveryId)!;
+      const [row] = store.deliveries.attempts(context.channel, { after: attemptId - 1, limit: 1 }).rows;
+      return { attempt: attemptView(row!), next_attempt_at: store.deliveries.dueAt(deliveryId) };
+    },
+  };
+}

@@ -5,7 +5,7 @@
 //   - retrieve: one prepared SELECT of a document by primary key and channel;
 //   - list: a page of 30 stored list items, newest first, on the (channel, seq) index.
 // It prints operations per second for each driver and the ratio. The sandbox stays on the driver
-// this measures faster; the README says which and why.
+// this measures faster; CONTRIBUTING.md says which and why.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

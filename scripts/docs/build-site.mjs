@@ -1,6 +1,8 @@
 // Builds the docs site into one folder that works offline and that the sandbox serves at /docs:
 //   index.html            the landing page
-//   reference/index.html  the reference: Redoc, inlined, from the bundled contract
+//   reference/index.html  the reference: Redoc, inlined, from its copy of the bundled contract (the
+//                         local sandbox as first server, and each operation's samples, cut from the
+//                         partner matrix's programs: see reference-document.mjs)
 //   guides/*.html         the guides of docs/, with their diagrams drawn at build time
 //   try/                  the try-it console (Scalar's standalone bundle, from this folder, and its
 //                         copy of the contract: see consoleDocument in pages.mjs)
@@ -8,12 +10,15 @@
 //   downloads/            the contract's documents: OpenAPI 3.1, and its 3.0.3 companion
 // A stamp of its inputs lets `npm start` rebuild only when the contract or a guide changed.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SAMPLE_PROGRAMS } from '../lib/samples.mjs';
 import { root, runTool } from '../lib/tools.mjs';
-import { consoleDocument, documentLinks, DOCUMENTS, GUIDES, landingPage, layout, referenceAnchors, renderGuide, titleOf, TRY_IT_SCRIPT, tryItPage } from './pages.mjs';
+import { consoleDocument, documentLinks, DOCUMENTS, GUIDES, landingPage, layout, referenceAnchors, renderGuide, titleOf, tryItPage, tryItScript } from './pages.mjs';
+import { consoleAnchor, operationIdsOf, operationsOf, redocOptions, referenceDocument, samplePrograms, withReferenceLinks } from './reference-document.mjs';
 import { SEQUENCES, sequenceSvg } from './sequence-diagrams.mjs';
 import { stateDiagrams } from './state-diagrams.mjs';
 
@@ -25,9 +30,11 @@ function scalarBundle() {
   return path.join(dir, JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).browser);
 }
 
-/** Every file the site is made from: the contract's documents, the guides, and this builder. */
+/** Every file the site is made from: the contract's documents, the guides, the samples programs, and this builder. */
 function inputs() {
-  const files = [...DOCUMENTS.map(({ file }) => path.join(root, 'generated', file)), scalarBundle()];
+  const files = [...DOCUMENTS.map(({ file }) => path.join(root, 'generated', file)), scalarBundle(), path.join(root, 'scripts', 'lib', 'samples.mjs')];
+  // A missing program is not an input: the build names it.
+  files.push(...SAMPLE_PROGRAMS.map(({ file }) => path.join(root, file)).filter((file) => existsSync(file)));
   for (const dir of [path.join(root, 'docs'), path.join(root, 'docs', 'guides'), here]) {
     if (existsSync(dir)) files.push(...readdirSync(dir).filter((f) => /\.(md|mjs|hbs|css)$/.test(f)).map((f) => path.join(dir, f)));
   }
@@ -74,13 +81,24 @@ export async function buildSite(out = path.join(root, 'site'), { quiet = false, 
   for (const dir of ['assets', 'reference', 'guides', 'try', 'downloads']) mkdirSync(path.join(out, dir), { recursive: true });
   const doc = JSON.parse(readFileSync(path.join(root, 'generated', 'openapi.json'), 'utf8'));
 
-  runTool('redocly', [
-    'build-docs', 'generated/openapi.yaml', '--inlineBundle', '--title', 'API reference · HSA/FSA Checkout API',
-    '--template', path.join(here, 'reference.hbs'),
-    // The contract's documents, both versions, in the bar above the reference.
-    '--templateOptions.documents', documentLinks('../'),
-    '-o', path.join(out, 'reference', 'index.html'),
-  ], { quiet });
+  // Redoc renders its own copy of the contract; the published documents stay as they are.
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'reference-'));
+  try {
+    const programs = samplePrograms(root, operationIdsOf(doc));
+    const copy = path.join(scratch, 'openapi.json');
+    const options = path.join(scratch, 'redoc-options.json');
+    writeFileSync(copy, JSON.stringify(referenceDocument(doc, programs)));
+    writeFileSync(options, JSON.stringify(redocOptions(programs)));
+    runTool('redocly', [
+      'build-docs', copy, '--inlineBundle', '--title', 'API reference · HSA/FSA Checkout API',
+      '--template', path.join(here, 'reference.hbs'), '--openapi', options,
+      // The contract's documents, both versions, in the bar above the reference.
+      '--templateOptions.documents', documentLinks('../'),
+      '-o', path.join(out, 'reference', 'index.html'),
+    ], { quiet });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 
   offlineReference(path.join(out, 'reference', 'index.html'));
 
@@ -102,8 +120,8 @@ export async function buildSite(out = path.join(root, 'site'), { quiet = false, 
   }));
   copyFileSync(scalarBundle(), path.join(out, 'try', 'scalar.js'));
   writeFileSync(path.join(out, 'try', 'index.html'), tryItPage());
-  writeFileSync(path.join(out, 'try', 'console.js'), TRY_IT_SCRIPT);
-  writeFileSync(path.join(out, 'try', 'openapi.json'), JSON.stringify(consoleDocument(doc)));
+  writeFileSync(path.join(out, 'try', 'console.js'), tryItScript(Object.fromEntries(operationsOf(doc).map((entry) => [entry.op.operationId, consoleAnchor(entry)]))));
+  writeFileSync(path.join(out, 'try', 'openapi.json'), JSON.stringify(withReferenceLinks(consoleDocument(doc))));
   copyFileSync(path.join(here, 'site.css'), path.join(out, 'assets', 'site.css'));
   for (const { file } of DOCUMENTS) copyFileSync(path.join(root, 'generated', file), path.join(out, 'downloads', file));
   writeFileSync(path.join(out, STAMP), inputsHash());

@@ -2,6 +2,7 @@
 // marked, diagrams inlined as SVG), and the try-it console's page. One layout and one stylesheet;
 // nothing is loaded from outside the site.
 import { Marked } from 'marked';
+import { anchorSlug, operationsOf, referenceAnchor } from './reference-document.mjs';
 
 /** The guides, in reading order: their source under docs/ and their page name. */
 export const GUIDES = [
@@ -13,8 +14,10 @@ export const GUIDES = [
   { slug: 'payment-tokens', source: 'guides/payment-tokens.md' },
   { slug: 'disputes', source: 'guides/disputes.md' },
   { slug: 'testing', source: 'guides/testing.md' },
+  { slug: 'sandbox', source: 'guides/sandbox.md' },
   { slug: 'versioning', source: 'guides/versioning.md' },
   { slug: 'client-and-webhooks', source: 'client-and-webhooks.md' },
+  { slug: 'package', source: 'guides/package.md' },
 ];
 
 /** The contract's documents that the site offers (copied into downloads/): OpenAPI 3.1, and its 3.0.3 companion. */
@@ -53,12 +56,8 @@ const slugOf = (text) => text.toLowerCase().replace(/<[^>]+>/g, '').replace(/[^\
  * are `#/<tag-slug>/<operationid>` and `#/<tag-slug>`.
  */
 export function referenceAnchors(doc) {
-  const slug = (name) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-  const operations = new Map();
-  for (const item of Object.values(doc.paths)) {
-    for (const op of Object.values(item)) if (op && op.operationId) operations.set(op.operationId, `#/${slug(op.tags[0])}/${op.operationId.toLowerCase()}`);
-  }
-  const tags = new Map(doc.tags.map((t) => [t.name, `#/${slug(t.name)}`]));
+  const operations = new Map(operationsOf(doc).map((entry) => [entry.op.operationId, referenceAnchor(entry)]));
+  const tags = new Map(doc.tags.map((t) => [t.name, `#/${anchorSlug(t.name)}`]));
   return (hash) => {
     const [kind, name] = [hash.split('/')[0], decodeURIComponent(hash.slice(hash.indexOf('/') + 1))];
     const found = kind === '#operation' ? operations.get(name) : kind === '#tag' ? tags.get(name) : undefined;
@@ -203,13 +202,22 @@ export function consoleDocument(doc) {
   return copy;
 }
 
-/** The console's start-up, a file of its own so that a strict script policy can serve it. */
-export const TRY_IT_SCRIPT = `// Starts Scalar on the sandbox that serves this page: its contract, its origin, its development key.
+/**
+ * The console's start-up, a file of its own so that a strict script policy can serve it.
+ * `anchors` maps each operationId to the console's anchor of it: the reference links an operation
+ * as `../try/?operation=<operationId>` (Redoc keeps a link with a `#` inside its own page), and the
+ * console opens at that operation.
+ */
+export const tryItScript = (anchors) => `// Starts Scalar on the sandbox that serves this page: its contract, its origin, its development key.
 (function () {
   if (location.protocol === 'file:') {
     document.getElementById('offline').hidden = false;
     return;
   }
+  // A link from the reference names its operation: the console opens at it.
+  var anchors = ${JSON.stringify(anchors)};
+  var wanted = new URLSearchParams(location.search).get('operation');
+  if (wanted && Object.prototype.hasOwnProperty.call(anchors, wanted)) history.replaceState(null, '', location.pathname + anchors[wanted]);
   Scalar.createApiReference('#app', {
     // The contract as the sandbox serves it, but for the examples that hold {{payment_session_id}}
     // (consoleDocument in scripts/docs/pages.mjs).

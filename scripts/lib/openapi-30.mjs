@@ -218,7 +218,7 @@ class Converter {
   }
 
   fail(at, message) {
-    throw new Error(`OpenAPI 3.0 companion: ${at}: ${message}. Teach scripts/lib/openapi-30.mjs to restate it in OpenAPI 3.0 (and list the loss in the README), or leave it out of the 3.1 document.`);
+    throw new Error(`OpenAPI 3.0 companion: ${at}: ${message}. Teach scripts/lib/openapi-30.mjs to restate it in OpenAPI 3.0 (and list the loss in CONTRIBUTING.md), or leave it out of the 3.1 document.`);
   }
 
   lose(kind, at, to) {

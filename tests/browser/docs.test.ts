@@ -3,9 +3,11 @@
 // request leaves the sandbox's origin (each one outside it is recorded and refused), the guides
 // and the landing page pass axe-core, the reference has a section for every operation and
 // webhook and finds `capture`, and the try-it console sends a retrieve to the sandbox and shows
-// its answer, and shows the create request's template as text. No page warns of a deprecated
-// option. Full-page screenshots go to test-results/screenshots/.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+// its answer, and shows the create request's template as text. Each operation of the reference
+// offers curl and a sample in every language of the partner matrix, and the reference and the
+// console lead to each other at the same operation. No page warns of a deprecated option.
+// Full-page screenshots go to test-results/screenshots/.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,7 +17,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { buildSite } from '../../scripts/docs/build-site.mjs';
 // @ts-expect-error: as above.
 import { GUIDES } from '../../scripts/docs/pages.mjs';
-import { contract, operations, repoRoot } from '../support/contract.js';
+import { contract, operationById, operations, repoRoot } from '../support/contract.js';
+import { commentOf, operationIdsOf, samplesOf } from '../../scripts/lib/samples.mjs';
+import { curlSamples } from '../../scripts/partners/curl.js';
+import { rows } from '../../scripts/partners/rows/index.js';
 import { openEnumValues } from '../../scripts/lib/open-enum.mjs';
 import { sessionRequest } from '../support/sandbox.js';
 import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js';
@@ -77,6 +82,19 @@ async function expectAccessible() {
   await page.addScriptTag({ path: AXE });
   const result = await page.evaluate(async () => (window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string; help: string; nodes: unknown[] }> }> } }).axe.run());
   expect(result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([]);
+}
+
+/** A sample's code without indentation or blank lines: how a code panel's text compares with its region. */
+const significant = (text: string | null) => (text ?? '').split('\n').map((line) => line.trim()).filter(Boolean).join('\n');
+
+/** The element is on screen: the page scrolled to it (it may take a moment to settle). */
+async function expectInView(locator: Locator, what: string) {
+  let box = await locator.boundingBox();
+  for (let attempt = 0; attempt < 20 && !(box && box.y >= 0 && box.y < 900); attempt++) {
+    await page.waitForTimeout(250);
+    box = await locator.boundingBox();
+  }
+  expect({ what, top: box && box.y >= 0 && box.y < 900 }).toEqual({ what, top: true });
 }
 
 const guideTitles = new Map<string, string>();
@@ -141,6 +159,63 @@ describe('the docs site, served by the sandbox at /docs', () => {
     expect(box.height).toBeLessThan(30);
     expect((await table.boundingBox())!.width).toBeGreaterThan(900);
   });
+
+  it('offers, beside an operation, curl and then a sample in each language of the matrix: the code the matrix runs', async () => {
+    const programs = [curlSamples, ...rows.map((row) => row.samples)];
+    const sampleOf = (file: string, operationId: string) => samplesOf(readFileSync(path.join(repoRoot, file), 'utf8'), commentOf(file), operationIdsOf(contract)).samples.get(operationId)!;
+    await open('reference/#/payment-sessions/capturepaymentsession');
+    await visible(page.getByRole('heading', { name: 'Capture an authorization' }).first());
+    // The samples panel opens on curl.
+    const menu = page.locator('button[aria-haspopup="menu"]', { hasText: /^curl$/ }).first();
+    await visible(menu);
+    const panel = page.locator('pre').filter({ hasText: '/payments/v1/payment_session/$SESSION_ID/capture' }).first();
+    await visible(panel);
+    expect(significant(await panel.textContent())).toBe(significant(sampleOf(curlSamples.file, 'capturePaymentSession')));
+    await page.screenshot({ path: path.join(SHOTS, 'docs-reference-samples-curl.png') });
+    await menu.click();
+    expect(await page.getByRole('menuitem').allTextContents()).toEqual(programs.map((p) => p.label));
+    // Each language shows its program's region; the menu keeps the choice on the next operation.
+    for (const program of programs.slice(1)) {
+      await page.getByRole('menuitem', { name: program.label, exact: true }).click();
+      const button = page.locator('button[aria-haspopup="menu"]', { hasText: program.label }).first();
+      await visible(button);
+      const firstLine = sampleOf(program.file, 'capturePaymentSession').split('\n')[0]!.trim();
+      const code = page.locator('pre').filter({ hasText: firstLine }).first();
+      await visible(code);
+      expect({ label: program.label, code: significant(await code.textContent()) }).toEqual({ label: program.label, code: significant(sampleOf(program.file, 'capturePaymentSession')) });
+      if (program.label === 'Python (openapi-python-client)') {
+        // Another language changes every panel's height: the operation goes back to the top first.
+        await page.getByRole('heading', { name: 'Capture an authorization' }).first().evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+        await page.screenshot({ path: path.join(SHOTS, 'docs-reference-samples-python.png') });
+      }
+      await button.click();
+    }
+    await page.keyboard.press('Escape');
+  }, 120_000);
+
+  it('leads from an operation of the reference to the same operation in the console, and back', async () => {
+    // A path without a parameter, one with a parameter, and another tag's (tests/spec/docs.test.ts
+    // checks every operation's two links and anchors as files).
+    for (const operationId of ['createPaymentSession', 'capturePaymentSession', 'acceptDispute']) {
+      const { op } = operationById(operationId);
+      const name = op.summary!;
+      await page.goto(`${sandbox.baseUrl}/docs/reference/#/${op.tags![0]!.toLowerCase().replace(/[^a-z0-9]+/g, '-')}/${operationId.toLowerCase()}`);
+      await visible(page.getByRole('heading', { name }).first());
+      // The operation's own link, the first after its heading.
+      await page.locator(`xpath=//*[self::h1 or self::h2][normalize-space()="${name}"]/following::a[normalize-space()="Try it in the console"][1]`).click();
+      await page.waitForURL(/\/docs\/try\/#tag\//);
+      const heading = page.getByRole('heading', { name }).first();
+      await visible(heading);
+      await expectInView(heading, `${operationId} in the console`);
+      const section = page.locator('section', { has: heading }).last();
+      await section.getByRole('link', { name: 'Read it in the reference' }).click();
+      await page.waitForURL(/\/docs\/reference\/#\//);
+      const back = page.getByRole('heading', { name }).first();
+      await visible(back);
+      await expectInView(back, `${operationId} in the reference`);
+      if (operationId === 'capturePaymentSession') await page.screenshot({ path: path.join(SHOTS, 'docs-reference-back-from-console.png') });
+    }
+  }, 180_000);
 
   it('finds capture with the reference\'s search', async () => {
     await open('reference/');

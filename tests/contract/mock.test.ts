@@ -131,7 +131,7 @@ describe('npm run mock, for a frontend team', () => {
     expect([method.status, method.headers.get('allow'), (await method.json() as { error: string }).error]).toEqual([405, 'GET', 'MethodNotAllowed']);
   });
 
-  it('measured: what it cannot do, as the README lists it', async () => {
+  it('measured: what it cannot do, as the testing guide lists it', async () => {
     // 8 of the 23 operations declare no 400: an invalid body there keeps Prism's problem+json 422.
     const without400 = operations().filter(({ op }) => !op.responses['400']).map(({ op }) => op.operationId);
     expect([operations().length, without400.length]).toEqual([23, 8]);

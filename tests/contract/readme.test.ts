@@ -1,6 +1,7 @@
-// The README's curl walkthrough, extracted from the README itself so that they cannot drift apart,
-// run by bash against a sandbox process on its database file: twice, as a user who follows the
-// README again would, and each run must succeed and show what the README says it shows.
+// The curl walkthroughs, extracted from the documents that show them so that they cannot drift
+// apart (the README's payment, the sandbox guide's subscription), run by bash against a sandbox
+// process on its database file: twice, as a user who follows them again would, and each run must
+// succeed and show what the text says it shows. Also the package guide's sections that a test reads.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,11 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/contract.js';
 import { startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js';
 
-/** The ```sh block that follows a marker such as `<!-- walkthrough … -->` in the README. */
-function readmeBlock(marker: string): string {
-  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const match = new RegExp(`<!-- ${marker}[^>]*-->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(readme);
-  if (!match?.[1]) throw new Error(`README.md has no ${marker} block`);
+/** Where each walkthrough is: the README's payment, and the sandbox guide's subscription. */
+const WALKTHROUGHS = { walkthrough: 'README.md', 'subscription-walkthrough': 'docs/guides/sandbox.md' } as const;
+
+/** The ```sh block that follows a marker such as `<!-- walkthrough … -->` in its document. */
+function walkthroughBlock(marker: keyof typeof WALKTHROUGHS): string {
+  const text = readFileSync(path.join(repoRoot, WALKTHROUGHS[marker]), 'utf8');
+  const match = new RegExp(`<!-- ${marker}[^>]*-->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(text);
+  if (!match?.[1]) throw new Error(`${WALKTHROUGHS[marker]} has no ${marker} block`);
   return match[1];
 }
 
@@ -28,26 +32,36 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const run = (marker: string) =>
-  execFileSync('bash', ['-euo', 'pipefail', '-c', readmeBlock(marker)], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, S: sandbox.baseUrl } });
-const runWalkthrough = () => run('walkthrough');
+const run = (marker: keyof typeof WALKTHROUGHS) =>
+  execFileSync('bash', ['-euo', 'pipefail', '-c', walkthroughBlock(marker)], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, S: sandbox.baseUrl } });
 const answers = (output: string) => output.trim().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, any>);
 
 describe('the README walkthrough', () => {
-  it.each([1, 2])('runs top to bottom (run %i) and shows what the README says', (_run) => {
-    const output = runWalkthrough();
-    expect(output).toMatch(/"redirect_url":"http:\/\/127\.0\.0\.1:\d+\/checkout\/[0-9a-f-]{36}"/);
-    expect(output).toMatch(/"status":"authorized"/);
-    expect(output).toMatch(/^\{"id":"cap_\w+"\}$/m);
-    expect(output).toMatch(/^\{"refund_id":"rf_\w+"\}$/m);
-    expect(output).toMatch(/"refund_amount":1000/);
-    // The last answer is the outbox: the session's completion events, the hold then the capture.
-    const outbox = JSON.parse(output.trim().split('\n').at(-1)!) as { events: Array<{ payload: { data: { status: string } } }> };
-    expect(outbox.events.map((e) => e.payload.data.status)).toEqual(['authorized', 'captured']);
+  it('fits in ten lines, as the README says', () => {
+    expect(walkthroughBlock('walkthrough').trimEnd().split('\n').length).toBeLessThanOrEqual(10);
+  });
+
+  it.each([1, 2])('runs top to bottom (run %i) and ends on the return page, which says what happened', async (_run) => {
+    const output = run('walkthrough');
+    const [reset, created, completed, capture, refund] = answers(output);
+    expect(reset).toMatchObject({ channel: 'dev' });
+    expect(created).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), redirect_url: `${sandbox.baseUrl}/checkout/${created!.id}` });
+    // The customer pays and is sent to the sandbox's success page, with the session's id in it.
+    expect(completed).toEqual({ status: 'authorized', redirect_url: `${sandbox.baseUrl}/return/success?payment_session_id=${created!.id}` });
+    expect(capture).toEqual({ id: expect.stringMatching(/^cap_\w+$/) });
+    expect(refund).toEqual({ refund_id: expect.stringMatching(/^rf_\w+$/) });
+    // The last line is the return page's heading, as the comment beside it says.
+    expect(output.trim().split('\n').at(-1)).toBe('<h1>The payment is captured</h1>');
+    // The page shows the session's id and status; the session is what the walkthrough made of it.
+    const page = await (await fetch(`${sandbox.baseUrl}/return/success?payment_session_id=${created!.id}`)).text();
+    expect(page).toContain(`<code id="session-id">${created!.id}</code>`);
+    expect(page).toContain('<code id="status">captured</code>');
+    const detail = await (await fetch(`${sandbox.baseUrl}/payments/v1/payment_session/${created!.id}`, { headers: { 'x-service-api-key': 'sandbox-dev-key' } })).json();
+    expect(detail).toMatchObject({ status: 'captured', capture_amount: 3999, status_summary: 'Partially Refunded' });
   }, 60_000);
 });
 
-describe('the README subscription walkthrough', () => {
+describe('the sandbox guide\'s subscription walkthrough', () => {
   it.each([1, 2])('runs top to bottom (run %i): token, charge, expired card, fix, charge, survey, and leaves the clock as it was', async (_run) => {
     const output = run('subscription-walkthrough');
     const [reset, setup, completed, eligibility, charged, detail, clock, refused, fixed, chargedAgain, updated, resetAgain] = answers(output);
@@ -72,9 +86,14 @@ describe('the README subscription walkthrough', () => {
   }, 60_000);
 });
 
-describe("the README's package sections", () => {
-  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const section = (heading: string) => readme.slice(readme.indexOf(`\n## ${heading}\n`), readme.indexOf('\n## ', readme.indexOf(`\n## ${heading}\n`) + 1));
+describe("the package guide's sections", () => {
+  const guide = readFileSync(path.join(repoRoot, 'docs', 'guides', 'package.md'), 'utf8');
+  const section = (heading: string) => {
+    const start = guide.indexOf(`\n## ${heading}\n`);
+    if (start < 0) throw new Error(`docs/guides/package.md has no section ${heading}`);
+    const end = guide.indexOf('\n## ', start + 1);
+    return guide.slice(start, end < 0 ? undefined : end);
+  };
 
   it('adds the sandbox to a project that installed the client with its peers only: the client stays a dependency', () => {
     const commands = section('The sandbox and the mock in your own repository').split('\n').filter((line) => line.startsWith('npm install'));
@@ -83,8 +102,16 @@ describe("the README's package sections", () => {
     expect(commands.filter((line) => line.includes('$TARBALL'))).toEqual([]);
   });
 
+  it('states the Node the package needs beside each install command', () => {
+    for (const heading of ['Install it, and the quickstart', 'The sandbox and the mock in your own repository']) {
+      const block = /```sh\n([\s\S]*?)```/.exec(section(heading))![1]!;
+      expect({ heading, states: /Node 22\.14 or newer/.test(block) }).toEqual({ heading, states: true });
+    }
+    expect(section('Install it, and the quickstart')).toContain('hsa-fsa-sandbox needs Node 22.14 or newer (this is Node v20.20.2)');
+  });
+
   it("explains npm 11's esbuild warning after the quickstart's install", () => {
-    const text = section('The typed client and the webhook helpers').replace(/\s+/g, ' ');
+    const text = section('Install it, and the quickstart').replace(/\s+/g, ' ');
     expect(text).toContain('install scripts not yet covered by allowScripts: esbuild@');
     expect(text).toContain('`npm install-scripts approve esbuild`');
   });

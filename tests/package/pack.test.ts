@@ -1,6 +1,6 @@
 // A partner installs the packed tarball into their own project. With the tarball alone the client
 // and webhooks work and nothing heavy is installed; the quickstart (examples/quickstart.ts, the
-// README's text) typechecks there and runs against the Prism mock. With the sandbox's optional
+// package guide's text) typechecks there and runs against the Prism mock. With the sandbox's optional
 // peers installed too, `npx hsa-fsa-sandbox` serves the sandbox from compiled JavaScript, and the
 // quickstart runs against it.
 import { execFileSync } from 'node:child_process';
@@ -37,11 +37,11 @@ function failureOutput(args: string[]): string {
   }
 }
 
-/** The ```ts block that follows the quickstart marker in the README. */
-function readmeQuickstart(): string {
-  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const match = /<!-- quickstart[^>]*-->\s*```ts\n([\s\S]*?)```/.exec(readme);
-  if (!match?.[1]) throw new Error('README.md has no quickstart block');
+/** The ```ts block that follows the quickstart marker in the package guide. */
+function guideQuickstart(): string {
+  const guide = readFileSync(path.join(repoRoot, 'docs', 'guides', 'package.md'), 'utf8');
+  const match = /<!-- quickstart[^>]*-->\s*```ts\n([\s\S]*?)```/.exec(guide);
+  if (!match?.[1]) throw new Error('docs/guides/package.md has no quickstart block');
   return match[1];
 }
 
@@ -93,6 +93,14 @@ describe('the packed package', () => {
     expect(installed).not.toContain('better-sqlite3');
   });
 
+  it('runs `trigger` and `listen` with the tarball alone: they talk to a sandbox over HTTP', () => {
+    const list = run('npx', ['--no-install', 'hsa-fsa-sandbox', 'trigger', '--list'], consumer);
+    expect(list).toMatch(/^dispute\.closed +the same, then resolved won$/m);
+    expect(failureOutput(['listen', '--forward-to', 'http://localhost:3000/webhooks', '--events', 'charge.succeeded']))
+      .toMatch(/^error: unknown event type "charge\.succeeded" in --events; the known ones: \*, dispute\.\*, payment_session_complete, /);
+    expect(failureOutput(['trigger', 'dispute.created', '--sandbox', 'http://127.0.0.1:9'])).toMatch(/^error: the sandbox at http:\/\/127\.0\.0\.1:9 is not reachable/m);
+  }, 60_000);
+
   it('says which peers to install when the sandbox is started without them', () => {
     const result = failureOutput(['sandbox', '--db', ':memory:']);
     expect(result).toContain('npm install --save-dev fastify@5 better-sqlite3@13 ajv@8 ajv-formats@3');
@@ -107,8 +115,8 @@ describe('the packed package', () => {
     expect(readFileSync(path.join(consumer, 'our-docs', 'index.html'), 'utf8')).toContain('quick-start.html');
   }, 60_000);
 
-  it('is the README quickstart, word for word', () => {
-    expect(readmeQuickstart()).toBe(QUICKSTART);
+  it('is the package guide\'s quickstart, word for word', () => {
+    expect(guideQuickstart()).toBe(QUICKSTART);
   });
 
   it('resolves every export from the consumer', () => {
@@ -130,11 +138,11 @@ describe('the packed package', () => {
     expect(JSON.parse(run('node', ['probe.mjs'], consumer))).toEqual(['function', 'function', 'function', '3.1.0', '3.0.3', 'openapi: 3.0.3', process.version]);
   });
 
-  it('typechecks the README quickstart in the consumer project', () => {
+  it('typechecks the quickstart in the consumer project', () => {
     expect(() => run(path.join(repoRoot, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], consumer)).not.toThrow();
   }, 60_000);
 
-  it('runs the README quickstart against the mock', () => {
+  it('runs the quickstart against the mock', () => {
     const output = run('node', ['out/quickstart.js'], consumer, { SERVICE_BASE_URL: prism.baseUrl, SERVICE_API_KEY: 'test-key' });
     expect(output).toContain('send the customer to https://checkout.service.example/checkout/');
     expect(output).not.toContain('the customer completed the checkout');

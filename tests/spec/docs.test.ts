@@ -1,8 +1,11 @@
 // The docs site as files (the browser test, tests/browser/docs.test.ts, reads it as a person
 // does): nothing is loaded from outside, the reference inlines Redoc and renders every operation,
-// every guide is a page whose links resolve, no guide runs a script, and the state diagrams come
-// from the document's own tables, so that a changed table changes its diagram.
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// each with curl and a sample in every language of the partner matrix, each identical to the code
+// the matrix runs, with the local sandbox as its first server, and a link to the same operation in
+// the console (and back); every guide is a page whose links resolve, no guide runs a script, and
+// the state diagrams come from the document's own tables, so that a changed table changes its
+// diagram.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +15,12 @@ import { buildSite, isFresh } from '../../scripts/docs/build-site.mjs';
 import { GUIDES } from '../../scripts/docs/pages.mjs';
 // @ts-expect-error: as above.
 import { edgesOf, stateDiagrams, tableRows } from '../../scripts/docs/state-diagrams.mjs';
+// @ts-expect-error: as above.
+import { consoleAnchor, referenceAnchor, samplePrograms, SANDBOX_SERVER } from '../../scripts/docs/reference-document.mjs';
 import { openEnumValues } from '../../scripts/lib/open-enum.mjs';
+import { commentOf, operationIdsOf, samplesOf } from '../../scripts/lib/samples.mjs';
+import { curlSamples } from '../../scripts/partners/curl.js';
+import { rows } from '../../scripts/partners/rows/index.js';
 import { contract, operations, repoRoot } from '../support/contract.js';
 
 /** The contract, with the tags whose descriptions hold the state tables. */
@@ -21,6 +29,45 @@ const doc = contract as Tagged;
 
 let dir: string;
 const read = (file: string) => readFileSync(path.join(dir, file), 'utf8');
+
+interface CodeSample { lang: string; label: string; source: string }
+type ReferenceOperation = { operationId?: string; tags?: string[]; description?: string; 'x-codeSamples'?: CodeSample[] };
+interface ReferenceDocument { servers: Array<{ url: string; description?: string }>; paths: Record<string, Record<string, ReferenceOperation>> }
+
+/** The document the reference renders: Redoc's build inlines it into the page. */
+const referenceDefinition = (): ReferenceDocument => {
+  const html = read('reference/index.html');
+  const start = html.indexOf('const __redoc_definition = ') + 'const __redoc_definition = '.length;
+  return JSON.parse(html.slice(start, html.indexOf(';\n      const __redoc_options', start))) as ReferenceDocument;
+};
+const operationsOfDocument = (doc: ReferenceDocument) => Object.entries(doc.paths).flatMap(([route, item]) =>
+  Object.entries(item).filter(([, op]) => op?.operationId).map(([method, op]) => ({ route, method, op })));
+const referenceOperations = () => operationsOfDocument(referenceDefinition());
+
+/** The console's map from an operationId to its anchor, as console.js holds it. */
+const consoleAnchors = () => JSON.parse(/var anchors = (\{.*\});/.exec(read('try/console.js'))![1]!) as Record<string, string>;
+
+/** A line of code without its indentation; blank lines left out. */
+const significantLines = (text: string) => text.split('\n').map((line) => line.trim()).filter(Boolean);
+
+/**
+ * A program's samples two ways: cut by the shared extraction, and, independently, the lines
+ * between each `sample:` marker and the next `end sample`.
+ */
+function regionsOf(file: string) {
+  const text = readFileSync(path.join(repoRoot, file), 'utf8');
+  const comment = commentOf(file);
+  const { samples, problems } = samplesOf(text, comment, operationIdsOf(contract));
+  expect({ file, problems }).toEqual({ file, problems: [] });
+  const lines = text.split('\n');
+  const between = (operationId: string) => {
+    const start = lines.findIndex((line) => line.trim() === `${comment} sample: ${operationId}`);
+    const end = lines.findIndex((line, i) => i > start && line.trim() === `${comment} end sample`);
+    expect({ file, operationId, start: start >= 0, end: end > start }).toEqual({ file, operationId, start: true, end: true });
+    return significantLines(lines.slice(start + 1, end).join('\n'));
+  };
+  return { cut: samples, between };
+}
 const htmlFiles = (sub = ''): string[] => readdirSync(path.join(dir, sub), { withFileTypes: true })
   .flatMap((e) => (e.isDirectory() ? htmlFiles(path.join(sub, e.name)) : e.name.endsWith('.html') ? [path.join(sub, e.name)] : []));
 
@@ -110,11 +157,85 @@ describe('the docs site', () => {
     expect(blurbs).toContain('This guide explains who does what during a checkout: your server, the customer\'s browser, the hosted page, the service and the webhook.');
   });
 
+  it('renders the reference from its own copy: the local sandbox first among its servers, the published documents unchanged', () => {
+    const definition = referenceDefinition();
+    expect(definition.servers[0]).toEqual({ url: 'http://127.0.0.1:4010', description: 'local sandbox (npm start)' });
+    expect(definition.servers.slice(1)).toEqual(contract.servers);
+    expect(SANDBOX_SERVER).toEqual(definition.servers[0]);
+    // The contract itself says nothing of the sandbox nor of samples.
+    const published = readFileSync(path.join(repoRoot, 'generated', 'openapi.json'), 'utf8');
+    expect(published).not.toContain('x-codeSamples');
+    expect(published).not.toContain('127.0.0.1:4010');
+  });
+
+  it('shows, beside every operation, curl and then a sample in each language of the partner matrix, each identical to the code the matrix runs', () => {
+    const programs = [curlSamples, ...rows.map((row) => row.samples)];
+    expect(programs).toHaveLength(14);
+    const regions = new Map(programs.map((program) => [program.label, regionsOf(program.file)]));
+    const reference = referenceOperations();
+    expect(reference.map(({ op }) => op.operationId).sort()).toEqual(operationIdsOf(contract).sort());
+    for (const { op } of reference) {
+      const samples = op['x-codeSamples'] ?? [];
+      expect({ operation: op.operationId, tabs: samples.map((s) => s.label) }).toEqual({ operation: op.operationId, tabs: programs.map((p) => p.label) });
+      for (const sample of samples) {
+        const program = programs.find((p) => p.label === sample.label)!;
+        expect(sample.lang).toBe(program.lang);
+        // Cut by the shared extraction, and line for line the text between the program's markers.
+        expect({ operation: op.operationId, label: sample.label, source: sample.source }).toEqual({ operation: op.operationId, label: sample.label, source: regions.get(sample.label)!.cut.get(op.operationId!) });
+        expect(significantLines(sample.source)).toEqual(regions.get(sample.label)!.between(op.operationId!));
+      }
+    }
+  });
+
+  it('offers the samples\' languages in Redoc\'s code-sample menu, in the same order', () => {
+    const options = JSON.parse(/const __redoc_options = (.*);\n/.exec(read('reference/index.html'))![1]!) as { codeSamples: { languages: Array<{ label: string; lang: string }> } };
+    expect(options.codeSamples.languages).toEqual(referenceOperations()[0]!.op['x-codeSamples']!.map(({ label, lang }) => ({ label, lang })));
+  });
+
+  it('links every operation of the reference to the same operation in the console, and back', () => {
+    const anchors = consoleAnchors();
+    for (const { op } of referenceOperations()) {
+      expect(op.description).toMatch(new RegExp(`\\n\\n\\[Try it in the console\\]\\(\\.\\./try/\\?operation=${op.operationId}\\)$`));
+    }
+    const consoleCopy = JSON.parse(read('try/openapi.json')) as ReferenceDocument;
+    for (const entry of operationsOfDocument(consoleCopy)) {
+      const { op, method, route } = entry;
+      // The console opens at the operation the link names, at its own anchor.
+      expect(anchors[op.operationId!]).toBe(`#tag/${op.tags![0]!.toLowerCase().replace(/[^a-z0-9]+/g, '-')}/${method.toUpperCase()}${route}`);
+      expect(anchors[op.operationId!]).toBe(consoleAnchor(entry));
+      const back = `../reference/#/${op.tags![0]!.toLowerCase().replace(/[^a-z0-9]+/g, '-')}/${op.operationId!.toLowerCase()}`;
+      expect(op.description!.endsWith(`\n\n[Read it in the reference](${back})`)).toBe(true);
+      expect(back).toBe(`../reference/${referenceAnchor(entry)}`);
+    }
+    expect(Object.keys(anchors).sort()).toEqual(operationIdsOf(contract).sort());
+  });
+
   it('knows when it is stale: a stamp of other inputs is', () => {
     expect(isFresh(dir)).toBe(true);
     const stamp = path.join(dir, '.inputs-sha256');
     writeFileSync(stamp, 'another build');
     expect(isFresh(dir)).toBe(false);
+  });
+});
+
+describe('a samples program that is missing or whose markers are wrong', () => {
+  it('fails the build, naming the program and what is wrong', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'samples-root-'));
+    try {
+      mkdirSync(path.join(root, 'partners', 'curl'), { recursive: true });
+      const ids = operationIdsOf(contract);
+      const marked = ids.slice(1).map((id) => `# sample: ${id}\ncurl "$BASE_URL/${id}"\n# end sample`).join('\n');
+      writeFileSync(path.join(root, 'partners', 'curl', 'samples.sh'), `${marked}\n# sample: ${ids[1]}\ncurl again\n# end sample\n`);
+      const curl = [{ id: 'curl', file: 'partners/curl/samples.sh', label: 'curl', lang: 'shell' }];
+      expect(() => samplePrograms(root, ids, curl)).toThrow(`The samples of partners/curl/samples.sh cannot be quoted in the reference:\n${ids[1]} has 2 samples`);
+      expect(() => samplePrograms(root, ids, curl)).toThrow(`no sample of ${ids[0]}`);
+      writeFileSync(path.join(root, 'partners', 'curl', 'samples.sh'), ids.map((id) => `# sample: ${id}\ncurl "$BASE_URL/${id}"\n# end sample`).join('\n'));
+      expect(samplePrograms(root, ids, curl).map((program: { label: string }) => program.label)).toEqual(['curl']);
+      // Every program the reference quotes must be there.
+      expect(() => samplePrograms(root, ids)).toThrow('The samples of the reference need partners/typescript/openapi-fetch/samples.ts, which is missing');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 // The OpenAPI 3.0.3 companion, generated/openapi-3.0.{json,yaml}: valid against the official 3.0
 // schema, the same contract as the 3.1 document (paths, operations, response codes, schema names),
-// its YAML the same document as its JSON, and every loss the converter reports named in the README.
+// its YAML the same document as its JSON, and every loss the converter reports named in CONTRIBUTING.md.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -71,12 +71,12 @@ describe('the OpenAPI 3.0 companion', () => {
     }
   });
 
-  it('has its every kind of loss named in the README\'s list', () => {
-    const readme = read('README.md');
-    const start = readme.indexOf('<!-- losses:');
+  it('has its every kind of loss named in CONTRIBUTING.md\'s list', () => {
+    const contributing = read('CONTRIBUTING.md');
+    const start = contributing.indexOf('<!-- losses:');
     expect(start).toBeGreaterThan(0);
-    const list = readme.slice(start, readme.indexOf('\n## ', start));
+    const list = contributing.slice(start, contributing.indexOf('\n## ', start));
     const unnamed = [...new Set(losses.map((loss) => loss.kind))].filter((kind) => !list.includes(`\`${kind}\``));
-    expect(unnamed, 'name each kind of loss, with where the companion keeps it, in the README\'s list').toEqual([]);
+    expect(unnamed, 'name each kind of loss, with where the companion keeps it, in CONTRIBUTING.md\'s list').toEqual([]);
   });
 });

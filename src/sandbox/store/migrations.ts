@@ -1,10 +1,8 @@
 // Versioned schema of the sandbox's database. Append new versions; never edit an applied one.
+// A migration is frozen once released: it runs the SQL and the code written here, as they were when
+// it shipped, never today's repositories or renderings, which later versions change.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { customerKeyOf } from '../domain/provisioning.js';
-import { customersRepository } from './customers.js';
 import type { Db } from './database.js';
-import { readSession, renderListView, sessionColumns } from './session-columns.js';
-import { LIST_VIEW_VERSION } from '../domain/views.js';
 
 export interface Migration {
   version: number;
@@ -14,14 +12,38 @@ export interface Migration {
   run?: (db: Db) => void;
 }
 
+/** A stored session document, read as it was stored (no shape upgrade). */
+type StoredSession = Record<string, unknown> & {
+  id: string; customer_email?: string; customer_name?: string; payment_token?: string; issued_payment_token?: string;
+  request?: { customer_email?: string; customer_name?: string };
+};
+
+/** The customer of a stored session: its own fields, or, in the first shape, its request's (without a token). */
+const storedCustomer = (session: StoredSession) => ({
+  email: session.customer_email ?? (session.payment_token === undefined ? session.request?.customer_email : undefined),
+  name: session.customer_name ?? (session.payment_token === undefined ? session.request?.customer_name : undefined),
+});
+
+/** A customer's key as version 15 defined it: the email, trimmed and lower-cased, or the fallback. */
+const customerKeyAt15 = (email: string | undefined, fallback: string) =>
+  email !== undefined && email.trim() !== '' ? email.trim().toLowerCase() : fallback;
+
 /**
- * Gives every customer of the stored tokens and sessions a business id, oldest first, and writes it
- * on each token and session (document, column and list item): a session's customer is its token's
- * user when it charged a token, else its email, else the session itself.
+ * Version 15: gives every customer of the stored tokens and sessions a business id, oldest first,
+ * and writes it on each token and session (document and column); a session's customer is its
+ * token's user when it charged a token, else its email, else the session itself. Each list item
+ * is marked stale (no version), so that the next read renders it with the business id.
  */
 function backfillUserBusinessIds(db: Db): void {
-  const customers = customersRepository(db);
-  const businessIdOf = (channel: string, key: string) => customers.businessIdOf(channel, key, randomUUID);
+  const known = db.prepare('SELECT business_id FROM customers WHERE channel = ? AND customer_key = ?').pluck();
+  const mint = db.prepare('INSERT INTO customers (channel, customer_key, business_id) VALUES (?, ?, ?)');
+  const businessIdOf = (channel: string, key: string): string => {
+    const found = known.get(channel, key) as string | undefined;
+    if (found !== undefined) return found;
+    const minted = randomUUID();
+    mint.run(channel, key, minted);
+    return minted;
+  };
   const tokens = db.prepare('SELECT token, channel, customer_key FROM payment_tokens ORDER BY seq').all() as Array<{ token: string; channel: string; customer_key: string }>;
   const setToken = db.prepare('UPDATE payment_tokens SET user_business_id = ? WHERE token = ?');
   const keyOfToken = new Map<string, string>();
@@ -31,26 +53,28 @@ function backfillUserBusinessIds(db: Db): void {
   }
   const sessions = db.prepare('SELECT id, channel, document FROM payment_sessions ORDER BY seq').all() as Array<{ id: string; channel: string; document: string }>;
   const setSession = db.prepare(`UPDATE payment_sessions SET user_business_id = @user_business_id, document = @document,
-    list_view = @list_view, list_view_version = @list_view_version WHERE id = @id`);
+    list_view_version = NULL WHERE id = @id`);
   for (const row of sessions) {
-    const session = readSession(row.document);
+    const session = JSON.parse(row.document) as StoredSession;
     const charged = session.payment_token !== undefined ? keyOfToken.get(`${row.channel}\n${session.payment_token}`) : undefined;
-    session.user_business_id = businessIdOf(row.channel, charged ?? customerKeyOf(session.customer_email, `session:${session.id}`));
-    setSession.run({
-      id: row.id, user_business_id: session.user_business_id, document: JSON.stringify(session),
-      list_view: renderListView(session), list_view_version: LIST_VIEW_VERSION,
-    });
+    const businessId = businessIdOf(row.channel, charged ?? customerKeyAt15(storedCustomer(session).email, `session:${session.id}`));
+    setSession.run({ id: row.id, user_business_id: businessId, document: JSON.stringify({ ...session, user_business_id: businessId }) });
   }
 }
 
-/** Fills the listed columns of sessions stored before they existed, numbering them in creation order. */
+/** Version 4: fills the listed columns of sessions stored before they existed, numbering them in creation order. */
 function backfillSessionColumns(db: Db): void {
   const rows = db.prepare('SELECT id, document FROM payment_sessions ORDER BY created_at, id').all() as Array<{ id: string; document: string }>;
   const update = db.prepare(`UPDATE payment_sessions SET seq = @seq, kind = @kind, status = @status, captured_at = @captured_at,
     email_search = @email_search, name_search = @name_search, payment_token = @payment_token WHERE id = @id`);
   rows.forEach((row, index) => {
-    const { document: _document, channel: _channel, created_at: _created, idempotency_key: _key, ...columns } = sessionColumns(readSession(row.document));
-    update.run({ ...columns, seq: index + 1 });
+    const session = JSON.parse(row.document) as StoredSession & { kind: string; status: string; captured_at?: string };
+    const customer = storedCustomer(session);
+    update.run({
+      id: row.id, seq: index + 1, kind: session.kind, status: session.status, captured_at: session.captured_at ?? null,
+      email_search: customer.email?.toLowerCase() ?? null, name_search: customer.name?.toLowerCase() ?? null,
+      payment_token: session.payment_token ?? session.issued_payment_token ?? null,
+    });
   });
 }
 

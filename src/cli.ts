@@ -21,6 +21,7 @@ const MOCK_PEERS = '@stoplight/prism-cli@5';
 const USAGE = `Usage: hsa-fsa-sandbox <command> [options]
   sandbox [--host H] [--port P] [--db FILE|:memory:] [--reset] [--cors-origin O] [--quiet]
           [--webhook-url URL [--webhook-secret whsec_…]] [--docs DIR] [--public-url URL] [--drill]
+          [--allowed-hosts NAME,…]
       the stateful sandbox (default 127.0.0.1:4010, .sandbox/sandbox.db); --reset starts with an
       empty database; --quiet stops the line per request; --webhook-url sends the development
       channel's webhooks there, signed (a secret is made when none is given); --docs serves that
@@ -30,6 +31,8 @@ const USAGE = `Usage: hsa-fsa-sandbox <command> [options]
       --cors-origin: which pages may call the API from a browser (default: this machine's pages;
       an origin such as https://shop.example, or * for any). --drill: every channel plays a later
       version of the service (the evolution drill: added properties, enum values and events).
+      It answers only to its IP addresses, localhost and the public URL's host (a guard against
+      DNS rebinding); --allowed-hosts names others (a leading dot allows the subdomains too).
   mock [--host H] [--port P] [prism options]            the Prism mock of the examples (default 127.0.0.1:4011)
   docs [--out DIR] [--if-stale]                         builds the docs site (default site/); installed from the
       package, it copies the site the package ships (the one the sandbox serves at /docs) to DIR
@@ -40,7 +43,7 @@ const USAGE = `Usage: hsa-fsa-sandbox <command> [options]
       Ctrl-C removes the listener. Default sandbox http://127.0.0.1:4010, key sandbox-dev-key.
   trigger EVENT [--sandbox URL] [--key KEY]              fires a webhook event of the contract, making what it
       needs through the API and the helpers, and prints the ids it made; trigger --list lists them
-Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel"), SANDBOX_WEBHOOK_URL, SANDBOX_WEBHOOK_SECRET, SANDBOX_DOCS_DIR, SANDBOX_PUBLIC_URL;
+Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel"), SANDBOX_WEBHOOK_URL, SANDBOX_WEBHOOK_SECRET, SANDBOX_DOCS_DIR, SANDBOX_PUBLIC_URL, SANDBOX_ALLOWED_HOSTS;
   for listen and trigger, SANDBOX_URL and SANDBOX_KEY.`;
 
 async function loadSandbox(): Promise<typeof import('./sandbox/server.js')> {
@@ -73,9 +76,10 @@ async function sandbox(args: string[]) {
       host: { type: 'string', short: 'h' }, port: { type: 'string', short: 'p' }, db: { type: 'string' },
       reset: { type: 'boolean' }, 'cors-origin': { type: 'string' }, quiet: { type: 'boolean' },
       'webhook-url': { type: 'string' }, 'webhook-secret': { type: 'string' }, docs: { type: 'string' }, 'public-url': { type: 'string' },
-      drill: { type: 'boolean' },
+      drill: { type: 'boolean' }, 'allowed-hosts': { type: 'string' },
     },
   });
+  const allowedHosts = (values['allowed-hosts'] ?? process.env.SANDBOX_ALLOWED_HOSTS)?.split(',').map((name) => name.trim()).filter(Boolean);
   const port = Number(values.port ?? process.env.PORT ?? 4010);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not ${values.port ?? process.env.PORT}`);
   const running = await startSandbox({
@@ -86,6 +90,7 @@ async function sandbox(args: string[]) {
     ...(values.quiet ? { quiet: true } : {}),
     ...(values.reset ? { reset: true } : {}),
     ...(values.drill ? { drill: true } : {}),
+    ...(allowedHosts && allowedHosts.length > 0 ? { allowedHosts } : {}),
     ...(values['cors-origin'] ? { corsOrigin: values['cors-origin'] } : {}),
     ...((values['public-url'] ?? process.env.SANDBOX_PUBLIC_URL) ? { publicUrl: values['public-url'] ?? process.env.SANDBOX_PUBLIC_URL } : {}),
     ...webhookOption(values['webhook-url'] ?? process.env.SANDBOX_WEBHOOK_URL, values['webhook-secret'] ?? process.env.SANDBOX_WEBHOOK_SECRET),

@@ -31,6 +31,8 @@ export interface StartOptions {
   publicUrl?: string;
   /** Every channel that has not set its own plays a later version of the service (--drill). */
   drill?: boolean;
+  /** More names the sandbox answers to (--allowed-hosts). */
+  allowedHosts?: string[];
 }
 
 export async function startSandbox(options: StartOptions) {
@@ -52,6 +54,7 @@ export async function startSandbox(options: StartOptions) {
     ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
     publicUrl: () => publicUrl,
     ...(options.docsDir ? { docsDir: options.docsDir } : {}),
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
   });
   const address = await app.listen({ host: options.host, port: options.port });
   if (configuredUrl === undefined) publicUrl = listenUrl(options.host, (app.server.address() as AddressInfo).port);

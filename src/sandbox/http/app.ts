@@ -27,6 +27,7 @@ import { registerCheckoutRoutes } from './checkout-routes.js';
 import { registerDashboardRoutes } from './dashboard-routes.js';
 import { registerDocsRoutes } from './docs-routes.js';
 import { registerReturnRoutes } from './return-routes.js';
+import { checkAllowedHost, registerHostCheck } from './allowed-hosts.js';
 import { checkCorsOrigin, LOOPBACK_ORIGINS, registerCors } from './cors.js';
 import { registerRequestLog } from './request-log.js';
 import { sandboxAddress } from './sandbox-address.js';
@@ -50,6 +51,8 @@ export interface SandboxOptions {
   requestLog?: (line: string) => void;
   /** The built docs site (`npm run docs`), served at /docs; no /docs when absent. */
   docsDir?: string;
+  /** More names the sandbox answers to (--allowed-hosts), beside its IP addresses, localhost and the public URL's host. */
+  allowedHosts?: readonly string[];
 }
 
 /** Longest path segment accepted; longer ids simply are not found. */
@@ -81,6 +84,7 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   registerErrorPath(app);
   if (options.requestLog) registerRequestLog(app, options.requestLog);
   registerTransportErrors(app, corsOrigin);
+  registerHostCheck(app, { publicUrl, names: (options.allowedHosts ?? []).map(checkAllowedHost) });
   registerCors(app, corsOrigin, requestHeaders([contract, helpers]));
   registerJsonParser(app);
   const apiKeys = options.apiKeys ?? DEFAULT_API_KEYS;

@@ -20,6 +20,7 @@ import type { Session } from '../domain/types.js';
 import type { IdSource } from '../ids.js';
 import type { Store } from '../store/index.js';
 import { fromAnotherSite } from './form-origin.js';
+import { HttpRefusal } from './errors.js';
 import { finishCheckout, finishProvisionRequest } from './handlers/customer-actions.js';
 
 /** Form bodies are small: the survey and a card. */
@@ -82,6 +83,10 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: 
       }
     });
     pages.setErrorHandler(async (error: Error & { statusCode?: number }, _request, reply) => {
+      // A host the sandbox does not answer to (allowed-hosts.ts) is refused before the page runs.
+      if (error instanceof HttpRefusal && error.status === 403) {
+        return send(reply, page('Not served under this name', `<p>${escapeHtml(error.message)}</p>`, 403), NO_EXITS);
+      }
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
       return send(reply, page(status === 413 ? 'Form too large' : 'Something went wrong', `<p>${status === 413 ? 'This form is too large.' : 'The page could not be handled.'}</p>`, status), NO_EXITS);
     });

@@ -11,6 +11,9 @@
 //   npm run conformance -- --max-examples N     another budget per operation (default below)
 //   npm run conformance -- --seed N             another draw of requests (default below)
 //   npm run conformance -- --skip-mock          without the run against the mock
+// Nothing is narrowed. One rule is added, the same for every operation of both documents: a
+// refusal of schema-valid data passes when it carries one of the operation's documented 400 codes
+// (scripts/conformance/documented-codes.ts reads them, the hook documented_refusals.py applies them).
 // Schemathesis is pinned in toolchain.json (`conformance`) and installed from PyPI into
 // .conformance/venv-schemathesis. Reports (JUnit, HAR) go to test-results/conformance/, with the
 // one coverage table (coverage.md): each declared code, and how often the workflows, the fuzz and
@@ -25,6 +28,7 @@ import { Coverage, coverageByToolTable } from '../tests/support/coverage.js';
 import { runFuzz } from '../tests/support/fuzz-run.js';
 import { startPrism } from '../tests/support/prism.js';
 import { SANDBOX_API_KEY, startSandboxProcess } from '../tests/support/sandbox-process.js';
+import { documentedCodes } from './conformance/documented-codes.js';
 import { withLinkRequestBodies } from './conformance/links.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,6 +46,15 @@ const FUZZ_PER_OPERATION = 300;
 const WORKDIR = path.join(root, '.conformance');
 const REPORTS = path.join(root, 'test-results', 'conformance');
 const CONFIG = path.join(root, 'scripts', 'conformance', 'schemathesis.toml');
+const HOOKS = path.join(root, 'scripts', 'conformance', 'documented_refusals.py');
+/**
+ * The longest answer the documents allow: a listener's claim (the helpers' `wait`) holds up to 30 s
+ * for deliveries. Schemathesis's defaults (a 10 s timeout and response-time limit) would fail it;
+ * a slower answer still fails the response-time check, and a hung one the timeout.
+ */
+const LONGEST_WAIT_SECONDS = 30;
+const MAX_RESPONSE_TIME_SECONDS = LONGEST_WAIT_SECONDS + 5;
+const REQUEST_TIMEOUT_SECONDS = MAX_RESPONSE_TIME_SECONDS + 5;
 
 const toolchain = JSON.parse(readFileSync(path.join(root, 'toolchain.json'), 'utf8')) as { conformance: { schemathesis: string } };
 const requirement = `schemathesis==${toolchain.conformance.schemathesis}`;
@@ -62,33 +75,42 @@ function schemathesis(): string {
   return st;
 }
 
-/** The document Schemathesis reads: a copy whose links carry their bodies as requestBody. */
-function prepared(name: string): string {
-  const document = JSON.parse(readFileSync(path.join(root, 'generated', `${name}.json`), 'utf8'));
-  const file = path.join(WORKDIR, `${name}.schemathesis.json`);
-  writeFileSync(file, `${JSON.stringify(withLinkRequestBodies(document), null, 2)}\n`);
-  return file;
+interface Prepared { document: string; codes: string }
+
+/**
+ * The document Schemathesis reads, a copy whose links carry their bodies as requestBody, and the
+ * documented 400 codes of its operations, which the hook reads.
+ */
+function prepared(name: string): Prepared {
+  const source = JSON.parse(readFileSync(path.join(root, 'generated', `${name}.json`), 'utf8'));
+  const document = path.join(WORKDIR, `${name}.schemathesis.json`);
+  writeFileSync(document, `${JSON.stringify(withLinkRequestBodies(source), null, 2)}\n`);
+  const codes = path.join(WORKDIR, `${name}.documented-codes.json`);
+  writeFileSync(codes, `${JSON.stringify(documentedCodes(source), null, 2)}\n`);
+  return { document, codes };
 }
 
 interface Outcome { name: string; status: number | null; output: string; summary: string; har: string }
 
 /** One `st run`: its output shown when it ends (or only kept, quiet), and its summary kept. */
-function run(st: string, name: string, document: string, baseUrl: string, quiet = false, maxExamples = MAX_EXAMPLES): Outcome {
+function run(st: string, name: string, { document, codes }: Prepared, baseUrl: string, quiet = false, maxExamples = MAX_EXAMPLES): Outcome {
   const har = path.join(REPORTS, `${name}.har.json`);
   const args = [
     '--config-file', CONFIG, 'run', document, '--url', baseUrl,
     '--header', `x-service-api-key: ${SANDBOX_API_KEY}`,
     '--checks', 'all', '--phases', PHASES, '--seed', String(SEED), '--max-examples', String(maxExamples),
+    '--request-timeout', String(REQUEST_TIMEOUT_SECONDS), '--max-response-time', String(MAX_RESPONSE_TIME_SECONDS),
     // One worker: with two, Python 3.11's ast.parse, which Hypothesis calls to describe a strategy,
     // fails now and then across threads ("AST constructor recursion depth mismatch").
     '--workers', '1', '--no-color',
     '--report', 'junit,har', '--report-dir', REPORTS,
     '--report-junit-path', path.join(REPORTS, `${name}.junit.xml`), '--report-har-path', har,
   ];
-  console.log(`\n=== ${name}: st ${args.join(' ')}\n`);
+  console.log(`\n=== ${name}: SCHEMATHESIS_HOOKS=${path.relative(root, HOOKS)} CONFORMANCE_DOCUMENTED_CODES=${path.relative(root, codes)} st ${args.join(' ')}\n`);
   // Run in .conformance/, where Hypothesis leaves its .hypothesis/ folder. The output is kept for
   // its summary's counts, and shown once the run ends unless quiet.
-  const result = spawnSync(st, args, { cwd: WORKDIR, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
+  const env = { ...process.env, SCHEMATHESIS_HOOKS: HOOKS, CONFORMANCE_DOCUMENTED_CODES: codes };
+  const result = spawnSync(st, args, { cwd: WORKDIR, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
   if (!quiet) process.stdout.write(output);
   const summary = output.slice(output.lastIndexOf('SUMMARY'));
@@ -111,10 +133,10 @@ const helpers = prepared('sandbox');
 // Each document gets a sandbox of its own: the helpers' run resets, advances the clock and arms
 // faults, which must not reach the contract's run.
 const outcomes: Outcome[] = [];
-for (const [name, document] of [['sandbox-contract', contract], ['sandbox-helpers', helpers]] as const) {
+for (const [name, target] of [['sandbox-contract', contract], ['sandbox-helpers', helpers]] as const) {
   const sandbox = await startSandboxProcess({ db: ':memory:' });
   try {
-    outcomes.push(run(st, name, document, sandbox.baseUrl));
+    outcomes.push(run(st, name, target, sandbox.baseUrl));
   } finally {
     await sandbox.stop();
   }

@@ -74,3 +74,82 @@ describe('a __proto__ or constructor key is an unknown field like any other: dro
     expect(({} as any).admin).toBeUndefined();
   });
 });
+
+// Schemathesis with no narrowing (st run --checks all): where the document and the sandbox disagreed.
+describe('an empty list filter is the empty list: no filter', () => {
+  it.each(['status', 'kind'])('GET /payments/v1/payment_sessions?%s= answers the unfiltered list', async (name) => {
+    const { status, body } = await s.get(`/payments/v1/payment_sessions?${name}=`);
+    expect(status).toBe(200);
+    await s.createSession();
+    await s.createSession({ kind: 'one_time_payment' });
+    const filtered = await s.get(`/payments/v1/payment_sessions?${name}=`);
+    const unfiltered = await s.get('/payments/v1/payment_sessions');
+    expect({ before: body.pagination.count, after: filtered.body.pagination.count }).toEqual({ before: 0, after: 2 });
+    expect(filtered.body).toEqual(unfiltered.body);
+  });
+
+  it('a list with an empty member is still refused', async () => {
+    const { status, body } = await s.get('/payments/v1/payment_sessions?status=captured,');
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+  });
+});
+
+describe('the eligibility path is a UUID, as the document now says', () => {
+  it('GET /api/v1/eligibility/provision_request/0 answers ValidationError, and the document calls "0" invalid', async () => {
+    const { status, body } = await s.get('/api/v1/eligibility/provision_request/0');
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'ValidationError' });
+    expect(body.message).toContain('provision_token_request_id');
+    const contract = (await import('../../generated/openapi.json', { with: { type: 'json' } })).default as any;
+    expect(contract.components.parameters.ProvisionTokenRequestId.schema).toEqual({ type: 'string', format: 'uuid' });
+  });
+
+  it('a UUID that names no request answers 404, as before', async () => {
+    const { status, body } = await s.get('/api/v1/eligibility/provision_request/00000000-0000-4000-8000-000000000000');
+    expect({ status, error: body.error }).toEqual({ status: 404, error: 'NotFound' });
+  });
+});
+
+describe('page_size is at most 1000 on every list, as the document now says', () => {
+  it.each([
+    '/api/v1/payment_tokens?page_size=1001',
+    '/api/v1/product_catalog/items/list?page_size=1001',
+    '/payments/v1/payment_sessions?page_size=1001',
+  ])('GET %s answers the list\'s 400', async (url) => {
+    const { status, body } = await s.get(url);
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+    expect(body.message).toContain('page_size');
+    expect((await s.get(url.replace('1001', '1000'))).status).toBe(200);
+  });
+
+  it('the document declares the bound, marked inferred, on every list that has a page_size', async () => {
+    const contract = (await import('../../generated/openapi.json', { with: { type: 'json' } })).default as any;
+    const lists = Object.values<any>(contract.paths).flatMap((item) => Object.values<any>(item))
+      .filter((operation) => (operation.parameters ?? []).some((p: any) => p.$ref === '#/components/parameters/PageSize'))
+      .map((operation) => operation.operationId);
+    expect(lists.sort()).toEqual(['listCatalogItems', 'listPaymentSessions', 'listPaymentTokens']);
+    expect(contract.components.parameters.PageSize.schema).toMatchObject({ minimum: 1, maximum: 1000, 'x-inferred-bounds': ['minimum', 'maximum'] });
+  });
+});
+
+describe('the checkout method\'s body is an object, as the document says', () => {
+  it('POST /api/v1/product_catalog/service_checkout_method with [null, null] is refused with its 400', async () => {
+    const { status, body } = await s.post('/api/v1/product_catalog/service_checkout_method', [null, null]);
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+  });
+
+  it.each([
+    ['a string', '"x"'],
+    ['a number', '0'],
+    ['null', 'null'],
+    ['malformed JSON', '{"a":'],
+  ])('refuses %s', async (_, raw) => {
+    const { status, body } = await s.call('POST', '/api/v1/product_catalog/service_checkout_method', { raw });
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+  });
+
+  it('answers an object, with any fields, and no body at all', async () => {
+    expect((await s.post('/api/v1/product_catalog/service_checkout_method', {})).status).toBe(200);
+    expect((await s.post('/api/v1/product_catalog/service_checkout_method', { sku: 'BPM-200', any: [1] })).status).toBe(200);
+    expect((await s.post('/api/v1/product_catalog/service_checkout_method')).status).toBe(200);
+  });
+});

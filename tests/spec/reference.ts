@@ -81,8 +81,8 @@ export const ERRORS_400: Record<string, { schema: string; codes: string[] }> = {
  * 400s the reference does not give: "Error codes of retrieve-session, list, token retrieve, token
  * list and dispute operations ... not shown beyond the common table". The contract declares one on
  * every list operation (an invalid query parameter) and on every other operation that takes a
- * documented body (an invalid body), marked x-undocumented. The checkout-method operation's body is
- * undocumented: the sandbox reads none, so it declares no 400.
+ * documented body (an invalid body), marked x-undocumented. The checkout-method operation's fields
+ * are undocumented, but its body is an object: one that is not is refused with an inferred 400.
  */
 export const UNDOCUMENTED_ERRORS_400: Record<string, { schema: string; codes: string[] }> = {
   listPaymentSessions: { schema: 'ListPaymentSessionsBadRequestError', codes: ['InvalidRequestParameter'] },
@@ -93,6 +93,7 @@ export const UNDOCUMENTED_ERRORS_400: Record<string, { schema: string; codes: st
   createCatalogItem: { schema: 'CreateCatalogItemBadRequestError', codes: ['InvalidRequestParameter'] },
   updateCatalogItem: { schema: 'UpdateCatalogItemBadRequestError', codes: ['InvalidRequestParameter'] },
   retrieveCatalogItem: { schema: 'RetrieveCatalogItemBadRequestError', codes: ['InvalidRequestParameter'] },
+  retrieveCheckoutMethod: { schema: 'RetrieveCheckoutMethodBadRequestError', codes: ['InvalidRequestParameter'] },
 };
 
 /** Fields of the canonical dispute that appear only when not null (null fields are omitted). */

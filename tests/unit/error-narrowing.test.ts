@@ -25,9 +25,9 @@ describe('OperationErrorCode', () => {
     expectTypeOf<OperationErrorCode<'retrieveProvisionRequestEligibility'>>().toEqualTypeOf<Common | 'TotalAmountInvalid' | 'ValidationError'>();
     // Per operation (a loop over a union of operations would keep only the statuses they share).
     type Codes = { [Op in OperationId]: OperationErrorCode<Op> };
-    type BadQueryOrBody = 'listPaymentSessions' | 'listPaymentTokens' | 'updatePaymentToken' | 'listCatalogItems' | 'createCatalogItem' | 'updateCatalogItem' | 'retrieveCatalogItem' | 'listDisputes';
+    type BadQueryOrBody = 'listPaymentSessions' | 'listPaymentTokens' | 'updatePaymentToken' | 'listCatalogItems' | 'createCatalogItem' | 'updateCatalogItem' | 'retrieveCatalogItem' | 'retrieveCheckoutMethod' | 'listDisputes';
     expectTypeOf<Pick<Codes, BadQueryOrBody>>().toEqualTypeOf<Record<BadQueryOrBody, Common | 'InvalidRequestParameter'>>();
-    type NoBadRequest = 'retrievePaymentSession' | 'retrievePaymentToken' | 'deletePaymentToken' | 'retrieveProvisionTokenRequest' | 'retrieveCheckoutMethod' | 'retrieveDispute' | 'retrieveDisputeRecord' | 'acceptDispute';
+    type NoBadRequest = 'retrievePaymentSession' | 'retrievePaymentToken' | 'deletePaymentToken' | 'retrieveProvisionTokenRequest' | 'retrieveDispute' | 'retrieveDisputeRecord' | 'acceptDispute';
     expectTypeOf<Pick<Codes, NoBadRequest>>().toEqualTypeOf<Record<NoBadRequest, Common>>();
     // The 422 body of create session is an action, not an error code.
     expectTypeOf<Extract<OperationErrorBody<'createPaymentSession'>, { next_action: unknown }>>().toHaveProperty('redirect_url');

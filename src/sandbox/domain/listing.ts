@@ -40,7 +40,7 @@ export interface SessionListFilter {
 const refuse = refusalsOf('listPaymentSessions');
 
 export const DEFAULT_PAGE_SIZE = 30;
-/** The sandbox's cap on page_size (the contract states none). */
+/** The cap on page_size: the contract declares it (inferred), and validation refuses past it first. */
 export const MAX_PAGE_SIZE = 1000;
 
 /**

@@ -13,6 +13,8 @@ export interface ValidationCodes<Code extends string = string> {
   fields?: Record<string, Code>;
   /** Codes for violations of a given schema rule (matched in ajv's schemaPath). */
   rules?: Array<[RegExp, Code]>;
+  /** A path id that breaks its schema: this 400 code instead of 404 NotFound. */
+  path?: Code;
 }
 
 /** Each operation's table may name only codes of its own enum: a misspelt code does not compile. */
@@ -45,7 +47,8 @@ export const VALIDATION_CODES = {
   cancelPaymentSession: { missing: 'InvalidPaymentId', invalid: 'InvalidPaymentId' },
   createRefund: { missing: 'MissingField', invalid: 'MissingField', fields: { amount: 'AmountInvalid' } },
   createPaymentToken: { missing: 'MissingField', invalid: 'ValidationError' },
-  retrieveProvisionRequestEligibility: { missing: 'ValidationError', invalid: 'ValidationError' },
+  // The reference lists ValidationError for this operation, and a malformed id is one.
+  retrieveProvisionRequestEligibility: { missing: 'ValidationError', invalid: 'ValidationError', path: 'ValidationError' },
 } satisfies ContractValidationCodes;
 
 export const codesOf = (operationId: string): ValidationCodes =>

@@ -42,9 +42,16 @@ export interface RegisterOptions<Operations> {
   takesTurn?: (operationId: string, query: Readonly<Record<string, unknown>>) => boolean;
 }
 
-/** Operations that take no body (delete payment token) or one without fields (cancel): the body is not read at all. */
+/**
+ * The checkout method's fields are undocumented, not absent: its body is read, so that one that is
+ * not an object gets the operation's (inferred) 400, as the document says.
+ */
+const READS_UNDECLARED_FIELDS = new Set(['retrieveCheckoutMethod']);
+
+/** Operations that take no body (delete payment token) or one without fields (cancel, accept dispute): the body is not read at all. */
 export const ignoresBody = (located: LocatedOperation, validators: SchemaValidators) => {
   if (located.operation.requestBody === undefined) return true;
+  if (READS_UNDECLARED_FIELDS.has(located.operation.operationId)) return false;
   const ref = located.operation.requestBody.content['application/json']?.schema?.$ref;
   if (!ref || located.operation.requestBody.required) return false;
   const schema = validators.document.components.schemas?.[ref.split('/').pop()!] as { properties?: object } | undefined;
@@ -116,7 +123,8 @@ function registerRoute<Operations>(
           params: request.params as Record<string, string>,
           query: request.query as Record<string, string | string[]>,
           body: skipBody ? undefined : request.body,
-          hasBody: !skipBody && request.body !== undefined && request.body !== null,
+          // A JSON null is a body, and no object: only an empty body is none.
+          hasBody: !skipBody && request.body !== undefined,
         });
         const context: OperationContext<unknown> = {
           channel, path: input.path as never, query: input.query as never, body: input.body as never, rawQuery: request.query as Record<string, string | string[]>,

@@ -74,10 +74,11 @@ export function validateRequest(
       }
       // An empty query value (`?updated_after=`) is absent only where the schema admits an empty
       // string (a name to search for); a date, a number or an enum value it cannot be, so it is refused.
+      // An empty list (`?status=`, as a comma-separated list serializes []) filters nothing.
       if (raw === '') {
         const validate = validators.inline(`${operationId}:${parameter.in}:${parameter.name}`, parameter.schema);
         const schema = resolveRef<Record<string, any>>(validators.document, parameter.schema);
-        const empty = isType(schema, 'array') ? [coerce('', resolveRef(validators.document, schema.items ?? {}))] : coerce('', schema);
+        const empty = isType(schema, 'array') ? [] : coerce('', schema);
         if (!validate(empty)) fail(validate.errors ?? [], parameter.name);
       }
       continue;
@@ -88,8 +89,12 @@ export function validateRequest(
       ? text.split(',').map((part) => coerce(part, resolveRef(validators.document, schema.items ?? {})))
       : coerce(text, schema);
     const validate = validators.inline(`${operationId}:${parameter.in}:${parameter.name}`, parameter.schema);
-    // A path id that breaks its schema (a dispute_id that is no UUID) names no resource: not found.
-    if (!validate(value) && parameter.in === 'path') throw notFound(`No resource: ${describe(validate.errors ?? [], parameter.name)}`);
+    // A path id that breaks its schema (a dispute_id that is no UUID) names no resource: not found,
+    // unless the operation's 400 has a code for it (the eligibility's ValidationError).
+    if (!validate(value) && parameter.in === 'path') {
+      if (codes.path !== undefined) throw refusal(codes.path, describe(validate.errors ?? [], parameter.name));
+      throw notFound(`No resource: ${describe(validate.errors ?? [], parameter.name)}`);
+    }
     if (!validate(value)) fail(validate.errors ?? [], parameter.name);
     result[parameter.in][parameter.name] = value;
   }

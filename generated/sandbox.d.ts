@@ -714,7 +714,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the provision token request, as create payment token returned it. */
+                /**
+                 * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
+                 *     documentation types the path only as a string, and gives the id create payment token returns as
+                 *     a UUID).
+                 */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
             cookie?: never;
@@ -739,7 +743,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the provision token request, as create payment token returned it. */
+                /**
+                 * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
+                 *     documentation types the path only as a string, and gives the id create payment token returns as
+                 *     a UUID).
+                 */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
             cookie?: never;
@@ -786,7 +794,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the provision token request, as create payment token returned it. */
+                /**
+                 * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
+                 *     documentation types the path only as a string, and gives the id create payment token returns as
+                 *     a UUID).
+                 */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
             cookie?: never;
@@ -2109,7 +2121,11 @@ export interface components {
         OutboxLimit: number;
         /** @description Payment token, as the payment_token_updated webhook delivered it. */
         PaymentTokenPath: string;
-        /** @description Id of the provision token request, as create payment token returned it. */
+        /**
+         * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
+         *     documentation types the path only as a string, and gives the id create payment token returns as
+         *     a UUID).
+         */
         ProvisionTokenRequestId: string;
         /** @description The `next_after` of the previous page (an event of this session); the first page by default. */
         TimelineAfter: string;
@@ -3186,7 +3202,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the provision token request, as create payment token returned it. */
+                /**
+                 * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
+                 *     documentation types the path only as a string, and gives the id create payment token returns as
+                 *     a UUID).
+                 */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
             cookie?: never;
@@ -3215,7 +3235,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the provision token request, as create payment token returned it. */
+                /**
+                 * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
+                 *     documentation types the path only as a string, and gives the id create payment token returns as
+                 *     a UUID).
+                 */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
             cookie?: never;
@@ -3258,7 +3282,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the provision token request, as create payment token returned it. */
+                /**
+                 * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
+                 *     documentation types the path only as a string, and gives the id create payment token returns as
+                 *     a UUID).
+                 */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
             cookie?: never;

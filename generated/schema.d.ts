@@ -106,6 +106,11 @@ export interface paths {
          *     `authorized_on` equals `captured_on` for one_time_payment.
          *     Error codes beyond the common table are not documented; an invalid query parameter is taken to
          *     answer 400 `InvalidRequestParameter` (inferred).
+         *
+         *     A page whose answer would be larger than 1 MiB of JSON answers the same 400, whose message
+         *     asks for fewer sessions per page, or for leaving out `include_metadata` or
+         *     `include_order_items` (with large metadata, a few sessions per page). This bound is the
+         *     sandbox's (see its Limits): the service's bound on one answer is not documented (inferred).
          */
         get: operations["listPaymentSessions"];
         put?: never;
@@ -268,6 +273,10 @@ export interface paths {
          * @description Lists the tokens of the key's sales channel, ordered by `created_at` descending.
          *     Error codes beyond the common table are not documented; an invalid query parameter is taken to
          *     answer 400 `InvalidRequestParameter` (inferred).
+         *
+         *     A page whose answer would be larger than 1 MiB of JSON answers the same 400, whose message
+         *     asks for fewer tokens per page. This bound is the sandbox's (see its Limits): the service's
+         *     bound on one answer is not documented (inferred).
          */
         get: operations["listPaymentTokens"];
         put?: never;
@@ -360,7 +369,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the provision token request, as create payment token returned it. */
+                /**
+                 * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
+                 *     documentation types the path only as a string, and gives the id create payment token returns as
+                 *     a UUID).
+                 */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
             cookie?: never;
@@ -384,7 +397,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the provision token request, as create payment token returned it. */
+                /**
+                 * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
+                 *     documentation types the path only as a string, and gives the id create payment token returns as
+                 *     a UUID).
+                 */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
             cookie?: never;
@@ -422,6 +439,10 @@ export interface paths {
          * @description Lists the partner's catalog items with their HSA/FSA eligibility.
          *     Error codes beyond the common table are not documented; an invalid query parameter is taken to
          *     answer 400 `InvalidRequestParameter` (inferred).
+         *
+         *     A page whose answer would be larger than 1 MiB of JSON answers the same 400, whose message
+         *     asks for fewer items per page. This bound is the sandbox's (see its Limits): the service's
+         *     bound on one answer is not documented (inferred).
          */
         get: operations["listCatalogItems"];
         put?: never;
@@ -504,7 +525,8 @@ export interface paths {
         /**
          * Checkout method
          * @description A checkout-method operation exists. Its path is inferred (the brand word replaced by `service`);
-         *     its request and response are not documented.
+         *     its request and response are not documented. The body, when sent, is a JSON object whose fields
+         *     are not documented; anything else is refused with 400 `InvalidRequestParameter` (inferred).
          */
         post: operations["retrieveCheckoutMethod"];
         delete?: never;
@@ -1605,7 +1627,7 @@ export interface components {
          *
          *     | error | Condition |
          *     |---|---|
-         *     | `InvalidRequestParameter` | A query parameter is invalid (for example `page=0`, or a status value that is not a session status). |
+         *     | `InvalidRequestParameter` | A query parameter is invalid (for example `page=0`, or a status value that is not a session status), or the page's answer would pass the sandbox's bound of 1 MiB on one answer (inferred). |
          */
         ListPaymentSessionsBadRequestError: {
             /** @description Error code. */
@@ -1959,7 +1981,7 @@ export interface components {
          *
          *     | error | Condition |
          *     |---|---|
-         *     | `InvalidRequestParameter` | A query parameter is invalid (for example `page=0`, or a `card_expires_before` that is not YYYY-MM). |
+         *     | `InvalidRequestParameter` | A query parameter is invalid (for example `page=0`, or a `card_expires_before` that is not YYYY-MM), or the page's answer would pass the sandbox's bound of 1 MiB on one answer (inferred). |
          */
         ListPaymentTokensBadRequestError: {
             /** @description Error code. */
@@ -2129,7 +2151,7 @@ export interface components {
          *
          *     | error | Condition |
          *     |---|---|
-         *     | `InvalidRequestParameter` | A query parameter is invalid (for example `page=0`, or an eligibility value outside the list). |
+         *     | `InvalidRequestParameter` | A query parameter is invalid (for example `page=0`, or an eligibility value outside the list), or the page's answer would pass the sandbox's bound of 1 MiB on one answer (inferred). |
          */
         ListCatalogItemsBadRequestError: {
             /** @description Error code. */
@@ -2248,6 +2270,21 @@ export interface components {
         };
         /** @description Response of the checkout-method operation. */
         CheckoutMethodResponse: {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A 400 of the checkout-method operation: the body is not a JSON object.
+         *
+         *     | error | Condition |
+         *     |---|---|
+         *     | `InvalidRequestParameter` | The body is not a JSON object (an array, a string, malformed JSON). |
+         */
+        RetrieveCheckoutMethodBadRequestError: {
+            /** @description Error code. */
+            error: "InvalidRequestParameter" | (string & {});
+            /** @description Human-readable explanation. */
+            message: string;
+        } & {
             [key: string]: unknown;
         };
         /** @description A dispute as the alternative /v1/disputes listing returns it. */
@@ -2566,14 +2603,19 @@ export interface components {
          */
         Page: number;
         /**
-         * @description Records per page, default 30. At least 1 (inferred: the documentation says only that it
-         *     accepts an integer; its maximum is not documented). A statement that the response page_size is
-         *     always 30 also appears in the documentation.
+         * @description Records per page, default 30, from 1 to 1000. Both bounds are inferred: the documentation says
+         *     only that it accepts an integer and states no maximum; the sandbox answers a larger page_size
+         *     with the list's 400. A statement that the response page_size is always 30 also appears in the
+         *     documentation.
          */
         PageSize: number;
         /** @description Payment token, as the payment_token_updated webhook delivered it. */
         PaymentTokenPath: string;
-        /** @description Id of the provision token request, as create payment token returned it. */
+        /**
+         * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
+         *     documentation types the path only as a string, and gives the id create payment token returns as
+         *     a UUID).
+         */
         ProvisionTokenRequestId: string;
         /** @description Public dispute id. */
         DisputeId: string;
@@ -2680,9 +2722,10 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Records per page, default 30. At least 1 (inferred: the documentation says only that it
-                 *     accepts an integer; its maximum is not documented). A statement that the response page_size is
-                 *     always 30 also appears in the documentation.
+                 * @description Records per page, default 30, from 1 to 1000. Both bounds are inferred: the documentation says
+                 *     only that it accepts an integer and states no maximum; the sandbox answers a larger page_size
+                 *     with the list's 400. A statement that the response page_size is always 30 also appears in the
+                 *     documentation.
                  */
                 page_size?: components["parameters"]["PageSize"];
                 /** @description Exclude pending sessions. */
@@ -2711,9 +2754,17 @@ export interface operations {
                 include_refunds?: boolean;
                 /** @description Include dispute details. */
                 include_disputes?: boolean;
-                /** @description Comma-separated list of kinds, for example `one_time_payment,authorization`. */
+                /**
+                 * @description Comma-separated list of kinds, for example `one_time_payment,authorization`. An empty value
+                 *     (`kind=`) is the empty list and filters nothing, as if absent (inferred: the documentation
+                 *     does not say).
+                 */
                 kind?: components["schemas"]["PaymentSessionKindInput"][];
-                /** @description Comma-separated list of session statuses, for example `captured,authorized`. */
+                /**
+                 * @description Comma-separated list of session statuses, for example `captured,authorized`. An empty value
+                 *     (`status=`) is the empty list and filters nothing, as if absent (inferred: the documentation
+                 *     does not say).
+                 */
                 status?: components["schemas"]["PaymentSessionStatusInput"][];
                 /** @description Give refund_amount (the sum of processed refunds) instead of full refund details. */
                 summarize_refunds?: boolean;
@@ -2963,9 +3014,10 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Records per page, default 30. At least 1 (inferred: the documentation says only that it
-                 *     accepts an integer; its maximum is not documented). A statement that the response page_size is
-                 *     always 30 also appears in the documentation.
+                 * @description Records per page, default 30, from 1 to 1000. Both bounds are inferred: the documentation says
+                 *     only that it accepts an integer and states no maximum; the sandbox answers a larger page_size
+                 *     with the list's 400. A statement that the response page_size is always 30 also appears in the
+                 *     documentation.
                  */
                 page_size?: components["parameters"]["PageSize"];
                 /** @description Partial match on the customer email (includes). */
@@ -3110,7 +3162,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the provision token request, as create payment token returned it. */
+                /**
+                 * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
+                 *     documentation types the path only as a string, and gives the id create payment token returns as
+                 *     a UUID).
+                 */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
             cookie?: never;
@@ -3138,7 +3194,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the provision token request, as create payment token returned it. */
+                /**
+                 * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
+                 *     documentation types the path only as a string, and gives the id create payment token returns as
+                 *     a UUID).
+                 */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
             cookie?: never;
@@ -3179,9 +3239,10 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Records per page, default 30. At least 1 (inferred: the documentation says only that it
-                 *     accepts an integer; its maximum is not documented). A statement that the response page_size is
-                 *     always 30 also appears in the documentation.
+                 * @description Records per page, default 30, from 1 to 1000. Both bounds are inferred: the documentation says
+                 *     only that it accepts an integer and states no maximum; the sandbox answers a larger page_size
+                 *     with the list's 400. A statement that the response page_size is always 30 also appears in the
+                 *     documentation.
                  */
                 page_size?: components["parameters"]["PageSize"];
                 /** @description Only items with this eligibility; items not yet reviewed are excluded when set. */
@@ -3363,6 +3424,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CheckoutMethodResponse"];
+                };
+            };
+            /** @description Invalid request; `error` is one of the codes of RetrieveCheckoutMethodBadRequestError. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveCheckoutMethodBadRequestError"];
                 };
             };
             401: components["responses"]["Unauthorized"];

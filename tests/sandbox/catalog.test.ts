@@ -110,8 +110,8 @@ describe('create, update, detail', () => {
   it('answers the checkout method with an object, the contract documenting no field', async () => {
     expect(await s.post('/api/v1/product_catalog/service_checkout_method', { sku: 'BPM-200' })).toMatchObject({ status: 200, body: {} });
     expect((await s.post('/api/v1/product_catalog/service_checkout_method')).status).toBe(200);
-    // Its request is undocumented: the sandbox reads no body, as cancel reads none.
-    expect((await s.call('POST', '/api/v1/product_catalog/service_checkout_method', { raw: '[1' })).status).toBe(200);
+    // Its fields are undocumented, not its type: a body that is no object gets the inferred 400.
+    expect((await s.call('POST', '/api/v1/product_catalog/service_checkout_method', { raw: '[1' })).body.error).toBe('InvalidRequestParameter');
   });
 });
 

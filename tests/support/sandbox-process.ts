@@ -40,6 +40,8 @@ export interface SandboxProcessOptions {
    * pipe would make the load generator read every line it causes (a terminal is another process).
    */
   stdoutFile?: string;
+  /** A port of the caller's choosing, instead of a free one picked here. */
+  port?: number;
 }
 
 /** Children still running, killed if the test process exits without stopping them. */
@@ -73,8 +75,8 @@ export function sandboxEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-async function startOnce(db: string, timeoutMs: number, args: string[] = [], compiled = false, quiet = true, stdoutFile?: string): Promise<SandboxProcess> {
-  const port = await freePort();
+async function startOnce(db: string, timeoutMs: number, args: string[] = [], compiled = false, quiet = true, stdoutFile?: string, chosenPort?: number): Promise<SandboxProcess> {
+  const port = chosenPort ?? await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const entry = compiled ? [path.join('.build', 'cli.js')] : ['--import', 'tsx', path.join('src', 'cli.ts')];
   const child = spawn(process.execPath, [...entry, 'sandbox', ...(quiet ? ['--quiet'] : []), '--host', '127.0.0.1', '--port', String(port), '--db', db, ...args], {
@@ -110,7 +112,7 @@ export async function startSandboxProcess(options: SandboxProcessOptions = {}): 
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      return await startOnce(db, timeoutMs, options.args, options.compiled, options.quiet ?? true, options.stdoutFile);
+      return await startOnce(db, timeoutMs, options.args, options.compiled, options.quiet ?? true, options.stdoutFile, options.port);
     } catch (error) {
       lastError = error;
       if (!/EADDRINUSE/.test((error as Error).message)) throw error;

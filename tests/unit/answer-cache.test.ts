@@ -22,7 +22,7 @@ describe('kept answers', () => {
   it('answer the same list again without reading a table, until a session of the channel changes', async () => {
     s = testSandbox();
     const first = await s.createSession();
-    const reads = vi.spyOn(s.store.sessions, 'listViews');
+    const reads = vi.spyOn(s.store.sessions, 'listItems');
     const before = await s.get('/payments/v1/payment_sessions?page_size=5');
     expect(await s.get('/payments/v1/payment_sessions?page_size=5')).toMatchObject({ status: 200, body: before.body });
     expect(reads).toHaveBeenCalledTimes(1);

@@ -9,7 +9,7 @@ import type { DomainEvent, PaymentTokenRecord } from './types.js';
 
 type PaymentToken = components['schemas']['PaymentToken'];
 
-const cardOf = (token: PaymentTokenRecord): Card | undefined =>
+const cardOf = (token: Pick<PaymentTokenRecord, 'card_brand' | 'card_last4' | 'card_expires'>): Card | undefined =>
   token.card_last4 !== null && token.card_expires !== null ? { brand: token.card_brand ?? 'card', last4: token.card_last4, expires: token.card_expires } : undefined;
 
 /**
@@ -45,8 +45,11 @@ export function updateNeeds(updateCardInfo: boolean, lmnSkus: readonly string[],
  */
 export const updateActionOf = (need: Need | undefined) => (need === undefined ? 'None' : need === 'survey' ? 'HealthSurvey' : 'UpdatePaymentMethod');
 
+/** What retrieve and list payment tokens show of a token: nothing else is read for a list. */
+export type ShownToken = Pick<PaymentTokenRecord, 'token' | 'created_at' | 'customer_email' | 'customer_name' | 'user_business_id' | 'lmn_expires_at' | 'card_brand' | 'card_last4' | 'card_expires'>;
+
 /** The token as retrieve and list payment tokens show it. */
-export function tokenView(token: PaymentTokenRecord): PaymentToken {
+export function tokenView(token: ShownToken): PaymentToken {
   const card = cardOf(token);
   return {
     payment_token: token.token,

@@ -9,12 +9,13 @@
 // - a search of 3 characters or more reads its channel's matches from the trigram index
 //   (session-search.ts), and the other filters test those matches only; a shorter one reads the
 //   channel's list index. Either is bounded, and refused past its bound (domain/search-bounds.ts);
-// - only the page's rows are then read and parsed.
+// - only the page's rows are then read and parsed, one at a time in the page's order, as each item
+//   is asked for (a page refused for its size reads no further).
 import type { SessionListFilter } from '../domain/listing.js';
 import { MAX_SHORT_SEARCH_ROWS, sessionSearchRefusals, trigramSearchable } from '../domain/search-bounds.js';
 import type { Session } from '../domain/types.js';
 import type { Db } from './database.js';
-import { LIST_VIEW_VERSION } from '../domain/views.js';
+import { hasDefaultListFlags, listItemOf, LIST_VIEW_VERSION, type ListFlags } from '../domain/views.js';
 import { statementCache } from './statement-cache.js';
 import { readSession, renderListView } from './session-columns.js';
 import { sessionSearch } from './session-search.js';
@@ -66,15 +67,17 @@ function conditionsOf(channel: string, filter: SessionListFilter): ListSql {
 /**
  * The SQL of a list with conditions on the rows. The page is chosen on an index alone, then only
  * its rows are read. Without a token or a time range (which have narrower indexes of their own),
- * the page walks (channel, seq, status, kind, …) newest first and stops once it is full.
+ * the page walks (channel, seq, status, kind, …) newest first and stops once it is full. The rows
+ * are joined to the page's ordered rowids, so that they come in that order as they are read: an
+ * ORDER BY over the rows themselves would sort, reading every row of the page before the first.
  */
-function listStatements(sql: ListSql, selected: Selected = 'document') {
+function listStatements(sql: ListSql) {
   const where = [...sql.groups, ...sql.rows].join(' AND ');
   const narrowed = 'payment_token' in sql.params || Object.keys(sql.params).some((name) => /_at_(from|to)$/.test(name));
   const source = narrowed ? 'payment_sessions' : 'payment_sessions INDEXED BY payment_sessions_channel_seq';
   return {
-    page: `SELECT ${COLUMN[selected]} FROM payment_sessions WHERE rowid IN
-      (SELECT rowid FROM ${source} WHERE ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset) ORDER BY seq DESC`,
+    page: (selected: Selected) => `SELECT ${COLUMN[selected]} FROM (SELECT rowid AS r, seq AS s FROM ${source} WHERE ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset) AS page
+      CROSS JOIN payment_sessions ON payment_sessions.rowid = page.r ORDER BY page.s DESC`,
     count: `SELECT COUNT(*) FROM ${source} WHERE ${where}`,
   };
 }
@@ -86,12 +89,12 @@ interface Group {
 }
 
 /** Reads each group's newest `window` entries and merges them, newest first. */
-function mergedPageSql(groups: number, selected: Selected = 'document'): string {
+function mergedPageSql(groups: number, selected: Selected): string {
   const arms = Array.from({ length: groups }, (_, i) =>
     `SELECT r, seq FROM (SELECT rowid AS r, seq FROM payment_sessions INDEXED BY payment_sessions_channel_status_kind
       WHERE channel = @channel AND status = @status${i} AND kind = @kind${i} ORDER BY seq DESC LIMIT @window)`);
-  return `SELECT ${COLUMN[selected]} FROM payment_sessions WHERE rowid IN
-    (SELECT r FROM (${arms.join(' UNION ALL ')}) ORDER BY seq DESC LIMIT @limit OFFSET @offset) ORDER BY seq DESC`;
+  return `SELECT ${COLUMN[selected]} FROM (SELECT r, seq AS s FROM (${arms.join(' UNION ALL ')}) ORDER BY seq DESC LIMIT @limit OFFSET @offset) AS page
+    CROSS JOIN payment_sessions ON payment_sessions.rowid = page.r ORDER BY page.s DESC`;
 }
 
 export function sessionListQueries(db: Db) {
@@ -113,7 +116,7 @@ export function sessionListQueries(db: Db) {
    * A search of 3 characters or more: the channel's matches (at most MAX_SEARCH_MATCHES), the other
    * filters tested on those alone, on the (channel, seq, …) index.
    */
-  function searchedPage(channel: string, needle: string, filter: SessionListFilter, page: { offset: number; limit: number }, selected: Selected): { rows: string[]; count: number } {
+  function searchedPage(channel: string, needle: string, filter: SessionListFilter, page: Window): Page {
     const sql = conditionsOf(channel, filter);
     let { seqs } = search.matches(channel, needle, filter.search!);
     if (sql.groups.length + sql.rows.length > 1) {
@@ -122,49 +125,74 @@ export function sessionListQueries(db: Db) {
         .all({ ...sql.params, seqs: JSON.stringify(seqs) }) as number[];
     }
     const onPage = seqs.slice(page.offset, page.offset + page.limit);
-    const rows = onPage.length === 0 ? [] : prepared(`SELECT ${COLUMN[selected]} FROM payment_sessions
-      WHERE channel = @channel AND seq IN (SELECT value FROM json_each(@seqs)) ORDER BY seq DESC`).all({ channel, seqs: JSON.stringify(onPage) }) as string[];
+    const rows = (selected: Selected) => (onPage.length === 0 ? [] : prepared(`SELECT ${COLUMN[selected]} FROM payment_sessions
+      WHERE channel = @channel AND seq IN (SELECT value FROM json_each(@seqs)) ORDER BY seq DESC`).iterate({ channel, seqs: JSON.stringify(onPage) }));
     return { rows, count: seqs.length };
   }
 
-  /** One page of rows (each the selected column) and the count of all that match. */
-  function pageOf(channel: string, filter: SessionListFilter, page: { offset: number; limit: number }, selected: Selected): { rows: string[]; count: number } {
+  /** One page: the count of all that match, and its rows (each the selected column), read as they are asked for. */
+  function pageOf(channel: string, filter: SessionListFilter, page: Window): Page {
     const needle = trigramNeedle(filter);
-    if (needle !== undefined) return searchedPage(channel, needle, filter, page, selected);
+    if (needle !== undefined) return searchedPage(channel, needle, filter, page);
     // Any other search reads the channel's sessions of the asked statuses and kinds one by one.
     if (filter.search !== undefined && inGroups(channel, filter).reduce((sum, g) => sum + g.n, 0) > MAX_SHORT_SEARCH_ROWS) {
       throw sessionSearchRefusals.tooShort({ parameter: 'search', value: filter.search });
     }
     const sql = conditionsOf(channel, filter);
     let count: number;
-    let rows: () => string[];
+    let rows: (selected: Selected) => Iterable<unknown>;
     if (sql.rows.length === 0) {
       const groups = inGroups(channel, filter);
       count = groups.reduce((sum, g) => sum + g.n, 0);
       if (sql.groups.length === 1) {
-        rows = () => prepared(listStatements(sql, selected).page).all({ ...sql.params, ...page }) as string[];
+        rows = (selected) => prepared(listStatements(sql).page(selected)).iterate({ ...sql.params, ...page });
       } else {
         const params: Record<string, unknown> = { channel, ...page, window: page.offset + page.limit };
         groups.forEach((g, i) => Object.assign(params, { [`status${i}`]: g.status, [`kind${i}`]: g.kind }));
-        rows = () => prepared(mergedPageSql(groups.length, selected)).all(params) as string[];
+        rows = (selected) => prepared(mergedPageSql(groups.length, selected)).iterate(params);
       }
     } else {
-      const statements = listStatements(sql, selected);
+      const statements = listStatements(sql);
       count = prepared(statements.count).get(sql.params) as number;
-      rows = () => prepared(statements.page).all({ ...sql.params, ...page }) as string[];
+      rows = (selected) => prepared(statements.page(selected)).iterate({ ...sql.params, ...page });
     }
-    return { rows: page.offset >= count ? [] : rows(), count };
+    return { rows: (selected) => (page.offset >= count ? [] : rows(selected)), count };
   }
 
   return {
-    list(channel: string, filter: SessionListFilter, page: { offset: number; limit: number }): { sessions: Session[]; count: number } {
-      const { rows, count } = pageOf(channel, filter, page, 'document');
-      return { sessions: rows.map(readSession), count };
+    list(channel: string, filter: SessionListFilter, page: Window): { sessions: Session[]; count: number } {
+      const { rows, count } = pageOf(channel, filter, page);
+      return { sessions: [...rows('document')].map((row) => readSession(row as string)), count };
     },
     /** The page's default list items as JSON texts; a row written before its rendering is rendered now. */
-    listViews(channel: string, filter: SessionListFilter, page: { offset: number; limit: number }): { views: string[]; count: number } {
-      const { rows, count } = pageOf(channel, filter, page, 'view');
-      return { views: rows.map((row) => (row.startsWith('\u0000') ? renderListView(readSession(row.slice(1))) : row)), count };
+    listViews(channel: string, filter: SessionListFilter, page: Window): { views: string[]; count: number } {
+      const { rows, count } = pageOf(channel, filter, page);
+      return { views: [...rows('view')].map(viewOf), count };
+    },
+    /**
+     * The page's list items as JSON texts, with what `flags` add, each read and rendered only when
+     * it is asked for: a page refused for its size reads no further.
+     */
+    listItems(channel: string, filter: SessionListFilter, page: Window, flags: ListFlags): { items: Iterable<string>; count: number } {
+      const { rows, count } = pageOf(channel, filter, page);
+      const items = hasDefaultListFlags(flags)
+        ? lazily(() => rows('view'), viewOf)
+        : lazily(() => rows('document'), (row) => JSON.stringify(listItemOf(readSession(row as string), flags)));
+      return { items, count };
     },
   };
+}
+
+type Window = { offset: number; limit: number };
+interface Page {
+  count: number;
+  rows: (selected: Selected) => Iterable<unknown>;
+}
+
+/** A stored default item, or one rendered now from the document of a row written before its rendering. */
+const viewOf = (row: unknown) => ((row as string).startsWith('\u0000') ? renderListView(readSession((row as string).slice(1))) : row as string);
+
+/** Each of the rows rendered as it is asked for; the rows are not read until the first is (an open read would hold the connection). */
+function* lazily(rows: () => Iterable<unknown>, render: (row: unknown) => string): Generator<string> {
+  for (const row of rows()) yield render(row);
 }

@@ -74,6 +74,8 @@ export function sessionsRepository(db: Db, facts: FactCache) {
     list: listed.list,
     /** The same page as default list items, as JSON texts: stored renderings, or rendered from the document when stale. */
     listViews: listed.listViews,
+    /** The same page as list items with the query's flags, as JSON texts each read and rendered when asked for. */
+    listItems: listed.listItems,
     /** Indexes up to `limit` of the sessions queued for the trigram index (the maintenance timer calls it). */
     indexPendingSearches: (limit?: number) => searchIndex.catchUp(limit),
   };

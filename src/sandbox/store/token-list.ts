@@ -6,6 +6,7 @@
 // those matches alone; a shorter one reads the channel's index, in a channel of at most
 // MAX_SHORT_SEARCH_ROWS tokens. A date filter reads its range of an index of its own.
 import { MAX_SHORT_SEARCH_ROWS, tokenSearchRefusals, trigramSearchable } from '../domain/search-bounds.js';
+import type { ShownToken } from '../domain/payment-tokens.js';
 import type { TokenListFilter } from '../domain/token-listing.js';
 import type { PaymentTokenRecord } from '../domain/types.js';
 import type { Db } from './database.js';
@@ -44,11 +45,16 @@ function searchableNeedles(filter: TokenListFilter): TokenNeedles {
 
 type Page = { offset: number; limit: number };
 
+/** What the list shows of a token (domain/payment-tokens.ts tokenView): a page reads no other column. */
+const LISTED = ['token', 'created_at', 'customer_email', 'customer_name', 'user_business_id', 'lmn_expires_at', 'card_brand', 'card_last4', 'card_expires'] as const satisfies ReadonlyArray<keyof ShownToken>;
+/** The columns a page reads: every one, or those the list shows. */
+type Columns = '*' | 'listed';
+const COLUMNS: Record<Columns, string> = { '*': '*', listed: LISTED.join(', ') };
+
 export function tokenListQueries(db: Db) {
   const countAll = db.prepare('SELECT n FROM token_counts WHERE channel = ?').pluck();
   const prepared = statementCache(db);
   const search = tokenSearch(db);
-  const bySeqs = db.prepare('SELECT * FROM payment_tokens WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq DESC');
 
   /** The channel's matches (at most MAX_SEARCH_MATCHES), every filter tested on those alone, newest first. */
   function searchedPage(channel: string, filter: TokenListFilter, needles: TokenNeedles, page: Page) {
@@ -57,27 +63,45 @@ export function tokenListQueries(db: Db) {
     const kept = seqs.length === 0 ? [] : prepared(`SELECT seq FROM payment_tokens INDEXED BY payment_tokens_channel_seq
       WHERE ${where} AND seq IN (SELECT value FROM json_each(@seqs)) ORDER BY seq DESC`).pluck().all({ ...params, seqs: JSON.stringify(seqs) }) as number[];
     const onPage = kept.slice(page.offset, page.offset + page.limit);
-    const tokens = onPage.length === 0 ? [] : bySeqs.all(JSON.stringify(onPage)) as PaymentTokenRecord[];
-    return { tokens, count: kept.length };
+    // Read newest first on the index of seq: the rows come in order as they are read, with no sort.
+    const rows = (columns: Columns) => (onPage.length === 0 ? [] : prepared(`SELECT ${COLUMNS[columns]} FROM payment_tokens
+      WHERE seq IN (SELECT value FROM json_each(@seqs)) ORDER BY seq DESC`).iterate({ seqs: JSON.stringify(onPage) }));
+    return { rows, count: kept.length };
+  }
+
+  /** One page: the count of all that match, and its rows (with these columns), read as they are asked for. */
+  function pageOf(channel: string, filter: TokenListFilter, page: Page): { rows: (columns: Columns) => Iterable<unknown>; count: number } {
+    const needles = searchableNeedles(filter);
+    if (Object.keys(needles).length > 0) return searchedPage(channel, filter, needles, page);
+    const all = (countAll.get(channel) as number | undefined) ?? 0;
+    // A needle the index cannot answer reads the channel's active tokens one by one.
+    const short = NEEDLES.find((column) => filter[column] !== undefined);
+    if (short !== undefined && all > MAX_SHORT_SEARCH_ROWS) throw tokenSearchRefusals.tooShort({ parameter: short, value: filter[short]! });
+    const { where, params, filtered } = conditionsOf(channel, filter);
+    const source = filter.lmnExpiresBefore !== undefined || filter.cardExpiresBefore !== undefined
+      ? 'payment_tokens' : 'payment_tokens INDEXED BY payment_tokens_channel_seq';
+    const count = filtered ? (prepared(`SELECT COUNT(*) AS n FROM ${source} WHERE ${where}`).get(params) as { n: number }).n : all;
+    // The rows joined to the page's rowids in their order, so that they come as they are read (no sort of the rows).
+    const rows = (columns: Columns) => (page.offset >= count ? [] : prepared(`SELECT ${COLUMNS[columns]} FROM
+      (SELECT rowid AS r, seq AS s FROM ${source} WHERE ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset) AS page
+      CROSS JOIN payment_tokens ON payment_tokens.rowid = page.r ORDER BY page.s DESC`).iterate({ ...params, ...page }));
+    return { rows, count };
   }
 
   return {
     list(channel: string, filter: TokenListFilter, page: Page): { tokens: PaymentTokenRecord[]; count: number } {
-      const needles = searchableNeedles(filter);
-      if (Object.keys(needles).length > 0) return searchedPage(channel, filter, needles, page);
-      const all = (countAll.get(channel) as number | undefined) ?? 0;
-      // A needle the index cannot answer reads the channel's active tokens one by one.
-      const short = NEEDLES.find((column) => filter[column] !== undefined);
-      if (short !== undefined && all > MAX_SHORT_SEARCH_ROWS) throw tokenSearchRefusals.tooShort({ parameter: short, value: filter[short]! });
-      const { where, params, filtered } = conditionsOf(channel, filter);
-      const source = filter.lmnExpiresBefore !== undefined || filter.cardExpiresBefore !== undefined
-        ? 'payment_tokens' : 'payment_tokens INDEXED BY payment_tokens_channel_seq';
-      const count = filtered ? (prepared(`SELECT COUNT(*) AS n FROM ${source} WHERE ${where}`).get(params) as { n: number }).n : all;
-      if (page.offset >= count) return { tokens: [], count };
-      const tokens = prepared(`SELECT * FROM payment_tokens WHERE rowid IN
-        (SELECT rowid FROM ${source} WHERE ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset) ORDER BY seq DESC`)
-        .all({ ...params, ...page }) as PaymentTokenRecord[];
-      return { tokens, count };
+      const { rows, count } = pageOf(channel, filter, page);
+      return { tokens: [...rows('*')] as PaymentTokenRecord[], count };
+    },
+    /** The same page with only what the list shows of each token, each row read when it is asked for. */
+    listed(channel: string, filter: TokenListFilter, page: Page): { tokens: Iterable<ShownToken>; count: number } {
+      const { rows, count } = pageOf(channel, filter, page);
+      return { tokens: lazily(() => rows('listed') as Iterable<ShownToken>), count };
     },
   };
+}
+
+/** The rows, not read until the first is asked for (an open read would hold the connection). */
+function* lazily<T>(rows: () => Iterable<T>): Generator<T> {
+  yield* rows();
 }

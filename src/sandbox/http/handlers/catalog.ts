@@ -1,9 +1,10 @@
 // The contract's product catalog operations: list, create, update and detail of items, and the
 // checkout-method operation, whose request and response the contract leaves undocumented.
+import { answerTooLarge, boundedAnswer, rendered } from '../../domain/answer-bounds.js';
 import { catalogItemView, newCatalogItem, storedEligibility, updateCatalogItem } from '../../domain/catalog.js';
 import { conflict, quoted, refusalsOf } from '../../domain/errors.js';
 import { pageRequest, pageWindow, pagination, storedTime } from '../../domain/listing.js';
-import type { ContractOperations, Handlers } from '../operation-types.js';
+import { PreRenderedJson, type ContractOperations, type Handlers } from '../operation-types.js';
 import { catalogItemOf } from './lookups.js';
 
 export function catalogHandlers(): Handlers<ContractOperations> {
@@ -12,11 +13,15 @@ export function catalogHandlers(): Handlers<ContractOperations> {
       const { query } = context;
       const page = pageRequest(query);
       const updatedAfter = storedTime(query.updated_after, 'updated_after');
-      const { items, count } = store.catalog.list(context.channel, {
+      const { items, count, knownBytes } = store.catalog.listed(context.channel, {
         ...(query.eligibility !== undefined ? { eligibility: storedEligibility(query.eligibility) } : {}),
         ...(updatedAfter !== undefined ? { updatedAfter } : {}),
       }, pageWindow(page));
-      return { data: items.map(catalogItemView), pagination: pagination(page, count) };
+      // A page larger than the sandbox sends at once is refused, from the stored lengths when they tell.
+      return new PreRenderedJson(boundedAnswer({
+        prefix: '{"data":', items: rendered(items, catalogItemView), suffix: `,"pagination":${JSON.stringify(pagination(page, count))}}`, knownBytes,
+        tooLarge: () => refusalsOf('listCatalogItems')('InvalidRequestParameter', answerTooLarge('ask for fewer items per page (a smaller page_size)')),
+      }));
     },
 
     createCatalogItem(context, store) {

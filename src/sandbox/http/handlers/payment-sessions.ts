@@ -2,13 +2,14 @@
 // its operationId: its context carries that operation's path, query and body, and it returns that
 // operation's 200 body.
 import { checkoutUrl, provisionUrl } from '../../checkout/urls.js';
+import { answerTooLarge, boundedAnswer } from '../../domain/answer-bounds.js';
 import { checkCreateRules, newSession, resolveRedirect, sessionCustomerKey, type TokenFacts } from '../../domain/create-session.js';
 import { customerActionNeeded, notFound, refusalsOf } from '../../domain/errors.js';
 import { pageRequest, pageWindow, pagination, sessionListFilter, type ListQuery } from '../../domain/listing.js';
 import { actionOf, chargeNeeds } from '../../domain/payment-tokens.js';
 import { refund } from '../../domain/refunds.js';
 import { cancel, capture, completeCheckout, voidHold } from '../../domain/sessions.js';
-import { hasDefaultListFlags, listItemOf, toDetail } from '../../domain/views.js';
+import { toDetail, type ListFlags } from '../../domain/views.js';
 import type { Store } from '../../store/index.js';
 import { PreRenderedJson, RefusedAfterCommit, type ContractOperations, type Handlers, type OperationContext } from '../operation-types.js';
 import type { CreateReplay } from './create-replay.js';
@@ -30,6 +31,13 @@ function tokenFacts(store: Store, context: OperationContext<unknown>, token: str
 }
 
 const doesNotExist = (id: string) => `Payment session ${id} does not exist.`;
+const refuseList = refusalsOf('listPaymentSessions');
+
+/** What a list of sessions too large to answer can ask instead. */
+export const smallerSessionPage = (flags: ListFlags) => {
+  const optional = (['include_metadata', 'include_order_items'] as const).filter((flag) => flags[flag] === true);
+  return `ask for fewer sessions per page (a smaller page_size)${optional.length > 0 ? `, or leave out ${optional.join(' and ')}` : ''}`;
+};
 
 /** `replay`: create payment session's idempotent replay, which the create handler asks first. */
 export function paymentSessionHandlers(replay: CreateReplay): Handlers<ContractOperations> {
@@ -69,19 +77,18 @@ export function paymentSessionHandlers(replay: CreateReplay): Handlers<ContractO
       return new PreRenderedJson(detail);
     },
 
-    // The same query again answers the same text until one of the channel's sessions changes.
+    // The same query again answers the same text until one of the channel's sessions changes. A
+    // page larger than the sandbox sends at once is refused, its items read no further than the bound.
     listPaymentSessions(context, store) {
       const query = context.query;
       return new PreRenderedJson(store.sessions.answer(context.channel, `list ${JSON.stringify(query)}`, () => {
         const page = pageRequest(query);
         const filter = sessionListFilter(query as ListQuery);
-        // The default item is stored rendered with each session: the page is joined, not rebuilt.
-        if (hasDefaultListFlags(query)) {
-          const { views, count } = store.sessions.listViews(context.channel, filter, pageWindow(page));
-          return `{"payment_sessions":[${views.join(',')}],"pagination":${JSON.stringify(pagination(page, count))}}`;
-        }
-        const { sessions, count } = store.sessions.list(context.channel, filter, pageWindow(page));
-        return JSON.stringify({ payment_sessions: sessions.map((session) => listItemOf(session, query)), pagination: pagination(page, count) });
+        const { items, count } = store.sessions.listItems(context.channel, filter, pageWindow(page), query);
+        return boundedAnswer({
+          prefix: '{"payment_sessions":', items, suffix: `,"pagination":${JSON.stringify(pagination(page, count))}}`,
+          tooLarge: () => refuseList('InvalidRequestParameter', answerTooLarge(smallerSessionPage(query))),
+        });
       }));
     },
 

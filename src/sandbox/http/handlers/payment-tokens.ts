@@ -2,20 +2,18 @@
 // request), retrieve, list, update and delete a token, retrieve a provision token request and its
 // eligibility.
 import { provisionUrl } from '../../checkout/urls.js';
+import { answerTooLarge, boundedAnswer, rendered } from '../../domain/answer-bounds.js';
 import { isValidUrl } from '../../domain/create-session.js';
 import { quoted, refusalsOf } from '../../domain/errors.js';
 import { pageRequest, pageWindow, pagination } from '../../domain/listing.js';
 import { actionOf, tokenView, updateActionOf, updateNeeds } from '../../domain/payment-tokens.js';
 import { tokenListFilter } from '../../domain/token-listing.js';
 import { customerKeyOf, divergingSetupFields, type ProvisionRequest } from '../../domain/provisioning.js';
-import type { ContractOperations, Handlers } from '../operation-types.js';
+import { PreRenderedJson, type ContractOperations, type Handlers } from '../operation-types.js';
 import { activeToken, provisionRequestOf } from './lookups.js';
 import { cancelTokenRequests, customerEligibility, lettersOf, lmnSkusOf, requestForToken } from './token-writes.js';
 
 const refuseCreate = refusalsOf('createPaymentToken');
-const refuseEligibility = refusalsOf('retrieveProvisionRequestEligibility');
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function paymentTokenHandlers(): Handlers<ContractOperations> {
   return {
@@ -60,11 +58,15 @@ export function paymentTokenHandlers(): Handlers<ContractOperations> {
       return tokenView(activeToken(store, context.channel, context.path.payment_token));
     },
 
+    // A page larger than the sandbox sends at once is refused, its tokens read no further than the bound.
     listPaymentTokens(context, store) {
       const { query } = context;
       const page = pageRequest(query);
-      const { tokens, count } = store.tokens.list(context.channel, tokenListFilter(query), pageWindow(page));
-      return { payment_tokens: tokens.map(tokenView), pagination: pagination(page, count) };
+      const { tokens, count } = store.tokens.listed(context.channel, tokenListFilter(query), pageWindow(page));
+      return new PreRenderedJson(boundedAnswer({
+        prefix: '{"payment_tokens":', items: rendered(tokens, tokenView), suffix: `,"pagination":${JSON.stringify(pagination(page, count))}}`,
+        tooLarge: () => refusalsOf('listPaymentTokens')('InvalidRequestParameter', answerTooLarge('ask for fewer payment tokens per page (a smaller page_size)')),
+      }));
     },
 
     updatePaymentToken(context, store) {
@@ -95,9 +97,8 @@ export function paymentTokenHandlers(): Handlers<ContractOperations> {
     },
 
     retrieveProvisionRequestEligibility(context, store) {
-      const id = context.path.provision_token_request_id;
-      if (!UUID.test(id)) throw refuseEligibility('ValidationError', `provision_token_request_id must be a UUID, as create payment token returns it: ${quoted(id)}.`);
-      const request = provisionRequestOf(store, context.channel, id);
+      // A provision_token_request_id that is no UUID was refused by its schema (error-codes.ts).
+      const request = provisionRequestOf(store, context.channel, context.path.provision_token_request_id);
       return customerEligibility(store, context.channel, request.customer_key, context.now, request);
     },
   };

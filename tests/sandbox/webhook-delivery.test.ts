@@ -512,7 +512,10 @@ describe('found by hardening: one hung receiver stalled every delivery to that e
     };
     expect(order(r.accepted.map((d) => d.body as { webhook_delivery_id: string; data: Record<string, unknown> }))).toEqual(order(outbox.map((e) => e.payload)));
     // Every delivery ended delivered, within the retry window: the only failed attempts are the hangs.
-    expect(s.db.prepare('SELECT status, COUNT(*) AS n FROM deliveries GROUP BY status').all()).toEqual([{ status: 'delivered', n: 195 }]);
+    // The receiver has the last event before the sandbox has read its 204 and recorded it: wait for that.
+    const statuses = () => s.db.prepare('SELECT status, COUNT(*) AS n FROM deliveries GROUP BY status').all();
+    await until(() => JSON.stringify(statuses()) === JSON.stringify([{ status: 'delivered', n: 195 }]), 5000, 'the last answer recorded').catch(() => undefined);
+    expect(statuses()).toEqual([{ status: 'delivered', n: 195 }]);
     const attempts = (await s.get('/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts as Array<{ status: number | null; error: string | null }>;
     expect(attempts.length).toBe(195 + hangs);
     expect(attempts.filter((a) => a.status !== 204).every((a) => a.status === null && a.error !== null)).toBe(true);

@@ -1172,7 +1172,7 @@ export interface components {
          *     | `InvalidRequest` | 400 | Malformed JSON, an unknown field, a wrong type or a value out of range. |
          *     | `InvalidState` | 400 | The session, dispute or provision token request is not in a state that allows the action. |
          *     | `Unauthorized` | 401 | The x-service-api-key header is missing or unknown. |
-         *     | `Forbidden` | 403 | The dashboard's Resend came from another origin, or without the page's token. |
+         *     | `Forbidden` | 403 | The dashboard's Resend came from another origin, or without the page's token; or, on every route (the contract's included), the `Host` header names neither an IP address, `localhost` (or a subdomain of it), the public URL's host nor a name of `--allowed-hosts` (a guard against DNS rebinding). |
          *     | `NotFound` | 404 | No such route, or no such resource on the caller's sales channel. |
          *     | `MethodNotAllowed` | 405 | The route exists, but not with this HTTP method. |
          *     | `ServerError` | 500 | Internal error of the sandbox. |

@@ -1730,7 +1730,7 @@ export interface components {
          *     | `InvalidPaymentId` | The session does not exist. |
          *     | `ServerError` | Internal error. |
          *     | `SessionCaptured` | Already captured: refund instead. |
-         *     | `SessionAuthorized` | The customer already entered a card: void instead. |
+         *     | `SessionAuthorized` | The customer already entered a card: void instead. A one-time payment under review (`processing`) has no hold to void: wait for the payment_session_complete webhook, then refund it if it was captured (inferred). |
          */
         PaymentSessionCancelError: {
             /** @description Error code. */

@@ -31,7 +31,7 @@ const USAGE = `Usage: hsa-fsa-sandbox <command> [options]
       --cors-origin: which pages may call the API from a browser (default: this machine's pages;
       an origin such as https://shop.example, or * for any). --drill: every channel plays a later
       version of the service (the evolution drill: added properties, enum values and events).
-      It answers only to its IP addresses, localhost and the public URL's host (a guard against
+      It answers only to an IP address, localhost and the public URL's host (a guard against
       DNS rebinding); --allowed-hosts names others (a leading dot allows the subdomains too).
   mock [--host H] [--port P] [prism options]            the Prism mock of the examples (default 127.0.0.1:4011)
   docs [--out DIR] [--if-stale]                         builds the docs site (default site/); installed from the

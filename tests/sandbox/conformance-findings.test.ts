@@ -153,3 +153,14 @@ describe('the checkout method\'s body is an object, as the document says', () =>
     expect((await s.post('/api/v1/product_catalog/service_checkout_method')).status).toBe(200);
   });
 });
+
+describe('a JSON null is a body, and no object', () => {
+  it('POST /payments/v1/payment_session/{id}/void with the body null is refused with void\'s 400, and the hold stays', async () => {
+    const id = await s.authorized();
+    const { status, body } = await s.call('POST', `/payments/v1/payment_session/${id}/void`, { raw: 'null' });
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'MissingField' });
+    expect((await s.detail(id)).body.status).toBe('authorized');
+    // No body at all is still no body: the void goes through.
+    expect((await s.post(`/payments/v1/payment_session/${id}/void`)).status).toBe(200);
+  });
+});

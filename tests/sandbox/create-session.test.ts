@@ -45,6 +45,16 @@ describe('create_payment_session', () => {
     expect((await s.get('/payments/v1/payment_sessions')).body.pagination.count).toBe(0);
   });
 
+  // A client that sends every unset field as null (C#'s default) is told so: requests are strict,
+  // and the reference gives none of these fields a null.
+  it.each(['billing_name', 'shipping_name', 'billing_address', 'shipping_address', 'survey_config', 'test_config', 'request_multicapture'])(
+    'answers InvalidRequestParameter for an explicit null %s, naming it, and stores nothing', async (field) => {
+      const { status, body } = await create(sessionRequest({ [field]: null }));
+      expect({ status, error: body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+      expect(body.message).toContain(field);
+      expect((await s.get('/payments/v1/payment_sessions')).body.pagination.count).toBe(0);
+    });
+
   it('accepts the seven fields with their inferred types, the objects with any fields', async () => {
     const { status } = await create(sessionRequest({
       billing_name: 'Ada Lovelace', shipping_name: 'Ada Lovelace', billing_address: { line1: 'Main St 1', zip: '10001' },

@@ -41,6 +41,6 @@ export function registerHostCheck(app: FastifyInstance, allowed: { publicUrl: ()
     const publicHost = hostnameOf(new URL(allowed.publicUrl()).host) ?? '';
     if (hostAllowed(host, { publicHost, names: allowed.names })) return done();
     const shown = host.length > 100 ? `${host.slice(0, 100)}…` : host;
-    done(new HttpRefusal(403, 'Forbidden', `The sandbox does not answer to the host ${JSON.stringify(shown)}: it answers to its IP addresses, localhost and ${publicHost || 'its public URL'}${allowed.names.length > 0 ? `, and ${allowed.names.join(', ')}` : ''}. To reach it by this name, start it with --allowed-hosts ${hostnameOf(host) ?? 'NAME'} (or SANDBOX_ALLOWED_HOSTS).`));
+    done(new HttpRefusal(403, 'Forbidden', `The sandbox does not answer to the host ${JSON.stringify(shown)}: it answers to an IP address, localhost and ${publicHost || 'its public URL'}${allowed.names.length > 0 ? `, and ${allowed.names.join(', ')}` : ''}. To reach it by this name, start it with --allowed-hosts ${hostnameOf(host) ?? 'NAME'} (or SANDBOX_ALLOWED_HOSTS).`));
   });
 }

@@ -51,7 +51,7 @@ export interface SandboxOptions {
   requestLog?: (line: string) => void;
   /** The built docs site (`npm run docs`), served at /docs; no /docs when absent. */
   docsDir?: string;
-  /** More names the sandbox answers to (--allowed-hosts), beside its IP addresses, localhost and the public URL's host. */
+  /** More names the sandbox answers to (--allowed-hosts), beside an IP address, localhost and the public URL's host. */
   allowedHosts?: readonly string[];
 }
 

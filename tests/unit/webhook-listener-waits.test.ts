@@ -1,0 +1,211 @@
+// The waits of `hsa-fsa-sandbox listen`'s long poll (delivery/listeners.ts), in process on a store
+// of its own: a waiting claim wakes at once when a delivery is queued or a hold comes free, and
+// only then (else at its next look); a client that goes away, or a sandbox that closes, answers it
+// at once; a claim takes no more than the listener may hold; the sweep removes, every few
+// seconds, the listeners that stopped asking.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CLAIM_MOST, HOLD_MOST, IDLE_EXPIRY_MS, WebhookListeners } from '../../src/sandbox/delivery/listeners.js';
+import { createStore, openDatabase, type Store } from '../../src/sandbox/store/index.js';
+
+const FORWARD = 'http://localhost:3000/webhooks';
+let db: ReturnType<typeof openDatabase>;
+let store: Store;
+let now: number;
+let hub: WebhookListeners;
+
+beforeEach(() => {
+  db = openDatabase(':memory:');
+  store = createStore(db);
+  now = Date.now();
+  hub = new WebhookListeners(store, { now: () => now });
+});
+afterEach(() => {
+  vi.useRealTimers();
+  hub.close();
+  if (db.open) db.close();
+});
+
+const listener = (id = 'wl_a', channel = 'dev') => {
+  const record = { id, channel, url: FORWARD, event_types: ['*'], secret: 'whsec_x', mode: 'signed' as const, created_at: new Date(now).toISOString(), polled_at: now };
+  store.listeners.add(record);
+  return store.listeners.liveOne(channel, id, hub.cutoff())!;
+};
+let events = 0;
+const queue = (count = 1, channel = 'dev') => store.transaction(() => {
+  for (let i = 0; i < count; i++) {
+    events++;
+    store.outbox.enqueue(channel, { event_type: 'dispute.created', data: { dispute_id: `d-${events}` } }, store.clock.now(channel), `dlv_${events}`);
+  }
+});
+/** A wait, and whether it has ended. */
+const waitFor = (ms: number, signal = new AbortController().signal) => {
+  const state = { ended: false };
+  const done = hub.nextChance(ms, signal).then(() => { state.ended = true; });
+  return { state, done };
+};
+/** Lets setImmediate callbacks, and the promises they resolve, run. */
+const turn = async () => {
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+};
+
+describe('a waiting claim', () => {
+  it('wakes as soon as a delivery is queued, long before its next look', async () => {
+    listener();
+    const wait = waitFor(60_000);
+    await turn();
+    expect(wait.state.ended).toBe(false);
+    queue();
+    await turn();
+    expect(wait.state.ended).toBe(true);
+  });
+
+  it('is not woken by nothing: without a delivery it waits for its next look (250 ms at most)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const wait = waitFor(60_000);
+    await vi.advanceTimersByTimeAsync(249);
+    expect(wait.state.ended).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(wait.state.ended).toBe(true);
+  });
+
+  it('waits no longer than it asked, when that is sooner than the next look', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const wait = waitFor(40);
+    await vi.advanceTimersByTimeAsync(39);
+    expect(wait.state.ended).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(wait.state.ended).toBe(true);
+    const past = waitFor(-5);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(past.state.ended).toBe(true);
+  });
+
+  it('wakes every waiting claim when a held delivery is released, and none for a release of nothing', async () => {
+    const stored = listener();
+    queue(2);
+    const [first] = store.transaction(() => hub.claim(stored, 1));
+    const waits = [waitFor(60_000), waitFor(60_000)];
+    expect(hub.release(stored.id, 999_999)).toBeUndefined();
+    await turn();
+    expect(waits.map((w) => w.state.ended)).toEqual([false, false]);
+    expect(hub.release(stored.id, first!.delivery.id)).toBeDefined();
+    await turn();
+    expect(waits.map((w) => w.state.ended)).toEqual([true, true]);
+  });
+
+  it('ends at once when the client goes away, and is woken no more after', async () => {
+    listener();
+    const gone = new AbortController();
+    const wait = waitFor(60_000, gone.signal);
+    await turn();
+    expect(wait.state.ended).toBe(false);
+    gone.abort();
+    await turn();
+    expect(wait.state.ended).toBe(true);
+    // A client already gone is answered at once.
+    const late = waitFor(60_000, gone.signal);
+    await turn();
+    expect(late.state.ended).toBe(true);
+  });
+
+  it('ends at once when the sandbox closes, and a claim that waits after that is answered at once', async () => {
+    const waits = [waitFor(60_000), waitFor(60_000)];
+    await turn();
+    hub.close();
+    await turn();
+    expect(waits.map((w) => w.state.ended)).toEqual([true, true]);
+    expect(hub.closing).toBe(true);
+    const after = waitFor(60_000);
+    await turn();
+    expect(after.state.ended).toBe(true);
+    // Closed, it no longer listens for queued deliveries: a queue wakes no one and fails nothing.
+    listener();
+    expect(() => queue()).not.toThrow();
+  });
+});
+
+describe('a claim', () => {
+  it('hands at most what the listener may still hold, and nothing while it holds the most', async () => {
+    const stored = listener();
+    queue(HOLD_MOST + 4);
+    expect(store.transaction(() => hub.claim(stored, 0))).toEqual([]);
+    // A negative limit is no limit to SQLite: the claim must not pass it on.
+    expect(store.transaction(() => hub.claim(stored, -1))).toEqual([]);
+    expect(store.transaction(() => hub.claim(stored, 3))).toHaveLength(3);
+    let held = 3;
+    while (held < HOLD_MOST) held += store.transaction(() => hub.claim(stored)).length;
+    expect(held).toBe(HOLD_MOST);
+    expect(store.transaction(() => hub.claim(stored))).toEqual([]);
+    expect(hub.hasDue(stored)).toBe(false);
+    expect(CLAIM_MOST).toBeLessThan(HOLD_MOST);
+  });
+
+  it('keeps the leases of a listener it has forgotten no longer: a forgotten listener may claim its deliveries again', async () => {
+    const stored = listener();
+    queue(1);
+    const [claimed] = store.transaction(() => hub.claim(stored));
+    expect(store.transaction(() => hub.claim(stored))).toEqual([]);
+    hub.forget(stored.id);
+    const [again] = store.transaction(() => hub.claim(stored));
+    expect(again!.delivery.id).toBe(claimed!.delivery.id);
+  });
+});
+
+describe('the sweep', () => {
+  it('removes, on its own every 5 s, the listeners that stopped asking, with their deliveries', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    hub.close();
+    hub = new WebhookListeners(store, { now: () => now });
+    const stored = listener();
+    listener('wl_b');
+    queue(1);
+    const [claimed] = store.transaction(() => hub.claim(stored));
+    now += IDLE_EXPIRY_MS + 1;
+    store.listeners.touch('wl_b', now);
+    vi.advanceTimersByTime(4_999);
+    expect(db.prepare("SELECT id FROM webhook_endpoints WHERE origin = 'listener' ORDER BY id").pluck().all()).toEqual(['wl_a', 'wl_b']);
+    vi.advanceTimersByTime(1);
+    expect(db.prepare("SELECT id FROM webhook_endpoints WHERE origin = 'listener' ORDER BY id").pluck().all()).toEqual(['wl_b']);
+    expect(db.prepare("SELECT COUNT(*) FROM deliveries WHERE endpoint_id = 'wl_a'").pluck().get()).toBe(0);
+    // Its leases went with it: a listener of the same id starts holding nothing.
+    expect(hub.release('wl_a', claimed!.delivery.id)).toBeUndefined();
+  });
+
+  it('skips a closed database without a word', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    hub.close();
+    hub = new WebhookListeners(store, { now: () => now });
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      listener();
+      now += IDLE_EXPIRY_MS + 1;
+      db.close();
+      vi.advanceTimersByTime(5_000);
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  it('reports a failure other than a busy database, and stays quiet on a busy one', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    hub.close();
+    const failing = { ...store, transaction: () => { throw new Error(failure); } } as unknown as Store;
+    let failure = 'SQLITE_BUSY: database is locked';
+    hub = new WebhookListeners(failing, { now: () => now });
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      vi.advanceTimersByTime(5_000);
+      expect(errors).not.toHaveBeenCalled();
+      failure = 'disk I/O error';
+      vi.advanceTimersByTime(5_000);
+      expect(errors).toHaveBeenCalledWith('webhook listeners: disk I/O error');
+      hub.close();
+      vi.advanceTimersByTime(20_000);
+      expect(errors).toHaveBeenCalledTimes(1);
+    } finally {
+      errors.mockRestore();
+    }
+  });
+});

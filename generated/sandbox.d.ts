@@ -715,9 +715,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
-                 *     documentation types the path only as a string, and gives the id create payment token returns as
-                 *     a UUID).
+                 * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
+                 *     form (inferred: the documentation types the path only as a string, and gives the id create
+                 *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
+                 *     clients keep taking the id as the string the answer gave.
                  */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
@@ -744,9 +745,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
-                 *     documentation types the path only as a string, and gives the id create payment token returns as
-                 *     a UUID).
+                 * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
+                 *     form (inferred: the documentation types the path only as a string, and gives the id create
+                 *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
+                 *     clients keep taking the id as the string the answer gave.
                  */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
@@ -795,9 +797,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
-                 *     documentation types the path only as a string, and gives the id create payment token returns as
-                 *     a UUID).
+                 * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
+                 *     form (inferred: the documentation types the path only as a string, and gives the id create
+                 *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
+                 *     clients keep taking the id as the string the answer gave.
                  */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
@@ -2122,9 +2125,10 @@ export interface components {
         /** @description Payment token, as the payment_token_updated webhook delivered it. */
         PaymentTokenPath: string;
         /**
-         * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
-         *     documentation types the path only as a string, and gives the id create payment token returns as
-         *     a UUID).
+         * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
+         *     form (inferred: the documentation types the path only as a string, and gives the id create
+         *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
+         *     clients keep taking the id as the string the answer gave.
          */
         ProvisionTokenRequestId: string;
         /** @description The `next_after` of the previous page (an event of this session); the first page by default. */
@@ -3203,9 +3207,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
-                 *     documentation types the path only as a string, and gives the id create payment token returns as
-                 *     a UUID).
+                 * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
+                 *     form (inferred: the documentation types the path only as a string, and gives the id create
+                 *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
+                 *     clients keep taking the id as the string the answer gave.
                  */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
@@ -3236,9 +3241,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
-                 *     documentation types the path only as a string, and gives the id create payment token returns as
-                 *     a UUID).
+                 * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
+                 *     form (inferred: the documentation types the path only as a string, and gives the id create
+                 *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
+                 *     clients keep taking the id as the string the answer gave.
                  */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
@@ -3283,9 +3289,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
-                 *     documentation types the path only as a string, and gives the id create payment token returns as
-                 *     a UUID).
+                 * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
+                 *     form (inferred: the documentation types the path only as a string, and gives the id create
+                 *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
+                 *     clients keep taking the id as the string the answer gave.
                  */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };

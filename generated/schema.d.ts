@@ -370,9 +370,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
-                 *     documentation types the path only as a string, and gives the id create payment token returns as
-                 *     a UUID).
+                 * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
+                 *     form (inferred: the documentation types the path only as a string, and gives the id create
+                 *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
+                 *     clients keep taking the id as the string the answer gave.
                  */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
@@ -398,9 +399,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
-                 *     documentation types the path only as a string, and gives the id create payment token returns as
-                 *     a UUID).
+                 * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
+                 *     form (inferred: the documentation types the path only as a string, and gives the id create
+                 *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
+                 *     clients keep taking the id as the string the answer gave.
                  */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
@@ -2612,9 +2614,10 @@ export interface components {
         /** @description Payment token, as the payment_token_updated webhook delivered it. */
         PaymentTokenPath: string;
         /**
-         * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
-         *     documentation types the path only as a string, and gives the id create payment token returns as
-         *     a UUID).
+         * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
+         *     form (inferred: the documentation types the path only as a string, and gives the id create
+         *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
+         *     clients keep taking the id as the string the answer gave.
          */
         ProvisionTokenRequestId: string;
         /** @description Public dispute id. */
@@ -3163,9 +3166,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
-                 *     documentation types the path only as a string, and gives the id create payment token returns as
-                 *     a UUID).
+                 * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
+                 *     form (inferred: the documentation types the path only as a string, and gives the id create
+                 *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
+                 *     clients keep taking the id as the string the answer gave.
                  */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
@@ -3195,9 +3199,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Id of the provision token request, as create payment token returned it: a UUID (inferred: the
-                 *     documentation types the path only as a string, and gives the id create payment token returns as
-                 *     a UUID).
+                 * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
+                 *     form (inferred: the documentation types the path only as a string, and gives the id create
+                 *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
+                 *     clients keep taking the id as the string the answer gave.
                  */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };

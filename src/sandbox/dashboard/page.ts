@@ -18,11 +18,6 @@ export const DASHBOARD_POLICY = [
   "form-action 'none'", "base-uri 'none'", "frame-ancestors 'none'",
 ].join('; ');
 
-/** Every answer of the dashboard's routes: never cached (the page carries its token), never framed, no referrer to another origin. */
-export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = {
-  'cache-control': 'no-store', 'referrer-policy': 'same-origin', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY',
-};
-
 /** A JSON data block: `<` escaped, so that no value can close the element. */
 const dataBlock = (id: string, value: unknown) => `<script type="application/json" id="${id}">${JSON.stringify(value).replace(/</g, '\\u003c')}</script>`;
 

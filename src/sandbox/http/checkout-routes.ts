@@ -19,6 +19,7 @@ import { provisionUrl } from '../checkout/urls.js';
 import type { Session } from '../domain/types.js';
 import type { IdSource } from '../ids.js';
 import type { Store } from '../store/index.js';
+import { registerPageHeaders } from './page-headers.js';
 import { fromAnotherSite } from './form-origin.js';
 import { HttpRefusal } from './errors.js';
 import { finishCheckout, finishProvisionRequest } from './handlers/customer-actions.js';
@@ -65,14 +66,8 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: 
     tokens.verify(purpose, id, values[FORM_TOKEN_FIELD]) ? undefined : staleFormPage(pathOf(prefix, id));
 
   void app.register(async (pages) => {
-    // Pages are for people: never cached (a re-shown form carries the card), never sent as a referrer
-    // to another origin. `same-origin`, not `no-referrer`: under no-referrer a browser sends the
-    // page's own form with `Origin: null`, which the origin check cannot tell from a foreign page's.
-    pages.addHook('onSend', async (_request, reply) => {
-      reply.header('cache-control', 'no-store').header('referrer-policy', 'same-origin').header('x-content-type-options', 'nosniff');
-      // Not readable from another origin, unlike the API: a page carries its form's token.
-      reply.removeHeader('access-control-allow-origin').removeHeader('access-control-expose-headers');
-    });
+    // Framed or not, each page says with its own security headers (content-security.ts).
+    registerPageHeaders(pages);
     // A page's POST comes from the page itself, and takes a form, and only a form; anything else is
     // answered with a page too.
     pages.addHook('preValidation', async (request, reply) => {

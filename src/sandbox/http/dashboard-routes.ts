@@ -5,7 +5,7 @@
 // that order, before it reads anything.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { dashboardPage, DASHBOARD_HEADERS, DASHBOARD_POLICY } from '../dashboard/page.js';
+import { dashboardPage, DASHBOARD_POLICY } from '../dashboard/page.js';
 import { DASHBOARD_TOKEN_HEADER, dashboardTokens } from '../dashboard/page-token.js';
 import type { IdSource } from '../ids.js';
 import type { Store } from '../store/index.js';
@@ -13,6 +13,7 @@ import { channelOf } from './auth.js';
 import { registerBodyDrain } from './body-parsing.js';
 import { HttpRefusal, methodNotAllowed } from './errors.js';
 import { fromAnotherSite } from './form-origin.js';
+import { registerPageHeaders } from './page-headers.js';
 import { webhookHelperHandlers } from './handlers/webhook-helpers.js';
 import type { HelperOperations, OperationContext } from './operation-types.js';
 
@@ -34,9 +35,7 @@ export function registerDashboardRoutes(app: FastifyInstance, store: Store, opti
   const { redeliverEvent } = webhookHelperHandlers(() => undefined);
 
   void app.register(async (dashboard) => {
-    dashboard.addHook('onSend', async (_request, reply) => {
-      reply.headers(DASHBOARD_HEADERS).removeHeader('access-control-allow-origin').removeHeader('access-control-expose-headers');
-    });
+    registerPageHeaders(dashboard, { 'x-frame-options': 'DENY' });
     // Resend reads no body: whatever is sent is drained unread, never parsed.
     registerBodyDrain(dashboard);
 

@@ -13,6 +13,7 @@ import {
 } from '../checkout/return-pages.js';
 import { SITE_PAGE_POLICY } from '../checkout/site-style.js';
 import type { Store } from '../store/index.js';
+import { registerPageHeaders } from './page-headers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -42,14 +43,7 @@ function targetOf(request: FastifyRequest): Target {
 
 export function registerReturnRoutes(app: FastifyInstance, store: Store, publicUrl: () => string): void {
   const send = (reply: FastifyReply, page: ReturnPage) => reply.code(page.status)
-    .headers({
-      'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': SITE_PAGE_POLICY,
-      'x-frame-options': 'DENY',
-      'cache-control': 'no-store',
-      'referrer-policy': 'same-origin',
-      'x-content-type-options': 'nosniff',
-    })
+    .headers({ 'content-type': 'text/html; charset=utf-8', 'content-security-policy': SITE_PAGE_POLICY })
     .send(page.html);
 
   function render(outcome: ReturnOutcome, target: Target): ReturnPage {
@@ -65,10 +59,7 @@ export function registerReturnRoutes(app: FastifyInstance, store: Store, publicU
   }
 
   void app.register(async (pages) => {
-    // A page for people, not an API answer: no other origin may read it, whatever --cors-origin allows.
-    pages.addHook('onSend', async (_request, reply) => {
-      reply.removeHeader('access-control-allow-origin').removeHeader('access-control-expose-headers');
-    });
+    registerPageHeaders(pages, { 'x-frame-options': 'DENY' });
     for (const outcome of ['success', 'failure'] as const) {
       pages.get(RETURN_PATHS[outcome], async (request, reply) => send(reply, render(outcome, targetOf(request))));
     }

@@ -115,7 +115,7 @@ describe('the tokens of a page', () => {
     expect(store.tokens.list('dev', {}, window(0, 2)).tokens).toEqual([tokens[2], tokens[1]].map((t) => expect.objectContaining({ metadata: t!.metadata, success_url: t!.success_url })));
   });
 
-  it('found by a search, are the matches in order, each read by its seq', () => {
+  it('found by a search, are the matches only, each without its metadata', () => {
     const db = openDatabase(':memory:');
     const store = createStore(db);
     const tokens = [token({ customer_name: 'Anna Berg' }), token({ customer_name: 'Bo Anders' }), token({ customer_name: 'Cy Dahl' })];

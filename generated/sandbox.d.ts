@@ -718,7 +718,8 @@ export interface paths {
                  * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
                  *     form (inferred: the documentation types the path only as a string, and gives the id create
                  *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
-                 *     clients keep taking the id as the string the answer gave.
+                 *     clients keep a string parameter, which takes the id whether a client reads it as text or as a
+                 *     UUID.
                  */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
@@ -748,7 +749,8 @@ export interface paths {
                  * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
                  *     form (inferred: the documentation types the path only as a string, and gives the id create
                  *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
-                 *     clients keep taking the id as the string the answer gave.
+                 *     clients keep a string parameter, which takes the id whether a client reads it as text or as a
+                 *     UUID.
                  */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
@@ -800,7 +802,8 @@ export interface paths {
                  * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
                  *     form (inferred: the documentation types the path only as a string, and gives the id create
                  *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
-                 *     clients keep taking the id as the string the answer gave.
+                 *     clients keep a string parameter, which takes the id whether a client reads it as text or as a
+                 *     UUID.
                  */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
@@ -2128,7 +2131,8 @@ export interface components {
          * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
          *     form (inferred: the documentation types the path only as a string, and gives the id create
          *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
-         *     clients keep taking the id as the string the answer gave.
+         *     clients keep a string parameter, which takes the id whether a client reads it as text or as a
+         *     UUID.
          */
         ProvisionTokenRequestId: string;
         /** @description The `next_after` of the previous page (an event of this session); the first page by default. */
@@ -3210,7 +3214,8 @@ export interface operations {
                  * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
                  *     form (inferred: the documentation types the path only as a string, and gives the id create
                  *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
-                 *     clients keep taking the id as the string the answer gave.
+                 *     clients keep a string parameter, which takes the id whether a client reads it as text or as a
+                 *     UUID.
                  */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
@@ -3244,7 +3249,8 @@ export interface operations {
                  * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
                  *     form (inferred: the documentation types the path only as a string, and gives the id create
                  *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
-                 *     clients keep taking the id as the string the answer gave.
+                 *     clients keep a string parameter, which takes the id whether a client reads it as text or as a
+                 *     UUID.
                  */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
@@ -3292,7 +3298,8 @@ export interface operations {
                  * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
                  *     form (inferred: the documentation types the path only as a string, and gives the id create
                  *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
-                 *     clients keep taking the id as the string the answer gave.
+                 *     clients keep a string parameter, which takes the id whether a client reads it as text or as a
+                 *     UUID.
                  */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };

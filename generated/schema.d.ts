@@ -373,7 +373,8 @@ export interface paths {
                  * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
                  *     form (inferred: the documentation types the path only as a string, and gives the id create
                  *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
-                 *     clients keep taking the id as the string the answer gave.
+                 *     clients keep a string parameter, which takes the id whether a client reads it as text or as a
+                 *     UUID.
                  */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
@@ -402,7 +403,8 @@ export interface paths {
                  * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
                  *     form (inferred: the documentation types the path only as a string, and gives the id create
                  *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
-                 *     clients keep taking the id as the string the answer gave.
+                 *     clients keep a string parameter, which takes the id whether a client reads it as text or as a
+                 *     UUID.
                  */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
@@ -1786,12 +1788,12 @@ export interface components {
         /**
          * @description Per-item detail of a refund: the item the refund is taken from. `item_id` is the `item_id` of one
          *     of the payment's order items (as the detail record returns it): the refund's amount is taken from
-         *     the items named, and may not exceed what they have left to refund. An entry without `item_id`
-         *     answers `MissingField`, and so does one whose `item_id` names no item of the payment.
+         *     the items named, and may not exceed what they have left to refund. The sandbox answers an entry
+         *     without `item_id`, or one whose `item_id` names no item of the payment, with `MissingField`.
          */
         RefundItemDetail: {
             /** @description The `item_id` of one of the payment's order items (inferred). */
-            item_id: string;
+            item_id?: string;
         } & {
             [key: string]: unknown;
         };
@@ -1852,7 +1854,7 @@ export interface components {
              *     (letters, digits and hyphens between dots) or an IP address; anything else answers
              *     `ValidationError`. The pattern states the scheme and a host; the host's letters are checked as
              *     well.
-             *     The reference refuses an "invalid URL" without defining one: this syntax is inferred.
+             *     The reference names no URL refusal for this operation: this syntax, and its code, are inferred.
              */
             success_url: string;
             /**
@@ -1861,7 +1863,7 @@ export interface components {
              *     (letters, digits and hyphens between dots) or an IP address; anything else answers
              *     `ValidationError`. The pattern states the scheme and a host; the host's letters are checked as
              *     well.
-             *     The reference refuses an "invalid URL" without defining one: this syntax is inferred.
+             *     The reference names no URL refusal for this operation: this syntax, and its code, are inferred.
              */
             failure_url: string;
             /**
@@ -1878,9 +1880,10 @@ export interface components {
             /**
              * Format: email
              * @description Customer email. An email that already has a token provisioned answers IdempotencyViolation;
-             *     use update payment token instead. A malformed email answers `ValidationError`, as create
-             *     payment session refuses one (`InvalidRequestParameter`); the service's exact email syntax is
-             *     not documented, and `format: email` stands for it (inferred).
+             *     use update payment token instead. A malformed email answers `ValidationError` in the sandbox,
+             *     as create payment session refuses one (`InvalidRequestParameter`). Inferred: the reference
+             *     names no email refusal for this operation, nor the service's email syntax, for which
+             *     `format: email` stands.
              */
             customer_email?: string;
             /** @description Customer name. */
@@ -2617,7 +2620,8 @@ export interface components {
          * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
          *     form (inferred: the documentation types the path only as a string, and gives the id create
          *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
-         *     clients keep taking the id as the string the answer gave.
+         *     clients keep a string parameter, which takes the id whether a client reads it as text or as a
+         *     UUID.
          */
         ProvisionTokenRequestId: string;
         /** @description Public dispute id. */
@@ -3169,7 +3173,8 @@ export interface operations {
                  * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
                  *     form (inferred: the documentation types the path only as a string, and gives the id create
                  *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
-                 *     clients keep taking the id as the string the answer gave.
+                 *     clients keep a string parameter, which takes the id whether a client reads it as text or as a
+                 *     UUID.
                  */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
@@ -3202,7 +3207,8 @@ export interface operations {
                  * @description Id of the provision token request, as create payment token returned it: a UUID, in its text
                  *     form (inferred: the documentation types the path only as a string, and gives the id create
                  *     payment token returns as a UUID). The pattern, not `format: uuid`, says so, so that generated
-                 *     clients keep taking the id as the string the answer gave.
+                 *     clients keep a string parameter, which takes the id whether a client reads it as text or as a
+                 *     UUID.
                  */
                 provision_token_request_id: components["parameters"]["ProvisionTokenRequestId"];
             };
@@ -3719,14 +3725,21 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Answer with an empty body. */
+            /**
+             * @description Received. Answer with an empty body. Deliveries are retried for up to 7 days; that every
+             *     answer other than 204 counts as a failed delivery, and is retried, is inferred (the
+             *     documentation says only what 204, 400 and 500 mean, and that deliveries are retried).
+             */
             204: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description The receiver found the payload invalid or its authentication failed; the delivery is retried for up to 7 days. */
+            /**
+             * @description The receiver found the payload invalid or its authentication failed. That the delivery is
+             *     then retried, for up to 7 days, is inferred.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3758,14 +3771,21 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Answer with an empty body. */
+            /**
+             * @description Received. Answer with an empty body. Deliveries are retried for up to 7 days; that every
+             *     answer other than 204 counts as a failed delivery, and is retried, is inferred (the
+             *     documentation says only what 204, 400 and 500 mean, and that deliveries are retried).
+             */
             204: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description The receiver found the payload invalid or its authentication failed; the delivery is retried for up to 7 days. */
+            /**
+             * @description The receiver found the payload invalid or its authentication failed. That the delivery is
+             *     then retried, for up to 7 days, is inferred.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;

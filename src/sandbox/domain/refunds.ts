@@ -30,6 +30,7 @@ export interface RefundRequest {
 /** The items item_details names, read as {item_id} (the entry shape is undocumented). */
 function namedItems(session: Session, details: RefundRequest['item_details']): number[] {
   return (details ?? []).map((detail, n) => {
+    if (detail.item_id === undefined) throw refuse('MissingField', `item_details[${n}] names no item_id: give the item_id of one of the payment's order_items.`);
     const index = session.items.findIndex((item) => item.item_id === detail.item_id);
     if (index < 0) throw refuse('MissingField', `item_details[${n}].item_id ${JSON.stringify(detail.item_id)} names no order item of this payment: give the item_id of one of its order_items.`);
     return index;

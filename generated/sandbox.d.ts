@@ -1183,7 +1183,8 @@ export interface components {
          *     | `MethodNotAllowed` | 405 | The route exists, but not with this HTTP method. |
          *     | `ServerError` | 500 | Internal error of the sandbox. |
          *     | `NotImplemented` | 501 | The helper is not implemented. |
-         *     | `MalformedRequest` | 400 | The request is not valid HTTP/1.1, or an HTTP/1.1 request has no Host header (the connection is closed). |
+         *     | `MalformedRequest` | 400 | The request is not valid HTTP/1.1: an HTTP/1.1 request without a Host header, a request with several, a request line of another HTTP version, or the target `*` with a method other than OPTIONS (the connection is closed). |
+         *     | `NotImplemented` | 501 | A `Transfer-Encoding` other than `chunked` (gzip, deflate, a list of codings): the sandbox decodes none, and does not read the body (the connection is closed). |
          *     | `MalformedRequest` | 400 | A webhook delivery of this sandbox sent to the sandbox itself (an endpoint pointed at it): refused, so that no delivery loops. |
          *     | `MalformedRequest` | 417 | An `Expect` header other than `100-continue` (the connection is closed). |
          *     | `MethodNotAllowed` | 405 | A `CONNECT` request: the sandbox opens no tunnels (the connection is closed). |

@@ -56,6 +56,7 @@ describe('/docs', () => {
       expect(reply.headers['content-security-policy']).toContain("connect-src 'self'");
       expect(reply.headers['content-security-policy']).toContain("default-src 'self'");
       expect(reply.headers['x-content-type-options']).toBe('nosniff');
+      expect(reply.headers['x-frame-options']).toBe('DENY');
     }
     expect((await get('/docs/guides/')).statusCode).toBe(404);
     // A symlink whose real path stays inside the site is served.

@@ -1,8 +1,6 @@
 // The holes that probing found, each pinned by the exact request that opened it: auth decided by
 // the matched route (not the URL's spelling), a clock per channel, no 500 from deep nesting, no
 // negative capturable amount, transport errors in the contract's shape, and 501 whatever the body.
-import { connect } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import { DEFAULT_API_KEYS, registerAuth } from '../../src/sandbox/http/auth.js';
@@ -13,6 +11,7 @@ import { registerErrorPath } from '../../src/sandbox/http/errors.js';
 import { registerOperations } from '../../src/sandbox/http/operations.js';
 import { randomIds } from '../../src/sandbox/ids.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
+import { jsonBody, rawExchange as rawHttp, statusLine } from '../support/raw-http.js';
 import { noCharges, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let s: TestSandbox;
@@ -22,21 +21,7 @@ afterEach(() => s.close());
 const rowsIn = (channel: string) => s.store.db.prepare('SELECT COUNT(*) FROM payment_sessions WHERE channel = ?').pluck().get(channel) as number;
 const clockOf = async (key?: string) => (await s.get('/sandbox/v1/clock', key ? { key } : {})).body.offset_seconds as number;
 
-/** Sends raw bytes on one connection and collects everything the server writes until it closes. */
-async function rawExchange(request: string): Promise<{ text: string; error?: Error }> {
-  await s.app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = s.app.server.address() as AddressInfo;
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(request));
-    let text = '';
-    socket.on('data', (chunk) => (text += chunk));
-    socket.on('error', (error) => resolve({ text, error }));
-    socket.on('close', () => resolve({ text }));
-    socket.setTimeout(5000, () => socket.destroy(new Error('timed out')));
-  });
-}
-const statusLine = (text: string) => text.split('\r\n')[0];
-const jsonBody = (text: string) => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
+const rawExchange = (request: string) => rawHttp(s.app, request);
 
 describe('auth is decided by the matched route', () => {
   it('POST /%73andbox/v1/clock/advance without a key answers 401 and moves no clock', async () => {

@@ -30,10 +30,14 @@ export interface TokenFacts {
 
 /**
  * The reference refuses an "invalid URL" without defining one. The sandbox takes an absolute http or
- * https URL (after templating): its hosted page sends the customer's browser there, and another
- * scheme (javascript:, data:) would run in that page. Written down in openapi/sandbox.yaml.
+ * https URL (after templating), with no control character: its hosted page sends the customer's
+ * browser there, and another scheme (javascript:, data:) would run in that page. Written down in
+ * openapi/sandbox.yaml.
  */
 export function isValidUrl(url: string): boolean {
+  // The URL parser drops a tab, CR or LF wherever it stands: the customer would be sent to another
+  // URL than the one given.
+  if (/[\u0000-\u001f\u007f]/.test(url)) return false;
   try {
     const parsed = new URL(url);
     return (parsed.protocol === 'https:' || parsed.protocol === 'http:') && hasPlainHost(parsed);

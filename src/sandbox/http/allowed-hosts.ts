@@ -19,9 +19,18 @@ export function checkAllowedHost(name: string): string {
 
 /** The hostname of a Host header, lower-case, without its port or an IPv6 address's brackets; undefined when it is none. */
 export function hostnameOf(host: string): string | undefined {
-  const found = /^(?:\[([0-9a-f:.]+)\]|([^:[\]]+))(?::\d{1,5})?$/i.exec(host.trim());
+  const found = /^(?:\[([0-9a-f:.]+)\]|([^:[\]]+))(?::(\d{1,5}))?$/i.exec(host.trim());
+  if (found?.[3] !== undefined && Number(found[3]) > 65_535) return undefined;
   const name = found?.[1] ?? found?.[2];
   return name?.toLowerCase().replace(/\.$/, '');
+}
+
+/**
+ * The authority of an absolute-form request target (`GET http://name/path`), which a server reads
+ * in place of Host (RFC 9112, 3.2.2); undefined for the usual origin-form (`GET /path`).
+ */
+export function targetAuthorityOf(url: string | undefined): string | undefined {
+  return /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url ?? '')?.[1];
 }
 
 /** Whether a Host header names the sandbox: by an IP address, localhost, the public URL's host, or an allowed name. */
@@ -35,7 +44,8 @@ export function hostAllowed(host: string, allowed: { publicHost: string; names: 
 /** Refuses, before anything else reads it, a request whose Host is no name of the sandbox. */
 export function registerHostCheck(app: FastifyInstance, allowed: { publicUrl: () => string; names: readonly string[] }): void {
   app.addHook('onRequest', (request, _reply, done) => {
-    const host = request.headers.host;
+    // An absolute-form target names the host the request is for, whatever Host says.
+    const host = targetAuthorityOf(request.raw.url) ?? request.headers.host;
     // A missing Host is the transport's refusal (transport-errors.ts); HTTP/1.0 may send none.
     if (host === undefined) return done();
     const publicHost = hostnameOf(new URL(allowed.publicUrl()).host) ?? '';

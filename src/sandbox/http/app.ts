@@ -74,6 +74,11 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     // warnings, and the child cost a few percent of a retrieve's time with the request log on.
     childLoggerFactory: (logger) => logger,
     bodyLimit: BODY_LIMIT_BYTES,
+    // A request whose body stalls is cut after a minute (408 RequestTimeout, transport-errors.ts)
+    // rather than holding its connection open without end; no request of the sandbox takes that
+    // long to send (a body is at most 256 KiB; the listener's long poll waits for its answer, not
+    // for its request).
+    requestTimeout: 60_000,
     return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     clientErrorHandler: clientErrorAnswerer(corsOrigin),

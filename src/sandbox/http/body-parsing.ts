@@ -59,6 +59,11 @@ export function notUnicodeAt(value: unknown): string[] | undefined {
   return undefined;
 }
 
+/** The charset parameter of a Content-Type, lower-case, unquoted; undefined when it names none. */
+export function charsetOf(contentType: string | undefined): string | undefined {
+  return /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+}
+
 export function registerJsonParser(app: FastifyInstance): void {
   // Fastify's own parser. A __proto__ or constructor.prototype key is dropped, as any unknown field
   // is ignored: the documents admit it (their objects are open), and dropped it can poison nothing.
@@ -67,6 +72,9 @@ export function registerJsonParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (request, bytes, done) => {
     // The sandbox reads bodies as sent: a compressed one would be read as garbage, or worse, as JSON.
     if (encoded(request.headers['content-encoding'])) return done(null, new MalformedBody(`The sandbox does not decode Content-Encoding ${request.headers['content-encoding']}: send the body uncompressed.`));
+    // JSON is UTF-8 (RFC 8259): a body said to be in another charset would be read as what it is not.
+    const charset = charsetOf(request.headers['content-type']);
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return done(null, new MalformedBody(`The sandbox reads JSON as UTF-8: send charset=utf-8 or no charset, not charset=${charset}.`));
     // Bytes that are not UTF-8 (0xFF, 0xFE, a cut sequence) would decode to U+FFFD: two different
     // idempotency keys, or a key and a real U+FFFD, would become one. JSON is UTF-8 (RFC 8259).
     if (!isUtf8(bytes as Buffer)) return done(null, new MalformedBody(invalidUtf8Message(bytes as Buffer)));

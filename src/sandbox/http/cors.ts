@@ -5,6 +5,7 @@
 // preflight allows the path's own methods and the headers the documents declare for requests,
 // never simply what it asked for. The hosted pages take the CORS header off (checkout-routes.ts).
 import type { FastifyInstance } from 'fastify';
+import { isIPv4 } from 'node:net';
 
 /**
  * Which pages may call the API from a browser: `loopback` (the default) answers any page served
@@ -13,25 +14,26 @@ import type { FastifyInstance } from 'fastify';
  * drive their sandbox (complete a checkout, read the sessions) with them.
  */
 export const LOOPBACK_ORIGINS = 'loopback';
-const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/i;
+
+/** A page served from this machine, its origin as a browser writes it: http(s), localhost, 127.0.0.0/8 or [::1], any port. */
+function isLoopbackOrigin(origin: string): boolean {
+  // The URL parser refuses an octet over 255 and a port over 65535; a browser's origin is already in the form it gives back.
+  const url = URL.parse(origin);
+  if (url === null || url.origin !== origin || (url.protocol !== 'http:' && url.protocol !== 'https:')) return false;
+  return url.hostname === 'localhost' || url.hostname === '[::1]' || (isIPv4(url.hostname) && url.hostname.startsWith('127.'));
+}
 
 /** The Access-Control-Allow-Origin for a request from `requestOrigin`, or undefined for none. */
 export function allowedOrigin(policy: string, requestOrigin: string | undefined): string | undefined {
   if (policy !== LOOPBACK_ORIGINS) return policy;
-  return requestOrigin !== undefined && LOOPBACK_ORIGIN.test(requestOrigin) ? requestOrigin : undefined;
+  return requestOrigin !== undefined && isLoopbackOrigin(requestOrigin) ? requestOrigin : undefined;
 }
 
 /** `loopback`, `*`, or one origin as a browser sends it (scheme, host, port): anything else cannot be a header. */
 export function checkCorsOrigin(origin: string): void {
   if (origin === LOOPBACK_ORIGINS) return;
-  const isOrigin = (() => {
-    try {
-      return new URL(origin).origin === origin;
-    } catch {
-      return false;
-    }
-  })();
-  if (origin !== '*' && !(isOrigin && /^[\x21-\x7e]+$/.test(origin))) {
+  // An origin is what the URL parser gives back for it: ASCII (punycode), no path, no default port.
+  if (origin !== '*' && URL.parse(origin)?.origin !== origin) {
     throw new Error(`--cors-origin must be *, loopback or an origin such as https://shop.example, not ${JSON.stringify(origin)}`);
   }
 }

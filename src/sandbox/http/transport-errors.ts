@@ -16,6 +16,10 @@ export const TRANSPORT_ERRORS = {
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, error: 'RequestTimeout', message: 'The request was not received in time.' },
   default: { status: 400, error: 'MalformedRequest', message: 'The request is not valid HTTP/1.1.' },
   missingHost: { status: 400, error: 'MalformedRequest', message: 'An HTTP/1.1 request needs a Host header.' },
+  manyHosts: { status: 400, error: 'MalformedRequest', message: 'A request has one Host header, not several (RFC 9112, 3.2).' },
+  version: { status: 400, error: 'MalformedRequest', message: 'The sandbox speaks HTTP/1.1 (and 1.0); this request line names another version.' },
+  asteriskTarget: { status: 400, error: 'MalformedRequest', message: 'The request target * is for OPTIONS only: name a path.' },
+  transferCoding: { status: 501, error: 'NotImplemented', message: 'The sandbox decodes no transfer coding but chunked: send the body with Content-Length, or chunked alone.' },
   ownDelivery: { status: 400, error: 'MalformedRequest', message: 'This is a webhook delivery of this sandbox, sent to the sandbox itself: point the endpoint at your receiver.' },
   expectation: { status: 417, error: 'MalformedRequest', message: 'The sandbox meets no Expect but 100-continue.' },
   connect: { status: 405, error: 'MethodNotAllowed', message: 'The sandbox opens no tunnels: CONNECT is not allowed.' },
@@ -58,6 +62,23 @@ function answerResponse(response: ServerResponse, { status, error, message }: Tr
   response.end(body);
 }
 
+/**
+ * What Node's parser lets through but HTTP/1.1 refuses: no Host, or several (a proxy that reads
+ * the last one would see another host than the sandbox, which reads the first); another major
+ * version; `*` but for OPTIONS; and a transfer coding the sandbox would not decode (a body that
+ * says gzip would be read as it is).
+ */
+function transportRefusal(request: IncomingMessage): (typeof TRANSPORT_ERRORS)['version' | 'manyHosts' | 'missingHost' | 'asteriskTarget' | 'transferCoding'] | undefined {
+  if (request.httpVersionMajor !== 1) return TRANSPORT_ERRORS.version;
+  const hosts = request.rawHeaders.filter((name, i) => i % 2 === 0 && name.toLowerCase() === 'host').length;
+  if (hosts > 1) return TRANSPORT_ERRORS.manyHosts;
+  if (request.httpVersion === '1.1' && hosts === 0) return TRANSPORT_ERRORS.missingHost;
+  if (request.url === '*' && request.method !== 'OPTIONS') return TRANSPORT_ERRORS.asteriskTarget;
+  const coding = request.headers['transfer-encoding'];
+  if (coding !== undefined && coding.trim().toLowerCase() !== 'chunked') return TRANSPORT_ERRORS.transferCoding;
+  return undefined;
+}
+
 /** Node's own answers (417, 400 for a missing Host, a dropped CONNECT) replaced by the contract's shape. */
 export function registerTransportErrors(app: FastifyInstance, corsOrigin: string): void {
   // Node parses every method of http.METHODS; fastify routes only some. The rest (PROPFIND, PURGE…)
@@ -70,8 +91,9 @@ export function registerTransportErrors(app: FastifyInstance, corsOrigin: string
   // Node refuses a missing Host only when requireHostHeader is on; it is off (app.ts), so it is refused here.
   // Callback-style hooks on every request: no promise per request and hook.
   app.addHook('onRequest', (request, _reply, done) => {
-    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-      const { status, error, message } = TRANSPORT_ERRORS.missingHost;
+    const refused = transportRefusal(request.raw);
+    if (refused) {
+      const { status, error, message } = refused;
       return done(new HttpRefusal(status, error, message, { connection: 'close' }));
     }
     // An endpoint pointed at the sandbox would feed its own outbox (a redeliver URL): a loop, refused.

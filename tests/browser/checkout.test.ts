@@ -5,20 +5,15 @@
 // Content-Security-Policy, and each step leaves a screenshot in test-results/screenshots/. Three
 // origins take part: the sandbox, the partner (the receiver, where success_url and failure_url
 // lead), and a foreign site, whose forms and frames must get nothing.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
+import { type Browser, type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { axeViolations, launchChromium, screenshot } from '../support/browser.js';
 import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dispatcher.js';
-import { repoRoot } from '../support/contract.js';
 import { noCharges, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
 import { autoSubmittingForm, framingPage, startSite, type Site } from '../support/site.js';
 import { startReceiver, until, type Receiver } from '../support/webhook-receiver.js';
 
 const SECRET = 'whsec_browser';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const SHOTS = path.join(repoRoot, 'test-results', 'screenshots');
 
 let browser: Browser;
 let s: TestSandbox;
@@ -34,11 +29,7 @@ let consoleLines: string[];
 let refusalsExpected: boolean;
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => browser?.close());
 
@@ -66,14 +57,11 @@ afterEach(async () => {
   await s.close();
 });
 
-const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+const shot = (name: string) => screenshot(page, `${name}`);
 
 /** axe-core on the page, or on a frame of it (the checkout a partner's page frames): no violation. */
 async function expectAccessible(target: Pick<Page, 'evaluate'> = page) {
-  // Evaluated through the DevTools protocol: the pages' policy refuses any script tag without its hash.
-  await target.evaluate(AXE);
-  const result = await target.evaluate(async () => (window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string; help: string }> }> } }).axe.run());
-  expect(result.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  expect(await axeViolations(target)).toEqual([]);
 }
 
 /** The checkout the top page frames. */
@@ -218,7 +206,7 @@ describe('the hosted checkout of a payment session', () => {
       expect(await status(id)).toBe('authorized');
       await second.click('button[type=submit]');
       await second.waitForSelector('text=This checkout is complete');
-      await second.screenshot({ path: path.join(SHOTS, 'authorization-second-tab.png'), fullPage: true });
+      await screenshot(second, 'authorization-second-tab');
     } finally {
       await second.close();
     }

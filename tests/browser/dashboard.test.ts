@@ -8,11 +8,11 @@
 // and the test moves it on only while none of the page's requests is in flight, so a loaded
 // machine slows the test but cannot fail it, and a page that needs more than a second of its own
 // polling does.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { axeViolations, launchChromium, screenshot } from '../support/browser.js';
 import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dispatcher.js';
 import { repoRoot } from '../support/contract.js';
 import { DEV_KEY, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
@@ -20,9 +20,7 @@ import { autoSubmittingForm, framingPage, startSite, type Site } from '../suppor
 import { startReceiver, until, type Receiver } from '../support/webhook-receiver.js';
 
 const SECRET = 'whsec_dashboard';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const RESULTS = path.join(repoRoot, 'test-results');
-const SHOTS = path.join(RESULTS, 'screenshots');
 /** A host of no loopback address by name, so that the API's default CORS (this machine's pages) does not answer it. */
 const HOSTILE_HOST = 'hostile.test';
 /** How much of its own time the page may take to show a change. */
@@ -43,12 +41,7 @@ let consoleLines: string[];
 const latencies: Array<{ change: string; pageMs: number; wallMs: number }> = [];
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-component-update', '--disable-sync', '--no-first-run',
-      `--host-resolver-rules=MAP ${HOSTILE_HOST} 127.0.0.1`],
-  });
+  browser = await launchChromium([`--host-resolver-rules=MAP ${HOSTILE_HOST} 127.0.0.1`]);
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -81,7 +74,7 @@ afterEach(async () => {
   await s.close();
 });
 
-const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `dashboard-${name}.png`), fullPage: true });
+const shot = (name: string) => screenshot(page, `dashboard-${name}`);
 
 /** Pauses the page's clock: from then on its timers fire only when the test moves it on. */
 const pauseClock = async () => page.clock.pauseAt(await page.evaluate(() => Date.now()) + 1000);
@@ -89,10 +82,7 @@ const pauseClock = async () => page.clock.pauseAt(await page.evaluate(() => Date
 async function expectAccessible() {
   // axe waits on timers of its own: the page's time flows while it runs, outside any measured change.
   await page.clock.resume();
-  // Evaluated through the DevTools protocol: the page's policy refuses any script without its hash.
-  await page.evaluate(AXE);
-  const result = await page.evaluate(async () => (window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string; help: string; nodes: unknown[] }> }> } }).axe.run());
-  expect(result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await pauseClock();
 }
 

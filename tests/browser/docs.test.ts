@@ -7,12 +7,12 @@
 // offers curl and a sample in every language of the partner matrix, and the reference and the
 // console lead to each other at the same operation. No page warns of a deprecated option.
 // Full-page screenshots go to test-results/screenshots/.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { axeViolations, launchChromium, screenshot, SHOTS } from '../support/browser.js';
 // @ts-expect-error: the docs builder is plain JavaScript, without types.
 import { buildSite } from '../../scripts/docs/build-site.mjs';
 // @ts-expect-error: as above.
@@ -25,8 +25,6 @@ import { openEnumValues } from '../../scripts/lib/open-enum.mjs';
 import { sessionRequest } from '../support/sandbox.js';
 import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js';
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const SHOTS = path.join(repoRoot, 'test-results', 'screenshots');
 const site = mkdtempSync(path.join(tmpdir(), 'docs-site-'));
 
 let browser: Browser;
@@ -36,13 +34,9 @@ let errors: string[];
 let foreign: string[];
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   await buildSite(site, { quiet: true });
   sandbox = await startSandboxProcess({ args: ['--docs', site] });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -76,12 +70,10 @@ afterEach(async () => {
 
 const open = (route: string) => page.goto(`${sandbox.baseUrl}/docs/${route}`, { waitUntil: 'networkidle' });
 const visible = (locator: Locator) => locator.waitFor({ state: 'visible', timeout: 15_000 });
-const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+const shot = (name: string) => screenshot(page, `${name}`);
 
 async function expectAccessible() {
-  await page.addScriptTag({ path: AXE });
-  const result = await page.evaluate(async () => (window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string; help: string; nodes: unknown[] }> }> } }).axe.run());
-  expect(result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 }
 
 /** A sample's code without indentation or blank lines: how a code panel's text compares with its region. */

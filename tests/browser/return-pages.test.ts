@@ -4,18 +4,15 @@
 // ends on one that names its provision token request. The index page leads there. axe-core checks
 // every page (zero violations), no page breaks its Content-Security-Policy or loads anything from
 // elsewhere, and each leaves a screenshot in test-results/screenshots/.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { axeViolations, launchChromium, screenshot } from '../support/browser.js';
 import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
 import { repoRoot } from '../support/contract.js';
 import { testSandbox, type TestSandbox } from '../support/sandbox.js';
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const SHOTS = path.join(repoRoot, 'test-results', 'screenshots');
 
 let browser: Browser;
 let s: TestSandbox;
@@ -25,11 +22,7 @@ let requests: string[];
 let consoleLines: string[];
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => browser?.close());
 
@@ -50,13 +43,10 @@ afterEach(async () => {
   await s.close();
 });
 
-const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+const shot = (name: string) => screenshot(page, `${name}`);
 
 async function expectAccessible() {
-  // Through the DevTools protocol: the page's policy runs no script tag.
-  await page.evaluate(AXE);
-  const result = await page.evaluate(async () => (window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string; help: string }> }> } }).axe.run());
-  expect(result.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 }
 
 /** A session whose success_url and failure_url are this sandbox's return pages, as the README's walkthrough makes it. */

@@ -3,9 +3,8 @@
 // delivery attempts, and a revision that tells when to read again. Each read is a page on indexed
 // columns; only the page's payloads are parsed.
 import { createHash, randomBytes } from 'node:crypto';
-import type { ResponseExcerpt } from '../domain/response-excerpt.js';
 import type { Db } from './database.js';
-import { storedExcerpt } from './deliveries.js';
+import { storedExcerpt, type EventAttempt } from './deliveries.js';
 
 /** Attempts shown with each event of the outbox's page; the log of deliveries has the rest. */
 export const ATTEMPTS_PER_EVENT = 5;
@@ -17,23 +16,6 @@ export interface ActivityEvent {
   payload: { webhook_delivery_id: string; event_type: string; data: Record<string, unknown> };
   created_at: string;
   delivered_at: string | null;
-}
-
-/** An attempt with its delivery, event and endpoint: a row of the log of deliveries (store/deliveries.ts). */
-export interface EventAttempt {
-  id: number;
-  attempted_at: string;
-  status: number | null;
-  latency_ms: number;
-  response_excerpt: ResponseExcerpt | null;
-  error: string | null;
-  endpoint_id: string;
-  delivery_attempts: number;
-  delivery_status: 'pending' | 'delivered' | 'failed';
-  event_id: number;
-  webhook_delivery_id: string;
-  event_type: string;
-  url: string | null;
 }
 
 interface EventRow extends Omit<ActivityEvent, 'payload' | 'webhook_delivery_id'> {

@@ -52,13 +52,13 @@ export function storedExcerpt(column: string | null): ResponseExcerpt | null {
   return bytes < 200 ? { text: column, truncated: false, body_bytes: bytes } : { text: column, truncated: true, body_bytes: null };
 }
 
-/** A logged attempt with its delivery, event and endpoint, as the log query reads it. */
-interface AttemptRow {
+/** An attempt with its delivery, event and endpoint: a row of the log of deliveries, as the helpers and the dashboard read it. */
+export interface EventAttempt {
   id: number;
   attempted_at: string;
   status: number | null;
   latency_ms: number;
-  response: string | null;
+  response_excerpt: ResponseExcerpt | null;
   error: string | null;
   endpoint_id: string;
   delivery_attempts: number;
@@ -68,6 +68,11 @@ interface AttemptRow {
   event_type: string;
   url: string | null;
 }
+
+/** An attempt as the log query reads it: the response as stored. */
+type AttemptRow = Omit<EventAttempt, 'response_excerpt'> & { response: string | null };
+
+const readAttempt = ({ response, ...row }: AttemptRow): EventAttempt => ({ ...row, response_excerpt: storedExcerpt(response) });
 
 interface EndpointRow extends Omit<WebhookEndpoint, 'event_types'> {
   event_types: string;
@@ -106,12 +111,13 @@ export function deliveriesRepository(db: Db) {
   const retry = db.prepare("UPDATE deliveries SET attempts = attempts + 1, due_at = ?, status = ? WHERE id = ? AND status = 'pending'");
   const logAttempt = db.prepare(`INSERT INTO delivery_attempts (channel, delivery_id, attempted_at, status, latency_ms, response, error)
     VALUES (@channel, @delivery_id, @attempted_at, @status, @latency_ms, @response, @error)`);
-  const lastAttempt = db.prepare('SELECT MAX(id) FROM delivery_attempts WHERE delivery_id = ?').pluck();
   const dueAt = db.prepare("SELECT due_at FROM deliveries WHERE id = ? AND status = 'pending'").pluck();
-  const attempts = db.prepare(`SELECT a.id, a.attempted_at, a.status, a.latency_ms, a.response, a.error, d.endpoint_id, d.attempts AS delivery_attempts,
+  const attemptRows = `SELECT a.id, a.attempted_at, a.status, a.latency_ms, a.response, a.error, d.endpoint_id, d.attempts AS delivery_attempts,
       d.status AS delivery_status, o.id AS event_id, o.delivery_id AS webhook_delivery_id, o.event_type, e.url
-    FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN outbox o ON o.id = d.outbox_id LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
-    WHERE a.channel = @channel AND a.id > @after ORDER BY a.id LIMIT @limit + 1`);
+    FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN outbox o ON o.id = d.outbox_id LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id`;
+  const attempts = db.prepare(`${attemptRows} WHERE a.channel = @channel AND a.id > @after ORDER BY a.id LIMIT @limit + 1`);
+  // On delivery_attempts_delivery.
+  const lastAttempt = db.prepare(`${attemptRows} WHERE a.delivery_id = ? ORDER BY a.id DESC LIMIT 1`);
   return {
     addEndpoint(endpoint: WebhookEndpoint, origin: 'cli' | 'helper' = 'helper'): void {
       insertEndpoint.run({ ...endpoint, event_types: JSON.stringify(endpoint.event_types), origin });
@@ -166,14 +172,16 @@ export function deliveriesRepository(db: Db) {
       // Failed for good: due after any time the clock reaches, as well as no longer pending.
       retry.run(dueAt ?? LAST_STORED_TIME_TEXT, dueAt === null ? 'failed' : 'pending', attempt.delivery_id);
     },
-    /** The id of the delivery's latest attempt in the log, if any. */
-    lastAttemptId: (deliveryId: number) => lastAttempt.get(deliveryId) as number | null,
+    /** The delivery's latest attempt in the log, if any. */
+    lastAttempt(deliveryId: number): EventAttempt | undefined {
+      const row = lastAttempt.get(deliveryId) as AttemptRow | undefined;
+      return row && readAttempt(row);
+    },
     /** When the delivery is due again (channel clock); null once it is no longer pending. */
     dueAt: (deliveryId: number) => (dueAt.get(deliveryId) as string | undefined) ?? null,
     attempts(channel: string, page: { after: number; limit: number }) {
       const rows = attempts.all({ channel, ...page }) as AttemptRow[];
-      const read = rows.slice(0, page.limit).map(({ response, ...row }) => ({ ...row, response_excerpt: storedExcerpt(response) }));
-      return { rows: read, hasMore: rows.length > page.limit };
+      return { rows: rows.slice(0, page.limit).map(readAttempt), hasMore: rows.length > page.limit };
     },
   };
 }

@@ -112,9 +112,7 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
       }
       store.listeners.touch(listener.id, listeners.now());
       recordAttempt(store, listener, lease.delivery, lease.attemptedAt, { status, response, error, latencyMs });
-      const attemptId = store.deliveries.lastAttemptId(deliveryId)!;
-      const [row] = store.deliveries.attempts(context.channel, { after: attemptId - 1, limit: 1 }).rows;
-      return { attempt: attemptView(row!), next_attempt_at: store.deliveries.dueAt(deliveryId) };
+      return { attempt: attemptView(store.deliveries.lastAttempt(deliveryId)!), next_attempt_at: store.deliveries.dueAt(deliveryId) };
     },
   };
 }

@@ -83,7 +83,8 @@ export class WebhookListeners {
     if (free <= 0) return [];
     const now = this.store.clock.now(listener.channel);
     const due = this.store.deliveries.due(listener.id, now, { skip: [...held.keys()], limit: free });
-    if (due.length > 0 && !this.leases.has(listener.id)) this.leases.set(listener.id, held);
+    // Stored even when nothing was claimed: held() drops an empty map on its next read.
+    this.leases.set(listener.id, held);
     return due.map((delivery) => {
       held.set(delivery.id, { delivery, attemptedAt: now, claimedAt: this.monotonic() });
       return { delivery, request: deliveryRequest(listener, delivery.payload) };

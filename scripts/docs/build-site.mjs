@@ -15,10 +15,10 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SAMPLE_PROGRAMS } from '../lib/samples.mjs';
+import { operationIdsOf, SAMPLE_PROGRAMS } from '../lib/samples.mjs';
 import { root, runTool } from '../lib/tools.mjs';
 import { consoleDocument, documentLinks, DOCUMENTS, GUIDES, landingPage, layout, referenceAnchors, renderGuide, titleOf, tryItPage, tryItScript } from './pages.mjs';
-import { consoleAnchor, operationIdsOf, operationsOf, redocOptions, referenceDocument, samplePrograms, withReferenceLinks } from './reference-document.mjs';
+import { consoleAnchor, operationsOf, redocOptions, referenceDocument, samplePrograms, withReferenceLinks } from './reference-document.mjs';
 import { SEQUENCES, sequenceSvg } from './sequence-diagrams.mjs';
 import { stateDiagrams } from './state-diagrams.mjs';
 

@@ -69,5 +69,3 @@ export function withReferenceLinks(doc) {
   for (const entry of operationsOf(doc)) entry.op.description = withLine(entry.op.description, `[Read it in the reference](../reference/${referenceAnchor(entry)})`);
   return doc;
 }
-
-export { operationIdsOf };

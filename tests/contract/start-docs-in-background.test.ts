@@ -15,17 +15,10 @@ import { lockHolder, takeLock } from '../../scripts/docs-in-background.mjs';
 // @ts-expect-error: as above.
 import { isFresh } from '../../scripts/docs/build-site.mjs';
 import { docsBeingBuilt } from '../../src/sandbox/http/docs-build-state.js';
+import { until } from '../support/webhook-receiver.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'start-docs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function until(condition: () => boolean, ms: number) {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('the docs, built in the background by npm start', () => {
   it('replaces a stale site whole, names the builder in the lock at once, and leaves nothing behind', async () => {

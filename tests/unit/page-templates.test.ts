@@ -4,7 +4,7 @@
 // chromium; these pin each template's words and targets.
 import { describe, expect, it } from 'vitest';
 import { indexPage } from '../../src/sandbox/checkout/index-page.js';
-import { errorSummary } from '../../src/sandbox/checkout/layout.js';
+import { errorSummary, hidden } from '../../src/sandbox/checkout/layout.js';
 import { escapeHtml } from '../../src/sandbox/checkout/page.js';
 import { crossSitePage, staleFormPage } from '../../src/sandbox/checkout/refusal-pages.js';
 import { checkoutFormPage, closedPage } from '../../src/sandbox/checkout/session-pages.js';
@@ -119,6 +119,10 @@ describe('refusals and errors', () => {
     expect(page.status).toBe(403);
     expect(page.html).toContain('<p>The checkout takes its form only from its own page. Nothing was paid or changed.</p><p>If you were paying, go back to the store and open its checkout again.</p>');
     expect(staleFormPage('/checkout/a&b').html).toContain('<a href="/checkout/a&amp;b">Open the page again</a>');
+  });
+
+  it('the next step carries the answers in hidden fields, escaped, an unanswered one empty', () => {
+    expect(hidden({ state: 'CA', card_cvc: '"1"' }, ['state', 'eligibility', 'card_cvc'])).toBe('<input type="hidden" name="state" value="CA"><input type="hidden" name="eligibility" value=""><input type="hidden" name="card_cvc" value="&quot;1&quot;">');
   });
 
   it('the error list says this for one, these for more', () => {

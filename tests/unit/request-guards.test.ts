@@ -4,7 +4,7 @@
 // through every route; these say each rule exactly.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { registerHostCheck, targetAuthorityOf } from '../../src/sandbox/http/allowed-hosts.js';
+import { checkAllowedHost, hostAllowed, registerHostCheck, targetAuthorityOf } from '../../src/sandbox/http/allowed-hosts.js';
 import { API_KEY_HEADER, channelOf, parseApiKeys, registerAuth } from '../../src/sandbox/http/auth.js';
 import { checkCorsOrigin, LOOPBACK_ORIGINS, registerCors } from '../../src/sandbox/http/cors.js';
 import { registerErrorPath } from '../../src/sandbox/http/errors.js';
@@ -131,6 +131,16 @@ describe('the host a request is for', () => {
     ['http://127.0.0.1', '127.0.0.1'], ['http://user@host/x', 'user@host'], ['http://', ''], ['ftp://files.example/a', 'files.example'], ['//evil.example/x', undefined],
   ])('the target %j names the host %j', (url, authority) => {
     expect(targetAuthorityOf(url)).toBe(authority);
+  });
+
+  it('--allowed-hosts takes labels of 1 to 63 letters, digits and inner hyphens', () => {
+    expect(['a.b.test', 'x', `${'a'.repeat(63)}.test`, 'a-1.test', '.a.test'].map(checkAllowedHost)).toEqual(['a.b.test', 'x', `${'a'.repeat(63)}.test`, 'a-1.test', '.a.test']);
+    for (const bad of [`${'a'.repeat(64)}.test`, 'a-.test', 'a..test', 'a.test.', '..a.test', 'a_b.test']) expect(() => checkAllowedHost(bad)).toThrow(`--allowed-hosts: ${JSON.stringify(bad)} is not a host name`);
+  });
+
+  it('a Host that is only a dot names nothing, even when the public URL\'s host could not be read', () => {
+    expect(hostAllowed('.', { publicHost: '', names: [] })).toBe(false);
+    expect(hostAllowed('.:4010', { publicHost: '', names: ['.'] })).toBe(false);
   });
 
   it('refuses a foreign Host in a message that shows its first 100 characters and says how to allow it', async () => {

@@ -44,7 +44,7 @@ export function errorSummary(errors: Record<string, string>, labels: Record<stri
 }
 
 /** A labelled text input, its error next to it. */
-export function textField(name: string, label: string, values: FormValues, errors: Record<string, string>, extra = ''): string {
+export function textField(name: string, label: string, values: FormValues, errors: Record<string, string>, extra: string): string {
   const error = errors[name];
   return `<label for="${name}">${escapeHtml(label)}</label>` +
     `<input id="${name}" name="${name}" value="${escapeHtml(values[name] ?? '')}" ${extra}${error ? ` aria-invalid="true" aria-describedby="${name}-error"` : ''}>` +

@@ -33,7 +33,7 @@ describe('the customer\'s form', () => {
     ['a state that is none', { state: 'XX' }, 'state'], ['a state inherited from Object', { state: 'constructor' }, 'state'], ['another answer', { eligibility: 'maybe' }, 'eligibility'],
     ['a number that fails Luhn', { card_number: '4242424242424241' }, 'card_number'], ['11 digits', { card_number: '42424242424' }, 'card_number'], ['20 digits', { card_number: '42424242424242424242' }, 'card_number'],
     ['letters in the number', { card_number: '4242a24242424242' }, 'card_number'], ['month 13', { card_expiry: '13/30' }, 'card_expiry'], ['month 00', { card_expiry: '00/30' }, 'card_expiry'],
-    ['a four-digit year', { card_expiry: '12/2034' }, 'card_expiry'], ['2 digits of CVC', { card_cvc: '12' }, 'card_cvc'], ['5 digits of CVC', { card_cvc: '12345' }, 'card_cvc'],
+    ['a four-digit year', { card_expiry: '12/2034' }, 'card_expiry'], ['a letter before the month', { card_expiry: 'a12/34' }, 'card_expiry'], ['a third digit of year', { card_expiry: '12/345' }, 'card_expiry'], ['2 digits of CVC', { card_cvc: '12' }, 'card_cvc'], ['5 digits of CVC', { card_cvc: '12345' }, 'card_cvc'],
   ])('refuses %s, on its field alone', (_what, change, field) => {
     const checked = checkCustomerForm({ ...valid, ...change }, NOW, true);
     expect(Object.keys(checked.errors)).toEqual([field]);

@@ -4,7 +4,7 @@
 // through every route; these say each rule exactly.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkAllowedHost, hostAllowed, registerHostCheck, targetAuthorityOf } from '../../src/sandbox/http/allowed-hosts.js';
+import { checkAllowedHost, hostAllowed, hostnameOf, registerHostCheck, targetAuthorityOf } from '../../src/sandbox/http/allowed-hosts.js';
 import { API_KEY_HEADER, channelOf, parseApiKeys, registerAuth } from '../../src/sandbox/http/auth.js';
 import { checkCorsOrigin, LOOPBACK_ORIGINS, registerCors } from '../../src/sandbox/http/cors.js';
 import { registerErrorPath } from '../../src/sandbox/http/errors.js';
@@ -118,6 +118,7 @@ describe('a form\'s origin', () => {
     ['another scheme (the Host read with the Origin\'s)', { origin: 'https://localhost:4010', host: 'localhost:4010' }, false],
     ['an opaque origin', { origin: 'null', host: 'localhost:4010' }, true],
     ['an Origin and no Host', { origin: 'http://localhost:4010' }, true],
+    ['an Origin whose host is "undefined", and no Host', { origin: 'http://undefined' }, true],
     ['a Host no URL can hold', { origin: 'http://localhost:4010', host: 'local host' }, true],
     ['its own Origin, from a cross-site fetch', { origin: 'http://localhost:4010', host: 'localhost:4010', 'sec-fetch-site': 'cross-site' }, true],
   ])('%s: from another site is %s', (_what, headers, another) => {
@@ -128,7 +129,7 @@ describe('a form\'s origin', () => {
 describe('the host a request is for', () => {
   it.each([
     ['/payments/v1/payment_sessions', undefined], ['*', undefined], ['http://evil.example/x', 'evil.example'], ['HTTPS://Evil.Example:8443?q=1', 'Evil.Example:8443'],
-    ['http://127.0.0.1', '127.0.0.1'], ['http://user@host/x', 'user@host'], ['http://', ''], ['ftp://files.example/a', 'files.example'], ['//evil.example/x', undefined],
+    ['http://127.0.0.1', '127.0.0.1'], ['/x?u=http://evil.example/', undefined], ['http://user@host/x', 'user@host'], ['http://', ''], ['ftp://files.example/a', 'files.example'], ['//evil.example/x', undefined],
   ])('the target %j names the host %j', (url, authority) => {
     expect(targetAuthorityOf(url)).toBe(authority);
   });
@@ -136,6 +137,12 @@ describe('the host a request is for', () => {
   it('--allowed-hosts takes labels of 1 to 63 letters, digits and inner hyphens', () => {
     expect(['a.b.test', 'x', `${'a'.repeat(63)}.test`, 'a-1.test', '.a.test'].map(checkAllowedHost)).toEqual(['a.b.test', 'x', `${'a'.repeat(63)}.test`, 'a-1.test', '.a.test']);
     for (const bad of [`${'a'.repeat(64)}.test`, 'a-.test', 'a..test', 'a.test.', '..a.test', 'a_b.test']) expect(() => checkAllowedHost(bad)).toThrow(`--allowed-hosts: ${JSON.stringify(bad)} is not a host name`);
+  });
+
+  it('reads a Host with blanks around it, and says NAME for a Host it cannot read', async () => {
+    expect(hostnameOf(' LocalHost:4010 ')).toBe('localhost');
+    const app = guarded((a) => registerHostCheck(a, { publicUrl: () => 'http://127.0.0.1:4010', names: [] }));
+    expect((await app.inject({ method: 'GET', url: '/page', headers: { host: ':4010' } })).json().message).toContain('start it with --allowed-hosts NAME (or SANDBOX_ALLOWED_HOSTS)');
   });
 
   it('a Host that is only a dot names nothing, even when the public URL\'s host could not be read', () => {

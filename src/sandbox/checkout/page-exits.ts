@@ -26,12 +26,8 @@ export const NO_EXITS: PageExits = { iframe: false, origins: [] };
  * `*` or a `;` into a page's policy.
  */
 function originOf(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && hasPlainHost(parsed) ? parsed.origin : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = URL.parse(url);
+  return parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && hasPlainHost(parsed) ? parsed.origin : undefined;
 }
 
 const exitsOf = (iframe: boolean, urls: string[]): PageExits =>

@@ -29,8 +29,8 @@ export function hostnameOf(host: string): string | undefined {
  * The authority of an absolute-form request target (`GET http://name/path`), which a server reads
  * in place of Host (RFC 9112, 3.2.2); undefined for the usual origin-form (`GET /path`).
  */
-export function targetAuthorityOf(url: string | undefined): string | undefined {
-  return /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url ?? '')?.[1];
+export function targetAuthorityOf(url: string): string | undefined {
+  return /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url)?.[1];
 }
 
 /** Whether a Host header names the sandbox: by an IP address, localhost, the public URL's host, or an allowed name. */
@@ -45,7 +45,7 @@ export function hostAllowed(host: string, allowed: { publicHost: string; names: 
 export function registerHostCheck(app: FastifyInstance, allowed: { publicUrl: () => string; names: readonly string[] }): void {
   app.addHook('onRequest', (request, _reply, done) => {
     // An absolute-form target names the host the request is for, whatever Host says.
-    const host = targetAuthorityOf(request.raw.url) ?? request.headers.host;
+    const host = targetAuthorityOf(request.url) ?? request.headers.host;
     // A missing Host is the transport's refusal (transport-errors.ts); HTTP/1.0 may send none.
     if (host === undefined) return done();
     const publicHost = hostnameOf(new URL(allowed.publicUrl()).host) ?? '';

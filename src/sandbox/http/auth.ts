@@ -23,7 +23,7 @@ export function registerAuth(app: FastifyInstance, keys: ReadonlyMap<string, str
   app.decorateRequest('channel', '');
   // onRequest runs after routing and before the body is read: an unauthenticated body is never parsed.
   app.addHook('onRequest', (request, _reply, done) => {
-    if (request.routeOptions.config?.requiresKey !== true) return done();
+    if (request.routeOptions.config.requiresKey !== true) return done();
     const key = request.headers[API_KEY_HEADER];
     const channel = typeof key === 'string' ? keys.get(key) : undefined;
     if (!channel) return done(unauthorized(key !== undefined, API_KEY_HEADER));

@@ -32,6 +32,14 @@ export default {
     'src/sandbox/store/group-commit.ts',
     'src/sandbox/store/answer-cache.ts',
     'src/sandbox/store/fact-cache.ts',
+    // The hosted pages: the form token, the pages' security headers and exits, the customer's form,
+    // and what each page shows and where it leads.
+    'src/sandbox/checkout/**/*.ts',
+    // The request guards: the API key, CORS, a form's origin, and the Host allow-list.
+    'src/sandbox/http/auth.ts',
+    'src/sandbox/http/cors.ts',
+    'src/sandbox/http/form-origin.ts',
+    'src/sandbox/http/allowed-hosts.ts',
     // Types and re-exports hold no rule to mutate.
     '!src/**/types.ts',
     '!src/**/index.ts',

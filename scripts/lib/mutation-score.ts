@@ -33,6 +33,9 @@ export const FOLDER_TARGETS: ReadonlyArray<{ folder: string; target: number }> =
   { folder: 'src/sandbox/delivery', target: 80 },
   { folder: 'src/client', target: 80 },
   { folder: 'src/sandbox/store', target: 80 },
+  // What stands between a hostile page or client and a payment: held as strictly as the domain.
+  { folder: 'src/sandbox/checkout', target: 90 },
+  { folder: 'src/sandbox/http', target: 90 },
 ];
 
 export const equivalentKey = (m: Pick<EquivalentMutant, 'file' | 'mutator' | 'original' | 'replacement'>) =>

@@ -60,7 +60,7 @@ describe('mutationSummary', () => {
   });
 
   it('says nothing of a folder outside the targets, or of one this run did not reach', () => {
-    const summary = mutationSummary(report('src/sandbox/http/app.ts', [mutant('Survived')]), []);
+    const summary = mutationSummary(report('src/sandbox/server.ts', [mutant('Survived')]), []);
     expect(summary.folders).toEqual([]);
     expect(summary.unexplained).toEqual([]);
   });

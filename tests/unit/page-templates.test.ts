@@ -4,7 +4,7 @@
 // chromium; these pin each template's words and targets.
 import { describe, expect, it } from 'vitest';
 import { indexPage } from '../../src/sandbox/checkout/index-page.js';
-import { errorSummary, hidden } from '../../src/sandbox/checkout/layout.js';
+import { errorSummary, hidden, radioField } from '../../src/sandbox/checkout/layout.js';
 import { escapeHtml } from '../../src/sandbox/checkout/page.js';
 import { crossSitePage, staleFormPage } from '../../src/sandbox/checkout/refusal-pages.js';
 import { checkoutFormPage, closedPage } from '../../src/sandbox/checkout/session-pages.js';
@@ -123,6 +123,14 @@ describe('refusals and errors', () => {
 
   it('the next step carries the answers in hidden fields, escaped, an unanswered one empty', () => {
     expect(hidden({ state: 'CA', card_cvc: '"1"' }, ['state', 'eligibility', 'card_cvc'])).toBe('<input type="hidden" name="state" value="CA"><input type="hidden" name="eligibility" value=""><input type="hidden" name="card_cvc" value="&quot;1&quot;">');
+  });
+
+  it('a question left unanswered: each choice marked invalid and tied to the error, which follows the choices', () => {
+    expect(radioField('eligibility', 'Eligible?', [['eligible', 'Yes'], ['ineligible', 'No']], undefined, { eligibility: 'Answer the health question.' })).toBe(
+      '<fieldset id="eligibility"><legend>Eligible?</legend>' +
+      '<div class="choice"><input type="radio" id="eligibility-0" name="eligibility" value="eligible" aria-invalid="true" aria-describedby="eligibility-error"> <label for="eligibility-0">Yes</label></div>' +
+      '<div class="choice"><input type="radio" id="eligibility-1" name="eligibility" value="ineligible" aria-invalid="true" aria-describedby="eligibility-error"> <label for="eligibility-1">No</label></div>' +
+      '<p class="error" id="eligibility-error">Answer the health question.</p></fieldset>');
   });
 
   it('the error list says this for one, these for more', () => {

@@ -4,14 +4,18 @@
 // patch by its direction (request or response), and the evolution policy (docs/guides/versioning.md,
 // lib/evolution.mjs) corrects it for what the service sends: a value added to an open enum of an
 // answer is compatible (redocly rates every enum value gained in a response major), and an answer's
-// object schema or open enum that is closed now is breaking (redocly rates both patch). A major
-// (breaking) change passes only when info.version has a higher major than the release AND
-// CHANGELOG.md has a heading for that version.
+// object schema or open enum that is closed now is breaking (redocly rates both patch). Beside these
+// wire changes, the gate reports source breaks (lib/source-names.mjs): a component schema renamed
+// or removed, or a place that names another schema now, which leave the wire as it was but rename
+// what partners' generated code calls. A breaking change of either class passes only when
+// info.version has a higher major than the release AND CHANGELOG.md has a heading for that version;
+// a source break also needs that entry to name each old schema name.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { addsToOpenEnum, evolutionBreaks } from './lib/evolution.mjs';
+import { changelogEntry, sourceBreaks, unlistedNames } from './lib/source-names.mjs';
 import { root, runTool } from './lib/tools.mjs';
 
 const releaseFile = /^(\d+)\.(\d+)\.(\d+)\.yaml$/;
@@ -67,7 +71,8 @@ const hasHeading = (changelog, version) =>
 
 /**
  * The gate. base, revision: paths of bundled documents; changelog: the text of CHANGELOG.md.
- * Returns { ok, breaking, base, revision, summary, changes, reasons, verdict }.
+ * Returns { ok, breaking, base, revision, summary, changes, reasons, verdict }: summary counts the
+ * wire's ratings (major, minor, patch) and the source breaks (source), each change has its impact.
  */
 export function checkCompatibility({ base, revision, changelog }) {
   const diff = redoclyDiff(base, revision);
@@ -79,12 +84,15 @@ export function checkCompatibility({ base, revision, changelog }) {
     messages: c.verdicts.map((v) => `${v.message} (${v.ruleId})`),
   }));
   for (const c of rated) if (c.messages.some((m) => m.endsWith('(enum-values-added)')) && c.impact === 'minor') c.messages.push('A value added to an open enum of an answer: compatible (evolution policy).');
-  const all = [...rated, ...evolutionBreaks(baseDoc, revisionDoc)];
-  const summary = { major: 0, minor: 0, patch: 0 };
+  const source = sourceBreaks(baseDoc, revisionDoc);
+  const renames = new Map(source.filter((c) => c.kind === 'renamed').map((c) => [c.from, c.to]));
+  const all = [...rated, ...evolutionBreaks(baseDoc, revisionDoc, renames),
+    ...source.map(({ at, ...rest }) => ({ ...rest, where: where({ path: at }) }))];
+  const summary = { major: 0, minor: 0, patch: 0, source: 0 };
   for (const c of all) summary[c.impact] += 1;
   const from = diff.infoVersions.base;
   const to = diff.infoVersions.revision;
-  const breaking = summary.major > 0;
+  const breaking = summary.major > 0 || summary.source > 0;
   const reasons = [];
   let verdict = breaking ? `released as a new major, ${to}, with a CHANGELOG.md entry` : 'no breaking change';
   if (breaking) {
@@ -97,10 +105,18 @@ export function checkCompatibility({ base, revision, changelog }) {
     }
     if (!hasHeading(changelog, next)) {
       reasons.push(`CHANGELOG.md has no \`## ${next}\` heading: add one listing the breaking changes, marked **Breaking**.`);
+    } else {
+      // Partners fix their builds from this list: each old name, in backticks, with what replaced it.
+      const unlisted = unlistedNames(source, changelogEntry(changelog, next));
+      if (unlisted.length) {
+        const names = unlisted.map((name) => `\`${name}\``).join(', ');
+        reasons.push(`CHANGELOG.md's \`## ${next}\` entry does not name ${names}: list each renamed, removed or ` +
+          'replaced schema (old name -> new name) for partners whose generated code names it.');
+      }
     }
-    verdict = reasons.length ? `${summary.major} breaking change(s) without a new major release` : verdict;
+    verdict = reasons.length ? `${breakingCount(summary)} without a new major release` : verdict;
   }
-  const rank = { major: 0, minor: 1, patch: 2 };
+  const rank = { major: 0, source: 1, minor: 2, patch: 3 };
   // Breaking changes first; redocly sorts by pointer.
   const changes = all.toSorted((a, b) => rank[a.impact] - rank[b.impact]);
   return {
@@ -115,18 +131,28 @@ export function checkCompatibility({ base, revision, changelog }) {
   };
 }
 
+// "2 wire and 1 source breaking change(s)", naming only the classes present.
+function breakingCount({ major, source }) {
+  const classes = [major && `${major} wire`, source && `${source} source`].filter(Boolean).join(' and ');
+  return `${classes} breaking change(s)`;
+}
+
 /** The result as the text `npm run diff` prints. */
 export function formatReport(result) {
   // Paths inside the repository relative to it; others (the tests' copies) as they are.
   const rel = (file) => (path.resolve(file).startsWith(root + path.sep) ? path.relative(root, path.resolve(file)) : file);
-  const { major, minor, patch } = result.summary;
+  const { major, minor, patch, source } = result.summary;
+  const wire = result.changes.filter((c) => c.impact !== 'source');
   const lines = [
     `Breaking-change gate: ${rel(result.base.file)} (${result.base.version}) -> ${rel(result.revision.file)} (${result.revision.version})`,
-    `${result.changes.length} change(s) rated by redocly diff: ${major} major (breaking), ${minor} minor, ${patch} patch.`,
+    `${wire.length} change(s) on the wire, rated by redocly diff: ${major} major (breaking), ${minor} minor, ` +
+      `${patch} patch.`,
+    `${source} source break(s): generated names that partners' code calls, renamed or removed (the wire is unchanged).`,
   ];
-  for (const c of result.changes) {
-    lines.push(`  ${c.impact.toUpperCase().padEnd(5)}  ${c.kind.padEnd(8)}  ${c.where}`, ...c.messages.map((m) => `                   ${m}`));
-  }
+  const show = (c) => [`  ${c.impact.toUpperCase().padEnd(6)}  ${c.kind.padEnd(8)}  ${c.where}`,
+    ...c.messages.map((m) => `${' '.repeat(20)}${m}`)];
+  lines.push(...wire.flatMap(show));
+  if (source) lines.push('Source breaks:', ...result.changes.filter((c) => c.impact === 'source').flatMap(show));
   lines.push(result.ok ? `PASSED: ${result.verdict}.` : `FAILED: ${result.verdict}.`, ...result.reasons.map((r) => `  - ${r}`));
   return lines.join('\n');
 }

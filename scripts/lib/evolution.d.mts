@@ -22,5 +22,5 @@ export function subschemas(name: string, schema: unknown, at?: string): Generato
 export function closedObjects(doc: EvolutionDocument, names: Iterable<string>): string[];
 export function enumsIn(doc: EvolutionDocument, names: Iterable<string>): FoundEnum[];
 export function nodeAt(doc: unknown, pointer: string): unknown;
-export function evolutionBreaks(base: EvolutionDocument, revision: EvolutionDocument): EvolutionBreak[];
+export function evolutionBreaks(base: EvolutionDocument, revision: EvolutionDocument, renames?: Map<string, string>): EvolutionBreak[];
 export function addsToOpenEnum(revision: EvolutionDocument, change: { verdicts?: Array<{ ruleId: string; location?: { pointer?: string } }> }): boolean;

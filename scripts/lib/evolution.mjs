@@ -117,15 +117,19 @@ export function nodeAt(doc, pointer) {
  * What the evolution policy makes breaking between two versions of the contract, beyond what
  * redocly diff rates: an answer's object schema that was open and refuses undeclared properties
  * now, and an answer's enum that was open and is closed now (or lost its string fallback).
- * Returns changes in the gate's shape: `{ impact: 'major', kind, where, messages }`.
+ * Returns changes in the gate's shape: `{ impact: 'major', kind, where, messages }`. renames maps a
+ * renamed schema's old name to its new one, so that what was closed under the old name is not
+ * found closed anew under the new one (the rename is the gate's source break, not this one's).
  */
-export function evolutionBreaks(base, revision) {
+export function evolutionBreaks(base, revision, renames = new Map()) {
   const before = schemaReach(base).answers;
   const after = [...schemaReach(revision).answers];
   const breaks = [];
+  const renamed = (at) => at.replace(/^(#\/components\/schemas\/)([^/]+)/,
+    (whole, head, name) => (renames.has(name) ? head + renames.get(name) : whole));
   // An object schema an answer reaches that refuses undeclared properties now: in place, or a new
   // schema the answer reaches (what the base closed already is redocly's to rate, or no change).
-  const closedBefore = new Set(closedObjects(base, before));
+  const closedBefore = new Set(closedObjects(base, before).map(renamed));
   for (const at of closedObjects(revision, after)) {
     if (!closedBefore.has(at)) {
       breaks.push({ impact: 'major', kind: 'modified', where: at.slice(2), messages: ['An answer\'s schema refuses properties it does not name now: a later answer would break partners\' readers (answer-closed).'] });
@@ -134,7 +138,7 @@ export function evolutionBreaks(base, revision) {
   // An enum an answer carries that is closed now without saying why (x-enum-closed): an open one
   // closed, or lost its string fallback, or a closed one the answer reaches anew.
   const closedWithoutReason = (doc, names) => new Set(enumsIn(doc, names).filter((found) => found.kind === 'closed' && !found.closedBecause).map((found) => found.at));
-  const closedEnumsBefore = closedWithoutReason(base, before);
+  const closedEnumsBefore = new Set([...closedWithoutReason(base, before)].map(renamed));
   for (const at of closedWithoutReason(revision, after)) {
     if (!closedEnumsBefore.has(at)) {
       breaks.push({ impact: 'major', kind: 'modified', where: at.slice(2), messages: ['An answer\'s enum is closed now: a value the service adds later would break partners\' decoders (enum-closed).'] });

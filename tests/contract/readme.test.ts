@@ -10,8 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/contract.js';
 import { startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js';
 
-/** Where each walkthrough is: the README's payment, and the sandbox guide's subscription. */
-const WALKTHROUGHS = { walkthrough: 'README.md', 'subscription-walkthrough': 'docs/guides/sandbox.md' } as const;
+/** Where each walkthrough is: the README's payment, the sandbox guide's subscription, the testing guide's drill. */
+const WALKTHROUGHS = {
+  walkthrough: 'README.md',
+  'subscription-walkthrough': 'docs/guides/sandbox.md',
+  'drill-walkthrough': 'docs/guides/testing.md',
+} as const;
 
 /** The ```sh block that follows a marker such as `<!-- walkthrough … -->` in its document. */
 function walkthroughBlock(marker: keyof typeof WALKTHROUGHS): string {
@@ -83,6 +87,38 @@ describe('the sandbox guide\'s subscription walkthrough', () => {
     expect(fixed).toMatchObject({ purpose: 'fix', status: 'provisioned', payment_token: completed!.payment_token });
     expect(chargedAgain).toEqual({ id: expect.any(String), redirect_url: expect.any(String) });
     expect(updated).toMatchObject({ next_action: 'HealthSurvey', provision_token_request_id: expect.any(String) });
+  }, 60_000);
+});
+
+describe("the testing guide's evolution drill", () => {
+  it('runs as copied, defining all it uses, and each line prints what the comment under it shows', () => {
+    const output = run('drill-walkthrough').trim().split('\n');
+    // Each command prints one line, the body then the status.
+    const printed = output.map((line) => /^(\{.*\}) (\d{3})$/.exec(line)!)
+      .map(([, body, status]) => ({ body: JSON.parse(body!) as Record<string, any>, status }));
+    expect(printed.map((p) => p.status)).toEqual(['200', '200', '200', '400', '200']);
+    const [on, session, fault, voided, off] = printed.map((p) => p.body);
+    expect(on).toEqual({ enabled: true, service_fee: 'number' });
+    expect(session).toMatchObject({
+      kind: 'added_later', status: 'added_later', status_summary: 'Added Later', service_fee: 0, added_later: { note: expect.any(String) },
+    });
+    expect(session!.order_items[0]).toMatchObject({ added_later: { note: expect.any(String) } });
+    expect(fault).toEqual({ operation_id: 'voidPaymentSession', status: 400, error: 'AddedLater', remaining: 1 });
+    expect(voided).toMatchObject({ error: 'AddedLater', message: 'An injected sandbox fault: the operation answers AddedLater.' });
+    expect(off).toEqual({ enabled: false, service_fee: 'number' });
+    // The comment under each command shows its line, with "…" for what differs from run to run or is left out.
+    const comments: string[] = [];
+    let previousWasComment = false;
+    for (const line of walkthroughBlock('drill-walkthrough').split('\n')) {
+      const comment = /^#\s+(.*)$/.exec(line)?.[1];
+      if (comment !== undefined && previousWasComment) comments[comments.length - 1] += comment;
+      else if (comment !== undefined) comments.push(comment);
+      previousWasComment = comment !== undefined;
+    }
+    const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const pattern = (comment: string) => new RegExp(`^${comment.split(/\s*…\s*/).map(escape).join('.*')}$`);
+    expect(comments).toHaveLength(output.length);
+    output.forEach((line, i) => expect(line).toMatch(pattern(comments[i]!)));
   }, 60_000);
 });
 

@@ -84,10 +84,14 @@ def main() -> None:
         session_id = str(created.parsed.id)
 
         # The customer pays on the hosted page: the sandbox's helper (not in the published document).
-        client.get_httpx_client().post(f"/sandbox/v1/payment_sessions/{session_id}/complete_checkout", json={}).raise_for_status()
+        client.get_httpx_client().post(
+            f"/sandbox/v1/payment_sessions/{session_id}/complete_checkout", json={}
+        ).raise_for_status()
 
         captured = capture_payment_session.sync_detailed(
-            session_id, client=client, body=CapturePaymentSessionRequest(total_amount=3000, idempotency_key=f"{run}-capture")
+            session_id,
+            client=client,
+            body=CapturePaymentSessionRequest(total_amount=3000, idempotency_key=f"{run}-capture"),
         )
         if not isinstance(captured.parsed, CaptureResponse):
             raise SystemExit(f"capture answered {captured.status_code}: {captured.content!r}")
@@ -95,7 +99,10 @@ def main() -> None:
         refund = create_refund.sync_detailed(
             client=client,
             body=CreateRefundRequest(
-                payment_id=session_id, amount=1000, reason=RefundReasonInput.CUSTOMER_REQUEST, idempotency_key=f"{run}-refund"
+                payment_id=session_id,
+                amount=1000,
+                reason=RefundReasonInput.CUSTOMER_REQUEST,
+                idempotency_key=f"{run}-refund",
             ),
         )
         if not isinstance(refund.parsed, RefundCreateResponse):
@@ -106,10 +113,14 @@ def main() -> None:
             raise SystemExit(f"retrieve answered {session!r}")
 
         page = list_payment_sessions.sync(client=client, search=email, status=[PaymentSessionStatusInput.CAPTURED])
-        listed = isinstance(page, PaymentSessionList) and any(str(item.id) == session_id for item in page.payment_sessions)
+        listed = isinstance(page, PaymentSessionList) and any(
+            str(item.id) == session_id for item in page.payment_sessions
+        )
 
         again = capture_payment_session.sync_detailed(
-            session_id, client=client, body=CapturePaymentSessionRequest(total_amount=1000, idempotency_key=f"{run}-capture-2")
+            session_id,
+            client=client,
+            body=CapturePaymentSessionRequest(total_amount=1000, idempotency_key=f"{run}-capture-2"),
         )
         if not isinstance(again.parsed, PaymentSessionCaptureError):
             raise SystemExit(f"the second capture answered {again.status_code}: {again.content!r}")

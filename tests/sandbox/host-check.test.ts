@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { checkAllowedHost, hostAllowed, hostnameOf } from '../../src/sandbox/http/allowed-hosts.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
+import { jsonBody, rawExchange, statusLine } from '../support/raw-http.js';
 
 const KEY = { 'x-service-api-key': 'sandbox-dev-key' };
 const opened: Array<{ close(): Promise<unknown> }> = [];
@@ -15,6 +16,71 @@ function sandbox(options: { publicUrl?: string; allowedHosts?: string[] } = {}) 
   return (host: string | undefined, url = '/payments/v1/payment_sessions', method: 'GET' | 'POST' | 'OPTIONS' = 'GET') =>
     app.inject({ method, url, headers: { ...KEY, ...(host !== undefined ? { host } : {}) } });
 }
+
+const NOT_A_HOST = 'is not a host name or an IP address';
+
+describe('a Host that is no host name or address', () => {
+  it.each(['evil.com/.localhost', 'evil.com?.localhost', 'evil.com#.localhost'])('Host: %s with the published key answers 403 Forbidden, not 200 as a localhost name', async (host) => {
+    const app = buildSandbox({ store: createStore(openDatabase(':memory:')) });
+    opened.push(app);
+    const { text } = await rawExchange(app, `GET /payments/v1/payment_sessions HTTP/1.1\r\nHost: ${host}\r\nx-service-api-key: sandbox-dev-key\r\nConnection: close\r\n\r\n`);
+    expect(statusLine(text)).toBe('HTTP/1.1 403 Forbidden');
+    expect(jsonBody(text)).toEqual({ error: 'Forbidden', message: expect.stringContaining(`The host ${JSON.stringify(host)} ${NOT_A_HOST}`) });
+  });
+
+  it.each([
+    ['an empty label', 'a..localhost'], ['two dots at the end', 'a.localhost..'], ['a leading dot', '.localhost'], ['userinfo', 'a@localhost'],
+    ['a backslash', 'evil.com\\.localhost'], ['percent-encoding', 'evil.com%2f.localhost'], ['a blank inside', 'evil.com .localhost'],
+    ['a tab inside', 'evil.com\t.localhost'], ['an underscore', 'a_b.localhost'], ['a hyphen first', '-a.localhost'], ['a hyphen last', 'a-.localhost'],
+    ['a label of 64 characters', `${'a'.repeat(64)}.localhost`], ['a name of 254 characters', `ab.${'a.'.repeat(121)}localhost`],
+    ['port 0', 'localhost:0'], ['an empty port', 'localhost:'], ['a port of 6 digits', 'localhost:065535'], ['a sign in the port', 'localhost:+80'],
+    ['an IPv4 address in brackets', '[127.0.0.1]'], ['an IPv6 zone', '[fe80::1%25eth0]'], ['IPv6 without brackets', '::1'],
+    ['an address a browser reads as 127.0.0.1', '127.1'], ['a hexadecimal octet', '0x7f.0.0.1'], ['a leading zero', '127.0.0.01'], ['an octet over 255', '127.0.0.256'],
+  ])('%s (%j) answers 403 Forbidden, saying what a host is', async (_what, host) => {
+    const reply = await sandbox()(host);
+    expect(reply.statusCode).toBe(403);
+    expect(reply.json()).toEqual({ error: 'Forbidden', message: expect.stringContaining(NOT_A_HOST) });
+  });
+
+  const absoluteForm = async (target: string) => {
+    const app = buildSandbox({ store: createStore(openDatabase(':memory:')) });
+    opened.push(app);
+    const { text } = await rawExchange(app, `GET ${target} HTTP/1.1\r\nHost: localhost\r\nx-service-api-key: sandbox-dev-key\r\nConnection: close\r\n\r\n`);
+    return { status: statusLine(text), body: jsonBody(text) };
+  };
+
+  it.each([
+    ['http://a@localhost/payments/v1/payment_sessions', 'a@localhost'], ['http://a..localhost:4010/payments/v1/payment_sessions', 'a..localhost:4010'],
+    ['http://localhost:0/payments/v1/payment_sessions', 'localhost:0'],
+  ])('an absolute-form target %s whose authority is no host answers 403 too, whatever Host says', async (target, authority) => {
+    const { status, body } = await absoluteForm(target);
+    expect(status).toBe('HTTP/1.1 403 Forbidden');
+    expect(body.message).toContain(`The host ${JSON.stringify(authority)} ${NOT_A_HOST}`);
+  });
+
+  it('an absolute-form target http://evil.com?.localhost/… is for evil.com, which answers 403', async () => {
+    const { status, body } = await absoluteForm('http://evil.com?.localhost/payments/v1/payment_sessions');
+    expect(status).toBe('HTTP/1.1 403 Forbidden');
+    expect(body.message).toContain('The sandbox does not answer to the host "evil.com"');
+  });
+
+  it.each([
+    ['http://evil.com#.localhost/payments/v1/payment_sessions', 'HTTP/1.1 400 Bad Request', 'MalformedRequest'],
+    ['http://evil.com\\.localhost/payments/v1/payment_sessions', 'HTTP/1.1 400 Bad Request', 'MalformedRequest'],
+    ['http://evil.com%2f.localhost/payments/v1/payment_sessions', 'HTTP/1.1 404 Not Found', 'NotFound'],
+    ['http://[127.0.0.1]/payments/v1/payment_sessions', 'HTTP/1.1 404 Not Found', 'NotFound'],
+  ])('an absolute-form target %s is refused before any route reads it', async (target, status, error) => {
+    expect(await absoluteForm(target)).toEqual({ status, body: { error, message: expect.any(String) } });
+  });
+
+  it.each([
+    ['a rooted name', 'localhost.'], ['a rooted subdomain with a port', 'API.Localhost.:4010'], ['a rooted name of 253 characters', `${'a.'.repeat(122)}localhost.`],
+    ['labels of 63 characters', `${'a'.repeat(63)}.localhost`], ['inner hyphens and digits', 'x-1.b2.localhost'], ['port 1', 'localhost:1'],
+    ['a rooted address', '127.0.0.1.'], ['an IPv4-mapped IPv6 address', '[::FFFF:127.0.0.1]:65535'],
+  ])('%s (%j) is a host, and a localhost name or an address is served', async (_what, host) => {
+    expect((await sandbox()(host)).statusCode).toBe(200);
+  });
+});
 
 describe('a Host the sandbox is not reached by', () => {
   it('attacker.example:4721 with the published key answers 403 Forbidden in the contract\'s shape, not 200', async () => {

@@ -139,10 +139,32 @@ describe('the host a request is for', () => {
     for (const bad of [`${'a'.repeat(64)}.test`, 'a-.test', 'a..test', 'a.test.', '..a.test', 'a_b.test']) expect(() => checkAllowedHost(bad)).toThrow(`--allowed-hosts: ${JSON.stringify(bad)} is not a host name`);
   });
 
-  it('reads a Host with blanks around it, and says NAME for a Host it cannot read', async () => {
+  it('reads a Host with blanks around it, and says what a host is for a Host it cannot read', async () => {
     expect(hostnameOf(' LocalHost:4010 ')).toBe('localhost');
     const app = guarded((a) => registerHostCheck(a, { publicUrl: () => 'http://127.0.0.1:4010', names: [] }));
-    expect((await app.inject({ method: 'GET', url: '/page', headers: { host: ':4010' } })).json().message).toContain('start it with --allowed-hosts NAME (or SANDBOX_ALLOWED_HOSTS)');
+    expect((await app.inject({ method: 'GET', url: '/page', headers: { host: 'evil.com/.localhost:4010' } })).json()).toEqual({
+      error: 'Forbidden',
+      message: 'The host "evil.com/.localhost:4010" is not a host name or an IP address: the sandbox reads a host as letters, digits and hyphens between dots (at most 253 characters), an IPv4 address, or an IPv6 address in brackets, with an optional port from 1 to 65535.',
+    });
+    expect((await app.inject({ method: 'GET', url: '/page', headers: { host: `${'a'.repeat(101)}_` } })).json().message).toMatch(new RegExp(`^The host "${'a'.repeat(100)}…" is not a host name`));
+  });
+
+  it.each([
+    // The port: 1 to 65535, digits only.
+    ['localhost:1', 'localhost'], ['localhost:65535', 'localhost'], ['localhost:0', undefined], ['localhost:65536', undefined], ['localhost:123456', undefined],
+    ['localhost:', undefined], ['localhost:8o', undefined], [':4010', undefined], ['localhost:80:80', undefined],
+    // An IPv6 address in brackets, and nothing else in them.
+    ['[::1]:4010', '::1'], ['[FE80::1]', 'fe80::1'], ['[127.0.0.1]', undefined], ['[x]', undefined], ['[::1', undefined], ['::1', undefined], ['[::1]x', undefined],
+    // A name: labels of 1 to 63 characters between single dots, one more dot at most at the end, 253 characters at most.
+    ['Example.COM.', 'example.com'], ['a.', 'a'], ['.', undefined], ['a..b', undefined], ['a.b..', undefined], ['.a', undefined],
+    [`${'a'.repeat(63)}.b`, `${'a'.repeat(63)}.b`], [`${'a'.repeat(64)}.b`, undefined],
+    [`${'a.'.repeat(126)}b`, `${'a.'.repeat(126)}b`], [`${'a.'.repeat(126)}b.`, `${'a.'.repeat(126)}b`], [`${'a.'.repeat(126)}bc`, undefined],
+    ['evil.com/.localhost', undefined], ['evil.com?.localhost', undefined], ['evil.com#.localhost', undefined], ['a@localhost', undefined], ['a b', undefined], ['', undefined],
+    // Its last label is no number, unless the whole is an IPv4 address.
+    ['10.0.0.1', '10.0.0.1'], ['127.0.0.1.', '127.0.0.1'], ['127.1', undefined], ['1', undefined], ['a.1', undefined], ['010.0.0.1', undefined],
+    ['a1', 'a1'], ['1a', '1a'], ['a.1b', 'a.1b'], ['1.a', '1.a'],
+  ])('hostnameOf(%j) is %j', (host, name) => {
+    expect(hostnameOf(host)).toBe(name);
   });
 
   it('a Host that is only a dot names nothing, even when the public URL\'s host could not be read', () => {
@@ -152,15 +174,17 @@ describe('the host a request is for', () => {
 
   it('refuses a foreign Host in a message that shows its first 100 characters and says how to allow it', async () => {
     const app = guarded((a) => registerHostCheck(a, { publicUrl: () => 'http://127.0.0.1:4010', names: [] }));
-    expect((await app.inject({ method: 'GET', url: '/page', headers: { host: 'a'.repeat(150) } })).json()).toEqual({
+    const long = `${'a'.repeat(60)}.${'a'.repeat(60)}.example`;
+    expect((await app.inject({ method: 'GET', url: '/page', headers: { host: long } })).json()).toEqual({
       error: 'Forbidden',
-      message: `The sandbox does not answer to the host "${'a'.repeat(100)}…": it answers to an IP address, localhost and 127.0.0.1. To reach it by this name, start it with --allowed-hosts ${'a'.repeat(150)} (or SANDBOX_ALLOWED_HOSTS).`,
+      message: `The sandbox does not answer to the host "${long.slice(0, 100)}…": it answers to an IP address, localhost and 127.0.0.1. To reach it by this name, start it with --allowed-hosts ${long} (or SANDBOX_ALLOWED_HOSTS).`,
     });
   });
 
-  it('names the allowed names in its refusal, and a host of exactly 100 characters whole', async () => {
+  it('names the allowed names in its refusal, and a host of exactly 100 characters whole, without its port', async () => {
     const app = guarded((a) => registerHostCheck(a, { publicUrl: () => 'https://sandbox.shop.example', names: ['qa.test', '.preview.test'] }));
-    const reply = await app.inject({ method: 'GET', url: '/page', headers: { host: 'b'.repeat(100) } });
-    expect(reply.json().message).toBe(`The sandbox does not answer to the host "${'b'.repeat(100)}": it answers to an IP address, localhost and sandbox.shop.example, and qa.test, .preview.test. To reach it by this name, start it with --allowed-hosts ${'b'.repeat(100)} (or SANDBOX_ALLOWED_HOSTS).`);
+    const host = `${'b'.repeat(50)}.${'b'.repeat(43)}.EX:80`;
+    const reply = await app.inject({ method: 'GET', url: '/page', headers: { host } });
+    expect(reply.json().message).toBe(`The sandbox does not answer to the host "${host}": it answers to an IP address, localhost and sandbox.shop.example, and qa.test, .preview.test. To reach it by this name, start it with --allowed-hosts ${host.slice(0, -3).toLowerCase()} (or SANDBOX_ALLOWED_HOSTS).`);
   });
 });

@@ -8,21 +8,45 @@ import type { FastifyInstance } from 'fastify';
 import { isIP } from 'node:net';
 import { HttpRefusal } from './errors.js';
 
+/** One label of a host name (RFC 1123): 1 to 63 letters, digits and inner hyphens. */
+const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+/** A host name: labels between single dots, and at most one dot after the last (a rooted name). */
+const HOST_NAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*\\.?$`);
+/** A name of --allowed-hosts: labels between dots, a leading dot allowing the subdomains too. */
+const ALLOWED_NAME = new RegExp(`^\\.?${LABEL}(?:\\.${LABEL})*$`);
+/** The longest host name DNS carries (RFC 1035: 255 bytes on the wire), written without its last dot. */
+export const MOST_HOST_NAME_CHARS = 253;
+
 /** A name of --allowed-hosts: `sandbox.test` allows that name, `.sandbox.test` it and its subdomains. */
 export function checkAllowedHost(name: string): string {
   const lower = name.trim().toLowerCase();
-  if (!/^\.?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(lower)) {
+  if (!ALLOWED_NAME.test(lower)) {
     throw new Error(`--allowed-hosts: ${JSON.stringify(name)} is not a host name (letters, digits and hyphens between dots; a leading dot allows the subdomains too)`);
   }
   return lower;
 }
 
-/** The hostname of a Host header, lower-case, without its port or an IPv6 address's brackets; undefined when it is none. */
+/**
+ * The hostname of a Host header, lower-case, without its port, an IPv6 address's brackets or a
+ * rooted name's last dot; undefined when the Host is not a host and an optional port. A host is
+ * a name of RFC 1123 labels (at most 253 characters, the last not a number), an IPv4 address, or
+ * an IPv6 address in brackets; a port is 1 to 65535. Anything else (a slash, `?`, `#`, `@`, a backslash, a `%`, a
+ * blank, an empty label) would let a name end in `.localhost` that is no subdomain of it.
+ */
 export function hostnameOf(host: string): string | undefined {
-  const found = /^(?:\[([0-9a-f:.]+)\]|([^:[\]]+))(?::(\d{1,5}))?$/i.exec(host.trim());
-  if (found?.[3] !== undefined && Number(found[3]) > 65_535) return undefined;
-  const name = found?.[1] ?? found?.[2];
-  return name?.toLowerCase().replace(/\.$/, '');
+  const found = /^(?:\[([0-9a-f:.]+)\]|([^:]+))(?::([0-9]{1,5}))?$/i.exec(host.trim());
+  if (found === null) return undefined;
+  const [, address, name, port] = found;
+  if (port !== undefined && !(Number(port) >= 1 && Number(port) <= 65_535)) return undefined;
+  // Brackets hold an IPv6 address only (RFC 3986: an IPv4 address is written bare).
+  if (address !== undefined) return isIP(address) === 6 ? address.toLowerCase() : undefined;
+  const lower = name!.toLowerCase();
+  const unrooted = lower.endsWith('.') ? lower.slice(0, -1) : lower;
+  // Checked first, so that the pattern never reads a Host of kilobytes.
+  if (unrooted.length > MOST_HOST_NAME_CHARS || !HOST_NAME.test(lower)) return undefined;
+  // A name never ends in a number (RFC 1123, 2.1): that is an IPv4 address, four decimal octets
+  // without leading zeros, or nothing (a browser reads `127.1` and `0x7f.1` as addresses too).
+  return !/(?:^|\.)[0-9]+$/.test(unrooted) || isIP(unrooted) === 4 ? unrooted : undefined;
 }
 
 /**
@@ -36,12 +60,12 @@ export function targetAuthorityOf(url: string): string | undefined {
 /** Whether a Host header names the sandbox: by an IP address, localhost, the public URL's host, or an allowed name. */
 export function hostAllowed(host: string, allowed: { publicHost: string; names: readonly string[] }): boolean {
   const name = hostnameOf(host);
-  if (name === undefined || name === '') return false;
+  if (name === undefined) return false;
   if (isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost') || name === allowed.publicHost) return true;
   return allowed.names.some((entry) => (entry.startsWith('.') ? name === entry.slice(1) || name.endsWith(entry) : name === entry));
 }
 
-/** Refuses, before anything else reads it, a request whose Host is no name of the sandbox. */
+/** Refuses, before anything else reads it, a request whose Host is no host, or no name of the sandbox. */
 export function registerHostCheck(app: FastifyInstance, allowed: { publicUrl: () => string; names: readonly string[] }): void {
   app.addHook('onRequest', (request, _reply, done) => {
     // An absolute-form target names the host the request is for, whatever Host says.
@@ -50,7 +74,11 @@ export function registerHostCheck(app: FastifyInstance, allowed: { publicUrl: ()
     if (host === undefined) return done();
     const publicHost = hostnameOf(new URL(allowed.publicUrl()).host) ?? '';
     if (hostAllowed(host, { publicHost, names: allowed.names })) return done();
-    const shown = host.length > 100 ? `${host.slice(0, 100)}…` : host;
-    done(new HttpRefusal(403, 'Forbidden', `The sandbox does not answer to the host ${JSON.stringify(shown)}: it answers to an IP address, localhost and ${publicHost || 'its public URL'}${allowed.names.length > 0 ? `, and ${allowed.names.join(', ')}` : ''}. To reach it by this name, start it with --allowed-hosts ${hostnameOf(host) ?? 'NAME'} (or SANDBOX_ALLOWED_HOSTS).`));
+    const shown = JSON.stringify(host.length > 100 ? `${host.slice(0, 100)}…` : host);
+    const name = hostnameOf(host);
+    if (name === undefined) {
+      return done(new HttpRefusal(403, 'Forbidden', `The host ${shown} is not a host name or an IP address: the sandbox reads a host as letters, digits and hyphens between dots (at most ${MOST_HOST_NAME_CHARS} characters), an IPv4 address, or an IPv6 address in brackets, with an optional port from 1 to 65535.`));
+    }
+    done(new HttpRefusal(403, 'Forbidden', `The sandbox does not answer to the host ${shown}: it answers to an IP address, localhost and ${publicHost || 'its public URL'}${allowed.names.length > 0 ? `, and ${allowed.names.join(', ')}` : ''}. To reach it by this name, start it with --allowed-hosts ${name} (or SANDBOX_ALLOWED_HOSTS).`));
   });
 }

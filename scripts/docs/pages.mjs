@@ -109,7 +109,11 @@ const NAV = [
   { href: 'try/index.html', label: 'Try it' },
 ];
 
-/** A page of the site: `depth` is how many folders below the site's root it lives (for relative links). */
+/**
+ * A page of the site: `depth` is how many folders below the site's root it lives (for relative links).
+ * The page's own text comes before the list of guides: on a phone, where the two stack, the guide
+ * starts on the first screen; on a wide screen the stylesheet puts the list on the left.
+ */
 export function layout({ title, body, depth, current, guides = [], activeGuide }) {
   const up = '../'.repeat(depth);
   const nav = NAV.map(({ href, label }) => `<a href="${up}${href}"${label === current ? ' aria-current="page"' : ''}>${label}</a>`).join('');
@@ -129,10 +133,10 @@ export function layout({ title, body, depth, current, guides = [], activeGuide }
 <a class="skip" href="#content">Skip to content</a>
 <header class="top"><a class="brand" href="${up}index.html">HSA/FSA Checkout API</a><nav aria-label="Site">${nav}</nav></header>
 <div class="page${side ? ' with-side' : ''}">
-${side}
 <main id="content">
 ${body}
 </main>
+${side}
 </div>
 </body>
 </html>

@@ -114,6 +114,36 @@ describe('the docs site, served by the sandbox at /docs', () => {
     }
   }, 120_000);
 
+  // On a phone the guide list and the guide stack: the guide comes first, so that its first screen
+  // is the guide, and the list follows it; on a wide screen the list stays on the left.
+  it('starts a guide on the first screen of a 390 px phone, before the guide list, accessible', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await open('guides/webhooks.html');
+    const heading = page.getByRole('heading', { level: 1 });
+    const list = page.getByRole('navigation', { name: 'Guides' });
+    const [headingBox, listBox] = [await heading.boundingBox(), await list.boundingBox()];
+    expect(await heading.textContent()).toBe(guideTitles.get('guides/webhooks.html'));
+    // Above the fold, with room for the guide's first lines under it.
+    expect(headingBox!.y + headingBox!.height).toBeLessThan(844 / 2);
+    expect(listBox!.y).toBeGreaterThan(headingBox!.y + headingBox!.height);
+    // The guide's text, not the list, is what the first screen shows below the heading.
+    expect(await page.evaluate(() => document.elementFromPoint(195, 600)?.closest('main, nav')?.tagName)).toBe('MAIN');
+    // In the document too: a screen reader reads the guide before the list.
+    expect(await page.evaluate(() => {
+      const main = document.querySelector('main')!;
+      const nav = document.querySelector('nav.guides')!;
+      return Boolean(main.compareDocumentPosition(nav) & Node.DOCUMENT_POSITION_FOLLOWING);
+    })).toBe(true);
+    await page.screenshot({ path: path.join(SHOTS, 'docs-guide-phone-first-screen.png') });
+    await shot('docs-guide-phone');
+    await expectAccessible();
+
+    await page.setViewportSize({ width: 1400, height: 900 });
+    const [wideHeading, wideList] = [await heading.boundingBox(), await list.boundingBox()];
+    expect(wideList!.x + wideList!.width).toBeLessThan(wideHeading!.x);
+    expect(wideList!.y).toBeLessThan(wideHeading!.y + wideHeading!.height);
+  });
+
   it('draws the state machines as inline SVG, with every session status of the contract', async () => {
     await open('guides/state-machines.html');
     const figures = page.locator('figure.diagram svg');

@@ -8,6 +8,10 @@
 // of the service (`sandbox --drill`, the evolution drill): the same client must read what that
 // version adds (properties, enum values, an error code, service_fee as a number) and ignore an
 // event type it does not know.
+// A row with a `defaults` client also generates its client with the generator's defaults (only a
+// package name, and what this machine's toolchain needs) into .partners/<id>-defaults/, and runs a
+// short flow written against it today and under the drill: the Defaults column. What each row adds
+// to those defaults is printed below the table.
 //   npm run partners                       every row
 //   npm run partners -- --only go,java     the rows whose id starts with one of these
 //   npm run partners -- --only curl        the curl samples alone
@@ -20,10 +24,10 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { startSandboxProcess } from '../tests/support/sandbox-process.js';
 import { startDeliveryLog } from './partners/deliveries.js';
-import { checkFlow, UNLISTED_VOID_CODE, type Service } from './partners/flow-check.js';
+import { checkDefaultsFlow, checkFlow, UNLISTED_VOID_CODE, type Service } from './partners/flow-check.js';
 import { UNKNOWN_EVENT_TYPE } from '../src/sandbox/domain/evolution-drill.js';
-import { matrixTable, notRun, type RowReport, type StepResult } from './partners/report.js';
-import type { Row, RowContext, SampleProgram } from './partners/row.js';
+import { additionsSection, defaultsNotRun, matrixTable, notRun, type DefaultsReport, type RowReport, type StepResult } from './partners/report.js';
+import type { DefaultsClient, Row, RowContext, SampleProgram } from './partners/row.js';
 import { rows } from './partners/rows/index.js';
 import { CommandFailed, runCommand, tail } from './partners/run-command.js';
 import { ensureToolchain } from './partners/toolchain.js';
@@ -74,7 +78,8 @@ try {
   await later.stop();
 }
 
-const table = matrixTable(reports);
+const additions = additionsSection(reports);
+const table = additions ? `${matrixTable(reports)}\n\n${additions}` : matrixTable(reports);
 console.log(`\n${table}`);
 mkdirSync(path.join(root, 'test-results'), { recursive: true });
 writeFileSync(path.join(root, 'test-results', 'partners.md'), `${table}\n`);
@@ -105,9 +110,9 @@ function rowContext(id: string): RowContext {
   return ctx;
 }
 
-/** Runs one step of a report: its time, and its error's last lines when it fails. */
-function stepper(report: RowReport, log: (line: string) => void) {
-  return async (name: keyof RowReport['steps'], action: () => Promise<void>): Promise<boolean> => {
+/** Runs one step of a report (a row's, or its defaults client's): its time, and its error's last lines when it fails. */
+function stepper<Name extends string>(report: { steps: Record<Name, StepResult | 'not run'> }, log: (line: string) => void) {
+  return async (name: Name, action: () => Promise<void>): Promise<boolean> => {
     const started = Date.now();
     log(`${name}…`);
     try {
@@ -175,7 +180,28 @@ async function runRow(row: Row): Promise<RowReport> {
   } catch (error) {
     ctx.log(`type names: ${(error as Error).message}`);
   }
-  report.passed = ok;
+  // The defaults client needs the row's toolchain, but not its customized client.
+  if (row.defaults && report.steps.toolchain !== 'not run' && report.steps.toolchain.ok) report.defaults = await runDefaults(row, row.defaults);
+  report.passed = ok && (report.defaults?.passed ?? true);
+  return report;
+}
+
+/** The row's generator with its defaults, in .partners/<id>-defaults/: built, then its flow today and under the drill. */
+async function runDefaults(row: Row, defaults: DefaultsClient): Promise<DefaultsReport> {
+  const ctx = rowContext(`${row.id}-defaults`);
+  const report: DefaultsReport = { additions: defaults.additions, warnings: [], steps: defaultsNotRun(), passed: false };
+  const step = stepper(report, ctx.log);
+  report.passed =
+    (await step('build', async () => {
+      report.warnings = (await defaults.build(ctx)).warnings;
+    })) &&
+    (await step('today', async () => {
+      await runDefaultsFlow(row, defaults, ctx, today.sandbox.baseUrl, 'today');
+    })) &&
+    // No fault is armed for it: the defaults flow does not void.
+    (await step('drill', async () => {
+      await runDefaultsFlow(row, defaults, ctx, later.sandbox.baseUrl, 'drill');
+    }));
   return report;
 }
 
@@ -183,6 +209,13 @@ async function runRow(row: Row): Promise<RowReport> {
 function runSamples(program: SampleProgram, ctx: RowContext, id: string): Promise<void> {
   const run = `${id}-samples-${Date.now().toString(36)}`;
   return checkSampleProgram(program, ctx, { PARTNER_BASE_URL: today.sandbox.baseUrl, PARTNER_API_KEY: API_KEY, PARTNER_RUN: run }, operationIds);
+}
+
+/** Runs a defaults flow against a sandbox and checks its claims, as runFlow does; the session id. */
+async function runDefaultsFlow(row: Row, defaults: DefaultsClient, ctx: RowContext, baseUrl: string, service: Service): Promise<string> {
+  const run = `${row.id}-defaults-${service}-${Date.now().toString(36)}`;
+  const output = await defaults.flow(ctx, { PARTNER_BASE_URL: baseUrl, PARTNER_API_KEY: API_KEY, PARTNER_RUN: run });
+  return checkDefaultsFlow(output, { baseUrl, apiKey: API_KEY }, run, service);
 }
 
 /** Runs the row's flow program against a sandbox and checks its claims; the session id. */

@@ -71,6 +71,29 @@ export interface FlowResult {
   service_fee: string;
 }
 
+/**
+ * A client generated with the generator's defaults, and a short flow written against it: create an
+ * authorization session, pay it through the sandbox's helper, retrieve it, list it with a filter,
+ * capture 3000 of 5000 cents, refund 1000, capture again and read the 400's code, and read
+ * status_summary and service_fee. It runs on today's sandbox and under the evolution drill, and must
+ * meet both with no parse error and no value lost.
+ */
+export interface DefaultsClient {
+  /**
+   * What the row adds to the generator's defaults, each saying why: a package name, or an option
+   * that only this machine's toolchain needs ("this machine's toolchain: mono targets net4.8").
+   * Empty when the generator runs exactly as installed.
+   */
+  additions: string[];
+  /** Generates the default client into ctx.workDir (its own folder) and compiles it with the defaults flow; the generator's warnings. */
+  build(ctx: RowContext): Promise<{ warnings: string[] }>;
+  /** Runs the defaults flow; its last line is `PARTNER_DEFAULTS_RESULT <DefaultsFlowResult as JSON>`. */
+  flow(ctx: RowContext, env: FlowEnvironment): Promise<string>;
+}
+
+/** What the defaults flow prints: the flow's claims without the void and without telling known values from unknown ones. */
+export type DefaultsFlowResult = Pick<FlowResult, 'session_id' | 'captured' | 'refund_id' | 'listed' | 'capture_error' | 'status_summary' | 'service_fee'>;
+
 export interface VerifierInput {
   /** A file holding the delivery's body, byte for byte. */
   bodyFile: string;
@@ -102,6 +125,12 @@ export interface Row {
   verify(ctx: RowContext, input: VerifierInput): Promise<RunResult>;
   /** The generated type names of a session (retrieve's answer) and of capture's 400 body. */
   typeNames(ctx: RowContext): Promise<{ session: string; captureError: string }>;
+  /**
+   * The same generator with its defaults, as a partner runs it first: no template, no option but a
+   * package name and what only this machine's toolchain needs (each listed in `additions`), and a
+   * short flow written against what that client gives.
+   */
+  defaults?: DefaultsClient;
   /**
    * The row's samples program: one call of every operation of the contract through the generated
    * client, each between sample markers (SampleProgram), which the reference quotes as that

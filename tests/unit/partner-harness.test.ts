@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkFlow, resultProblems } from '../../scripts/partners/flow-check.js';
+import { checkDefaultsFlow, checkFlow, defaultsResultProblems, resultProblems } from '../../scripts/partners/flow-check.js';
+import { additionsSection, defaultsNotRun, matrixTable, notRun, type DefaultsReport, type RowReport } from '../../scripts/partners/report.js';
 import type { Row, RowContext, VerifierInput } from '../../scripts/partners/row.js';
 import { checkUnknownEvent, checkVerifier } from '../../scripts/partners/verifier-check.js';
 
@@ -165,5 +166,97 @@ describe('the flow check', () => {
     it("fails a program that reports another run's session", async () => {
       await expect(checkFlow(claim(good), { baseUrl, apiKey: 'k' }, 'run-2')).rejects.toThrow(/session s1 is not this run's: its metadata is "run-1", not "run-2"/);
     });
+  });
+});
+
+describe('the defaults flow check (a client generated with the generator\'s defaults)', () => {
+  const sandbox = { baseUrl: 'http://127.0.0.1:9', apiKey: 'unused' };
+  const claim = (result: object) => `creating…\nPARTNER_DEFAULTS_RESULT ${JSON.stringify(result)}\n`;
+  const good = { session_id: 's1', captured: 3000, refund_id: 'r1', listed: true, capture_error: 'SessionCaptured', status_summary: 'Partially Refunded', service_fee: '0.00' };
+  const drilled = { ...good, status_summary: 'Added Later', service_fee: '0.0' };
+
+  it('fails a program that printed no defaults result, even with a PARTNER_RESULT line', async () => {
+    await expect(checkDefaultsFlow(`PARTNER_RESULT ${JSON.stringify(good)}\n`, sandbox, 'run-1')).rejects.toThrow(/no PARTNER_DEFAULTS_RESULT line/);
+  });
+
+  it.each([
+    [{ ...good, session_id: '' }, /no session_id/],
+    [{ ...good, captured: null }, /captured is null, not 3000/],
+    [{ ...good, refund_id: undefined }, /no refund_id/],
+    [{ ...good, listed: 'yes' }, /filtered list did not return the session/],
+    [{ ...good, capture_error: 'AddedLater' }, /capture_error is "AddedLater", not "SessionCaptured"/],
+    [{ ...good, status_summary: 'Added Later' }, /status_summary is "Added Later", not "Partially Refunded"/],
+    [{ ...good, service_fee: null }, /service_fee is null, not the fee 0 written as a decimal/],
+  ])('fails a wrong claim before asking the sandbox: %j', async (result, message) => {
+    await expect(checkDefaultsFlow(claim(result), sandbox, 'run-1')).rejects.toThrow(message);
+    await expect(checkDefaultsFlow(claim(result), sandbox, 'run-1')).rejects.toThrow(/the defaults flow's result is wrong \(today\)/);
+  });
+
+  it('under the drill, wants the summary as the later version sent it, and the capture\'s code as today', async () => {
+    await expect(checkDefaultsFlow(claim(good), sandbox, 'run-1', 'drill')).rejects.toThrow(/under the evolution drill\): status_summary is "Partially Refunded", not "Added Later"/);
+    expect(defaultsResultProblems({ ...drilled, capture_error: 'AddedLater' }, 'drill')).toEqual(['capture_error is "AddedLater", not "SessionCaptured"']);
+  });
+
+  it('asks nothing about the void or known values, and takes the fee written either way', () => {
+    expect(defaultsResultProblems(good, 'today')).toEqual([]);
+    expect(defaultsResultProblems(drilled, 'drill')).toEqual([]);
+    for (const fee of ['0', '0.00', '0.0']) expect(defaultsResultProblems({ ...good, service_fee: fee }, 'today')).toEqual([]);
+    // The customized flow's check still asks for the void.
+    expect(resultProblems(good, 'today')).toContain('void_error is undefined, not "SessionCaptured"');
+  });
+
+  describe('against what the sandbox says', () => {
+    let server: http.Server;
+    let baseUrl = '';
+    beforeAll(async () => {
+      server = http.createServer((request, response) => {
+        const body = request.url!.startsWith('/payments/v1/payment_session/s1')
+          ? { id: 's1', metadata: 'run-1', capture_amount: 3000, status_summary: 'Refunded' }
+          : { payment_sessions: [{ id: 's1', refund_amount: 1000 }] };
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    it('fails a program whose summary the sandbox does not bear out, and passes one it does', async () => {
+      await expect(checkDefaultsFlow(claim(good), { baseUrl, apiKey: 'k' }, 'run-1')).rejects.toThrow(
+        /the sandbox disagrees with the flow program: the sandbox says status_summary "Refunded", the program read "Partially Refunded"$/,
+      );
+      await expect(checkDefaultsFlow(claim(good), { baseUrl, apiKey: 'k' }, 'run-2')).rejects.toThrow(/session s1 is not this run's/);
+    });
+  });
+});
+
+describe('the matrix table\'s Defaults column', () => {
+  const row = (defaults?: DefaultsReport): RowReport => ({ id: 'x', language: 'X', generator: 'gen', version: '1', document: '3.0', warnings: [], steps: notRun(), passed: true, defaults });
+  const ok = (seconds: number) => ({ ok: true, seconds });
+  const defaults = (steps: Partial<DefaultsReport['steps']>, additions: string[] = []): DefaultsReport => ({ additions, warnings: [], steps: { ...defaultsNotRun(), ...steps }, passed: true });
+  const cellOf = (report: RowReport) => matrixTable([report]).split('\n')[2]!.split(' | ').at(-3);
+
+  it('says – for a row without a defaults client, and ok with both flows\' times when all three steps passed', () => {
+    expect(matrixTable([row()]).split('\n')[0]).toContain('| Drill | Defaults | Session type |');
+    expect(cellOf(row())).toBe('–');
+    expect(cellOf(row(defaults({ build: ok(9), today: ok(2.4), drill: ok(3.6) })))).toBe('ok (today 2 s, drill 4 s)');
+  });
+
+  it('names the first step that failed or did not run', () => {
+    expect(cellOf(row(defaults({ build: { ok: false, seconds: 1, error: 'e' } })))).toBe('FAILED (build)');
+    expect(cellOf(row(defaults({ build: ok(1), today: ok(1) })))).toBe('FAILED (drill)');
+    expect(cellOf(row(defaults({ build: ok(1), today: { ok: false, seconds: 1 }, drill: ok(1) })))).toBe('FAILED (today)');
+  });
+
+  it('lists below the table what each row adds to its generator\'s defaults, or that it adds nothing', () => {
+    expect(additionsSection([row()])).toBe('');
+    const section = additionsSection([row(defaults({}, ['packageName=p: the partner\'s package', 'this machine\'s toolchain: Maven'])), { ...row(defaults({})), language: 'Y' }, row()]);
+    expect(section).toBe([
+      'What each row adds to its generator\'s defaults (the Defaults column):',
+      '',
+      '- X, gen:',
+      '  - packageName=p: the partner\'s package',
+      '  - this machine\'s toolchain: Maven',
+      '- Y, gen: nothing: the generator as installed.',
+    ].join('\n'));
   });
 });

@@ -376,6 +376,7 @@ class Converter {
     }
     out = this.types(out, at);
     out = this.openEnum(out, at);
+    out = this.scalarUnion(out, at);
     if (source.const === null && !('type' in out)) out = this.onlyNull(out, pointer(at, 'const'));
     else if (source.const === null) out.nullable = true;
     for (const composition of nullIn) out = this.nullBranch(out, composition, at);
@@ -396,6 +397,26 @@ class Converter {
     this.lose('open enum', pointer(at, 'anyOf'), 'type: string, with the known values in x-extensible-enum and the description');
     const { anyOf: _anyOf, ...rest } = out;
     return withNote({ ...rest, type: 'string', 'x-extensible-enum': known }, knownValuesNote(known));
+  }
+
+  /**
+   * An anyOf of plain scalars of different types (ServiceFee: a string or a number), with nothing
+   * beside but annotations. 3.0 generators read it badly: openapi-generator makes an empty struct or
+   * model of it (Rust, PHP), a class that reads neither (Kotlin) or a module that drops a 0 (Ruby).
+   * With no type, each reads the value as it comes (serde_json::Value, mixed, Object, Any). The
+   * branches stay in `x-any-of`, and the description says what they allow.
+   */
+  scalarUnion(out, at) {
+    const branches = out.anyOf;
+    if (!Array.isArray(branches) || branches.length < 2 || Object.keys(out).some((key) => !UNION_SIBLINGS.has(key) && !key.startsWith('x-'))) return out;
+    const plain = (branch) => isObject(branch) && SCALAR_TYPES.has(branch.type) && Object.keys(branch).every((key) => SCALAR_BRANCH_KEYS.has(key));
+    const types = branches.map((branch) => branch.type);
+    if (!branches.every(plain) || new Set(types).size < types.length || 'x-any-of' in out) return out;
+    this.lose('anyOf of scalar types', pointer(at, 'anyOf'), 'no type, with the branches in x-any-of and the description');
+    const { anyOf: _anyOf, ...rest } = out;
+    const note = `It is ${types.map((type) => `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`).join(' or ')}, as \`x-any-of\` says: OpenAPI 3.0 generators read an anyOf `
+      + 'of scalar types badly, so the companion states no type. Read the value as it comes.';
+    return withNote({ ...rest, 'x-any-of': branches }, note);
   }
 
   /** Whether the exclusive bound beside `bound` (minimum or maximum) is the stricter, or the only, one. */
@@ -542,6 +563,11 @@ class Converter {
     return replaceKey(replaceKey(out, 'allOf', {}), '$ref', { allOf: [{ $ref: out.$ref }, ...allOf] });
   }
 }
+
+/** The types an anyOf of scalars may join (scalarUnion), what its branches may hold, and what may stand beside it. */
+const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
+const SCALAR_BRANCH_KEYS = new Set(['type', 'format', 'description', 'title', 'nullable']);
+const UNION_SIBLINGS = new Set(['anyOf', 'description', 'title', 'example', 'default', 'deprecated', 'readOnly', 'writeOnly', 'externalDocs']);
 
 /** What the description of an open enum says in 3.0, where no keyword can. */
 const knownValuesNote = (known) => `Known values: ${known.map((v) => `\`${v}\``).join(', ')}. Other values may appear: read it as a string.`;

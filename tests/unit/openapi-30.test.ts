@@ -153,11 +153,47 @@ describe('a schema', () => {
   });
 
   it('with several types is an anyOf of one branch per type, each nullable when null is allowed', () => {
-    expect(convertSchema({ type: ['string', 'number'], description: 'd' }).schema).toEqual({ anyOf: [{ type: 'string' }, { type: 'number' }], description: 'd' });
-    expect(convertSchema({ type: ['string', 'number', 'null'] }).schema).toEqual({ anyOf: [{ type: 'string', nullable: true }, { type: 'number', nullable: true }] });
+    expect(convertSchema({ type: ['string', 'object'], description: 'd' }).schema).toEqual({ anyOf: [{ type: 'string' }, { type: 'object' }], description: 'd' });
+    expect(convertSchema({ type: ['array', 'object', 'null'] }).schema).toEqual({ anyOf: [{ type: 'array', nullable: true }, { type: 'object', nullable: true }] });
     // An anyOf already there stays; the types join it through allOf.
     expect(convertSchema({ type: ['string', 'integer'], anyOf: [{ minLength: 1 }, { minimum: 1 }] }).schema)
       .toEqual({ allOf: [{ anyOf: [{ type: 'string' }, { type: 'integer' }] }], anyOf: [{ minLength: 1 }, { minimum: 1 }] });
+  });
+
+  it('that is an anyOf of scalars of different types (a string or a number) has no type, its branches in x-any-of', () => {
+    const fee = { description: 'Fee.', anyOf: [{ type: 'string', description: 'Text.' }, { type: 'number', format: 'double' }] };
+    const { schema, losses } = convertSchema(fee);
+    expect(schema).toEqual({
+      description: 'Fee.\n\nIt is a string or a number, as `x-any-of` says: OpenAPI 3.0 generators read an anyOf of scalar types badly, so the companion states no type. Read the value as it comes.\n',
+      'x-any-of': fee.anyOf,
+    });
+    expect(losses).toEqual([{ kind: 'anyOf of scalar types', at: '#/components/schemas/S/anyOf', to: 'no type, with the branches in x-any-of and the description' }]);
+    // A type array of scalars says the same, nullable branches and an extension beside included.
+    expect(convertSchema({ type: ['integer', 'boolean', 'null'], 'x-k': 1 }).schema).toEqual({
+      'x-k': 1,
+      description: expect.stringMatching(/^It is an integer or a boolean, as `x-any-of` says/),
+      'x-any-of': [{ type: 'integer', nullable: true }, { type: 'boolean', nullable: true }],
+    });
+    // Not such a union: one branch, two of one type, a branch with a rule or an enum, a branch not scalar,
+    // a keyword beside that constrains, or an x-any-of already there.
+    for (const schema of [
+      { anyOf: [{ type: 'string' }] },
+      { anyOf: [{ type: 'string' }, { type: 'string', format: 'date' }] },
+      { anyOf: [{ type: 'string', minLength: 1 }, { type: 'number' }] },
+      { anyOf: [{ type: 'string', enum: ['a'] }, { type: 'number' }] },
+      { anyOf: [{ type: 'string' }, { type: 'array' }] },
+      { anyOf: [{ type: 'string' }, { $ref: '#/components/schemas/T' }] },
+      { anyOf: [{ type: 'string' }, { type: 'number' }], maxLength: 3 },
+      { anyOf: [{ type: 'string' }, { type: 'number' }], 'x-any-of': [] },
+    ]) {
+      const { schema: out, losses: none } = convertSchema(schema, { T: { type: 'number' } });
+      expect(out.anyOf).toHaveLength(schema.anyOf.length);
+      expect(kinds(none)).not.toContain('anyOf of scalar types');
+    }
+    // Annotations beside are kept.
+    const annotated = convertSchema({ title: 't', example: '1', default: '0', deprecated: true, readOnly: true, anyOf: [{ type: 'string' }, { type: 'number' }] }).schema;
+    expect(annotated).toMatchObject({ title: 't', example: '1', default: '0', deprecated: true, readOnly: true });
+    expect(annotated).not.toHaveProperty('anyOf');
   });
 
   it('of null alone is a nullable type whose one value is null, reported', () => {

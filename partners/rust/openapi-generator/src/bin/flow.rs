@@ -18,7 +18,7 @@ use checkout_api::apis::{Error, ResponseContent};
 use checkout_api::known_values;
 use checkout_api::models::{
     self, AmountDetails, CapturePaymentSessionRequest, CreatePaymentSessionRequest,
-    CreateRefundRequest, OrderItemInput, ServiceFee, VoidPaymentSessionRequest,
+    CreateRefundRequest, OrderItemInput, VoidPaymentSessionRequest,
 };
 
 /// The 400 body of a refused call, read through the operation's generated error enum: `pick`
@@ -288,12 +288,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &session.status_summary,
         known_values::payment_session::status_summary::ALL,
     );
-    // service_fee is a string or a number in the document: the generated ServiceFee is an
-    // untagged enum of the two, written back as the decimal it carries.
-    let service_fee = match session.service_fee.as_deref() {
-        Some(ServiceFee::String(text)) => text.clone(),
-        Some(ServiceFee::Number(number)) => number.to_string(),
-        None => String::new(),
+    // service_fee is a string or a number: the 3.0 companion states no type for it, so the
+    // client holds the JSON value as it came, written back as the decimal it carries.
+    let service_fee = match session.service_fee.clone().flatten() {
+        Some(serde_json::Value::String(text)) => text,
+        Some(serde_json::Value::Number(number)) => number.to_string(),
+        _ => String::new(),
     };
 
     println!(

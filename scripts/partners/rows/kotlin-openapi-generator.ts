@@ -6,7 +6,7 @@
 // partner's repository would hold them.
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Row, RowContext } from '../row.js';
+import type { DefaultsClient, Row, RowContext } from '../row.js';
 import { generatorWarnings, openapiGenerator, OPENAPI_GENERATOR_TOOLCHAIN } from './openapi-generator.js';
 import { sampleProgramOf } from '../../lib/samples.mjs';
 
@@ -32,6 +32,28 @@ function answerSchema(documentFile: string, route: string, method: string, statu
   const ref: string | undefined = response?.content?.['application/json']?.schema?.$ref;
   return ref?.split('/').pop();
 }
+
+/**
+ * The generator with its defaults (library jvm-okhttp4), from the OpenAPI 3.0 companion, where the
+ * open enums are strings and ServiceFee has no type: a package name is all it adds. From the 3.1
+ * document its defaults make an empty class of each open enum (see NOTES.md).
+ */
+const defaults: DefaultsClient = {
+  additions: [
+    `packageName=${clientPackage}: the partner's package`,
+    "this machine's toolchain: Maven builds it (pom.xml), since no Gradle is installed; the generator's build.gradle stays unused",
+  ],
+  async build(ctx) {
+    const result = await openapiGenerator(ctx, ['generate', '-g', 'kotlin', '-i', ctx.documents.openapi30, '-o', ctx.workDir, '--additional-properties', `packageName=${clientPackage}`]);
+    copyFileSync(path.join(ctx.root, source, 'pom.xml'), path.join(ctx.workDir, 'pom.xml'));
+    copyFileSync(path.join(ctx.root, source, 'defaults', 'Flow.kt'), path.join(sources(ctx), 'Flow.kt'));
+    await maven(ctx, ['compile', 'dependency:build-classpath', '-Dmdep.outputFile=classpath.txt', '-DincludeScope=runtime']);
+    return { warnings: generatorWarnings(result.output) };
+  },
+  async flow(ctx, env) {
+    return (await ctx.run('java', ['-cp', classpath(ctx), 'Flow'], { env: { ...env } })).output;
+  },
+};
 
 export const kotlinOpenapiGenerator: Row = {
   id: 'kotlin-openapi-generator',
@@ -94,4 +116,5 @@ export const kotlinOpenapiGenerator: Row = {
     if (!existsSync(path.join(packageDir(ctx, 'models'), `${captureError}.kt`))) throw new Error(`no generated model ${captureError}.kt for capture's 400`);
     return { session, captureError };
   },
+  defaults,
 };

@@ -3,9 +3,9 @@
 // documented values and any string), in a Go module as a partner's repository holds it (go.mod,
 // go.sum, the generator's config and overlay, three commands: the flow, the samples, the verifier).
 // The generator runs through `go run <module>@<pin>`, from the Go module proxy and Go's own caches.
-import { readFileSync } from 'node:fs';
+import { copyFileSync, cpSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Row, RowContext } from '../row.js';
+import type { DefaultsClient, Row, RowContext } from '../row.js';
 import { copyPartnerFiles } from './npm-project.js';
 import { sampleProgramOf } from '../../lib/samples.mjs';
 
@@ -43,6 +43,27 @@ function memberType(code: string, operation: string, member: string): string {
   return `checkoutapi.${type}`;
 }
 
+/**
+ * The generator with its defaults, from the OpenAPI 3.0 companion (oapi-codegen is one of the tools
+ * that read 3.1 partly): the configuration its README gives a client, a package and a file, and
+ * nothing else. From 3.1 it needs `skip-prune` (NOTES.md, "With the generator's defaults").
+ */
+const defaults: DefaultsClient = {
+  additions: ['package: checkoutapi, output: checkoutapi/checkoutapi.gen.go, generate: models and client: the configuration oapi-codegen\'s README gives a client'],
+  async build(ctx) {
+    await checkGoVersion(ctx);
+    for (const file of ['go.mod', 'go.sum']) copyFileSync(path.join(ctx.root, source, file), path.join(ctx.workDir, file));
+    cpSync(path.join(ctx.root, source, 'defaults'), ctx.workDir, { recursive: true });
+    const generator = `github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@v${ctx.pins['oapi-codegen']}`;
+    const result = await ctx.run('go', ['run', generator, '-config', 'oapi-codegen.yaml', ctx.documents.openapi30]);
+    await ctx.run('go', ['build', '-buildvcs=false', '-o', 'bin/flow', '.']);
+    return { warnings: oapiCodegenWarnings(result.output) };
+  },
+  async flow(ctx, env) {
+    return (await ctx.run(path.join(ctx.workDir, 'bin', 'flow'), [], { env: { ...env } })).output;
+  },
+};
+
 export const goOapiCodegen: Row = {
   id: 'go-oapi-codegen',
   language: 'Go',
@@ -76,4 +97,5 @@ export const goOapiCodegen: Row = {
     const code = readFileSync(path.join(ctx.workDir, generated), 'utf8');
     return { session: memberType(code, 'RetrievePaymentSession', 'JSON200'), captureError: memberType(code, 'CapturePaymentSession', 'JSON400') };
   },
+  defaults,
 };

@@ -282,3 +282,42 @@ describe('a guide that asks for a diagram no one draws', () => {
     }
   }, 60_000);
 });
+
+// A guide speaks to the partner: what the reference does not settle is said once per section, in a
+// note labelled so at its end, not as a hedge inside the sentences a partner follows. The marks
+// themselves stay in the contract (x-undocumented, "inferred" in descriptions).
+describe('the guides\' notes on what the reference does not settle', () => {
+  const NOTE = '> **Not settled by the reference.**';
+  const HEDGE = /\binferred\b|not documented|undocumented|not shown|does not (?:say|show|state|define)/gi;
+  const guides = [
+    ...readdirSync(path.join(repoRoot, 'docs', 'guides')).map((file) => `docs/guides/${file}`),
+    'docs/client-and-webhooks.md',
+  ];
+  /** What breaks the rule in a guide's text: per `## ` section (code left out), its hedges and misplaced notes. */
+  const problems = (markdown: string) => markdown.replace(/```[\s\S]*?```/g, '').split(/\n(?=## )/).flatMap((text) => {
+    const heading = text.split('\n')[0]!;
+    const lines = text.trimEnd().split('\n');
+    const hedges = lines.filter((line) => !line.startsWith('>')).join('\n').match(HEDGE) ?? [];
+    const notes = lines.flatMap((line, i) => (line.startsWith(NOTE) ? [i] : []));
+    return [
+      ...hedges.map((hedge) => `${heading}: "${hedge}" outside the note`),
+      ...(notes.length > 1 ? [`${heading}: ${notes.length} notes`] : []),
+      // The note is the section's last block: only its own quoted lines follow it.
+      ...(notes.length === 1 && !lines.slice(notes[0]).every((line) => line.startsWith('>'))
+        ? [`${heading}: the note is not last`]
+        : []),
+    ];
+  });
+
+  it.each(guides)('%s hedges only in its notes, at most one per section, each at the section\'s end', (file) => {
+    expect(problems(readFileSync(path.join(repoRoot, file), 'utf8'))).toEqual([]);
+  });
+
+  it('finds a hedge in the prose, a second note, and a note that is not last', () => {
+    const guide = ['# G', '', '## A', '', 'The prefix of other ids is inferred.', '',
+      '## B', '', `${NOTE} One.`, '', `${NOTE} Two.`, '', '## C', '', `${NOTE} Three.`, '', 'More text.', '',
+      '## D', '', '```sh', '# not documented, in code', '```', '', `${NOTE} Four: not shown.`].join('\n');
+    expect(problems(guide))
+      .toEqual(['## A: "inferred" outside the note', '## B: 2 notes', '## C: the note is not last']);
+  });
+});

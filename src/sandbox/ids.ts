@@ -16,3 +16,6 @@ export const randomIds: IdSource = {
 
 /** A webhook delivery id: `dlv_` and 32 hex digits, fixed when the event is queued. */
 export const deliveryId = (ids: IdSource) => `dlv_${ids.uuid().replace(/-/g, '')}`;
+
+/** A listener's claim of one delivery: `lc_` and a short id, new on every claim, which its report names. */
+export const listenerClaimId = (ids: IdSource) => `lc_${ids.short()}`;

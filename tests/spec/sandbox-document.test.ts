@@ -199,8 +199,8 @@ describe('sandbox helper API: schemas', () => {
     expect(required('FaultRequest')).toEqual(['operation_id', 'status']);
     expect(required('RequireTokenActionRequest')).toEqual(['next_action']);
     expect(required('WebhookListenerRequest')).toEqual(['forward_url']);
-    expect(required('ListenerAttemptRequest')).toEqual(['delivery_id', 'latency_ms', 'status']);
-    expect(required('ListenerDelivery')).toEqual(['attempt', 'delivery_id', 'event_id', 'event_type', 'object_id', 'request_body', 'request_headers', 'webhook_delivery_id']);
+    expect(required('ListenerAttemptRequest')).toEqual(['claim_id', 'delivery_id', 'latency_ms', 'status']);
+    expect(required('ListenerDelivery')).toEqual(['attempt', 'claim_id', 'delivery_id', 'event_id', 'event_type', 'object_id', 'request_body', 'request_headers', 'webhook_delivery_id']);
   });
 });
 

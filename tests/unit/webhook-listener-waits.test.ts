@@ -86,10 +86,10 @@ describe('a waiting claim', () => {
     queue(2);
     const [first] = store.transaction(() => hub.claim(stored, 1));
     const waits = [waitFor(60_000), waitFor(60_000)];
-    expect(hub.release(stored.id, 999_999)).toBeUndefined();
+    expect(hub.release(stored.id, 999_999, first!.claimId)).toBeUndefined();
     await turn();
     expect(waits.map((w) => w.state.ended)).toEqual([false, false]);
-    expect(hub.release(stored.id, first!.delivery.id)).toBeDefined();
+    expect(hub.release(stored.id, first!.delivery.id, first!.claimId)).toBeDefined();
     await turn();
     expect(waits.map((w) => w.state.ended)).toEqual([true, true]);
   });
@@ -169,7 +169,7 @@ describe('the sweep', () => {
     expect(db.prepare("SELECT id FROM webhook_endpoints WHERE origin = 'listener' ORDER BY id").pluck().all()).toEqual(['wl_b']);
     expect(db.prepare("SELECT COUNT(*) FROM deliveries WHERE endpoint_id = 'wl_a'").pluck().get()).toBe(0);
     // Its leases went with it: a listener of the same id starts holding nothing.
-    expect(hub.release('wl_a', claimed!.delivery.id)).toBeUndefined();
+    expect(hub.release('wl_a', claimed!.delivery.id, claimed!.claimId)).toBeUndefined();
   });
 
   it('skips a closed database without a word', async () => {

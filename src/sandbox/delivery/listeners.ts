@@ -6,7 +6,9 @@
 //
 // This module keeps what the database does not:
 // - which deliveries each listener holds: a claim leases them until their report, or for LEASE_MS,
-//   after which they are due again (a command line that vanished mid-forward loses nothing);
+//   after which they are due again (a command line that vanished mid-forward loses nothing). Each
+//   claim of a delivery has its own id, which the report names: a report of a claim whose lease ran
+//   out, the delivery claimed again since, is refused and leaves the current claim alone;
 // - how many it may hold: a claim hands at most 8 (the deliveries the dispatcher sends an endpoint
 //   at once), and a listener holds at most 64 unreported (the attempts open per endpoint), so that a
 //   claim's work and its answer stay bounded. The command line sends them by the dispatcher's slots
@@ -15,6 +17,7 @@
 //   LOOK_EVERY_MS (a retry comes due, or the clock was advanced);
 // - the sweep of listeners that stopped asking: gone after IDLE_EXPIRY_MS, with their deliveries.
 import { CONCURRENT_PER_ENDPOINT, OPEN_PER_ENDPOINT } from '../domain/delivery-slots.js';
+import { listenerClaimId, randomIds, type IdSource } from '../ids.js';
 import type { Store } from '../store/index.js';
 import type { DueDelivery } from '../store/deliveries.js';
 import type { WebhookListener } from '../store/listeners.js';
@@ -30,15 +33,18 @@ export const HOLD_MOST = OPEN_PER_ENDPOINT;
 const LOOK_EVERY_MS = 250;
 const SWEEP_EVERY_MS = 5_000;
 
-/** A delivery a listener holds: as claimed, and when (the channel's clock, and performance.now()). */
+/** A delivery a listener holds: as claimed, by which claim, and when (the channel's clock, and performance.now()). */
 export interface Lease {
   delivery: DueDelivery;
+  claimId: string;
   attemptedAt: string;
   claimedAt: number;
 }
 
 export interface ClaimedDelivery {
   delivery: DueDelivery;
+  /** This claim's id (`lc_…`), new on every claim of the delivery: its report names it. */
+  claimId: string;
   /** What the command line sends: the bytes and headers, signed now, as the dispatcher would send them. */
   request: DeliveryRequest;
 }
@@ -75,9 +81,10 @@ export class WebhookListeners {
 
   /**
    * Inside a write: at most `limit` (and CLAIM_MOST) of the listener's due deliveries, oldest event
-   * first, each leased to it and signed with the real time now; none while it holds HOLD_MOST.
+   * first, each leased to it under a new claim id and signed with the real time now; none while it
+   * holds HOLD_MOST.
    */
-  claim(listener: WebhookListener, limit: number = CLAIM_MOST): ClaimedDelivery[] {
+  claim(listener: WebhookListener, limit: number = CLAIM_MOST, ids: IdSource = randomIds): ClaimedDelivery[] {
     const held = this.held(listener.id);
     const free = Math.min(limit, CLAIM_MOST, HOLD_MOST - held.size);
     if (free <= 0) return [];
@@ -86,8 +93,9 @@ export class WebhookListeners {
     // Stored even when nothing was claimed: held() drops an empty map on its next read.
     this.leases.set(listener.id, held);
     return due.map((delivery) => {
-      held.set(delivery.id, { delivery, attemptedAt: now, claimedAt: this.monotonic() });
-      return { delivery, request: deliveryRequest(listener, delivery.payload) };
+      const claimId = listenerClaimId(ids);
+      held.set(delivery.id, { delivery, claimId, attemptedAt: now, claimedAt: this.monotonic() });
+      return { delivery, claimId, request: deliveryRequest(listener, delivery.payload) };
     });
   }
 
@@ -98,15 +106,20 @@ export class WebhookListeners {
     return this.store.deliveries.due(listener.id, this.store.clock.now(listener.channel), { skip: [...held.keys()], limit: 1 }).length > 0;
   }
 
-  /** Ends the listener's lease of the delivery, for its report; undefined when it holds none. */
-  release(listenerId: string, deliveryId: number): Lease | undefined {
+  /**
+   * Ends the lease that the claim `claimId` holds on the delivery, for its report; undefined when
+   * that claim holds none: never made, reported already, or its lease ran out. A claim made since
+   * (the delivery due again, and claimed again) keeps its lease: its own report is the one taken.
+   */
+  release(listenerId: string, deliveryId: number, claimId: string): Lease | undefined {
     const held = this.held(listenerId);
     const lease = held.get(deliveryId);
+    if (lease?.claimId !== claimId) return undefined;
     held.delete(deliveryId);
     if (held.size === 0) this.leases.delete(listenerId);
     // A hold came free (and, once the report commits, the resource's next event may be due): a
     // waiting claim looks again at once rather than at its next look.
-    if (lease && this.waiting.size > 0) setImmediate(() => this.wakeAll());
+    if (this.waiting.size > 0) setImmediate(() => this.wakeAll());
     return lease;
   }
 

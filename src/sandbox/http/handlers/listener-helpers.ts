@@ -34,11 +34,15 @@ function liveListener(store: Store, listeners: WebhookListeners, channel: string
   return found;
 }
 
-/** A claimed delivery as its command line reads it: what to send, and what to show of it. */
-function deliveryView({ delivery, request }: ClaimedDelivery) {
+/** Whether two listeners receive the same events: the same names, in any order (both normalized by newEndpoint). */
+const sameEvents = (a: string[], b: string[]) => a.length === b.length && a.every((type) => b.includes(type));
+
+/** A claimed delivery as its command line reads it: what to send, under which claim, and what to show of it. */
+function deliveryView({ delivery, claimId, request }: ClaimedDelivery) {
   const envelope = JSON.parse(delivery.payload) as { webhook_delivery_id: string; event_type: string; data?: unknown };
   return {
-    delivery_id: String(delivery.id), event_id: String(delivery.outbox_id), webhook_delivery_id: envelope.webhook_delivery_id,
+    delivery_id: String(delivery.id), claim_id: claimId,
+    event_id: String(delivery.outbox_id), webhook_delivery_id: envelope.webhook_delivery_id,
     event_type: envelope.event_type, object_id: eventObjectId(envelope.data) ?? null, attempt: delivery.attempts + 1,
     request_body: request.body, request_headers: request.headers,
   };
@@ -48,9 +52,6 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
   return {
     createWebhookListener(context, store) {
       listeners.removeExpired();
-      if (store.listeners.live(context.channel, listeners.cutoff()).length >= MAX_LISTENERS) {
-        throw helperRefusal('InvalidRequest', `A channel has at most ${MAX_LISTENERS} webhook listeners; stop one first (each expires ${IDLE_EXPIRY_MS / 1000} s after it last asked for its deliveries).`);
-      }
       const url = serialized(context.body.forward_url);
       // No own-address check: the sandbox never sends to this URL, which only the command line's machine resolves.
       const endpoint = newEndpoint({
@@ -58,6 +59,19 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
         secret: listenerSecret(store.pageSecret.get(), context.channel, url),
         ...(context.body.event_types ? { eventTypes: context.body.event_types } : {}),
       });
+      const live = store.listeners.live(context.channel, listeners.cutoff());
+      // A command line started again with the same key, URL and events (after a crash, a kill, a
+      // lost connection) takes up its listener before it expires, with what was fired meanwhile.
+      const same = live.find((listener) =>
+        listener.url === endpoint.url && sameEvents(listener.event_types, endpoint.event_types));
+      if (same) {
+        store.listeners.touch(same.id, listeners.now());
+        return view(liveListener(store, listeners, context.channel, same.id));
+      }
+      if (live.length >= MAX_LISTENERS) {
+        throw helperRefusal('InvalidRequest', `A channel has at most ${MAX_LISTENERS} webhook listeners; `
+          + `stop one first (each expires ${IDLE_EXPIRY_MS / 1000} s after it last asked for its deliveries).`);
+      }
       const listener = { ...endpoint, polled_at: listeners.now() };
       store.listeners.add(listener);
       return view(listener);
@@ -84,7 +98,7 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
       const claim = () => store.write(() => {
         const listener = liveListener(store, listeners, channel, id);
         store.listeners.touch(id, listeners.now());
-        return listeners.closing ? [] : listeners.claim(listener, limit);
+        return listeners.closing ? [] : listeners.claim(listener, limit, context.ids);
       });
       return new AnswerLater(async (gone) => {
         let claimed = await claim();
@@ -104,11 +118,15 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
 
     createListenerAttempt(context, store) {
       const listener = liveListener(store, listeners, context.channel, context.path.listener_id);
-      const { delivery_id: given, status, latency_ms: latencyMs, response_excerpt: response = null, error = null } = context.body;
+      const { delivery_id: given, claim_id: claimId, status, latency_ms: latencyMs } = context.body;
+      const { response_excerpt: response = null, error = null } = context.body;
       const deliveryId = Number(given);
-      const lease = listeners.release(listener.id, deliveryId);
+      const lease = listeners.release(listener.id, deliveryId, claimId);
       if (!lease || !store.deliveries.isPending(deliveryId)) {
-        throw helperRefusal('InvalidState', `Listener ${listener.id} holds no delivery ${quoted(given)}: it was never claimed, its attempt was reported already, or its ${LEASE_MS / 1000} s lease ran out and it is due again.`);
+        throw helperRefusal('InvalidState', `Listener ${listener.id} holds no delivery ${quoted(given)} `
+          + `under claim ${quoted(claimId)}: that claim was never made, its attempt was reported already, `
+          + `or its ${LEASE_MS / 1000} s lease ran out `
+          + 'and the delivery is due again (or claimed again, under another claim id).');
       }
       store.listeners.touch(listener.id, listeners.now());
       recordAttempt(store, listener, lease.delivery, lease.attemptedAt, { status, response, error, latencyMs });

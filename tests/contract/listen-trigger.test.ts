@@ -2,7 +2,9 @@
 // the CLI against a sandbox process, forwarding to a local receiver that verifies every delivery
 // with this package's verifyWebhook. Every webhook event of the contract is triggered and arrives
 // signed; a receiver's 500 is shown as a failure and retried; Ctrl-C leaves nothing registered; the
-// secret is the same on every run with the same URL; --events filters; mistakes get one line.
+// secret is the same on every run with the same URL; --events filters; mistakes get one line. A
+// listen killed and started again takes its listener up, with what was fired in between, once
+// each; a channel's data (a sku full of escape sequences) reaches the terminal escaped.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -232,6 +234,55 @@ describe('listen and trigger', () => {
       db.close();
     }
     expect(await interrupt(listener)).toBe(0);
+  }, 120_000);
+
+  it('prints a channel\'s data escaped: a sku of escape sequences reaches no terminal raw', async () => {
+    const { receiver, useSecret } = await receiverFor();
+    const listener = await listenTo(receiver.url, ['--events', 'product_catalog.item.eligibility_updated'], useSecret);
+    const sku = `ESC-\u001b]0;TITLE\u0007\u001b[2J\u001b[31mRED\u001b[0m-${Date.now()}`;
+    const created = await fetch(`${sandbox.baseUrl}/api/v1/product_catalog/items/create`, {
+      method: 'POST', headers: { 'x-service-api-key': SANDBOX_API_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ sku, name: 'Escapes' }),
+    });
+    expect(created.status).toBe(200);
+    const review = { method: 'POST', body: { sku, eligibility: 'eligible' } };
+    const reviewed = await helper('/sandbox/v1/catalog/items/review', review);
+    expect(reviewed.sku).toBe(sku);
+    await until(() => receiver.accepted.length === 1, 20_000, 'the eligibility update');
+    expect(receiver.accepted[0]!.body.data.object.sku).toBe(sku);
+    const shown = sku.replace('\u001b]0;TITLE\u0007\u001b[2J\u001b[31mRED\u001b[0m',
+      '\\x1b]0;TITLE\\x07\\x1b[2J\\x1b[31mRED\\x1b[0m');
+    await until(() => listener.lines.some((line) => line.includes(shown)), 10_000, 'the line of the attempt');
+    expect(await interrupt(listener)).toBe(0);
+    // No control character at all, in any line or on standard error (lines are split on \n).
+    const raw = /[\u0000-\u001f\u007f-\u009f]/;
+    expect(listener.lines.filter((line) => raw.test(line))).toEqual([]);
+    expect(raw.test(listener.stderr())).toBe(false);
+  }, 120_000);
+
+  it('takes up its listener when killed and started again within 60 s: what was fired between comes once', async () => {
+    const { receiver, useSecret } = await receiverFor();
+    const first = await listenTo(receiver.url, ['--events', 'dispute.created'], useSecret);
+    // Killed: no Ctrl-C, so the listener stays, and events are fired while nobody asks.
+    await interrupt(first, 'SIGKILL');
+    const fire = () => run(['trigger', 'dispute.created', ...target()]);
+    const fired = [await fire(), await fire()];
+    const disputes = fired.map((result) => firedFor(result.stdout)!);
+    expect(receiver.arrived).toEqual([]);
+    const second = await listenTo(receiver.url, ['--events', 'dispute.created'], useSecret);
+    expect(second.id).toBe(first.id);
+    expect(second.secret).toBe(first.secret);
+    await until(() => receiver.accepted.length === 2, 20_000, 'the two disputes');
+    expect(receiver.accepted.map(({ body }) => body.data.dispute_id).sort()).toEqual([...disputes].sort());
+    // Once each: nothing more comes, and the log has one attempt of each, both delivered.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(receiver.arrived).toHaveLength(2);
+    type Attempt = { endpoint_id: string; status: number };
+    const attempts = (await helper('/sandbox/v1/webhook_deliveries?limit=1000')).attempts as Attempt[];
+    const log = attempts.filter((a) => a.endpoint_id === first.id);
+    expect(log.map((a) => a.status)).toEqual([204, 204]);
+    expect(await interrupt(second)).toBe(0);
+    expect(await listenerIds()).toEqual([]);
   }, 120_000);
 
   it('says what is wrong in one line, with no stack trace: 2 for a mistake in the command, 1 when the sandbox cannot be used', async () => {

@@ -1,15 +1,24 @@
 // `hsa-fsa-sandbox listen --forward-to URL`: forwards a running sandbox's webhooks to a receiver
 // only this machine reaches, as `stripe listen` does. It registers a webhook listener (the helper
 // document's Webhook listeners), claims its due deliveries by long poll, as many as it has free
-// slots, POSTs each exactly as the sandbox signed it (as many at once as the dispatcher would), and
+// slots, POSTs each body as the sandbox signed it (as many at once as the dispatcher would), and
 // reports what the receiver answered, so that the sandbox logs the attempt and retries a failure on
-// its own schedule. One line per attempt. Ctrl-C removes the listener.
+// its own schedule. One line per attempt. Ctrl-C removes the listener; a run that ended otherwise
+// leaves it for 60 s, and a run started again with the same key, URL and events takes it up.
+//
+// It trusts only its own flags: it forwards to --forward-to, whatever URL the sandbox registered,
+// with only the headers a receiver needs (forwarded-request.ts), and reports only what that
+// receiver answered. Everything it prints passes through visible() (terminal-text.ts): a channel's
+// data, such as a catalog item's sku, never reaches the terminal as escape sequences.
 import { exitWhenOrphaned } from '../../orphan.js';
 import { DELIVERY_TIMEOUT_MS, sendAttempt, type AttemptOutcome } from '../delivery/attempt.js';
 import { InFlight } from '../delivery/in-flight.js';
 import type { components } from '../../../generated/sandbox.js';
 import { attemptLine, verdictOf, type AttemptVerdict } from './attempt-line.js';
+import { clearTextWarning } from './clear-text.js';
 import { parseEventFilter } from './event-filter.js';
+import { forwardedRequest } from './forwarded-request.js';
+import { visible } from './terminal-text.js';
 import { isHttpUrl, knownEventFilters, parseOptions, pause, RefusedCall, SandboxApi, TARGET_OPTIONS, targetOf, Unreachable, UsageError, type Target } from './target.js';
 
 type Listener = components['schemas']['WebhookListener'];
@@ -52,14 +61,28 @@ export interface ListenIo {
 const defaultIo: ListenIo = { out: (line) => console.log(line), err: (line) => console.error(line) };
 
 /** Runs until SIGINT or SIGTERM, then removes the listener; rejects with a CliError when the sandbox cannot be used. */
-export async function listen(args: string[], io: ListenIo = defaultIo): Promise<void> {
+export async function listen(args: string[], given: ListenIo = defaultIo): Promise<void> {
+  // Every line, whatever fills it: the sandbox's answers and a channel's data included.
+  const io: ListenIo = { out: (line) => given.out(visible(line)), err: (line) => given.err(visible(line)) };
   const options = parseListenArgs(args);
+  const warning = clearTextWarning(options.target.sandbox);
+  if (warning) io.err(warning);
   const api = new SandboxApi(options.target);
-  const register = () => api.ok('register the listener', () =>
-    api.helpers.POST('/sandbox/v1/webhook_listeners', { body: { forward_url: options.forwardTo, event_types: options.eventTypes as EventFilter[] } }));
+  const register = async () => {
+    const body = { forward_url: options.forwardTo, event_types: options.eventTypes as EventFilter[] };
+    const registered = await api.ok('register the listener', () =>
+      api.helpers.POST('/sandbox/v1/webhook_listeners', { body }));
+    // A sandbox names the URL it was given, serialized; another is not where listen forwards.
+    if (registered.forward_url !== new URL(options.forwardTo).href) {
+      io.err(`warning: the sandbox registered the listener for ${registered.forward_url}; `
+        + `forwarding to --forward-to ${options.forwardTo} all the same.`);
+    }
+    return registered;
+  };
   let listener = await register();
   io.out(`Ready! Your webhook signing secret is ${listener.secret} (the same on every run with this key and URL)`);
-  io.out(`Forwarding ${listener.event_types.join(', ')} from the sandbox at ${options.target.sandbox} to ${listener.forward_url} (listener ${listener.id}). Press Ctrl-C to stop.`);
+  io.out(`Forwarding ${listener.event_types.join(', ')} from the sandbox at ${options.target.sandbox} `
+    + `to ${options.forwardTo} (listener ${listener.id}). Press Ctrl-C to stop.`);
 
   const stopping = new AbortController();
   const stopped = new Promise<void>((resolve) => {
@@ -107,7 +130,7 @@ export async function listen(args: string[], io: ListenIo = defaultIo): Promise<
       // Each on its own: a slow answer holds up none of the others, nor the next claim.
       for (const delivery of deliveries) {
         const id = Number(delivery.delivery_id);
-        const sent = forward(api, listener, delivery, io).then(() => sending.remove(RECEIVER, id));
+        const sent = forward(api, listener, options.forwardTo, delivery, io).then(() => sending.remove(RECEIVER, id));
         sending.add(RECEIVER, id, sent);
       }
     }
@@ -126,12 +149,15 @@ export async function listen(args: string[], io: ListenIo = defaultIo): Promise<
 }
 
 /**
- * POSTs the delivery to the receiver, and resolves once it answered (or not, by the timeout); then
- * reports the outcome and prints its line, on its own. Never throws.
+ * POSTs the delivery to the receiver at `forwardTo` (the flag's, never the sandbox's), and resolves
+ * once it answered (or not, by the timeout); then reports the outcome and prints its line, on its
+ * own. Never throws.
  */
-async function forward(api: SandboxApi, listener: Listener, delivery: ClaimedDelivery, io: ListenIo): Promise<void> {
+async function forward(
+  api: SandboxApi, listener: Listener, forwardTo: string, delivery: ClaimedDelivery, io: ListenIo,
+): Promise<void> {
   const at = new Date();
-  const outcome = await sendAttempt({ url: listener.forward_url, body: delivery.request_body, headers: delivery.request_headers }, DELIVERY_TIMEOUT_MS);
+  const outcome = await sendAttempt(forwardedRequest(forwardTo, delivery), DELIVERY_TIMEOUT_MS);
   void report(api, listener, delivery, at, outcome, io);
 }
 
@@ -141,7 +167,10 @@ async function report(api: SandboxApi, listener: Listener, delivery: ClaimedDeli
   try {
     verdict = verdictOf(await api.ok('report the attempt', () => api.helpers.POST('/sandbox/v1/webhook_listeners/{listener_id}/attempts', {
       params: { path: { listener_id: listener.id } },
-      body: { delivery_id: delivery.delivery_id, status: outcome.status, latency_ms: outcome.latencyMs, response_excerpt: outcome.response, error: outcome.error },
+      body: {
+        delivery_id: delivery.delivery_id, claim_id: delivery.claim_id,
+        status: outcome.status, latency_ms: outcome.latencyMs, response_excerpt: outcome.response, error: outcome.error,
+      },
     })));
   } catch (error) {
     verdict = { kind: 'unrecorded', reason: (error as Error).message };

@@ -1,16 +1,21 @@
 // `hsa-fsa-sandbox trigger EVENT`: fires one webhook event of the contract on a running sandbox,
 // making what it needs through the public API and the helpers (triggers.ts), and prints the ids it
-// made. `trigger --list` lists the events. An unknown name is a usage error that lists them.
+// made. `trigger --list` lists the events. An unknown name is a usage error that lists them. What
+// it prints passes through visible() (terminal-text.ts), as `listen`'s lines do.
+import { clearTextWarning } from './clear-text.js';
 import { findTrigger, newUnique, triggerList, triggerNames } from './triggers.js';
 import { parseOptions, SandboxApi, TARGET_OPTIONS, targetOf, UsageError } from './target.js';
+import { visible } from './terminal-text.js';
 
 export interface TriggerIo {
   out: (line: string) => void;
+  err: (line: string) => void;
 }
 
-const defaultIo: TriggerIo = { out: (line) => console.log(line) };
+const defaultIo: TriggerIo = { out: (line) => console.log(line), err: (line) => console.error(line) };
 
-export async function trigger(args: string[], io: TriggerIo = defaultIo): Promise<void> {
+export async function trigger(args: string[], given: TriggerIo = defaultIo): Promise<void> {
+  const io: TriggerIo = { out: (line) => given.out(visible(line)), err: (line) => given.err(visible(line)) };
   const { values, positionals } = parseOptions(args, { ...TARGET_OPTIONS, list: { type: 'boolean', short: 'l' } }, true);
   if (values.list) {
     for (const line of triggerList()) io.out(line);
@@ -22,6 +27,8 @@ export async function trigger(args: string[], io: TriggerIo = defaultIo): Promis
   const found = findTrigger(name);
   if (!found) throw new UsageError(`unknown event ${JSON.stringify(name)}; ${known}`);
   const api = new SandboxApi(targetOf(values));
+  const warning = clearTextWarning(api.target.sandbox);
+  if (warning) io.err(warning);
   io.out(`Triggering ${found.name} on the sandbox at ${api.target.sandbox}:`);
   const closing = await found.run({ api, say: (line) => io.out(`  ${line}`), unique: newUnique() });
   io.out(closing);

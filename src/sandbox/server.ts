@@ -12,6 +12,7 @@ import { checkPublicUrl, listenUrl, protectedModeRefusal } from './exposure.js';
 import { batchedLines } from './line-writer.js';
 import { startMaintenance } from './maintenance.js';
 import { createStore, openDatabase } from './store/index.js';
+import { exposureWarning } from './store/private-files.js';
 
 export interface StartOptions {
   host: string;
@@ -40,6 +41,10 @@ export async function startSandbox(options: StartOptions) {
   const refusal = protectedModeRefusal(options.host, apiKeys);
   if (refusal) throw new Error(refusal);
   const configuredUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
+  // A file the sandbox creates is private; one that exists keeps its mode, which the start names
+  // when others may read it: it starts all the same (the file is the user's).
+  const exposure = options.db === ':memory:' ? undefined : exposureWarning(options.db);
+  if (exposure) console.error(exposure);
   const db = openDatabase(options.db);
   const store = createStore(db, options.drill ? { drill: { enabled: true, service_fee: 'number' } } : {});
   if (options.reset) store.transaction(() => store.reset.all());

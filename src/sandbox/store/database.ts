@@ -1,14 +1,15 @@
 // Opens the SQLite database (a file, or :memory:), in WAL mode, and brings its schema up to date.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS, type Migration } from './migrations.js';
+import { createPrivately } from './private-files.js';
 
 /** An open database (an interface of our own, so that the compiled declarations can name it). */
 export interface Db extends Database.Database {}
 
 export function openDatabase(file: string, migrations: Migration[] = MIGRATIONS): Db {
-  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  // A new file is created 0600 in a 0700 folder first: SQLite would create it 0644 (less the
+  // umask), and it gives the -wal and -shm files the database file's mode.
+  if (file !== ':memory:') createPrivately(file);
   const db = new Database(file);
   // First: another process opening the same file at once holds its locks for a moment, and the
   // pragmas and the migrations below should wait for it rather than fail.

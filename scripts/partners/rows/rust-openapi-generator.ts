@@ -8,9 +8,9 @@
 // those known values as constants (known_values.rs, a user-defined template) and make ServiceFee's
 // anyOf the untagged enum of a string and a number (model.mustache: the stock one makes an empty
 // struct of an anyOf).
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Row, RowContext } from '../row.js';
+import type { DefaultsClient, Row, RowContext } from '../row.js';
 import { copyPartnerFiles } from './npm-project.js';
 import { OPENAPI_GENERATOR_TOOLCHAIN, generatorWarnings, openapiGenerator } from './openapi-generator.js';
 import { sampleProgramOf } from '../../lib/samples.mjs';
@@ -24,6 +24,8 @@ const templates = 'templates';
 
 const targetDir = (ctx: RowContext) => path.join(ctx.cacheDir, 'cargo-target', 'rust-openapi-generator');
 const program = (ctx: RowContext, name: string) => path.join(targetDir(ctx), 'debug', name);
+// Without debug info the cached target folder is a fraction of the size, and links faster.
+const cargoEnv = (ctx: RowContext) => ({ CARGO_TARGET_DIR: targetDir(ctx), CARGO_PROFILE_DEV_DEBUG: 'false', CARGO_TERM_COLOR: 'never' });
 
 /** The generated name of a type, as the generated code spells it, found by a pattern over one of its files. */
 function generatedName(ctx: RowContext, file: string, pattern: RegExp, what: string): string {
@@ -32,6 +34,30 @@ function generatedName(ctx: RowContext, file: string, pattern: RegExp, what: str
   if (!match) throw new Error(`no ${what} in ${client}/${file}`);
   return match[1]!;
 }
+
+/**
+ * The generator with its defaults (reqwest, async) from the OpenAPI 3.0 companion, only the crate's
+ * name, in a crate of its own (partners/rust/openapi-generator/defaults: its flow, and tokio's
+ * current-thread runtime for the async client), built in the same cached target folder.
+ */
+const defaults: DefaultsClient = {
+  additions: [
+    `packageName=${client}: the crate's name (the partner's crate depends on it by path)`,
+    "tokio with its rt feature, in the partner's crate: the defaults' calls are async, and need an executor",
+  ],
+  async build(ctx) {
+    cpSync(path.join(ctx.root, source, 'defaults'), ctx.workDir, { recursive: true });
+    const result = await openapiGenerator(ctx, [
+      'generate', '--input-spec', ctx.documents.openapi30, '--generator-name', 'rust', '--output', path.join(ctx.workDir, client),
+      '--additional-properties', `packageName=${client}`,
+    ]);
+    await ctx.run('cargo', ['build', '--locked'], { env: cargoEnv(ctx) });
+    return { warnings: [...new Set(generatorWarnings(result.output))] };
+  },
+  async flow(ctx, env) {
+    return (await ctx.run(program(ctx, 'partner-defaults'), [], { env: { ...env } })).output;
+  },
+};
 
 export const rustOpenapiGenerator: Row = {
   id: 'rust-openapi-generator',
@@ -62,9 +88,7 @@ export const rustOpenapiGenerator: Row = {
     return { warnings: [...new Set(generatorWarnings(result.output))] };
   },
   async compile(ctx) {
-    // Without debug info the cached target folder is a fraction of the size, and links faster.
-    const env = { CARGO_TARGET_DIR: targetDir(ctx), CARGO_PROFILE_DEV_DEBUG: 'false', CARGO_TERM_COLOR: 'never' };
-    await ctx.run('cargo', ['build', '--bins'], { env });
+    await ctx.run('cargo', ['build', '--bins'], { env: cargoEnv(ctx) });
   },
   async flow(ctx, env) {
     return (await ctx.run(program(ctx, 'flow'), [], { env: { ...env } })).output;
@@ -84,4 +108,5 @@ export const rustOpenapiGenerator: Row = {
       captureError: generatedName(ctx, api, /pub enum CapturePaymentSessionError \{[^}]*?Status400\(([\w:]+)\)/, 'Status400 member of CapturePaymentSessionError'),
     };
   },
+  defaults,
 };

@@ -5,9 +5,9 @@
 // the partner's template (templates/known_values.mustache, an openapi-generator user-defined
 // template) writes those known values as constants. ServiceFee (a string or a number) is mapped to
 // a string: the generator makes an empty model of its anyOf (and of a oneOf alike).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Row, RowContext } from '../row.js';
+import type { DefaultsClient, Row, RowContext } from '../row.js';
 import { sampleProgramOf } from '../../lib/samples.mjs';
 import { checkEach, expectDebianPins, filesUnder } from './debian-libraries.js';
 import { copyPartnerFiles } from './npm-project.js';
@@ -63,6 +63,22 @@ function responseClass(ctx: RowContext, api: string, operation: string, status: 
   return match[1]!;
 }
 
+/**
+ * The generator with its defaults (Guzzle, namespace OpenAPI\\Client) from the OpenAPI 3.0
+ * companion, where ServiceFee has no type (`mixed`): no option at all. Only the loading is this
+ * machine's: Debian's Guzzle and a small autoloader instead of Composer.
+ */
+const defaults: DefaultsClient = {
+  additions: ["this machine's toolchain: no Composer (Packagist is not reachable): Debian's Guzzle and defaults/autoload.php load the client"],
+  async build(ctx) {
+    cpSync(path.join(ctx.root, source, 'defaults'), ctx.workDir, { recursive: true });
+    const result = await openapiGenerator(ctx, ['generate', '-g', 'php', '-i', ctx.documents.openapi30, '-o', 'client']);
+    await checkEach(['autoload.php', 'flow.php'], (file) => ctx.run('php', ['-l', file]));
+    return { warnings: [...generatorWarnings(result.output)] };
+  },
+  flow: async (ctx, env) => (await ctx.run('php', ['flow.php'], { env: { ...env } })).output,
+};
+
 export const phpOpenapiGenerator: Row = {
   id: 'php-openapi-generator',
   language: 'PHP',
@@ -100,5 +116,5 @@ export const phpOpenapiGenerator: Row = {
       session: responseClass(ctx, 'PaymentSessionsApi', 'retrievePaymentSession', 200),
       captureError: responseClass(ctx, 'PaymentSessionsApi', 'capturePaymentSession', 400),
     };
-  },
+  },  defaults,
 };

@@ -5,9 +5,9 @@
 // partner's template (templates/known_values.mustache, an openapi-generator user-defined template)
 // writes those known values as constants. ServiceFee (a string or a number) is mapped to a String:
 // the generated anyOf module drops a JSON integer (0) to nil.
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Row, RowContext } from '../row.js';
+import type { DefaultsClient, Row, RowContext } from '../row.js';
 import { sampleProgramOf } from '../../lib/samples.mjs';
 import { checkEach, expectDebianPins, filesUnder } from './debian-libraries.js';
 import { copyPartnerFiles } from './npm-project.js';
@@ -50,6 +50,23 @@ function responseSchema(ctx: RowContext, pathName: string, method: string, statu
   if (!ref) throw new Error(`${method} ${pathName} ${status} references no schema`);
   return ref.split('/').pop()!;
 }
+
+/**
+ * The generator with its defaults (Typhoeus, gem openapi_client) from the OpenAPI 3.0 companion,
+ * where ServiceFee has no type (`Object`): no option at all, loaded as a vendored library as the
+ * customized client is.
+ */
+const defaults: DefaultsClient = {
+  additions: [],
+  async build(ctx) {
+    cpSync(path.join(ctx.root, source, 'defaults'), ctx.workDir, { recursive: true });
+    const result = await openapiGenerator(ctx, ['generate', '-g', 'ruby', '-i', ctx.documents.openapi30, '-o', 'client']);
+    await ctx.run('ruby', ['-c', 'flow.rb']);
+    await ctx.run('ruby', ['-I', 'client/lib', '-e', "require 'openapi_client'"]);
+    return { warnings: [...generatorWarnings(result.output)] };
+  },
+  flow: async (ctx, env) => (await ctx.run('ruby', ['-I', 'client/lib', 'flow.rb'], { env: { ...env } })).output,
+};
 
 export const rubyOpenapiGenerator: Row = {
   id: 'ruby-openapi-generator',
@@ -94,4 +111,5 @@ export const rubyOpenapiGenerator: Row = {
       captureError: modelClass(ctx, responseSchema(ctx, '/payments/v1/payment_session/{business_id}/capture', 'post', 400)),
     };
   },
+  defaults,
 };

@@ -2,7 +2,7 @@
 // sits next to the partner's code; compiled with compileall and type-checked with mypy.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Row, RowContext } from '../row.js';
+import type { DefaultsClient, Row, RowContext } from '../row.js';
 import { sampleProgramOf } from '../../lib/samples.mjs';
 import { copyPartnerFiles } from './npm-project.js';
 import { PYTHON_TOOLCHAIN, copyVerifier } from './python.js';
@@ -14,6 +14,33 @@ const pkg = 'checkout_client';
 /** The partner's venv: the generated package's runtime dependencies, and mypy. */
 const runtime = (ctx: RowContext) => pythonVenv(ctx, 'openapi-python-client-runtime', ['httpx', 'attrs', 'mypy'].map((name) => `${name}==${ctx.pins[name]}`));
 const python = async (ctx: RowContext) => path.join(await runtime(ctx), 'bin', 'python');
+/** The generator's venv; its scripts go on the PATH, since its post-generation hooks run the ruff it comes with. */
+const generator = (ctx: RowContext) =>
+  pythonVenv(ctx, 'openapi-python-client', [`openapi-python-client==${ctx.pins['openapi-python-client']}`]);
+const withScripts = (venv: string) => ({ PATH: `${path.join(venv, 'bin')}${path.delimiter}${process.env.PATH}` });
+
+/**
+ * The generator with its defaults: Enum classes, the poetry project around the package (its folder,
+ * checkout-client/, goes on PYTHONPATH as `pip install ./checkout-client` would put it on the path).
+ */
+const defaults: DefaultsClient = {
+  additions: ['the names: package_name_override and project_name_override (defaults/config.yaml)'],
+  async build(ctx) {
+    const venv = await generator(ctx);
+    copyPartnerFiles(ctx, `${source}/defaults`);
+    const generate = ['generate', '--path', ctx.documents.openapi31, '--config', 'config.yaml'];
+    const result = await ctx.run(path.join(venv, 'bin', 'openapi-python-client'), generate, { env: withScripts(venv) });
+    const py = await python(ctx);
+    await ctx.run(py, ['-m', 'compileall', '-q', 'checkout-client', 'flow.py']);
+    const mypyCache = path.join(ctx.cacheDir, 'mypy-openapi-python-client-defaults');
+    const mypy = ['-m', 'mypy', '--strict', '--cache-dir', mypyCache, 'flow.py'];
+    await ctx.run(py, mypy, { env: { MYPYPATH: 'checkout-client' } });
+    return { warnings: generatorWarnings(result.output) };
+  },
+  async flow(ctx, env) {
+    return (await ctx.run(await python(ctx), ['flow.py'], { env: { ...env, PYTHONPATH: 'checkout-client' } })).output;
+  },
+};
 
 export const pythonOpenapiPythonClient: Row = {
   id: 'python-openapi-python-client',
@@ -23,14 +50,14 @@ export const pythonOpenapiPythonClient: Row = {
   document: '3.1',
   toolchain: [PYTHON_TOOLCHAIN],
   async generate(ctx) {
-    const generator = await pythonVenv(ctx, 'openapi-python-client', [`openapi-python-client==${ctx.pins['openapi-python-client']}`]);
+    const venv = await generator(ctx);
     copyPartnerFiles(ctx, source);
     copyVerifier(ctx);
     // Its post-generation hooks run ruff, which comes with it: the venv's scripts go on the PATH.
     const result = await ctx.run(
-      path.join(generator, 'bin', 'openapi-python-client'),
+      path.join(venv, 'bin', 'openapi-python-client'),
       ['generate', '--path', ctx.documents.openapi31, '--meta', 'none', '--output-path', pkg, '--config', 'config.yaml'],
-      { env: { PATH: `${path.join(generator, 'bin')}${path.delimiter}${process.env.PATH}` } },
+      { env: withScripts(venv) },
     );
     return { warnings: generatorWarnings(result.output) };
   },
@@ -59,6 +86,7 @@ export const pythonOpenapiPythonClient: Row = {
     };
     return { session: parsedAs('retrieve_payment_session', 200), captureError: parsedAs('capture_payment_session', 400) };
   },
+  defaults,
 };
 
 /**

@@ -32,7 +32,6 @@ from checkout_client import (
     PaymentSessionVoidError,
     RefundReasonInput,
     RefundsApi,
-    ServiceFee,
     VoidPaymentSessionRequest,
 )
 from checkout_client.exceptions import BadRequestException, UnauthorizedException
@@ -50,14 +49,15 @@ def no_charges() -> AmountDetails:
     return AmountDetails(total_additional_charges=0, total_discounts=0)
 
 
-def decimal_text(fee: ServiceFee | None) -> str | None:
+def decimal_text(fee: object) -> str | None:
     """service_fee as the service wrote it: a decimal string as it came, a JSON number as its
-    shortest decimal (0 and 0.0 both "0"). ServiceFee is the generated anyOf model: its
-    actual_instance holds the str or the number."""
-    if fee is None or fee.actual_instance is None:
-        return None
-    value = fee.actual_instance
-    return value if isinstance(value, str) else format(Decimal(str(value)).normalize(), "f")
+    shortest decimal (0 and 0.0 both "0"). The 3.0 companion gives ServiceFee no type (its branches
+    are in x-any-of), so the field is `Any`: the str or the number as parsed from JSON."""
+    if fee is None or isinstance(fee, str):
+        return fee
+    if isinstance(fee, (int, float)):
+        return format(Decimal(str(fee)).normalize(), "f")
+    raise SystemExit(f"service_fee is neither a string nor a number: {fee!r}")
 
 
 def base36(number: int) -> str:

@@ -6,7 +6,7 @@
 // next to the partner's code.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Row, RowContext } from '../row.js';
+import type { DefaultsClient, Row, RowContext } from '../row.js';
 import { sampleProgramOf } from '../../lib/samples.mjs';
 import { copyPartnerFiles } from './npm-project.js';
 import { OPENAPI_GENERATOR_TOOLCHAIN, generatorWarnings, openapiGenerator } from './openapi-generator.js';
@@ -21,6 +21,31 @@ const runtime = (ctx: RowContext) =>
   pythonVenv(ctx, 'openapi-generator-python-runtime', ['pydantic', 'urllib3', 'python-dateutil', 'typing-extensions', 'mypy'].map((name) => `${name}==${ctx.pins[name]}`));
 const python = async (ctx: RowContext) => path.join(await runtime(ctx), 'bin', 'python');
 
+/**
+ * The generator with its defaults, on the same 3.0 companion: only packageName. It writes a whole
+ * project (setup.py, tests, docs) around the package into client/, which goes on PYTHONPATH as `pip
+ * install ./client` would put it on the path; its requirements are the partner's venv's.
+ */
+const defaults: DefaultsClient = {
+  additions: [`packageName=${pkg}: the package's name`],
+  async build(ctx) {
+    copyPartnerFiles(ctx, `${source}/defaults`);
+    const generate = ['generate', '-g', 'python', '-i', ctx.documents.openapi30, '-o', 'client'];
+    const result = await openapiGenerator(ctx, [...generate, '--additional-properties', `packageName=${pkg}`]);
+    const py = await python(ctx);
+    await ctx.run(py, ['-m', 'compileall', '-q', `client/${pkg}`, 'flow.py']);
+    // The row's mypy.ini: strict on the flow, silent on the generated package's own findings.
+    const config = path.join(ctx.root, source, 'mypy.ini');
+    const cache = path.join(ctx.cacheDir, 'mypy-openapi-generator-python-defaults');
+    const mypy = ['-m', 'mypy', '--config-file', config, '--cache-dir', cache, 'flow.py'];
+    await ctx.run(py, mypy, { env: { MYPYPATH: 'client' } });
+    return { warnings: [...new Set(generatorWarnings(result.output))] };
+  },
+  async flow(ctx, env) {
+    return (await ctx.run(await python(ctx), ['flow.py'], { env: { ...env, PYTHONPATH: 'client' } })).output;
+  },
+};
+
 export const pythonOpenapiGenerator: Row = {
   id: 'python-openapi-generator',
   language: 'Python',
@@ -33,7 +58,9 @@ export const pythonOpenapiGenerator: Row = {
     if (!existsSync(document)) throw new Error(`${path.relative(ctx.root, document)} is missing: npm run build writes it`);
     copyPartnerFiles(ctx, source);
     copyVerifier(ctx);
-    const options = [`packageName=${pkg}`, 'disallowAdditionalPropertiesIfNotPresent=false', 'generateSourceCodeOnly=true'];
+    // The package alone, without setup.py and tox.ini. Open answers keep undeclared properties with the
+    // generator's default, since every open schema says additionalProperties: true (NOTES.md).
+    const options = [`packageName=${pkg}`, 'generateSourceCodeOnly=true'];
     // The package alone: no test stubs or Markdown docs inside it.
     const skip = 'apiTests=false,modelTests=false,apiDocs=false,modelDocs=false';
     // -t: the partner's templates/ (copied with its files), which replace the generator's by name.
@@ -70,4 +97,5 @@ export const pythonOpenapiGenerator: Row = {
     };
     return { session: answer('retrieve_payment_session', 200), captureError: answer('capture_payment_session', 400) };
   },
+  defaults,
 };

@@ -5,7 +5,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row } from '../row.js';
-import { compileTypescript, compiledTypescriptSamples, copyPartnerFiles, npmProject, runCompiledTypescript } from './npm-project.js';
+import {
+  compileTypescript,
+  compiledTypescriptSamples,
+  copyPartnerFiles,
+  npmProject,
+  runCompiledTypescript,
+  typescriptDefaults,
+} from './npm-project.js';
 
 const source = 'partners/typescript/openapi-fetch';
 
@@ -42,4 +49,13 @@ export const typescriptOpenapiFetch: Row = {
     const schema = readFileSync(path.join(ctx.workDir, 'schema.ts'), 'utf8');
     return { session: answerType(schema, 'retrievePaymentSession', 200), captureError: answerType(schema, 'capturePaymentSession', 400) };
   },
+  // openapi-typescript with no option: the types alone, in schema.d.ts.
+  defaults: typescriptDefaults({
+    source,
+    additions: [],
+    generator: 'openapi-typescript',
+    imports: ['openapi-fetch'],
+    command: (document) => ['openapi-typescript', document, '-o', 'schema.d.ts'],
+    warnings: (output) => output.split('\n').filter((line) => /warn/i.test(line)),
+  }),
 };

@@ -5,7 +5,14 @@
 import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row } from '../row.js';
-import { compileTypescript, compiledTypescriptSamples, copyPartnerFiles, npmProject, runCompiledTypescript } from './npm-project.js';
+import {
+  compileTypescript,
+  compiledTypescriptSamples,
+  copyPartnerFiles,
+  npmProject,
+  runCompiledTypescript,
+  typescriptDefaults,
+} from './npm-project.js';
 import { checkedSchemas, clashRenames, memberType, unknownsIn, warningLines } from './typescript-checks.js';
 
 const source = 'partners/typescript/hey-api';
@@ -45,4 +52,13 @@ export const typescriptHeyApi: Row = {
       captureError: memberType(typesFile(ctx.workDir), 'CapturePaymentSessionErrors', '400'),
     };
   },
+  // No configuration file: the CLI's input and output alone, with its default plugins (types, SDK, fetch client).
+  defaults: typescriptDefaults({
+    source,
+    additions: [],
+    generator: '@hey-api/openapi-ts',
+    imports: [],
+    command: (document) => ['openapi-ts', '-i', document, '-o', 'client'],
+    warnings: warningLines,
+  }),
 };

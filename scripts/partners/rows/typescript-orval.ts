@@ -6,7 +6,14 @@
 import { copyFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Row } from '../row.js';
-import { compileTypescript, compiledTypescriptSamples, copyPartnerFiles, npmProject, runCompiledTypescript } from './npm-project.js';
+import {
+  compileTypescript,
+  compiledTypescriptSamples,
+  copyPartnerFiles,
+  npmProject,
+  runCompiledTypescript,
+  typescriptDefaults,
+} from './npm-project.js';
 import { checkedSchemas, unknownsIn, warningLines } from './typescript-checks.js';
 
 const source = 'partners/typescript/orval';
@@ -47,4 +54,14 @@ export const typescriptOrval: Row = {
   async typeNames(ctx) {
     return { session: answerType(ctx.workDir, 'retrievePaymentSession', 200), captureError: answerType(ctx.workDir, 'capturePaymentSession', 400) };
   },
+  // No configuration file: the CLI's input and output alone. Orval's default client is axios, which
+  // the partner installs (its only import).
+  defaults: typescriptDefaults({
+    source,
+    additions: [],
+    generator: 'orval',
+    imports: ['axios'],
+    command: (document) => ['orval', '-i', document, '-o', 'client/payments.ts'],
+    warnings: warningLines,
+  }),
 };

@@ -3,7 +3,7 @@
 // 3.0 companion (the client cannot read 3.1) the way the flow will, offline.
 import { copyFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Row, RowContext } from '../row.js';
+import type { DefaultsClient, Row, RowContext } from '../row.js';
 import { sampleProgramOf } from '../../lib/samples.mjs';
 import { expectDebianPins } from './debian-libraries.js';
 import { copyPartnerFiles } from './npm-project.js';
@@ -18,6 +18,24 @@ function responseSchema(ctx: RowContext, pathName: string, method: string, statu
   if (!ref) throw new Error(`${method} ${pathName} ${status} references no schema`);
   return ref;
 }
+
+/**
+ * OpenAPI::Client as it comes: the same 3.0 companion, no option but the base URL, and no check of
+ * the answers beyond reading their JSON. It generates nothing, so "build" copies the document and
+ * checks the flow's syntax.
+ */
+const defaults: DefaultsClient = {
+  additions: [],
+  async build(ctx) {
+    copyPartnerFiles(ctx, `${source}/defaults`);
+    copyFileSync(ctx.documents.openapi30, path.join(ctx.workDir, document));
+    await ctx.run('perl', ['-c', 'flow.pl']);
+    return { warnings: [] };
+  },
+  async flow(ctx, env) {
+    return (await ctx.run('perl', ['flow.pl', document], { env: { ...env } })).output;
+  },
+};
 
 export const perlOpenapiClient: Row = {
   id: 'perl-openapi-client',
@@ -58,4 +76,5 @@ export const perlOpenapiClient: Row = {
       captureError: responseSchema(ctx, '/payments/v1/payment_session/{business_id}/capture', 'post', 400),
     };
   },
+  defaults,
 };

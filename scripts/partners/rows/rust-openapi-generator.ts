@@ -5,9 +5,8 @@
 // crate and the partner's three programs. It reads the 3.0 companion, where each open enum of an
 // answer is a string with its known values in `x-extensible-enum`: the models read a String, so a
 // value added later decodes as it came. The partner's templates (templates/, see NOTES.md) write
-// those known values as constants (known_values.rs, a user-defined template) and make ServiceFee's
-// anyOf the untagged enum of a string and a number (model.mustache: the stock one makes an empty
-// struct of an anyOf).
+// those known values as constants (known_values.rs, a user-defined template, declared by
+// lib.mustache). ServiceFee has no type in the companion: a serde_json::Value, either form.
 import { cpSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DefaultsClient, Row, RowContext } from '../row.js';
@@ -19,7 +18,7 @@ const source = 'partners/rust/openapi-generator';
 const client = 'checkout-api';
 /** Options a partner would set: the crate's name, blocking calls, one parameter struct per operation. */
 const options = [`packageName=${client}`, 'supportAsync=false', 'useSingleRequestParameter=true'];
-/** The partner's templates: model.mustache and lib.mustache replace the generator's, known_values.mustache is one file more. */
+/** The partner's templates: lib.mustache replaces the generator's, known_values.mustache is one file more. */
 const templates = 'templates';
 
 const targetDir = (ctx: RowContext) => path.join(ctx.cacheDir, 'cargo-target', 'rust-openapi-generator');

@@ -4,7 +4,7 @@
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import type { Row, RowContext } from '../row.js';
+import type { DefaultsClient, Row, RowContext } from '../row.js';
 import { generatorWarnings, openapiGenerator, OPENAPI_GENERATOR_TOOLCHAIN } from './openapi-generator.js';
 import { sampleProgramOf } from '../../lib/samples.mjs';
 
@@ -21,6 +21,26 @@ const maven = (ctx: RowContext, goals: string[]) =>
   ctx.run('mvn', ['-B', '-q', `-Dmaven.repo.local=${path.join(ctx.cacheDir, 'maven')}`, '-Dmaven.compiler.release=17', ...goals]);
 
 const classpath = (ctx: RowContext) => [path.join(ctx.workDir, 'target', 'classes'), readFileSync(path.join(ctx.workDir, 'classpath.txt'), 'utf8').trim()].join(path.delimiter);
+
+/**
+ * The generator with its defaults (library okhttp-gson) from the OpenAPI 3.1 document, only the
+ * package names, built with the Maven project it generates.
+ */
+const defaults: DefaultsClient = {
+  additions: [`invokerPackage, apiPackage, modelPackage: the partner's packages (${clientPackage}, .api, .model)`],
+  async build(ctx) {
+    const result = await openapiGenerator(ctx, [
+      'generate', '-g', 'java', '-i', ctx.documents.openapi31, '-o', ctx.workDir,
+      '--additional-properties', [`invokerPackage=${clientPackage}`, `apiPackage=${clientPackage}.api`, `modelPackage=${clientPackage}.model`].join(','),
+    ]);
+    copyFileSync(path.join(ctx.root, source, 'defaults', 'Flow.java'), path.join(sources(ctx), 'Flow.java'));
+    await maven(ctx, ['compile', 'dependency:build-classpath', '-Dmdep.outputFile=classpath.txt', '-DincludeScope=runtime']);
+    return { warnings: [...generatorWarnings(result.output)] };
+  },
+  async flow(ctx, env) {
+    return (await ctx.run('java', ['-cp', classpath(ctx), 'Flow'], { env: { ...env } })).output;
+  },
+};
 
 export const javaOpenapiGenerator: Row = {
   id: 'java-openapi-generator',
@@ -97,4 +117,5 @@ export const javaOpenapiGenerator: Row = {
     if (!existsSync(path.join(packageDir(ctx, 'model'), `${captureError}.java`))) throw new Error(`no generated model ${captureError}.java for capture's 400`);
     return { session, captureError };
   },
+  defaults,
 };

@@ -161,7 +161,8 @@ describe('the host a request is for', () => {
     [`${'a.'.repeat(126)}b`, `${'a.'.repeat(126)}b`], [`${'a.'.repeat(126)}b.`, `${'a.'.repeat(126)}b`], [`${'a.'.repeat(126)}bc`, undefined],
     ['evil.com/.localhost', undefined], ['evil.com?.localhost', undefined], ['evil.com#.localhost', undefined], ['a@localhost', undefined], ['a b', undefined], ['', undefined],
     // Its last label is no number, unless the whole is an IPv4 address.
-    ['10.0.0.1', '10.0.0.1'], ['127.0.0.1.', '127.0.0.1'], ['127.1', undefined], ['1', undefined], ['a.1', undefined], ['010.0.0.1', undefined],
+    ['10.0.0.1', '10.0.0.1'], ['127.0.0.1.', '127.0.0.1'], ['127.1', undefined], ['1', undefined], ['12', undefined], ['a.1', undefined], ['a.12', undefined],
+    ['010.0.0.1', undefined], ['a:b:localhost', undefined],
     ['a1', 'a1'], ['1a', '1a'], ['a.1b', 'a.1b'], ['1.a', '1.a'],
   ])('hostnameOf(%j) is %j', (host, name) => {
     expect(hostnameOf(host)).toBe(name);

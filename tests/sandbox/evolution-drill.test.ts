@@ -36,6 +36,51 @@ async function partnerFlow() {
   return id;
 }
 
+/** Whether a JSON value holds anything the drill would add: its property, its values, its event type. */
+const drillTraces = (value: unknown) => JSON.stringify(value).match(/added.?later/gi) ?? [];
+const timelineOf = async (id: string) => ((await s.get(`/sandbox/v1/payment_sessions/${id}/timeline`)).body.entries as Array<{ step: string; state: string | null }>);
+/** An authorization placed and then captured: create, pay (the customer's checkout), capture. */
+async function createPayCapture() {
+  const id = await s.authorized({ total_amount: 5000, amount_details: { total_additional_charges: 0, total_discounts: 0 }, order_items: [{ name: 'Monitor', sku: 'BPM-200', quantity: 1, price: 5000, amount_details: { total_additional_charges: 0, total_discounts: 0 } }] });
+  expect((await s.post(`${s.session(id)}/capture`, { total_amount: 5000, idempotency_key: `${id}-capture` })).status).toBe(200);
+  return id;
+}
+
+describe('what the drill stores: nothing', () => {
+  it('drill on, create, pay, capture, drill off: the timeline reads created, authorized, captured, and the stored events carry no added_later', async () => {
+    await drill({ enabled: true });
+    const id = await createPayCapture();
+    await drill({ enabled: false });
+    expect((await timelineOf(id)).map((entry) => entry.step)).toEqual(['created', 'authorized', 'captured']);
+    const stored = await s.outbox();
+    expect(stored.map((event) => [event.event_type, event.payload.data.status])).toEqual([['payment_session_complete', 'authorized'], ['payment_session_complete', 'captured']]);
+    expect(drillTraces(stored)).toEqual([]);
+  });
+
+  it('while the drill is on, the dashboard reads the real steps and events, as without it', async () => {
+    const without = await createPayCapture();
+    await drill({ enabled: true });
+    const under = await createPayCapture();
+    const [timeline, before] = [await timelineOf(under), await timelineOf(without)];
+    expect(timeline.map(({ step, state }) => [step, state])).toEqual(before.map(({ step, state }) => [step, state]));
+    expect(timeline.map(({ step, state }) => [step, state])).toEqual([['created', null], ['authorized', 'authorized'], ['captured', 'captured']]);
+    const events = (await s.get('/sandbox/v1/webhook_events')).body.events as Array<{ payload: { data: { payment_id: string } } }>;
+    expect(events.filter((event) => event.payload.data.payment_id === under)).toHaveLength(2);
+    expect(drillTraces(events)).toEqual([]);
+    expect(drillTraces(await s.outbox())).toEqual([]);
+  });
+
+  it('a session\'s answer is reshaped as it is sent, and read again after the drill, the real one', async () => {
+    await drill({ enabled: true });
+    const id = await createPayCapture();
+    expect((await s.detail(id)).body).toMatchObject({ status: 'added_later', added_later: ADDED });
+    await drill({ enabled: false });
+    const { body } = await s.detail(id);
+    expect(body).toMatchObject({ status: 'captured', service_fee: '0.00' });
+    expect(drillTraces(body)).toEqual([]);
+  });
+});
+
 describe('the drill helper', () => {
   it('is off by default, and turns on and off per channel, keeping what it does not name', async () => {
     expect((await s.get('/sandbox/v1/evolution_drill')).body).toEqual({ enabled: false, service_fee: 'number' });
@@ -167,6 +212,12 @@ describe('deliveries under the drill', () => {
     await dispatcher.stop();
   });
   const SECRET = 'whsec_drill_secret';
+  /** The log of deliveries once it holds `count` attempts: a receiver has the request before the sandbox records its answer. */
+  async function loggedAttempts(count: number): Promise<Array<Record<string, any>>> {
+    const log = async () => (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts as Array<Record<string, any>>;
+    await until(async () => (await log()).length >= count, 10_000, `${count} attempts in the log`);
+    return log();
+  }
   async function endpoint(extra: Record<string, unknown> = {}, options: Parameters<typeof startReceiver>[0] = { secret: SECRET }) {
     const receiver = await startReceiver(options);
     receivers.push(receiver);
@@ -198,6 +249,87 @@ describe('deliveries under the drill', () => {
       expect.objectContaining({ payment_id: id, status: 'added_later', added_later: ADDED }),
       expect.objectContaining({ object: 'added_later', object_id: id, added_later: ADDED }),
     ]);
+  });
+
+  it('sends what the drill says when each attempt goes: an event stored under it and retried after it is off goes as stored, and the unknown event after it is not sent again', async () => {
+    const receiver = await endpoint({}, { secret: SECRET, answer: (n) => (n < 2 ? 'fail' : 'ok') });
+    await drill({ enabled: true });
+    const id = await s.authorized();
+    // Recorded, not only received: the drill is turned off after the attempts are in the log.
+    await loggedAttempts(2);
+    const first = receiver.arrived.map((raw) => JSON.parse(raw) as Record<string, any>);
+    const shaped = first.find((body) => body.event_type === 'payment_session_complete')!;
+    expect(shaped).toMatchObject({ data: { payment_id: id, status: 'added_later' }, added_later: ADDED });
+    expect(first.map((body) => body.event_type).sort()).toEqual(['added_later', 'payment_session_complete']);
+    await drill({ enabled: false });
+    await s.post('/sandbox/v1/clock/advance', { seconds: 3600 });
+    const log = await loggedAttempts(3);
+    const [retried] = receiver.accepted.map((r) => r.body);
+    expect(retried).toEqual({ webhook_delivery_id: shaped.webhook_delivery_id, event_type: 'payment_session_complete', data: expect.objectContaining({ payment_id: id, status: 'authorized' }) });
+    expect(drillTraces(retried)).toEqual([]);
+    // The unknown event's delivery, tried once under the drill, ended when it was turned off.
+    const rows = log.map((a) => [a.event_type, a.status, a.delivery_status]);
+    // The first two went at once (they are about different resources), in either order.
+    expect(rows.slice(0, 2).sort()).toEqual([['added_later', 500, 'failed'], ['payment_session_complete', 500, 'delivered']]);
+    expect(rows.slice(2)).toEqual([['payment_session_complete', 204, 'delivered']]);
+  });
+
+  it('shapes an event queued before the drill and sent under it, and sends no unknown event after it', async () => {
+    const receiver = await endpoint({}, { secret: SECRET, answer: (n) => (n < 1 ? 'fail' : 'ok') });
+    const id = await s.authorized();
+    await until(() => receiver.arrived.length >= 1, 10_000, 'the first attempt');
+    expect(drillTraces(JSON.parse(receiver.arrived[0]!))).toEqual([]);
+    await drill({ enabled: true });
+    await s.post('/sandbox/v1/clock/advance', { seconds: 3600 });
+    const log = await loggedAttempts(2);
+    expect(receiver.accepted[0]!.body).toMatchObject({ event_type: 'payment_session_complete', data: { payment_id: id, status: 'added_later' }, added_later: ADDED });
+    expect(log.map((a) => a.event_type)).toEqual(['payment_session_complete', 'payment_session_complete']);
+  });
+
+  it('logs the unknown event\'s attempts under the event it follows, with its own type and delivery id, and leaves the event undelivered when only it was', async () => {
+    const disputesOnly = await endpoint({ event_types: ['dispute.*'] });
+    await drill({ enabled: true });
+    const id = await s.authorized();
+    const log = await loggedAttempts(1);
+    const unknown = disputesOnly.accepted[0]!.body;
+    expect(unknown).toEqual({
+      webhook_delivery_id: expect.stringMatching(/^dlv_[0-9a-f]{32}$/), event_type: 'added_later',
+      data: { id: expect.any(String), object: 'added_later', after_event_type: 'payment_session_complete', object_id: id, added_later: ADDED },
+    });
+    // Its id is the UUID its delivery id was made of: the same on every retry.
+    expect(unknown.data.id.replace(/-/g, '')).toBe(unknown.webhook_delivery_id.slice(4));
+    expect(unknown.data.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const [event] = await s.outbox();
+    expect(event!.payload.webhook_delivery_id).not.toBe(unknown.webhook_delivery_id);
+    expect(log).toEqual([expect.objectContaining({ event_id: event!.id, event_type: 'added_later', webhook_delivery_id: unknown.webhook_delivery_id, status: 204, delivery_status: 'delivered' })]);
+    const listed = (await s.get('/sandbox/v1/webhook_events')).body.events;
+    expect(listed).toEqual([expect.objectContaining({ id: event!.id, event_type: 'payment_session_complete', delivered_at: null, attempts: log })]);
+  });
+
+  it('turned off before its deliveries went, leaves only the events as stored to send', async () => {
+    await dispatcher.stop();
+    const receiver = await endpoint();
+    await drill({ enabled: true });
+    const id = await s.authorized();
+    const pending = () => s.db.prepare("SELECT event_type, drill_follow_up IS NOT NULL AS follows FROM deliveries JOIN outbox o ON o.id = outbox_id WHERE status = 'pending' ORDER BY deliveries.id").all();
+    expect(pending()).toEqual([{ event_type: 'payment_session_complete', follows: 0 }, { event_type: 'payment_session_complete', follows: 1 }]);
+    await drill({ enabled: false });
+    expect(pending()).toEqual([{ event_type: 'payment_session_complete', follows: 0 }]);
+    dispatcher = startDispatcher(s.store, { tickMs: 20, timeoutMs: 5000 });
+    await until(() => receiver.accepted.length >= 1, 10_000, 'the delivery');
+    expect(receiver.accepted.map((r) => r.body)).toEqual([{ webhook_delivery_id: expect.any(String), event_type: 'payment_session_complete', data: expect.objectContaining({ payment_id: id, status: 'authorized' }) }]);
+  });
+
+  it('hands a listener the deliveries as sent: the event reshaped, then the unknown event', async () => {
+    const listener = (await s.post('/sandbox/v1/webhook_listeners', { forward_url: 'http://localhost:3000/webhooks' })).body;
+    await drill({ enabled: true });
+    const id = await s.authorized();
+    const { deliveries } = (await s.get(`/sandbox/v1/webhook_listeners/${listener.id}/deliveries`)).body;
+    expect(deliveries.map((d: { event_type: string; object_id: string | null }) => [d.event_type, d.object_id])).toEqual([['payment_session_complete', id], ['added_later', null]]);
+    const bodies = deliveries.map((d: { request_body: string }) => JSON.parse(d.request_body));
+    expect(bodies[0]).toMatchObject({ data: { status: 'added_later' }, added_later: ADDED });
+    expect(bodies[1]).toMatchObject({ event_type: 'added_later', data: { object_id: id } });
+    expect(deliveries[1].webhook_delivery_id).toBe(bodies[1].webhook_delivery_id);
   });
 
   it('queues nothing more when the drill is off', async () => {

@@ -95,8 +95,6 @@ export interface DomainEvent {
   /** The envelope's `timestamp`, for the events whose envelope has one (item eligibility updated). */
   timestamp?: string;
   data: Record<string, unknown>;
-  /** More fields of the signed envelope, after `data` (the evolution drill's `added_later`). */
-  envelope?: Record<string, unknown>;
 }
 
 export type TokenStatus = 'pending_checkout' | 'active' | 'deleted';

@@ -1,19 +1,19 @@
 // The evolution drill at the sandbox's edges (the rules are domain/evolution-drill.ts): on a
 // channel that plays a later version of the service, every answer of a contract operation and
-// every event it delivers is reshaped, walking it with the schema the contract gives it; and after
-// every event comes one of a type the contract does not know. The channel's settings are the
-// store's (store/drill.ts), changed by PUT /sandbox/v1/evolution_drill or set by --drill at start.
+// every delivery is reshaped as it is sent, walking it with the schema the contract gives it; and
+// after every event fired under the drill comes one of a type the contract does not know. Nothing
+// stored is reshaped: the outbox keeps the events as fired, so that a session's timeline, the
+// dashboard and a delivery after the drill is turned off read the real ones. The channel's
+// settings are the store's (store/drill.ts), changed by PUT /sandbox/v1/evolution_drill or set by
+// --drill at start.
 import type { FastifyInstance } from 'fastify';
 import { evolveValue, unknownEventAfter, type DrillSchema, type DrillSettings } from '../domain/evolution-drill.js';
-import type { DomainEvent } from '../domain/types.js';
+import type { DueDelivery } from '../store/deliveries.js';
 import type { Store } from '../store/index.js';
 import { listOperations, resolveRef, type OpenApiDocument } from './document.js';
 import type { RouteFacts } from './errors.js';
 
 type Content = { content?: Record<string, { schema?: DrillSchema }> };
-/** The keys of a signed envelope that the outbox writes itself; the drill adds its own after them. */
-const ENVELOPE_KEYS = new Set(['webhook_delivery_id', 'event_type', 'timestamp', 'data']);
-
 /** The schemas the drill walks: each contract operation's answer per status, and each event's envelope. */
 export function drillSchemas(contract: OpenApiDocument) {
   const resolve = (ref: string) => resolveRef<DrillSchema>(contract, { $ref: ref });
@@ -46,27 +46,47 @@ function objectIdOf(data: Record<string, unknown>): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-/** The events as a channel under the drill delivers them: each reshaped, and followed by one of an unknown type. */
-export function shapeEvents(schemas: Schemas, settings: DrillSettings, events: DomainEvent[], newEventId: () => string): DomainEvent[] {
-  return events.flatMap((event) => {
-    const envelope = { event_type: event.event_type, ...(event.timestamp !== undefined ? { timestamp: event.timestamp } : {}), data: event.data };
-    const evolved = evolveValue(envelope, schemas.envelope(event.event_type), { resolve: schemas.resolve, settings, newValues: true }) as Record<string, unknown>;
-    const added = Object.fromEntries(Object.entries(evolved).filter(([key]) => !ENVELOPE_KEYS.has(key)));
-    const reshaped: DomainEvent = { ...event, data: evolved.data as Record<string, unknown>, ...(Object.keys(added).length > 0 ? { envelope: added } : {}) };
-    return [reshaped, unknownEventAfter(event, objectIdOf(event.data), newEventId())];
-  });
+/** An event as the outbox holds it: the signed envelope. */
+interface StoredEvent {
+  webhook_delivery_id: string;
+  event_type: string;
+  data: Record<string, unknown>;
+}
+
+/** The UUID a webhook_delivery_id was made of (`dlv_` and its 32 hex digits, ids.ts). */
+function uuidOf(webhookDeliveryId: string): string {
+  const hex = webhookDeliveryId.slice('dlv_'.length);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /**
- * Turns the drill on at the edges: the answers of the contract's operations, as they are sent,
- * and the events every write queues (store.events). A refusal keeps its code (newValues: false).
+ * The body a delivery sends now: the drill's event of an unknown type after its event (whatever the
+ * drill is by then: it was fired under it), or its event, reshaped while the channel plays the
+ * later version and as stored otherwise. Each attempt sends what the drill says at its time, so an
+ * event stored under the drill and sent after it is turned off goes as today's service sends it.
+ */
+export function sentPayload(
+  schemas: Schemas, settings: DrillSettings, delivery: Pick<DueDelivery, 'payload' | 'drill_follow_up'>,
+): string {
+  if (delivery.drill_follow_up !== null) {
+    const event = JSON.parse(delivery.payload) as StoredEvent;
+    const unknown = unknownEventAfter(event, objectIdOf(event.data), uuidOf(delivery.drill_follow_up));
+    return JSON.stringify({ webhook_delivery_id: delivery.drill_follow_up, ...unknown });
+  }
+  if (!settings.enabled) return delivery.payload;
+  const event = JSON.parse(delivery.payload) as StoredEvent;
+  // The envelope's own keys keep their order; the drill's property comes after them.
+  const options = { resolve: schemas.resolve, settings, newValues: true };
+  return JSON.stringify(evolveValue(event, schemas.envelope(event.event_type), options));
+}
+
+/**
+ * Turns the drill on at the edges: the answers of the contract's operations and the deliveries
+ * (store.useDeliveryShaper), as they are sent. A refusal keeps its code (newValues: false).
  */
 export function registerEvolutionDrill(app: FastifyInstance, store: Store, contract: OpenApiDocument): void {
   const schemas = drillSchemas(contract);
-  store.events.useShaper((channel, events, newEventId) => {
-    const settings = store.drill.get(channel);
-    return settings.enabled ? shapeEvents(schemas, settings, events, newEventId) : events;
-  });
+  store.useDeliveryShaper((delivery) => sentPayload(schemas, store.drill.get(delivery.channel), delivery));
   app.addHook('onSend', async (request, reply, payload) => {
     const operationId = (request.routeOptions.config as RouteFacts | undefined)?.operationId;
     if (!request.channel || typeof operationId !== 'string' || typeof payload !== 'string') return payload;

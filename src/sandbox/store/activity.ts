@@ -3,6 +3,7 @@
 // delivery attempts, and a revision that tells when to read again. Each read is a page on indexed
 // columns; only the page's payloads are parsed.
 import { createHash, randomBytes } from 'node:crypto';
+import { UNKNOWN_EVENT_TYPE } from '../domain/evolution-drill.js';
 import type { Db } from './database.js';
 import { storedExcerpt, type EventAttempt } from './deliveries.js';
 
@@ -40,7 +41,7 @@ export function activityQueries(db: Db) {
   // On deliveries_outbox and delivery_attempts_delivery: an event's deliveries (one per endpoint
   // and redelivery) and their attempts. The event's own fields come from the event.
   const latestAttempts = db.prepare(`SELECT a.id, a.attempted_at, a.status, a.latency_ms, a.response, a.error, d.endpoint_id, d.attempts AS delivery_attempts,
-      d.status AS delivery_status, e.url
+      d.status AS delivery_status, e.url, d.drill_follow_up
     FROM deliveries d JOIN delivery_attempts a ON a.delivery_id = d.id LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
     WHERE d.outbox_id = ? ORDER BY a.id DESC LIMIT ${ATTEMPTS_PER_EVENT + 1}`);
   // Neither reads a table: the rows this connection has written, and SQLite's mark of other
@@ -60,12 +61,19 @@ export function activityQueries(db: Db) {
     newestEvents(channel: string, page: { before: number; limit: number }) {
       return pageOf(newestEvents.all({ channel, before: page.before, limit: page.limit }) as EventRow[], page.limit, toEvent);
     },
-    /** The event's latest attempts, newest first, and whether it has older ones. */
+    /**
+     * The event's latest attempts, newest first, and whether it has older ones: those of the
+     * evolution drill's event after it too, which carry that event's own type and delivery id.
+     */
     latestAttempts(event: ActivityEvent) {
-      const rows = latestAttempts.all(event.id) as Array<Omit<EventAttempt, 'response_excerpt' | 'event_id' | 'webhook_delivery_id' | 'event_type'> & { response: string | null }>;
+      type Own = 'response_excerpt' | 'event_id' | 'webhook_delivery_id' | 'event_type';
+      type Row = Omit<EventAttempt, Own> & { response: string | null; drill_follow_up: string | null };
+      const rows = latestAttempts.all(event.id) as Row[];
       const { id: eventId, webhook_delivery_id: webhookDeliveryId, event_type: eventType } = event;
-      return pageOf(rows, ATTEMPTS_PER_EVENT, ({ response, ...row }): EventAttempt =>
-        ({ ...row, event_id: eventId, webhook_delivery_id: webhookDeliveryId, event_type: eventType, response_excerpt: storedExcerpt(response) }));
+      return pageOf(rows, ATTEMPTS_PER_EVENT, ({ response, drill_follow_up: followUp, ...row }): EventAttempt => ({
+        ...row, event_id: eventId, webhook_delivery_id: followUp ?? webhookDeliveryId,
+        event_type: followUp === null ? eventType : UNKNOWN_EVENT_TYPE, response_excerpt: storedExcerpt(response),
+      }));
     },
     /** Changes with every write of the database (this process's or another's) and every restart; the channel's own value, so that it names no count. */
     revision(channel: string): string {

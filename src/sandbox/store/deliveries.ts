@@ -1,6 +1,7 @@
 // Webhook endpoints of each channel, the deliveries of outbox events to them, and the log of every
 // attempt. Deliveries are written with their event (store/outbox.ts), so none is ever lost; the
 // delivery queue (delivery/queue.ts) claims the due ones and records each attempt here.
+import { UNKNOWN_EVENT_TYPE } from '../domain/evolution-drill.js';
 import type { ResponseExcerpt } from '../domain/response-excerpt.js';
 import { LAST_STORED_TIME_TEXT } from '../domain/stored-time.js';
 import type { Db } from './database.js';
@@ -19,11 +20,17 @@ export interface WebhookEndpoint {
 
 export interface DueDelivery {
   id: number;
+  channel: string;
   outbox_id: number;
   attempts: number;
   first_due_at: string;
-  /** The event exactly as queued: the signed envelope. */
+  /**
+   * The body as it is sent now (store/index.ts): the event as the outbox holds it, shaped by the
+   * channel's evolution drill while it is on, or the drill's event of an unknown type after it.
+   */
   payload: string;
+  /** The webhook_delivery_id of the drill's event of an unknown type, when this delivery sends it after its event. */
+  drill_follow_up: string | null;
 }
 
 export interface AttemptRecord {
@@ -95,7 +102,8 @@ export function deliveriesRepository(db: Db) {
   const failPending = db.prepare("UPDATE deliveries SET status = 'failed' WHERE endpoint_id = ? AND status = 'pending'");
   // Due, not in flight, and the oldest pending delivery of its resource to this endpoint (a
   // redelivery after the delivery it repeats): one resource's events go one at a time, in order.
-  const due = db.prepare(`SELECT d.id, d.outbox_id, d.attempts, d.first_due_at, o.payload FROM deliveries d JOIN outbox o ON o.id = d.outbox_id
+  const due = db.prepare(`SELECT d.id, d.channel, d.outbox_id, d.attempts, d.first_due_at, o.payload, d.drill_follow_up
+    FROM deliveries d JOIN outbox o ON o.id = d.outbox_id
     WHERE d.status = 'pending' AND d.endpoint_id = @endpoint AND d.due_at <= @now
       AND d.id NOT IN (SELECT value FROM json_each(@skip))
       AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.status = 'pending' AND p.endpoint_id = d.endpoint_id AND p.resource = d.resource
@@ -107,13 +115,17 @@ export function deliveriesRepository(db: Db) {
   const repoint = db.prepare('UPDATE webhook_endpoints SET url = @url, secret = @secret WHERE id = @id');
   const nextDue = db.prepare("SELECT MIN(due_at) FROM deliveries WHERE status = 'pending' AND endpoint_id = ?").pluck();
   const succeed = db.prepare("UPDATE deliveries SET status = 'delivered', attempts = attempts + 1 WHERE id = ? AND status = 'pending'");
-  const markOutbox = db.prepare('UPDATE outbox SET delivered_at = ? WHERE id = ?');
+  // The event is delivered when a delivery of the event is: the drill's event after it is another.
+  const markOutbox = db.prepare(`UPDATE outbox SET delivered_at = @at WHERE id = @outbox
+    AND EXISTS (SELECT 1 FROM deliveries WHERE id = @delivery AND drill_follow_up IS NULL)`);
   const retry = db.prepare("UPDATE deliveries SET attempts = attempts + 1, due_at = ?, status = ? WHERE id = ? AND status = 'pending'");
   const logAttempt = db.prepare(`INSERT INTO delivery_attempts (channel, delivery_id, attempted_at, status, latency_ms, response, error)
     VALUES (@channel, @delivery_id, @attempted_at, @status, @latency_ms, @response, @error)`);
   const dueAt = db.prepare("SELECT due_at FROM deliveries WHERE id = ? AND status = 'pending'").pluck();
+  // An attempt of the drill's event after an event names that event (event_id), and its own type and delivery id.
   const attemptRows = `SELECT a.id, a.attempted_at, a.status, a.latency_ms, a.response, a.error, d.endpoint_id, d.attempts AS delivery_attempts,
-      d.status AS delivery_status, o.id AS event_id, o.delivery_id AS webhook_delivery_id, o.event_type, e.url
+      d.status AS delivery_status, o.id AS event_id, coalesce(d.drill_follow_up, o.delivery_id) AS webhook_delivery_id,
+      CASE WHEN d.drill_follow_up IS NULL THEN o.event_type ELSE '${UNKNOWN_EVENT_TYPE}' END AS event_type, e.url
     FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN outbox o ON o.id = d.outbox_id LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id`;
   const attempts = db.prepare(`${attemptRows} WHERE a.channel = @channel AND a.id > @after ORDER BY a.id LIMIT @limit + 1`);
   // On delivery_attempts_delivery.
@@ -156,7 +168,7 @@ export function deliveriesRepository(db: Db) {
       failPending.run(id);
       return true;
     },
-    /** The endpoint's due deliveries, oldest event first, but those in `skip` (in flight). */
+    /** The endpoint's due deliveries, oldest event first, but those in `skip` (in flight); each event as stored. */
     due: (endpointId: string, now: string, page: { skip: number[]; limit: number }) =>
       due.all({ endpoint: endpointId, now, skip: JSON.stringify(page.skip), limit: page.limit }) as DueDelivery[],
     /** When the endpoint's next pending delivery is due (channel clock), if any. */
@@ -164,7 +176,7 @@ export function deliveriesRepository(db: Db) {
     delivered(attempt: AttemptRecord, outboxId: number, at: string): void {
       logAttempt.run(storable(attempt));
       succeed.run(attempt.delivery_id);
-      markOutbox.run(at, outboxId);
+      markOutbox.run({ at, outbox: outboxId, delivery: attempt.delivery_id });
     },
     /** A failed attempt: due again at `dueAt`, or failed for good when `dueAt` is null. */
     failed(attempt: AttemptRecord, dueAt: string | null): void {

@@ -6,10 +6,9 @@ import { clockRepository } from './clock.js';
 import { customersRepository } from './customers.js';
 import { drillRepository } from './drill.js';
 import type { Db } from './database.js';
-import { deliveriesRepository } from './deliveries.js';
+import { deliveriesRepository, type DueDelivery } from './deliveries.js';
 import { disputesRepository } from './dispute-index.js';
 import type { DrillSettings } from '../domain/evolution-drill.js';
-import type { DomainEvent } from '../domain/types.js';
 import { factCache } from './fact-cache.js';
 import { faultsRepository } from './faults.js';
 import { groupCommit } from './group-commit.js';
@@ -30,8 +29,11 @@ export interface StoreOptions {
 
 export const NO_DRILL: DrillSettings = { enabled: false, service_fee: 'number' };
 
-/** Reshapes the events a write fires before they are queued (the evolution drill); the events themselves by default. */
-export type EventShaper = (channel: string, events: DomainEvent[], newEventId: () => string) => DomainEvent[];
+/**
+ * The body a due delivery sends now, from the event as the outbox holds it (the evolution drill
+ * shapes it as it is sent, never as it is stored); the stored event by default.
+ */
+export type DeliveryShaper = (delivery: DueDelivery) => string;
 
 export function createStore(db: Db, options: StoreOptions = {}) {
   // Each channel's clock, faults and features, cached (fact-cache.ts): looked at again as every
@@ -54,7 +56,8 @@ export function createStore(db: Db, options: StoreOptions = {}) {
   const reset = channelReset(db);
   // Whoever delivers webhooks listens here; told inside the writing transaction, it only schedules.
   const queuedListeners = new Set<() => void>();
-  let shapeEvents: EventShaper = (_channel, events) => events;
+  let shapeDelivery: DeliveryShaper = (delivery) => delivery.payload;
+  const deliveries = deliveriesRepository(db);
   const deliveryQueued = () => {
     for (const listener of queuedListeners) listener();
   };
@@ -80,7 +83,12 @@ export function createStore(db: Db, options: StoreOptions = {}) {
     catalog: catalogRepository(db),
     disputes: disputesRepository(db),
     outbox: outboxRepository(db, deliveryQueued),
-    deliveries: deliveriesRepository(db),
+    deliveries: {
+      ...deliveries,
+      /** The endpoint's due deliveries, oldest first, but those in `skip` (in flight); each body as sent now. */
+      due: (endpointId: string, now: string, page: { skip: number[]; limit: number }): DueDelivery[] =>
+        deliveries.due(endpointId, now, page).map((delivery) => ({ ...delivery, payload: shapeDelivery(delivery) })),
+    },
     /** What the dashboard reads: a session's events, the newest events with their attempts, the revision. */
     activity: activityQueries(db),
     /** Webhook endpoints whose deliveries a command line claims (`hsa-fsa-sandbox listen`). */
@@ -94,14 +102,11 @@ export function createStore(db: Db, options: StoreOptions = {}) {
     /** Each channel's evolution drill: whether it plays a later version of the service. */
     drill: drillRepository(db, facts, options.drill ?? NO_DRILL),
     /**
-     * The events a write fires, as the channel delivers them: the app that knows the contract sets
-     * the shaper once (http/evolution-drill.ts), and every write queues through it (event-queue.ts).
+     * How each due delivery is sent: the app that knows the contract sets the shaper once
+     * (http/evolution-drill.ts), and the dispatcher and the listeners claim through it.
      */
-    events: {
-      shape: (channel: string, events: DomainEvent[], newEventId: () => string) => shapeEvents(channel, events, newEventId),
-      useShaper(shaper: EventShaper): void {
-        shapeEvents = shaper;
-      },
+    useDeliveryShaper(shaper: DeliveryShaper): void {
+      shapeDelivery = shaper;
     },
     faults: faultsRepository(db, facts),
     clock: clockRepository(db, facts),

@@ -647,4 +647,12 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX outbox_payment_session ON outbox (channel, payment_session_id, id) WHERE payment_session_id IS NOT NULL;
     `,
   },
+  {
+    version: 21,
+    description: 'the evolution drill\'s event of an unknown type is a delivery of the event it follows, '
+      + 'not an event of the outbox: the outbox keeps what the service fired',
+    // NULL for a delivery of the outbox event itself. A delivery that sends the drill's event of an
+    // unknown type after it holds that event's webhook_delivery_id; its body is made as it is sent.
+    sql: 'ALTER TABLE deliveries ADD COLUMN drill_follow_up TEXT;',
+  },
 ];

@@ -35,12 +35,18 @@ export function outboxRepository(db: Db, onQueued: () => void = () => {}) {
   const byId = db.prepare('SELECT event_type, payload FROM outbox WHERE channel = ? AND id = ?');
   const insert = db.prepare('INSERT INTO outbox (delivery_id, channel, event_type, payload, created_at) VALUES (?, ?, ?, ?, ?)');
   // Each endpoint of the channel subscribed to the event gets a delivery, due at once, in the same
-  // transaction: by its name, by `*`, or, for a dispute event, by `dispute.*`. The evolution drill's
-  // event of an unknown type goes to every endpoint: none could have subscribed to it.
+  // transaction: by its name, by `*`, or, for a dispute event, by `dispute.*`.
   const fanOut = db.prepare(`INSERT INTO deliveries (channel, outbox_id, endpoint_id, resource, status, first_due_at, due_at)
     SELECT @channel, @outbox_id, id, @resource, 'pending', @now, @now FROM webhook_endpoints
-    WHERE channel = @channel AND (@event_type = '${UNKNOWN_EVENT_TYPE}' OR EXISTS (SELECT 1 FROM json_each(event_types)
-      WHERE value IN ('*', @event_type) OR (value = 'dispute.*' AND substr(@event_type, 1, 8) = 'dispute.')))`);
+    WHERE channel = @channel AND EXISTS (SELECT 1 FROM json_each(event_types)
+      WHERE value IN ('*', @event_type) OR (value = 'dispute.*' AND substr(@event_type, 1, 8) = 'dispute.'))`);
+  // Under the evolution drill, every endpoint of the channel also gets the drill's event of an
+  // unknown type after the event (none could have subscribed to it): a delivery of the same outbox
+  // event, which sends that event instead (http/evolution-drill.ts), one at a time in order.
+  const followUps = db.prepare(`INSERT INTO deliveries
+      (channel, outbox_id, endpoint_id, resource, status, first_due_at, due_at, drill_follow_up)
+    SELECT @channel, @outbox_id, id, '${UNKNOWN_EVENT_TYPE}', 'pending', @now, @now, @follow_up
+    FROM webhook_endpoints WHERE channel = @channel`);
   // One row more than the page, to tell whether another page follows.
   const all = db.prepare('SELECT * FROM outbox WHERE channel = @channel AND id > @after ORDER BY id LIMIT @limit + 1');
   const byType = db.prepare('SELECT * FROM outbox WHERE channel = @channel AND event_type = @event_type AND id > @after ORDER BY id LIMIT @limit + 1');
@@ -52,10 +58,18 @@ export function outboxRepository(db: Db, onQueued: () => void = () => {}) {
     delivered_at: row.delivered_at,
   });
   return {
-    enqueue(channel: string, event: DomainEvent, now: string, deliveryId: string): void {
-      const payload = { webhook_delivery_id: deliveryId, event_type: event.event_type, ...(event.timestamp !== undefined ? { timestamp: event.timestamp } : {}), data: event.data, ...event.envelope };
-      const { lastInsertRowid } = insert.run(deliveryId, channel, event.event_type, JSON.stringify(payload), now);
-      if (fanOut.run({ channel, outbox_id: lastInsertRowid, now, event_type: event.event_type, resource: resourceOf(event) }).changes > 0) onQueued();
+    /**
+     * Stores the event as fired, and queues its deliveries; `drillFollowUp`, the webhook_delivery_id
+     * of the evolution drill's event of an unknown type, queues that after it too.
+     */
+    enqueue(channel: string, event: DomainEvent, now: string, deliveryId: string, drillFollowUp?: string): void {
+      const timestamp = event.timestamp !== undefined ? { timestamp: event.timestamp } : {};
+      const payload = { webhook_delivery_id: deliveryId, event_type: event.event_type, ...timestamp, data: event.data };
+      const outboxId = insert.run(deliveryId, channel, event.event_type, JSON.stringify(payload), now).lastInsertRowid;
+      const row = { channel, outbox_id: outboxId, now };
+      let queued = fanOut.run({ ...row, event_type: event.event_type, resource: resourceOf(event) }).changes;
+      if (drillFollowUp !== undefined) queued += followUps.run({ ...row, follow_up: drillFollowUp }).changes;
+      if (queued > 0) onQueued();
     },
     /** Delivers an event again, under the same webhook_delivery_id, to the endpoints subscribed to it now. */
     redeliver(channel: string, outboxId: number, now: string): number | undefined {

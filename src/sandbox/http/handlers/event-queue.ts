@@ -12,8 +12,12 @@ export interface WriteContext {
 }
 
 export function queueEvents(store: Store, context: WriteContext, events: DomainEvent[]): void {
-  // As the channel delivers them: under the evolution drill, as a later version would.
-  const delivered = store.events.shape(context.channel, events, () => context.ids.uuid());
-  // The delivery id is fixed now, so that every retry of the event carries the same one.
-  for (const event of delivered) store.outbox.enqueue(context.channel, event, context.now, deliveryId(context.ids));
+  // Stored as fired, whatever the evolution drill: it shapes a delivery as it is sent. Under it,
+  // each event is followed by the drill's event of an unknown type, with a delivery id of its own.
+  const drill = store.drill.get(context.channel).enabled;
+  // The delivery ids are fixed now, so that every retry of an event carries the same one.
+  for (const event of events) {
+    const followUp = drill ? deliveryId(context.ids) : undefined;
+    store.outbox.enqueue(context.channel, event, context.now, deliveryId(context.ids), followUp);
+  }
 }

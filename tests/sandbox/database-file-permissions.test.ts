@@ -3,7 +3,8 @@
 // and -shm, 0600 and its folder 0700 whatever the umask, and says at start when a file that exists
 // is open to others, without refusing to start.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/sandbox/store/database.js';
@@ -13,7 +14,6 @@ import { waitForHttp } from '../support/processes.js';
 import { SANDBOX_API_KEY, sandboxEnv } from '../support/sandbox-process.js';
 import { sessionRequest } from '../support/sandbox.js';
 
-mkdirSync('/tmp/drill', { recursive: true });
 const folders: string[] = [];
 const children: ChildProcess[] = [];
 afterEach(async () => {
@@ -28,7 +28,7 @@ afterEach(async () => {
 });
 
 function scratch(): string {
-  const folder = mkdtempSync('/tmp/drill/db-');
+  const folder = mkdtempSync(path.join(tmpdir(), 'database-files-'));
   folders.push(folder);
   return folder;
 }

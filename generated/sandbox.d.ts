@@ -287,8 +287,15 @@ export interface paths {
          *     it subscribes to gets a delivery, as for a webhook endpoint; the command line claims them
          *     (receive listener deliveries) and reports each attempt (record a listener attempt). Its
          *     `secret` is derived from the channel and `forward_url`: every listener of the channel with
-         *     that URL has the same one, on every run. At most 20 listeners per channel; expired ones do
-         *     not count.
+         *     that URL has the same one, on every run.
+         *
+         *     A registration with the `forward_url` (WHATWG-serialized) and the `event_types` (in any
+         *     order, `payment_token_updated` read as `payment_token.updated`) of a listener of the channel
+         *     that has not expired takes that listener up rather than adding one: the same `id`, the
+         *     deliveries it has pending (what was fired while its command line was away), and 60 s more
+         *     before it expires. So a command line started again within 60 s of its last claim, with the
+         *     same key, URL and events, loses nothing. At most 20 listeners per channel; expired ones do not
+         *     count, and taking one up adds none.
          */
         post: operations["createWebhookListener"];
         delete?: never;
@@ -341,11 +348,12 @@ export interface paths {
          * Claim a listener's due deliveries
          * @description Claims up to `limit` of the listener's due deliveries, oldest event first, one per resource at
          *     a time (as the dispatcher sends an endpoint's), each with the exact body and headers to
-         *     forward, signed now with the listener's secret. When none is due, it waits up to `wait`
-         *     seconds for one (a long poll) and answers an empty list if none came. Each claimed delivery is
-         *     the listener's until its attempt is reported, or for 30 s, after which it is due again; a
-         *     listener holds at most 64 unreported, and claims none beyond. Each call counts as the listener
-         *     asking: one that does not ask for 60 s expires.
+         *     forward, signed now with the listener's secret, and the id of this claim (`claim_id`, new on
+         *     every claim), which its report names. When none is due, it waits up to `wait` seconds for one
+         *     (a long poll) and answers an empty list if none came. Each claimed delivery is the listener's
+         *     until its attempt is reported, or for 30 s, after which it is due again, and a claim of it
+         *     then has another `claim_id`; a listener holds at most 64 unreported, and claims none beyond.
+         *     Each call counts as the listener asking: one that does not ask for 60 s expires.
          */
         get: operations["receiveListenerDeliveries"];
         put?: never;
@@ -373,8 +381,11 @@ export interface paths {
          * @description Records what the receiver answered to a delivery the listener claimed, as the dispatcher
          *     records its own attempts: the attempt joins the delivery log (list delivery attempts), a 204
          *     delivers the event, and anything else (another status, or no answer) is a failure, due again
-         *     on the retry schedule of the Webhook delivery tag. The lease ends: a second report of the same
-         *     attempt is refused.
+         *     on the retry schedule of the Webhook delivery tag. The report names the delivery and its
+         *     claim (`claim_id`), and only the delivery's current claim is taken: the lease ends, so a
+         *     second report of the same claim is refused, and so is a late one, of a claim whose 30 s lease
+         *     ran out (the delivery due again, or claimed again under another `claim_id`, whose own report
+         *     is then taken).
          */
         post: operations["createListenerAttempt"];
         delete?: never;
@@ -647,9 +658,11 @@ export interface paths {
          * Turn the channel's evolution drill on or off
          * @description Makes the caller's sales channel play a later version of the service (`enabled: true`), or
          *     today's; and chooses how that version writes `service_fee`. A field not named keeps its value.
-         *     It takes effect with the next request: an answer already sent, and an event already queued,
-         *     stay as they were. A channel reset (POST /sandbox/v1/reset) returns to the sandbox's start
-         *     setting (`--drill`).
+         *     It takes effect with the next request and the next attempt of every delivery: an answer
+         *     already sent stays as it was, and a delivery is shaped as the drill is when it is sent (an
+         *     event is stored as fired, whatever the drill). Turned off, it ends the channel's deliveries
+         *     of the event of an unknown type still pending. A channel reset (POST /sandbox/v1/reset)
+         *     returns to the sandbox's start setting (`--drill`).
          */
         put: operations["updateEvolutionDrill"];
         post?: never;
@@ -1442,12 +1455,19 @@ export interface components {
             event_types?: components["schemas"]["WebhookEventFilter"][];
         };
         /**
-         * @description A delivery claimed by a listener: the request its command line sends, exactly. It is the
-         *     listener's until its attempt is reported, or for 30 s; then it is due again.
+         * @description A delivery claimed by a listener: the request its command line sends, exactly, and the claim's
+         *     id. It is the listener's until its attempt is reported, or for 30 s; then it is due again, and
+         *     its next claim has another `claim_id`.
          */
         ListenerDelivery: {
             /** @description The delivery's id, which the attempt's report names. */
             delivery_id: string;
+            /**
+             * @description This claim's id (`lc_…`), new every time the delivery is claimed, a claim after a lease ran
+             *     out included. The attempt's report names it: a report of a claim that another has since
+             *     replaced is refused (`InvalidState`), so that only the current claim's report is recorded.
+             */
+            claim_id: string;
             /** @description The outbox event (redeliver takes this id). */
             event_id: string;
             /** @description The event's delivery id, the same on every attempt and redelivery. */
@@ -1467,6 +1487,9 @@ export interface components {
              * @description The headers to send with it: `content-type`, `user-agent`, `x-sandbox-webhook-delivery` (the
              *     sandbox refuses a delivery sent to itself) and `x-service-signature: t=<unix>,v0=<hex>`,
              *     signed with the listener's secret and the real time of the claim, as the service signs.
+             *     `hsa-fsa-sandbox listen` forwards only `content-type`, `x-service-signature` and
+             *     `x-sandbox-webhook-delivery` of them, and sends its own `user-agent`: a header it does not
+             *     know reaches no receiver.
              */
             request_headers: {
                 [key: string]: string;
@@ -1481,6 +1504,12 @@ export interface components {
         ListenerAttemptRequest: {
             /** @description The claimed delivery (`delivery_id` of the claim). */
             delivery_id: string;
+            /**
+             * @description The claim whose attempt this is (`claim_id` of the claim). Only the delivery's current claim
+             *     is taken: once its 30 s lease ran out and the delivery was claimed again, a report of the
+             *     earlier claim is refused with `InvalidState`.
+             */
+            claim_id: string;
             /**
              * Format: int32
              * @description The receiver's HTTP status; null when none answered. Only 204 delivers the event.
@@ -2556,7 +2585,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The listener, with its secret. */
+            /** @description The listener, with its secret; new, or the one taken up. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2680,7 +2709,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListenerAttemptOutcome"];
                 };
             };
-            /** @description `InvalidRequest`: the body is invalid. `InvalidState`: the listener does not hold that delivery (never claimed, reported already, or its 30 s lease ran out and it is due again). */
+            /** @description `InvalidRequest`: the body is invalid. `InvalidState`: the listener does not hold that delivery under that claim (never claimed so, reported already, or the claim's 30 s lease ran out: the delivery is due again, or claimed again under another `claim_id`). */
             400: {
                 headers: {
                     [name: string]: unknown;

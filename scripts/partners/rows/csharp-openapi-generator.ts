@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import type { Row, RowContext } from '../row.js';
+import type { DefaultsClient, Row, RowContext } from '../row.js';
 import { sampleProgramOf } from '../../lib/samples.mjs';
 import { expectDebianPins } from './debian-libraries.js';
 import { generatorWarnings, openapiGenerator, OPENAPI_GENERATOR_TOOLCHAIN } from './openapi-generator.js';
@@ -31,6 +31,38 @@ const debianLibraries = ['mono-mcs', 'libnewtonsoft-json5.0-cil'];
  */
 const mcs = (ctx: RowContext, args: string[]) => ctx.run('mcs', ['-langversion:7.2', '-nowarn:1591', ...args]);
 const references = ['-r:System.Net.Http', '-r:System.ComponentModel.DataAnnotations', '-r:System.Runtime.Serialization', `-r:${newtonsoft}`];
+
+/** Debian's Json.NET 6 lacks NamingStrategy, which the generated code sets: Newtonsoft6.cs stands in (NOTES.md). */
+const newtonsoft6 = (ctx: RowContext) => path.join(ctx.root, source, 'Newtonsoft6.cs');
+
+/**
+ * The generator with its defaults from the OpenAPI 3.0 companion (open enums are strings there, and
+ * ServiceFee an Object), with the package name and only what Mono and Debian's libraries need.
+ */
+const defaults: DefaultsClient = {
+  additions: [
+    `packageName=${packageName}: the partner's namespace and assembly`,
+    "--library httpclient, this machine's toolchain: the default generichost needs System.Text.Json and "
+      + 'Microsoft.Extensions.Hosting, which neither Mono nor Debian 12 has (nor NuGet here)',
+    "targetFramework=netstandard2.0, this machine's toolchain: the default net10.0 turns on nullable reference "
+      + "types, which Mono's mcs (C# 7.2 at most) cannot compile",
+    "supportsRetry=false, this machine's toolchain: the default retries through Polly, which Debian 12 lacks",
+    "Newtonsoft6.cs compiled beside the client, this machine's toolchain: Debian's Json.NET 6.0.8 has no "
+      + 'NamingStrategy (9.0.1), which the generated serializer settings set',
+  ],
+  async build(ctx) {
+    const result = await openapiGenerator(ctx, [
+      'generate', '-g', 'csharp', '--library', 'httpclient', '-i', ctx.documents.openapi30, '-o', 'client',
+      '--additional-properties',
+      [`packageName=${packageName}`, 'targetFramework=netstandard2.0', 'supportsRetry=false'].join(','),
+    ]);
+    mkdirSync(path.join(ctx.workDir, 'bin'), { recursive: true });
+    await mcs(ctx, ['-target:library', `-out:bin/${packageName}.dll`, ...references, `-recurse:${clientSources}/*.cs`, newtonsoft6(ctx)]);
+    await mcs(ctx, ['-out:bin/Flow.exe', `-r:bin/${packageName}.dll`, ...references, path.join(ctx.root, source, 'defaults', 'Flow.cs')]);
+    return { warnings: [...generatorWarnings(result.output)] };
+  },
+  flow: async (ctx, env) => (await ctx.run('mono', ['bin/Flow.exe'], { env: { ...env } })).output,
+};
 
 export const csharpOpenapiGenerator: Row = {
   id: 'csharp-openapi-generator',
@@ -97,4 +129,5 @@ export const csharpOpenapiGenerator: Row = {
     if (!existsSync(path.join(ctx.workDir, clientSources, 'Model', `${captureError}.cs`))) throw new Error(`no generated model ${captureError}.cs for capture's 400`);
     return { session, captureError };
   },
+  defaults,
 };

@@ -44,8 +44,9 @@ export default {
     '!src/**/types.ts',
     '!src/**/index.ts',
   ],
-  // Caches and build output the suites never read (a Python venv's links would not even copy).
-  ignorePatterns: ['.partners', '.conformance', '.runtimes', '.build', 'dist', 'site', 'test-results', 'bench', 'reports', '.ci'],
+  // Caches, build output and the running sandbox's database, which the suites never read (a Python
+  // venv's links would not even copy, and a live database's -shm may vanish while it is copied).
+  ignorePatterns: ['.partners', '.sandbox', '.conformance', '.runtimes', '.build', 'dist', 'site', 'test-results', 'bench', 'reports', '.ci'],
   incremental: true,
   incrementalFile: 'reports/mutation/stryker-incremental.json',
   reporters: ['html', 'json', 'progress'],

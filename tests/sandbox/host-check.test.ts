@@ -28,6 +28,26 @@ describe('a Host that is no host name or address', () => {
     expect(jsonBody(text)).toEqual({ error: 'Forbidden', message: expect.stringContaining(`The host ${JSON.stringify(host)} ${NOT_A_HOST}`) });
   });
 
+  const NO_BREAK_SPACE = ['localhost\u00a0', '\u00a0localhost', '127.0.0.1\u00a0'];
+  it.each(NO_BREAK_SPACE)('Host: %j, a no-break space sent as the byte 0xA0, answers 403 Forbidden, not 200', async (host) => {
+    const app = buildSandbox({ store: createStore(openDatabase(':memory:')) });
+    opened.push(app);
+    // One byte per character: Node reads a header's bytes as latin1, so 0xA0 arrives as U+00A0.
+    const request = `GET /payments/v1/payment_sessions HTTP/1.1\r\nHost: ${host}\r\n`
+      + 'x-service-api-key: sandbox-dev-key\r\nConnection: close\r\n\r\n';
+    const { text } = await rawExchange(app, Buffer.from(request, 'latin1'));
+    expect(statusLine(text)).toBe('HTTP/1.1 403 Forbidden');
+    expect(jsonBody(text)).toEqual({ error: 'Forbidden', message: expect.stringContaining(NOT_A_HOST) });
+  });
+
+  it('Host: with the blanks HTTP allows around a value (spaces and tabs) is read without them', async () => {
+    const app = buildSandbox({ store: createStore(openDatabase(':memory:')) });
+    opened.push(app);
+    const { text } = await rawExchange(app, 'GET /payments/v1/payment_sessions HTTP/1.1\r\n'
+      + 'Host: \t localhost:4010 \t\r\nx-service-api-key: sandbox-dev-key\r\nConnection: close\r\n\r\n');
+    expect(statusLine(text)).toBe('HTTP/1.1 200 OK');
+  });
+
   it.each([
     ['an empty label', 'a..localhost'], ['two dots at the end', 'a.localhost..'], ['a leading dot', '.localhost'], ['userinfo', 'a@localhost'],
     ['a backslash', 'evil.com\\.localhost'], ['percent-encoding', 'evil.com%2f.localhost'], ['a blank inside', 'evil.com .localhost'],

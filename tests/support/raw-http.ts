@@ -3,8 +3,13 @@
 import { connect, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
-/** Listens on a free port if not yet listening, sends `request`, and collects everything written back until the server closes. */
-export async function rawExchange(app: FastifyInstance, request: string): Promise<{ text: string; error?: Error }> {
+/**
+ * Listens on a free port if not yet listening, sends `request` (a Buffer for bytes that UTF-8 would
+ * not give, such as a lone 0xA0), and collects everything written back until the server closes.
+ */
+export async function rawExchange(
+  app: FastifyInstance, request: string | Buffer,
+): Promise<{ text: string; error?: Error }> {
   if (!app.server.listening) await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
   return new Promise((resolve) => {

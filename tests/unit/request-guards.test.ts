@@ -141,6 +141,11 @@ describe('the host a request is for', () => {
 
   it('reads a Host with blanks around it, and says what a host is for a Host it cannot read', async () => {
     expect(hostnameOf(' LocalHost:4010 ')).toBe('localhost');
+    // Only the blanks HTTP allows around a value, SP and HTAB, however many, at either end.
+    expect(hostnameOf('\t \tLocalHost:4010\t \t')).toBe('localhost');
+    for (const host of ['localhost\u00a0', '\u00a0localhost', '\u3000localhost', 'localhost\n', '\ufefflocalhost']) {
+      expect(hostnameOf(host), JSON.stringify(host)).toBeUndefined();
+    }
     const app = guarded((a) => registerHostCheck(a, { publicUrl: () => 'http://127.0.0.1:4010', names: [] }));
     expect((await app.inject({ method: 'GET', url: '/page', headers: { host: 'evil.com/.localhost:4010' } })).json()).toEqual({
       error: 'Forbidden',

@@ -34,10 +34,34 @@ describe('visible', () => {
     expect(visible('report\u202etxt.exe')).toBe('report\\u202etxt.exe');
   });
 
+  it.each([
+    ['zero width space', '\u200b'], ['zero width non-joiner', '\u200c'], ['zero width joiner', '\u200d'],
+    ['word joiner', '\u2060'], ['byte order mark', '\ufeff'], ['soft hyphen', '\u00ad'],
+    ['a tag character', '\u{e0041}'],
+  ])('shows the invisible format character %s escaped: two different ids never print the same', (_name, character) => {
+    expect(visible(`wl_fa${character}ke`)).not.toContain(character);
+    expect(visible(`wl_fa${character}ke`)).not.toBe(visible('wl_fake'));
+  });
+
+  it('escapes every format character (Unicode\'s Cf) and the whole tag block, as \\xNN, \\uNNNN or \\u{NNNNN}', () => {
+    expect(visible('\u00ad')).toBe('\\xad');
+    expect(visible('a\u200bb\ufeffc')).toBe('a\\u200bb\\ufeffc');
+    const format = [...range(0x200b, 0x200f), ...range(0x2060, 0x2064), ...range(0x2066, 0x206f)];
+    for (const character of [...format, '\u0600', '\u06dd', '\ufff9', '\ufffb']) {
+      expect(visible(character)).toBe(`\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    }
+    // A tag sequence spelling "hi" after a flag, the tag block's first and last, and Cf beyond U+FFFF.
+    expect(visible('x\u{e0068}\u{e0069}\u{e007f}y')).toBe('x\\u{e0068}\\u{e0069}\\u{e007f}y');
+    for (const code of [0xe0000, 0xe0001, 0xe0002, 0xe001f, 0xe0020, 0xe007f, 0x110bd, 0x1d173, 0x13430]) {
+      expect(visible(String.fromCodePoint(code))).toBe(`\\u{${code.toString(16)}}`);
+    }
+  });
+
   it('leaves printable text as it is: letters of any script, emoji, a backslash, the neighbours of each range', () => {
     const kept = [
       ' ', '~', '\u00a0', 'é', 'ÿ', 'Ω', '日本', '\u{1f600}', '\\x1b',
-      '\u061b', '\u061d', '\u200d', '\u2010', '\u2027', '\u202f', '\u2065', '\u206a',
+      '\u061b', '\u061d', '\u200a', '\u2010', '\u2027', '\u202f', '\u2065', '\u2070', '\ufefe', '\ufff8',
+      '\u00ac', '\u00ae', '\u{dffff}', '\u{e0080}', '\u{e0100}',
     ];
     for (const text of kept) expect(visible(text)).toBe(text);
     expect(visible('')).toBe('');

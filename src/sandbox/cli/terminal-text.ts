@@ -2,26 +2,30 @@
 // dispute's id, a refusal's message quoting a request) and from the sandbox's answers. A terminal
 // acts on some characters instead of showing them: an escape sequence can set the window's title,
 // clear the screen, recolour or move the cursor, and a bidirectional override can reorder what a
-// line seems to say. Every such character is shown as an escape that can be read, never sent raw.
+// line seems to say. Others it shows as nothing at all: a zero-width space makes two different ids
+// print the same, and tag characters hide text in a line. Every such character is shown as an
+// escape that can be read, never sent raw.
 
 /**
- * The characters a terminal may act on: C0 controls (tab and newline too: a printed field is one
- * line), DEL, C1 controls (U+009B is a one-byte CSI), the line and paragraph separators, and the
- * bidirectional marks, embeddings, overrides and isolates (U+061C, U+200E-U+200F, U+202A-U+202E,
- * U+2066-U+2069).
+ * The characters a terminal may act on or shows as nothing: the controls (Unicode's Cc: C0, tab and
+ * newline too since a printed field is one line, DEL, and C1, where U+009B is a one-byte CSI), the
+ * line and paragraph separators, every format character (Cf: the bidirectional marks, embeddings,
+ * overrides and isolates, the zero-width space, joiners and word joiner, the byte order mark, the
+ * soft hyphen, the interlinear annotations, the tags), and the tag block's unassigned code points.
  */
-const ACTED_ON = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+const ACTED_ON = /[\p{Cc}\p{Cf}\u2028\u2029\u{e0000}-\u{e007f}]/gu;
 
-/** A code point as an escape: `\x1b` up to U+00FF, `\u202e` beyond. */
+/** A code point as an escape: `\x1b` up to U+00FF, `\u202e` up to U+FFFF, `\u{e0041}` beyond. */
 function escaped(character: string): string {
-  const code = character.charCodeAt(0);
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  const code = character.codePointAt(0)!;
+  if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;
+  return code <= 0xffff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\u{${code.toString(16)}}`;
 }
 
 /**
- * `text` with every character a terminal would act on shown as its escape; everything else as is,
- * a backslash included: a sku that spells `\x1b` reads the same as one that holds ESC, and both
- * are harmless.
+ * `text` with every character a terminal would act on, or show as nothing, written as its escape;
+ * everything else as is, a backslash included: a sku that spells `\x1b` reads the same as one that
+ * holds ESC, and both are harmless.
  */
 export function visible(text: string): string {
   return text.replace(ACTED_ON, escaped);

@@ -27,6 +27,13 @@ export function checkAllowedHost(name: string): string {
 }
 
 /**
+ * The blanks HTTP allows around a field's value (RFC 9110, 5.6.3: SP and HTAB), and no other:
+ * String.prototype.trim would also take away U+00A0, which Node reads from the byte 0xA0 of a
+ * header, and so serve `localhost<0xA0>` as localhost.
+ */
+const AROUND_A_VALUE = /^[ \t]+|[ \t]+$/g;
+
+/**
  * The hostname of a Host header, lower-case, without its port, an IPv6 address's brackets or a
  * rooted name's last dot; undefined when the Host is not a host and an optional port. A host is
  * a name of RFC 1123 labels (at most 253 characters, the last not a number), an IPv4 address, or
@@ -34,7 +41,7 @@ export function checkAllowedHost(name: string): string {
  * blank, an empty label) would let a name end in `.localhost` that is no subdomain of it.
  */
 export function hostnameOf(host: string): string | undefined {
-  const found = /^(?:\[([0-9a-f:.]+)\]|([^:]+))(?::([0-9]{1,5}))?$/i.exec(host.trim());
+  const found = /^(?:\[([0-9a-f:.]+)\]|([^:]+))(?::([0-9]{1,5}))?$/i.exec(host.replace(AROUND_A_VALUE, ''));
   if (found === null) return undefined;
   const [, address, name, port] = found;
   if (port !== undefined && !(Number(port) >= 1 && Number(port) <= 65_535)) return undefined;

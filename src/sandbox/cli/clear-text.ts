@@ -2,8 +2,12 @@
 // deliveries it forwards from there. Over plain HTTP to another machine, anyone on the way reads
 // the key and can change what comes back: said once, at start, on standard error.
 
-/** As the URL parser writes them: localhost and its subdomains, 127.0.0.0/8, ::1, and 127/8 IPv4-mapped. */
-const LOOPBACK_NAME = /^(.+\.)?localhost$/;
+/**
+ * As the URL parser writes them: localhost itself, 127.0.0.0/8, ::1, and 127/8 IPv4-mapped. Not a
+ * subdomain of localhost: Node's dns.lookup finds `localhost` in /etc/hosts, but it asks the
+ * network's DNS server for `sandbox.localhost`, and whoever answers that gets the key.
+ */
+const LOOPBACK_NAME = /^localhost$/;
 const LOOPBACK_IPV4 = /^127(\.\d{1,3}){3}$/;
 const LOOPBACK_IPV6 = /^\[(::1|::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4})\]$/;
 

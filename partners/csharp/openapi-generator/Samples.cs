@@ -19,6 +19,7 @@ using Newtonsoft.Json.Linq;
 using Partner.Payments.Api;
 using Partner.Payments.Client;
 using Partner.Payments.Model;
+using KnownValues = Partner.Payments.KnownValues;
 
 public static class Samples
 {
@@ -101,14 +102,14 @@ public static class Samples
 
         // sample: retrievePaymentSession
         PaymentSession session = paymentSessions.RetrievePaymentSession(sessionId);
-        Console.WriteLine("session " + session.Id + ": " + session.Status.GetString() + " (" + session.StatusSummary.GetString() + ")");
+        Console.WriteLine("session " + session.Id + ": " + session.Status + " (" + session.StatusSummary + ")");
         // end sample
         answered("retrievePaymentSession");
 
         // sample: listPaymentSessions
         PaymentSessionList page = paymentSessions.ListPaymentSessions(pageSize: 10, search: email);
         foreach (PaymentSessionListItem item in page.PaymentSessions)
-            Console.WriteLine(item.Id + " " + item.Status.GetString() + " " + item.TotalAmount);
+            Console.WriteLine(item.Id + " " + item.Status + " " + item.TotalAmount);
         Console.WriteLine(page.Pagination.Count + " sessions");
         // end sample
         answered("listPaymentSessions");
@@ -125,7 +126,7 @@ public static class Samples
         {
             // A 400's body is the operation's error model; its `error` says why (SessionExpired, …).
             var refusal = JsonConvert.DeserializeObject<PaymentSessionCaptureError>((string)e.ErrorContent);
-            Console.WriteLine("capture refused: " + refusal.Error.GetString());
+            Console.WriteLine("capture refused: " + refusal.Error);
         }
         // end sample
         answered("capturePaymentSession");
@@ -145,7 +146,7 @@ public static class Samples
 
         // sample: cancelPaymentSession
         PaymentSessionCancelResponse canceled = paymentSessions.CancelPaymentSession(abandonedId);
-        Console.WriteLine("session " + canceled.Id + " is " + canceled.Status.GetString());
+        Console.WriteLine("session " + canceled.Id + " is " + canceled.Status);
         // end sample
         answered("cancelPaymentSession");
 
@@ -182,7 +183,7 @@ public static class Samples
 
         // sample: retrieveProvisionRequestEligibility
         EligibilityResponse answer = eligibility.RetrieveProvisionRequestEligibility(provisionRequestId);
-        Console.WriteLine("eligibility " + answer.EligibilityStatus.GetString() + ", letter valid through " + answer.LmnExpiresAt?.ToString("yyyy-MM-dd"));
+        Console.WriteLine("eligibility " + answer.EligibilityStatus + ", letter valid through " + answer.LmnExpiresAt?.ToString("yyyy-MM-dd"));
         Console.WriteLine("chargeable items: " + string.Join(", ", answer.Items));
         // end sample
         answered("retrieveProvisionRequestEligibility");
@@ -208,8 +209,8 @@ public static class Samples
             {
                 new OrderItemInput(name: "Blood pressure monitor", sku: "BPM-200", quantity: 1, price: 5000, amountDetails: new AmountDetails(totalAdditionalCharges: 0, totalDiscounts: 0)),
             }));
-        if (update.NextAction.GetString() != PaymentTokenUpdateResponseNextAction.Known.None)
-            Console.WriteLine("the customer must act (" + update.NextAction.GetString() + "): " + update.RedirectUrl);
+        if (update.NextAction != KnownValues.PaymentTokenUpdateResponse.NextAction.None)
+            Console.WriteLine("the customer must act (" + update.NextAction + "): " + update.RedirectUrl);
         // end sample
         answered("updatePaymentToken");
 
@@ -241,7 +242,7 @@ public static class Samples
 
         // sample: retrieveCatalogItem
         CatalogItem catalogItem = catalog.RetrieveCatalogItem(new CatalogItemDetailRequest(sku: sku));
-        Console.WriteLine(catalogItem.Sku + " " + catalogItem.Name + ": " + (catalogItem.Eligibility?.GetString() ?? "awaiting review"));
+        Console.WriteLine(catalogItem.Sku + " " + catalogItem.Name + ": " + (catalogItem.Eligibility ?? "awaiting review"));
         // end sample
         answered("retrieveCatalogItem");
 
@@ -263,7 +264,7 @@ public static class Samples
 
         // sample: retrieveDispute
         Dispute dispute = disputes.RetrieveDispute(Guid.Parse(disputeId));
-        Console.WriteLine("dispute " + dispute.DisputeId + ": " + dispute.State.GetString() + ", " + dispute.Amount + " cents, respond by " + dispute.DueBy.ToString("yyyy-MM-dd"));
+        Console.WriteLine("dispute " + dispute.DisputeId + ": " + dispute.State + ", " + dispute.Amount + " cents, respond by " + dispute.DueBy.ToString("yyyy-MM-dd"));
         // end sample
         answered("retrieveDispute");
 

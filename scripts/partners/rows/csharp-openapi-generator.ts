@@ -1,7 +1,10 @@
 // C#: openapi-generator's `csharp` client with its `httpclient` library (System.Net.Http and
-// Newtonsoft.Json), compiled with Mono's mcs against Debian's Newtonsoft.Json 6 and run on Mono: no
-// .NET SDK and no NuGet. Five of the generator's templates are replaced by the partner's copies
-// (partners/csharp/openapi-generator/templates, passed with -t); the generated code is not edited.
+// Newtonsoft.Json), from the OpenAPI 3.0 companion, compiled with Mono's mcs against Debian's
+// Newtonsoft.Json 6 and run on Mono: no .NET SDK and no NuGet. None of the generator's templates is
+// replaced: the partner's one template (partners/csharp/openapi-generator/templates, a user-defined
+// template) adds KnownValues.cs, the known values of the open enums, which the companion gives as
+// plain strings. Newtonsoft6.cs, compiled beside the client, is what only this machine's Json.NET
+// needs. The generated code is not edited.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -69,7 +72,7 @@ export const csharpOpenapiGenerator: Row = {
   language: 'C#',
   generator: 'openapi-generator csharp (httpclient)',
   generatorPin: 'openapi-generator-cli',
-  document: '3.1',
+  document: '3.0',
   toolchain: [
     OPENAPI_GENERATOR_TOOLCHAIN,
     { command: 'mcs', hint: "Mono's C# compiler (Debian's mono-mcs)", debian: ['mono-mcs'] },
@@ -87,14 +90,13 @@ export const csharpOpenapiGenerator: Row = {
     }
     const result = await openapiGenerator(ctx, [
       'generate', '-g', 'csharp', '--library', 'httpclient',
-      '-i', ctx.documents.openapi31, '-o', 'client',
-      '-t', path.join(ctx.root, source, 'templates'),
+      '-i', ctx.documents.openapi30, '-o', 'client',
+      '-t', path.join(ctx.root, source, 'templates'), '-c', path.join(ctx.root, source, 'templates', 'config.yaml'),
       '--global-property', 'apiTests=false,modelTests=false,apiDocs=false,modelDocs=false',
       '--additional-properties', [
         `packageName=${packageName}`,
         'targetFramework=netstandard2.0',
         'supportsRetry=false',
-        'conditionalSerialization=true',
       ].join(','),
     ]);
     return { warnings: [...generatorWarnings(result.output)] };
@@ -103,7 +105,7 @@ export const csharpOpenapiGenerator: Row = {
     // The client as a library, as a partner's solution would reference the generated project; the
     // flow, the samples and the verifier as programs beside it (mcs does not make the output folder).
     mkdirSync(path.join(ctx.workDir, 'bin'), { recursive: true });
-    await mcs(ctx, ['-target:library', `-out:bin/${packageName}.dll`, ...references, `-recurse:${clientSources}/*.cs`]);
+    await mcs(ctx, ['-target:library', `-out:bin/${packageName}.dll`, ...references, `-recurse:${clientSources}/*.cs`, newtonsoft6(ctx)]);
     await mcs(ctx, ['-out:bin/Flow.exe', `-r:bin/${packageName}.dll`, ...references, path.join(ctx.root, source, 'Flow.cs')]);
     await mcs(ctx, ['-out:bin/Samples.exe', `-r:bin/${packageName}.dll`, ...references, path.join(ctx.root, source, 'Samples.cs')]);
     await mcs(ctx, ['-out:bin/VerifyWebhook.exe', `-r:${newtonsoft}`, path.join(ctx.root, source, 'VerifyWebhook.cs')]);

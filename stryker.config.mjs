@@ -56,6 +56,9 @@ export default {
   cleanTempDir: 'always',
   concurrency: 2,
   timeoutMS: 20_000,
+  // The initial run is every unit and sandbox test once (about 3 minutes on 2 quiet cores); Stryker's
+  // default limit of 5 minutes stopped it on a busy machine before any mutant ran.
+  dryRunTimeoutMinutes: 15,
   // The targets per folder are checked by scripts/mutation.ts; Stryker's own threshold only colours.
   thresholds: { high: 90, low: 80, break: null },
 };

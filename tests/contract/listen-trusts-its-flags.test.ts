@@ -2,83 +2,21 @@
 // middle of a plain-HTTP --sandbox: whatever URL its registration answer names, the command POSTs
 // only to its own --forward-to; whatever headers a claim lists, the receiver gets only those it
 // needs; the report carries only that receiver's answer. A --sandbox that is neither https nor this
-// machine gets a warning, once, that the key travels in clear text. Run as a partner runs it: a
-// process of the CLI, against a fake sandbox, a receiver and an internal service of this machine.
-import { spawn } from 'node:child_process';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
+// machine gets a warning, once, that the key travels in clear text. A redirect of the sandbox is
+// never followed (fetch would take the key, the method and the body where it points): it ends
+// `listen` and `trigger` with one line naming the status and the Location. Run as a partner runs
+// it: a process of the CLI, against a fake sandbox, a receiver and an internal service of this machine.
+import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/contract.js';
-import { sandboxEnv } from '../support/sandbox-process.js';
+import {
+  BODY, cli, closeAll, deliveryOf, json, listenerOf, outcome, serve, SIGNED, type Seen,
+} from '../support/fake-sandbox.js';
 import { until } from '../support/webhook-receiver.js';
 
-interface Seen {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
+afterEach(closeAll);
 
-interface Server {
-  url: string;
-  seen: Seen[];
-  close: () => Promise<void>;
-}
-
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
-/** A server on a free loopback port that keeps every request and answers as `answer` says. */
-async function serve(answer: (request: Seen, response: http.ServerResponse) => void): Promise<Server> {
-  const seen: Seen[] = [];
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const entry = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body };
-      seen.push(entry);
-      answer(entry, response);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const served = {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
-  servers.push(served);
-  return served;
-}
-
-const json = (response: http.ServerResponse, body: unknown) =>
-  response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 const text = (status: number, body: string) => (_: Seen, response: http.ServerResponse) =>
   void response.writeHead(status, { 'content-type': 'text/plain' }).end(body);
-
-/** Starts `hsa-fsa-sandbox <args>` from the sources; its output, whole, and its exit. */
-function cli(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'cli.ts'), ...args], {
-    cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: sandboxEnv(),
-  });
-  const output = { stdout: '', stderr: '' };
-  child.stdout!.on('data', (chunk: Buffer) => (output.stdout += chunk.toString('utf8')));
-  child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output, exited };
-}
-
-const BODY = '{"webhook_delivery_id":"dlv_1","event_type":"dispute.created","data":{"dispute_id":"d-1"}}';
-const SIGNED = {
-  'content-type': 'application/json', 'x-service-signature': 't=1795428000,v0=00', 'x-sandbox-webhook-delivery': '1',
-};
 
 describe('listen against a sandbox it should not trust', () => {
   it('POSTs only to --forward-to, with only the headers a receiver needs, and reports only its answer', async () => {
@@ -165,5 +103,82 @@ describe('listen against a sandbox it should not trust', () => {
     const near = cli(['trigger', 'dispute.created', '--sandbox', 'http://127.0.0.1:9']);
     expect(await near.exited).toBe(1);
     expect(near.output.stderr).not.toContain('warning');
+  }, 60_000);
+});
+
+describe('listen and trigger follow no redirect of the sandbox', () => {
+  it.each([
+    ['the registration', 'POST /sandbox/v1/webhook_listeners'],
+    ['a claim', 'GET /sandbox/v1/webhook_listeners/wl_fake/deliveries'],
+    ['a report', 'POST /sandbox/v1/webhook_listeners/wl_fake/attempts'],
+  ])('a 307 answering %s sends nothing, and no key, to the URL it names: listen ends in one line', async (_what, redirected) => {
+    const internal = await serve((_, response) => json(response, listenerOf('http://x/', 'wl_internal')));
+    const receiver = await serve((_, response) => void response.writeHead(204).end());
+    let claims = 0;
+    const sandbox = await serve((request, response) => {
+      const route = `${request.method} ${request.url.split('?')[0]}`;
+      if (route === redirected) return void response.writeHead(307, { location: `${internal.url}/internal/admin` }).end();
+      if (route === 'POST /sandbox/v1/webhook_listeners') return json(response, listenerOf(`${receiver.url}/webhooks`));
+      if (route.endsWith('/deliveries')) {
+        if (claims++ > 0) return void setTimeout(() => json(response, { deliveries: [] }), 200);
+        return json(response, { deliveries: [deliveryOf()] });
+      }
+      if (route.endsWith('/attempts')) return json(response, outcome);
+      json(response, listenerOf(`${receiver.url}/webhooks`));
+    });
+    const listen = cli(['listen', '--forward-to', `${receiver.url}/webhooks`, '--sandbox', sandbox.url, '--key', 'k']);
+    const done = () => internal.seen.length > 0 || listen.child.exitCode !== null
+      || sandbox.seen.some((r) => r.url.endsWith('/attempts'));
+    await until(done, 20_000, 'the redirect');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    listen.child.kill('SIGINT');
+    const code = await listen.exited;
+    expect(sandbox.seen.length, listen.output.stderr).toBeGreaterThan(0);
+    expect(internal.seen.map((r) => `${r.method} ${r.url} key=${String(r.headers['x-service-api-key'])}`)).toEqual([]);
+    // Ended by the redirect, in one line, the listener removed when it had one.
+    expect(code).toBe(1);
+    const what = redirected.endsWith('listeners') ? 'register the listener'
+      : redirected.endsWith('deliveries') ? 'claim deliveries' : 'report the attempt';
+    expect(listen.output.stderr.split('\n').filter(Boolean).at(-1)).toBe(`error: ${what} answered 307, a redirect `
+      + `(Location ${internal.url}/internal/admin), which listen and trigger never follow: give the sandbox's own `
+      + 'address with --sandbox (https://… if it redirects from http)');
+    const removed = sandbox.seen.some((r) => r.method === 'DELETE');
+    expect(removed).toBe(redirected !== 'POST /sandbox/v1/webhook_listeners');
+  }, 60_000);
+
+  it('trigger: a 307 answering create_payment_session sends nothing, and no key, to the URL it names', async () => {
+    const internal = await serve((_, response) => json(response, { id: 'from-internal' }));
+    const sandbox = await serve((request, response) => {
+      if (request.url.startsWith('/payments/')) {
+        return void response.writeHead(307, { location: `${internal.url}/internal/admin` }).end();
+      }
+      json(response, { error: 'NotFound', message: 'no' }, 404);
+    });
+    const run = cli(['trigger', 'dispute.created', '--sandbox', sandbox.url, '--key', 'k']);
+    const code = await run.exited;
+    expect(sandbox.seen.length, run.output.stderr).toBeGreaterThan(0);
+    expect(internal.seen.map((r) => `${r.method} ${r.url} key=${String(r.headers['x-service-api-key'])}`)).toEqual([]);
+    expect(code).toBe(1);
+    expect(run.output.stderr).toBe(`error: create payment session answered 307, a redirect (Location ${internal.url}`
+      + '/internal/admin), which listen and trigger never follow: give the sandbox\'s own address with --sandbox '
+      + '(https://… if it redirects from http)\n');
+  }, 60_000);
+
+  it('cuts a long Location, in its one line', async () => {
+    const location = `http://x/\u001b]0;TITLE\u0007${'a'.repeat(500)}`;
+    const sandbox = await serve((_, response) => void response.writeHead(302, { location: encodeURI(location) }).end());
+    const run = cli(['trigger', 'dispute.created', '--sandbox', sandbox.url, '--key', 'k']);
+    expect(await run.exited).toBe(1);
+    const line = run.output.stderr.trimEnd();
+    expect(line).not.toContain('\n');
+    expect(line).toContain('answered 302, a redirect (Location http://x/%1B%5D0;TITLE%07aaa');
+    expect(line.length).toBeLessThan(500);
+  }, 60_000);
+
+  it('says so when a 3xx names no Location', async () => {
+    const sandbox = await serve((_, response) => void response.writeHead(303).end());
+    const run = cli(['trigger', 'dispute.created', '--sandbox', sandbox.url, '--key', 'k']);
+    expect(await run.exited).toBe(1);
+    expect(run.output.stderr).toMatch(/^error: create payment session answered 303, a redirect \(no Location\), /);
   }, 60_000);
 });

@@ -8,7 +8,7 @@ import { eventObjectId } from '../../src/sandbox/domain/event-subject.js';
 import { attemptLine, duration, verdictOf, type ForwardedAttempt } from '../../src/sandbox/cli/attempt-line.js';
 import { parseEventFilter } from '../../src/sandbox/cli/event-filter.js';
 import { parseListenArgs } from '../../src/sandbox/cli/listen.js';
-import { knownEventFilters, targetOf, UsageError } from '../../src/sandbox/cli/target.js';
+import { knownEventFilters, Redirected, targetOf, UsageError } from '../../src/sandbox/cli/target.js';
 import { findTrigger, triggerList, triggerNames } from '../../src/sandbox/cli/triggers.js';
 import { contract } from '../support/contract.js';
 
@@ -43,6 +43,19 @@ describe('listen options', () => {
     expect(usage(() => parseListenArgs(['--forward-to', 'http://localhost/', '--sandbox', 'file:///tmp'], {}))).toMatch(/^--sandbox must be the sandbox's http\(s\) address/);
     expect(usage(() => targetOf({ key: ' sandbox-dev-key' }, {}))).toMatch(/^--key must be an API key of the sandbox, without spaces around it/);
     for (const message of [usage(() => parseListenArgs([], {})), usage(() => parseListenArgs(['-f', 'http://x/', '--events', 'nope'], {}))]) expect(message).not.toContain('\n');
+  });
+});
+
+describe('a redirect of the sandbox', () => {
+  it('is said in one line naming the status and the Location, escaped, and cut past 200 characters', () => {
+    expect(new Redirected('claim deliveries', 307, 'http://10.0.0.9/admin').message).toBe('claim deliveries answered 307, '
+      + 'a redirect (Location http://10.0.0.9/admin), which listen and trigger never follow: give the sandbox\'s own '
+      + 'address with --sandbox (https://… if it redirects from http)');
+    expect(new Redirected('x', 301, 'http://x/\u001b[2J\n').message).toContain('(Location http://x/\\x1b[2J\\x0a)');
+    expect(new Redirected('x', 308, null).message).toContain('answered 308, a redirect (no Location), ');
+    const long = `http://x/${'a'.repeat(300)}`;
+    expect(new Redirected('x', 302, long).message).toContain(`(Location ${long.slice(0, 200)}…)`);
+    expect(new Redirected('x', 302, long.slice(0, 200)).message).toContain(`(Location ${long.slice(0, 200)})`);
   });
 });
 

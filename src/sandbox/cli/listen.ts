@@ -19,7 +19,10 @@ import { clearTextWarning } from './clear-text.js';
 import { parseEventFilter } from './event-filter.js';
 import { forwardedRequest } from './forwarded-request.js';
 import { visible } from './terminal-text.js';
-import { isHttpUrl, knownEventFilters, parseOptions, pause, RefusedCall, SandboxApi, TARGET_OPTIONS, targetOf, Unreachable, UsageError, type Target } from './target.js';
+import {
+  isHttpUrl, knownEventFilters, parseOptions, pause, Redirected, RefusedCall, SandboxApi, TARGET_OPTIONS, targetOf, Unreachable, UsageError,
+  type Target,
+} from './target.js';
 
 type Listener = components['schemas']['WebhookListener'];
 type ClaimedDelivery = components['schemas']['ListenerDelivery'];
@@ -85,8 +88,11 @@ export async function listen(args: string[], given: ListenIo = defaultIo): Promi
     + `to ${options.forwardTo} (listener ${listener.id}). Press Ctrl-C to stop.`);
 
   const stopping = new AbortController();
+  // A refused key, a redirect or an answer that is no sandbox's ends the run: removed all the same, then said.
+  let fatal: unknown;
+  let stop = () => {};
   const stopped = new Promise<void>((resolve) => {
-    const stop = () => {
+    stop = () => {
       if (stopping.signal.aborted) return;
       stopping.abort();
       resolve();
@@ -94,6 +100,10 @@ export async function listen(args: string[], given: ListenIo = defaultIo): Promi
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
     exitWhenOrphaned(stop);
   });
+  const fail = (error: unknown) => {
+    fatal ??= error;
+    stop();
+  };
 
   // The requests open at the receiver, under the dispatcher's slots (domain/delivery-slots.ts): 8
   // answering at once, one unanswered after 1 s giving up its slot, 64 open at most.
@@ -130,17 +140,14 @@ export async function listen(args: string[], given: ListenIo = defaultIo): Promi
       // Each on its own: a slow answer holds up none of the others, nor the next claim.
       for (const delivery of deliveries) {
         const id = Number(delivery.delivery_id);
-        const sent = forward(api, listener, options.forwardTo, delivery, io).then(() => sending.remove(RECEIVER, id));
+        const sent = forward({ api, listener, forwardTo: options.forwardTo, io, fail }, delivery)
+          .then(() => sending.remove(RECEIVER, id));
         sending.add(RECEIVER, id, sent);
       }
     }
   };
 
-  // A refused key or an answer that is no sandbox's ends the claims: removed all the same, then said.
-  let fatal: unknown;
-  const claiming = claims().catch((error: unknown) => {
-    fatal = error;
-  });
+  const claiming = claims().catch(fail);
   await Promise.race([stopped, claiming]);
   stopping.abort();
   await claiming;
@@ -148,21 +155,29 @@ export async function listen(args: string[], given: ListenIo = defaultIo): Promi
   if (fatal !== undefined) throw fatal;
 }
 
+/** What a forward needs: the sandbox, the listener it claimed from, the flag's URL, the lines, and how to end the run. */
+interface Forwarding {
+  api: SandboxApi;
+  listener: Listener;
+  forwardTo: string;
+  io: ListenIo;
+  /** Ends the run with `error`: a sandbox that redirects is not one to go on with. */
+  fail: (error: unknown) => void;
+}
+
 /**
  * POSTs the delivery to the receiver at `forwardTo` (the flag's, never the sandbox's), and resolves
  * once it answered (or not, by the timeout); then reports the outcome and prints its line, on its
  * own. Never throws.
  */
-async function forward(
-  api: SandboxApi, listener: Listener, forwardTo: string, delivery: ClaimedDelivery, io: ListenIo,
-): Promise<void> {
+async function forward(run: Forwarding, delivery: ClaimedDelivery): Promise<void> {
   const at = new Date();
-  const outcome = await sendAttempt(forwardedRequest(forwardTo, delivery), DELIVERY_TIMEOUT_MS);
-  void report(api, listener, delivery, at, outcome, io);
+  const outcome = await sendAttempt(forwardedRequest(run.forwardTo, delivery), DELIVERY_TIMEOUT_MS);
+  void report(run, delivery, at, outcome);
 }
 
 /** Reports what the receiver answered, and prints the attempt's line with the sandbox's verdict. Never throws. */
-async function report(api: SandboxApi, listener: Listener, delivery: ClaimedDelivery, at: Date, outcome: AttemptOutcome, io: ListenIo): Promise<void> {
+async function report({ api, listener, io, fail }: Forwarding, delivery: ClaimedDelivery, at: Date, outcome: AttemptOutcome): Promise<void> {
   let verdict: AttemptVerdict;
   try {
     verdict = verdictOf(await api.ok('report the attempt', () => api.helpers.POST('/sandbox/v1/webhook_listeners/{listener_id}/attempts', {
@@ -173,6 +188,7 @@ async function report(api: SandboxApi, listener: Listener, delivery: ClaimedDeli
       },
     })));
   } catch (error) {
+    if (error instanceof Redirected) return fail(error);
     verdict = { kind: 'unrecorded', reason: (error as Error).message };
   }
   io.out(attemptLine({

@@ -9,6 +9,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import createClient from 'openapi-fetch';
 import type { paths as HelperPaths } from '../../../generated/sandbox.js';
 import { createServiceClient, USER_AGENT } from '../../client/index.js';
+import { fetchFromSandbox } from './sandbox-fetch.js';
+import { visible } from './terminal-text.js';
 
 export const DEFAULT_SANDBOX = 'http://127.0.0.1:4010';
 export const DEFAULT_KEY = 'sandbox-dev-key';
@@ -72,10 +74,14 @@ export class SandboxApi {
   readonly helpers;
 
   constructor(readonly target: Target) {
-    this.contract = createServiceClient({ environment: target.sandbox, apiKey: target.key, retry: false, userAgent: 'hsa-fsa-sandbox-cli' });
+    // Both through fetchFromSandbox: a redirect of the sandbox is an answer, never followed.
+    this.contract = createServiceClient({
+      environment: target.sandbox, apiKey: target.key, retry: false, userAgent: 'hsa-fsa-sandbox-cli', fetch: fetchFromSandbox,
+    });
     this.helpers = createClient<HelperPaths>({
       baseUrl: target.sandbox,
       headers: { 'x-service-api-key': target.key, 'user-agent': `${USER_AGENT} hsa-fsa-sandbox-cli` },
+      fetch: fetchFromSandbox,
     });
   }
 
@@ -90,6 +96,7 @@ export class SandboxApi {
     }
     const { status } = answer.response;
     if (answer.data !== undefined && status === 200) return answer.data;
+    if (status >= 300 && status < 400) throw new Redirected(what, status, answer.response.headers.get('location'));
     if (status === 401) {
       throw new CliError(`the sandbox at ${this.target.sandbox} refused the key ${JSON.stringify(this.target.key)} (401 Unauthorized): give one of its keys with --key (or SANDBOX_KEY)`);
     }
@@ -108,6 +115,23 @@ export class SandboxApi {
 
 /** No answer came from the sandbox: it is down, or elsewhere. */
 export class Unreachable extends CliError {}
+
+/** The longest Location a redirect's error quotes: a line stays a line. */
+const LOCATION_SHOWN_CHARS = 200;
+
+/**
+ * A 3xx of the sandbox: never followed, since fetch would send the key, the method and the body
+ * to the URL it names, which a hostile sandbox (or anyone in the middle of a plain-HTTP --sandbox)
+ * chooses, and read back what answers there: an address only this machine reaches, say.
+ */
+export class Redirected extends CliError {
+  constructor(readonly what: string, readonly status: number, readonly location: string | null) {
+    const shown = location === null ? 'no Location'
+      : `Location ${visible(location.length > LOCATION_SHOWN_CHARS ? `${location.slice(0, LOCATION_SHOWN_CHARS)}…` : location)}`;
+    super(`${what} answered ${status}, a redirect (${shown}), which listen and trigger never follow: `
+      + 'give the sandbox\'s own address with --sandbox (https://… if it redirects from http)');
+  }
+}
 
 /** A refusal of the sandbox, in the contract's shape: its status and code, for a caller that expects one. */
 export class RefusedCall extends CliError {

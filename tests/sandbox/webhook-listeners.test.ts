@@ -302,6 +302,29 @@ describe('reporting attempts', () => {
     const unknown = await report('wl_nope', delivered(NO_CLAIM));
     expect([unknown.status, unknown.body.error]).toEqual([404, 'NotFound']);
   });
+
+  it('refuses a report without claim_id (from a listen older than claim ids) saying what to run', async () => {
+    const listener = (await listen()).body;
+    await s.authorized();
+    const [delivery] = (await receive(listener.id)).body.deliveries;
+    const { delivery_id } = delivery;
+    const old = await report(listener.id, { delivery_id, status: 204, latency_ms: 3, error: null });
+    expect([old.status, old.body]).toEqual([400, {
+      error: 'InvalidRequest',
+      message: "claim_id is required: this listen is older than the sandbox; run the listen of the sandbox's version.",
+    }]);
+    expect((await s.get('/sandbox/v1/webhook_deliveries')).body.attempts).toEqual([]);
+    // Still held under its claim: the current listen's report is taken.
+    expect((await report(listener.id, delivered(delivery))).status).toBe(200);
+    // Any other violation keeps the schema's own message, and so does a body that is no object.
+    const bad = await report(listener.id, { ...delivered(delivery), claim_id: 'lease-1' });
+    const pattern = 'claim_id must match pattern "^lc_[0-9A-Za-z]{1,40}$".';
+    expect(bad.body).toEqual({ error: 'InvalidRequest', message: pattern });
+    for (const body of [[], null]) {
+      const reply = await s.post(`/sandbox/v1/webhook_listeners/${listener.id}/attempts`, body);
+      expect(reply.body).toEqual({ error: 'InvalidRequest', message: 'the body must be an object.' });
+    }
+  });
 });
 
 describe('a late report', () => {

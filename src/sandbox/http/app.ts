@@ -18,6 +18,7 @@ import { createReplay } from './handlers/create-replay.js';
 import { disputeHandlers } from './handlers/disputes.js';
 import { paymentSessionHandlers } from './handlers/payment-sessions.js';
 import { paymentTokenHandlers } from './handlers/payment-tokens.js';
+import { answerReportWithoutClaim } from './handlers/listener-attempt-body.js';
 import { sandboxHelperHandlers } from './handlers/sandbox-helpers.js';
 import { registerEvolutionDrill } from './evolution-drill.js';
 import { registerMethodNotAllowed } from './method-not-allowed.js';
@@ -124,6 +125,7 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   registerOperations<HelperOperations>(app, {
     validators: new SchemaValidators(helpers),
     handlers: sandboxHelperHandlers({ operationIds: contractIds, codes400: contractCodes400 }, { sandboxAddress: () => sandboxAddress(app), listeners }),
+    invalidBodyHandlers: { createListenerAttempt: answerReportWithoutClaim },
     codesFor: () => HELPER_CODES,
     store,
     ids,

@@ -8,8 +8,10 @@
 //
 // It trusts only its own flags: it forwards to --forward-to, whatever URL the sandbox registered,
 // with only the headers a receiver needs (forwarded-request.ts), and reports only what that
-// receiver answered. Everything it prints passes through visible() (terminal-text.ts): a channel's
-// data, such as a catalog item's sku, never reaches the terminal as escape sequences.
+// receiver answered. It checks what the sandbox hands before using it (sandbox-answers.ts), and
+// follows none of its redirects (sandbox-fetch.ts). Everything it prints passes through visible()
+// (terminal-text.ts): a channel's data, such as a catalog item's sku, never reaches the terminal as
+// escape sequences.
 import { exitWhenOrphaned } from '../../orphan.js';
 import { DELIVERY_TIMEOUT_MS, sendAttempt, type AttemptOutcome } from '../delivery/attempt.js';
 import { InFlight } from '../delivery/in-flight.js';
@@ -18,6 +20,7 @@ import { attemptLine, verdictOf, type AttemptVerdict } from './attempt-line.js';
 import { clearTextWarning } from './clear-text.js';
 import { parseEventFilter } from './event-filter.js';
 import { forwardedRequest } from './forwarded-request.js';
+import { asListener, asOutcome, chooseDeliveries, listenerFault, outcomeFault } from './sandbox-answers.js';
 import { visible } from './terminal-text.js';
 import {
   isHttpUrl, knownEventFilters, parseOptions, pause, Redirected, RefusedCall, SandboxApi, TARGET_OPTIONS, targetOf, Unreachable, UsageError,
@@ -73,8 +76,11 @@ export async function listen(args: string[], given: ListenIo = defaultIo): Promi
   const api = new SandboxApi(options.target);
   const register = async () => {
     const body = { forward_url: options.forwardTo, event_types: options.eventTypes as EventFilter[] };
-    const registered = await api.ok('register the listener', () =>
+    const answer: unknown = await api.ok('register the listener', () =>
       api.helpers.POST('/sandbox/v1/webhook_listeners', { body }));
+    const fault = listenerFault(answer);
+    if (fault !== undefined) throw api.notASandbox('register the listener', 200, fault);
+    const registered = asListener(answer);
     // A sandbox names the URL it was given, serialized; another is not where listen forwards.
     if (registered.forward_url !== new URL(options.forwardTo).href) {
       io.err(`warning: the sandbox registered the listener for ${registered.forward_url}; `
@@ -116,12 +122,13 @@ export async function listen(args: string[], given: ListenIo = defaultIo): Promi
         await Promise.race([...sending.runs(), pause(LOOK_FOR_A_SLOT_MS, stopping.signal)]);
         continue;
       }
-      let deliveries: ClaimedDelivery[];
+      let answer: unknown;
       try {
-        deliveries = (await api.ok('claim deliveries', () => api.helpers.GET('/sandbox/v1/webhook_listeners/{listener_id}/deliveries', {
-          params: { path: { listener_id: listener.id }, query: { wait: WAIT_SECONDS, limit: free } },
-          signal: AbortSignal.any([stopping.signal, AbortSignal.timeout(CLAIM_TIMEOUT_MS)]),
-        }))).deliveries;
+        answer = await api.ok('claim deliveries', () =>
+          api.helpers.GET('/sandbox/v1/webhook_listeners/{listener_id}/deliveries', {
+            params: { path: { listener_id: listener.id }, query: { wait: WAIT_SECONDS, limit: free } },
+            signal: AbortSignal.any([stopping.signal, AbortSignal.timeout(CLAIM_TIMEOUT_MS)]),
+          }));
       } catch (error) {
         if (stopping.signal.aborted) return;
         if (error instanceof RefusedCall && error.status === 404) {
@@ -137,11 +144,15 @@ export async function listen(args: string[], given: ListenIo = defaultIo): Promi
       }
       if (failures > 0) io.err(`The sandbox at ${options.target.sandbox} answers again.`);
       failures = 0;
+      const chosen = chooseDeliveries(answer, free, sending.deliveryIds(RECEIVER));
+      if (chosen === undefined) throw api.notASandbox('claim deliveries', 200, 'its deliveries are not a list');
+      for (const line of chosen.skipped) io.err(line);
       // Each on its own: a slow answer holds up none of the others, nor the next claim.
-      for (const delivery of deliveries) {
+      for (const delivery of chosen.forward) {
         const id = Number(delivery.delivery_id);
         const sent = forward({ api, listener, forwardTo: options.forwardTo, io, fail }, delivery)
-          .then(() => sending.remove(RECEIVER, id));
+          .catch((error: unknown) => io.err(`delivery ${id} could not be forwarded: ${(error as Error).message}`))
+          .finally(() => sending.remove(RECEIVER, id));
         sending.add(RECEIVER, id, sent);
       }
     }
@@ -155,7 +166,7 @@ export async function listen(args: string[], given: ListenIo = defaultIo): Promi
   if (fatal !== undefined) throw fatal;
 }
 
-/** What a forward needs: the sandbox, the listener it claimed from, the flag's URL, the lines, and how to end the run. */
+/** What a forward needs: the sandbox, the listener it claimed from, the flag's URL, the lines, how to end the run. */
 interface Forwarding {
   api: SandboxApi;
   listener: Listener;
@@ -173,20 +184,28 @@ interface Forwarding {
 async function forward(run: Forwarding, delivery: ClaimedDelivery): Promise<void> {
   const at = new Date();
   const outcome = await sendAttempt(forwardedRequest(run.forwardTo, delivery), DELIVERY_TIMEOUT_MS);
-  void report(run, delivery, at, outcome);
+  // Reported on its own: the slot comes free once the receiver answered.
+  report(run, delivery, at, outcome).catch(run.fail);
 }
 
 /** Reports what the receiver answered, and prints the attempt's line with the sandbox's verdict. Never throws. */
-async function report({ api, listener, io, fail }: Forwarding, delivery: ClaimedDelivery, at: Date, outcome: AttemptOutcome): Promise<void> {
+async function report(
+  { api, listener, io, fail }: Forwarding, delivery: ClaimedDelivery, at: Date, outcome: AttemptOutcome,
+): Promise<void> {
   let verdict: AttemptVerdict;
   try {
-    verdict = verdictOf(await api.ok('report the attempt', () => api.helpers.POST('/sandbox/v1/webhook_listeners/{listener_id}/attempts', {
-      params: { path: { listener_id: listener.id } },
-      body: {
-        delivery_id: delivery.delivery_id, claim_id: delivery.claim_id,
-        status: outcome.status, latency_ms: outcome.latencyMs, response_excerpt: outcome.response, error: outcome.error,
-      },
-    })));
+    const answer: unknown = await api.ok('report the attempt', () =>
+      api.helpers.POST('/sandbox/v1/webhook_listeners/{listener_id}/attempts', {
+        params: { path: { listener_id: listener.id } },
+        body: {
+          delivery_id: delivery.delivery_id, claim_id: delivery.claim_id,
+          status: outcome.status, latency_ms: outcome.latencyMs, response_excerpt: outcome.response, error: outcome.error,
+        },
+      }));
+    const fault = outcomeFault(answer);
+    verdict = fault === undefined
+      ? verdictOf(asOutcome(answer))
+      : { kind: 'unrecorded', reason: `the sandbox's answer is no record of it: ${fault}` };
   } catch (error) {
     if (error instanceof Redirected) return fail(error);
     verdict = { kind: 'unrecorded', reason: (error as Error).message };

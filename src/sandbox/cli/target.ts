@@ -102,7 +102,13 @@ export class SandboxApi {
     }
     const refusal = answer.error as { error?: unknown; message?: unknown } | undefined;
     if (typeof refusal?.error === 'string') throw new RefusedCall(what, status, refusal.error, String(refusal.message ?? ''));
-    throw new CliError(`${what} answered ${status}, not an answer of the sandbox: is ${this.target.sandbox} a sandbox (npm start)?`);
+    throw this.notASandbox(what, status);
+  }
+
+  /** The error for an answer that no sandbox gives: of another status, or another shape (`why`). */
+  notASandbox(what: string, status: number, why?: string): CliError {
+    const shape = why === undefined ? '' : ` (${why})`;
+    return new CliError(`${what} answered ${status}, not an answer of the sandbox${shape}: is ${this.target.sandbox} a sandbox (npm start)?`);
   }
 
   /** Why the sandbox could not be reached, in one line. */

@@ -191,6 +191,8 @@ class Converter {
     this.source = document;
     this.losses = [];
     this.inlined = new Set();
+    // The known values of each open enum, by the name of the closed enum that lists them (knownValueName).
+    this.knownValues = new Map();
     // The 3.1-only fields of the OpenAPI objects: each returns the entries that stand for it.
     this.restated = {
       OpenAPI: {
@@ -231,6 +233,7 @@ class Converter {
     out.openapi = OPENAPI_30_VERSION;
     // 3.0 requires paths; 3.1 does not.
     if (!('paths' in out)) out.paths = {};
+    this.addKnownValues(out);
     const unreferenced = Object.keys(source.components?.pathItems ?? {}).filter((name) => !this.inlined.has(name));
     if (unreferenced.length > 0) {
       out.components['x-path-items'] = Object.fromEntries(unreferenced.map((name) => {
@@ -390,13 +393,55 @@ class Converter {
    * Rust, oapi-codegen, Java) make an empty model or a bare wrapper of the anyOf, which loses the
    * value or its constants. 3.0's plain words for it are a string, with the known values listed in
    * `x-extensible-enum` and the description: never a closed `enum`, which would refuse a new value.
+   * The known values also get a closed enum of their own (see addKnownValues), which the string
+   * names in `x-known-values`: generators make constants of it, and nothing refers to it, so it
+   * closes nothing.
    */
   openEnum(out, at) {
     const known = openEnumValues(out);
     if (!known) return out;
-    this.lose('open enum', pointer(at, 'anyOf'), 'type: string, with the known values in x-extensible-enum and the description');
+    const name = this.knownValuesAt(at, known);
+    const to = `type: string, with the known values in x-extensible-enum, the description and ${name} (x-known-values)`;
+    this.lose('open enum', pointer(at, 'anyOf'), to);
     const { anyOf: _anyOf, ...rest } = out;
-    return withNote({ ...rest, type: 'string', 'x-extensible-enum': known }, knownValuesNote(known));
+    const string = { ...rest, type: 'string', 'x-extensible-enum': known, 'x-known-values': name };
+    return withNote(string, knownValuesNote(known, name));
+  }
+
+  /** Records the known values of the open enum at `at` (a pointer in the 3.1 document) by their name; returns it. */
+  knownValuesAt(at, known) {
+    const name = knownValueName(at);
+    if (!name) {
+      this.fail(at, 'an open enum outside a named schema\'s properties, items or compositions has no name for its known '
+        + 'values: name it in components/schemas');
+    }
+    const seen = this.knownValues.get(name);
+    if (seen && !isDeepStrictEqual(seen.known, known)) {
+      this.fail(at, `the known values of ${seen.at} are named ${name} too, with other values`);
+    }
+    if (!seen) this.knownValues.set(name, { known, at });
+    return name;
+  }
+
+  /**
+   * Each open enum's known values, as a closed string enum among the schemas: the one form of a
+   * list of strings that every generator makes constants of (openapi-generator makes a type of
+   * every component schema, referenced or not).
+   */
+  addKnownValues(out) {
+    if (this.knownValues.size === 0) return;
+    const schemas = out.components.schemas;
+    for (const [name, { known, at }] of this.knownValues) {
+      if (Object.hasOwn(schemas, name)) {
+        this.fail(at, `its known values would be the schema ${name}, which the document already has`);
+      }
+      schemas[name] = {
+        type: 'string',
+        description: `The known values of ${placeOf(at)}, an open enum: a string that may hold other values. `
+          + 'Nothing refers to this list, so it closes nothing; it gives the known values their constants.\n',
+        enum: known,
+      };
+    }
   }
 
   /**
@@ -471,7 +516,8 @@ class Converter {
       // validator would refuse the null the service sends (eligibility_status of the catalog).
       this.lose(`null in ${composition}`, here, `the open enum ${only.$ref.split('/').pop()} inlined as a nullable string`);
       const { description: _description, ...known } = this.schema(openEnum, only.$ref);
-      return withNote(replaceKey(out, composition, { ...known, nullable: true }), knownValuesNote(known['x-extensible-enum']));
+      const note = knownValuesNote(known['x-extensible-enum'], known['x-known-values']);
+      return withNote(replaceKey(out, composition, { ...known, nullable: true }), note);
     }
     const types = new Set(branches.map((branch) => this.typeOf(branch)));
     const type = out.type ?? (types.size === 1 ? [...types][0] : undefined);
@@ -570,7 +616,43 @@ const SCALAR_BRANCH_KEYS = new Set(['type', 'format', 'description', 'title', 'n
 const UNION_SIBLINGS = new Set(['anyOf', 'description', 'title', 'example', 'default', 'deprecated', 'readOnly', 'writeOnly', 'externalDocs']);
 
 /** What the description of an open enum says in 3.0, where no keyword can. */
-const knownValuesNote = (known) => `Known values: ${known.map((v) => `\`${v}\``).join(', ')}. Other values may appear: read it as a string.`;
+const knownValuesNote = (known, name) => `Known values: ${known.map((v) => `\`${v}\``).join(', ')}. `
+  + `Other values may appear: read it as a string. The schema \`${name}\` lists the known ones.`;
+
+/** A JSON pointer's segments, unescaped. */
+const segmentsOf = (at) => at.slice(2).split('/').map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
+
+/** A name's words (split at anything not a letter or digit), each capitalised and joined. */
+const pascal = (text) => text.split(/[^A-Za-z0-9]+/).filter(Boolean)
+  .map((word) => word[0].toUpperCase() + word.slice(1)).join('');
+
+/**
+ * The name of the closed enum of an open enum's known values: `<Schema>KnownValue` for a named one,
+ * `<Schema><Property>KnownValue` for one in a named schema's property, and deeper, one word per
+ * property (`Item` for an array's items, `Value` for a map's values; a composition adds none).
+ * Undefined outside components/schemas, or under another keyword.
+ */
+function knownValueName(at) {
+  const [components, schemas, schema, ...rest] = segmentsOf(at);
+  if (components !== 'components' || schemas !== 'schemas' || schema === undefined) return undefined;
+  const words = [pascal(schema)];
+  for (let i = 0; i < rest.length; i += 1) {
+    const key = rest[i];
+    if (key === 'properties' && i + 1 < rest.length) words.push(pascal(rest[(i += 1)]));
+    else if (key === 'items') words.push('Item');
+    else if (key === 'additionalProperties') words.push('Value');
+    else if (['allOf', 'anyOf', 'oneOf'].includes(key) && /^\d+$/.test(rest[i + 1] ?? '')) i += 1;
+    else return undefined;
+  }
+  return `${words.join('')}KnownValue`;
+}
+
+/** Where an open enum is, for a reader: `Schema` or `Schema.property…`. */
+function placeOf(at) {
+  const [, , schema, ...rest] = segmentsOf(at);
+  const path = rest.flatMap((key, i) => (rest[i - 1] === 'properties' ? [key] : key === 'items' ? ['[]'] : []));
+  return `\`${[schema, ...path].join('.').replace(/\.\[\]/g, '[]')}\``;
+}
 
 /** `schema` with a paragraph added to its description (which it gets if it had none). */
 function withNote(schema, note) {

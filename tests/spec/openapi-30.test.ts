@@ -44,9 +44,38 @@ describe('the OpenAPI 3.0 companion', () => {
     expect(Object.keys(companion['x-webhooks']).length).toBeGreaterThan(0);
   });
 
-  it('has every schema name and every other component of the 3.1 document', () => {
-    expect(namesOf(companion)).toEqual(namesOf(source));
+  it('has every schema name and every other component of the 3.1 document, and after them the lists of known values', () => {
+    const names = namesOf(companion);
+    const knownValueLists = names.schemas!.slice(namesOf(source).schemas!.length);
+    expect({ ...names, schemas: names.schemas!.slice(0, -knownValueLists.length) }).toEqual(namesOf(source));
     expect(Object.keys(companion.components.schemas)).toContain('CreatePaymentSessionRequest');
+    expect(knownValueLists.every((name) => name.endsWith('KnownValue'))).toBe(true);
+  });
+
+  it('names, in x-known-values, a closed enum of each open enum\'s known values, which nothing refers to', () => {
+    const schemas = companion.components.schemas;
+    const named: string[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node && typeof node === 'object') {
+        const schema = node as Json;
+        if ('x-extensible-enum' in schema) {
+          named.push(schema['x-known-values']);
+          expect(schema).toMatchObject({ type: 'string' });
+          expect(schema).not.toHaveProperty('enum');
+          expect(schemas[schema['x-known-values']]).toMatchObject({ type: 'string', enum: schema['x-extensible-enum'] });
+        }
+        Object.values(schema).forEach(walk);
+      }
+    };
+    walk(companion);
+    const lists = Object.keys(schemas).filter((name) => name.endsWith('KnownValue'));
+    expect(new Set(named)).toEqual(new Set(lists));
+    expect(lists).toEqual(expect.arrayContaining(
+      ['PaymentSessionStatusSummaryKnownValue', 'PaymentSessionVoidErrorErrorKnownValue', 'CatalogEligibilityKnownValue']));
+    const voidError = source.components.schemas.PaymentSessionVoidError.properties.error;
+    expect(schemas.PaymentSessionVoidErrorErrorKnownValue.enum).toEqual(voidError.anyOf[0].enum);
+    for (const name of lists) expect(JSON.stringify(companion)).not.toContain(`"#/components/schemas/${name}"`);
   });
 
   it('says in 3.0 terms what the 3.1 document says in its own', () => {

@@ -131,11 +131,67 @@ describe('the document', () => {
   });
 });
 
+describe('the known values of an open enum', () => {
+  const open = (...known: string[]) => ({ type: 'string', anyOf: [{ type: 'string', enum: known }, { type: 'string' }] });
+
+  it('are a closed string enum of their own, <Schema>KnownValue, that nothing refers to', () => {
+    const { schemas } = convertSchema(open('a', 'b'));
+    expect(schemas.SKnownValue).toEqual({
+      type: 'string', description: expect.stringContaining('The known values of `S`, an open enum'), enum: ['a', 'b'],
+    });
+    expect(JSON.stringify(schemas)).not.toContain('#/components/schemas/SKnownValue');
+    // The open enum itself stays a string that takes any value.
+    expect(schemas.S).not.toHaveProperty('enum');
+  });
+
+  it('of a property are <Schema><Property>KnownValue; deeper, a word per property, Item for items and Value for a map\'s values', () => {
+    const { schemas } = convertSchema({
+      type: 'object',
+      properties: {
+        error: open('E'),
+        next_action: { allOf: [{ type: 'object', properties: { 'status-code': open('c') } }] },
+        steps: { type: 'array', items: open('i') },
+        by_name: { type: 'object', additionalProperties: open('v') },
+      },
+    });
+    expect(Object.keys(schemas).filter((name) => name.endsWith('KnownValue')))
+      .toEqual(['SErrorKnownValue', 'SNextActionStatusCodeKnownValue', 'SStepsItemKnownValue', 'SByNameValueKnownValue']);
+    expect(schemas.S.properties.error['x-known-values']).toBe('SErrorKnownValue');
+    expect(schemas.SErrorKnownValue.description).toContain('The known values of `S.error`');
+    expect(schemas.SStepsItemKnownValue.description).toContain('The known values of `S.steps[]`');
+  });
+
+  it('of a nullable reference to an open enum are that open enum\'s, named once', () => {
+    const { schemas } = convertSchema(
+      { type: 'object', properties: { status: { anyOf: [{ $ref: '#/components/schemas/Status' }, { type: 'null' }] } } },
+      { Status: open('a', 'b') },
+    );
+    expect(schemas.S.properties.status['x-known-values']).toBe('StatusKnownValue');
+    expect(Object.keys(schemas)).toEqual(['S', 'Status', 'StatusKnownValue']);
+  });
+
+  it('are refused a name the document already has, a name two other lists would share, or no name at all', () => {
+    expect(() => convertSchema(open('a'), { SKnownValue: { type: 'string' } }))
+      .toThrow(/#\/components\/schemas\/S: its known values would be the schema SKnownValue, which the document already has/);
+    expect(() => convertSchema({ type: 'object', properties: { a_b: open('x'), 'a-b': open('y') } }))
+      .toThrow(/the known values of #\/components\/schemas\/S\/properties\/a_b are named SABKnownValue too, with other values/);
+    const get = { parameters: [{ name: 'q', in: 'query', schema: open('a') }], responses: { 200: { description: 'ok' } } };
+    expect(() => convert(documentWith({ paths: { '/a': { get } } })))
+      .toThrow(/#\/paths\/~1a\/get\/parameters\/0\/schema: an open enum outside a named schema's properties/);
+    expect(() => convertSchema({ not: open('a') })).toThrow(/an open enum outside a named schema's properties/);
+  });
+});
+
 describe('a schema', () => {
   it('that is an open enum (a string enum or any string) is a string with its known values in x-extensible-enum, never a closed enum', () => {
     const open = { type: 'string', description: 'State.', anyOf: [{ type: 'string', enum: ['a', 'b'] }, { type: 'string', description: 'Another.' }] };
     const { schema, losses } = convertSchema(open);
-    expect(schema).toEqual({ type: 'string', description: 'State.\n\nKnown values: `a`, `b`. Other values may appear: read it as a string.\n', 'x-extensible-enum': ['a', 'b'] });
+    expect(schema).toEqual({
+      type: 'string',
+      description: 'State.\n\nKnown values: `a`, `b`. Other values may appear: read it as a string. '
+        + 'The schema `SKnownValue` lists the known ones.\n',
+      'x-extensible-enum': ['a', 'b'], 'x-known-values': 'SKnownValue',
+    });
     expect(losses).toEqual([{ kind: 'open enum', at: '#/components/schemas/S/anyOf', to: expect.stringContaining('x-extensible-enum') }]);
     // Not an open enum: two enums, a branch with more than a type, a branch of another type.
     for (const anyOf of [
@@ -218,8 +274,9 @@ describe('a schema', () => {
     );
     // A strict 3.0 validator takes the null: nullable stands beside the type itself, not an allOf.
     expect(schema).toEqual({
-      description: 'Status, or null.\n\nKnown values: `a`, `b`. Other values may appear: read it as a string.\n',
-      type: 'string', 'x-extensible-enum': ['a', 'b'], nullable: true,
+      description: 'Status, or null.\n\nKnown values: `a`, `b`. Other values may appear: read it as a string. '
+        + 'The schema `StatusKnownValue` lists the known ones.\n',
+      type: 'string', 'x-extensible-enum': ['a', 'b'], 'x-known-values': 'StatusKnownValue', nullable: true,
     });
     expect(losses).toContainEqual({ kind: 'null in anyOf', at: '#/components/schemas/S/anyOf', to: 'the open enum Status inlined as a nullable string' });
   });

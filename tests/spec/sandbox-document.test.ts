@@ -21,7 +21,7 @@ function violations(schema: { $ref?: string } | undefined, value: unknown): stri
   return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
 }
 
-const COMMON = ['401', '404', '405', '431', '500', '501'];
+const COMMON = ['401', '403', '404', '405', '431', '500', '501'];
 const ref = (name: string) => `#/components/schemas/${name}`;
 
 // operationId, method, path, request body schema (or null), 200 schema, whether it declares 400.
@@ -70,6 +70,7 @@ const HELPERS: Array<[string, string, string, string | null, string, boolean]> =
 const CODES_BY_STATUS: Record<string, string[]> = {
   '400': ['InvalidRequest', 'InvalidState'],
   '401': ['Unauthorized'],
+  '403': ['Forbidden'],
   '404': ['NotFound'],
   '405': ['MethodNotAllowed'],
   '500': ['ServerError'],

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { exitWhenOrphaned } from './orphan.js';
 import { unsupportedNodeReason } from './runtime.js';
-import { visible } from './sandbox/cli/terminal-text.js';
+import { printable } from './sandbox/cli/terminal-text.js';
 
 /** The package's folder, from src/ or from dist/. */
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -171,7 +171,7 @@ try {
   }
 } catch (error) {
   // The message may quote the sandbox's answer, which a channel's data fills: shown, never acted on.
-  console.error(`error: ${visible((error as Error).message)}`);
+  console.error(`error: ${printable((error as Error).message)}`);
   // A mistake in the command line (an unknown option or event name) is a usage error.
   process.exit((error as Error).name === 'UsageError' ? 2 : 1);
 }

@@ -4,7 +4,8 @@
 // registration or a claim answer that is no sandbox's ends the run in one line, exit code 1; a
 // report's answer that is no record says so in the attempt's line. Never a stack trace, and Ctrl-C
 // (or the end of the run) still removes the listener. It forwards no more deliveries than it asked
-// for. Run as a partner runs it: a process of the CLI, against a fake sandbox and a receiver.
+// for, asks again at a pace whatever the sandbox answers, reads no answer past 16 MiB, and prints
+// no enormous line. Run as a partner runs it: a process of the CLI, against a fake sandbox and a receiver.
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli, closeAll, deliveryOf, json, listenerOf, outcome, serve } from '../support/fake-sandbox.js';
 import { until } from '../support/webhook-receiver.js';
@@ -135,5 +136,61 @@ describe('listen against a sandbox that hands more than asked', () => {
     expect(receiver.seen.slice(0, 8).map((r) => r.url)).toEqual(Array(8).fill('/webhooks'));
     expect(listen.output.stderr).toBe('skipped 292 deliveries beyond the 8 asked for: the sandbox handed more; '
       + 'they come again when their lease ends\n');
+  }, 60_000);
+});
+
+describe('listen against a sandbox that answers at once, without end, or at length', () => {
+  it('a sandbox that answers every claim 404 is registered with again at a pace, not in a tight loop', async () => {
+    const sandbox = await serve((request, response) => {
+      const route = `${request.method} ${request.url.split('?')[0]}`;
+      if (route === 'POST /sandbox/v1/webhook_listeners') return json(response, listenerOf('http://127.0.0.1:9/webhooks'));
+      json(response, { error: 'NotFound', message: 'gone' }, 404);
+    });
+    const listen = cli(['listen', '--forward-to', 'http://127.0.0.1:9/webhooks', '--sandbox', sandbox.url, '--key', 'k']);
+    await until(() => listen.output.stdout.includes('Ready!') || listen.child.exitCode !== null, 15_000, 'Ready!');
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    listen.child.kill('SIGINT');
+    await listen.exited;
+    const registrations = sandbox.seen.filter((r) => r.method === 'POST' && r.url === '/sandbox/v1/webhook_listeners').length;
+    expect(registrations).toBeLessThanOrEqual(10);
+    // Registered again at once the first time: a listener that expired is taken up without delay.
+    expect(registrations).toBeGreaterThanOrEqual(3);
+  }, 60_000);
+
+  it('a sandbox that answers every claim with nothing at once is asked about once a second', async () => {
+    const sandbox = await serve((request, response) => {
+      if (request.method === 'POST') return json(response, listenerOf('http://127.0.0.1:9/webhooks'));
+      json(response, request.url.includes('/deliveries') ? { deliveries: [] } : listenerOf('http://127.0.0.1:9/webhooks'));
+    });
+    const listen = cli(['listen', '--forward-to', 'http://127.0.0.1:9/webhooks', '--sandbox', sandbox.url, '--key', 'k']);
+    await until(() => listen.output.stdout.includes('Ready!') || listen.child.exitCode !== null, 15_000, 'Ready!');
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    listen.child.kill('SIGINT');
+    expect(await listen.exited).toBe(0);
+    const claims = sandbox.seen.filter((r) => r.url.includes('/deliveries')).length;
+    expect(claims).toBeGreaterThanOrEqual(2);
+    expect(claims).toBeLessThanOrEqual(6);
+  }, 60_000);
+
+  it('reads no answer past 16 MiB: one without end ends listen in one line', async () => {
+    const sandbox = await serve((_, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(1024 * 1024, 'a');
+      // Written for as long as the command reads.
+      const more = () => { while (!response.destroyed && response.write(chunk)); };
+      response.on('drain', more);
+      more();
+    });
+    const listen = cli(['listen', '--forward-to', 'http://127.0.0.1:9/webhooks', '--sandbox', sandbox.url, '--key', 'k']);
+    expect(await listen.exited).toBe(1);
+    expect(listen.output.stderr).toBe('error: register the listener answered 200, not an answer of the sandbox (an answer '
+      + `of more than 16 MiB): is ${sandbox.url} a sandbox (npm start)?\n`);
+  }, 60_000);
+
+  it('quotes at most 500 characters of a refusal\'s message, and 100 of its code', async () => {
+    const sandbox = await serve((_, response) => json(response, { error: 'E'.repeat(5000), message: 'm'.repeat(100_000) }, 400));
+    const listen = cli(['listen', '--forward-to', 'http://127.0.0.1:9/webhooks', '--sandbox', sandbox.url, '--key', 'k']);
+    expect(await listen.exited).toBe(1);
+    expect(listen.output.stderr).toBe(`error: register the listener answered 400 ${'E'.repeat(100)}…: ${'m'.repeat(500)}…\n`);
   }, 60_000);
 });

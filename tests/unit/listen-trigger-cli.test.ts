@@ -8,7 +8,7 @@ import { eventObjectId } from '../../src/sandbox/domain/event-subject.js';
 import { attemptLine, duration, verdictOf, type ForwardedAttempt } from '../../src/sandbox/cli/attempt-line.js';
 import { parseEventFilter } from '../../src/sandbox/cli/event-filter.js';
 import { parseListenArgs } from '../../src/sandbox/cli/listen.js';
-import { knownEventFilters, Redirected, targetOf, UsageError } from '../../src/sandbox/cli/target.js';
+import { knownEventFilters, Redirected, RefusedCall, targetOf, UsageError } from '../../src/sandbox/cli/target.js';
 import { findTrigger, triggerList, triggerNames } from '../../src/sandbox/cli/triggers.js';
 import { contract } from '../support/contract.js';
 
@@ -56,6 +56,15 @@ describe('a redirect of the sandbox', () => {
     const long = `http://x/${'a'.repeat(300)}`;
     expect(new Redirected('x', 302, long).message).toContain(`(Location ${long.slice(0, 200)}…)`);
     expect(new Redirected('x', 302, long.slice(0, 200)).message).toContain(`(Location ${long.slice(0, 200)})`);
+  });
+});
+
+describe('a refusal of the sandbox', () => {
+  it('is said in one line quoting at most 100 characters of its code and 500 of its message', () => {
+    expect(new RefusedCall('claim deliveries', 404, 'NotFound', 'gone').message).toBe('claim deliveries answered 404 NotFound: gone');
+    const refused = new RefusedCall('x', 400, 'C'.repeat(101), 'm'.repeat(501));
+    expect(refused.message).toBe(`x answered 400 ${'C'.repeat(100)}…: ${'m'.repeat(500)}…`);
+    expect([refused.code.length, refused.detail.length]).toEqual([101, 501]);
   });
 });
 

@@ -2,7 +2,7 @@
 // which every line of `listen` and `trigger` passes through, shows each character a terminal acts
 // on as a readable escape, and leaves every other character as it is.
 import { describe, expect, it } from 'vitest';
-import { visible } from '../../src/sandbox/cli/terminal-text.js';
+import { MOST_LINE_CHARS, printable, shortened, visible } from '../../src/sandbox/cli/terminal-text.js';
 
 /** Every code point from `from` to `to`, as one-character strings. */
 const range = (from: number, to: number) =>
@@ -71,5 +71,22 @@ describe('visible', () => {
 
   it('escapes every occurrence, not only the first', () => {
     expect(visible('\u001b\u001b\u202e\u001b')).toBe('\\x1b\\x1b\\u202e\\x1b');
+  });
+});
+
+describe('printable', () => {
+  it('is visible(), cut to 2000 characters with an ellipsis: a huge answer is no huge line', () => {
+    expect(MOST_LINE_CHARS).toBe(2000);
+    expect(printable('a\u001bb')).toBe('a\\x1bb');
+    expect(printable('x'.repeat(2000))).toBe('x'.repeat(2000));
+    expect(printable('x'.repeat(2001))).toBe(`${'x'.repeat(2000)}…`);
+    // Cut once escaped: what is printed is never longer than the bound and its ellipsis.
+    expect(printable('\u001b'.repeat(1000))).toBe(`${'\\x1b'.repeat(500)}…`);
+  });
+
+  it('shortened cuts past `most` only', () => {
+    expect(shortened('abc', 3)).toBe('abc');
+    expect(shortened('abcd', 3)).toBe('abc…');
+    expect(shortened('', 0)).toBe('');
   });
 });

@@ -21,7 +21,7 @@ import { clearTextWarning } from './clear-text.js';
 import { parseEventFilter } from './event-filter.js';
 import { forwardedRequest } from './forwarded-request.js';
 import { asListener, asOutcome, chooseDeliveries, listenerFault, outcomeFault } from './sandbox-answers.js';
-import { visible } from './terminal-text.js';
+import { printable } from './terminal-text.js';
 import {
   isHttpUrl, knownEventFilters, parseOptions, pause, Redirected, RefusedCall, SandboxApi, TARGET_OPTIONS, targetOf, Unreachable, UsageError,
   type Target,
@@ -37,6 +37,8 @@ const WAIT_SECONDS = 25;
 const CLAIM_TIMEOUT_MS = 40_000;
 /** Waits between tries while the sandbox is not reachable. */
 const REACH_AGAIN_MS = [500, 1000, 2000, 5000];
+/** A claim that came back with nothing sooner than this is followed by a pause to this: a sandbox waits its `wait`. */
+const EMPTY_CLAIM_MOST_OFTEN_MS = 1000;
 /** How long the removal at Ctrl-C may take. */
 const DETACH_TIMEOUT_MS = 5000;
 /** The one receiver whose slots `sending` counts, and how often to look for one come free. */
@@ -69,7 +71,7 @@ const defaultIo: ListenIo = { out: (line) => console.log(line), err: (line) => c
 /** Runs until SIGINT or SIGTERM, then removes the listener; rejects with a CliError when the sandbox cannot be used. */
 export async function listen(args: string[], given: ListenIo = defaultIo): Promise<void> {
   // Every line, whatever fills it: the sandbox's answers and a channel's data included.
-  const io: ListenIo = { out: (line) => given.out(visible(line)), err: (line) => given.err(visible(line)) };
+  const io: ListenIo = { out: (line) => given.out(printable(line)), err: (line) => given.err(printable(line)) };
   const options = parseListenArgs(args);
   const warning = clearTextWarning(options.target.sandbox);
   if (warning) io.err(warning);
@@ -116,6 +118,8 @@ export async function listen(args: string[], given: ListenIo = defaultIo): Promi
   const sending = new InFlight();
   const claims = async () => {
     let failures = 0;
+    // Claims answered 404 in a row: the first registers again at once, the next at the reach-again pace.
+    let gone = 0;
     while (!stopping.signal.aborted) {
       const free = sending.freeSlots(RECEIVER);
       if (free <= 0) {
@@ -123,6 +127,7 @@ export async function listen(args: string[], given: ListenIo = defaultIo): Promi
         continue;
       }
       let answer: unknown;
+      const asked = performance.now();
       try {
         answer = await api.ok('claim deliveries', () =>
           api.helpers.GET('/sandbox/v1/webhook_listeners/{listener_id}/deliveries', {
@@ -132,7 +137,11 @@ export async function listen(args: string[], given: ListenIo = defaultIo): Promi
       } catch (error) {
         if (stopping.signal.aborted) return;
         if (error instanceof RefusedCall && error.status === 404) {
-          // Removed, or expired while the sandbox was away: the same key and URL give the same secret back.
+          // Removed, or expired while the sandbox was away: the same key and URL give the same secret
+          // back. Again at once, then at a pace: a sandbox that answers every claim 404 is no loop.
+          if (gone > 0) await pause(REACH_AGAIN_MS[Math.min(gone - 1, REACH_AGAIN_MS.length - 1)]!, stopping.signal);
+          gone++;
+          if (stopping.signal.aborted) return;
           listener = await register();
           io.out(`The listener was gone (expired, or removed); registered again as ${listener.id}, with the same secret.`);
           continue;
@@ -144,6 +153,7 @@ export async function listen(args: string[], given: ListenIo = defaultIo): Promi
       }
       if (failures > 0) io.err(`The sandbox at ${options.target.sandbox} answers again.`);
       failures = 0;
+      gone = 0;
       const chosen = chooseDeliveries(answer, free, sending.deliveryIds(RECEIVER));
       if (chosen === undefined) throw api.notASandbox('claim deliveries', 200, 'its deliveries are not a list');
       for (const line of chosen.skipped) io.err(line);
@@ -155,6 +165,9 @@ export async function listen(args: string[], given: ListenIo = defaultIo): Promi
           .finally(() => sending.remove(RECEIVER, id));
         sending.add(RECEIVER, id, sent);
       }
+      // A sandbox holds an empty claim for its wait; one answered at once again and again is no loop either.
+      const early = EMPTY_CLAIM_MOST_OFTEN_MS - (performance.now() - asked);
+      if (chosen.forward.length === 0 && early > 0) await pause(early, stopping.signal);
     }
   };
 

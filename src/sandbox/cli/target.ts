@@ -9,8 +9,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import createClient from 'openapi-fetch';
 import type { paths as HelperPaths } from '../../../generated/sandbox.js';
 import { createServiceClient, USER_AGENT } from '../../client/index.js';
-import { fetchFromSandbox } from './sandbox-fetch.js';
-import { visible } from './terminal-text.js';
+import { AnswerTooLarge, fetchFromSandbox } from './sandbox-fetch.js';
+import { shortened, visible } from './terminal-text.js';
 
 export const DEFAULT_SANDBOX = 'http://127.0.0.1:4010';
 export const DEFAULT_KEY = 'sandbox-dev-key';
@@ -92,6 +92,7 @@ export class SandboxApi {
       answer = await call();
     } catch (error) {
       if ((error as Error).name === 'AbortError') throw error;
+      if (error instanceof AnswerTooLarge) throw this.notASandbox(what, error.status, error.message);
       throw new Unreachable(this.unreachable(error));
     }
     const { status } = answer.response;
@@ -114,7 +115,8 @@ export class SandboxApi {
   /** Why the sandbox could not be reached, in one line. */
   unreachable(error: unknown): string {
     const failure = error as Error & { cause?: { code?: string; message?: string } };
-    const why = failure.name === 'TimeoutError' ? 'no answer in time' : failure.cause?.code ?? failure.cause?.message ?? failure.message;
+    const why = shortened(failure.name === 'TimeoutError' ? 'no answer in time'
+      : failure.cause?.code ?? failure.cause?.message ?? failure.message, MESSAGE_SHOWN_CHARS);
     return `the sandbox at ${this.target.sandbox} is not reachable (${why}): start it with npm start (or hsa-fsa-sandbox sandbox), or give its address with --sandbox URL`;
   }
 }
@@ -132,17 +134,20 @@ const LOCATION_SHOWN_CHARS = 200;
  */
 export class Redirected extends CliError {
   constructor(readonly what: string, readonly status: number, readonly location: string | null) {
-    const shown = location === null ? 'no Location'
-      : `Location ${visible(location.length > LOCATION_SHOWN_CHARS ? `${location.slice(0, LOCATION_SHOWN_CHARS)}…` : location)}`;
+    const shown = location === null ? 'no Location' : `Location ${visible(shortened(location, LOCATION_SHOWN_CHARS))}`;
     super(`${what} answered ${status}, a redirect (${shown}), which listen and trigger never follow: `
       + 'give the sandbox\'s own address with --sandbox (https://… if it redirects from http)');
   }
 }
 
+/** The most of a refusal's code and message an error line quotes: a huge answer is no huge line. */
+const CODE_SHOWN_CHARS = 100;
+const MESSAGE_SHOWN_CHARS = 500;
+
 /** A refusal of the sandbox, in the contract's shape: its status and code, for a caller that expects one. */
 export class RefusedCall extends CliError {
   constructor(readonly what: string, readonly status: number, readonly code: string, readonly detail: string) {
-    super(`${what} answered ${status} ${code}: ${detail}`);
+    super(`${what} answered ${status} ${shortened(code, CODE_SHOWN_CHARS)}: ${shortened(detail, MESSAGE_SHOWN_CHARS)}`);
   }
 }
 

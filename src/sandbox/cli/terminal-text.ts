@@ -30,3 +30,16 @@ function escaped(character: string): string {
 export function visible(text: string): string {
   return text.replace(ACTED_ON, escaped);
 }
+
+/** The longest line the command line prints of what a sandbox answered: a huge answer is no huge line. */
+export const MOST_LINE_CHARS = 2000;
+
+/** `text` cut to `most` characters, an ellipsis marking the cut. */
+export function shortened(text: string, most: number): string {
+  return text.length > most ? `${text.slice(0, most)}…` : text;
+}
+
+/** A line as the command line prints it: visible(), then cut to MOST_LINE_CHARS. */
+export function printable(line: string): string {
+  return shortened(visible(line), MOST_LINE_CHARS);
+}

@@ -1,11 +1,11 @@
 // `hsa-fsa-sandbox trigger EVENT`: fires one webhook event of the contract on a running sandbox,
 // making what it needs through the public API and the helpers (triggers.ts), and prints the ids it
 // made. `trigger --list` lists the events. An unknown name is a usage error that lists them. What
-// it prints passes through visible() (terminal-text.ts), as `listen`'s lines do.
+// it prints passes through printable() (terminal-text.ts), as `listen`'s lines do.
 import { clearTextWarning } from './clear-text.js';
 import { findTrigger, newUnique, triggerList, triggerNames } from './triggers.js';
 import { parseOptions, SandboxApi, TARGET_OPTIONS, targetOf, UsageError } from './target.js';
-import { visible } from './terminal-text.js';
+import { printable } from './terminal-text.js';
 
 export interface TriggerIo {
   out: (line: string) => void;
@@ -15,7 +15,7 @@ export interface TriggerIo {
 const defaultIo: TriggerIo = { out: (line) => console.log(line), err: (line) => console.error(line) };
 
 export async function trigger(args: string[], given: TriggerIo = defaultIo): Promise<void> {
-  const io: TriggerIo = { out: (line) => given.out(visible(line)), err: (line) => given.err(visible(line)) };
+  const io: TriggerIo = { out: (line) => given.out(printable(line)), err: (line) => given.err(printable(line)) };
   const { values, positionals } = parseOptions(args, { ...TARGET_OPTIONS, list: { type: 'boolean', short: 'l' } }, true);
   if (values.list) {
     for (const line of triggerList()) io.out(line);

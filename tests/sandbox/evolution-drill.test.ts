@@ -332,6 +332,25 @@ describe('deliveries under the drill', () => {
     expect(deliveries[1].webhook_delivery_id).toBe(bodies[1].webhook_delivery_id);
   });
 
+  it('refuses a listener\'s report of an unknown event\'s delivery that turning the drill off ended, saying so', async () => {
+    const listener = (await s.post('/sandbox/v1/webhook_listeners', { forward_url: 'http://localhost:3000/webhooks' })).body;
+    await drill({ enabled: true });
+    await s.authorized();
+    const { deliveries } = (await s.get(`/sandbox/v1/webhook_listeners/${listener.id}/deliveries`)).body;
+    const unknown = deliveries.find((d: { event_type: string }) => d.event_type === 'added_later');
+    await drill({ enabled: false });
+    const { delivery_id, claim_id } = unknown;
+    const report = { delivery_id, claim_id, status: 204, latency_ms: 3, error: null };
+    const late = await s.post(`/sandbox/v1/webhook_listeners/${listener.id}/attempts`, report);
+    expect([late.status, late.body]).toEqual([400, {
+      error: 'InvalidState',
+      message: `Listener ${listener.id} holds no delivery "${delivery_id}" under claim "${claim_id}": `
+        + 'that claim was never made, its attempt was reported already, its 30 s lease ran out and the delivery '
+        + 'is due again (or claimed again, under another claim id), or its delivery was ended since '
+        + '(turning the drill off ends its added_later deliveries).',
+    }]);
+  });
+
   it('queues nothing more when the drill is off', async () => {
     const all = await endpoint();
     await s.authorized();

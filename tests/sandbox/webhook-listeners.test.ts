@@ -343,7 +343,8 @@ describe('a late report', () => {
     expect([late.status, late.body.error]).toEqual([400, 'InvalidState']);
     expect(late.body.message).toBe(`Listener ${listener.id} holds no delivery "${first.delivery_id}" `
       + `under claim "${first.claim_id}": that claim was never made, its attempt was reported already, `
-      + 'or its 30 s lease ran out and the delivery is due again (or claimed again, under another claim id).');
+      + 'its 30 s lease ran out and the delivery is due again (or claimed again, under another claim id), '
+      + 'or its delivery was ended since (turning the drill off ends its added_later deliveries).');
     expect((await s.get('/sandbox/v1/webhook_deliveries')).body.attempts).toEqual([]);
     // The current claim's report is the one taken.
     const current = await report(listener.id, delivered(second));

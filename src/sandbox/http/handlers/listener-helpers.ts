@@ -125,8 +125,9 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
       if (!lease || !store.deliveries.isPending(deliveryId)) {
         throw helperRefusal('InvalidState', `Listener ${listener.id} holds no delivery ${quoted(given)} `
           + `under claim ${quoted(claimId)}: that claim was never made, its attempt was reported already, `
-          + `or its ${LEASE_MS / 1000} s lease ran out `
-          + 'and the delivery is due again (or claimed again, under another claim id).');
+          + `its ${LEASE_MS / 1000} s lease ran out `
+          + 'and the delivery is due again (or claimed again, under another claim id), '
+          + 'or its delivery was ended since (turning the drill off ends its added_later deliveries).');
       }
       store.listeners.touch(listener.id, listeners.now());
       recordAttempt(store, listener, lease.delivery, lease.attemptedAt, { status, response, error, latencyMs });

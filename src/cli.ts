@@ -41,10 +41,11 @@ const USAGE = `Usage: hsa-fsa-sandbox <command> [options]
       forwards a running sandbox's webhooks (here or on another machine) to your receiver at URL,
       signed; prints the signing secret (the same on every run with this key and URL) and a line
       per attempt. --events: which (the names of a webhook endpoint, dispute.* or *; default *).
-      Ctrl-C removes the listener. Killed instead, its listener waits 60 s after the last claim:
-      a listen with the same key, URL and --events started within them receives what was fired
-      meanwhile. Default sandbox http://127.0.0.1:4010, key sandbox-dev-key; a --sandbox on another
-      machine over plain http gets a warning (the key travels in clear text).
+      Ctrl-C removes the listener. Killed instead, its listener waits at least 35 s after it was
+      killed (60 s after its last claim began): a listen with the same key, URL and --events
+      started within them receives what was fired meanwhile. Default sandbox http://127.0.0.1:4010,
+      key sandbox-dev-key; a --sandbox on another machine over plain http gets a warning (the key
+      travels in clear text).
   trigger EVENT [--sandbox URL] [--key KEY]              fires a webhook event of the contract, making what it
       needs through the API and the helpers, and prints the ids it made; trigger --list lists them
 Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel"), SANDBOX_WEBHOOK_URL, SANDBOX_WEBHOOK_SECRET, SANDBOX_DOCS_DIR, SANDBOX_PUBLIC_URL, SANDBOX_ALLOWED_HOSTS;

@@ -15,16 +15,18 @@ use Partner\Payments\Api\PaymentSessionsApi;
 use Partner\Payments\Api\RefundsApi;
 use Partner\Payments\ApiException;
 use Partner\Payments\Configuration;
-use Partner\Payments\KnownValues;
 use Partner\Payments\Model\AmountDetails;
 use Partner\Payments\Model\CapturePaymentSessionRequest;
 use Partner\Payments\Model\CreatePaymentSessionRequest;
 use Partner\Payments\Model\CreateRefundRequest;
 use Partner\Payments\Model\OrderItemInput;
 use Partner\Payments\Model\PaymentSessionCaptureError;
+use Partner\Payments\Model\PaymentSessionCaptureErrorErrorKnownValue;
 use Partner\Payments\Model\PaymentSessionKindInput;
 use Partner\Payments\Model\PaymentSessionStatusInput;
+use Partner\Payments\Model\PaymentSessionStatusSummaryKnownValue;
 use Partner\Payments\Model\PaymentSessionVoidError;
+use Partner\Payments\Model\PaymentSessionVoidErrorErrorKnownValue;
 use Partner\Payments\Model\RefundReasonInput;
 use Partner\Payments\Model\VoidPaymentSessionRequest;
 
@@ -143,20 +145,21 @@ $captureError = refusalCode(
     fn () => $sessions->capturePaymentSession($id, new CapturePaymentSessionRequest(['total_amount' => 1000, 'idempotency_key' => "$run-capture-2"])),
     PaymentSessionCaptureError::class,
 );
-if ($captureError === KnownValues\PaymentSessionCaptureError::ERROR_SESSION_CAPTURED) {
+if ($captureError === PaymentSessionCaptureErrorErrorKnownValue::SESSION_CAPTURED) {
     echo "the session was already captured: the first capture stands\n";
 }
 $voidError = refusalCode(
     fn () => $sessions->voidPaymentSession($id, new VoidPaymentSessionRequest(['idempotency_key' => "$run-void"])),
     PaymentSessionVoidError::class,
 );
-$voidErrorKnown = known('void error', $voidError, KnownValues\PaymentSessionVoidError::ERROR);
-if ($voidError === KnownValues\PaymentSessionVoidError::ERROR_SESSION_CAPTURED) {
+// The known codes are the generated enum class of the companion's PaymentSessionVoidErrorErrorKnownValue.
+$voidErrorKnown = known('void error', $voidError, PaymentSessionVoidErrorErrorKnownValue::getAllowableEnumValues());
+if ($voidError === PaymentSessionVoidErrorErrorKnownValue::SESSION_CAPTURED) {
     echo "the session is captured: it is refunded, not voided\n";
 }
 
 $statusSummary = $session->getStatusSummary();
-$statusSummaryKnown = known('status_summary', $statusSummary, KnownValues\PaymentSession::STATUS_SUMMARY);
+$statusSummaryKnown = known('status_summary', $statusSummary, PaymentSessionStatusSummaryKnownValue::getAllowableEnumValues());
 // service_fee is a string or a number in the document; the client reads either as a decimal
 // string (--type-mappings ServiceFee=string).
 $serviceFee = $session->getServiceFee();

@@ -22,7 +22,6 @@ use Partner\Payments\Api\ProductCatalogApi;
 use Partner\Payments\Api\RefundsApi;
 use Partner\Payments\ApiException;
 use Partner\Payments\Configuration;
-use Partner\Payments\KnownValues;
 use Partner\Payments\Model\AmountDetails;
 use Partner\Payments\Model\CapturePaymentSessionRequest;
 use Partner\Payments\Model\CatalogItemDetailRequest;
@@ -32,6 +31,7 @@ use Partner\Payments\Model\CreatePaymentTokenRequest;
 use Partner\Payments\Model\CreateRefundRequest;
 use Partner\Payments\Model\OrderItemInput;
 use Partner\Payments\Model\PaymentSessionKindInput;
+use Partner\Payments\Model\PaymentTokenUpdateResponseNextActionKnownValue;
 use Partner\Payments\Model\RefundReasonInput;
 use Partner\Payments\Model\UpdateCatalogItemRequest;
 use Partner\Payments\Model\UpdatePaymentTokenRequest;
@@ -249,7 +249,7 @@ $update = $paymentTokens->updatePaymentToken($paymentToken, new UpdatePaymentTok
     'order_items' => [new OrderItemInput(['name' => 'Blood pressure monitor', 'sku' => 'BPM-200', 'quantity' => 1, 'price' => 5000,
         'amount_details' => new AmountDetails(['total_additional_charges' => 0, 'total_discounts' => 0])])],
 ]));
-if ($update->getNextAction() !== KnownValues\PaymentTokenUpdateResponse::NEXT_ACTION_NONE) {
+if ($update->getNextAction() !== PaymentTokenUpdateResponseNextActionKnownValue::NONE) {
     echo "the customer must act ({$update->getNextAction()}): {$update->getRedirectUrl()}\n";
 }
 // end sample

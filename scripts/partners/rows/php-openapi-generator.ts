@@ -2,8 +2,8 @@
 // packages and a small autoloader for the generated namespace (partners/php/openapi-generator).
 // It reads the 3.0 companion, where each open enum of an answer is a string with its known values
 // in `x-extensible-enum`: the models read a string, so a value added later decodes as it came, and
-// the partner's template (templates/known_values.mustache, an openapi-generator user-defined
-// template) writes those known values as constants. ServiceFee (a string or a number) is mapped to
+// the companion's closed enum of those known values (<Schema>KnownValue, which nothing refers to)
+// becomes a model class with their constants; no template. ServiceFee (a string or a number) is mapped to
 // a string: the generator makes an empty model of its anyOf (and of a oneOf alike).
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,9 +24,6 @@ const options = [
   // The service fee as the decimal string it is, from a JSON string or a JSON number.
   '--type-mappings', 'ServiceFee=string',
   '--schema-mappings', 'ServiceFee=string',
-  // The known values of each open enum, as constants: one file more, client/lib/KnownValues.php.
-  '--template-dir', 'templates',
-  '--config', 'templates/config.yaml',
 ];
 
 // Loading it: the extensions the generated composer.json requires (Composer would check them), and
@@ -42,10 +39,6 @@ require 'autoload.php';
 $lib = 'client/lib/';
 foreach (new RecursiveIteratorIterator(new RecursiveDirectoryIterator($lib, FilesystemIterator::SKIP_DOTS)) as $file) {
     $class = 'Partner\\Payments\\' . strtr(substr($file->getPathname(), strlen($lib), -strlen('.php')), '/', '\\');
-    // KnownValues.php holds a class per model (Partner\Payments\KnownValues\<Model>): one of them.
-    if ($class === 'Partner\\Payments\\KnownValues') {
-        $class .= '\\PaymentSessionVoidError';
-    }
     if (!class_exists($class) && !interface_exists($class)) {
         fwrite(STDERR, "$class does not load\n");
         exit(1);

@@ -379,7 +379,8 @@ class Converter {
     }
     out = this.types(out, at);
     out = this.openEnum(out, at);
-    out = this.scalarUnion(out, at);
+    // Branches that no anyOf of the source gave came from its type array: the loss is reported at its `type`.
+    out = this.scalarUnion(out, pointer(at, 'anyOf' in source ? 'anyOf' : 'type'));
     if (source.const === null && !('type' in out)) out = this.onlyNull(out, pointer(at, 'const'));
     else if (source.const === null) out.nullable = true;
     for (const composition of nullIn) out = this.nullBranch(out, composition, at);
@@ -449,18 +450,22 @@ class Converter {
    * beside but annotations. 3.0 generators read it badly: openapi-generator makes an empty struct or
    * model of it (Rust, PHP), a class that reads neither (Kotlin) or a module that drops a 0 (Ruby).
    * With no type, each reads the value as it comes (serde_json::Value, mixed, Object, Any). The
-   * branches stay in `x-any-of`, and the description says what they allow.
+   * branches stay in `x-any-of`, and the description says what they allow. `here` is where the
+   * 3.1 source says it: its `anyOf`, or its `type` when the branches came from a type array.
    */
-  scalarUnion(out, at) {
+  scalarUnion(out, here) {
     const branches = out.anyOf;
-    if (!Array.isArray(branches) || branches.length < 2 || Object.keys(out).some((key) => !UNION_SIBLINGS.has(key) && !key.startsWith('x-'))) return out;
-    const plain = (branch) => isObject(branch) && SCALAR_TYPES.has(branch.type) && Object.keys(branch).every((key) => SCALAR_BRANCH_KEYS.has(key));
+    const besides = Object.keys(out).some((key) => !UNION_SIBLINGS.has(key) && !key.startsWith('x-'));
+    if (!Array.isArray(branches) || branches.length < 2 || besides) return out;
+    const plain = (branch) => isObject(branch) && SCALAR_TYPES.has(branch.type)
+      && Object.keys(branch).every((key) => SCALAR_BRANCH_KEYS.has(key));
     const types = branches.map((branch) => branch.type);
     if (!branches.every(plain) || new Set(types).size < types.length || 'x-any-of' in out) return out;
-    this.lose('anyOf of scalar types', pointer(at, 'anyOf'), 'no type, with the branches in x-any-of and the description');
+    this.lose('anyOf of scalar types', here, 'no type, with the branches in x-any-of and the description');
     const { anyOf: _anyOf, ...rest } = out;
-    const note = `It is ${types.map((type) => `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`).join(' or ')}, as \`x-any-of\` says: OpenAPI 3.0 generators read an anyOf `
-      + 'of scalar types badly, so the companion states no type. Read the value as it comes.';
+    const kinds = types.map((type) => `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`).join(' or ');
+    const note = `It is ${kinds}, as \`x-any-of\` says: OpenAPI 3.0 generators read an anyOf of scalar types badly, `
+      + 'so the companion states no type. Read the value as it comes.';
     return withNote({ ...rest, 'x-any-of': branches }, note);
   }
 

@@ -216,6 +216,17 @@ describe('a schema', () => {
       .toEqual({ allOf: [{ anyOf: [{ type: 'string' }, { type: 'integer' }] }], anyOf: [{ minLength: 1 }, { minimum: 1 }] });
   });
 
+  it('that is a type array of scalars reports the anyOf of scalar types at its type, as the 3.1 source says', () => {
+    const to = 'no type, with the branches in x-any-of and the description';
+    expect(convertSchema({ type: ['string', 'number'] }).losses)
+      .toEqual([{ kind: 'anyOf of scalar types', at: '#/components/schemas/S/type', to }]);
+    const inProperty = convertSchema({ type: 'object', properties: { fee: { type: ['integer', 'boolean', 'null'] } } });
+    const at = '#/components/schemas/S/properties/fee/type';
+    expect(inProperty.losses).toEqual([{ kind: 'anyOf of scalar types', at, to }]);
+    const branches = [{ type: 'integer', nullable: true }, { type: 'boolean', nullable: true }];
+    expect(inProperty.schema.properties.fee['x-any-of']).toEqual(branches);
+  });
+
   it('that is an anyOf of scalars of different types (a string or a number) has no type, its branches in x-any-of', () => {
     const fee = { description: 'Fee.', anyOf: [{ type: 'string', description: 'Text.' }, { type: 'number', format: 'double' }] };
     const { schema, losses } = convertSchema(fee);

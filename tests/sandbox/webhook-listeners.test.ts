@@ -5,11 +5,13 @@
 // channel's clock. The dispatcher never POSTs to one. Its secret is derived, the same on every
 // registration of the channel and URL. Every claim has its own id, and only the current claim's
 // report is taken. A registration with the same URL and events takes the live listener up, with
-// what was fired meanwhile. It expires when nobody asks; every refusal has its code.
+// what was fired meanwhile, unless another command line uses it now (a claim of it waits, or it
+// asked within the last 35 s). It expires when nobody asks; every refusal has its code.
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startDispatcher } from '../../src/sandbox/delivery/dispatcher.js';
 import type { DeliveryRequest } from '../../src/sandbox/delivery/attempt.js';
-import { HOLD_MOST, IDLE_EXPIRY_MS, LEASE_MS, WebhookListeners } from '../../src/sandbox/delivery/listeners.js';
+import { HOLD_MOST, IDLE_EXPIRY_MS, IN_USE_MS, LEASE_MS, WebhookListeners } from '../../src/sandbox/delivery/listeners.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
 import { verifyWebhook } from '../../src/webhooks/index.js';
 import { OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
@@ -401,6 +403,22 @@ describe('a listener started again', () => {
     expect((await s.get('/sandbox/v1/webhook_deliveries')).body.attempts).toHaveLength(2);
   });
 
+  it('is taken up at once when the client of its waiting claim went away (a command line killed)', async () => {
+    const first = (await listen()).body;
+    await s.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = s.app.server.address() as AddressInfo;
+    const killed = new AbortController();
+    const claim = fetch(`http://127.0.0.1:${port}/sandbox/v1/webhook_listeners/${first.id}/deliveries?wait=10`, {
+      headers: { 'x-service-api-key': 'sandbox-dev-key' }, signal: killed.signal,
+    }).catch((error: Error) => error.name);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    killed.abort();
+    expect(await claim).toBe('AbortError');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // It asked a moment ago, and its claim no longer waits: the restart takes it up.
+    expect((await listen()).body.id).toBe(first.id);
+  });
+
   it('is another listener for other events, another URL or another channel', async () => {
     const first = (await listen()).body;
     const ids = [
@@ -428,9 +446,54 @@ describe('a listener started again', () => {
 
   it('is taken up even when the channel has its 20 listeners', async () => {
     for (let i = 0; i < 20; i++) await listen({ forward_url: `${FORWARD}/${i}` });
+    // Their command lines gone: none has asked for longer than a claim waits, and none expired.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + IN_USE_MS + 1000 });
     const again = await listen({ forward_url: `${FORWARD}/7` });
     expect(again.status).toBe(200);
     expect((await s.get('/sandbox/v1/webhook_listeners')).body.listeners).toHaveLength(20);
+  });
+});
+
+describe('a listener two command lines registered', () => {
+  it('one stopping leaves the other receiving what was fired', async () => {
+    const alice = (await s.post('/sandbox/v1/webhook_listeners', { forward_url: FORWARD })).body;
+    // Alice's listen is claiming (a long poll), as a running one always is.
+    expect((await s.get(`/sandbox/v1/webhook_listeners/${alice.id}/deliveries?wait=0`)).status).toBe(200);
+    const bob = (await s.post('/sandbox/v1/webhook_listeners', { forward_url: FORWARD })).body;
+    const fired = await s.authorized();
+    // Bob presses Ctrl-C.
+    expect((await s.call('DELETE', `/sandbox/v1/webhook_listeners/${bob.id}`)).status).toBe(200);
+    const claim = await s.get(`/sandbox/v1/webhook_listeners/${alice.id}/deliveries?wait=0`);
+    expect(claim.status).toBe(200);
+    expect(claim.body.deliveries.map((d: { object_id: string }) => d.object_id)).toEqual([fired]);
+    // Each had its own listener, and each got the event.
+    expect(bob.id).not.toBe(alice.id);
+    expect(bob.secret).toBe(alice.secret);
+  });
+
+  it('is not taken up while a claim of it waits, however long ago it asked', async () => {
+    const first = (await listen()).body;
+    const waiting = receive(first.id, '?wait=2');
+    // The claim waits; its listener last asked longer ago than a command line between two claims.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + IN_USE_MS + 1000 });
+    const second = (await listen()).body;
+    expect(second.id).not.toBe(first.id);
+    expect((await waiting).status).toBe(200);
+  });
+
+  it('is taken up once it has not asked for 35 s, and no claim of it waits', async () => {
+    const first = (await listen()).body;
+    expect((await receive(first.id, '?wait=0')).status).toBe(200);
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'], now: start + IN_USE_MS - 1000 });
+    const busy = (await listen()).body;
+    expect(busy.id).not.toBe(first.id);
+    vi.setSystemTime(start + IN_USE_MS + 1000);
+    // The first, idle for 36 s, is a restart's to take up; the second, which asked 2 s ago, is not.
+    expect((await listen()).body.id).toBe(first.id);
+    // Taken up, it is in use again.
+    expect((await listen()).body.id).not.toBe(first.id);
   });
 });
 

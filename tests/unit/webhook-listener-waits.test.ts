@@ -2,9 +2,10 @@
 // of its own: a waiting claim wakes at once when a delivery is queued or a hold comes free, and
 // only then (else at its next look); a client that goes away, or a sandbox that closes, answers it
 // at once; a claim takes no more than the listener may hold; the sweep removes, every few
-// seconds, the listeners that stopped asking.
+// seconds, the listeners that stopped asking. A listener is in use while a claim of it waits, or
+// for 35 s after it asked, unless its last claim's client went away.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CLAIM_MOST, HOLD_MOST, IDLE_EXPIRY_MS, WebhookListeners } from '../../src/sandbox/delivery/listeners.js';
+import { CLAIM_MOST, HOLD_MOST, IDLE_EXPIRY_MS, IN_USE_MS, WebhookListeners } from '../../src/sandbox/delivery/listeners.js';
 import { createStore, openDatabase, type Store } from '../../src/sandbox/store/index.js';
 
 const FORWARD = 'http://localhost:3000/webhooks';
@@ -149,6 +150,66 @@ describe('a claim', () => {
     hub.forget(stored.id);
     const [again] = store.transaction(() => hub.claim(stored));
     expect(again!.delivery.id).toBe(claimed!.delivery.id);
+  });
+});
+
+describe('a listener in use by a command line', () => {
+  /** A listener as stored, its last request `ago` ms before now (inUse reads no more than that). */
+  const asked = (ago: number) => ({
+    id: 'wl_a', channel: 'dev', url: FORWARD, event_types: ['*'], secret: 'whsec_x', mode: 'signed' as const,
+    created_at: new Date(now).toISOString(), polled_at: now - ago,
+  });
+
+  it('is one that asked within 35 s (the longest wait of a claim, and 5 s), and no longer', () => {
+    expect(IN_USE_MS).toBe(35_000);
+    expect(hub.inUse(asked(0))).toBe(true);
+    expect(hub.inUse(asked(IN_USE_MS - 1))).toBe(true);
+    expect(hub.inUse(asked(IN_USE_MS))).toBe(false);
+    expect(hub.inUse(asked(IN_USE_MS + 1))).toBe(false);
+  });
+
+  it('is one a claim of which waits, however long ago it asked, until the claim ends', () => {
+    const ended = hub.claimWaits('wl_a');
+    expect(hub.inUse(asked(IN_USE_MS * 10))).toBe(true);
+    ended(false);
+    expect(hub.inUse(asked(IN_USE_MS * 10))).toBe(false);
+    // A claim that ended as answered leaves the listener to the 35 s after it asked.
+    expect(hub.inUse(asked(0))).toBe(true);
+  });
+
+  it('is not one whose last claim\'s client went away, though it asked just now, until a claim or a take-up', () => {
+    hub.claimWaits('wl_a')(true);
+    expect(hub.inUse(asked(0))).toBe(false);
+    // Another listener is not concerned.
+    expect(hub.inUse({ ...asked(0), id: 'wl_b' })).toBe(true);
+    hub.takenUp('wl_a');
+    expect(hub.inUse(asked(0))).toBe(true);
+    hub.claimWaits('wl_a')(true);
+    const ended = hub.claimWaits('wl_a');
+    expect(hub.inUse(asked(IN_USE_MS))).toBe(true);
+    ended(false);
+    expect(hub.inUse(asked(0))).toBe(true);
+  });
+
+  it('stays in use while another of its claims waits, whichever client went away', () => {
+    const first = hub.claimWaits('wl_a');
+    const second = hub.claimWaits('wl_a');
+    first(true);
+    expect(hub.inUse(asked(IN_USE_MS))).toBe(true);
+    second(false);
+    expect(hub.inUse(asked(IN_USE_MS))).toBe(false);
+    expect(hub.inUse(asked(0))).toBe(true);
+  });
+
+  it('is known no more once forgotten: a claim that ends after changes nothing', () => {
+    const ended = hub.claimWaits('wl_a');
+    hub.forget('wl_a');
+    expect(hub.inUse(asked(IN_USE_MS))).toBe(false);
+    ended(true);
+    expect(hub.inUse(asked(0))).toBe(true);
+    hub.claimWaits('wl_a')(true);
+    hub.forget('wl_a');
+    expect(hub.inUse(asked(0))).toBe(true);
   });
 });
 

@@ -4,7 +4,8 @@
 // slots, POSTs each body as the sandbox signed it (as many at once as the dispatcher would), and
 // reports what the receiver answered, so that the sandbox logs the attempt and retries a failure on
 // its own schedule. One line per attempt. Ctrl-C removes the listener; a run that ended otherwise
-// leaves it for 60 s, and a run started again with the same key, URL and events takes it up.
+// leaves it for 60 s, and a run started again with the same key, URL and events takes it up (the
+// sandbox gives another run that is still claiming a listener of its own).
 //
 // It trusts only its own flags: it forwards to --forward-to, whatever URL the sandbox registered,
 // with only the headers a receiver needs (forwarded-request.ts), and reports only what that

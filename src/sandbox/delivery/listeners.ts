@@ -15,6 +15,10 @@
 //   (domain/delivery-slots.ts), and asks for as many as it has free;
 // - the claims waiting for work, woken when a delivery is queued or a lease ends, and every
 //   LOOK_EVERY_MS (a retry comes due, or the clock was advanced);
+// - which listeners a command line uses now: one of its claims waits, or it asked within IN_USE_MS
+//   and was not seen to go (a claim whose client went away). A registration takes up only a
+//   listener no command line uses: two running `listen`s never share one, so that one's Ctrl-C
+//   removes nothing the other claims from;
 // - the sweep of listeners that stopped asking: gone after IDLE_EXPIRY_MS, with their deliveries.
 import { CONCURRENT_PER_ENDPOINT, OPEN_PER_ENDPOINT } from '../domain/delivery-slots.js';
 import { listenerClaimId, randomIds, type IdSource } from '../ids.js';
@@ -27,6 +31,12 @@ import { deliveryRequest, type DeliveryRequest } from './attempt.js';
 export const IDLE_EXPIRY_MS = 60_000;
 /** A claimed delivery not reported this long is due again: the command line forwards with a 10 s timeout. */
 export const LEASE_MS = 30_000;
+/**
+ * A listener that asked this long ago (real time) may still be in use: the longest wait of a claim
+ * (30 s), which a claim served by another sandbox of the database may be in, and 5 s for the next
+ * claim (the command line claims again at once, or when a slot comes free, reporting meanwhile).
+ */
+export const IN_USE_MS = 35_000;
 /** Deliveries a claim hands at most, and a listener holds unreported at most. */
 export const CLAIM_MOST = CONCURRENT_PER_ENDPOINT;
 export const HOLD_MOST = OPEN_PER_ENDPOINT;
@@ -54,6 +64,10 @@ export class WebhookListeners {
   private readonly leases = new Map<string, Map<number, Lease>>();
   /** Claims waiting for work: each wakes when called. */
   private readonly waiting = new Set<() => void>();
+  /** Per listener id, how many of its claims wait now (this sandbox's); a listener with none has no entry. */
+  private readonly claimsWaiting = new Map<string, number>();
+  /** Listeners whose last claim ended with its client gone: their command line stopped. */
+  private readonly leftBehind = new Set<string>();
   private readonly stopWatching: () => void;
   private readonly sweepTimer: NodeJS.Timeout;
   private closed = false;
@@ -123,9 +137,43 @@ export class WebhookListeners {
     return lease;
   }
 
-  /** The listener is gone: its leases go with it. */
+  /** The listener is gone: its leases go with it, and what is known of its claims. */
   forget(listenerId: string): void {
     this.leases.delete(listenerId);
+    this.claimsWaiting.delete(listenerId);
+    this.leftBehind.delete(listenerId);
+  }
+
+  /**
+   * A claim of the listener waits, until the function returned is called (once), told whether the
+   * claim's client went away: with no other claim of it waiting, its command line has stopped.
+   */
+  claimWaits(listenerId: string): (clientGone: boolean) => void {
+    this.claimsWaiting.set(listenerId, (this.claimsWaiting.get(listenerId) ?? 0) + 1);
+    this.leftBehind.delete(listenerId);
+    return (clientGone) => {
+      const count = this.claimsWaiting.get(listenerId);
+      // Forgotten meanwhile (removed, or expired): nothing to know of it any more.
+      if (count === undefined) return;
+      if (count > 1) return void this.claimsWaiting.set(listenerId, count - 1);
+      this.claimsWaiting.delete(listenerId);
+      if (clientGone) this.leftBehind.add(listenerId);
+    };
+  }
+
+  /**
+   * Whether a command line uses the listener now: one of its claims waits, or it asked (claimed,
+   * reported or registered) within IN_USE_MS, unless its last claim's client was seen to go.
+   */
+  inUse(listener: WebhookListener): boolean {
+    if (this.claimsWaiting.has(listener.id)) return true;
+    if (this.leftBehind.has(listener.id)) return false;
+    return listener.polled_at > this.now() - IN_USE_MS;
+  }
+
+  /** A command line took the listener up: it is in use again. */
+  takenUp(listenerId: string): void {
+    this.leftBehind.delete(listenerId);
   }
 
   /**

@@ -61,11 +61,13 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
       });
       const live = store.listeners.live(context.channel, listeners.cutoff());
       // A command line started again with the same key, URL and events (after a crash, a kill, a
-      // lost connection) takes up its listener before it expires, with what was fired meanwhile.
-      const same = live.find((listener) =>
-        listener.url === endpoint.url && sameEvents(listener.event_types, endpoint.event_types));
+      // lost connection) takes up its listener before it expires, with what was fired meanwhile;
+      // not one another command line uses now, whose Ctrl-C would remove it from under this one.
+      const same = live.find((listener) => listener.url === endpoint.url
+        && sameEvents(listener.event_types, endpoint.event_types) && !listeners.inUse(listener));
       if (same) {
         store.listeners.touch(same.id, listeners.now());
+        listeners.takenUp(same.id);
         return view(liveListener(store, listeners, context.channel, same.id));
       }
       if (live.length >= MAX_LISTENERS) {
@@ -101,18 +103,24 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
         return listeners.closing ? [] : listeners.claim(listener, limit, context.ids);
       });
       return new AnswerLater(async (gone) => {
-        let claimed = await claim();
-        while (claimed.length === 0 && !listeners.closing && !gone.aborted && performance.now() < deadline) {
-          await listeners.nextChance(deadline - performance.now(), gone);
-          if (gone.aborted || listeners.closing) break;
-          // A read first: the claim writes only when there is work, or to answer 404 for a listener now gone.
-          const worthClaiming = store.read(() => {
-            const listener = store.listeners.liveOne(channel, id, listeners.cutoff());
-            return listener === undefined || listeners.hasDue(listener);
-          });
-          if (worthClaiming) claimed = await claim();
+        // Waiting, the listener is in use; a client that goes away leaves it for a restart to take up.
+        const ended = listeners.claimWaits(id);
+        try {
+          let claimed = await claim();
+          while (claimed.length === 0 && !listeners.closing && !gone.aborted && performance.now() < deadline) {
+            await listeners.nextChance(deadline - performance.now(), gone);
+            if (gone.aborted || listeners.closing) break;
+            // A read first: the claim writes only when there is work, or to answer 404 for a listener now gone.
+            const worthClaiming = store.read(() => {
+              const listener = store.listeners.liveOne(channel, id, listeners.cutoff());
+              return listener === undefined || listeners.hasDue(listener);
+            });
+            if (worthClaiming) claimed = await claim();
+          }
+          return { deliveries: claimed.map(deliveryView) };
+        } finally {
+          ended(gone.aborted);
         }
-        return { deliveries: claimed.map(deliveryView) };
       });
     },
 

@@ -8,10 +8,6 @@
 require 'json'
 require 'net/http'
 require 'partner_payments'
-# The known values of the open enums, written by the partner's template (see NOTES.md).
-require 'partner_payments/known_values'
-
-Known = PartnerPayments::KnownValues
 
 # The variable's value, or the default when it is unset or empty.
 def setting(name, default)
@@ -50,7 +46,8 @@ rescue PartnerPayments::ApiError => e
   model.build_from_hash(JSON.parse(e.response_body, symbolize_names: true)).error
 end
 
-# Says so when a value is none of those this version of the contract lists.
+# Says so when a value is none of those this version of the contract lists: `known` is one of the
+# generated enum classes of the 3.0 companion's <Schema>KnownValue schemas (see NOTES.md).
 def known?(what, value, known)
   return true if known.all_vars.include?(value)
 
@@ -97,15 +94,15 @@ listed = list.payment_sessions.any? { |item| item.id == id }
 capture_error = refusal_code(PartnerPayments::PaymentSessionCaptureError) do
   sessions.capture_payment_session(id, PartnerPayments::CapturePaymentSessionRequest.new(total_amount: 1000, idempotency_key: "#{run}-capture-2"))
 end
-puts 'the session was already captured: the first capture stands' if capture_error == Known::PaymentSessionCaptureError::Error::SESSION_CAPTURED
+puts 'the session was already captured: the first capture stands' if capture_error == PartnerPayments::PaymentSessionCaptureErrorErrorKnownValue::SESSION_CAPTURED
 void_error = refusal_code(PartnerPayments::PaymentSessionVoidError) do
   sessions.void_payment_session(id, void_payment_session_request: PartnerPayments::VoidPaymentSessionRequest.new(idempotency_key: "#{run}-void"))
 end
-void_error_known = known?('void error', void_error, Known::PaymentSessionVoidError::Error)
-puts 'the session is captured: it is refunded, not voided' if void_error == Known::PaymentSessionVoidError::Error::SESSION_CAPTURED
+void_error_known = known?('void error', void_error, PartnerPayments::PaymentSessionVoidErrorErrorKnownValue)
+puts 'the session is captured: it is refunded, not voided' if void_error == PartnerPayments::PaymentSessionVoidErrorErrorKnownValue::SESSION_CAPTURED
 
 status_summary = session.status_summary
-status_summary_known = known?('status_summary', status_summary, Known::PaymentSession::StatusSummary)
+status_summary_known = known?('status_summary', status_summary, PartnerPayments::PaymentSessionStatusSummaryKnownValue)
 # service_fee is a string or a number in the document; the client reads either as a decimal String
 # (--type-mappings ServiceFee=String).
 service_fee = session.service_fee

@@ -9,8 +9,6 @@
 require 'json'
 require 'net/http'
 require 'partner_payments'
-# The known values of the open enums, written by the partner's template (see NOTES.md).
-require 'partner_payments/known_values'
 
 # A variable of the environment, or its default; a wrong value stops the program with one line.
 def setting(name, default, pattern, expected)
@@ -200,7 +198,7 @@ begin
       amount_details: PartnerPayments::AmountDetails.new(total_additional_charges: 0, total_discounts: 0)
     )]
   ))
-  unless update.next_action == PartnerPayments::KnownValues::PaymentTokenUpdateResponse::NextAction::NONE
+  unless update.next_action == PartnerPayments::PaymentTokenUpdateResponseNextActionKnownValue::NONE
     puts "the customer must act (#{update.next_action}): #{update.redirect_url}"
   end
   # end sample

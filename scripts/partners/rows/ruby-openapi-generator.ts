@@ -2,8 +2,8 @@
 // with `ruby -I client/lib` as a vendored library (no Bundler, no gem install). It reads the 3.0
 // companion, where each open enum of an answer is a string with its known values in
 // `x-extensible-enum`: the models read a String, so a value added later decodes as it came, and the
-// partner's template (templates/known_values.mustache, an openapi-generator user-defined template)
-// writes those known values as constants. ServiceFee (a string or a number) is mapped to a String:
+// companion's closed enum of those known values (<Schema>KnownValue, which nothing refers to)
+// becomes a class with their constants; no template. ServiceFee (a string or a number) is mapped to a String:
 // the generated anyOf module drops a JSON integer (0) to nil.
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,9 +23,6 @@ const options = [
   // The service fee as a decimal String, from a JSON string or a JSON number.
   '--type-mappings', 'ServiceFee=String',
   '--schema-mappings', 'ServiceFee=String',
-  // The known values of each open enum, as constants: one file more, lib/partner_payments/known_values.rb.
-  '--template-dir', 'templates',
-  '--config', 'templates/config.yaml',
 ];
 // Debian installs the gem under its version: this is toolchain.json's `ruby-typhoeus` pin, which
 // generate checks against dpkg.
@@ -89,9 +86,9 @@ export const rubyOpenapiGenerator: Row = {
   },
   async compile(ctx) {
     await checkEach([...filesUnder(ctx, 'client', '.rb'), ...partnerFiles], (file) => ctx.run('ruby', ['-c', file]));
-    // Loading it: the library's entry file requires every model and API, and Typhoeus; the known
-    // values are a file of their own.
-    await ctx.run('ruby', ['-I', 'client/lib', '-e', `require '${gem}'; require '${gem}/known_values'`]);
+    // Loading it: the library's entry file requires every model (the known values' enum classes
+    // too) and API, and Typhoeus.
+    await ctx.run('ruby', ['-I', 'client/lib', '-e', `require '${gem}'`]);
   },
   async flow(ctx, env) {
     return (await ctx.run('ruby', ['-I', 'client/lib', 'flow.rb'], { env: { ...env } })).output;

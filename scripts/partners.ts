@@ -12,6 +12,8 @@
 // package name, and what this machine's toolchain needs) into .partners/<id>-defaults/, and runs a
 // short flow written against it today and under the drill: the Defaults column. What each row adds
 // to those defaults is printed below the table.
+// Last, every command block of the row's NOTES.md runs as written, in a copy of a fresh clone
+// (.partners/<id>-notes/), against today's sandbox: the Notes column (partners/notes-step.ts).
 //   npm run partners                       every row
 //   npm run partners -- --only go,java     the rows whose id starts with one of these
 //   npm run partners -- --only curl        the curl samples alone
@@ -36,6 +38,7 @@ import { checkUnknownEvent, checkVerifier } from './partners/verifier-check.js';
 import { checkSampleProgram } from './partners/samples-check.js';
 import { CURL_TOOLCHAIN, curlSamples, curlVersion } from './partners/curl.js';
 import { operationIdsOf } from './lib/samples.mjs';
+import { runNotesBlocks } from './partners/notes-step.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
@@ -182,7 +185,10 @@ async function runRow(row: Row): Promise<RowReport> {
   }
   // The defaults client needs the row's toolchain, but not its customized client.
   if (row.defaults && report.steps.toolchain !== 'not run' && report.steps.toolchain.ok) report.defaults = await runDefaults(row, row.defaults);
-  report.passed = ok && (report.defaults?.passed ?? true);
+  // So do the NOTES' command blocks, which build what they need in a copy of a fresh clone.
+  const notesRan = report.steps.toolchain !== 'not run' && report.steps.toolchain.ok &&
+    (await step('notes', () => runNotesBlocks(rowContext(`${row.id}-notes`), row.id, today.sandbox.baseUrl)));
+  report.passed = ok && (report.defaults?.passed ?? true) && notesRan;
   return report;
 }
 

@@ -4,13 +4,14 @@
 // error. The curl samples have a line of their own, where only the samples step applies. The
 // Defaults column is the same generator with its defaults (Row.defaults): its client built, and its
 // short flow on today's sandbox and under the drill; below the table, what each row adds to them.
+// The Notes column: every command block of the row's NOTES.md, run as a partner copies it.
 export interface StepResult {
   ok: boolean;
   seconds: number;
   error?: string;
 }
 
-export const STEPS = ['toolchain', 'generate', 'compile', 'flow', 'webhook', 'samples', 'drill'] as const;
+export const STEPS = ['toolchain', 'generate', 'compile', 'flow', 'webhook', 'samples', 'drill', 'notes'] as const;
 export type StepName = (typeof STEPS)[number];
 
 /** Every step not run yet. */
@@ -40,6 +41,7 @@ export interface RowReport {
   /**
    * `samples`: the samples program, every operation once.
    * `drill`: the flow and the webhook again, on the sandbox that plays a later version of the service.
+   * `notes`: every command block of the row's NOTES.md, as written, from a copy of a fresh clone (notes-step.ts).
    */
   steps: Record<StepName, StepResult | 'not run'>;
   sessionId?: string;
@@ -61,7 +63,7 @@ function defaultsCell(defaults: DefaultsReport | undefined): string {
 }
 
 export function matrixTable(reports: RowReport[]): string {
-  const header = ['Language', 'Generator', 'Document', 'Warnings', 'Generate', 'Compile', 'Flow', 'Webhook', 'Samples', 'Drill', 'Defaults', 'Session type', 'Capture error type'];
+  const header = ['Language', 'Generator', 'Document', 'Warnings', 'Generate', 'Compile', 'Flow', 'Webhook', 'Samples', 'Drill', 'Defaults', 'Notes', 'Session type', 'Capture error type'];
   const lines = reports.map((r) => [
     r.language,
     `${r.generator} ${r.version}`,
@@ -74,6 +76,7 @@ export function matrixTable(reports: RowReport[]): string {
     cell(r.steps.samples),
     cell(r.steps.drill),
     defaultsCell(r.defaults),
+    cell(r.steps.notes),
     r.typeNames ? `\`${r.typeNames.session}\`` : '–',
     r.typeNames ? `\`${r.typeNames.captureError}\`` : '–',
   ]);

@@ -233,10 +233,10 @@ describe('the matrix table\'s Defaults column', () => {
   const row = (defaults?: DefaultsReport): RowReport => ({ id: 'x', language: 'X', generator: 'gen', version: '1', document: '3.0', warnings: [], steps: notRun(), passed: true, defaults });
   const ok = (seconds: number) => ({ ok: true, seconds });
   const defaults = (steps: Partial<DefaultsReport['steps']>, additions: string[] = []): DefaultsReport => ({ additions, warnings: [], steps: { ...defaultsNotRun(), ...steps }, passed: true });
-  const cellOf = (report: RowReport) => matrixTable([report]).split('\n')[2]!.split(' | ').at(-3);
+  const cellOf = (report: RowReport) => matrixTable([report]).split('\n')[2]!.split(' | ').at(-4);
 
   it('says – for a row without a defaults client, and ok with both flows\' times when all three steps passed', () => {
-    expect(matrixTable([row()]).split('\n')[0]).toContain('| Drill | Defaults | Session type |');
+    expect(matrixTable([row()]).split('\n')[0]).toContain('| Drill | Defaults | Notes | Session type |');
     expect(cellOf(row())).toBe('–');
     expect(cellOf(row(defaults({ build: ok(9), today: ok(2.4), drill: ok(3.6) })))).toBe('ok (today 2 s, drill 4 s)');
   });

@@ -150,9 +150,9 @@ describe('the matrix table', () => {
       report({ steps: { ...notRun(), toolchain: ok, generate: ok, compile: ok, flow: ok, webhook: ok, drill: ok } }),
       report({ steps: { ...notRun(), toolchain: ok, generate: ok, compile: ok, flow: ok, webhook: ok, samples: { ok: false, seconds: 1, error: 'no sample of listThings' } } }),
     ]).split('\n');
-    expect(table[0]).toBe('| Language | Generator | Document | Warnings | Generate | Compile | Flow | Webhook | Samples | Drill | Defaults | Session type | Capture error type |');
-    expect(table[2]).toBe('| curl | curl 7.88.1 | – | 0 | – | – | – | – | ok (2 s) | – | – | – | – |');
-    expect(table[3]).toBe('| X | gen 1 | 3.1 | 0 | ok (2 s) | ok (2 s) | ok (2 s) | ok (2 s) | – | ok (2 s) | – | – | – |');
+    expect(table[0]).toBe('| Language | Generator | Document | Warnings | Generate | Compile | Flow | Webhook | Samples | Drill | Defaults | Notes | Session type | Capture error type |');
+    expect(table[2]).toBe('| curl | curl 7.88.1 | – | 0 | – | – | – | – | ok (2 s) | – | – | – | – | – |');
+    expect(table[3]).toBe('| X | gen 1 | 3.1 | 0 | ok (2 s) | ok (2 s) | ok (2 s) | ok (2 s) | – | ok (2 s) | – | – | – | – |');
     expect(table[4]).toContain('| ok (2 s) | FAILED | – |');
   });
 });

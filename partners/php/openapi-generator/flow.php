@@ -161,7 +161,7 @@ if ($voidError === PaymentSessionVoidErrorErrorKnownValue::SESSION_CAPTURED) {
 $statusSummary = $session->getStatusSummary();
 $statusSummaryKnown = known('status_summary', $statusSummary, PaymentSessionStatusSummaryKnownValue::getAllowableEnumValues());
 // service_fee is a string or a number in the document; the client reads either as a decimal
-// string (--type-mappings ServiceFee=string).
+// string (--type-mappings and --schema-mappings ServiceFee=string).
 $serviceFee = $session->getServiceFee();
 
 echo "session $id is {$session->getStatus()} ($statusSummary), service fee $serviceFee\n";

@@ -104,7 +104,7 @@ puts 'the session is captured: it is refunded, not voided' if void_error == Part
 status_summary = session.status_summary
 status_summary_known = known?('status_summary', status_summary, PartnerPayments::PaymentSessionStatusSummaryKnownValue)
 # service_fee is a string or a number in the document; the client reads either as a decimal String
-# (--type-mappings ServiceFee=String).
+# (--schema-mappings ServiceFee=String).
 service_fee = session.service_fee
 
 puts "session #{id} is #{session.status} (#{status_summary}), service fee #{service_fee}"

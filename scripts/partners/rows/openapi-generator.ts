@@ -7,9 +7,14 @@ import { pythonVenv } from './python-venv.js';
 
 export const OPENAPI_GENERATOR_TOOLCHAIN = { command: 'java', hint: 'a Java runtime (17 or later) for openapi-generator', debian: ['openjdk-17-jre-headless'] };
 
-export async function openapiGenerator(ctx: RowContext, args: string[]): Promise<RunResult> {
+/** The pinned openapi-generator-cli command, in its venv in the matrix's cache. */
+export async function openapiGeneratorCommand(ctx: RowContext): Promise<string> {
   const venv = await pythonVenv(ctx, 'openapi-generator', [`openapi-generator-cli==${ctx.pins['openapi-generator-cli']}`]);
-  return ctx.run(path.join(venv, 'bin', 'openapi-generator-cli'), args);
+  return path.join(venv, 'bin', 'openapi-generator-cli');
+}
+
+export async function openapiGenerator(ctx: RowContext, args: string[]): Promise<RunResult> {
+  return ctx.run(await openapiGeneratorCommand(ctx), args);
 }
 
 /** openapi-generator's warnings: its log lines at WARN level, each distinct line once (the table counts them; CONTRIBUTING.md explains each kind). */

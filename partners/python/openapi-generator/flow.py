@@ -29,18 +29,20 @@ from checkout_client import (
     PaymentSessionKindInput,
     PaymentSessionsApi,
     PaymentSessionStatusInput,
+    PaymentSessionStatusSummaryKnownValue,
     PaymentSessionVoidError,
+    PaymentSessionVoidErrorErrorKnownValue,
     RefundReasonInput,
     RefundsApi,
     VoidPaymentSessionRequest,
 )
 from checkout_client.exceptions import BadRequestException, UnauthorizedException
 
-# An open enum is a str; templates/model.mustache writes its documented values (the contract's
-# x-extensible-enum) as a frozenset next to the model. Anything else is a value a later version of
-# the service added.
-from checkout_client.models.payment_session import PAYMENT_SESSION_STATUS_SUMMARY_KNOWN_VALUES
-from checkout_client.models.payment_session_void_error import PAYMENT_SESSION_VOID_ERROR_ERROR_KNOWN_VALUES
+# An open enum is a str; its documented values are the Enum class the generator makes of the 3.0
+# companion's <Schema>KnownValue schema (PaymentSessionVoidErrorErrorKnownValue), which no field
+# refers to. Anything else is a value a later version of the service added.
+VOID_ERROR_KNOWN_VALUES = frozenset(known.value for known in PaymentSessionVoidErrorErrorKnownValue)
+STATUS_SUMMARY_KNOWN_VALUES = frozenset(known.value for known in PaymentSessionStatusSummaryKnownValue)
 
 LATER = "is not one this client knows: a later version of the service"
 
@@ -168,10 +170,10 @@ def main(base_url: str, api_key: str, run: str) -> None:
             if not isinstance(error.data, PaymentSessionVoidError):
                 raise SystemExit(f"void answered 400 without a PaymentSessionVoidError: {error.body!r}") from error
             void_error = error.data.error
-        void_error_known = void_error in PAYMENT_SESSION_VOID_ERROR_ERROR_KNOWN_VALUES
+        void_error_known = void_error in VOID_ERROR_KNOWN_VALUES
 
     status_summary = session.status_summary
-    status_summary_known = status_summary in PAYMENT_SESSION_STATUS_SUMMARY_KNOWN_VALUES
+    status_summary_known = status_summary in STATUS_SUMMARY_KNOWN_VALUES
     service_fee = decimal_text(session.service_fee)
 
     if not void_error_known:

@@ -1,9 +1,9 @@
 // Python: openapi-generator's python generator (pydantic models, urllib3 calls), on the 3.0
 // companion, where an open enum is a plain string with its documented values in x-extensible-enum
 // (on the 3.1 document the generator drops those values and also writes a webhooks module that
-// does not compile: partners/python/openapi-generator/NOTES.md). One template of the partner's,
-// templates/model.mustache, writes each model's documented values as constants. The package sits
-// next to the partner's code.
+// does not compile: partners/python/openapi-generator/NOTES.md). The documented values are the
+// Enum classes the generator makes of the companion's <Schema>KnownValue schemas; no template. The
+// package sits next to the partner's code.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DefaultsClient, Row, RowContext } from '../row.js';
@@ -63,8 +63,7 @@ export const pythonOpenapiGenerator: Row = {
     const options = [`packageName=${pkg}`, 'generateSourceCodeOnly=true'];
     // The package alone: no test stubs or Markdown docs inside it.
     const skip = 'apiTests=false,modelTests=false,apiDocs=false,modelDocs=false';
-    // -t: the partner's templates/ (copied with its files), which replace the generator's by name.
-    const result = await openapiGenerator(ctx, ['generate', '-g', 'python', '-i', document, '-o', '.', '-t', 'templates', '--additional-properties', options.join(','), '--global-property', skip]);
+    const result = await openapiGenerator(ctx, ['generate', '-g', 'python', '-i', document, '-o', '.', '--additional-properties', options.join(','), '--global-property', skip]);
     // Its logger (OnceLogger) repeats a warning at most once every 2 s rather than once per run, so
     // how many times the same line appears depends on the machine's speed: each line counts once.
     return { warnings: [...new Set(generatorWarnings(result.output))] };

@@ -41,11 +41,12 @@ export async function startSandbox(options: StartOptions) {
   const refusal = protectedModeRefusal(options.host, apiKeys);
   if (refusal) throw new Error(refusal);
   const configuredUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
+  const db = openDatabase(options.db);
   // A file the sandbox creates is private; one that exists keeps its mode, which the start names
-  // when others may read it: it starts all the same (the file is the user's).
+  // when others may read it: it starts all the same (the file is the user's). Read once open, so
+  // that the -wal and -shm SQLite has just made beside the file (at the end of a link) are read too.
   const exposure = options.db === ':memory:' ? undefined : exposureWarning(options.db);
   if (exposure) console.error(exposure);
-  const db = openDatabase(options.db);
   const store = createStore(db, options.drill ? { drill: { enabled: true, service_fee: 'number' } } : {});
   if (options.reset) store.transaction(() => store.reset.all());
   const requestLog = options.quiet ? undefined : batchedLines();

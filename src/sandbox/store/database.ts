@@ -8,9 +8,9 @@ export interface Db extends Database.Database {}
 
 export function openDatabase(file: string, migrations: Migration[] = MIGRATIONS): Db {
   // A new file is created 0600 in a 0700 folder first: SQLite would create it 0644 (less the
-  // umask), and it gives the -wal and -shm files the database file's mode.
-  if (file !== ':memory:') createPrivately(file);
-  const db = new Database(file);
+  // umask), and it gives the -wal and -shm files the database file's mode. SQLite opens the file
+  // at the end of a link, and writes -wal and -shm beside it: it is given that file's path.
+  const db = new Database(file === ':memory:' ? file : createPrivately(file));
   // First: another process opening the same file at once holds its locks for a moment, and the
   // pragmas and the migrations below should wait for it rather than fail.
   db.pragma('busy_timeout = 5000');

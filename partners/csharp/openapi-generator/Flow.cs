@@ -12,6 +12,7 @@ using System.Collections.Generic;
 using System.Globalization;
 using System.Linq;
 using System.Net.Http;
+using System.Runtime.Serialization;
 using System.Text;
 using System.Text.RegularExpressions;
 using Newtonsoft.Json;
@@ -19,7 +20,6 @@ using Newtonsoft.Json.Linq;
 using Partner.Payments.Api;
 using Partner.Payments.Client;
 using Partner.Payments.Model;
-using KnownValues = Partner.Payments.KnownValues;
 
 public static class Flow
 {
@@ -160,8 +160,8 @@ public static class Flow
         {
             var body = JsonConvert.DeserializeObject<PaymentSessionVoidError>((string)e.ErrorContent);
             voidError = body.Error;
-            voidErrorKnown = KnownValues.PaymentSessionVoidError.Error.IsKnown(voidError);
-            if (voidError == KnownValues.PaymentSessionVoidError.Error.SessionCaptured)
+            voidErrorKnown = IsKnown(typeof(PaymentSessionVoidErrorErrorKnownValue), voidError);
+            if (voidError == Wire(PaymentSessionVoidErrorErrorKnownValue.SessionCaptured))
                 Console.WriteLine("void refused: the session is captured, refund instead (" + body.Message + ")");
             else if (!voidErrorKnown)
                 Console.WriteLine("void refused with unknown error code " + voidError + " (" + body.Message + ")");
@@ -170,7 +170,7 @@ public static class Flow
         }
 
         string statusSummary = session.StatusSummary;
-        bool statusSummaryKnown = KnownValues.PaymentSession.StatusSummary.IsKnown(statusSummary);
+        bool statusSummaryKnown = IsKnown(typeof(PaymentSessionStatusSummaryKnownValue), statusSummary);
         if (!statusSummaryKnown)
             Console.WriteLine("unknown status_summary " + statusSummary + ": shown as it came");
 
@@ -190,6 +190,23 @@ public static class Flow
         };
         Console.WriteLine("PARTNER_RESULT " + result.ToString(Formatting.None));
         return 0;
+    }
+
+    /// <summary>
+    /// The value on the wire of a constant of a generated …KnownValue enum (its EnumMember). Those
+    /// enums are the 3.0 companion's lists of an open enum's known values, which no field refers to:
+    /// the field is a string, and these tell a known value from a later one.
+    /// </summary>
+    private static string Wire(Enum known)
+    {
+        var field = known.GetType().GetField(known.ToString());
+        return ((EnumMemberAttribute)field.GetCustomAttributes(typeof(EnumMemberAttribute), false)[0]).Value;
+    }
+
+    /// <summary>Whether a value is one of the constants of a generated …KnownValue enum.</summary>
+    private static bool IsKnown(Type knownValues, string value)
+    {
+        return Enum.GetValues(knownValues).Cast<Enum>().Any(known => Wire(known) == value);
     }
 
     private static AmountDetails NoCharges()

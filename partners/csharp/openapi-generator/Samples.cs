@@ -10,6 +10,7 @@
 using System;
 using System.Collections.Generic;
 using System.Net.Http;
+using System.Runtime.Serialization;
 using System.Text;
 using System.Text.RegularExpressions;
 using System.Threading;
@@ -19,7 +20,6 @@ using Newtonsoft.Json.Linq;
 using Partner.Payments.Api;
 using Partner.Payments.Client;
 using Partner.Payments.Model;
-using KnownValues = Partner.Payments.KnownValues;
 
 public static class Samples
 {
@@ -209,7 +209,7 @@ public static class Samples
             {
                 new OrderItemInput(name: "Blood pressure monitor", sku: "BPM-200", quantity: 1, price: 5000, amountDetails: new AmountDetails(totalAdditionalCharges: 0, totalDiscounts: 0)),
             }));
-        if (update.NextAction != KnownValues.PaymentTokenUpdateResponse.NextAction.None)
+        if (update.NextAction != Wire(PaymentTokenUpdateResponseNextActionKnownValue.None))
             Console.WriteLine("the customer must act (" + update.NextAction + "): " + update.RedirectUrl);
         // end sample
         answered("updatePaymentToken");
@@ -288,6 +288,16 @@ public static class Samples
         answered("acceptDispute");
 
         Console.WriteLine("PARTNER_SAMPLES " + statuses.ToString(Formatting.None));
+    }
+
+    /// <summary>
+    /// The value on the wire of a constant of a generated …KnownValue enum (its EnumMember): the 3.0
+    /// companion's list of an open enum's known values, which no field refers to.
+    /// </summary>
+    private static string Wire(Enum known)
+    {
+        var field = known.GetType().GetField(known.ToString());
+        return ((EnumMemberAttribute)field.GetCustomAttributes(typeof(EnumMemberAttribute), false)[0]).Value;
     }
 
     /// <summary>A variable of the environment, or its default; a wrong value is one line (and null).</summary>

@@ -1,10 +1,9 @@
 // C#: openapi-generator's `csharp` client with its `httpclient` library (System.Net.Http and
 // Newtonsoft.Json), from the OpenAPI 3.0 companion, compiled with Mono's mcs against Debian's
-// Newtonsoft.Json 6 and run on Mono: no .NET SDK and no NuGet. None of the generator's templates is
-// replaced: the partner's one template (partners/csharp/openapi-generator/templates, a user-defined
-// template) adds KnownValues.cs, the known values of the open enums, which the companion gives as
-// plain strings. Newtonsoft6.cs, compiled beside the client, is what only this machine's Json.NET
-// needs. The generated code is not edited.
+// Newtonsoft.Json 6 and run on Mono: no .NET SDK and no NuGet. No template: the known values of the
+// open enums, which the companion gives as plain strings, are the enums the generator makes of its
+// <Schema>KnownValue schemas. Newtonsoft6.cs, compiled beside the client, is what only this
+// machine's Json.NET needs. The generated code is not edited.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -91,7 +90,6 @@ export const csharpOpenapiGenerator: Row = {
     const result = await openapiGenerator(ctx, [
       'generate', '-g', 'csharp', '--library', 'httpclient',
       '-i', ctx.documents.openapi30, '-o', 'client',
-      '-t', path.join(ctx.root, source, 'templates'), '-c', path.join(ctx.root, source, 'templates', 'config.yaml'),
       '--global-property', 'apiTests=false,modelTests=false,apiDocs=false,modelDocs=false',
       '--additional-properties', [
         `packageName=${packageName}`,

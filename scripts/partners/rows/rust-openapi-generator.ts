@@ -4,9 +4,8 @@
 // both. Cargo's target folder lives in the matrix's cache, so a warm run compiles only the generated
 // crate and the partner's three programs. It reads the 3.0 companion, where each open enum of an
 // answer is a string with its known values in `x-extensible-enum`: the models read a String, so a
-// value added later decodes as it came. The partner's templates (templates/, see NOTES.md) write
-// those known values as constants (known_values.rs, a user-defined template, declared by
-// lib.mustache). ServiceFee has no type in the companion: a serde_json::Value, either form.
+// value added later decodes as it came; the companion's closed enums of those known values
+// (<Schema>KnownValue, which nothing refers to) become Rust enums, so no template. ServiceFee has no type in the companion: a serde_json::Value, either form.
 import { cpSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DefaultsClient, Row, RowContext } from '../row.js';
@@ -18,8 +17,6 @@ const source = 'partners/rust/openapi-generator';
 const client = 'checkout-api';
 /** Options a partner would set: the crate's name, blocking calls, one parameter struct per operation. */
 const options = [`packageName=${client}`, 'supportAsync=false', 'useSingleRequestParameter=true'];
-/** The partner's templates: lib.mustache replaces the generator's, known_values.mustache is one file more. */
-const templates = 'templates';
 
 const targetDir = (ctx: RowContext) => path.join(ctx.cacheDir, 'cargo-target', 'rust-openapi-generator');
 const program = (ctx: RowContext, name: string) => path.join(targetDir(ctx), 'debug', name);
@@ -80,8 +77,6 @@ export const rustOpenapiGenerator: Row = {
       '--library', 'reqwest',
       '--output', path.join(ctx.workDir, client),
       '--additional-properties', options.join(','),
-      '--template-dir', templates,
-      '--config', path.join(templates, 'config.yaml'),
     ]);
     // One line per request body and response media type repeats the same warning: each kind once.
     return { warnings: [...new Set(generatorWarnings(result.output))] };

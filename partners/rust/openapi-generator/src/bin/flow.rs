@@ -14,8 +14,6 @@ use checkout_api::apis::payment_sessions_api::{
 };
 use checkout_api::apis::refunds_api::{self, CreateRefundParams};
 use checkout_api::apis::{Error, ResponseContent};
-// The known values of the open enums, written by the partner's template (see NOTES.md).
-use checkout_api::known_values;
 use checkout_api::models::{
     self, AmountDetails, CapturePaymentSessionRequest, CreatePaymentSessionRequest,
     CreateRefundRequest, OrderItemInput, VoidPaymentSessionRequest,
@@ -46,8 +44,11 @@ fn refusal<T, E, B>(
 }
 
 /// Says so when a value is none of those this version of the contract lists.
-fn known(what: &str, value: &str, known: &[&str]) -> bool {
-    let is_known = known.contains(&value);
+///
+/// `parse` reads a JSON value into one of the generated `…KnownValue` enums (the 3.0 companion's
+/// list of an open enum's known values, which no field refers to): it reads exactly those values.
+fn known<T>(what: &str, value: &str, parse: fn(serde_json::Value) -> serde_json::Result<T>) -> bool {
+    let is_known = parse(serde_json::Value::String(value.to_owned())).is_ok();
     if !is_known {
         println!("{what} {value:?} is not one this client knows: a later version of the service");
     }
@@ -253,7 +254,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             _ => None,
         },
     )?;
-    if capture_error == known_values::payment_session_capture_error::error::SESSION_CAPTURED {
+    if capture_error == models::PaymentSessionCaptureErrorErrorKnownValue::SessionCaptured.to_string() {
         println!("the session was already captured: the first capture stands");
     }
     let void_request = VoidPaymentSessionRequest {
@@ -277,16 +278,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let void_error_known = known(
         "void error",
         &void_error,
-        known_values::payment_session_void_error::error::ALL,
+        serde_json::from_value::<models::PaymentSessionVoidErrorErrorKnownValue>,
     );
-    if void_error == known_values::payment_session_void_error::error::SESSION_CAPTURED {
+    if void_error == models::PaymentSessionVoidErrorErrorKnownValue::SessionCaptured.to_string() {
         println!("the session is captured: it is refunded, not voided");
     }
 
     let status_summary_known = known(
         "status_summary",
         &session.status_summary,
-        known_values::payment_session::status_summary::ALL,
+        serde_json::from_value::<models::PaymentSessionStatusSummaryKnownValue>,
     );
     // service_fee is a string or a number: the 3.0 companion states no type for it, so the
     // client holds the JSON value as it came, written back as the decimal it carries.

@@ -31,12 +31,13 @@ use checkout_api::apis::product_catalog_api::{
 };
 use checkout_api::apis::refunds_api::{self, CreateRefundParams};
 use checkout_api::apis::{Error, ResponseContent};
-use checkout_api::known_values;
 use checkout_api::models::{
     AmountDetails, CapturePaymentSessionRequest, CatalogItemDetailRequest,
     CreateCatalogItemRequest, CreatePaymentSessionRequest, CreatePaymentTokenRequest,
-    CreateRefundRequest, OrderItemInput, PaymentSessionKindInput, RefundReasonInput,
-    UpdateCatalogItemRequest, UpdatePaymentTokenRequest, VoidPaymentSessionRequest,
+    CreateRefundRequest, EligibilityStatusKnownValue, OrderItemInput, PaymentSessionKindInput,
+    PaymentSessionStatusKnownValue, PaymentTokenUpdateResponseNextActionKnownValue,
+    RefundReasonInput, UpdateCatalogItemRequest, UpdatePaymentTokenRequest,
+    VoidPaymentSessionRequest,
 };
 
 /// The status an operation that returned Ok got. A generated function returns Ok only for a
@@ -272,8 +273,9 @@ fn call_every_operation(settings: &Settings) -> Result<Vec<(&'static str, u16)>,
             business_id: session_id.clone(),
         },
     )?;
-    // status is an open enum: a String, compared with the known values' constants.
-    if session.status == known_values::payment_session::status::AUTHORIZED {
+    // status is an open enum: a String, compared with a known value's (the generated enum of the
+    // companion's PaymentSessionStatusKnownValue; Display writes the value as sent).
+    if session.status == PaymentSessionStatusKnownValue::Authorized.to_string() {
         println!("session {session_id} is authorized: capture or void it");
     }
     // end sample
@@ -459,8 +461,8 @@ fn call_every_operation(settings: &Settings) -> Result<Vec<(&'static str, u16)>,
         },
     )?;
     // eligibility_status is an open enum (a String), or None.
-    let approved = known_values::eligibility_response::eligibility_status::APPROVED;
-    if answer.eligibility_status.as_deref() == Some(approved) {
+    let approved = EligibilityStatusKnownValue::Approved.to_string();
+    if answer.eligibility_status.as_deref() == Some(approved.as_str()) {
         println!("approved for {}", answer.items.join(", "));
     }
     // end sample
@@ -525,7 +527,7 @@ fn call_every_operation(settings: &Settings) -> Result<Vec<(&'static str, u16)>,
         },
     )?;
     // None: nothing for the customer to do; otherwise send them to redirect_url.
-    if updated.next_action == known_values::payment_token_update_response::next_action::NONE {
+    if updated.next_action == PaymentTokenUpdateResponseNextActionKnownValue::None.to_string() {
         println!("token updated");
     } else {
         println!(

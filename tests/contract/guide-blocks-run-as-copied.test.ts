@@ -132,7 +132,7 @@ describe('the shell blocks of the guides run as copied against the sandbox', () 
     for (const [document, blocks] of byDocument) {
       for (const block of blocks) {
         const beside = block.text.split('\n').filter((line) => /^[^#].*\s#\s*\{/.test(line));
-        expect(beside, `${document}:${block.line}`).toEqual([]);
+        expect(beside, `${document}, ${block.section}`).toEqual([]);
       }
     }
   });

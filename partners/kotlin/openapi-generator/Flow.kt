@@ -23,8 +23,9 @@ import com.example.payments.client.models.OrderItemInput
 import com.example.payments.client.models.PaymentSessionCaptureError
 import com.example.payments.client.models.PaymentSessionKindInput
 import com.example.payments.client.models.PaymentSessionStatusInput
-import com.example.payments.client.models.PaymentSessionStatusSummary
+import com.example.payments.client.models.PaymentSessionStatusSummaryKnownValue
 import com.example.payments.client.models.PaymentSessionVoidError
+import com.example.payments.client.models.PaymentSessionVoidErrorErrorKnownValue
 import com.example.payments.client.models.RefundReasonInput
 import com.example.payments.client.models.VoidPaymentSessionRequest
 import com.squareup.moshi.Types
@@ -112,13 +113,15 @@ private fun flow(baseUrl: String, apiKey: String, run: String) {
     val listed = list.paymentSessions.any { it.id == created.id }
 
     val session = sessions.retrievePaymentSession(businessId)
-    // status_summary is an open enum: the class holds the value as sent, and knows its documented ones.
-    val summary: PaymentSessionStatusSummary = session.statusSummary
-    when (summary) {
-        PaymentSessionStatusSummary.PartiallyRefunded -> println("status_summary: Partially Refunded, as expected after a partial refund")
-        else ->
-            if (summary.isKnown) println("status_summary: $summary")
-            else println("status_summary \"$summary\" is unknown to this client (a value added after its contract); carrying on")
+    // status_summary is an open enum: a String as sent. Its documented values are the entries of the
+    // enum class the generator makes of the 3.0 companion's PaymentSessionStatusSummaryKnownValue,
+    // which no field refers to.
+    val summary: String = session.statusSummary
+    val summaryKnown = PaymentSessionStatusSummaryKnownValue.entries.any { it.value == summary }
+    when {
+        summary == PaymentSessionStatusSummaryKnownValue.Partially_Refunded.value -> println("status_summary: Partially Refunded, as expected after a partial refund")
+        summaryKnown -> println("status_summary: $summary")
+        else -> println("status_summary \"$summary\" is unknown to this client (a value added after its contract); carrying on")
     }
     // service_fee is decimal dollars, sent as a string or a number (undocumented): the client maps it
     // to BigDecimal, which it reads from either.
@@ -132,12 +135,13 @@ private fun flow(baseUrl: String, apiKey: String, run: String) {
     println("second capture refused: ${captureError.error} (${captureError.message})")
 
     // A void of the captured session: 400, whose body is the generated PaymentSessionVoidError. Its
-    // `error` is an open enum too: a code added later decodes, and isKnown says whether this client
-    // has a constant for it.
+    // `error` is an open enum too: a code added later decodes, and the entries of
+    // PaymentSessionVoidErrorErrorKnownValue say whether this client has a constant for it.
     val voidError = expect400({ sessions.voidPaymentSession(businessId, VoidPaymentSessionRequest(idempotencyKey = "$run-void")) }) { body ->
         Serializer.moshi.adapter(PaymentSessionVoidError::class.java).fromJson(body)!!
     }
-    if (voidError.error.isKnown) println("void refused: ${voidError.error} (${voidError.message})")
+    val voidErrorKnown = PaymentSessionVoidErrorErrorKnownValue.entries.any { it.value == voidError.error }
+    if (voidErrorKnown) println("void refused: ${voidError.error} (${voidError.message})")
     else println("void refused with error code \"${voidError.error}\", which is unknown to this client (${voidError.message}); carrying on")
 
     println("capture ${capture.id}; refund ${refund.refundId}; session ${session.id} is ${session.status}")
@@ -146,11 +150,11 @@ private fun flow(baseUrl: String, apiKey: String, run: String) {
         "captured" to session.captureAmount,
         "refund_id" to refund.refundId,
         "listed" to listed,
-        "capture_error" to captureError.error.value,
-        "void_error" to voidError.error.value,
-        "void_error_known" to voidError.error.isKnown,
-        "status_summary" to summary.value,
-        "status_summary_known" to summary.isKnown,
+        "capture_error" to captureError.error,
+        "void_error" to voidError.error,
+        "void_error_known" to voidErrorKnown,
+        "status_summary" to summary,
+        "status_summary_known" to summaryKnown,
         "service_fee" to serviceFee?.toPlainString(),
     )
     val json = Serializer.moshi.adapter<Map<String, Any?>>(Types.newParameterizedType(Map::class.java, String::class.java, Any::class.java))

@@ -36,7 +36,7 @@ import com.example.payments.client.models.CreateRefundRequest
 import com.example.payments.client.models.OrderItemInput
 import com.example.payments.client.models.PaymentSessionCaptureError
 import com.example.payments.client.models.PaymentSessionKindInput
-import com.example.payments.client.models.PaymentTokenUpdateResponseNextAction
+import com.example.payments.client.models.PaymentTokenUpdateResponseNextActionKnownValue
 import com.example.payments.client.models.RefundReasonInput
 import com.example.payments.client.models.UpdateCatalogItemRequest
 import com.example.payments.client.models.UpdatePaymentTokenRequest
@@ -161,7 +161,7 @@ private fun callEveryOperation(settings: Settings) {
 
     // sample: retrievePaymentSession
     val session = sessions.retrievePaymentSession(sessionId)
-    // status is an open enum: it holds any value, and isKnown says whether the contract lists it.
+    // status is an open enum: a String that holds any value; PaymentSessionStatusKnownValue lists the known ones.
     println("status ${session.status}, authorized ${session.authorizeAmount} cents")
     // end sample
     record("retrievePaymentSession")
@@ -277,7 +277,7 @@ private fun callEveryOperation(settings: Settings) {
     val update = UpdatePaymentTokenRequest(updateCardInfo = false, orderItems = listOf(vitamins))
     val updated = tokens.updatePaymentToken(paymentToken, update)
     // None: nothing for the customer to do; otherwise send them to redirectUrl.
-    if (updated.nextAction == PaymentTokenUpdateResponseNextAction.None) println("token updated")
+    if (updated.nextAction == PaymentTokenUpdateResponseNextActionKnownValue.None.value) println("token updated")
     else println("next action ${updated.nextAction}: send the customer to ${updated.redirectUrl}")
     // end sample
     record("updatePaymentToken")

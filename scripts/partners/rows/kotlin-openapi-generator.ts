@@ -1,5 +1,6 @@
 // Kotlin: openapi-generator's `kotlin` generator with its `jvm-okhttp4` library (OkHttp and Moshi),
-// with two custom templates that make the contract's open enums Kotlin classes which keep any value.
+// from the 3.0 companion, with no template: an open enum is a String, and its known values the enum
+// class the generator makes of the companion's <Schema>KnownValue schema.
 // The generator writes Gradle files; the partner builds with the Maven project in
 // partners/kotlin/openapi-generator/pom.xml (kotlin-maven-plugin, every version exact), into which
 // the generated sources, the flow program, the samples program and the webhook verifier go, as a
@@ -60,7 +61,7 @@ export const kotlinOpenapiGenerator: Row = {
   language: 'Kotlin',
   generator: 'openapi-generator (kotlin, jvm-okhttp4)',
   generatorPin: 'openapi-generator-cli',
-  document: '3.1',
+  document: '3.0',
   toolchain: [
     OPENAPI_GENERATOR_TOOLCHAIN,
     { command: 'javac', hint: 'a JDK (17 or later) for the Kotlin compiler and the client', debian: ['openjdk-17-jdk-headless'] },
@@ -71,11 +72,10 @@ export const kotlinOpenapiGenerator: Row = {
       'generate',
       '-g', 'kotlin',
       '--library', 'jvm-okhttp4',
-      '-i', ctx.documents.openapi31,
+      // The 3.0 companion: an open enum is a String there, and its known values an enum class of
+      // their own (<Schema>KnownValue, which nothing refers to), so no template.
+      '-i', ctx.documents.openapi30,
       '-o', ctx.workDir,
-      // model.mustache and open_enum_class.mustache: an anyOf of a string enum and a string (the
-      // contract's open enum) becomes a class that keeps any string, with the listed values as constants.
-      '-t', path.join(ctx.root, source, 'templates'),
       // ServiceFee, a string or a number: BigDecimal, which Moshi reads from either.
       '--schema-mappings', 'ServiceFee=java.math.BigDecimal',
       '--global-property', 'apiTests=false,modelTests=false,apiDocs=false,modelDocs=false',

@@ -293,8 +293,9 @@ export interface paths {
          *     order, `payment_token_updated` read as `payment_token.updated`) of a listener of the channel
          *     that has not expired takes that listener up rather than adding one: the same `id`, the
          *     deliveries it has pending (what was fired while its command line was away), and 60 s more
-         *     before it expires. So a command line started again within 60 s of its last claim, with the
-         *     same key, URL and events, loses nothing. At most 20 listeners per channel; expired ones do not
+         *     before it expires. So a command line started again at most 35 s after it was killed (the
+         *     listener expires 60 s after its last claim began, and `listen` claims with a 25 s wait), with
+         *     the same key, URL and events, loses nothing. At most 20 listeners per channel; expired ones do not
          *     count, and taking one up adds none.
          */
         post: operations["createWebhookListener"];
@@ -564,7 +565,8 @@ export interface paths {
          *     then `after` the last `id` seen). Every webhook event that
          *     the contract describes is written to this outbox in the same transaction as the state change
          *     that causes it; delivery to the channel's endpoint comes later, with retries, and sets
-         *     `delivered_at`. `payload` is the signed envelope exactly as it is delivered.
+         *     `delivered_at`. `payload` is the envelope as fired; under the evolution drill a delivery sends
+         *     it reshaped, and the drill's `added_later` event is a delivery, not an outbox event.
          */
         get: operations["listOutboxEvents"];
         put?: never;
@@ -1191,7 +1193,7 @@ export interface components {
          *     | `InvalidRequest` | 400 | Malformed JSON, an unknown field, a wrong type or a value out of range. |
          *     | `InvalidState` | 400 | The session, dispute or provision token request is not in a state that allows the action. |
          *     | `Unauthorized` | 401 | The x-service-api-key header is missing or unknown. |
-         *     | `Forbidden` | 403 | The dashboard's Resend came from another origin, or without the page's token; or, on every route (the contract's included), the `Host` header names neither an IP address, `localhost` (or a subdomain of it), the public URL's host nor a name of `--allowed-hosts` (a guard against DNS rebinding). |
+         *     | `Forbidden` | 403 | The dashboard's Resend came from another origin, or without the page's token; or, on every route (the contract's included), the `Host` header (or an absolute-form target's host) is no host (`evil.com/.localhost`, an empty label, userinfo, a backslash, a `%`, a blank, an underscore, port 0), or names neither an IP address, `localhost` (or a subdomain of it), the public URL's host nor a name of `--allowed-hosts` (a guard against DNS rebinding; the shared Forbidden response). |
          *     | `NotFound` | 404 | No such route, or no such resource on the caller's sales channel. |
          *     | `MethodNotAllowed` | 405 | The route exists, but not with this HTTP method. |
          *     | `ServerError` | 500 | Internal error of the sandbox. |
@@ -1507,7 +1509,8 @@ export interface components {
             /**
              * @description The claim whose attempt this is (`claim_id` of the claim). Only the delivery's current claim
              *     is taken: once its 30 s lease ran out and the delivery was claimed again, a report of the
-             *     earlier claim is refused with `InvalidState`.
+             *     earlier claim is refused with `InvalidState`. A report without it comes from a `listen` older
+             *     than the sandbox, and is refused with `InvalidRequest`: run the `listen` of the sandbox's version.
              */
             claim_id: string;
             /**
@@ -1578,8 +1581,9 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description The signed envelope `{webhook_delivery_id, event_type, data}` that is delivered, as described
-             *     by the contract's webhooks.
+             * @description The envelope `{webhook_delivery_id, event_type, data}` as fired, as described by the
+             *     contract's webhooks; under the evolution drill a delivery sends it reshaped, and the drill's
+             *     `added_later` event is a delivery, not an outbox event.
              */
             payload: {
                 [key: string]: unknown;
@@ -1952,7 +1956,7 @@ export interface components {
         TimelineWebhook: {
             /** @description The outbox event (redeliver takes this id). */
             event_id: string;
-            /** @description The event type, as delivered. */
+            /** @description The event type, as fired (the envelope's `event_type`). */
             event_type: string;
             /** @description The event's delivery id, the same on every attempt and redelivery. */
             webhook_delivery_id: string;
@@ -1978,7 +1982,7 @@ export interface components {
          *     | `rejected`, `canceled`, `voided`, `expired` | `payment_session_complete` reporting `rejected`, `canceled`, `authorization_voided` or `authorization_expired` |
          *     | `token_issued` | `payment_token.updated` of the token a `tokenize=true` session issued |
          *     | `dispute_opened`, `dispute_updated`, `dispute_evidence_submitted`, `dispute_closed` | `dispute.created`, `dispute.updated`, `dispute.evidence_submitted`, `dispute.closed`; `amount` is the disputed amount |
-         *     | `event` | any other event of the session, or a status the sandbox does not name (under the evolution drill, `added_later`) |
+         *     | `event` | any other event of the session, or a status the sandbox does not name |
          */
         TimelineEntry: {
             /**
@@ -2037,7 +2041,7 @@ export interface components {
              * @description When an endpoint last acknowledged it (204); null while none has.
              */
             delivered_at: string | null;
-            /** @description The signed envelope `{webhook_delivery_id, event_type, data}` exactly as it is delivered. */
+            /** @description The envelope `{webhook_delivery_id, event_type, data}` as fired; under the evolution drill a delivery sends it reshaped, and the drill's `added_later` event is a delivery, not an outbox event. */
             payload: {
                 [key: string]: unknown;
             };
@@ -2070,6 +2074,23 @@ export interface components {
     responses: {
         /** @description The x-service-api-key header is missing or unknown. */
         Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SandboxError"];
+            };
+        };
+        /**
+         * @description The request's `Host` (or the host of an absolute-form target, `GET http://name/path`) is not one
+         *     the sandbox answers to: a guard against DNS rebinding. The sandbox answers to a host that is an IP
+         *     address, `localhost` or a subdomain of it, the host of `--public-url`, or a name of
+         *     `--allowed-hosts`, each with an optional port from 1 to 65535. Any other name, and any spelling
+         *     that is no host at all (`evil.com/.localhost`, an empty label, userinfo, a backslash, a `%`, a
+         *     blank, an underscore, port 0), is refused before routing, so every route of the sandbox (the
+         *     contract's too) can answer it. It is the sandbox's guard: the contract does not declare it.
+         */
+        Forbidden: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2202,6 +2223,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2245,6 +2267,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2288,6 +2311,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2331,6 +2355,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2374,6 +2399,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2400,6 +2426,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2440,6 +2467,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2469,6 +2497,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2509,6 +2538,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2538,6 +2568,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2564,6 +2595,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2604,6 +2636,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2633,6 +2666,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2676,6 +2710,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2709,7 +2744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListenerAttemptOutcome"];
                 };
             };
-            /** @description `InvalidRequest`: the body is invalid. `InvalidState`: the listener does not hold that delivery under that claim (never claimed so, reported already, or the claim's 30 s lease ran out: the delivery is due again, or claimed again under another `claim_id`). */
+            /** @description `InvalidRequest`: the body is invalid. A report without `claim_id` comes from a `listen` older than the sandbox (claims had no ids before), and its refusal says so: run the `listen` of the sandbox's version. `InvalidState`: the listener does not hold that delivery under that claim (never claimed so, reported already, the claim's 30 s lease ran out: the delivery is due again, or claimed again under another `claim_id`; or its delivery was ended since: turning the evolution drill off ends its `added_later` deliveries). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2719,6 +2754,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2762,6 +2798,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2800,6 +2837,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2838,6 +2876,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2876,6 +2915,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2902,6 +2942,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2942,6 +2983,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -2987,6 +3029,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3013,6 +3056,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3053,6 +3097,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3093,6 +3138,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3119,6 +3165,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3159,6 +3206,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3202,6 +3250,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3228,6 +3277,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3263,6 +3313,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3312,6 +3363,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3361,6 +3413,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3390,6 +3443,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3430,6 +3484,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3470,6 +3525,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3513,6 +3569,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3553,6 +3610,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -3579,6 +3637,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];

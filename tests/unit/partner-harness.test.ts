@@ -35,6 +35,28 @@ const verifier = ({ window = true, everyV0 = true } = {}) => (input: VerifierInp
 };
 const honest = verifier();
 
+/**
+ * A stand-in sandbox for the flow checks: its session s1 belongs to run-1 and says `session`
+ * (capture_amount, status_summary); its list gives s1 with `refundAmount`. Started before the
+ * describe block's tests, closed after them.
+ */
+function standInSandbox(session: { capture_amount: number; status_summary: string }, refundAmount: number): { baseUrl: string } {
+  const stand = { baseUrl: '' };
+  let server: http.Server;
+  beforeAll(async () => {
+    server = http.createServer((request, response) => {
+      const answer = request.url!.startsWith('/payments/v1/payment_session/s1')
+        ? { id: 's1', metadata: 'run-1', ...session }
+        : { payment_sessions: [{ id: 's1', refund_amount: refundAmount }] };
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    stand.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return stand;
+}
+
 describe('the verifier check', () => {
   it('passes a verifier that checks the HMAC over the raw body', async () => {
     const { row, ctx } = rowWith(honest);
@@ -145,26 +167,15 @@ describe('the flow check', () => {
 
   describe('against what the sandbox says', () => {
     // A stand-in sandbox whose session s1 belongs to run-1, captured 5000 (not 3000), refunded 0.
-    let server: http.Server;
-    let baseUrl = '';
-    beforeAll(async () => {
-      server = http.createServer((request, response) => {
-        const body = request.url!.startsWith('/payments/v1/payment_session/s1')
-          ? { id: 's1', metadata: 'run-1', capture_amount: 5000, status_summary: 'Partially Refunded' }
-          : { payment_sessions: [{ id: 's1', refund_amount: 0 }] };
-        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    });
-    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const stand = standInSandbox({ capture_amount: 5000, status_summary: 'Partially Refunded' }, 0);
+    const baseUrl = () => stand.baseUrl;
 
     it('fails a program whose claims the sandbox does not bear out', async () => {
-      await expect(checkFlow(claim(good), { baseUrl, apiKey: 'k' }, 'run-1')).rejects.toThrow(/capture_amount 5000, not 3000; the sandbox says refund_amount 0, not 1000/);
+      await expect(checkFlow(claim(good), { baseUrl: baseUrl(), apiKey: 'k' }, 'run-1')).rejects.toThrow(/capture_amount 5000, not 3000; the sandbox says refund_amount 0, not 1000/);
     });
 
     it("fails a program that reports another run's session", async () => {
-      await expect(checkFlow(claim(good), { baseUrl, apiKey: 'k' }, 'run-2')).rejects.toThrow(/session s1 is not this run's: its metadata is "run-1", not "run-2"/);
+      await expect(checkFlow(claim(good), { baseUrl: baseUrl(), apiKey: 'k' }, 'run-2')).rejects.toThrow(/session s1 is not this run's: its metadata is "run-1", not "run-2"/);
     });
   });
 });
@@ -206,25 +217,14 @@ describe('the defaults flow check (a client generated with the generator\'s defa
   });
 
   describe('against what the sandbox says', () => {
-    let server: http.Server;
-    let baseUrl = '';
-    beforeAll(async () => {
-      server = http.createServer((request, response) => {
-        const body = request.url!.startsWith('/payments/v1/payment_session/s1')
-          ? { id: 's1', metadata: 'run-1', capture_amount: 3000, status_summary: 'Refunded' }
-          : { payment_sessions: [{ id: 's1', refund_amount: 1000 }] };
-        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    });
-    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const stand = standInSandbox({ capture_amount: 3000, status_summary: 'Refunded' }, 1000);
+    const baseUrl = () => stand.baseUrl;
 
     it('fails a program whose summary the sandbox does not bear out, and passes one it does', async () => {
-      await expect(checkDefaultsFlow(claim(good), { baseUrl, apiKey: 'k' }, 'run-1')).rejects.toThrow(
+      await expect(checkDefaultsFlow(claim(good), { baseUrl: baseUrl(), apiKey: 'k' }, 'run-1')).rejects.toThrow(
         /the sandbox disagrees with the flow program: the sandbox says status_summary "Refunded", the program read "Partially Refunded"$/,
       );
-      await expect(checkDefaultsFlow(claim(good), { baseUrl, apiKey: 'k' }, 'run-2')).rejects.toThrow(/session s1 is not this run's/);
+      await expect(checkDefaultsFlow(claim(good), { baseUrl: baseUrl(), apiKey: 'k' }, 'run-2')).rejects.toThrow(/session s1 is not this run's/);
     });
   });
 });

@@ -403,6 +403,13 @@ describe('a listener started again', () => {
     expect((await s.get('/sandbox/v1/webhook_deliveries')).body.attempts).toHaveLength(2);
   });
 
+  it('is taken up 1 s after its registration when it has not claimed since (a command line killed at once)', async () => {
+    const first = (await listen()).body;
+    expect((await listen()).body.id).not.toBe(first.id);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 1500 });
+    expect((await listen()).body.id).toBe(first.id);
+  });
+
   it('is taken up at once when the client of its waiting claim went away (a command line killed)', async () => {
     const first = (await listen()).body;
     await s.app.listen({ host: '127.0.0.1', port: 0 });
@@ -489,6 +496,7 @@ describe('a listener two command lines registered', () => {
     vi.useFakeTimers({ toFake: ['Date'], now: start + IN_USE_MS - 1000 });
     const busy = (await listen()).body;
     expect(busy.id).not.toBe(first.id);
+    expect((await receive(busy.id, '?wait=0')).status).toBe(200);
     vi.setSystemTime(start + IN_USE_MS + 1000);
     // The first, idle for 36 s, is a restart's to take up; the second, which asked 2 s ago, is not.
     expect((await listen()).body.id).toBe(first.id);

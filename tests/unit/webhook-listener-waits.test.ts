@@ -5,7 +5,7 @@
 // seconds, the listeners that stopped asking. A listener is in use while a claim of it waits, or
 // for 35 s after it asked, unless its last claim's client went away.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CLAIM_MOST, HOLD_MOST, IDLE_EXPIRY_MS, IN_USE_MS, WebhookListeners } from '../../src/sandbox/delivery/listeners.js';
+import { CLAIM_MOST, FIRST_CLAIM_MS, HOLD_MOST, IDLE_EXPIRY_MS, IN_USE_MS, WebhookListeners } from '../../src/sandbox/delivery/listeners.js';
 import { createStore, openDatabase, type Store } from '../../src/sandbox/store/index.js';
 
 const FORWARD = 'http://localhost:3000/webhooks';
@@ -182,7 +182,7 @@ describe('a listener in use by a command line', () => {
     expect(hub.inUse(asked(0))).toBe(false);
     // Another listener is not concerned.
     expect(hub.inUse({ ...asked(0), id: 'wl_b' })).toBe(true);
-    hub.takenUp('wl_a');
+    hub.registered('wl_a', now - 5000);
     expect(hub.inUse(asked(0))).toBe(true);
     hub.claimWaits('wl_a')(true);
     const ended = hub.claimWaits('wl_a');
@@ -199,6 +199,26 @@ describe('a listener in use by a command line', () => {
     second(false);
     expect(hub.inUse(asked(IN_USE_MS))).toBe(false);
     expect(hub.inUse(asked(0))).toBe(true);
+  });
+
+  it('is one registered here that has not asked since for 1 s only: a command line claims at once', () => {
+    expect(FIRST_CLAIM_MS).toBe(1000);
+    hub.registered('wl_a', now - (FIRST_CLAIM_MS - 1));
+    expect(hub.inUse(asked(FIRST_CLAIM_MS - 1))).toBe(true);
+    hub.registered('wl_a', now - FIRST_CLAIM_MS);
+    expect(hub.inUse(asked(FIRST_CLAIM_MS))).toBe(false);
+    // Once it asked (its polled_at moved, here or through another sandbox), the 35 s hold.
+    expect(hub.inUse(asked(FIRST_CLAIM_MS - 10))).toBe(true);
+    expect(hub.inUse({ ...asked(FIRST_CLAIM_MS), id: 'wl_b' })).toBe(true);
+  });
+
+  it('forgets when it was registered once a claim of it waits, or once it is forgotten', () => {
+    hub.registered('wl_a', now - 2000);
+    hub.claimWaits('wl_a')(false);
+    expect(hub.inUse(asked(2000))).toBe(true);
+    hub.registered('wl_a', now - 2000);
+    hub.forget('wl_a');
+    expect(hub.inUse(asked(2000))).toBe(true);
   });
 
   it('is known no more once forgotten: a claim that ends after changes nothing', () => {

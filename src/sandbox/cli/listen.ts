@@ -91,11 +91,8 @@ export async function listen(args: string[], given: ListenIo = defaultIo): Promi
     }
     return registered;
   };
-  let listener = await register();
-  io.out(`Ready! Your webhook signing secret is ${listener.secret} (the same on every run with this key and URL)`);
-  io.out(`Forwarding ${listener.event_types.join(', ')} from the sandbox at ${options.target.sandbox} `
-    + `to ${options.forwardTo} (listener ${listener.id}). Press Ctrl-C to stop.`);
-
+  // Ctrl-C is heard from before the listener exists: pressed as soon as the banner shows (or
+  // before), it still removes the listener, rather than ending the process as Node's default would.
   const stopping = new AbortController();
   // A refused key, a redirect or an answer that is no sandbox's ends the run: removed all the same, then said.
   let fatal: unknown;
@@ -113,6 +110,11 @@ export async function listen(args: string[], given: ListenIo = defaultIo): Promi
     fatal ??= error;
     stop();
   };
+
+  let listener = await register();
+  io.out(`Ready! Your webhook signing secret is ${listener.secret} (the same on every run with this key and URL)`);
+  io.out(`Forwarding ${listener.event_types.join(', ')} from the sandbox at ${options.target.sandbox} `
+    + `to ${options.forwardTo} (listener ${listener.id}). Press Ctrl-C to stop.`);
 
   // The requests open at the receiver, under the dispatcher's slots (domain/delivery-slots.ts): 8
   // answering at once, one unanswered after 1 s giving up its slot, 64 open at most.

@@ -16,7 +16,8 @@
 // - the claims waiting for work, woken when a delivery is queued or a lease ends, and every
 //   LOOK_EVERY_MS (a retry comes due, or the clock was advanced);
 // - which listeners a command line uses now: one of its claims waits, or it asked within IN_USE_MS
-//   and was not seen to go (a claim whose client went away). A registration takes up only a
+//   and was not seen to go (a claim whose client went away; no claim FIRST_CLAIM_MS after it
+//   registered). A registration takes up only a
 //   listener no command line uses: two running `listen`s never share one, so that one's Ctrl-C
 //   removes nothing the other claims from;
 // - the sweep of listeners that stopped asking: gone after IDLE_EXPIRY_MS, with their deliveries.
@@ -37,6 +38,11 @@ export const LEASE_MS = 30_000;
  * claim (the command line claims again at once, or when a slot comes free, reporting meanwhile).
  */
 export const IN_USE_MS = 35_000;
+/**
+ * A listener registered (or taken up) that has not asked since is in use this long only: a command
+ * line claims as soon as it has registered, so one that has not is gone (killed at once).
+ */
+export const FIRST_CLAIM_MS = 1000;
 /** Deliveries a claim hands at most, and a listener holds unreported at most. */
 export const CLAIM_MOST = CONCURRENT_PER_ENDPOINT;
 export const HOLD_MOST = OPEN_PER_ENDPOINT;
@@ -68,6 +74,8 @@ export class WebhookListeners {
   private readonly claimsWaiting = new Map<string, number>();
   /** Listeners whose last claim ended with its client gone: their command line stopped. */
   private readonly leftBehind = new Set<string>();
+  /** Per listener registered or taken up here, its polled_at then: while it is the same, it has not asked since. */
+  private readonly registeredAt = new Map<string, number>();
   private readonly stopWatching: () => void;
   private readonly sweepTimer: NodeJS.Timeout;
   private closed = false;
@@ -142,6 +150,7 @@ export class WebhookListeners {
     this.leases.delete(listenerId);
     this.claimsWaiting.delete(listenerId);
     this.leftBehind.delete(listenerId);
+    this.registeredAt.delete(listenerId);
   }
 
   /**
@@ -151,6 +160,7 @@ export class WebhookListeners {
   claimWaits(listenerId: string): (clientGone: boolean) => void {
     this.claimsWaiting.set(listenerId, (this.claimsWaiting.get(listenerId) ?? 0) + 1);
     this.leftBehind.delete(listenerId);
+    this.registeredAt.delete(listenerId);
     return (clientGone) => {
       const count = this.claimsWaiting.get(listenerId);
       // Forgotten meanwhile (removed, or expired): nothing to know of it any more.
@@ -163,17 +173,20 @@ export class WebhookListeners {
 
   /**
    * Whether a command line uses the listener now: one of its claims waits, or it asked (claimed,
-   * reported or registered) within IN_USE_MS, unless its last claim's client was seen to go.
+   * reported or registered) within IN_USE_MS, unless its last claim's client was seen to go, or
+   * it has not asked since it was registered here FIRST_CLAIM_MS ago.
    */
   inUse(listener: WebhookListener): boolean {
     if (this.claimsWaiting.has(listener.id)) return true;
     if (this.leftBehind.has(listener.id)) return false;
-    return listener.polled_at > this.now() - IN_USE_MS;
+    const bound = this.registeredAt.get(listener.id) === listener.polled_at ? FIRST_CLAIM_MS : IN_USE_MS;
+    return listener.polled_at > this.now() - bound;
   }
 
-  /** A command line took the listener up: it is in use again. */
-  takenUp(listenerId: string): void {
+  /** A command line registered the listener, or took it up, at `polledAt`: it is in use again. */
+  registered(listenerId: string, polledAt: number): void {
     this.leftBehind.delete(listenerId);
+    this.registeredAt.set(listenerId, polledAt);
   }
 
   /**

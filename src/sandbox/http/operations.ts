@@ -143,6 +143,8 @@ function registerRoute<Operations>(
       if (result instanceof AnswerLater) {
         const gone = new AbortController();
         reply.raw.once('close', () => gone.abort());
+        // A client gone before now has closed already, its 'close' past (a command line killed mid-request).
+        if (reply.raw.destroyed) gone.abort();
         return reply.code(200).send(await result.answer(gone.signal));
       }
       return reply.code(200).send(result);

@@ -66,8 +66,9 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
       const same = live.find((listener) => listener.url === endpoint.url
         && sameEvents(listener.event_types, endpoint.event_types) && !listeners.inUse(listener));
       if (same) {
-        store.listeners.touch(same.id, listeners.now());
-        listeners.takenUp(same.id);
+        const now = listeners.now();
+        store.listeners.touch(same.id, now);
+        listeners.registered(same.id, now);
         return view(liveListener(store, listeners, context.channel, same.id));
       }
       if (live.length >= MAX_LISTENERS) {
@@ -76,6 +77,7 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
       }
       const listener = { ...endpoint, polled_at: listeners.now() };
       store.listeners.add(listener);
+      listeners.registered(listener.id, listener.polled_at);
       return view(listener);
     },
 

@@ -34,6 +34,7 @@ import { rows } from './partners/rows/index.js';
 import { CommandFailed, runCommand, tail } from './partners/run-command.js';
 import { ensureToolchain } from './partners/toolchain.js';
 import { partnerPins } from './partners/pins.js';
+import { partnersCacheDir } from './partners/cache-dir.js';
 import { checkUnknownEvent, checkVerifier } from './partners/verifier-check.js';
 import { checkSampleProgram } from './partners/samples-check.js';
 import { CURL_TOOLCHAIN, curlSamples, curlVersion } from './partners/curl.js';
@@ -103,7 +104,7 @@ function rowContext(id: string): RowContext {
   const ctx: RowContext = {
     root,
     workDir,
-    cacheDir: path.join(root, '.partners', 'cache'),
+    cacheDir: partnersCacheDir(),
     documents: { openapi31: path.join(root, 'generated', 'openapi.json'), openapi30: path.join(root, 'generated', 'openapi-3.0.json') },
     pins,
     run: (command, args, options = {}) => runCommand(command, args, { cwd: workDir, ...options }),

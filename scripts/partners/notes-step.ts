@@ -7,7 +7,7 @@
 // sandbox the matrix already runs: as tests/contract/readme.test.ts does with the README's
 // walkthrough, only the address changes (127.0.0.1:4010 in the block's text, and PARTNER_BASE_URL,
 // the variable whose default the partner's programs read it from). The caches are the rows' own
-// (.partners/cache: npm, pip, Maven, cargo's target folder; Go's are the machine's, as for the rows).
+// (the matrix's cache, partnersCacheDir(): npm, pip, Maven, cargo's target folder; Go's are the machine's, as for the rows).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';

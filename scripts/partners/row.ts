@@ -15,9 +15,9 @@ export interface Toolchain {
 export interface RowContext {
   /** The repository's root. */
   root: string;
-  /** This row's scratch folder, .partners/<id>/, emptied before the row runs (but for caches in .partners/cache). */
+  /** This row's scratch folder, .partners/<id>/, emptied before the row runs. */
   workDir: string;
-  /** Caches kept across runs (a venv, a Maven repository, a Go module cache): .partners/cache/. */
+  /** Caches kept across runs and clones (a venv, a Maven repository, cargo's target folder): partnersCacheDir(). */
   cacheDir: string;
   /** The published documents. */
   documents: { openapi31: string; openapi30: string };

@@ -49,6 +49,14 @@ describe('CORS', () => {
     expect(plain.headers['access-control-allow-methods']).toBeUndefined();
   });
 
+  it('takes only an OPTIONS as a preflight: a POST that carries Access-Control-Request-Method reaches its route', async () => {
+    const reply = await withCors(LOOPBACK_ORIGINS).inject({
+      method: 'POST', url: '/api', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' },
+    });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.headers['access-control-allow-methods']).toBeUndefined();
+  });
+
   it('names a loopback page\'s origin, and no other, under the loopback policy; says Vary: Origin either way', async () => {
     const app = withCors(LOOPBACK_ORIGINS);
     const foreign = await app.inject({ method: 'POST', url: '/api', headers: { origin: 'https://evil.example' } });

@@ -3,11 +3,32 @@
 // Then the score per folder against its target, and every surviving mutant that
 // tests/mutation/equivalent-mutants.json does not list with its reason. Exits 1 when a folder
 // misses its target or a survivor is unexplained. Arguments are Stryker's (--force runs all).
+// Before Stryker, the incremental result is carried over changes that kept the tokens of a mutant
+// or a test (lib/mutation-carry-over.ts), such as the formatter's.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../tests/support/contract.js';
+import { carryOver, type IncrementalReport } from './lib/mutation-carry-over.js';
 import { equivalentKey, mutationSummary, type EquivalentMutant, type MutationReport } from './lib/mutation-score.js';
+
+const incrementalFile = path.join(repoRoot, 'reports', 'mutation', 'stryker-incremental.json');
+if (!process.argv.includes('--force') && existsSync(incrementalFile)) {
+  const incremental = JSON.parse(readFileSync(incrementalFile, 'utf8')) as IncrementalReport;
+  const read = (file: string) => {
+    const absolute = path.join(repoRoot, file);
+    return existsSync(absolute) ? readFileSync(absolute, 'utf8') : undefined;
+  };
+  const count = carryOver(incremental, read);
+  if (count.files > 0) {
+    writeFileSync(incrementalFile, JSON.stringify(incremental));
+    console.log(
+      `Carried the incremental result over ${count.files} changed files whose tokens stayed: ` +
+        `${count.mutantsMoved} mutants and ${count.testsMoved} tests moved to their new places; ` +
+        `${count.mutantsLeftOut} mutants and ${count.testsLeftOut} tests changed, which Stryker runs as new.`,
+    );
+  }
+}
 
 const stryker = spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'stryker'), ['run', ...process.argv.slice(2)], { cwd: repoRoot, stdio: 'inherit' });
 if (stryker.status !== 0) process.exit(stryker.status ?? 1);

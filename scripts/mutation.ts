@@ -6,19 +6,27 @@
 // Before Stryker, the incremental result is carried over changes that kept the tokens of a mutant
 // or a test (lib/mutation-carry-over.ts), such as the formatter's.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, globSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { PartialStrykerOptions } from '@stryker-mutator/api/core';
 import { repoRoot } from '../tests/support/contract.js';
 import { carryOver, type IncrementalReport } from './lib/mutation-carry-over.js';
+import { type RecordedRun, whyRunAgain } from './lib/mutation-unchanged.js';
+import mutationSuites from '../vitest.mutation.config.js';
 import { equivalentKey, mutationSummary, type EquivalentMutant, type MutationReport } from './lib/mutation-score.js';
 
+const strykerConfig = (await import(pathToFileURL(path.join(repoRoot, 'stryker.config.mjs')).href))
+  .default as PartialStrykerOptions;
 const incrementalFile = path.join(repoRoot, 'reports', 'mutation', 'stryker-incremental.json');
-if (!process.argv.includes('--force') && existsSync(incrementalFile)) {
-  const incremental = JSON.parse(readFileSync(incrementalFile, 'utf8')) as IncrementalReport;
-  const read = (file: string) => {
-    const absolute = path.join(repoRoot, file);
-    return existsSync(absolute) ? readFileSync(absolute, 'utf8') : undefined;
-  };
+const read = (file: string) => {
+  const absolute = path.join(repoRoot, file);
+  return existsSync(absolute) ? readFileSync(absolute, 'utf8') : undefined;
+};
+const force = process.argv.includes('--force');
+let reportFile = path.join(repoRoot, 'reports', 'mutation', 'mutation.json');
+if (!force && existsSync(incrementalFile)) {
+  const incremental = JSON.parse(readFileSync(incrementalFile, 'utf8')) as IncrementalReport & RecordedRun;
   const count = carryOver(incremental, read);
   if (count.files > 0) {
     writeFileSync(incrementalFile, JSON.stringify(incremental));
@@ -28,12 +36,36 @@ if (!process.argv.includes('--force') && existsSync(incrementalFile)) {
         `${count.mutantsLeftOut} mutants and ${count.testsLeftOut} tests changed, which Stryker runs as new.`,
     );
   }
+  const why = whyRunAgain(incremental, {
+    mutated: filesOf(strykerConfig.mutate as string[]),
+    tests: filesOf(mutationSuites.test?.include ?? []),
+    config: strykerConfig,
+    read,
+  });
+  if (why === undefined && process.argv.length === 2) {
+    console.log(
+      'Nothing the mutants or their tests consist of changed since the incremental result: ' +
+        'its results are reused whole, and Stryker does not run.',
+    );
+    reportFile = incrementalFile;
+  } else if (why !== undefined) console.log(`Stryker runs, incrementally: ${why}.`);
+}
+if (reportFile !== incrementalFile) {
+  const stryker = spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'stryker'), ['run', ...process.argv.slice(2)], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+  });
+  if (stryker.status !== 0) process.exit(stryker.status ?? 1);
 }
 
-const stryker = spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'stryker'), ['run', ...process.argv.slice(2)], { cwd: repoRoot, stdio: 'inherit' });
-if (stryker.status !== 0) process.exit(stryker.status ?? 1);
+/** The files that glob patterns name from the repository's root, `!pattern` taking some away. */
+function filesOf(patterns: string[]): string[] {
+  const expand = (wanted: string[]) => (wanted.length ? globSync(wanted, { cwd: repoRoot }) : []);
+  const excluded = new Set(expand(patterns.filter((p) => p.startsWith('!')).map((p) => p.slice(1))));
+  return expand(patterns.filter((p) => !p.startsWith('!'))).filter((file) => !excluded.has(file)).sort();
+}
 
-const report = JSON.parse(readFileSync(path.join(repoRoot, 'reports', 'mutation', 'mutation.json'), 'utf8')) as MutationReport;
+const report = JSON.parse(readFileSync(reportFile, 'utf8')) as MutationReport;
 const equivalents = JSON.parse(readFileSync(path.join(repoRoot, 'tests', 'mutation', 'equivalent-mutants.json'), 'utf8')) as EquivalentMutant[];
 const summary = mutationSummary(report, equivalents);
 

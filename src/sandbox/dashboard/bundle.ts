@@ -2,9 +2,9 @@
 // with esbuild: an IIFE, nothing minified, each module's path relative to this folder (so the
 // text, and the hash that allows it, are the same wherever the clone lives).
 //
-// Run as a command, it writes the bundle beside the compiled modules of the package:
-// `tsx src/sandbox/dashboard/bundle.ts dist/sandbox/dashboard` (npm run build:package), since an
-// installed package has no esbuild to bundle with (script.ts).
+// Run as a command (`tsx src/sandbox/dashboard/bundle.ts`, by npm run build:package), it writes the
+// bundle beside the package's compiled script.js, dist/sandbox/dashboard/ (or the folder given),
+// since an installed package has no esbuild to bundle with (script.ts).
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +31,6 @@ export async function bundleDashboardClient(): Promise<string> {
 }
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const outDir = process.argv[2];
-  if (outDir === undefined) throw new Error('usage: bundle.ts <the folder of the compiled script.js>');
+  const outDir = process.argv[2] ?? path.join(here, '..', '..', '..', 'dist', 'sandbox', 'dashboard');
   writeFileSync(path.join(outDir, BUNDLE_FILE), await bundleDashboardClient());
 }

@@ -10,6 +10,8 @@ import type { Attempt, EventList, EventSummary, Refresh } from './types.js';
 const NO_ATTEMPT = 'No attempt yet: no endpoint has been sent it '
   + '(add one with POST /sandbox/v1/webhook_endpoints, or run hsa-fsa-sandbox listen).';
 
+const MORE_ATTEMPTS = 'Older attempts are in the log: GET /sandbox/v1/webhook_deliveries.';
+
 function attemptRow(attempt: Attempt): HTMLElement {
   const excerpt = attempt.response_excerpt;
   const answer = excerpt
@@ -19,13 +21,15 @@ function attemptRow(attempt: Attempt): HTMLElement {
   const status = attempt.status === null
     ? badge('no answer', 'bad')
     : badge(String(attempt.status), attempt.status === 204 ? 'ok' : 'bad');
-  return h('tr', {}, h('td', {}, when(attempt.attempted_at)), h('td', {}, attempt.url ?? `${attempt.endpoint_id} (removed)`),
-    h('td', {}, status), h('td', { class: 'amount' }, `${attempt.latency_ms} ms`), h('td', { class: 'answer' }, answer));
+  return h('tr', {}, h('td', {}, when(attempt.attempted_at)),
+    h('td', {}, attempt.url ?? `${attempt.endpoint_id} (removed)`), h('td', {}, status),
+    h('td', { class: 'amount' }, `${attempt.latency_ms} ms`), h('td', { class: 'answer' }, answer));
 }
 
 function eventView(event: EventSummary): HTMLElement {
   const titleId = `event-${event.id}-title`;
-  const button = h('button', { type: 'button', id: `resend-${event.id}`, 'aria-describedby': titleId }, 'Resend') as HTMLButtonElement;
+  const button = h('button', { type: 'button', id: `resend-${event.id}`, 'aria-describedby': titleId },
+    'Resend') as HTMLButtonElement;
   button.addEventListener('click', () => void resend(event, button));
   const attempts = event.attempts.length === 0
     ? h('p', { class: 'empty' }, event.delivered_at ? 'Delivered.' : NO_ATTEMPT)
@@ -37,11 +41,12 @@ function eventView(event: EventSummary): HTMLElement {
     h('p', { class: 'hint' }, 'Queued ', when(event.created_at), ' · ', delivered, ' · ',
       code(String(event.payload.webhook_delivery_id))),
     attempts,
-    event.more_attempts ? h('p', { class: 'hint' }, 'Older attempts are in the log: GET /sandbox/v1/webhook_deliveries.') : false,
+    event.more_attempts ? h('p', { class: 'hint' }, MORE_ATTEMPTS) : false,
     h('div', { class: 'actions' }, button),
     h('details', { id: `payload-${event.id}` }, h('summary', {}, 'Payload'),
       // Focusable, so that a keyboard can scroll a long payload.
-      h('pre', { tabindex: '0', role: 'group', 'aria-label': `Payload of event ${event.id}` }, JSON.stringify(event.payload, null, 2))));
+      h('pre', { tabindex: '0', role: 'group', 'aria-label': `Payload of event ${event.id}` },
+        JSON.stringify(event.payload, null, 2))));
 }
 
 export function eventsView(list: EventList, refresh: Refresh): Node {

@@ -15,7 +15,8 @@ export function pager(
 ): HTMLElement | false {
   if (!previous && !next) return false;
   const button = (text: string, go: Move) => {
-    const b = h('button', { type: 'button', class: 'secondary', id: `${id}-${text.toLowerCase()}` }, text) as HTMLButtonElement;
+    const b = h('button', { type: 'button', class: 'secondary', id: `${id}-${text.toLowerCase()}` },
+      text) as HTMLButtonElement;
     if (go) {
       b.addEventListener('click', () => {
         go();

@@ -37,7 +37,9 @@ export async function poll(): Promise<void> {
     }
     element('status').dataset.state = 'retrying';
   }
-  if (state.polling && document.visibilityState === 'visible') state.timer = window.setTimeout(() => void poll(), POLL_MS);
+  if (state.polling && document.visibilityState === 'visible') {
+    state.timer = window.setTimeout(() => void poll(), POLL_MS);
+  }
 }
 
 export function stop() {

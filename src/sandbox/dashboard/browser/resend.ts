@@ -5,7 +5,10 @@ import { say } from './status.js';
 import { DASHBOARD_TOKEN_HEADER } from '../token-header.js';
 import type { EventSummary, Redelivery } from './types.js';
 
-/** Resends once per click: a second click while the first is on its way does nothing. Not disabled, which would take the focus away. */
+/**
+ * Resends once per click: a second click while the first is on its way does nothing. Not disabled,
+ * which would take the focus away.
+ */
 export async function resend(event: EventSummary, button: HTMLButtonElement) {
   if (button.getAttribute('aria-busy') === 'true') return;
   button.setAttribute('aria-busy', 'true');

@@ -12,6 +12,9 @@ export const refunded = (session: SessionItem) =>
 export const statusTone = (status: string) =>
   (['captured', 'authorized'].includes(status) ? 'ok' : ['pending', 'processing'].includes(status) ? 'wait' : 'plain');
 
+const NO_SESSION = 'No payment session yet. Create one with POST /payments/v1/create_payment_session.';
+const COLUMNS = ['Session', 'Kind', 'Status', 'Summary', 'Total', 'Captured', 'Refunded', 'Created'];
+
 function sessionRow(session: SessionItem, refresh: Refresh): HTMLElement {
   const pressed = String(session.id === state.selected);
   const select = h('button', { type: 'button', class: 'link', id: `select-${session.id}`, 'aria-pressed': pressed },
@@ -23,22 +26,23 @@ function sessionRow(session: SessionItem, refresh: Refresh): HTMLElement {
     void refresh();
   });
   return h('tr', session.id === state.selected ? { class: 'selected' } : {},
-    h('td', {}, select), h('td', {}, session.kind ?? '—'), h('td', {}, badge(session.status, statusTone(session.status))),
-    h('td', {}, session.status_summary),
-    h('td', { class: 'amount' }, dollars(session.total_amount)), h('td', { class: 'amount' }, dollars(session.capture_amount)),
+    h('td', {}, select), h('td', {}, session.kind ?? '—'),
+    h('td', {}, badge(session.status, statusTone(session.status))), h('td', {}, session.status_summary),
+    h('td', { class: 'amount' }, dollars(session.total_amount)),
+    h('td', { class: 'amount' }, dollars(session.capture_amount)),
     h('td', { class: 'amount' }, dollars(refunded(session))), h('td', {}, when(session.created_at)));
 }
 
 export function sessionsView(list: SessionList, refresh: Refresh): Node {
   const sessions = list.payment_sessions;
   if (sessions.length === 0) {
-    return h('p', { class: 'empty' }, 'No payment session yet. Create one with POST /payments/v1/create_payment_session.');
+    return h('p', { class: 'empty' }, NO_SESSION);
   }
   const rows = sessions.map((session) => sessionRow(session, refresh));
   const { current_page: page, last_page: last, count } = list.pagination;
   return h('div', {},
     h('p', { class: 'hint' }, `${count} in all, newest first. Choose a session to see its timeline.`),
-    table('Payment sessions', ['Session', 'Kind', 'Status', 'Summary', 'Total', 'Captured', 'Refunded', 'Created'], rows),
+    table('Payment sessions', COLUMNS, rows),
     pager('Pages of payment sessions', 'sessions', NEWEST_FIRST,
       page > 1 ? () => { state.sessionsPage = page - 1; } : undefined,
       page < last ? () => { state.sessionsPage = page + 1; } : undefined, refresh));

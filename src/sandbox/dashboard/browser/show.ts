@@ -3,7 +3,10 @@
 import { element } from './dom.js';
 import { state } from './state.js';
 
-/** Puts `content` in the section, unless it shows that already; keeps the focus, and the payloads open, where they were. */
+/**
+ * Puts `content` in the section, unless it shows that already; keeps the focus, and the payloads
+ * open, where they were.
+ */
 export function show(section: string, data: unknown, build: () => Node) {
   const json = JSON.stringify(data);
   if (state.shown.get(section) === json) return;

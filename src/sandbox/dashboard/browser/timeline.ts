@@ -9,9 +9,9 @@ import type { Refresh, SessionItem, Timeline, TimelineEntry } from './types.js';
 const STEPS: Record<string, string> = {
   created: 'Created', refunded: 'Refunded', checkout_completed: 'Checkout completed, awaiting review',
   checkout_ineligible: 'Checkout ended: customer ineligible', authorized: 'Authorized', captured: 'Captured',
-  rejected: 'Rejected', canceled: 'Canceled', voided: 'Voided', expired: 'Hold expired', token_issued: 'Payment token issued',
-  dispute_opened: 'Dispute opened', dispute_updated: 'Dispute updated', dispute_evidence_submitted: 'Dispute evidence submitted',
-  dispute_closed: 'Dispute closed', event: 'Event',
+  rejected: 'Rejected', canceled: 'Canceled', voided: 'Voided', expired: 'Hold expired',
+  token_issued: 'Payment token issued', dispute_opened: 'Dispute opened', dispute_updated: 'Dispute updated',
+  dispute_evidence_submitted: 'Dispute evidence submitted', dispute_closed: 'Dispute closed', event: 'Event',
 };
 
 function entryView(entry: TimelineEntry): HTMLElement {
@@ -30,8 +30,8 @@ function entryView(entry: TimelineEntry): HTMLElement {
 export function detailView(session: SessionItem, timeline: Timeline, refresh: Refresh): Node {
   const facts: Array<[string, Child]> = [
     ['Status', badge(session.status, statusTone(session.status))], ['Summary', session.status_summary],
-    ['Kind', session.kind ?? '—'], ['Total', dollars(session.total_amount)], ['Captured', dollars(session.capture_amount)],
-    ['Refunded', dollars(refunded(session))],
+    ['Kind', session.kind ?? '—'], ['Total', dollars(session.total_amount)],
+    ['Captured', dollars(session.capture_amount)], ['Refunded', dollars(refunded(session))],
   ];
   const afters = state.timelineAfters;
   return h('div', {},

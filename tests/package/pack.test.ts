@@ -179,6 +179,10 @@ describe('the packed package', () => {
         expect(await response.text(), page).not.toContain('The docs are not built');
       }
       expect((await fetch(`http://127.0.0.1:${port}/docs/try/scalar.js`)).status).toBe(200);
+      // The dashboard's script was bundled at pack time: the consumer has no esbuild to bundle it with.
+      const dashboard = await fetch(`http://127.0.0.1:${port}/dashboard/`);
+      expect(dashboard.status).toBe(200);
+      expect(await dashboard.text()).toMatch(/<script>"use strict";\n\(\(\) => \{/);
     } finally {
       sandbox.kill('SIGTERM');
     }

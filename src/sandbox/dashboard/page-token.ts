@@ -6,8 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { formTokens } from '../checkout/form-token.js';
 
-/** The header the page's Resend carries its token in. */
-export const DASHBOARD_TOKEN_HEADER = 'x-dashboard-token';
+export { DASHBOARD_TOKEN_HEADER } from './token-header.js';
 
 /** `<random value>.<its HMAC>`, both base64url. */
 const TOKEN_SHAPE = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;

@@ -5,7 +5,8 @@
 // that order, before it reads anything.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { dashboardPage, DASHBOARD_POLICY } from '../dashboard/page.js';
+import { dashboardPage, dashboardPolicy } from '../dashboard/page.js';
+import { dashboardScript } from '../dashboard/script.js';
 import { DASHBOARD_TOKEN_HEADER, dashboardTokens } from '../dashboard/page-token.js';
 import type { IdSource } from '../ids.js';
 import type { Store } from '../store/index.js';
@@ -41,8 +42,11 @@ export function registerDashboardRoutes(app: FastifyInstance, store: Store, opti
 
     // Relative to the page, every link works from /dashboard/ only.
     dashboard.get('/dashboard', async (_request, reply) => reply.redirect('/dashboard/', 308));
-    dashboard.get('/dashboard/', async (_request, reply) =>
-      reply.type('text/html; charset=utf-8').header('content-security-policy', DASHBOARD_POLICY).send(dashboardPage(tokens.issue(), options.docs)));
+    dashboard.get('/dashboard/', async (_request, reply) => {
+      const script = await dashboardScript();
+      return reply.type('text/html; charset=utf-8').header('content-security-policy', dashboardPolicy(script))
+        .send(dashboardPage(tokens.issue(), options.docs, script));
+    });
 
     dashboard.post<{ Params: { event_id: string } }>('/dashboard/outbox/:event_id/redeliver', { config: { requiresKey: true } }, async (request, reply) => {
       const channel = channelOf(request);

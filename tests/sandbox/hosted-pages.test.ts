@@ -424,3 +424,24 @@ describe('the pages say what they do', () => {
     expect([reply.statusCode, reply.body]).toEqual([204, '']);
   });
 });
+
+describe('the pages of a charge or a checkout that cannot go on', () => {
+  it('a create-session 422 leads to a page about the token', async () => {
+    const issuer = await s.createSession({ tokenize: true });
+    const token = (await s.get(`/sandbox/v1/payment_sessions/${issuer}`)).body.issued_payment_token;
+    await s.complete(issuer);
+    await s.post(`/sandbox/v1/payment_tokens/${token}/require_action`, { next_action: 'TakeHealthSurvey' });
+    const { body } = await s.post('/payments/v1/create_payment_session', sessionRequest({ payment_token: token }));
+    const page = await s.call('GET', new URL(body.redirect_url).pathname);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('Health survey');
+  });
+
+  it('a canceled checkout shows a timed-out page linking back to failure_url', async () => {
+    const id = await s.createSession();
+    await s.post(`${s.session(id)}/cancel`, {});
+    const page = await s.call('GET', `/checkout/${id}`);
+    expect(page.body).toContain('timed out');
+    expect(page.body).toContain(`href="https://shop.example/orders/${id}/failed"`);
+  });
+});

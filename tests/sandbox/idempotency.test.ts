@@ -1,4 +1,5 @@
-// create_payment_session idempotency, rules 1-4 of the reference, exactly.
+// create_payment_session idempotency, rules 1-4 of the reference, exactly; and a capture or refund
+// retried under its key with another body, which answers the first result (the sandbox's stated choice).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -241,5 +242,31 @@ describe('keys that are not valid Unicode', () => {
     expect({ status: capture.status, error: capture.body.error }).toEqual({ status: 400, error: 'MissingField' });
     // The path names the key as valid text: the answer never carries the lone surrogate back.
     expect(capture.body.message).toContain('not valid Unicode at note.\uFFFD');
+  });
+});
+
+describe('a retry that changes the body under the same key (the sandbox\'s stated choice: the first result)', () => {
+  it('a capture retried with another amount answers 200 with the first capture, and captures nothing more', async () => {
+    const id = await s.authorized();
+    const first = await s.post(`${s.session(id)}/capture`, { total_amount: 3000, idempotency_key: 'cap-1' });
+    const retry = await s.post(`${s.session(id)}/capture`, { total_amount: 5000, idempotency_key: 'cap-1' });
+    expect({ status: retry.status, body: retry.body }).toEqual({ status: 200, body: first.body });
+    expect((await s.detail(id)).body.capture_amount).toBe(3000);
+  });
+
+  it('a refund retried with another amount and reason answers 200 with the first refund, and refunds nothing more', async () => {
+    const id = await s.capturedOneTime();
+    const first = await s.post('/payments/v1/refund', { payment_id: id, amount: 1000, idempotency_key: 'rf-1', reason: 'customer_request' });
+    const retry = await s.post('/payments/v1/refund', { payment_id: id, amount: 2500, idempotency_key: 'rf-1', reason: 'duplicate_payment' });
+    expect({ status: retry.status, body: retry.body }).toEqual({ status: 200, body: first.body });
+    const listed = await s.get(`/payments/v1/payment_sessions?search=${id}&summarize_refunds=true`);
+    expect(listed.body.payment_sessions[0].refund_amount).toBe(1000);
+  });
+
+  it('the contract marks both as inferred', async () => {
+    const { contract } = await import('../support/contract.js');
+    const schemas = contract.components.schemas as Record<string, { properties: Record<string, Record<string, string>> }>;
+    expect(schemas.CapturePaymentSessionRequest!.properties.idempotency_key!['x-undocumented']).toMatch(/another total_amount/);
+    expect(schemas.CreateRefundRequest!.properties.idempotency_key!['x-undocumented']).toMatch(/another amount or reason/);
   });
 });

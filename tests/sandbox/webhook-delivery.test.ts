@@ -333,6 +333,19 @@ describe('endpoints', () => {
   });
 });
 
+describe('the helpers\' document says which webhook endpoint URLs the sandbox takes', () => {
+  it('POST /sandbox/v1/webhook_endpoints refuses url "0", as the document\'s url pattern does', async () => {
+    const { status, body } = await s.post('/sandbox/v1/webhook_endpoints', { event_types: ['*'], mode: 'legacy', secret: 'whsec_conformance', url: '0' });
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'InvalidRequest' });
+    const { components } = (await import('../../generated/sandbox.json', { with: { type: 'json' } })).default as any;
+    const url = components.schemas.WebhookEndpointRequest.properties.url;
+    const pattern = new RegExp(url.pattern, 'u');
+    expect(url.format).toBe('uri');
+    expect(['0', 'ftp://hooks.example/x', 'https://user:pw@hooks.example/x'].filter((u) => pattern.test(u))).toEqual([]);
+    expect(['https://hooks.example/webhooks', 'HTTP://127.0.0.1:9000'].every((u) => pattern.test(u))).toBe(true);
+  });
+});
+
 describe('found by review: what happens to a delivery in flight', () => {
   async function slowReceiver() {
     // Answers 204 after 300 ms, so that a test can act while the attempt is in flight.

@@ -36,6 +36,14 @@ describe('reset', () => {
     expect((await s.get('/sandbox/v1/features')).body).toEqual({ authorization: true, tokenization: true });
     expect((await s.get(`/payments/v1/payment_session/${theirs}`, { key: OTHER_KEY })).status).toBe(200);
   });
+
+  it('resets every channel through SQL, leaving the database file a database', async () => {
+    await s.createSession();
+    await s.createSession({}, { key: OTHER_KEY });
+    expect(s.store.transaction(() => s.store.reset.all()).payment_sessions).toBe(2);
+    expect(s.store.db.prepare('SELECT COUNT(*) FROM payment_sessions').pluck().get()).toBe(0);
+    expect(s.store.db.prepare('SELECT SUM(n) FROM session_counts').pluck().get()).toBe(0);
+  });
 });
 
 describe('CORS', () => {
@@ -136,6 +144,14 @@ describe('CORS', () => {
   it('an OPTIONS that is no preflight is a method like any other', async () => {
     expect((await s.call('OPTIONS', '/payments/v1/payment_sessions', { key: null })).status).toBe(401);
     expect((await s.call('OPTIONS', '/payments/v1/payment_sessions')).status).toBe(405);
+  });
+
+  it('refuses a --cors-origin that cannot be a header, at start', async () => {
+    const { buildSandbox } = await import('../../src/sandbox/http/app.js');
+    for (const origin of ['http://a.example\nX-Evil: 1', 'http://ü.example', 'not an origin', 'http://a.example/path']) {
+      expect(() => buildSandbox({ store: s.store, corsOrigin: origin })).toThrow(/--cors-origin/);
+    }
+    expect(() => buildSandbox({ store: s.store, corsOrigin: 'http://localhost:5173' })).not.toThrow();
   });
 });
 

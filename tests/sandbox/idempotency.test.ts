@@ -11,6 +11,8 @@ let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });
 afterEach(() => s.close());
 
+const rowsIn = (channel: string) => s.store.db.prepare('SELECT COUNT(*) FROM payment_sessions WHERE channel = ?').pluck().get(channel) as number;
+
 const create = (body: unknown, options = {}) => s.post('/payments/v1/create_payment_session', body, options);
 const keyed = (overrides: Record<string, unknown> = {}) => sessionRequest({ idempotency_key: 'order-A-1001', ...overrides });
 const countSessions = async () => (await s.get('/payments/v1/payment_sessions?page_size=100')).body.pagination.count as number;
@@ -180,6 +182,22 @@ describe('rule 4: fields that are not compared', () => {
     const again = await create(keyed({ customer_name: 'J. Doe', metadata: '{"order_id":"CHANGED"}', customer_state: 'NY', survey_config: { x: 1 }, billing_address: { city: 'Albany' }, request_multicapture: true, test_config: { y: 2 } }));
     expect(again.body.id).toBe(first.body.id);
     expect((await s.detail(first.body.id)).body.metadata).toBe('{"order_id":"A-1001"}');
+  });
+
+  it('rule 4: a retry whose ignored fields break the schema still returns the original session', async () => {
+    const first = await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'k-rule4' }));
+    const retry = await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'k-rule4', customer_state: 'California', metadata: { a: 1 } }));
+    expect({ status: retry.status, id: retry.body.id }).toEqual({ status: 200, id: first.body.id });
+    expect((await s.detail(first.body.id)).body.metadata).toBe('{"order_id":"A-1001"}');
+    expect(rowsIn('dev')).toBe(1);
+  });
+
+  it('rule 4 does not excuse a bad ignored field without an original, nor a bad compared field', async () => {
+    const fresh = await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'k-new', metadata: { a: 1 } }));
+    expect({ status: fresh.status, error: fresh.body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+    await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'k-cmp' }));
+    const compared = await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'k-cmp', customer_email: 'not an email' }));
+    expect({ status: compared.status, error: compared.body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
   });
 });
 

@@ -1,6 +1,7 @@
 // The query of a list, read as its document declares it: an empty value is a value (refused where the
 // schema refuses an empty string, the empty list where the parameter is a list), a page number is an
-// int64, and page_size is at most 1000 on every list. Each test sends its exact request first.
+// int64, and page_size is at most 1000 on every list; a search may hold a NUL, and a date-time is the
+// instant it names, whatever its offset. Each test sends its exact request first.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testSandbox, type TestSandbox } from '../support/sandbox.js';
 
@@ -89,5 +90,23 @@ describe('page_size is at most 1000 on every list, as the document says', () => 
       const { status, body } = await s.get(`/payments/v1/payment_sessions?${query}`, { undocumented: true });
       expect({ status, error: body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
     }
+  });
+});
+
+describe('a search or a date-time at the edge of what the list reads', () => {
+  it('a search holding a NUL answers 200, not a 500 from the search index', async () => {
+    await s.createSession();
+    for (const search of ['ab%00', 'jan%00e', '%00abc']) {
+      const reply = await s.get(`/payments/v1/payment_sessions?search=${search}`);
+      expect({ search, status: reply.status, count: reply.body.pagination.count }).toEqual({ search, status: 200, count: 0 });
+    }
+  });
+
+  it('a date-time whose offset carries it past year 9999 still compares as the instant it is', async () => {
+    await s.createSession();
+    const count = async (query: string) => (await s.get(`/payments/v1/payment_sessions?${query}`)).body.pagination.count;
+    expect(await count('created_on_end=9999-12-31T23:59:59-01:00')).toBe(1);
+    expect(await count('created_on_start=9999-12-31T23:59:59-01:00')).toBe(0);
+    expect(await count('created_on_start=0000-01-01T00:00:00%2B01:00')).toBe(1);
   });
 });

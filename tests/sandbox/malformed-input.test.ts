@@ -94,4 +94,10 @@ describe('a URL the router cannot read', () => {
       expect({ status, error: body.error }).toEqual({ status: 404, error: 'NotFound' });
     }
   });
+
+  it.each(['/api/v1/payment_tokens/provision_request/%2e%2e', '/api/v1/payment_tokens/', '/payments/v1/payment_session/', '/payments/v1/payment_session/x/%2e%2e'])(
+    'answers 404 NotFound, not an undeclared 400, for an empty path id: GET %s', async (url) => {
+      const reply = await s.get(url);
+      expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 404, error: 'NotFound' });
+    });
 });

@@ -1,7 +1,7 @@
 // Every transition of the session-status table, with the error codes of capture, void, cancel and
 // refund, the webhooks each move queues, and status_summary.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { noCharges, OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });
@@ -164,6 +164,22 @@ describe('authorization', () => {
     await capture(id, { total_amount: 100 });
     expect((await voidHold(id)).body.id).toMatch(/^void_/);
     expect((await s.detail(id)).body.status).toBe('authorization_expired');
+  });
+});
+
+describe('capturable amounts', () => {
+  it('an item whose discount exceeds its price has 0 to capture, never a negative amount', async () => {
+    // Session-level charges (+300) balance an item's discount (−300) that is larger than its price.
+    const id = await s.authorized({
+      total_amount: 1100,
+      amount_details: { total_additional_charges: 300, total_discounts: 0 },
+      order_items: [
+        { name: 'Sample', quantity: 1, price: 100, amount_details: { total_additional_charges: 0, total_discounts: -300 } },
+        { name: 'Monitor', quantity: 1, price: 1000, amount_details: noCharges },
+      ],
+    });
+    const items = (await s.detail(id)).body.order_items;
+    expect(items.map((i: any) => [i.total_capturable, i.quantity_capturable])).toEqual([[0, 1], [1000, 1]]);
   });
 });
 

@@ -167,7 +167,7 @@ describe('the contract\'s dispute operations', () => {
   });
 });
 
-describe('found by review', () => {
+describe('syncing and accepting an inquiry or a chargeback', () => {
   it('an inquiry synced to the chargeback phase escalates: dispute.created again, and it is a chargeback from then on', async () => {
     const id = await s.capturedOneTime();
     const inquiry = await open(id, { kind: 'inquiry' });

@@ -1,5 +1,6 @@
-// The hosted pages over HTTP, for what a browser does not show: each found by attacking them, each
-// sent here as the exact request first.
+// The hosted pages over HTTP, for what a browser does not show: the forms they take and from whom, iframe
+// mode, each page's content security policy, and what each page says; each sent here as the exact
+// request first.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
@@ -32,7 +33,7 @@ const createToken = async (fields: Record<string, unknown> = {}) =>
   (await s.post('/api/v1/payment_tokens/create', { success_url: 'https://a.example/ok', failure_url: 'https://a.example/ko', ...fields })).body.provision_token_request_id as string;
 const provisionStatus = async (id: string) => (await s.get(`/sandbox/v1/provision_requests/${id}`)).body.status;
 
-describe('hosted pages, found by attack', () => {
+describe('what a hosted page takes, and how it answers', () => {
   it('redirects to a success_url with non-ASCII text percent-encoded, not a 500 after the charge', async () => {
     const id = await s.createSession({ success_url: 'https://shop.example/注文/{{payment_session_id}}?q=café' });
     const reply = await submit(id, form(paid));

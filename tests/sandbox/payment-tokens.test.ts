@@ -592,7 +592,7 @@ describe('update payment token', () => {
   });
 });
 
-describe('found by review: eligibility keyed on the request, letters, deleted tokens, pending actions', () => {
+describe('eligibility keyed on the request, letters, deleted tokens, pending actions', () => {
   const approvedToken = async (skus: string[], lmnExpiresAt = '2099-12-31') => provisioned({}, { letter: 'approved', skus, lmn_expires_at: lmnExpiresAt });
 
   it('an update whose survey awaits the clinician answers pending, and rejected once declined, though an older letter stands', async () => {
@@ -697,7 +697,7 @@ describe('found by review: eligibility keyed on the request, letters, deleted to
   });
 });
 
-describe('found by attack: Unicode case and the last years of the clock', () => {
+describe('Unicode case and the last years of the clock', () => {
   it('filters email case-insensitively, and name beyond ASCII too', async () => {
     // An email is checked as create payment session checks it (format: email): ASCII only.
     await provisioned({ customer_email: 'EMILE@EXAMPLE.COM', customer_name: 'Émile Zola' });

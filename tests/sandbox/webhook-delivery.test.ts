@@ -346,7 +346,7 @@ describe('the helpers\' document says which webhook endpoint URLs the sandbox ta
   });
 });
 
-describe('found by review: what happens to a delivery in flight', () => {
+describe('what happens to a delivery in flight', () => {
   async function slowReceiver() {
     // Answers 204 after 300 ms, so that a test can act while the attempt is in flight.
     const http = await import('node:http');
@@ -405,7 +405,7 @@ describe('found by review: what happens to a delivery in flight', () => {
   });
 });
 
-describe('found by attack', () => {
+describe('endpoints the sandbox refuses, and deliveries that cannot go on', () => {
   it('an endpoint pointed at the sandbox itself (a redeliver URL, with a key as its secret) does not loop', async () => {
     // Stored before the sandbox listened there (an endpoint of an earlier run, say), so that it was
     // not refused: the delivery is refused where it arrives.
@@ -456,7 +456,7 @@ describe('found by attack', () => {
   });
 });
 
-describe('found by hardening: one hung receiver stalled every delivery to that endpoint', () => {
+describe('a receiver that never answers holds back only its own resources', () => {
   const statusesOf = (r: Receiver, paymentId: string) => r.accepted.filter((d) => d.body.data.payment_id === paymentId).map((d) => d.body.data.status);
 
   it('requests that never answer hold back only their own resources: the others\' events arrive meanwhile, and each resource\'s later event follows its earlier one', async () => {
@@ -535,7 +535,7 @@ describe('found by hardening: one hung receiver stalled every delivery to that e
   });
 });
 
-describe('found by hardening: a published key could be used to read internal addresses', () => {
+describe('a published key reads no internal address: excerpts only, and not the sandbox\'s own', () => {
   /** A service of the machine that is not a webhook receiver: its pages answer 200 with a body. */
   async function internalService(pages: Record<string, string | Buffer>) {
     const http = await import('node:http');

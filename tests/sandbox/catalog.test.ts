@@ -115,6 +115,29 @@ describe('create, update, detail', () => {
   });
 });
 
+describe('the checkout method\'s body is an object, as the document says', () => {
+  it('POST /api/v1/product_catalog/service_checkout_method with [null, null] is refused with its 400', async () => {
+    const { status, body } = await s.post('/api/v1/product_catalog/service_checkout_method', [null, null]);
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+  });
+
+  it.each([
+    ['a string', '"x"'],
+    ['a number', '0'],
+    ['null', 'null'],
+    ['malformed JSON', '{"a":'],
+  ])('refuses %s', async (_, raw) => {
+    const { status, body } = await s.call('POST', '/api/v1/product_catalog/service_checkout_method', { raw });
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+  });
+
+  it('answers an object, with any fields, and no body at all', async () => {
+    expect((await s.post('/api/v1/product_catalog/service_checkout_method', {})).status).toBe(200);
+    expect((await s.post('/api/v1/product_catalog/service_checkout_method', { sku: 'BPM-200', any: [1] })).status).toBe(200);
+    expect((await s.post('/api/v1/product_catalog/service_checkout_method')).status).toBe(200);
+  });
+});
+
 describe('helpers: review and replace', () => {
   it('a review changes the eligibility and queues product_catalog.item.eligibility_updated; a confirming review is silent', async () => {
     const reviewed = await review('AIRP-3', 'eligible_with_lmn');

@@ -6,6 +6,8 @@ let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });
 afterEach(() => s.close());
 
+const sessionsStored = () => s.store.db.prepare('SELECT COUNT(*) FROM payment_sessions').pluck().get() as number;
+
 const create = (body: unknown, options = {}) => s.post('/payments/v1/create_payment_session', body, options);
 const without = (field: string) => {
   const body: Record<string, unknown> = sessionRequest();
@@ -230,5 +232,37 @@ describe('create_payment_session', () => {
 
   it('accepts other configuration fields, which the service documents as accepted', async () => {
     expect((await create(sessionRequest({ survey_config: { skip: false }, test_config: { x: 1 }, request_multicapture: false, shipping_address: { city: 'X' } }))).status).toBe(200);
+  });
+});
+
+describe('a redirect URL with a control character', () => {
+  it('success_url "https://shop.example/\\r\\nX-Injected: 1" answers 400 InvalidRequestParameter: the URL parser would drop the CR LF and send the customer elsewhere', async () => {
+    const reply = await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'crlf-1', success_url: 'https://shop.example/\r\nX-Injected: 1' }));
+    expect(reply.body).toEqual({ error: 'InvalidRequestParameter', message: 'success_url is not a valid URL.' });
+    expect(sessionsStored()).toBe(0);
+  });
+
+  it.each(['https://shop.example/a\tb', 'https://shop.example/\u0000', 'https://shop.example/\u007f'])('failure_url %j too, and create payment token refuses it as well', async (url) => {
+    expect((await s.post('/payments/v1/create_payment_session', sessionRequest({ failure_url: url }))).body.error).toBe('InvalidRequestParameter');
+    const token = await s.post('/api/v1/payment_tokens/create', { success_url: 'https://shop.example/ok', failure_url: url });
+    expect(token.body).toEqual({ error: 'ValidationError', message: 'failure_url is not a valid URL: an absolute http or https URL is required.' });
+  });
+
+  it('a space, which the parser encodes rather than drops, is taken', async () => {
+    expect((await s.post('/payments/v1/create_payment_session', sessionRequest({ success_url: 'https://shop.example/thank you' }))).status).toBe(200);
+  });
+});
+
+describe('what create_payment_session refuses, and how it says so', () => {
+  it('refuses amounts beyond 2^53 rather than rounding them', async () => {
+    const big = 9007199254740993;
+    const { body } = await s.post('/payments/v1/create_payment_session', sessionRequest({ total_amount: big, amount_details: noCharges, order_items: [{ name: 'X', quantity: 1, price: big, amount_details: noCharges }] }));
+    expect(body.error).toBe('OrderItemsInvalid');
+  });
+
+  it('explains conditional rules in the message', async () => {
+    const trial = sessionRequest({ total_amount: 0, amount_details: noCharges, tokenize: false, display_next_bill_info: { total_amount: 1, date: '2026-12-21' }, order_items: [{ name: 'T', quantity: 1, price: 0, amount_details: noCharges }] });
+    expect((await s.post('/payments/v1/create_payment_session', trial)).body).toEqual({ error: 'InvalidRequestParameter', message: 'tokenize must be true for a free trial (display_next_bill_info).' });
+    expect((await s.post('/payments/v1/create_payment_session', sessionRequest({ tokenize: true, payment_token: 'p' }))).body.message).toBe('tokenize must be false when payment_token is given.');
   });
 });

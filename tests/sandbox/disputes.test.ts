@@ -167,7 +167,7 @@ describe('the contract\'s dispute operations', () => {
   });
 });
 
-describe('found by review', () => {
+describe('syncing and accepting an inquiry or a chargeback', () => {
   it('an inquiry synced to the chargeback phase escalates: dispute.created again, and it is a chargeback from then on', async () => {
     const id = await s.capturedOneTime();
     const inquiry = await open(id, { kind: 'inquiry' });
@@ -210,5 +210,44 @@ describe('found by review', () => {
     // Accepted again: already over, nothing more fires.
     await s.post(`/v1/disputes/${inquiry.dispute_id}/accept`);
     expect((await s.outbox()).filter((e) => e.event_type.startsWith('dispute.'))).toHaveLength(3);
+  });
+});
+
+describe('status_summary of a disputed session, and what a dispute may claim', () => {
+  it('status_summary is Disputed, not Refunded, when an accepted chargeback took the whole amount without a refund', async () => {
+    const id = await s.capturedOneTime();
+    const dispute = (await s.post(`/sandbox/v1/payment_sessions/${id}/disputes`, {})).body;
+    expect((await s.detail(id)).body.status_summary).toBe('Disputed');
+    expect((await s.post(`/v1/disputes/${dispute.dispute_id}/accept`, {})).status).toBe(200);
+    expect((await s.detail(id)).body).toMatchObject({ status: 'captured', status_summary: 'Disputed' });
+    const listed = await s.get('/payments/v1/payment_sessions?summarize_refunds=true');
+    expect(listed.body.payment_sessions[0]).toMatchObject({ id, status_summary: 'Disputed', refund_amount: 0 });
+  });
+
+  it('status_summary stays Disputed after a lost dispute, also beside a refund; Refunded when refunds alone took it all', async () => {
+    const disputed = await s.capturedOneTime(); // 7799
+    await s.post('/payments/v1/refund', { payment_id: disputed, amount: 799, idempotency_key: 'rf-part', reason: 'customer_request' });
+    const lost = (await s.post(`/sandbox/v1/payment_sessions/${disputed}/disputes`, { amount: 1000 })).body;
+    await s.post(`/sandbox/v1/disputes/${lost.dispute_id}/resolve`, { outcome: 'lost' });
+    expect((await s.detail(disputed)).body.status_summary).toBe('Disputed');
+    const won = await s.capturedOneTime({ idempotency_key: 'won-one' });
+    const wonDispute = (await s.post(`/sandbox/v1/payment_sessions/${won}/disputes`, {})).body;
+    await s.post(`/sandbox/v1/disputes/${wonDispute.dispute_id}/resolve`, { outcome: 'won' });
+    expect((await s.detail(won)).body.status_summary).toBe('Captured');
+    const refunded = await s.capturedOneTime({ idempotency_key: 'refunded-one' });
+    await s.post('/payments/v1/refund', { payment_id: refunded, amount: 7799, idempotency_key: 'rf-all', reason: 'customer_request' });
+    expect((await s.detail(refunded)).body.status_summary).toBe('Refunded');
+  });
+
+  it('a dispute cannot claim more than the capture less refunds and other open disputes', async () => {
+    const id = await s.capturedOneTime(); // 7799 captured
+    await s.post('/payments/v1/refund', { payment_id: id, amount: 799, idempotency_key: 'rf', reason: 'customer_request' });
+    const tooMuch = await s.post(`/sandbox/v1/payment_sessions/${id}/disputes`, { amount: 7001 });
+    expect({ status: tooMuch.status, error: tooMuch.body.error }).toEqual({ status: 400, error: 'InvalidRequest' });
+    expect((await s.post(`/sandbox/v1/payment_sessions/${id}/disputes`, { amount: 4000 })).status).toBe(200);
+    const second = await s.post(`/sandbox/v1/payment_sessions/${id}/disputes`, {});
+    expect(second.body.amount).toBe(3000);
+    const none = await s.post(`/sandbox/v1/payment_sessions/${id}/disputes`, { amount: 1 });
+    expect({ status: none.status, error: none.body.error }).toEqual({ status: 400, error: 'InvalidState' });
   });
 });

@@ -1,10 +1,10 @@
 // Where the sandbox is reached and who may reach it: redirect_url comes from the public URL (never
 // a request's Host header), and a sandbox other machines can reach refuses the published keys.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkPublicUrl, isLoopback, listenUrl, protectedModeRefusal } from '../../src/sandbox/exposure.js';
 import { DEFAULT_API_KEYS } from '../../src/sandbox/http/auth.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { sessionRequest } from '../support/sandbox.js';
+import { sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
 
 const running: Array<{ close: () => Promise<void> }> = [];
 afterEach(async () => {
@@ -61,5 +61,25 @@ describe('the public URL', () => {
   it.each(['sandbox.example', 'ftp://sandbox.example', 'https://sandbox.example/base', 'https://user:pw@sandbox.example', 'https://sandbox.example/?q=1', 'javascript:alert(1)'])('refuses --public-url %s, before it opens the database', async (url) => {
     expect(() => checkPublicUrl(url)).toThrow(`--public-url (SANDBOX_PUBLIC_URL) must be an http or https origin such as https://sandbox.example:8443, with no path, not ${JSON.stringify(url)}`);
     await expect(start({ publicUrl: url, db: '/nonexistent-dir/never-created.db' })).rejects.toThrow('--public-url');
+  });
+});
+
+describe('redirect_url, whatever the Host header says', () => {
+  let s: TestSandbox;
+  beforeEach(() => { s = testSandbox(); });
+  afterEach(() => s.close());
+
+  it('builds redirect_url from the public URL, never from the Host header', async () => {
+    // Host: evil.example gave http://evil.example/checkout/…: any client chose where the customer went.
+    // Such a name is refused now (allowed-hosts.ts); a name the sandbox answers to is not used either.
+    for (const host of ['evil.example', 'evil.example:8443', 'evil.example"><x']) {
+      expect((await s.post('/payments/v1/create_payment_session', sessionRequest(), { headers: { host }, undocumented: true })).status).toBe(403);
+    }
+    for (const host of ['127.0.0.1:9999', 'localhost:8443', '[::1]:1']) {
+      const { body } = await s.post('/payments/v1/create_payment_session', sessionRequest(), { headers: { host } });
+      expect(body.redirect_url).toMatch(/^http:\/\/127\.0\.0\.1:4010\/checkout\/[0-9a-f-]{36}$/);
+    }
+    const token = await s.post('/api/v1/payment_tokens/create', { success_url: 'https://a.example/ok', failure_url: 'https://a.example/ko' }, { headers: { host: 'localhost:8443' } });
+    expect(token.body.redirect_url).toMatch(/^http:\/\/127\.0\.0\.1:4010\/checkout\/setup\//);
   });
 });

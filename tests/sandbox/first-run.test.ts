@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildSandbox } from '../../src/sandbox/http/app.js';
+import { allowedOrigin } from '../../src/sandbox/http/cors.js';
 import { repoRoot } from '../support/contract.js';
 import { OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
 
@@ -34,6 +35,14 @@ describe('reset', () => {
     expect(refund.status).toBe(200);
     expect((await s.get('/sandbox/v1/features')).body).toEqual({ authorization: true, tokenization: true });
     expect((await s.get(`/payments/v1/payment_session/${theirs}`, { key: OTHER_KEY })).status).toBe(200);
+  });
+
+  it('resets every channel through SQL, leaving the database file a database', async () => {
+    await s.createSession();
+    await s.createSession({}, { key: OTHER_KEY });
+    expect(s.store.transaction(() => s.store.reset.all()).payment_sessions).toBe(2);
+    expect(s.store.db.prepare('SELECT COUNT(*) FROM payment_sessions').pluck().get()).toBe(0);
+    expect(s.store.db.prepare('SELECT SUM(n) FROM session_counts').pluck().get()).toBe(0);
   });
 });
 
@@ -135,6 +144,30 @@ describe('CORS', () => {
   it('an OPTIONS that is no preflight is a method like any other', async () => {
     expect((await s.call('OPTIONS', '/payments/v1/payment_sessions', { key: null })).status).toBe(401);
     expect((await s.call('OPTIONS', '/payments/v1/payment_sessions')).status).toBe(405);
+  });
+
+  it('refuses a --cors-origin that cannot be a header, at start', async () => {
+    const { buildSandbox } = await import('../../src/sandbox/http/app.js');
+    for (const origin of ['http://a.example\nX-Evil: 1', 'http://ü.example', 'not an origin', 'http://a.example/path']) {
+      expect(() => buildSandbox({ store: s.store, corsOrigin: origin })).toThrow(/--cors-origin/);
+    }
+    expect(() => buildSandbox({ store: s.store, corsOrigin: 'http://localhost:5173' })).not.toThrow();
+  });
+});
+
+describe('an origin no browser sends', () => {
+  it('a preflight from http://127.999.1.1 gets no Access-Control-Allow-Origin', async () => {
+    const reply = await s.app.inject({ method: 'OPTIONS', url: '/payments/v1/create_payment_session', headers: { origin: 'http://127.999.1.1', 'access-control-request-method': 'POST' } });
+    expect(reply.statusCode).toBe(204);
+    expect(reply.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it.each([
+    ['http://127.0.0.1:65536', undefined], ['http://127.0.0.1:0099', undefined], ['http://127.1', undefined], ['HTTP://LOCALHOST:5173', undefined],
+    ['http://127.0.0.1:65535', 'http://127.0.0.1:65535'], ['https://127.255.255.255', 'https://127.255.255.255'], ['http://[::1]:8080', 'http://[::1]:8080'], ['http://localhost:5173', 'http://localhost:5173'],
+    ['http://128.0.0.1', undefined], ['http://localhost.evil.example', undefined], ['ws://localhost:5173', undefined], ['null', undefined],
+  ])('the loopback policy answers the Origin %s with %s', (origin, allowed) => {
+    expect(allowedOrigin('loopback', origin)).toBe(allowed);
   });
 });
 

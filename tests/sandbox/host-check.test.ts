@@ -1,12 +1,14 @@
 // The names the sandbox answers to (http/allowed-hosts.ts), against DNS rebinding: a page whose
 // name is re-pointed at the sandbox arrives with its own Host, and is refused before anything runs.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { checkAllowedHost, hostAllowed, hostnameOf } from '../../src/sandbox/http/allowed-hosts.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
 import { jsonBody, rawExchange, statusLine } from '../support/raw-http.js';
+import { testSandbox, type TestSandbox } from '../support/sandbox.js';
 
 const KEY = { 'x-service-api-key': 'sandbox-dev-key' };
+const KEY_LINE = 'x-service-api-key: sandbox-dev-key\r\n';
 const opened: Array<{ close(): Promise<unknown> }> = [];
 afterEach(async () => { for (const app of opened.splice(0)) await app.close(); });
 
@@ -151,6 +153,42 @@ describe('the names the sandbox answers to', () => {
     expect((await ask('notpreview.test')).statusCode).toBe(403);
   });
 
+});
+
+describe('the host a request is for', () => {
+  let s: TestSandbox;
+  beforeEach(() => { s = testSandbox(); });
+  afterEach(() => s.close());
+
+  it('GET http://evil.example/payments/v1/payment_sessions with Host 127.0.0.1 answers 403: an absolute-form target names the host, not Host', async () => {
+    const { text } = await rawExchange(s.app, `GET http://evil.example/payments/v1/payment_sessions HTTP/1.1\r\nHost: 127.0.0.1:4931\r\n${KEY_LINE}Connection: close\r\n\r\n`);
+    expect(statusLine(text)).toBe('HTTP/1.1 403 Forbidden');
+    expect(jsonBody(text)).toEqual({ error: 'Forbidden', message: expect.stringContaining('"evil.example"') });
+  });
+
+  it.each(['https://evil.example:443/health', 'http://evil.example', 'http://user@127.0.0.1/health'])('refuses the absolute-form target %s too', async (target) => {
+    const { text } = await rawExchange(s.app, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    expect(statusLine(text)).toBe('HTTP/1.1 403 Forbidden');
+  });
+
+  it('answers an absolute-form target that names the sandbox, whatever Host says', async () => {
+    const { text } = await rawExchange(s.app, `GET http://localhost:4010/payments/v1/payment_sessions HTTP/1.1\r\nHost: 127.0.0.1\r\n${KEY_LINE}Connection: close\r\n\r\n`);
+    expect(statusLine(text)).toBe('HTTP/1.1 200 OK');
+  });
+
+  it.each([['127.0.0.1', 'evil.example'], ['evil.example', '127.0.0.1'], ['127.0.0.1', '127.0.0.1']])('two Host headers (%s, then %s) answer 400 MalformedRequest, whichever comes first', async (first, second) => {
+    const { text } = await rawExchange(s.app, `GET /payments/v1/payment_sessions HTTP/1.1\r\nHost: ${first}\r\nHost: ${second}\r\n${KEY_LINE}Connection: close\r\n\r\n`);
+    expect(statusLine(text)).toBe('HTTP/1.1 400 Bad Request');
+    expect(jsonBody(text)).toEqual({ error: 'MalformedRequest', message: 'A request has one Host header, not several (RFC 9112, 3.2).' });
+  });
+
+  it.each(['127.0.0.1:99999', 'localhost:65536'])('Host %s, a port no address has, answers 403', async (host) => {
+    expect((await s.app.inject({ method: 'GET', url: '/health', headers: { host } })).statusCode).toBe(403);
+  });
+
+  it('Host 127.0.0.1:65535, the last port, is served', async () => {
+    expect((await s.app.inject({ method: 'GET', url: '/health', headers: { host: '127.0.0.1:65535' } })).statusCode).toBe(200);
+  });
 });
 
 describe('the rules', () => {

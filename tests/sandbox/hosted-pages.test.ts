@@ -1,5 +1,6 @@
-// The hosted pages over HTTP, for what a browser does not show: each found by attacking them, each
-// sent here as the exact request first.
+// The hosted pages over HTTP, for what a browser does not show: the forms they take and from whom, iframe
+// mode, each page's content security policy, and what each page says; each sent here as the exact
+// request first.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
@@ -32,7 +33,7 @@ const createToken = async (fields: Record<string, unknown> = {}) =>
   (await s.post('/api/v1/payment_tokens/create', { success_url: 'https://a.example/ok', failure_url: 'https://a.example/ko', ...fields })).body.provision_token_request_id as string;
 const provisionStatus = async (id: string) => (await s.get(`/sandbox/v1/provision_requests/${id}`)).body.status;
 
-describe('hosted pages, found by attack', () => {
+describe('what a hosted page takes, and how it answers', () => {
   it('redirects to a success_url with non-ASCII text percent-encoded, not a 500 after the charge', async () => {
     const id = await s.createSession({ success_url: 'https://shop.example/注文/{{payment_session_id}}?q=café' });
     const reply = await submit(id, form(paid));
@@ -422,5 +423,26 @@ describe('the pages say what they do', () => {
   it('answers /favicon.ico with an empty 204, not a 404 that every page logs as a console error', async () => {
     const reply = await s.app.inject({ method: 'GET', url: '/favicon.ico' });
     expect([reply.statusCode, reply.body]).toEqual([204, '']);
+  });
+});
+
+describe('the pages of a charge or a checkout that cannot go on', () => {
+  it('a create-session 422 leads to a page about the token', async () => {
+    const issuer = await s.createSession({ tokenize: true });
+    const token = (await s.get(`/sandbox/v1/payment_sessions/${issuer}`)).body.issued_payment_token;
+    await s.complete(issuer);
+    await s.post(`/sandbox/v1/payment_tokens/${token}/require_action`, { next_action: 'TakeHealthSurvey' });
+    const { body } = await s.post('/payments/v1/create_payment_session', sessionRequest({ payment_token: token }));
+    const page = await s.call('GET', new URL(body.redirect_url).pathname);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('Health survey');
+  });
+
+  it('a canceled checkout shows a timed-out page linking back to failure_url', async () => {
+    const id = await s.createSession();
+    await s.post(`${s.session(id)}/cancel`, {});
+    const page = await s.call('GET', `/checkout/${id}`);
+    expect(page.body).toContain('timed out');
+    expect(page.body).toContain(`href="https://shop.example/orders/${id}/failed"`);
   });
 });

@@ -1,4 +1,5 @@
-// create_payment_session idempotency, rules 1-4 of the reference, exactly.
+// create_payment_session idempotency, rules 1-4 of the reference, exactly; and a capture or refund
+// retried under its key with another body, which answers the first result (the sandbox's stated choice).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,8 @@ import { SANDBOX_API_KEY, startSandboxProcess } from '../support/sandbox-process
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });
 afterEach(() => s.close());
+
+const rowsIn = (channel: string) => s.store.db.prepare('SELECT COUNT(*) FROM payment_sessions WHERE channel = ?').pluck().get(channel) as number;
 
 const create = (body: unknown, options = {}) => s.post('/payments/v1/create_payment_session', body, options);
 const keyed = (overrides: Record<string, unknown> = {}) => sessionRequest({ idempotency_key: 'order-A-1001', ...overrides });
@@ -180,6 +183,22 @@ describe('rule 4: fields that are not compared', () => {
     expect(again.body.id).toBe(first.body.id);
     expect((await s.detail(first.body.id)).body.metadata).toBe('{"order_id":"A-1001"}');
   });
+
+  it('rule 4: a retry whose ignored fields break the schema still returns the original session', async () => {
+    const first = await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'k-rule4' }));
+    const retry = await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'k-rule4', customer_state: 'California', metadata: { a: 1 } }));
+    expect({ status: retry.status, id: retry.body.id }).toEqual({ status: 200, id: first.body.id });
+    expect((await s.detail(first.body.id)).body.metadata).toBe('{"order_id":"A-1001"}');
+    expect(rowsIn('dev')).toBe(1);
+  });
+
+  it('rule 4 does not excuse a bad ignored field without an original, nor a bad compared field', async () => {
+    const fresh = await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'k-new', metadata: { a: 1 } }));
+    expect({ status: fresh.status, error: fresh.body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+    await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'k-cmp' }));
+    const compared = await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'k-cmp', customer_email: 'not an email' }));
+    expect({ status: compared.status, error: compared.body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+  });
 });
 
 describe('the bounds of an idempotency key', () => {
@@ -193,14 +212,14 @@ describe('the bounds of an idempotency key', () => {
     ['create payment token', 'ValidationError', (key) => s.post('/api/v1/payment_tokens/create', { success_url: 'https://a.example/ok', failure_url: 'https://a.example/ko', idempotency_key: key })],
   ];
 
-  it('an empty key is refused, and stores nothing: it used to be stored as a real key', async () => {
+  it('an empty key is refused, and stores nothing', async () => {
     const refused = await create(sessionRequest({ idempotency_key: '' }));
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ error: 'InvalidRequestParameter', message: expect.stringContaining('idempotency_key must NOT have fewer than 1 characters') });
     expect(await countSessions()).toBe(0);
   });
 
-  it('a 200 KB key is refused: it used to be accepted', async () => {
+  it('a 200 KB key is refused', async () => {
     const refused = await create(sessionRequest({ idempotency_key: 'k'.repeat(200 * 1024) }));
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ error: 'InvalidRequestParameter', message: expect.stringContaining('idempotency_key must NOT have more than 255 characters') });
@@ -241,5 +260,31 @@ describe('keys that are not valid Unicode', () => {
     expect({ status: capture.status, error: capture.body.error }).toEqual({ status: 400, error: 'MissingField' });
     // The path names the key as valid text: the answer never carries the lone surrogate back.
     expect(capture.body.message).toContain('not valid Unicode at note.\uFFFD');
+  });
+});
+
+describe('a retry that changes the body under the same key (the sandbox\'s stated choice: the first result)', () => {
+  it('a capture retried with another amount answers 200 with the first capture, and captures nothing more', async () => {
+    const id = await s.authorized();
+    const first = await s.post(`${s.session(id)}/capture`, { total_amount: 3000, idempotency_key: 'cap-1' });
+    const retry = await s.post(`${s.session(id)}/capture`, { total_amount: 5000, idempotency_key: 'cap-1' });
+    expect({ status: retry.status, body: retry.body }).toEqual({ status: 200, body: first.body });
+    expect((await s.detail(id)).body.capture_amount).toBe(3000);
+  });
+
+  it('a refund retried with another amount and reason answers 200 with the first refund, and refunds nothing more', async () => {
+    const id = await s.capturedOneTime();
+    const first = await s.post('/payments/v1/refund', { payment_id: id, amount: 1000, idempotency_key: 'rf-1', reason: 'customer_request' });
+    const retry = await s.post('/payments/v1/refund', { payment_id: id, amount: 2500, idempotency_key: 'rf-1', reason: 'duplicate_payment' });
+    expect({ status: retry.status, body: retry.body }).toEqual({ status: 200, body: first.body });
+    const listed = await s.get(`/payments/v1/payment_sessions?search=${id}&summarize_refunds=true`);
+    expect(listed.body.payment_sessions[0].refund_amount).toBe(1000);
+  });
+
+  it('the contract marks both as inferred', async () => {
+    const { contract } = await import('../support/contract.js');
+    const schemas = contract.components.schemas as Record<string, { properties: Record<string, Record<string, string>> }>;
+    expect(schemas.CapturePaymentSessionRequest!.properties.idempotency_key!['x-undocumented']).toMatch(/another total_amount/);
+    expect(schemas.CreateRefundRequest!.properties.idempotency_key!['x-undocumented']).toMatch(/another amount or reason/);
   });
 });

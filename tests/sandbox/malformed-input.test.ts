@@ -1,6 +1,7 @@
 // Bad input gets a clear error in the contract's shape and the operation's own code: never a 500,
 // never a stack trace, and nothing is written.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { jsonBody, rawExchange, statusLine } from '../support/raw-http.js';
 import { sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let s: TestSandbox;
@@ -61,4 +62,42 @@ describe('malformed requests', () => {
     expect(wrong.headers.allow).toBe('POST');
     expect((await s.call('PUT', '/sandbox/v1/clock')).status).toBe(405);
   });
+});
+
+describe('request lines HTTP/1.1 refuses', () => {
+  it('GET * answers 400 MalformedRequest, not the index page', async () => {
+    const { text } = await rawExchange(s.app, 'GET * HTTP/1.1\r\nHost: 127.0.0.1:4931\r\nConnection: close\r\n\r\n');
+    expect(statusLine(text)).toBe('HTTP/1.1 400 Bad Request');
+    expect(jsonBody(text)).toEqual({ error: 'MalformedRequest', message: 'The request target * is for OPTIONS only: name a path.' });
+  });
+
+  it('GET /health HTTP/2.0 answers 400 MalformedRequest', async () => {
+    const { text } = await rawExchange(s.app, 'GET /health HTTP/2.0\r\nHost: 127.0.0.1:4931\r\nConnection: close\r\n\r\n');
+    expect(statusLine(text)).toBe('HTTP/1.1 400 Bad Request');
+    expect(jsonBody(text).message).toContain('HTTP/1.1');
+  });
+
+  it('HTTP/1.0 without a Host is served', async () => {
+    const { text } = await rawExchange(s.app, 'GET /health HTTP/1.0\r\n\r\n');
+    expect(statusLine(text)).toMatch(/^HTTP\/1\.1 200/);
+  });
+
+  it('a body that stalls is cut after a minute (the server\'s request timeout), not held open without end', () => {
+    expect(s.app.server.requestTimeout).toBe(60_000);
+  });
+});
+
+describe('a URL the router cannot read', () => {
+  it('answers URLs the router cannot read, and over-long ids, with the contract 404', async () => {
+    for (const path of ['/payments/v1/payment_session/%ZZ', `/payments/v1/payment_session/${'a'.repeat(2000)}`]) {
+      const { status, body } = await s.get(path);
+      expect({ status, error: body.error }).toEqual({ status: 404, error: 'NotFound' });
+    }
+  });
+
+  it.each(['/api/v1/payment_tokens/provision_request/%2e%2e', '/api/v1/payment_tokens/', '/payments/v1/payment_session/', '/payments/v1/payment_session/x/%2e%2e'])(
+    'answers 404 NotFound, not an undeclared 400, for an empty path id: GET %s', async (url) => {
+      const reply = await s.get(url);
+      expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 404, error: 'NotFound' });
+    });
 });

@@ -145,6 +145,24 @@ describe('create payment token', () => {
   });
 });
 
+describe('an email is checked the same way on every create', () => {
+  const token = (body: Record<string, unknown>) => s.post('/api/v1/payment_tokens/create', {
+    success_url: 'https://shop.example/ok', failure_url: 'https://shop.example/ko', idempotency_key: 'tok-email', ...body,
+  });
+
+  it('create payment token refuses "not-an-email" with ValidationError, as create payment session refuses it', async () => {
+    const refused = await token({ customer_email: 'not-an-email' });
+    expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 400, error: 'ValidationError' });
+    expect(refused.body.message).toContain('customer_email');
+    const session = await s.post('/payments/v1/create_payment_session', sessionRequest({ customer_email: 'not-an-email' }));
+    expect({ status: session.status, error: session.body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+  });
+
+  it('accepts the emails create payment session accepts', async () => {
+    expect((await token({ customer_email: 'Jane.Doe+tokens@example.com' })).status).toBe(200);
+  });
+});
+
 describe('the provision request, the race between redirect and webhook, and eligibility', () => {
   it('before the survey: no token, no items, never_requested', async () => {
     const { body } = await createToken();
@@ -277,6 +295,22 @@ describe('the provision request, the race between redirect and webhook, and elig
     expect((await complete(id, { letter: 'approved', lmn_expires_at: '2001-01-01' })).body.message).toContain('lmn_expires_at');
     expect((await complete(id, { letter: 'approved' })).status).toBe(200);
     expect((await complete(id)).body.error).toBe('InvalidState');
+  });
+});
+
+describe('the eligibility path is a UUID, as the document says', () => {
+  it('GET /api/v1/eligibility/provision_request/0 answers ValidationError, and the document calls "0" invalid', async () => {
+    const { status, body } = await s.get('/api/v1/eligibility/provision_request/0');
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'ValidationError' });
+    expect(body.message).toContain('provision_token_request_id');
+    const contract = (await import('../../generated/openapi.json', { with: { type: 'json' } })).default as any;
+    expect(contract.components.parameters.ProvisionTokenRequestId.schema).toMatchObject({ type: 'string', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', 'x-inferred-bounds': ['pattern'] });
+    expect(contract.components.parameters.ProvisionTokenRequestId.schema.format).toBeUndefined();
+  });
+
+  it('a UUID that names no request answers 404', async () => {
+    const { status, body } = await s.get('/api/v1/eligibility/provision_request/00000000-0000-4000-8000-000000000000');
+    expect({ status, error: body.error }).toEqual({ status: 404, error: 'NotFound' });
   });
 });
 
@@ -506,6 +540,18 @@ describe('charging with a token, its 422s and their fix', () => {
   });
 });
 
+describe('customer identity with a payment token', () => {
+  it("is the token's user, not the request's customer_email and customer_name", async () => {
+    const issuer = await s.createSession({ tokenize: true, customer_email: 'token.owner@example.com', customer_name: 'Tia Owner' });
+    const token = (await s.get(`/sandbox/v1/payment_sessions/${issuer}`)).body.issued_payment_token;
+    await s.complete(issuer);
+    const charge = (await s.post('/payments/v1/create_payment_session', sessionRequest({ payment_token: token, customer_email: 'someone.else@example.com', customer_name: 'Else' }))).body.id;
+    const search = async (q: string) => (await s.get(`/payments/v1/payment_sessions?search=${q}`)).body.payment_sessions.map((p: any) => p.id);
+    expect(await search('someone.else')).toEqual([]);
+    expect(await search('token.owner')).toEqual(expect.arrayContaining([charge, issuer]));
+  });
+});
+
 describe('update payment token', () => {
   it('answers None when nothing needs the customer', async () => {
     const { token } = await provisioned();
@@ -546,7 +592,7 @@ describe('update payment token', () => {
   });
 });
 
-describe('found by review: eligibility keyed on the request, letters, deleted tokens, pending actions', () => {
+describe('eligibility keyed on the request, letters, deleted tokens, pending actions', () => {
   const approvedToken = async (skus: string[], lmnExpiresAt = '2099-12-31') => provisioned({}, { letter: 'approved', skus, lmn_expires_at: lmnExpiresAt });
 
   it('an update whose survey awaits the clinician answers pending, and rejected once declined, though an older letter stands', async () => {
@@ -651,7 +697,7 @@ describe('found by review: eligibility keyed on the request, letters, deleted to
   });
 });
 
-describe('found by attack: Unicode case and the last years of the clock', () => {
+describe('Unicode case and the last years of the clock', () => {
   it('filters email case-insensitively, and name beyond ASCII too', async () => {
     // An email is checked as create payment session checks it (format: email): ASCII only.
     await provisioned({ customer_email: 'EMILE@EXAMPLE.COM', customer_name: 'Émile Zola' });

@@ -1,7 +1,7 @@
 // Every transition of the session-status table, with the error codes of capture, void, cancel and
 // refund, the webhooks each move queues, and status_summary.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { noCharges, OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });
@@ -167,6 +167,44 @@ describe('authorization', () => {
   });
 });
 
+describe('capturable amounts', () => {
+  it('an item whose discount exceeds its price has 0 to capture, never a negative amount', async () => {
+    // Session-level charges (+300) balance an item's discount (−300) that is larger than its price.
+    const id = await s.authorized({
+      total_amount: 1100,
+      amount_details: { total_additional_charges: 300, total_discounts: 0 },
+      order_items: [
+        { name: 'Sample', quantity: 1, price: 100, amount_details: { total_additional_charges: 0, total_discounts: -300 } },
+        { name: 'Monitor', quantity: 1, price: 1000, amount_details: noCharges },
+      ],
+    });
+    const items = (await s.detail(id)).body.order_items;
+    expect(items.map((i: any) => [i.total_capturable, i.quantity_capturable])).toEqual([[0, 1], [1000, 1]]);
+  });
+});
+
+describe('amounts on the detail record', () => {
+  it('an authorization carries authorize_amount once the hold is placed, capture_amount once captured', async () => {
+    const id = await s.createSession({ kind: 'authorization' });
+    expect((await s.detail(id)).body.authorize_amount).toBeUndefined();
+    await s.complete(id);
+    const held = (await s.detail(id)).body;
+    expect(held).toMatchObject({ authorize_amount: 7799, service_fee: '0.00' });
+    expect(held.capture_amount).toBeUndefined();
+  });
+
+  it('a one-time payment lists authorized_on only with captured_on, and equal to it', async () => {
+    const processing = await s.createSession();
+    await s.complete(processing);
+    const captured = await s.capturedOneTime();
+    const items = (await s.get('/payments/v1/payment_sessions')).body.payment_sessions as Array<Record<string, unknown>>;
+    const byId = Object.fromEntries(items.map((i) => [i.id, i]));
+    expect(byId[processing]!.authorized_on).toBeUndefined();
+    expect(byId[captured]!.authorized_on).toBe(byId[captured]!.captured_on);
+    expect(byId[captured]!.service_fee).toBeUndefined();
+  });
+});
+
 describe('cancel', () => {
   it('pending → canceled, repeatable, with exactly one payment_session_complete', async () => {
     const id = await s.createSession();
@@ -210,6 +248,25 @@ describe('cancel', () => {
   it('ignores a body, since it takes no fields', async () => {
     const id = await s.createSession();
     expect((await s.post(`${s.session(id)}/cancel`, undefined, { raw: '{not json', headers: { 'content-type': 'application/json' } })).status).toBe(200);
+  });
+});
+
+describe('a cancel that cannot be done leads somewhere', () => {
+  it('a one-time payment under review: wait for the webhook, then refund; the void it does not suggest answers ImmediateCapture', async () => {
+    const id = await s.createSession();
+    await s.complete(id);
+    const cancel = await s.post(`${s.session(id)}/cancel`, {});
+    expect({ status: cancel.status, error: cancel.body.error }).toEqual({ status: 400, error: 'SessionAuthorized' });
+    expect(cancel.body.message).toContain('wait for the payment_session_complete webhook, then refund it if it was captured');
+    expect(cancel.body.message).not.toMatch(/void/i);
+    expect((await s.post(`${s.session(id)}/void`, {})).body.error).toBe('ImmediateCapture');
+  });
+
+  it('an authorization whose hold is placed: void it, which then works', async () => {
+    const id = await s.authorized();
+    const cancel = await s.post(`${s.session(id)}/cancel`, {});
+    expect(cancel.body).toMatchObject({ error: 'SessionAuthorized', message: expect.stringContaining('void the authorization') });
+    expect((await s.post(`${s.session(id)}/void`, {})).status).toBe(200);
   });
 });
 

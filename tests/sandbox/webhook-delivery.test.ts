@@ -333,7 +333,20 @@ describe('endpoints', () => {
   });
 });
 
-describe('found by review: what happens to a delivery in flight', () => {
+describe('the helpers\' document says which webhook endpoint URLs the sandbox takes', () => {
+  it('POST /sandbox/v1/webhook_endpoints refuses url "0", as the document\'s url pattern does', async () => {
+    const { status, body } = await s.post('/sandbox/v1/webhook_endpoints', { event_types: ['*'], mode: 'legacy', secret: 'whsec_conformance', url: '0' });
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'InvalidRequest' });
+    const { components } = (await import('../../generated/sandbox.json', { with: { type: 'json' } })).default as any;
+    const url = components.schemas.WebhookEndpointRequest.properties.url;
+    const pattern = new RegExp(url.pattern, 'u');
+    expect(url.format).toBe('uri');
+    expect(['0', 'ftp://hooks.example/x', 'https://user:pw@hooks.example/x'].filter((u) => pattern.test(u))).toEqual([]);
+    expect(['https://hooks.example/webhooks', 'HTTP://127.0.0.1:9000'].every((u) => pattern.test(u))).toBe(true);
+  });
+});
+
+describe('what happens to a delivery in flight', () => {
   async function slowReceiver() {
     // Answers 204 after 300 ms, so that a test can act while the attempt is in flight.
     const http = await import('node:http');
@@ -392,7 +405,7 @@ describe('found by review: what happens to a delivery in flight', () => {
   });
 });
 
-describe('found by attack', () => {
+describe('endpoints the sandbox refuses, and deliveries that cannot go on', () => {
   it('an endpoint pointed at the sandbox itself (a redeliver URL, with a key as its secret) does not loop', async () => {
     // Stored before the sandbox listened there (an endpoint of an earlier run, say), so that it was
     // not refused: the delivery is refused where it arrives.
@@ -443,7 +456,7 @@ describe('found by attack', () => {
   });
 });
 
-describe('found by hardening: one hung receiver stalled every delivery to that endpoint', () => {
+describe('a receiver that never answers holds back only its own resources', () => {
   const statusesOf = (r: Receiver, paymentId: string) => r.accepted.filter((d) => d.body.data.payment_id === paymentId).map((d) => d.body.data.status);
 
   it('requests that never answer hold back only their own resources: the others\' events arrive meanwhile, and each resource\'s later event follows its earlier one', async () => {
@@ -522,7 +535,7 @@ describe('found by hardening: one hung receiver stalled every delivery to that e
   });
 });
 
-describe('found by hardening: a published key could be used to read internal addresses', () => {
+describe('a published key reads no internal address: excerpts only, and not the sandbox\'s own', () => {
   /** A service of the machine that is not a webhook receiver: its pages answer 200 with a body. */
   async function internalService(pages: Record<string, string | Buffer>) {
     const http = await import('node:http');

@@ -128,7 +128,7 @@ const NO_PATH_ID = [
   'listPaymentSessions', 'createRefund', 'createPaymentToken', 'listPaymentTokens', 'listCatalogItems',
   'createCatalogItem', 'retrieveCheckoutMethod', 'listDisputes',
 ];
-const FAULT = 'An internal failure: no request and no state produces it. The fault helper (POST /sandbox/v1/faults) injects it, and tests/sandbox/hardening.test.ts checks that each operation answers it then.';
+const FAULT = 'An internal failure: no request and no state produces it. The fault helper (POST /sandbox/v1/faults) injects it, and tests/sandbox/transitions.test.ts checks that operations answer it then.';
 
 /** The codes no state of the sandbox can reach, each with why. */
 export const UNREACHABLE: Unreachable[] = [

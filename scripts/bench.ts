@@ -4,7 +4,7 @@
 // BENCH_SECONDS sets the length of each load (5 s by default).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { repoRoot } from '../tests/support/contract.js';
+import { repoRoot } from '../testkit/contract.js';
 // @ts-expect-error: plain JavaScript, without types.
 import { compileIfStale } from './prepare-start.mjs';
 import { benchClient } from './bench/client.js';

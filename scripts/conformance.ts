@@ -24,10 +24,10 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { Coverage, coverageByToolTable } from '../tests/support/coverage.js';
-import { runFuzz } from '../tests/support/fuzz-run.js';
-import { startPrism } from '../tests/support/prism.js';
-import { SANDBOX_API_KEY, startSandboxProcess } from '../tests/support/sandbox-process.js';
+import { Coverage, coverageByToolTable } from '../testkit/coverage.js';
+import { runFuzz } from '../testkit/fuzz-run.js';
+import { startPrism } from '../testkit/prism.js';
+import { SANDBOX_API_KEY, startSandboxProcess } from '../testkit/sandbox-process.js';
 import { documentedCodes } from './conformance/documented-codes.js';
 import { withLinkRequestBodies } from './conformance/links.js';
 

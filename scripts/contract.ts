@@ -14,8 +14,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
-import { Coverage, coverageTable } from '../tests/support/coverage.js';
-import { startSandboxProcess } from '../tests/support/sandbox-process.js';
+import { Coverage, coverageTable } from '../testkit/coverage.js';
+import { startSandboxProcess } from '../testkit/sandbox-process.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({

@@ -3,10 +3,10 @@
 //   npm run fuzz -- --seed 7 --count 5000         another seed, 5,000 per operation
 // Prints the requests and statuses per operation, the coverage of error codes, and every failure
 // (a 5xx, or an answer outside the document); exits 1 when there is one. The corpus and the checks
-// are the ones `npm test` runs (tests/support/fuzz-corpus.ts, tests/support/fuzz-run.ts).
+// are the ones `npm test` runs (testkit/fuzz-corpus.ts, testkit/fuzz-run.ts).
 import { parseArgs } from 'node:util';
-import { coverageTable } from '../tests/support/coverage.js';
-import { fuzzCountsTable, runFuzz } from '../tests/support/fuzz-run.js';
+import { coverageTable } from '../testkit/coverage.js';
+import { fuzzCountsTable, runFuzz } from '../testkit/fuzz-run.js';
 
 const { values } = parseArgs({ options: { seed: { type: 'string' }, count: { type: 'string' } } });
 const seed = values.seed === undefined ? 20261123 : Number(values.seed);

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { repoRoot } from '../tests/support/contract.js';
+import { repoRoot } from '../testkit/contract.js';
 import { equivalentKey, mutationSummary, type EquivalentMutant, type MutationReport } from './lib/mutation-score.js';
 
 const stryker = spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'stryker'), ['run', ...process.argv.slice(2)], { cwd: repoRoot, stdio: 'inherit' });

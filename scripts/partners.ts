@@ -24,7 +24,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { startSandboxProcess } from '../tests/support/sandbox-process.js';
+import { startSandboxProcess } from '../testkit/sandbox-process.js';
 import { startDeliveryLog } from './partners/deliveries.js';
 import { checkDefaultsFlow, checkFlow, UNLISTED_VOID_CODE, type Service } from './partners/flow-check.js';
 import { UNKNOWN_EVENT_TYPE } from '../src/sandbox/domain/evolution-drill.js';

@@ -19,8 +19,8 @@ import { newCatalogItem } from '../../src/sandbox/domain/catalog.js';
 import { newSession } from '../../src/sandbox/domain/create-session.js';
 import type { CreateSessionRequest } from '../../src/sandbox/domain/types.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
-import { repoRoot } from '../../tests/support/contract.js';
-import { SANDBOX_API_KEY, startSandboxProcess } from '../../tests/support/sandbox-process.js';
+import { repoRoot } from '../../testkit/contract.js';
+import { SANDBOX_API_KEY, startSandboxProcess } from '../../testkit/sandbox-process.js';
 import { rssMiB } from './load.js';
 
 export const LARGE_SESSIONS = 400;

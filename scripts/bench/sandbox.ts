@@ -14,9 +14,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../tests/support/processes.js';
-import { startPrism } from '../../tests/support/prism.js';
-import { SANDBOX_API_KEY, startSandboxProcess } from '../../tests/support/sandbox-process.js';
+import { freePort } from '../../testkit/processes.js';
+import { startPrism } from '../../testkit/prism.js';
+import { SANDBOX_API_KEY, startSandboxProcess } from '../../testkit/sandbox-process.js';
 import { CONNECTIONS, load, rssMiB, type AutocannonRequest, type LoadResult } from './load.js';
 
 const SERVE_BARE_FLAG = '--serve-bare-fastify';

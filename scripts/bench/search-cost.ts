@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
-import { SANDBOX_API_KEY, startSandboxProcess } from '../../tests/support/sandbox-process.js';
+import { SANDBOX_API_KEY, startSandboxProcess } from '../../testkit/sandbox-process.js';
 import { seed } from './list-scale.js';
 
 export const SEARCH_SESSIONS = 100_000;

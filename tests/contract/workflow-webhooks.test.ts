@@ -8,9 +8,9 @@
 // reference says), and dispute.closed once, however often a closed dispute is re-synced.
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/contract.js';
-import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js';
-import { startReceiver, until, type Receiver } from '../support/webhook-receiver.js';
+import { repoRoot } from '../../testkit/contract.js';
+import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../../testkit/sandbox-process.js';
+import { startReceiver, until, type Receiver } from '../../testkit/webhook-receiver.js';
 
 const SECRET = 'whsec_workflow_webhooks';
 

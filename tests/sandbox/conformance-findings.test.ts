@@ -1,7 +1,7 @@
 // What Schemathesis (npm run conformance) found, each as the exact request it sent first, then the
 // answer the documents require.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

@@ -2,7 +2,7 @@
 // gets the answer the reference gives, or, where the reference is silent, the sandbox's stated
 // choice (openapi/sandbox.yaml).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });
@@ -64,7 +64,7 @@ describe('a retry that changes the body under the same key (the sandbox\'s state
   });
 
   it('the contract marks both as inferred', async () => {
-    const { contract } = await import('../support/contract.js');
+    const { contract } = await import('../../testkit/contract.js');
     const schemas = contract.components.schemas as Record<string, { properties: Record<string, Record<string, string>> }>;
     expect(schemas.CapturePaymentSessionRequest!.properties.idempotency_key!['x-undocumented']).toMatch(/another total_amount/);
     expect(schemas.CreateRefundRequest!.properties.idempotency_key!['x-undocumented']).toMatch(/another amount or reason/);

@@ -12,7 +12,7 @@ import { registerOperations } from '../../src/sandbox/http/operations.js';
 import { randomIds } from '../../src/sandbox/ids.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
 import { jsonBody, rawExchange as rawHttp, statusLine } from '../support/raw-http.js';
-import { noCharges, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { noCharges, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { noCharges, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
-import { SANDBOX_API_KEY, startSandboxProcess } from '../support/sandbox-process.js';
+import { noCharges, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
+import { SANDBOX_API_KEY, startSandboxProcess } from '../../testkit/sandbox-process.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

@@ -1,7 +1,7 @@
 // Bad input gets a clear error in the contract's shape and the operation's own code: never a 500,
 // never a stack trace, and nothing is written.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

@@ -1,6 +1,6 @@
 // Cases a review of the sandbox against the reference turned up; each pins the behaviour it fixed.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { noCharges, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { noCharges, sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

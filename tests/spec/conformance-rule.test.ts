@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { documentedCodes } from '../../scripts/conformance/documented-codes.js';
 import { SANDBOX_FILE } from '../../src/sandbox/http/document.js';
-import { contract, loadDocument } from '../support/contract.js';
+import { contract, loadDocument } from '../../testkit/contract.js';
 
 const helpers = loadDocument(SANDBOX_FILE);
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { againstSandbox, notesBlocks, rowFolder } from '../../scripts/partners/notes-blocks.js';
 import { matrixTable, notRun, type RowReport } from '../../scripts/partners/report.js';
 import { rows } from '../../scripts/partners/rows/index.js';
-import { repoRoot } from '../support/contract.js';
+import { repoRoot } from '../../testkit/contract.js';
 
 const fence = (language: string, text: string) => `\`\`\`${language}\n${text}\n\`\`\``;
 

@@ -10,7 +10,7 @@ import { sampleProgramProblems } from '../../scripts/partners/samples-check.js';
 import { curlSamples } from '../../scripts/partners/curl.js';
 import { matrixTable, notRun, type RowReport } from '../../scripts/partners/report.js';
 import { rows } from '../../scripts/partners/rows/index.js';
-import { contract, repoRoot } from '../support/contract.js';
+import { contract, repoRoot } from '../../testkit/contract.js';
 
 const OPERATIONS = ['createThing', 'listThings'];
 const program = (body: string) => body.split('\n').map((line) => line.replace(/^\s*\| ?/, '')).join('\n');

@@ -1,7 +1,7 @@
 // Hostile and careless requests for every operation, generated from a seed so that a failure
 // replays: a valid request of the operation, then mutated by what its own schema forbids (a
 // required field dropped, a wrong type, an out-of-range number, a bad format, a value outside an
-// enum, an unknown field; tests/support/schema-invalid.ts) or by hand-written hostility (any JSON
+// enum, an unknown field; testkit/schema-invalid.ts) or by hand-written hostility (any JSON
 // value, a huge string, deep nesting); random JSON and malformed text as bodies, odd content
 // types, encoded and foreign path ids, junk and schema-invalid queries, and the wrong method.
 import { readFileSync } from 'node:fs';

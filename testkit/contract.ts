@@ -3,7 +3,7 @@
 import {
   CONTRACT_FILE, listOperations, loadDocument as loadOpenApi, repoRoot, resolveRef, SchemaValidators,
   type MediaTypeObject, type OpenApiDocument, type OperationObject,
-} from '../../src/sandbox/http/document.js';
+} from '../src/sandbox/http/document.js';
 
 export { repoRoot, type OpenApiDocument };
 export type MediaType = MediaTypeObject;

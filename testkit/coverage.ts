@@ -3,8 +3,8 @@
 // come from the document: every value of every error enum each operation declares. The ones no
 // state can reach are allow-listed below, each with its reason; the suite fails on any other code
 // never produced, and on an allow-listed one that was produced after all (a stale entry).
-import { templateMatches } from '../../src/sandbox/http/document.js';
-import { documentedValues } from '../../src/sandbox/http/document-facts.js';
+import { templateMatches } from '../src/sandbox/http/document.js';
+import { documentedValues } from '../src/sandbox/http/document-facts.js';
 import { decodedSegments } from './paths.js';
 import { contract, operations, resolve, type MediaType } from './contract.js';
 

@@ -1,9 +1,9 @@
 // An in-process sandbox on an in-memory database, for behaviour tests. Every response is checked
 // against the document that declares its route (the contract, or the sandbox's helper API): a
 // status it does not declare, or a body that does not validate, fails the test.
-import { buildSandbox } from '../../src/sandbox/http/app.js';
-import { SANDBOX_FILE, templateMatches } from '../../src/sandbox/http/document.js';
-import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
+import { buildSandbox } from '../src/sandbox/http/app.js';
+import { SANDBOX_FILE, templateMatches } from '../src/sandbox/http/document.js';
+import { createStore, openDatabase } from '../src/sandbox/store/index.js';
 import { contract, loadDocument, operations, responseViolations, validatorAt } from './contract.js';
 import { decodedSegments } from './paths.js';
 

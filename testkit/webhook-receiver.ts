@@ -4,7 +4,7 @@
 // releases it, or a reset connection).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyWebhook } from '../../src/webhooks/index.js';
+import { verifyWebhook } from '../src/webhooks/index.js';
 
 export type Answer = 'ok' | 'fail' | 'ok-200' | 'ok-202' | 'hang' | 'hold' | 'reset';
 

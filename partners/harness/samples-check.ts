@@ -3,7 +3,7 @@
 // as the docs build cuts them (scripts/lib/samples.mjs).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { commentOf, reportedStatuses, samplesOf } from '../lib/samples.mjs';
+import { commentOf, reportedStatuses, samplesOf } from '../../scripts/lib/samples.mjs';
 import type { FlowEnvironment, RowContext, SampleProgram } from './row.js';
 
 /** What is wrong with a samples program: its markers (in `text`, the file's content) and the statuses its output reports. */

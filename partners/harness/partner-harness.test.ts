@@ -7,10 +7,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkDefaultsFlow, checkFlow, defaultsResultProblems, resultProblems } from '../../scripts/partners/flow-check.js';
-import { additionsSection, defaultsNotRun, matrixTable, notRun, type DefaultsReport, type RowReport } from '../../scripts/partners/report.js';
-import type { Row, RowContext, VerifierInput } from '../../scripts/partners/row.js';
-import { checkUnknownEvent, checkVerifier } from '../../scripts/partners/verifier-check.js';
+import { checkDefaultsFlow, checkFlow, defaultsResultProblems, resultProblems } from './flow-check.js';
+import {
+  additionsSection, defaultsNotRun, matrixTable, notRun, type DefaultsReport, type RowReport,
+} from './report.js';
+import type { Row, RowContext, VerifierInput } from './row.js';
+import { checkUnknownEvent, checkVerifier } from './verifier-check.js';
 
 const SECRET = 'whsec_test';
 const body = Buffer.from('{"id":"evt_1","event_type":"payment_session_complete","created_at":"2026-11-25T00:00:00Z","data":{"amount":3000}}');

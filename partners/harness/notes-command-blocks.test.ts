@@ -1,13 +1,13 @@
 // The partner matrix's notes step runs every command block of each row's NOTES.md from the folder
-// its marker names (scripts/partners/notes-step.ts). Which blocks are commands, and where each runs,
+// its marker names (notes-step.ts). Which blocks are commands, and where each runs,
 // is read here, without a toolchain: the step itself needs the rows' toolchains, so it runs in
 // `npm run partners`, not in `npm test`.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { againstSandbox, notesBlocks, rowFolder } from '../../scripts/partners/notes-blocks.js';
-import { matrixTable, notRun, type RowReport } from '../../scripts/partners/report.js';
-import { rows } from '../../scripts/partners/rows/index.js';
+import { againstSandbox, notesBlocks, rowFolder } from './notes-blocks.js';
+import { matrixTable, notRun, type RowReport } from './report.js';
+import { rows } from './rows/index.js';
 import { repoRoot } from '../../testkit/contract.js';
 
 const fence = (language: string, text: string) => `\`\`\`${language}\n${text}\n\`\`\``;

@@ -2,7 +2,7 @@
 // not fetch them again; PARTNERS_CACHE_DIR and XDG_CACHE_HOME choose where.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { partnersCacheDir } from '../../scripts/partners/cache-dir.js';
+import { partnersCacheDir } from './cache-dir.js';
 
 describe("the partner matrix's cache folder", () => {
   it("is in the user's cache folder by default, outside any clone", () => {

@@ -13,7 +13,7 @@
 // short flow written against it today and under the drill: the Defaults column. What each row adds
 // to those defaults is printed below the table.
 // Last, every command block of the row's NOTES.md runs as written, in a copy of a fresh clone
-// (.partners/<id>-notes/), against today's sandbox: the Notes column (partners/notes-step.ts).
+// (.partners/<id>-notes/), against today's sandbox: the Notes column (notes-step.ts).
 //   npm run partners                       every row
 //   npm run partners -- --only go,java     the rows whose id starts with one of these
 //   npm run partners -- --only curl        the curl samples alone
@@ -24,24 +24,24 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { startSandboxProcess } from '../testkit/sandbox-process.js';
-import { startDeliveryLog } from './partners/deliveries.js';
-import { checkDefaultsFlow, checkFlow, UNLISTED_VOID_CODE, type Service } from './partners/flow-check.js';
-import { UNKNOWN_EVENT_TYPE } from '../src/sandbox/domain/evolution-drill.js';
-import { additionsSection, defaultsNotRun, matrixTable, notRun, type DefaultsReport, type RowReport, type StepResult } from './partners/report.js';
-import type { DefaultsClient, Row, RowContext, SampleProgram } from './partners/row.js';
-import { rows } from './partners/rows/index.js';
-import { CommandFailed, runCommand, tail } from './partners/run-command.js';
-import { ensureToolchain } from './partners/toolchain.js';
-import { partnerPins } from './partners/pins.js';
-import { partnersCacheDir } from './partners/cache-dir.js';
-import { checkUnknownEvent, checkVerifier } from './partners/verifier-check.js';
-import { checkSampleProgram } from './partners/samples-check.js';
-import { CURL_TOOLCHAIN, curlSamples, curlVersion } from './partners/curl.js';
-import { operationIdsOf } from './lib/samples.mjs';
-import { runNotesBlocks } from './partners/notes-step.js';
+import { startSandboxProcess } from '../../testkit/sandbox-process.js';
+import { startDeliveryLog } from './deliveries.js';
+import { checkDefaultsFlow, checkFlow, UNLISTED_VOID_CODE, type Service } from './flow-check.js';
+import { UNKNOWN_EVENT_TYPE } from '../../src/sandbox/domain/evolution-drill.js';
+import { additionsSection, defaultsNotRun, matrixTable, notRun, type DefaultsReport, type RowReport, type StepResult } from './report.js';
+import type { DefaultsClient, Row, RowContext, SampleProgram } from './row.js';
+import { rows } from './rows/index.js';
+import { CommandFailed, runCommand, tail } from './run-command.js';
+import { ensureToolchain } from './toolchain.js';
+import { partnerPins } from './pins.js';
+import { partnersCacheDir } from './cache-dir.js';
+import { checkUnknownEvent, checkVerifier } from './verifier-check.js';
+import { checkSampleProgram } from './samples-check.js';
+import { CURL_TOOLCHAIN, curlSamples, curlVersion } from './curl.js';
+import { operationIdsOf } from '../../scripts/lib/samples.mjs';
+import { runNotesBlocks } from './notes-step.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
 const wanted = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
 const selected = wanted ? rows.filter((row) => wanted.some((prefix) => row.id.startsWith(prefix))) : rows;

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SANDBOX_API_KEY, startSandboxProcess } from '../../testkit/sandbox-process.js';
+import { SANDBOX_API_KEY, startSandboxProcess } from '../testkit/sandbox-process.js';
 import { rssMiB } from './load.js';
 import { createBody } from './sandbox.js';
 

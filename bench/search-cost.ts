@@ -3,12 +3,12 @@
 //     rows), beside the latency of GET /health as the anchor of what an answer costs at all;
 //   - GET /health while 30 connections search dev (one event loop: a search that holds it delays
 //     every other request), and the searches' own throughput and status codes.
-// Run alone with `npx tsx scripts/bench/search-cost.ts`; `npm run bench` runs it too.
+// Run alone with `npx tsx bench/search-cost.ts`; `npm run bench` runs it too.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
-import { SANDBOX_API_KEY, startSandboxProcess } from '../../testkit/sandbox-process.js';
+import { createStore, openDatabase } from '../src/sandbox/store/index.js';
+import { SANDBOX_API_KEY, startSandboxProcess } from '../testkit/sandbox-process.js';
 import { seed } from './list-scale.js';
 
 export const SEARCH_SESSIONS = 100_000;
@@ -136,7 +136,7 @@ export async function benchSearchCost({ seconds = Number(process.env.BENCH_SECON
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   // @ts-expect-error: plain JavaScript, without types.
-  const { compileIfStale } = await import('../prepare-start.mjs');
+  const { compileIfStale } = await import('../scripts/prepare-start.mjs');
   compileIfStale({ quiet: true });
   console.log(JSON.stringify(await benchSearchCost(), null, 2));
 }

@@ -4,10 +4,10 @@
 // The events are 65 sessions' `processing` and `captured` and a dispute opened on each: 195 events,
 // 130 resources. Run it with `npm run bench:hangs`; HANG_RATE, STEP_MS (real time per sandbox hour)
 // and HOURS change the run.
-import { startDispatcher } from '../../src/sandbox/delivery/dispatcher.js';
-import { seededRandom } from '../../testkit/random.js';
-import { testSandbox } from '../../testkit/sandbox.js';
-import { startReceiver } from '../../testkit/webhook-receiver.js';
+import { startDispatcher } from '../src/sandbox/delivery/dispatcher.js';
+import { seededRandom } from '../testkit/random.js';
+import { testSandbox } from '../testkit/sandbox.js';
+import { startReceiver } from '../testkit/webhook-receiver.js';
 
 const SECRET = 'whsec_bench_hangs';
 const HOUR_SECONDS = 3600;

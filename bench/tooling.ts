@@ -1,6 +1,6 @@
 // Wall time of the contributor's commands, run as a contributor runs them.
 import { spawnSync } from 'node:child_process';
-import { repoRoot } from '../../testkit/contract.js';
+import { repoRoot } from '../testkit/contract.js';
 
 export interface ToolingBench {
   buildSeconds: number;

@@ -15,12 +15,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { newCatalogItem } from '../../src/sandbox/domain/catalog.js';
-import { newSession } from '../../src/sandbox/domain/create-session.js';
-import type { CreateSessionRequest } from '../../src/sandbox/domain/types.js';
-import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
-import { repoRoot } from '../../testkit/contract.js';
-import { SANDBOX_API_KEY, startSandboxProcess } from '../../testkit/sandbox-process.js';
+import { newCatalogItem } from '../src/sandbox/domain/catalog.js';
+import { newSession } from '../src/sandbox/domain/create-session.js';
+import type { CreateSessionRequest } from '../src/sandbox/domain/types.js';
+import { createStore, openDatabase } from '../src/sandbox/store/index.js';
+import { repoRoot } from '../testkit/contract.js';
+import { SANDBOX_API_KEY, startSandboxProcess } from '../testkit/sandbox-process.js';
 import { rssMiB } from './load.js';
 
 export const LARGE_SESSIONS = 400;
@@ -105,7 +105,7 @@ const peakMiB = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/pro
 
 /** Starts the second process that polls /health; `stop()` ends it and resolves with its latencies. */
 function healthPoller(baseUrl: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('scripts', 'bench', 'health-poller.ts'), `${baseUrl}/health`], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'health-poller.ts'), `${baseUrl}/health`], {
     cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit'],
   });
   let output = '';
@@ -196,7 +196,7 @@ export function largeAnswersTable(result: LargeAnswersBench): string {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   // @ts-expect-error: plain JavaScript, without types.
-  const { compileIfStale } = await import('../prepare-start.mjs');
+  const { compileIfStale } = await import('../scripts/prepare-start.mjs');
   compileIfStale({ quiet: true });
   const result = await benchLargeAnswers(process.env.PORT ? { port: Number(process.env.PORT) } : {});
   console.log(largeAnswersTable(result));

@@ -6,15 +6,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../testkit/contract.js';
 // @ts-expect-error: plain JavaScript, without types.
-import { compileIfStale } from './prepare-start.mjs';
-import { benchClient } from './bench/client.js';
-import { benchDelivery } from './bench/delivery.js';
-import { benchFlow } from './bench/flow.js';
-import { benchListScale, LIST_SIZES } from './bench/list-scale.js';
-import { benchSandbox, type BenchRun } from './bench/sandbox.js';
-import { benchSearchCost } from './bench/search-cost.js';
-import { benchStartup } from './bench/startup.js';
-import { benchTooling } from './bench/tooling.js';
+import { compileIfStale } from '../scripts/prepare-start.mjs';
+import { benchClient } from './client.js';
+import { benchDelivery } from './delivery.js';
+import { benchFlow } from './flow.js';
+import { benchListScale, LIST_SIZES } from './list-scale.js';
+import { benchSandbox, type BenchRun } from './sandbox.js';
+import { benchSearchCost } from './search-cost.js';
+import { benchStartup } from './startup.js';
+import { benchTooling } from './tooling.js';
 
 interface Row {
   figure: string;

@@ -14,9 +14,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../testkit/processes.js';
-import { startPrism } from '../../testkit/prism.js';
-import { SANDBOX_API_KEY, startSandboxProcess } from '../../testkit/sandbox-process.js';
+import { freePort } from '../testkit/processes.js';
+import { startPrism } from '../testkit/prism.js';
+import { SANDBOX_API_KEY, startSandboxProcess } from '../testkit/sandbox-process.js';
 import { CONNECTIONS, load, rssMiB, type AutocannonRequest, type LoadResult } from './load.js';
 
 const SERVE_BARE_FLAG = '--serve-bare-fastify';
@@ -82,7 +82,7 @@ export async function startBareFastify(session: unknown, list: unknown): Promise
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, SERVE_BARE_FLAG], {
-    cwd: path.resolve(import.meta.dirname, '../..'),
+    cwd: path.resolve(import.meta.dirname, '..'),
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, BENCH_BARE_PORT: String(port), BENCH_BARE_SESSION: JSON.stringify(session), BENCH_BARE_LIST: JSON.stringify(list) },
   });

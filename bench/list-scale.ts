@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { load, rssMiB } from './load.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { newSession } from '../../src/sandbox/domain/create-session.js';
-import type { CreateSessionRequest, SessionStatus } from '../../src/sandbox/domain/types.js';
-import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
-import { SANDBOX_API_KEY, startSandboxProcess } from '../../testkit/sandbox-process.js';
+import { newSession } from '../src/sandbox/domain/create-session.js';
+import type { CreateSessionRequest, SessionStatus } from '../src/sandbox/domain/types.js';
+import { createStore, openDatabase } from '../src/sandbox/store/index.js';
+import { SANDBOX_API_KEY, startSandboxProcess } from '../testkit/sandbox-process.js';
 
 
 export const LIST_SIZES = [1_000, 100_000] as const;

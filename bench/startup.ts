@@ -4,9 +4,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { repoRoot } from '../../testkit/contract.js';
-import { freePort } from '../../testkit/processes.js';
-import { sandboxEnv } from '../../testkit/sandbox-process.js';
+import { repoRoot } from '../testkit/contract.js';
+import { freePort } from '../testkit/processes.js';
+import { sandboxEnv } from '../testkit/sandbox-process.js';
 
 export interface StartupBench {
   runsMs: number[];

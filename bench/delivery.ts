@@ -7,10 +7,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { signWebhook, verifyWebhook } from '../../src/webhooks/index.js';
-import { sessionRequest } from '../../testkit/sandbox.js';
-import { SANDBOX_API_KEY, startSandboxProcess } from '../../testkit/sandbox-process.js';
-import { startReceiver, until } from '../../testkit/webhook-receiver.js';
+import { signWebhook, verifyWebhook } from '../src/webhooks/index.js';
+import { sessionRequest } from '../testkit/sandbox.js';
+import { SANDBOX_API_KEY, startSandboxProcess } from '../testkit/sandbox-process.js';
+import { startReceiver, until } from '../testkit/webhook-receiver.js';
 
 const SECRET = 'whsec_bench';
 

@@ -9,9 +9,9 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
-import { createServiceClient } from '../../src/client/index.js';
+import { createServiceClient } from '../src/client/index.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
+const root = path.resolve(import.meta.dirname, '..');
 
 export interface SizeReport { entry: string; minifiedBytes: number; gzippedBytes: number }
 

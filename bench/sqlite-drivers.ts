@@ -1,4 +1,4 @@
-// tsx scripts/bench/sqlite-drivers.ts: better-sqlite3 against Node's built-in node:sqlite, on the
+// tsx bench/sqlite-drivers.ts: better-sqlite3 against Node's built-in node:sqlite, on the
 // sandbox's kind of work, in one process, alternating rounds so that both meet the same machine:
 //   - create: one immediate transaction that inserts a session (a 1.5 KB JSON document), its
 //     idempotency key and its list item, on a WAL file with synchronous=OFF, as the sandbox does;

@@ -29,7 +29,9 @@ let fuzz: FuzzOutcome;
 
 beforeAll(async () => {
   const coverageFile = path.join(scratch, 'workflows.json');
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/contract.ts', '--coverage-out', coverageFile], {
+  const result = spawnSync(process.execPath, [
+    '--import', 'tsx', 'contract-checks/scenarios.ts', '--coverage-out', coverageFile,
+  ], {
     cwd: repoRoot, encoding: 'utf8', timeout: 180_000, env: { ...process.env, NO_COLOR: '1' },
   });
   const output = `${result.stdout}${result.stderr}`;

@@ -31,7 +31,9 @@ describe('the webhooks of the contract scenarios', () => {
   beforeAll(async () => {
     receiver = await startReceiver({ secret: SECRET });
     sandbox = await startSandboxProcess({ args: ['--webhook-url', receiver.url, '--webhook-secret', SECRET] });
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/contract.ts', '--target', sandbox.baseUrl, '--sandbox'], {
+    const result = spawnSync(process.execPath, [
+      '--import', 'tsx', 'contract-checks/scenarios.ts', '--target', sandbox.baseUrl, '--sandbox',
+    ], {
       cwd: repoRoot, encoding: 'utf8', timeout: 180_000, env: { ...process.env, NO_COLOR: '1' },
     });
     replay = { status: result.status, output: `${result.stdout}${result.stderr}` };

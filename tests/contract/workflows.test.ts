@@ -11,7 +11,9 @@ import { startPrism, type RunningServer } from '../../testkit/prism.js';
 import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../../testkit/sandbox-process.js';
 
 const contract = (args: string[] = []) => {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/contract.ts', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 180_000, env: { ...process.env, NO_COLOR: '1' } });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'contract-checks/scenarios.ts', ...args], {
+    cwd: repoRoot, encoding: 'utf8', timeout: 180_000, env: { ...process.env, NO_COLOR: '1' },
+  });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 };
 const summaries = (output: string) => [...output.matchAll(/Workflows: (.*)/g)].map((m) => m[1]!.trim());

@@ -1,10 +1,10 @@
 // npm run conformance lets a refusal of schema-valid data pass only when it carries one of the
-// operation's documented 400 codes (scripts/conformance/documented-codes.ts, applied by the
+// operation's documented 400 codes (documented-codes.ts, applied by the
 // Schemathesis hook documented_refusals.py). These are the codes it reads from both documents.
 import { describe, expect, it } from 'vitest';
-import { documentedCodes } from '../../scripts/conformance/documented-codes.js';
-import { SANDBOX_FILE } from '../../src/sandbox/http/document.js';
-import { contract, loadDocument } from '../../testkit/contract.js';
+import { documentedCodes } from './documented-codes.js';
+import { SANDBOX_FILE } from '../src/sandbox/http/document.js';
+import { contract, loadDocument } from '../testkit/contract.js';
 
 const helpers = loadDocument(SANDBOX_FILE);
 

@@ -1,7 +1,7 @@
 # Schemathesis hook of npm run conformance (loaded through SCHEMATHESIS_HOOKS): the built-in
 # positive_data_acceptance, with the one rule the run adds. A schema-valid request refused with 400
 # passes when the body's `error` is one of the operation's documented codes, which
-# scripts/conformance/documented-codes.ts reads from the document into the JSON file named by
+# documented-codes.ts reads from the document into the JSON file named by
 # CONFORMANCE_DOCUMENTED_CODES (operationId -> codes). Any other refusal fails as before.
 import json
 import os

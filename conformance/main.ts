@@ -13,7 +13,7 @@
 //   npm run conformance -- --skip-mock          without the run against the mock
 // Nothing is narrowed. One rule is added, the same for every operation of both documents: a
 // refusal of schema-valid data passes when it carries one of the operation's documented 400 codes
-// (scripts/conformance/documented-codes.ts reads them, the hook documented_refusals.py applies them).
+// (documented-codes.ts reads them, the hook documented_refusals.py applies them).
 // Schemathesis is pinned in toolchain.json (`conformance`) and installed from PyPI into
 // .conformance/venv-schemathesis. Reports (JUnit, HAR) go to test-results/conformance/, with the
 // one coverage table (coverage.md): each declared code, and how often the workflows, the fuzz and
@@ -28,8 +28,8 @@ import { Coverage, coverageByToolTable } from '../testkit/coverage.js';
 import { runFuzz } from '../testkit/fuzz-run.js';
 import { startPrism } from '../testkit/prism.js';
 import { SANDBOX_API_KEY, startSandboxProcess } from '../testkit/sandbox-process.js';
-import { documentedCodes } from './conformance/documented-codes.js';
-import { withLinkRequestBodies } from './conformance/links.js';
+import { documentedCodes } from './documented-codes.js';
+import { withLinkRequestBodies } from './links.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { 'max-examples': { type: 'string' }, seed: { type: 'string' }, 'skip-mock': { type: 'boolean' } } });
@@ -45,8 +45,8 @@ const PHASES = 'examples,coverage,fuzzing,stateful';
 const FUZZ_PER_OPERATION = 300;
 const WORKDIR = path.join(root, '.conformance');
 const REPORTS = path.join(root, 'test-results', 'conformance');
-const CONFIG = path.join(root, 'scripts', 'conformance', 'schemathesis.toml');
-const HOOKS = path.join(root, 'scripts', 'conformance', 'documented_refusals.py');
+const CONFIG = path.join(root, 'conformance', 'schemathesis.toml');
+const HOOKS = path.join(root, 'conformance', 'documented_refusals.py');
 /**
  * The longest answer the documents allow: a listener's claim (the helpers' `wait`) holds up to 30 s
  * for deliveries. Schemathesis's defaults (a 10 s timeout and response-time limit) would fail it;
@@ -158,7 +158,11 @@ for (const [name, target] of [['sandbox-contract', contract], ['sandbox-helpers'
 const coverage = Coverage.fromHar(readFileSync(outcomes[0]!.har, 'utf8'));
 writeFileSync(path.join(REPORTS, 'coverage.json'), `${JSON.stringify(coverage)}\n`);
 const workflowsFile = path.join(REPORTS, 'workflows-coverage.json');
-const replay = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/contract.ts', '--coverage-out', workflowsFile], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+const replay = spawnSync(process.execPath, [
+  '--import', 'tsx', 'contract-checks/scenarios.ts', '--coverage-out', workflowsFile,
+], {
+  cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' },
+});
 const workflows = existsSync(workflowsFile) ? Coverage.fromJSON(JSON.parse(readFileSync(workflowsFile, 'utf8'))) : undefined;
 if (replay.status !== 0) console.log(`npm run contract failed (exit ${replay.status}); its column is partial or absent:\n${`${replay.stdout}${replay.stderr}`.slice(-2000)}`);
 const fuzz = await runFuzz(FUZZ_PER_OPERATION);

@@ -1,7 +1,9 @@
 // npm run mutation's verdict: the score per folder against its target, and every survivor either
 // listed as equivalent (matched by its text) or reported.
 import { describe, expect, it } from 'vitest';
-import { mutationSummary, originalText, type EquivalentMutant, type MutationReport, type ReportMutant } from '../../scripts/lib/mutation-score.js';
+import {
+  mutationSummary, originalText, type EquivalentMutant, type MutationReport, type ReportMutant,
+} from './score.js';
 
 const SOURCE = 'export const late = (age: number) => age > 300;\nexport const name = "v0";\n';
 

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withLinkRequestBodies } from '../../scripts/conformance/links.js';
-import { repoRoot } from '../../testkit/contract.js';
+import { withLinkRequestBodies } from './links.js';
+import { repoRoot } from '../testkit/contract.js';
 
 const bundled = JSON.parse(readFileSync(path.join(repoRoot, 'generated', 'openapi.json'), 'utf8'));
 

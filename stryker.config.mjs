@@ -1,5 +1,5 @@
 // Mutation testing (npm run mutation): Stryker changes the rules one at a time and runs the tests
-// that reach each change; a change no test notices is a rule no test holds. scripts/mutation.ts
+// that reach each change; a change no test notices is a rule no test holds. mutation/main.ts
 // runs it and prints the score per folder against its target.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -15,7 +15,7 @@ export default {
   // A static mutant (a module-level constant) is live from import on, so no test can be named for
   // it and each would run every test (about 970, over a minute): about 6 % of the mutants, more
   // time than all the others together. They are reported as Ignored and counted apart by
-  // scripts/mutation.ts.
+  // mutation/main.ts.
   ignoreStatic: true,
   mutate: [
     'src/sandbox/domain/**/*.ts',
@@ -59,6 +59,6 @@ export default {
   // The initial run is every unit and sandbox test once (about 3 minutes on 2 quiet cores); Stryker's
   // default limit of 5 minutes stopped it on a busy machine before any mutant ran.
   dryRunTimeoutMinutes: 15,
-  // The targets per folder are checked by scripts/mutation.ts; Stryker's own threshold only colours.
+  // The targets per folder are checked by mutation/main.ts; Stryker's own threshold only colours.
   thresholds: { high: 90, low: 80, break: null },
 };

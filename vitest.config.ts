@@ -14,7 +14,10 @@ const PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PA
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
+    // The tools beside tests/ keep the tests of their own logic next to them.
+    include: [
+      'tests/**/*.test.ts', 'partners/harness/**/*.test.ts', 'conformance/**/*.test.ts', 'mutation/**/*.test.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     env: { PATH },

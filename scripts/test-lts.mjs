@@ -2,14 +2,17 @@
 // (toolchain.json's node.other_lts), while npm test runs everything on the pinned one. The tests
 // start every process on the Node that runs them (vitest.config.ts), so the sandbox, the contract
 // runner and the packed package's consumer all run on that line too.
-//   npm run test:lts                      the unit, sandbox, package and contract suites
+//   npm run test:lts                      the unit, sandbox, package and contract suites, and the
+//                                         tools' own tests (partners/harness, conformance, mutation)
 //   npm run test:lts -- tests/unit        any other selection, with vitest's arguments
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { installNode, toolchain } from './lib/runtimes.mjs';
 import { root } from './lib/tools.mjs';
 
-const SUITES = ['tests/unit', 'tests/sandbox', 'tests/package', 'tests/contract'];
+const SUITES = [
+  'tests/unit', 'tests/sandbox', 'tests/package', 'tests/contract', 'partners/harness', 'conformance', 'mutation',
+];
 
 const node = installNode(toolchain.node.other_lts);
 const args = process.argv.slice(2);

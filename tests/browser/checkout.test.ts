@@ -9,9 +9,9 @@ import { type Browser, type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { axeViolations, launchChromium, screenshot } from '../support/browser.js';
 import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dispatcher.js';
-import { noCharges, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { noCharges, sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 import { autoSubmittingForm, framingPage, startSite, type Site } from '../support/site.js';
-import { startReceiver, until, type Receiver } from '../support/webhook-receiver.js';
+import { startReceiver, until, type Receiver } from '../../testkit/webhook-receiver.js';
 
 const SECRET = 'whsec_browser';
 

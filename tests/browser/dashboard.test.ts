@@ -14,10 +14,10 @@ import { type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { axeViolations, launchChromium, screenshot } from '../support/browser.js';
 import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dispatcher.js';
-import { repoRoot } from '../support/contract.js';
-import { DEV_KEY, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { repoRoot } from '../../testkit/contract.js';
+import { DEV_KEY, sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 import { autoSubmittingForm, framingPage, startSite, type Site } from '../support/site.js';
-import { startReceiver, until, type Receiver } from '../support/webhook-receiver.js';
+import { startReceiver, until, type Receiver } from '../../testkit/webhook-receiver.js';
 
 const SECRET = 'whsec_dashboard';
 const RESULTS = path.join(repoRoot, 'test-results');

@@ -17,13 +17,12 @@ import { axeViolations, launchChromium, screenshot, SHOTS } from '../support/bro
 import { buildSite } from '../../scripts/docs/build-site.mjs';
 // @ts-expect-error: as above.
 import { GUIDES } from '../../scripts/docs/pages.mjs';
-import { contract, operationById, operations, repoRoot } from '../support/contract.js';
+import { contract, operationById, operations, repoRoot } from '../../testkit/contract.js';
 import { commentOf, operationIdsOf, samplesOf } from '../../scripts/lib/samples.mjs';
-import { curlSamples } from '../../scripts/partners/curl.js';
-import { rows } from '../../scripts/partners/rows/index.js';
+import { curlSamples, rows } from '../../partners/harness/index.js';
 import { openEnumValues } from '../../scripts/lib/open-enum.mjs';
-import { sessionRequest } from '../support/sandbox.js';
-import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js';
+import { sessionRequest } from '../../testkit/sandbox.js';
+import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../../testkit/sandbox-process.js';
 
 const site = mkdtempSync(path.join(tmpdir(), 'docs-site-'));
 

@@ -11,8 +11,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { axeViolations, launchChromium, screenshot } from '../support/browser.js';
 import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
-import { repoRoot } from '../support/contract.js';
-import { testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { repoRoot } from '../../testkit/contract.js';
+import { testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let browser: Browser;
 let s: TestSandbox;

@@ -1,7 +1,7 @@
 // The contract scenarios and the fuzz, together: every workflow of openapi/workflows/ replayed
 // green against a sandbox on :memory: (`npm run contract`), 300 hostile requests per operation in
 // process (`npm run fuzz`), and then the table of what they produced. Every error code an
-// operation declares must come out of one of them, unless the allow-list of tests/support/
+// operation declares must come out of one of them, unless the allow-list of testkit/
 // coverage.ts names it with its reason; an allow-listed code must still be answerable (through the
 // fault helper), and must not come out of a real state (the entry would be stale).
 import { spawnSync } from 'node:child_process';
@@ -9,11 +9,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operations, repoRoot } from '../support/contract.js';
-import { Coverage, coverageByToolTable, coverageGaps, declaredCodes, isUnreachable, UNREACHABLE } from '../support/coverage.js';
-import { FUZZED_OPERATIONS } from '../support/fuzz-corpus.js';
-import { fuzzCountsTable, runFuzz, type FuzzOutcome } from '../support/fuzz-run.js';
-import { testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { operations, repoRoot } from '../../testkit/contract.js';
+import {
+  Coverage, coverageByToolTable, coverageGaps, declaredCodes, isUnreachable, UNREACHABLE,
+} from '../../testkit/coverage.js';
+import { FUZZED_OPERATIONS } from '../../testkit/fuzz-corpus.js';
+import { fuzzCountsTable, runFuzz, type FuzzOutcome } from '../../testkit/fuzz-run.js';
+import { testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 import { COMMON_ERRORS, ERRORS_400, OPERATIONS } from '../spec/reference.js';
 
 const PER_OPERATION = 300;
@@ -27,7 +29,9 @@ let fuzz: FuzzOutcome;
 
 beforeAll(async () => {
   const coverageFile = path.join(scratch, 'workflows.json');
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/contract.ts', '--coverage-out', coverageFile], {
+  const result = spawnSync(process.execPath, [
+    '--import', 'tsx', 'contract-checks/scenarios.ts', '--coverage-out', coverageFile,
+  ], {
     cwd: repoRoot, encoding: 'utf8', timeout: 180_000, env: { ...process.env, NO_COLOR: '1' },
   });
   const output = `${result.stdout}${result.stderr}`;

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js';
+import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../../testkit/sandbox-process.js';
 
 const CONCURRENCY = 20;
 const MAX_REQUESTS = 400;

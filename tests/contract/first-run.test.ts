@@ -6,9 +6,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/contract.js';
-import { freePort, waitForHttp } from '../support/processes.js';
-import { sandboxEnv as env } from '../support/sandbox-process.js';
+import { repoRoot } from '../../testkit/contract.js';
+import { freePort, waitForHttp } from '../../testkit/processes.js';
+import { sandboxEnv as env } from '../../testkit/sandbox-process.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-first-run-'));
 const children: ChildProcess[] = [];

@@ -1,14 +1,16 @@
-// The fuzz corpus (tests/support/fuzz-corpus.ts, 300 requests per operation, a fixed seed) through
+// The fuzz corpus (testkit/fuzz-corpus.ts, 300 requests per operation, a fixed seed) through
 // Prism's validating proxy in front of the sandbox run as a user runs it: Prism finds nothing wrong
 // with any response. The same corpus in process, with its coverage of error codes, is in
 // coverage.test.ts; so the document is judged by two validators, ajv and Prism's.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FUZZED_OPERATIONS, fuzzCorpus, seedFuzzState, type FuzzIds, type FuzzRequest } from '../support/fuzz-corpus.js';
-import { describeRequest } from '../support/fuzz-run.js';
-import { startPrismProxy, type RunningServer } from '../support/prism.js';
-import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js';
+import {
+  FUZZED_OPERATIONS, fuzzCorpus, seedFuzzState, type FuzzIds, type FuzzRequest,
+} from '../../testkit/fuzz-corpus.js';
+import { describeRequest } from '../../testkit/fuzz-run.js';
+import { startPrismProxy, type RunningServer } from '../../testkit/prism.js';
+import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../../testkit/sandbox-process.js';
 
 const PER_OPERATION = 300;
 

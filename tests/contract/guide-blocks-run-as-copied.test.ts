@@ -9,8 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/contract.js';
-import { startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js';
+import { repoRoot } from '../../testkit/contract.js';
+import { startSandboxProcess, type SandboxProcess } from '../../testkit/sandbox-process.js';
 
 const DOCUMENTS = [
   ...readdirSync(path.join(repoRoot, 'docs', 'guides')).filter((name) => name.endsWith('.md')).sort()

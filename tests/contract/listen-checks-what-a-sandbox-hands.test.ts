@@ -8,7 +8,7 @@
 // no enormous line. Run as a partner runs it: a process of the CLI, against a fake sandbox and a receiver.
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli, closeAll, deliveryOf, json, listenerOf, outcome, serve } from '../support/fake-sandbox.js';
-import { until } from '../support/webhook-receiver.js';
+import { until } from '../../testkit/webhook-receiver.js';
 
 afterEach(closeAll);
 

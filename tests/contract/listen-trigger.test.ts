@@ -11,10 +11,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/contract.js';
-import { freePort } from '../support/processes.js';
-import { SANDBOX_API_KEY, sandboxEnv, startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js';
-import { startReceiver, until, type Receiver } from '../support/webhook-receiver.js';
+import { repoRoot } from '../../testkit/contract.js';
+import { freePort } from '../../testkit/processes.js';
+import {
+  SANDBOX_API_KEY, sandboxEnv, startSandboxProcess, type SandboxProcess,
+} from '../../testkit/sandbox-process.js';
+import { startReceiver, until, type Receiver } from '../../testkit/webhook-receiver.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'listen-trigger-'));
 const dbFile = path.join(dir, 'sandbox.db');

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   BODY, cli, closeAll, deliveryOf, json, listenerOf, outcome, serve, SIGNED, type Seen,
 } from '../support/fake-sandbox.js';
-import { until } from '../support/webhook-receiver.js';
+import { until } from '../../testkit/webhook-receiver.js';
 
 afterEach(closeAll);
 

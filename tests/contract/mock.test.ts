@@ -4,9 +4,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceClient, hasErrorCode } from '../../src/client/index.js';
-import { operations, repoRoot, resolve, responseViolations, type MediaType } from '../support/contract.js';
-import { freePort, waitForHttp } from '../support/processes.js';
-import { startPrism, type RunningServer } from '../support/prism.js';
+import { operations, repoRoot, resolve, responseViolations, type MediaType } from '../../testkit/contract.js';
+import { freePort, waitForHttp } from '../../testkit/processes.js';
+import { startPrism, type RunningServer } from '../../testkit/prism.js';
 import { everyOperation, type ContractClient } from './every-operation.js';
 
 let prism: RunningServer;

@@ -7,8 +7,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/contract.js';
-import { startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js';
+import { repoRoot } from '../../testkit/contract.js';
+import { startSandboxProcess, type SandboxProcess } from '../../testkit/sandbox-process.js';
 
 /** Where each walkthrough is: the README's payment, the sandbox guide's subscription, the testing guide's drill. */
 const WALKTHROUGHS = {

@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceClient, hasErrorCode, type ServiceClient } from '../../src/client/index.js';
-import { responseViolations } from '../support/contract.js';
-import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js';
+import { responseViolations } from '../../testkit/contract.js';
+import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../../testkit/sandbox-process.js';
 
 const run = randomUUID().slice(0, 8);
 const noCharges = { total_additional_charges: 0, total_discounts: 0 };

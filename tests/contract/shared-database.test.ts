@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/contract.js';
-import { sessionRequest } from '../support/sandbox.js';
-import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js';
+import { repoRoot } from '../../testkit/contract.js';
+import { sessionRequest } from '../../testkit/sandbox.js';
+import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../../testkit/sandbox-process.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'shared-db-'));
 const headers = { 'x-service-api-key': SANDBOX_API_KEY, 'content-type': 'application/json' };

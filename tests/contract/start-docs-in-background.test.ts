@@ -15,7 +15,7 @@ import { lockHolder, takeLock } from '../../scripts/docs-in-background.mjs';
 // @ts-expect-error: as above.
 import { isFresh } from '../../scripts/docs/build-site.mjs';
 import { docsBeingBuilt } from '../../src/sandbox/http/docs-build-state.js';
-import { until } from '../support/webhook-receiver.js';
+import { until } from '../../testkit/webhook-receiver.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'start-docs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

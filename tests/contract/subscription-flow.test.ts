@@ -4,7 +4,7 @@
 // again, and an update that asks for a new survey. The customer and the clock are sandbox helpers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceClient, hasErrorCode, type ServiceClient } from '../../src/client/index.js';
-import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js';
+import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../../testkit/sandbox-process.js';
 
 let sandbox: SandboxProcess;
 let client: ServiceClient;

@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/contract.js';
-import { sessionRequest } from '../support/sandbox.js';
-import { freePort } from '../support/processes.js';
-import { SANDBOX_API_KEY, sandboxEnv, startSandboxProcess } from '../support/sandbox-process.js';
-import { startReceiver, until } from '../support/webhook-receiver.js';
+import { repoRoot } from '../../testkit/contract.js';
+import { sessionRequest } from '../../testkit/sandbox.js';
+import { freePort } from '../../testkit/processes.js';
+import { SANDBOX_API_KEY, sandboxEnv, startSandboxProcess } from '../../testkit/sandbox-process.js';
+import { startReceiver, until } from '../../testkit/webhook-receiver.js';
 
 const SECRET = 'whsec_process_test';
 const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-webhooks-'));

@@ -8,9 +8,9 @@
 // reference says), and dispute.closed once, however often a closed dispute is re-synced.
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/contract.js';
-import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js';
-import { startReceiver, until, type Receiver } from '../support/webhook-receiver.js';
+import { repoRoot } from '../../testkit/contract.js';
+import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../../testkit/sandbox-process.js';
+import { startReceiver, until, type Receiver } from '../../testkit/webhook-receiver.js';
 
 const SECRET = 'whsec_workflow_webhooks';
 
@@ -31,7 +31,9 @@ describe('the webhooks of the contract scenarios', () => {
   beforeAll(async () => {
     receiver = await startReceiver({ secret: SECRET });
     sandbox = await startSandboxProcess({ args: ['--webhook-url', receiver.url, '--webhook-secret', SECRET] });
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/contract.ts', '--target', sandbox.baseUrl, '--sandbox'], {
+    const result = spawnSync(process.execPath, [
+      '--import', 'tsx', 'contract-checks/scenarios.ts', '--target', sandbox.baseUrl, '--sandbox',
+    ], {
       cwd: repoRoot, encoding: 'utf8', timeout: 180_000, env: { ...process.env, NO_COLOR: '1' },
     });
     replay = { status: result.status, output: `${result.stdout}${result.stderr}` };

@@ -6,12 +6,14 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/contract.js';
-import { startPrism, type RunningServer } from '../support/prism.js';
-import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js';
+import { repoRoot } from '../../testkit/contract.js';
+import { startPrism, type RunningServer } from '../../testkit/prism.js';
+import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../../testkit/sandbox-process.js';
 
 const contract = (args: string[] = []) => {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/contract.ts', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 180_000, env: { ...process.env, NO_COLOR: '1' } });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'contract-checks/scenarios.ts', ...args], {
+    cwd: repoRoot, encoding: 'utf8', timeout: 180_000, env: { ...process.env, NO_COLOR: '1' },
+  });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 };
 const summaries = (output: string) => [...output.matchAll(/Workflows: (.*)/g)].map((m) => m[1]!.trim());

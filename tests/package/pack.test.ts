@@ -8,9 +8,9 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/contract.js';
-import { freePort, waitForHttp } from '../support/processes.js';
-import { startPrism, type RunningServer } from '../support/prism.js';
+import { repoRoot } from '../../testkit/contract.js';
+import { freePort, waitForHttp } from '../../testkit/processes.js';
+import { startPrism, type RunningServer } from '../../testkit/prism.js';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 
 const packageJson = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { name: string };

@@ -4,7 +4,7 @@
 // name needs the key before it answers 405. Pages for people and the documents need none.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jsonBody, rawExchange as rawHttp, statusLine } from '../support/raw-http.js';
-import { OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

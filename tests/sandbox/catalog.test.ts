@@ -2,7 +2,7 @@
 // create (409 on a duplicate sku), update (not re-categorized), detail, checkout method, and the
 // helpers that replace the catalog and review an item (which queues its eligibility event).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { OTHER_KEY, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

@@ -1,7 +1,7 @@
 // The sandbox's clock (POST /sandbox/v1/clock/advance): each channel has its own, one move takes it at
 // most 10 years, and it stops at the end of year 9999.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { OTHER_KEY, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

@@ -1,6 +1,6 @@
 // create_payment_session: every validation with its exact error code, tokens, features, templating.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { noCharges, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { noCharges, sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

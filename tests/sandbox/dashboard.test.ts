@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formTokens } from '../../src/sandbox/checkout/form-token.js';
 import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { ATTEMPTS_PER_EVENT } from '../../src/sandbox/store/activity.js';
-import { DEV_KEY, OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { DEV_KEY, OTHER_KEY, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 import { planOf, statementsRun } from '../support/statements.js';
 
 let s: TestSandbox;

@@ -13,10 +13,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/sandbox/store/database.js';
 import { checkedDatabasePath, createPrivately, databasePath, exposedFiles, exposureWarning } from '../../src/sandbox/store/private-files.js';
-import { repoRoot } from '../support/contract.js';
-import { waitForHttp } from '../support/processes.js';
-import { SANDBOX_API_KEY, sandboxEnv } from '../support/sandbox-process.js';
-import { sessionRequest } from '../support/sandbox.js';
+import { repoRoot } from '../../testkit/contract.js';
+import { waitForHttp } from '../../testkit/processes.js';
+import { SANDBOX_API_KEY, sandboxEnv } from '../../testkit/sandbox-process.js';
+import { sessionRequest } from '../../testkit/sandbox.js';
 
 const folders: string[] = [];
 const children: ChildProcess[] = [];

@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AttemptOutcome, DeliveryRequest } from '../../src/sandbox/delivery/attempt.js';
 import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dispatcher.js';
 import { verifyWebhook } from '../../src/webhooks/index.js';
-import { testSandbox, type TestSandbox } from '../support/sandbox.js';
-import { until } from '../support/webhook-receiver.js';
+import { testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
+import { until } from '../../testkit/webhook-receiver.js';
 
 const SECRET = 'whsec_test_secret';
 /** Never reached: the injected send answers for it. */

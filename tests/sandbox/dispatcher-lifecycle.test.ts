@@ -9,8 +9,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AttemptOutcome, DeliveryRequest, SendAttempt } from '../../src/sandbox/delivery/attempt.js';
 import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dispatcher.js';
 import type { Store } from '../../src/sandbox/store/index.js';
-import { testSandbox, type TestSandbox } from '../support/sandbox.js';
-import { until } from '../support/webhook-receiver.js';
+import { testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
+import { until } from '../../testkit/webhook-receiver.js';
 
 const OK: AttemptOutcome = { status: 204, response: { text: '', truncated: false, body_bytes: 0 }, error: null, latencyMs: 3 };
 const FAILED: AttemptOutcome = { status: 500, response: { text: 'Internal Server Error', truncated: false, body_bytes: 21 }, error: null, latencyMs: 3 };

@@ -1,7 +1,7 @@
 // Disputes in the sandbox: the canonical record, the /v1/disputes listing by cursor, accept, and
 // every rule of the reference's dispute table, counted in the outbox; refunds follow the disputes.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { OTHER_KEY, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

@@ -1,6 +1,6 @@
 // The evolution drill (PUT /sandbox/v1/evolution_drill, `sandbox --drill`): a channel plays a later
 // version of the service. Every answer here is also checked against the document by the test
-// sandbox itself (tests/support/sandbox.ts): the later version stays inside what the contract allows.
+// sandbox itself (testkit/sandbox.ts): the later version stays inside what the contract allows.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openEnumValues } from '../../scripts/lib/open-enum.mjs';
 import { enumsIn, schemaReach } from '../../scripts/lib/evolution.mjs';
@@ -8,9 +8,9 @@ import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dis
 import { laterValue } from '../../src/sandbox/domain/evolution-drill.js';
 import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
-import { contract } from '../support/contract.js';
-import { OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
-import { startReceiver, until, type Receiver } from '../support/webhook-receiver.js';
+import { contract } from '../../testkit/contract.js';
+import { OTHER_KEY, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
+import { startReceiver, until, type Receiver } from '../../testkit/webhook-receiver.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkPublicUrl, isLoopback, listenUrl, protectedModeRefusal } from '../../src/sandbox/exposure.js';
 import { DEFAULT_API_KEYS } from '../../src/sandbox/http/auth.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 const running: Array<{ close: () => Promise<void> }> = [];
 afterEach(async () => {

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { allowedOrigin } from '../../src/sandbox/http/cors.js';
-import { repoRoot } from '../support/contract.js';
-import { OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { repoRoot } from '../../testkit/contract.js';
+import { OTHER_KEY, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

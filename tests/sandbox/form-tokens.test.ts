@@ -2,7 +2,7 @@
 // dashboard's Resend token are taken only whole. A check changed to take a prefix (or a token with
 // something after it) let a token cut to its first character pay, and no test noticed.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEV_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { DEV_KEY, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

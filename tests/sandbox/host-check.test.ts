@@ -5,7 +5,7 @@ import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { checkAllowedHost, hostAllowed, hostnameOf } from '../../src/sandbox/http/allowed-hosts.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
 import { jsonBody, rawExchange, statusLine } from '../support/raw-http.js';
-import { testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 const KEY = { 'x-service-api-key': 'sandbox-dev-key' };
 const KEY_LINE = 'x-service-api-key: sandbox-dev-key\r\n';

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { SANDBOX_FILE } from '../../src/sandbox/http/document.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
-import { loadDocument, operations, resolve } from '../support/contract.js';
+import { loadDocument, operations, resolve } from '../../testkit/contract.js';
 
 const helpers = loadDocument(SANDBOX_FILE);
 const app = buildSandbox({ store: createStore(openDatabase(':memory:')) });

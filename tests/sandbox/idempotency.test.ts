@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { noCharges, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
-import { SANDBOX_API_KEY, startSandboxProcess } from '../support/sandbox-process.js';
+import { noCharges, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
+import { SANDBOX_API_KEY, startSandboxProcess } from '../../testkit/sandbox-process.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });
@@ -282,7 +282,7 @@ describe('a retry that changes the body under the same key (the sandbox\'s state
   });
 
   it('the contract marks both as inferred', async () => {
-    const { contract } = await import('../support/contract.js');
+    const { contract } = await import('../../testkit/contract.js');
     const schemas = contract.components.schemas as Record<string, { properties: Record<string, Record<string, string>> }>;
     expect(schemas.CapturePaymentSessionRequest!.properties.idempotency_key!['x-undocumented']).toMatch(/another total_amount/);
     expect(schemas.CreateRefundRequest!.properties.idempotency_key!['x-undocumented']).toMatch(/another amount or reason/);

@@ -9,7 +9,7 @@ import { newCatalogItem } from '../../src/sandbox/domain/catalog.js';
 import { newSession } from '../../src/sandbox/domain/create-session.js';
 import type { CreateSessionRequest } from '../../src/sandbox/domain/types.js';
 import { smallerSessionPage } from '../../src/sandbox/http/handlers/payment-sessions.js';
-import { sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 afterEach(async () => {

@@ -3,9 +3,9 @@
 // the target then finds the resource (and succeeds, when the resource is in the state it needs).
 // Every response is checked against the documents by the test sandbox.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { contract, operationById } from '../support/contract.js';
+import { contract, operationById } from '../../testkit/contract.js';
 import { documentLinks, followLink } from '../support/links.js';
-import { noCharges, sessionRequest, testSandbox, type Reply, type TestSandbox } from '../support/sandbox.js';
+import { noCharges, sessionRequest, testSandbox, type Reply, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

@@ -3,7 +3,7 @@
 // int64, and page_size is at most 1000 on every list; a search may hold a NUL, and a date-time is the
 // instant it names, whatever its offset. Each test sends its exact request first.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newSession } from '../../src/sandbox/domain/create-session.js';
 import { MAX_SEARCH_LENGTH, MAX_SEARCH_MATCHES } from '../../src/sandbox/domain/search-bounds.js';
 import type { CreateSessionRequest } from '../../src/sandbox/domain/types.js';
-import { DEV_KEY, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { DEV_KEY, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 const ids: Record<string, string> = {};

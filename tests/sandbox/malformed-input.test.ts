@@ -2,7 +2,7 @@
 // never a stack trace, and nothing is written.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jsonBody, rawExchange, statusLine } from '../support/raw-http.js';
-import { sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_SEARCH_LENGTH, MAX_SEARCH_MATCHES } from '../../src/sandbox/domain/search-bounds.js';
 import { searchTakesTurn } from '../../src/sandbox/http/turns.js';
-import { noCharges, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { noCharges, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

@@ -2,7 +2,7 @@
 // refund them first, never more than they have left; a lost dispute takes its amount out of the items
 // too, and the session it took money from stays Disputed.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { noCharges, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { noCharges, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

@@ -6,7 +6,7 @@
 // Each test sends its exact request first.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jsonBody, rawExchange, statusLine } from '../support/raw-http.js';
-import { sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

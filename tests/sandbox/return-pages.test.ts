@@ -4,7 +4,7 @@
 // are hardened like the hosted pages (a strict policy, never framed, never readable by another
 // origin). The browser test (tests/browser/return-pages.test.ts) ends real checkouts on them.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { OTHER_KEY, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

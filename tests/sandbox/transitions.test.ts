@@ -1,7 +1,7 @@
 // Every transition of the session-status table, with the error codes of capture, void, cancel and
 // refund, the webhooks each move queues, and status_summary.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { noCharges, OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { noCharges, OTHER_KEY, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

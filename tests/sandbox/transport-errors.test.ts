@@ -3,7 +3,7 @@
 // CONNECT; and every body it writes is a SandboxError of the helpers' document.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jsonBody, rawExchange as rawHttp, statusLine } from '../support/raw-http.js';
-import { testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => { s = testSandbox(); });

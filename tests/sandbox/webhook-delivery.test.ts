@@ -4,10 +4,10 @@
 // 7 days; nothing is lost or duplicated after dedupe on webhook_delivery_id.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dispatcher.js';
-import { OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
-import { freePort } from '../support/processes.js';
-import { seededRandom } from '../support/random.js';
-import { startReceiver, until, type Receiver } from '../support/webhook-receiver.js';
+import { OTHER_KEY, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
+import { freePort } from '../../testkit/processes.js';
+import { seededRandom } from '../../testkit/random.js';
+import { startReceiver, until, type Receiver } from '../../testkit/webhook-receiver.js';
 import { parseLegacyWebhook } from '../../src/webhooks/index.js';
 
 let s: TestSandbox;

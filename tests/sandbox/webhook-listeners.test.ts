@@ -14,7 +14,7 @@ import type { DeliveryRequest } from '../../src/sandbox/delivery/attempt.js';
 import { HOLD_MOST, IDLE_EXPIRY_MS, IN_USE_MS, LEASE_MS, WebhookListeners } from '../../src/sandbox/delivery/listeners.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
 import { verifyWebhook } from '../../src/webhooks/index.js';
-import { OTHER_KEY, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { OTHER_KEY, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 beforeEach(() => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { DEV_KEY, testSandbox } from '../support/sandbox.js';
+import { DEV_KEY, testSandbox } from '../../testkit/sandbox.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-webhook-url-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

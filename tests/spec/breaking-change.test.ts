@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 // @ts-expect-error: the diff script is plain JavaScript, without types.
 import { checkCompatibility, formatReport, latestRelease } from '../../scripts/diff.mjs';
-import { repoRoot } from '../support/contract.js';
+import { repoRoot } from '../../testkit/contract.js';
 
 interface Schema { enum?: string[]; required?: string[]; properties?: Record<string, Schema>; type?: string; description?: string }
 interface Doc { info: { version: string }; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, Schema> } }

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/contract.js';
+import { repoRoot } from '../../testkit/contract.js';
 
 const script = readFileSync(path.join(repoRoot, '.ci', 'run'), 'utf8');
 const suiteFunction = /^suite\(\) \{\n[\s\S]*?\n\}$/m.exec(script)?.[0] ?? '';

@@ -19,9 +19,8 @@ import { edgesOf, stateDiagrams, tableRows } from '../../scripts/docs/state-diag
 import { consoleAnchor, referenceAnchor, samplePrograms, SANDBOX_SERVER } from '../../scripts/docs/reference-document.mjs';
 import { openEnumValues } from '../../scripts/lib/open-enum.mjs';
 import { commentOf, operationIdsOf, samplesOf } from '../../scripts/lib/samples.mjs';
-import { curlSamples } from '../../scripts/partners/curl.js';
-import { rows } from '../../scripts/partners/rows/index.js';
-import { contract, operations, repoRoot } from '../support/contract.js';
+import { curlSamples, rows } from '../../partners/harness/index.js';
+import { contract, operations, repoRoot } from '../../testkit/contract.js';
 
 /** The contract, with the tags whose descriptions hold the state tables. */
 type Tagged = typeof contract & { tags: Array<{ name: string; description?: string }> };

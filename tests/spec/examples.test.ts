@@ -1,7 +1,7 @@
 // Every request body, response and webhook payload has named examples, and every example
 // validates against its schema (ajv, JSON Schema 2020-12).
 import { describe, expect, it } from 'vitest';
-import { contract, mediaSites, operationById, resolve, violations } from '../support/contract.js';
+import { contract, mediaSites, operationById, resolve, violations } from '../../testkit/contract.js';
 
 const sites = mediaSites();
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the build script is plain JavaScript, without types.
 import { build } from '../../scripts/build.mjs';
-import { repoRoot } from '../support/contract.js';
+import { repoRoot } from '../../testkit/contract.js';
 
 const committed = path.join(repoRoot, 'generated');
 let fresh: string;

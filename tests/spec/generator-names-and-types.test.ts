@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { contract, operations, repoRoot } from '../support/contract.js';
+import { contract, operations, repoRoot } from '../../testkit/contract.js';
 
 /** The suffixes generators append to an operation's name (hey-api: Data, Responses, Response, Errors, Error). */
 const DERIVED_SUFFIXES = ['Response', 'Responses', 'Error', 'Errors', 'Data'];

@@ -2,7 +2,7 @@
 // reference states, listed here with where it says so, or marked inferred on its own schema with
 // `x-inferred-bounds: [<keyword>, …]`. A new bound without its mark fails here.
 import { describe, expect, it } from 'vitest';
-import { contract } from '../support/contract.js';
+import { contract } from '../../testkit/contract.js';
 
 const BOUND_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'minProperties', 'maxProperties'];
 

@@ -2,7 +2,7 @@
 // right: stateful testers (Schemathesis) follow them, so a link whose expression names no declared
 // field, or whose parameter the target does not take, sends requests that test nothing.
 import { describe, expect, it } from 'vitest';
-import { contract, type OpenApiDocument } from '../support/contract.js';
+import { contract, type OpenApiDocument } from '../../testkit/contract.js';
 import { documentLinks, linkProblems, type LinkObject } from '../support/links.js';
 
 const links = documentLinks(contract);

@@ -5,7 +5,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/contract.js';
+import { repoRoot } from '../../testkit/contract.js';
 
 function spectral(file: string): Array<{ code: string; path: string[] }> {
   const result = spawnSync(

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: the docs builder is plain JavaScript, without types.
 import { DOCUMENTS, landingPage, referenceAnchors } from '../../scripts/docs/pages.mjs';
-import { contract, repoRoot } from '../support/contract.js';
+import { contract, repoRoot } from '../../testkit/contract.js';
 import { githubSlug, headingAnchors, linkProblems, linksOf, type SitePages } from '../support/markdown-links.js';
 
 const markdownUnder = (dir: string): string[] => readdirSync(path.join(repoRoot, dir), { withFileTypes: true })

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 // @ts-expect-error: the converter is plain JavaScript, without types.
 import { toOpenApi30 } from '../../scripts/lib/openapi-30.mjs';
-import { repoRoot } from '../support/contract.js';
+import { repoRoot } from '../../testkit/contract.js';
 
 type Json = Record<string, any>;
 type Loss = { kind: string; at: string; to: string };

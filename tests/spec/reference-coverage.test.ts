@@ -1,7 +1,7 @@
 // The document covers everything the reference lists: operations, statuses, error enums (each
 // with an example), query parameters, enums, webhooks and the idempotency rules.
 import { describe, expect, it } from 'vitest';
-import { contract, operationById, operations, resolve, violations, type MediaType } from '../support/contract.js';
+import { contract, operationById, operations, resolve, violations, type MediaType } from '../../testkit/contract.js';
 import { schemaReach, type EvolutionDocument } from '../../scripts/lib/evolution.mjs';
 import { openEnumValues } from '../../scripts/lib/open-enum.mjs';
 import { documentedValues } from '../../src/sandbox/http/document-facts.js';

@@ -9,7 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_FILE, SchemaValidators } from '../../src/sandbox/http/document.js';
-import { contract, loadDocument, mediaSites, operations, repoRoot, resolve, type MediaType } from '../support/contract.js';
+import {
+  contract, loadDocument, mediaSites, operations, repoRoot, resolve, type MediaType,
+} from '../../testkit/contract.js';
 
 const sandbox = loadDocument(SANDBOX_FILE);
 const sandboxOperations = operations(sandbox);

@@ -2,7 +2,7 @@
 // standard lists; the hosted survey has a full name for every code the contract accepts.
 import { describe, expect, it } from 'vitest';
 import { US_STATES } from '../../src/sandbox/checkout/us-states.js';
-import { contract } from '../support/contract.js';
+import { contract } from '../../testkit/contract.js';
 
 const schema = contract.components!.schemas!.UsRegionCode as { enum: string[] };
 

@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { repoRoot } from './contract.js';
+import { repoRoot } from '../../testkit/contract.js';
 
 /** Where each step's screenshot is kept (test-results/screenshots/). */
 export const SHOTS = path.join(repoRoot, 'test-results', 'screenshots');

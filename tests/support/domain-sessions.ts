@@ -2,7 +2,7 @@
 import { newSession } from '../../src/sandbox/domain/create-session.js';
 import { completeCheckout, review } from '../../src/sandbox/domain/sessions.js';
 import type { CreateSessionRequest, Session } from '../../src/sandbox/domain/types.js';
-import { sessionRequest } from './sandbox.js';
+import { sessionRequest } from '../../testkit/sandbox.js';
 
 /** 2026-03-01 12:mm UTC, as the domain stores times. */
 export const at = (minute: number) => new Date(Date.UTC(2026, 2, 1, 12, minute)).toISOString();

@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { repoRoot } from './contract.js';
-import { sandboxEnv } from './sandbox-process.js';
+import { repoRoot } from '../../testkit/contract.js';
+import { sandboxEnv } from '../../testkit/sandbox-process.js';
 
 export interface Seen {
   method: string;

@@ -7,7 +7,7 @@ import { openDispute, resolveDispute } from '../../src/sandbox/domain/disputes.j
 import { refund } from '../../src/sandbox/domain/refunds.js';
 import { completeCheckout, review } from '../../src/sandbox/domain/sessions.js';
 import type { CreateSessionRequest, Session } from '../../src/sandbox/domain/types.js';
-import { sessionRequest } from './sandbox.js';
+import { sessionRequest } from '../../testkit/sandbox.js';
 
 /** A session built by the domain's own steps, every id and time fixed: captured, partly refunded, one dispute won, one lost. */
 export function goldenSession(): Session {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
-import { OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 const cleanups: Array<() => unknown> = [];

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import packageJson from '../../package.json' with { type: 'json' };
 import { createServiceClient, ENVIRONMENTS, USER_AGENT } from '../../src/client/index.js';
-import { contract } from '../support/contract.js';
+import { contract } from '../../testkit/contract.js';
 
 function capturingFetch() {
   const requests: Request[] = [];

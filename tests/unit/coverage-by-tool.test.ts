@@ -1,7 +1,7 @@
 // The one coverage table: a column per tool (the workflows, the fuzz, Schemathesis), so that each
 // declared code shows which tool reached it.
 import { describe, expect, it } from 'vitest';
-import { Coverage, coverageByToolTable, declaredCodes } from '../support/coverage.js';
+import { Coverage, coverageByToolTable, declaredCodes } from '../../testkit/coverage.js';
 
 describe('coverageByToolTable', () => {
   const workflows = new Coverage();

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DETAIL_VIEW_VERSION, toDetail } from '../../src/sandbox/domain/views.js';
 import { renderDetailView, sessionColumns } from '../../src/sandbox/store/session-columns.js';
 import { describePinnedRendering } from '../support/golden-session.js';
-import { testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 afterEach(async () => {

@@ -3,7 +3,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { hasErrorCode, type OperationErrorBody, type OperationErrorCode, type OperationId } from '../../src/client/index.js';
 import { ERRORS_400, OPERATIONS, UNDOCUMENTED_ERRORS_400 } from '../spec/reference.js';
-import { contract, operations, resolve } from '../support/contract.js';
+import { contract, operations, resolve } from '../../testkit/contract.js';
 import { documentedValues } from '../../src/sandbox/http/document-facts.js';
 
 type Common = 'NotFound' | 'MethodNotAllowed' | 'ServerError' | 'NotImplemented';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkRules, divergingFields, ignoredByReplay, type IdempotencyRules } from '../../src/sandbox/domain/idempotency.js';
 import type { CreateSessionRequest } from '../../src/sandbox/domain/types.js';
-import { operationById } from '../support/contract.js';
+import { operationById } from '../../testkit/contract.js';
 
 const rules = operationById('createPaymentSession').op['x-idempotency'] as IdempotencyRules;
 const noCharges = { total_additional_charges: 0, total_discounts: 0 };

@@ -9,7 +9,7 @@ import { sessionListFilter, type ListQuery } from '../../src/sandbox/domain/list
 import type { CreateSessionRequest, PaymentTokenRecord } from '../../src/sandbox/domain/types.js';
 import { listItemOf, type ListFlags } from '../../src/sandbox/domain/views.js';
 import { createStore, openDatabase, type Store } from '../../src/sandbox/store/index.js';
-import { sessionRequest } from '../support/sandbox.js';
+import { sessionRequest } from '../../testkit/sandbox.js';
 import { planOf, statementsRun } from '../support/statements.js';
 
 afterEach(() => vi.restoreAllMocks());

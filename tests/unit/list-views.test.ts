@@ -7,7 +7,7 @@ import { sessionListFilter } from '../../src/sandbox/domain/listing.js';
 import { LIST_VIEW_VERSION, listItemOf } from '../../src/sandbox/domain/views.js';
 import { renderListView, sessionColumns } from '../../src/sandbox/store/session-columns.js';
 import { describePinnedRendering } from '../support/golden-session.js';
-import { testSandbox, type TestSandbox } from '../support/sandbox.js';
+import { testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
 afterEach(async () => {

@@ -10,7 +10,7 @@ import { parseEventFilter } from '../../src/sandbox/cli/event-filter.js';
 import { parseListenArgs } from '../../src/sandbox/cli/listen.js';
 import { knownEventFilters, Redirected, RefusedCall, targetOf, UsageError } from '../../src/sandbox/cli/target.js';
 import { findTrigger, triggerList, triggerNames } from '../../src/sandbox/cli/triggers.js';
-import { contract } from '../support/contract.js';
+import { contract } from '../../testkit/contract.js';
 
 const usage = (run: () => unknown) => {
   try {

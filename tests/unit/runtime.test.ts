@@ -9,7 +9,7 @@ import path from 'node:path';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 import { SUPPORTED_NODE, unsupportedNodeReason } from '../../src/runtime.js';
-import { repoRoot } from '../support/contract.js';
+import { repoRoot } from '../../testkit/contract.js';
 
 const readJson = (file: string) => JSON.parse(readFileSync(path.join(repoRoot, file), 'utf8'));
 const packageJson = readJson('package.json') as {

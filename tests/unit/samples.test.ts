@@ -6,11 +6,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commentOf, dedent, operationIdsOf, reportedStatuses, SAMPLE_PROGRAMS, sampleProgramOf, sampleRegions, samplesOf } from '../../scripts/lib/samples.mjs';
-import { sampleProgramProblems } from '../../scripts/partners/samples-check.js';
-import { curlSamples } from '../../scripts/partners/curl.js';
-import { matrixTable, notRun, type RowReport } from '../../scripts/partners/report.js';
-import { rows } from '../../scripts/partners/rows/index.js';
-import { contract, repoRoot } from '../support/contract.js';
+import {
+  curlSamples, matrixTable, notRun, rows, sampleProgramProblems, type RowReport,
+} from '../../partners/harness/index.js';
+import { contract, repoRoot } from '../../testkit/contract.js';
 
 const OPERATIONS = ['createThing', 'listThings'];
 const program = (body: string) => body.split('\n').map((line) => line.replace(/^\s*\| ?/, '')).join('\n');

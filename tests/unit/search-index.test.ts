@@ -15,7 +15,7 @@ import { openDatabase, type Db } from '../../src/sandbox/store/database.js';
 import { createStore } from '../../src/sandbox/store/index.js';
 import { MIGRATIONS } from '../../src/sandbox/store/migrations.js';
 import { sessionColumns } from '../../src/sandbox/store/session-columns.js';
-import { sessionRequest } from '../support/sandbox.js';
+import { sessionRequest } from '../../testkit/sandbox.js';
 
 let n = 0;
 const session = (email: string, channel = 'dev'): Session => newSession({

@@ -7,7 +7,7 @@ import type { CreateSessionRequest, Session } from '../../src/sandbox/domain/typ
 import { migrate, openDatabase } from '../../src/sandbox/store/database.js';
 import { createStore } from '../../src/sandbox/store/index.js';
 import { MIGRATIONS } from '../../src/sandbox/store/migrations.js';
-import { sessionRequest } from '../support/sandbox.js';
+import { sessionRequest } from '../../testkit/sandbox.js';
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -11,7 +11,7 @@ import type { CreateSessionRequest, Session } from '../../src/sandbox/domain/typ
 import { createStore, openDatabase, type Store } from '../../src/sandbox/store/index.js';
 import { sessionSearch } from '../../src/sandbox/store/session-search.js';
 import { refusalOf } from '../support/refusals.js';
-import { sessionRequest } from '../support/sandbox.js';
+import { sessionRequest } from '../../testkit/sandbox.js';
 import { planOf, statementsRun } from '../support/statements.js';
 
 afterEach(() => vi.restoreAllMocks());

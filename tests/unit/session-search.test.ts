@@ -15,7 +15,7 @@ import { createStore, type Store } from '../../src/sandbox/store/index.js';
 import { MIGRATIONS } from '../../src/sandbox/store/migrations.js';
 import { sessionColumns } from '../../src/sandbox/store/session-columns.js';
 import { sessionSearch } from '../../src/sandbox/store/session-search.js';
-import { sessionRequest } from '../support/sandbox.js';
+import { sessionRequest } from '../../testkit/sandbox.js';
 import { refusalOf } from '../support/refusals.js';
 
 afterEach(() => vi.restoreAllMocks());

@@ -8,7 +8,7 @@ import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { migrate, openDatabase } from '../../src/sandbox/store/database.js';
 import { createStore } from '../../src/sandbox/store/index.js';
 import { MIGRATIONS } from '../../src/sandbox/store/migrations.js';
-import { documentViolations } from '../support/sandbox.js';
+import { documentViolations } from '../../testkit/sandbox.js';
 
 const legacy = readFileSync(new URL('./fixtures/session-shape-1.json', import.meta.url), 'utf8');
 const KEY = { 'x-service-api-key': 'sandbox-dev-key' };

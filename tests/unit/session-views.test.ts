@@ -9,7 +9,7 @@ import { refund } from '../../src/sandbox/domain/refunds.js';
 import { capture, completeCheckout, HOLD_VALIDITY_MS, review } from '../../src/sandbox/domain/sessions.js';
 import type { CreateSessionRequest, Session } from '../../src/sandbox/domain/types.js';
 import { amountFields, hasDefaultListFlags, sessionItems, statusSummary, toDetail, toListItem } from '../../src/sandbox/domain/views.js';
-import { noCharges, sessionRequest } from '../support/sandbox.js';
+import { noCharges, sessionRequest } from '../../testkit/sandbox.js';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 2, 1, 12, minute)).toISOString();
 const SESSION_ID = 'c0ffee00-1111-4222-8333-444455556666';

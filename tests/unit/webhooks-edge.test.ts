@@ -7,7 +7,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/contract.js';
+import { repoRoot } from '../../testkit/contract.js';
 
 let bundle: string;
 

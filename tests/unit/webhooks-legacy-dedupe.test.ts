@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDeliveryDeduplicator, parseLegacyWebhook, WebhookPayloadError, WebhookSignatureError, type WebhookPayloadFailure } from '../../src/webhooks/index.js';
-import { contract, resolve } from '../support/contract.js';
+import { contract, resolve } from '../../testkit/contract.js';
 
 const example = (name: string) => resolve<{ value: unknown }>(contract.components.examples![name]).value;
 

@@ -1,0 +1,192 @@
+// Sandbox benchmark: throughput and latency of the sandbox (a child process on a SQLite file,
+// compiled, as `npm start` runs it) under autocannon, against two anchors measured in the same run:
+//   - the Prism mock of the same contract (-v error), the stateless alternative users have;
+//   - a bare fastify server answering the same JSON on the same routes: the floor of the stack,
+//     so that sandbox/bare shows what validation, SQLite and the handlers cost.
+// Three cases: retrieve (GET one session), create (POST create_payment_session with 3 items, a
+// new idempotency_key per request, so every request creates a session) and list (page_size 30).
+// Retrieve and create run a second time on a sandbox with its line per request on, as `npm start`
+// runs it (its own file, so that each sandbox reads and writes only its own sessions), writing its
+// lines to a file, as to a terminal: another process's work, not the load generator's.
+// The sandbox's resident memory is read after each case.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from '../testkit/processes.js';
+import { startPrism } from '../testkit/prism.js';
+import { SANDBOX_API_KEY, startSandboxProcess } from '../testkit/sandbox-process.js';
+import { CONNECTIONS, load, rssMiB, type AutocannonRequest, type LoadResult } from './load.js';
+
+const SERVE_BARE_FLAG = '--serve-bare-fastify';
+
+export const BENCH_CASES = ['retrieve', 'create', 'list'] as const;
+export type BenchCase = (typeof BENCH_CASES)[number];
+export type BenchTarget = 'sandbox' | 'sandbox, request log on' | 'prism' | 'bare fastify';
+
+export interface BenchRun extends LoadResult {
+  case: BenchCase;
+  target: BenchTarget;
+}
+
+export interface SandboxBenchResult {
+  seconds: number;
+  connections: number;
+  runs: BenchRun[];
+  /** The sandbox's resident memory (MiB) after start, and after each case's load. */
+  memory: Array<{ after: string; rssMiB: number }>;
+  /** The same loads again, briefly: memory is flat when the second round leaves it where the first did. */
+  memoryAgain: Array<{ after: string; rssMiB: number }>;
+}
+
+const noCharges = { total_additional_charges: 0, total_discounts: 0 };
+/** A realistic checkout: three items, shipping, a discount, an email. */
+export const createBody = (idempotencyKey: string) => ({
+  kind: 'authorization',
+  total_amount: 7799,
+  amount_details: { total_additional_charges: 800, total_discounts: 0 },
+  success_url: 'https://shop.example/orders/{{payment_session_id}}/thanks',
+  failure_url: 'https://shop.example/orders/{{payment_session_id}}/failed',
+  customer_email: 'jane.doe@example.com',
+  customer_name: 'Jane Doe',
+  metadata: '{"order_id":"A-1001"}',
+  idempotency_key: idempotencyKey,
+  order_items: [
+    { name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 4999, amount_details: { total_additional_charges: 0, total_discounts: -500 } },
+    { name: 'Thermometer', sku: 'TH-10', quantity: 2, price: 1250, amount_details: noCharges },
+    { name: 'First aid kit', sku: 'FAK-50', quantity: 1, price: 0, amount_details: noCharges },
+  ],
+});
+
+const LIST_PATH = '/payments/v1/payment_sessions?page_size=30';
+
+function requestsOf(benchCase: BenchCase, sessionId: string): AutocannonRequest[] {
+  const key = { 'x-service-api-key': SANDBOX_API_KEY };
+  if (benchCase === 'retrieve') return [{ method: 'GET', path: `/payments/v1/payment_session/${sessionId}`, headers: key }];
+  if (benchCase === 'list') return [{ method: 'GET', path: LIST_PATH, headers: key }];
+  const run = randomUUID().slice(0, 8);
+  let n = 0;
+  return [{
+    method: 'POST',
+    path: '/payments/v1/create_payment_session',
+    headers: { ...key, 'content-type': 'application/json' },
+    // A new key per request: each one creates a session instead of replaying the first.
+    setupRequest: (request) => ({ ...request, body: JSON.stringify(createBody(`bench-${run}-${n++}`)) }),
+  }];
+}
+
+
+/** The bare fastify anchor, in its own process like the others (this file, run with SERVE_BARE_FLAG). */
+export async function startBareFastify(session: unknown, list: unknown): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, SERVE_BARE_FLAG], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, BENCH_BARE_PORT: String(port), BENCH_BARE_SESSION: JSON.stringify(session), BENCH_BARE_LIST: JSON.stringify(list) },
+  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  const deadline = Date.now() + 30_000;
+  while (true) {
+    try {
+      if ((await fetch(`${baseUrl}/health`)).ok) return { baseUrl, stop };
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error('The bare fastify anchor did not start');
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function serveBareFastify(): Promise<void> {
+  const { default: Fastify } = await import('fastify');
+  const session = JSON.parse(process.env.BENCH_BARE_SESSION ?? '{}') as Record<string, unknown>;
+  const list = JSON.parse(process.env.BENCH_BARE_LIST ?? '{}') as Record<string, unknown>;
+  const app = Fastify({ logger: false });
+  const unauthorized = { error: 'Unauthorized', message: 'The x-service-api-key header is missing.' };
+  app.get('/health', async () => ({ status: 'ok' }));
+  app.get<{ Params: { id: string } }>('/payments/v1/payment_session/:id', async (request, reply) => {
+    if (!request.headers['x-service-api-key']) return reply.code(401).send(unauthorized);
+    return { ...session, id: request.params.id };
+  });
+  app.get('/payments/v1/payment_sessions', async (request, reply) => {
+    if (!request.headers['x-service-api-key']) return reply.code(401).send(unauthorized);
+    return list;
+  });
+  app.post('/payments/v1/create_payment_session', async (request, reply) => {
+    if (!request.headers['x-service-api-key']) return reply.code(401).send(unauthorized);
+    const id = randomUUID();
+    return { id, redirect_url: `http://${request.host}/checkout/${id}` };
+  });
+  await app.listen({ host: '127.0.0.1', port: Number(process.env.BENCH_BARE_PORT) });
+  process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+}
+
+/** Runs every case against the sandbox and both anchors; BENCH_SECONDS sets each run's length. */
+export async function benchSandbox({ seconds = Number(process.env.BENCH_SECONDS ?? 5) } = {}): Promise<SandboxBenchResult> {
+  if (!(seconds > 0)) throw new Error(`BENCH_SECONDS must be a positive number of seconds, not ${process.env.BENCH_SECONDS}`);
+  const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-bench-'));
+  const stops: Array<() => Promise<void>> = [];
+  try {
+    const [sandboxStart, loggedStart, prismStart] = await Promise.allSettled([
+      startSandboxProcess({ db: path.join(dir, 'sandbox.db'), compiled: true }),
+      startSandboxProcess({ db: path.join(dir, 'logged.db'), compiled: true, quiet: false, stdoutFile: path.join(dir, 'logged.out') }),
+      startPrism(),
+    ]);
+    for (const started of [sandboxStart, loggedStart, prismStart]) if (started.status === 'fulfilled') stops.push(started.value.stop);
+    if (sandboxStart.status === 'rejected') throw sandboxStart.reason;
+    if (loggedStart.status === 'rejected') throw loggedStart.reason;
+    if (prismStart.status === 'rejected') throw prismStart.reason;
+    const [sandbox, logged, prism] = [sandboxStart.value, loggedStart.value, prismStart.value];
+    const memory = [{ after: 'start', rssMiB: rssMiB(sandbox.pid) }];
+
+    // The session the retrieve case reads, and a first page of 30: what the bare anchor answers.
+    const headers = { 'x-service-api-key': SANDBOX_API_KEY, 'content-type': 'application/json' };
+    const create = (key: string) => fetch(`${sandbox.baseUrl}/payments/v1/create_payment_session`, { method: 'POST', headers, body: JSON.stringify(createBody(key)) });
+    for (let n = 0; n < 30; n++) await create(`bench-page-${n}`);
+    const { id } = (await (await create('bench-retrieve')).json()) as { id: string };
+    // The logged sandbox's session to retrieve: the same request, so the same answer but its id.
+    const loggedCreate = await fetch(`${logged.baseUrl}/payments/v1/create_payment_session`, { method: 'POST', headers, body: JSON.stringify(createBody('bench-retrieve')) });
+    const { id: loggedId } = (await loggedCreate.json()) as { id: string };
+    const detail = await (await fetch(`${sandbox.baseUrl}/payments/v1/payment_session/${id}`, { headers })).json();
+    const page = await (await fetch(`${sandbox.baseUrl}${LIST_PATH}`, { headers })).json();
+    if ((detail as { id?: string }).id !== id) throw new Error(`Could not set up the retrieve case: ${JSON.stringify(detail)}`);
+
+    const bare = await startBareFastify(detail, page);
+    stops.push(bare.stop);
+
+    const targets: Array<[BenchTarget, string, string]> = [
+      ['sandbox', sandbox.baseUrl, id], ['sandbox, request log on', logged.baseUrl, loggedId], ['prism', prism.baseUrl, id], ['bare fastify', bare.baseUrl, id],
+    ];
+    const runs: BenchRun[] = [];
+    for (const benchCase of BENCH_CASES) {
+      for (const [target, baseUrl, sessionId] of targets) {
+        if (target === 'sandbox, request log on' && benchCase === 'list') continue;
+        runs.push({ case: benchCase, target, ...(await load(baseUrl, requestsOf(benchCase, sessionId), seconds)) });
+        if (target === 'sandbox') memory.push({ after: benchCase, rssMiB: rssMiB(sandbox.pid) });
+      }
+    }
+    const memoryAgain: SandboxBenchResult['memoryAgain'] = [];
+    for (const benchCase of BENCH_CASES) {
+      await load(sandbox.baseUrl, requestsOf(benchCase, id), Math.min(2, seconds));
+      memoryAgain.push({ after: benchCase, rssMiB: rssMiB(sandbox.pid) });
+    }
+    return { seconds, connections: CONNECTIONS, runs, memory, memoryAgain };
+  } finally {
+    for (const stop of stops.reverse()) await stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv.includes(SERVE_BARE_FLAG) && process.argv[1] !== undefined && path.resolve(process.argv[1]) === import.meta.filename) {
+  await serveBareFastify();
+}

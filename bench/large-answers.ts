@@ -180,7 +180,8 @@ export function largeAnswersTable(result: LargeAnswersBench): string {
     lines.push(`  ${`${r.query} (default items, after the attack)`.padEnd(50)} ${String(r.status).padStart(4)} ${mib(r.bytes).padStart(8)} MiB ${r.ms.toFixed(0).padStart(7)} ms`);
   }
   const fill = result.requests.filter((r) => r.query.includes('&page='));
-  const statuses = fill.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+  const statuses: Record<string, number> = {};
+  for (const r of fill) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
   const slowest = Math.max(...fill.map((r) => r.ms));
   lines.push(`  60 pages under the bound, ${ROUNDS} times: statuses ${JSON.stringify(statuses)}, ${mib(fill.reduce((sum, r) => sum + r.bytes, 0))} MiB in all, slowest ${slowest.toFixed(0)} ms`);
   const health = (h: LargeAnswersBench['health']) => `p50 ${h.p50Ms} ms, p99 ${h.p99Ms} ms, max ${h.maxMs} ms (${h.requests} checks, ${h.failures} failed)`;

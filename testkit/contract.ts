@@ -35,7 +35,10 @@ export function resolve<T>(node: T | { $ref?: string }, doc: OpenApiDocument = c
 const validatorsOf = new Map<OpenApiDocument, SchemaValidators>();
 const validators = (doc: OpenApiDocument) => {
   let found = validatorsOf.get(doc);
-  if (!found) validatorsOf.set(doc, (found = new SchemaValidators(doc)));
+  if (!found) {
+    found = new SchemaValidators(doc);
+    validatorsOf.set(doc, found);
+  }
   return found;
 };
 

@@ -65,7 +65,7 @@ export function forbiddenValues(schema: JsonSchema): unknown[] {
   if (schema.minLength) values.push('');
   if (schema.format && BAD_FORMAT[schema.format]) values.push(...BAD_FORMAT[schema.format]!);
   if (schema.pattern) values.push('\u0000 no pattern matches this');
-  if (schema.enum) values.push('NOT_IN_ENUM', String(schema.enum.find((v) => typeof v === 'string') ?? 'x').toUpperCase() + '_');
+  if (schema.enum) values.push('NOT_IN_ENUM', `${String(schema.enum.find((v) => typeof v === 'string') ?? 'x').toUpperCase()}_`);
   if (schema.minItems) values.push([]);
   if (schema.maxItems !== undefined && schema.items) values.push(Array.from({ length: schema.maxItems + 1 }, () => SAMPLE_OF_TYPE[typesOf(schema.items!)[0] ?? 'string']));
   return values;

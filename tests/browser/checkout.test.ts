@@ -5,7 +5,7 @@
 // Content-Security-Policy, and each step leaves a screenshot in test-results/screenshots/. Three
 // origins take part: the sandbox, the partner (the receiver, where success_url and failure_url
 // lead), and a foreign site, whose forms and frames must get nothing.
-import { type Browser, type FrameLocator, type Page } from 'playwright-core';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { axeViolations, launchChromium, screenshot } from '../support/browser.js';
 import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dispatcher.js';

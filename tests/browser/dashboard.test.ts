@@ -10,7 +10,7 @@
 // polling does.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { axeViolations, launchChromium, screenshot } from '../support/browser.js';
 import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dispatcher.js';

@@ -6,7 +6,7 @@
 // elsewhere, and each leaves a screenshot in test-results/screenshots/.
 
 import path from 'node:path';
-import { type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { axeViolations, launchChromium, screenshot } from '../support/browser.js';
 import { buildSandbox } from '../../src/sandbox/http/app.js';

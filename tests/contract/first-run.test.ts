@@ -40,7 +40,12 @@ function descendants(pid: number): number[] {
     }
   }
   const found: number[] = [];
-  const walk = (p: number) => (parents.get(p) ?? []).forEach((c) => (found.push(c), walk(c)));
+  const walk = (p: number) => {
+    for (const c of parents.get(p) ?? []) {
+      found.push(c);
+      walk(c);
+    }
+  };
   walk(pid);
   return found;
 }

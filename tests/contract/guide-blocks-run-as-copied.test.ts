@@ -69,8 +69,8 @@ function withMarkers(text: string): string {
   return out.join('\n');
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const pattern = (shown: string) => new RegExp(`^${shown.split(/\s*…\s*/).map(escape).join('.*')}$`);
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const pattern = (shown: string) => new RegExp(`^${shown.split(/\s*…\s*/).map(escapeRegExp).join('.*')}$`);
 
 let sandbox: SandboxProcess;
 beforeAll(async () => {
@@ -116,6 +116,7 @@ describe('the shell blocks of the guides run as copied against the sandbox', () 
 
   it('holds a block to what it defines and to what its comments show', () => {
     const block = (text: string): Block => ({ document: 'a guide', section: 'a section', text });
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell's default, as the guide writes it
     const defined = 'S=${S:-http://127.0.0.1:4010}; KEY=\'x-service-api-key: sandbox-dev-key\'\n';
     // $ID comes from another block, and c is not defined here.
     expect(() => runAsCopied([block(`${defined}curl -s -H "$KEY" $S/payments/v1/payment_session/$ID; echo`)])).toThrow(/ID/);

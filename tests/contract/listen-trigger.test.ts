@@ -90,7 +90,9 @@ async function receiverFor(answer?: ReceiverOptions['answer']) {
   const options: ReceiverOptions = { secret: '', ...(answer ? { answer } : {}) };
   const receiver = await startReceiver(options);
   receivers.push(receiver);
-  return { receiver, useSecret: (secret: string) => void (options.secret = secret) };
+  return { receiver, useSecret: (secret: string) => {
+    options.secret = secret;
+  } };
 }
 
 /** Starts `listen`, and resolves once it printed its secret; the receiver then verifies with it. */
@@ -257,6 +259,7 @@ describe('listen and trigger', () => {
     await until(() => listener.lines.some((line) => line.includes(shown)), 10_000, 'the line of the attempt');
     expect(await interrupt(listener)).toBe(0);
     // No control character at all, in any line or on standard error (lines are split on \n).
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters no line may carry raw
     const raw = /[\u0000-\u001f\u007f-\u009f]/;
     expect(listener.lines.filter((line) => raw.test(line))).toEqual([]);
     expect(raw.test(listener.stderr())).toBe(false);

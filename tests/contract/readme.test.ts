@@ -115,10 +115,10 @@ describe("the testing guide's evolution drill", () => {
       else if (comment !== undefined) comments.push(comment);
       previousWasComment = comment !== undefined;
     }
-    const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const pattern = (comment: string) => new RegExp(`^${comment.split(/\s*…\s*/).map(escape).join('.*')}$`);
+    const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const pattern = (comment: string) => new RegExp(`^${comment.split(/\s*…\s*/).map(escapeRegExp).join('.*')}$`);
     expect(comments).toHaveLength(output.length);
-    output.forEach((line, i) => expect(line).toMatch(pattern(comments[i]!)));
+    for (const [i, line] of output.entries()) expect(line).toMatch(pattern(comments[i]!));
   }, 60_000);
 });
 

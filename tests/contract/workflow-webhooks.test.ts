@@ -19,7 +19,7 @@ interface OutboxEvent { id: string; event_type: string; payload: { webhook_deliv
 describe('the webhooks of the contract scenarios', () => {
   let receiver: Receiver;
   let sandbox: SandboxProcess;
-  let queued: OutboxEvent[] = [];
+  const queued: OutboxEvent[] = [];
   let replay: { status: number | null; output: string };
 
   const get = async (route: string) => {

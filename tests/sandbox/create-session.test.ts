@@ -255,6 +255,7 @@ describe('a redirect URL with a control character', () => {
 
 describe('what create_payment_session refuses, and how it says so', () => {
   it('refuses amounts beyond 2^53 rather than rounding them', async () => {
+    // biome-ignore lint/correctness/noPrecisionLoss: 2^53 + 1, which no double holds, is what is sent
     const big = 9007199254740993;
     const { body } = await s.post('/payments/v1/create_payment_session', sessionRequest({ total_amount: big, amount_details: noCharges, order_items: [{ name: 'X', quantity: 1, price: big, amount_details: noCharges }] }));
     expect(body.error).toBe('OrderItemsInvalid');

@@ -149,7 +149,7 @@ describe('a database file that exists, open to others', () => {
     chmodSync(`${file}-shm`, 0o620);
     chmodSync(file, 0o700);
     expect(exposedFiles(file)).toEqual([{ path: `${file}-wal`, mode: 0o604 }, { path: `${file}-shm`, mode: 0o620 }]);
-    expect(exposureWarning(file)).toMatch(new RegExp(`: ${escape(file)}-wal \\(0604\\), ${escape(file)}-shm \\(0620\\)\\. Make it private: chmod 600 '${escape(file)}-wal' '${escape(file)}-shm'$`));
+    expect(exposureWarning(file)).toMatch(new RegExp(`: ${escapeRegExp(file)}-wal \\(0604\\), ${escapeRegExp(file)}-shm \\(0620\\)\\. Make it private: chmod 600 '${escapeRegExp(file)}-wal' '${escapeRegExp(file)}-shm'$`));
     chmodSync(file, 0o611);
     expect(exposedFiles(path.relative(process.cwd(), file)).map((f) => f.path)).toEqual([file, `${file}-wal`, `${file}-shm`]);
   });
@@ -217,7 +217,7 @@ describe('a database path that is a link, or no file', () => {
     chmodSync(target, 0o644);
     symlinkSync(path.join('real', 'target.db'), path.join(folder, 'link.db'));
     const { stderr } = await start(folder, 'link.db', 4703);
-    expect(stderr()).toMatch(new RegExp(`tokens: ${escape(target)} \\(0644\\), ${escape(target)}-wal \\(0644\\), ${escape(target)}-shm \\(0644\\)\\.`));
+    expect(stderr()).toMatch(new RegExp(`tokens: ${escapeRegExp(target)} \\(0644\\), ${escapeRegExp(target)}-wal \\(0644\\), ${escapeRegExp(target)}-shm \\(0644\\)\\.`));
   });
 
   it('databasePath follows every link, relative or absolute, through linked folders, to a file that may not exist', () => {
@@ -254,4 +254,4 @@ describe('a database path that is a link, or no file', () => {
   });
 });
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -14,7 +14,7 @@ afterAll(() => app.close());
 interface Forbidden { content: { 'application/json': { examples: Record<string, { $ref?: string }> } } }
 const forbidden = resolve<Forbidden>({ $ref: '#/components/responses/Forbidden' }, helpers);
 const examples = forbidden.content['application/json'].examples;
-const valueOf = (name: string) => resolve<{ value: unknown }>(examples[name]!, helpers).value;
+const exampleValue = (name: string) => resolve<{ value: unknown }>(examples[name]!, helpers).value;
 
 describe('the Host refusal of the helpers\' document', () => {
   it('is declared by every helper', () => {
@@ -30,7 +30,7 @@ describe('the Host refusal of the helpers\' document', () => {
   ])('%s is what the sandbox answers to Host: %s', async (name, host) => {
     for (const url of ['/sandbox/v1/revision', '/payments/v1/payment_sessions']) {
       const reply = await app.inject({ method: 'GET', url, headers: { host, 'x-service-api-key': 'sandbox-dev-key' } });
-      expect([url, reply.statusCode, reply.json()]).toEqual([url, 403, valueOf(name)]);
+      expect([url, reply.statusCode, reply.json()]).toEqual([url, 403, exampleValue(name)]);
     }
   });
 });

@@ -202,9 +202,11 @@ describe('a search, whatever another channel holds', () => {
       resolve();
     })));
     // Written in one go: the server reads all six requests before it runs any search.
-    sockets.forEach((socket, i) => socket.write(i < 5
-      ? `GET /payments/v1/payment_sessions?search=example.com HTTP/1.1\r\nHost: 127.0.0.1\r\nx-service-api-key: ${DEV_KEY}\r\n\r\n`
-      : 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'));
+    for (const [i, socket] of sockets.entries()) {
+      socket.write(i < 5
+        ? `GET /payments/v1/payment_sessions?search=example.com HTTP/1.1\r\nHost: 127.0.0.1\r\nx-service-api-key: ${DEV_KEY}\r\n\r\n`
+        : 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    }
     await Promise.all(answers);
     expect(answered[0]).toBe('health');
     expect(answered.slice(1)).toEqual(names.slice(0, 5));

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startDispatcher } from '../../src/sandbox/delivery/dispatcher.js';
 import type { DeliveryRequest } from '../../src/sandbox/delivery/attempt.js';
-import { HOLD_MOST, IDLE_EXPIRY_MS, IN_USE_MS, LEASE_MS, WebhookListeners } from '../../src/sandbox/delivery/listeners.js';
+import { IDLE_EXPIRY_MS, IN_USE_MS, LEASE_MS, WebhookListeners } from '../../src/sandbox/delivery/listeners.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
 import { verifyWebhook } from '../../src/webhooks/index.js';
 import { OTHER_KEY, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
@@ -203,7 +203,10 @@ describe('claiming deliveries', () => {
 
   it('is never POSTed by the dispatcher', async () => {
     const sent: DeliveryRequest[] = [];
-    const dispatcher = startDispatcher(s.store, { tickMs: 10, send: async (request) => (sent.push(request), { status: 204, response: null, error: null, latencyMs: 1 }) });
+    const dispatcher = startDispatcher(s.store, { tickMs: 10, send: async (request) => {
+      sent.push(request);
+      return { status: 204, response: null, error: null, latencyMs: 1 };
+    } });
     try {
       const listener = (await listen()).body;
       await s.post('/sandbox/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/webhooks' });

@@ -78,7 +78,10 @@ function unknownFields(type: ts.TypeNode, source: ts.SourceFile, at = ''): strin
 function answeredSchemas(): Set<string> {
   const reached = new Set<string>();
   const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item);
+      return;
+    }
     if (node === null || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
       if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')) {

@@ -29,7 +29,10 @@ function bounds(): { found: Bound[]; marks: Array<{ pointer: string; keyword: st
   const marks: Array<{ pointer: string; keyword: string }> = [];
   const walk = (node: unknown, pointer: string): void => {
     if (!node || typeof node !== 'object') return;
-    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${pointer}/${i}`));
+    if (Array.isArray(node)) {
+      for (const [i, item] of node.entries()) walk(item, `${pointer}/${i}`);
+      return;
+    }
     const record = node as Record<string, unknown>;
     const inferred = (record['x-inferred-bounds'] as string[] | undefined) ?? [];
     for (const keyword of inferred) marks.push({ pointer, keyword });

@@ -26,7 +26,10 @@ describe('the API key', () => {
 describe('the base URL', () => {
   it('accepts an https base URL and sends calls under it', async () => {
     const requests: Request[] = [];
-    const client = createServiceClient({ environment: 'https://sandbox.example/api/', apiKey: 'k', fetch: async (request) => (requests.push(request), listPage()) });
+    const client = createServiceClient({ environment: 'https://sandbox.example/api/', apiKey: 'k', fetch: async (request) => {
+      requests.push(request);
+      return listPage();
+    } });
     await client.GET('/payments/v1/payment_sessions');
     expect(requests[0]!.url).toBe('https://sandbox.example/api/payments/v1/payment_sessions');
   });
@@ -43,7 +46,10 @@ describe('the base URL', () => {
 
   it('sends a call under a base URL with a path and trailing slashes to that path', async () => {
     const requests: Request[] = [];
-    const client = createServiceClient({ environment: 'https://sandbox.example/api//', apiKey: 'k', fetch: async (request) => (requests.push(request), listPage()) });
+    const client = createServiceClient({ environment: 'https://sandbox.example/api//', apiKey: 'k', fetch: async (request) => {
+      requests.push(request);
+      return listPage();
+    } });
     await client.GET('/payments/v1/payment_sessions');
     expect(requests[0]!.url).toBe('https://sandbox.example/api/payments/v1/payment_sessions');
   });

@@ -101,12 +101,12 @@ describe('the line per attempt', () => {
 
   it('shows a failure with when its retry is due, no answer with why, and the end of the retries', () => {
     const retry = { kind: 'retry', dueAt: '2026-11-30T09:05:08.200Z', inMs: 1200 } as const;
-    expect(attemptLine({ ...base, status: 500, verdict: retry })).toMatch(/  500  12 ms  FAILED: retry 2 due in 1\.2 s \(2026-11-30T09:05:08\.200Z on the sandbox clock\)$/);
-    expect(attemptLine({ ...base, status: 200, verdict: retry })).toMatch(/  200  12 ms  FAILED \(only 204 delivers\): retry 2/);
+    expect(attemptLine({ ...base, status: 500, verdict: retry })).toMatch(/ {2}500 {2}12 ms {2}FAILED: retry 2 due in 1\.2 s \(2026-11-30T09:05:08\.200Z on the sandbox clock\)$/);
+    expect(attemptLine({ ...base, status: 200, verdict: retry })).toMatch(/ {2}200 {2}12 ms {2}FAILED \(only 204 delivers\): retry 2/);
     expect(attemptLine({ ...base, status: null, error: 'ECONNREFUSED', objectId: null, attempt: 3, verdict: retry }))
-      .toMatch(/dispute\.created {25}  - {35}  no answer \(ECONNREFUSED\)  12 ms  FAILED: retry 4 due in/);
-    expect(attemptLine({ ...base, status: 500, verdict: { kind: 'failed' } })).toMatch(/  FAILED for good: its 7 days of retries are over$/);
-    expect(attemptLine({ ...base, verdict: { kind: 'unrecorded', reason: 'report the attempt answered 400 InvalidState: …' } })).toMatch(/  204  12 ms  \(not recorded: report the attempt answered 400 InvalidState: …\)$/);
+      .toMatch(/dispute\.created {25} {2}- {35} {2}no answer \(ECONNREFUSED\) {2}12 ms {2}FAILED: retry 4 due in/);
+    expect(attemptLine({ ...base, status: 500, verdict: { kind: 'failed' } })).toMatch(/ {2}FAILED for good: its 7 days of retries are over$/);
+    expect(attemptLine({ ...base, verdict: { kind: 'unrecorded', reason: 'report the attempt answered 400 InvalidState: …' } })).toMatch(/ {2}204 {2}12 ms {2}\(not recorded: report the attempt answered 400 InvalidState: …\)$/);
   });
 
   it('reads the sandbox\'s record: delivered, due again (from when the answer came), or failed for good', () => {
@@ -144,7 +144,9 @@ describe('the triggers', () => {
   it('list one line each, aliases after', () => {
     const lines = triggerList();
     expect(lines).toHaveLength(triggerNames().length + 2);
-    lines.forEach((line, i) => expect(line.startsWith(i < triggerNames().length ? triggerNames()[i]! : 'payment_')).toBe(true));
+    for (const [i, line] of lines.entries()) {
+      expect(line.startsWith(i < triggerNames().length ? triggerNames()[i]! : 'payment_')).toBe(true);
+    }
     expect(lines.at(-2)).toMatch(/^payment_session_complete +the same as payment_session_complete\.captured$/);
   });
 });

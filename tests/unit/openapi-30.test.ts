@@ -357,6 +357,7 @@ describe('a schema', () => {
   it('with if/then/else keeps them as extensions, with the rule in its description', () => {
     const condition = { description: 'A free trial.', required: ['trial'] };
     const { schema, losses } = convertSchema({
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's own if/then/else keywords
       type: 'object', description: 'Body.', if: condition, then: { description: 'Total is 0.', properties: { total: { const: 0 } } }, else: { properties: { total: { minimum: 1 } } },
     });
     expect(schema).toEqual({

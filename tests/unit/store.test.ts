@@ -9,7 +9,9 @@ import { MIGRATIONS } from '../../src/sandbox/store/migrations.js';
 import { deliveryId, randomIds } from '../../src/sandbox/ids.js';
 
 const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 const tempDb = () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sandbox-store-'));
   dirs.push(dir);

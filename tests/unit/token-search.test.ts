@@ -94,10 +94,10 @@ describe('a token search in one channel', () => {
     const store = createStore(db);
     store.tokens.insert(token('dev', 'ann@example.com', 'Pat Lee', { lmn_expires_at: '2030-06-15' }));
     expect(list(store, 'dev', { email: 'example', name: 'a', cardExpiresBefore: '2031-01', lmnExpiresBefore: '2031-01-01' }).tokens).toHaveLength(1);
-    const reads = spy.mock.calls.map(([sql]) => sql).filter((sql) => sql.includes('json_each') && sql.includes('payment_tokens')).map((sql) => {
+    const reads = spy.mock.calls.map(([sql]) => sql).filter((sql) => sql.includes('json_each') && sql.includes('payment_tokens')).flatMap((sql) => {
       const params = Object.fromEntries([...sql.matchAll(/@(\w+)/g)].map(([, name]) => [name, name === 'seqs' ? '[1]' : 'x']));
       return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(sql.includes('?') ? ['[1]'] : params) as Array<{ detail: string }>).map((row) => row.detail);
-    }).flat().filter((line) => line.includes('payment_tokens'));
+    }).filter((line) => line.includes('payment_tokens'));
     // The filters first, then the page's rows, each read by its seq.
     expect(reads).toEqual([
       'SEARCH payment_tokens USING COVERING INDEX payment_tokens_channel_seq (channel=? AND seq=?)',

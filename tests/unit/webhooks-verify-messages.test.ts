@@ -3,7 +3,7 @@
 // bodies are an envelope. Every test runs against both flavours.
 import { describe, expect, it } from 'vitest';
 import {
-  signWebhook, verifyWebhook, verifyWebhookAsync, WebhookSignatureError, type VerifyWebhookOptions, type WebhookEvent,
+  signWebhook, verifyWebhook, verifyWebhookAsync, type VerifyWebhookOptions, type WebhookEvent,
 } from '../../src/webhooks/index.js';
 
 const flavours: Array<{ name: string; verify: (options: VerifyWebhookOptions) => Promise<WebhookEvent> }> = [

@@ -84,6 +84,7 @@ export const csharpOpenapiGenerator: Row = {
     const pinned = debianLibraries.filter((name) => ctx.pins[name]);
     await expectDebianPins(ctx, pinned);
     for (const name of debianLibraries.filter((n) => !ctx.pins[n])) {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own format, not a template
       const installed = (await ctx.run('dpkg-query', ['-W', '-f=${Version}', name], { allowFailure: true })).output.trim();
       ctx.log(`toolchain.json does not pin ${name}; the machine has ${installed || 'none'}`);
     }

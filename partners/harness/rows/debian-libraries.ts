@@ -20,6 +20,7 @@ export async function expectDebianPins(ctx: RowContext, packages: string[]): Pro
   for (const name of packages) {
     const pin = ctx.pins[name];
     if (!pin) throw new Error(`toolchain.json's partners section does not pin ${name}`);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own format, not a template
     const result = await ctx.run('dpkg-query', ['-W', '-f=${Version}', name], { allowFailure: true });
     const installed = result.output.trim();
     if (result.status !== 0 || installed === '') throw new Error(`Debian's ${name} is not installed (apt-get install ${name})`);

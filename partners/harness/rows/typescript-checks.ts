@@ -126,6 +126,7 @@ export function memberType(file: string, typeName: string, member: string): stri
 /** Lines of a generator's output that warn, without terminal colours. */
 export function warningLines(output: string): string[] {
   return output
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's colour codes start with ESC
     .replace(/\u001b\[[0-9;]*m/g, '')
     .split('\n')
     .map((line) => line.trim())

@@ -8,8 +8,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { build } from './build.mjs';
-import { runTool } from './lib/tools.mjs';
+import { build } from '../build/documents.mjs';
+import { runTool } from '../build/lib/tools.ts';
 
 // source: the split root; bundle: the name build.mjs gives its bundle (.yaml and .json).
 const documents = [

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 // @ts-expect-error: the diff script is plain JavaScript, without types.
-import { checkCompatibility, formatReport, latestRelease } from '../../scripts/diff.mjs';
+import { checkCompatibility, formatReport, latestRelease } from '../../build/diff.mjs';
 import { repoRoot } from '../support/contract.js';
 
 interface Schema { enum?: string[]; required?: string[]; properties?: Record<string, Schema>; type?: string; description?: string }

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the build script is plain JavaScript, without types.
-import { build } from '../../scripts/build.mjs';
+import { build } from '../../build/documents.mjs';
 import { repoRoot } from '../support/contract.js';
 
 const committed = path.join(repoRoot, 'generated');

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { addsToOpenEnum, evolutionBreaks } from './lib/evolution.mjs';
 import { changelogEntry, sourceBreaks, unlistedNames } from './lib/source-names.mjs';
-import { root, runTool } from './lib/tools.mjs';
+import { root, runTool } from './lib/tools.ts';
 
 const releaseFile = /^(\d+)\.(\d+)\.(\d+)\.yaml$/;
 const methods = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);

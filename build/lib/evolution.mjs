@@ -3,7 +3,7 @@
 // and in them every object schema that refuses a property it does not name, and every enum. Works
 // on the OpenAPI 3.1 contract and on its 3.0 companion (whose webhooks are `x-webhooks`). The spec
 // tests hold the policy with it, and the breaking-change gate (scripts/diff.mjs) rates changes by it.
-import { openEnumValues } from './open-enum.mjs';
+import { openEnumValues } from '../../src/contract/open-enum.ts';
 
 const isNode = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);

@@ -10,7 +10,7 @@
 import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { buildSite } from './docs/build-site.mjs';
-import { root } from './lib/tools.mjs';
+import { root } from './lib/tools.ts';
 
 /** Whether a process runs with this pid (EPERM: it runs, as another user). */
 const alive = (pid) => {

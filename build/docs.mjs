@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildSite, isFresh } from './docs/build-site.mjs';
-import { root } from './lib/tools.mjs';
+import { root } from './lib/tools.ts';
 
 export { buildSite };
 

@@ -32,7 +32,8 @@ function scalarBundle() {
 
 /** Every file the site is made from: the contract's documents, the guides, the samples programs, and this builder. */
 function inputs() {
-  const files = [...DOCUMENTS.map(({ file }) => path.join(root, 'generated', file)), scalarBundle(), path.join(root, 'build', 'lib', 'samples.mjs')];
+  const files = [...DOCUMENTS.map(({ file }) => path.join(root, 'generated', file)), scalarBundle(),
+    path.join(root, 'build', 'lib', 'samples.mjs')];
   // A missing program is not an input: the build names it.
   files.push(...SAMPLE_PROGRAMS.map(({ file }) => path.join(root, file)).filter((file) => existsSync(file)));
   for (const dir of [path.join(root, 'docs'), path.join(root, 'docs', 'guides'), here]) {

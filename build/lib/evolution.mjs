@@ -2,7 +2,7 @@
 // which schemas the service's answers and deliveries reach and which a partner's requests reach,
 // and in them every object schema that refuses a property it does not name, and every enum. Works
 // on the OpenAPI 3.1 contract and on its 3.0 companion (whose webhooks are `x-webhooks`). The spec
-// tests hold the policy with it, and the breaking-change gate (scripts/diff.mjs) rates changes by it.
+// tests hold the policy with it, and the breaking-change gate (build/diff.mjs) rates changes by it.
 import { openEnumValues } from '../../src/contract/open-enum.ts';
 
 const isNode = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -2,7 +2,7 @@
 // the component schemas (`PaymentSessionKind.AUTHORIZATION`, `RefundReason`), so a schema renamed or
 // removed, or a field pointed at another named schema, leaves the wire as it was and still breaks
 // every partner's build that names the old type. redocly diff rates a renamed schema patch; the
-// breaking-change gate (scripts/diff.mjs) reports these with this module, as source breaks, a class
+// breaking-change gate (build/diff.mjs) reports these with this module, as source breaks, a class
 // of their own beside the wire's major, minor and patch.
 
 const isNode = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);

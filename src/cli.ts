@@ -124,9 +124,13 @@ async function sandbox(args: string[]) {
   exitWhenOrphaned(stop);
 }
 
-/** The docs builder of a clone (build/docs.mjs), on this Node: it stays out of the package. */
+/**
+ * The docs builder of a clone (build/docs.mjs), on this Node: it stays out of the package. It
+ * imports TypeScript, whose types Node strips by default from 22.18; before, only when asked.
+ */
 function runDocsBuilder(file: string, args: string[]) {
-  const child = spawn(process.execPath, [file, ...args], { stdio: 'inherit' });
+  const stripTypes = process.features.typescript ? [] : ['--experimental-strip-types'];
+  const child = spawn(process.execPath, [...stripTypes, file, ...args], { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => child.kill(signal));
   exitWhenOrphaned(() => child.kill('SIGTERM'));
   child.on('exit', (code) => process.exit(code ?? 1));

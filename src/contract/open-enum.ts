@@ -2,7 +2,7 @@
 // enum of an answer or a delivery: `anyOf: [{type: string, enum: [known…]}, {type: string}]`, the
 // known values and any other string, with at most `type: string` and annotations beside. The mock
 // reads 400 codes by it; the OpenAPI 3.0 companion (build/lib/openapi-30.ts) and the TypeScript
-// types (build/documents.mjs) restate it, and the spec tests find enums by it.
+// types (build/documents.ts) restate it, and the spec tests find enums by it.
 // It imports nothing: the build runs it on Node's own type stripping, which follows no `.js` import.
 
 const BRANCH_KEYS = new Set(['type', 'enum', 'description']);

@@ -3,7 +3,7 @@
 // sandbox itself (tests/support/sandbox.ts): the later version stays inside what the contract allows.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openEnumValues } from '../../src/contract/open-enum.ts';
-import { enumsIn, schemaReach } from '../../build/lib/evolution.mjs';
+import { enumsIn, schemaReach } from '../../build/lib/evolution.ts';
 import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dispatcher.js';
 import { laterValue } from '../../src/sandbox/domain/evolution-drill.js';
 import { buildSandbox } from '../../src/sandbox/http/app.js';

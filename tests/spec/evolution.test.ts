@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/contract.js';
-import { closedObjects, enumsIn, schemaReach, type EvolutionDocument } from '../../build/lib/evolution.mjs';
+import { closedObjects, enumsIn, schemaReach, type EvolutionDocument } from '../../build/lib/evolution.ts';
 
 type Document = EvolutionDocument;
 

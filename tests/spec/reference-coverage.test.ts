@@ -2,7 +2,7 @@
 // with an example), query parameters, enums, webhooks and the idempotency rules.
 import { describe, expect, it } from 'vitest';
 import { contract, operationById, operations, resolve, violations, type MediaType } from '../support/contract.js';
-import { schemaReach, type EvolutionDocument } from '../../build/lib/evolution.mjs';
+import { schemaReach, type EvolutionDocument } from '../../build/lib/evolution.ts';
 import { openEnumValues } from '../../src/contract/open-enum.ts';
 import { documentedValues } from '../../src/sandbox/http/document-facts.js';
 import {

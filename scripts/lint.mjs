@@ -8,14 +8,14 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { build } from './build.mjs';
-import { runTool } from './lib/tools.mjs';
+import { build } from '../build/documents.ts';
+import { runTool } from '../build/lib/tools.ts';
 
-// source: the split root; bundle: the name build.mjs gives its bundle (.yaml and .json).
+// source: the split root; bundle: the name build/documents.ts gives its bundle (.yaml and .json).
 const documents = [
   { name: 'contract', source: 'openapi/openapi.yaml', bundle: 'openapi' },
   { name: 'sandbox helper API', source: 'openapi/sandbox.yaml', bundle: 'sandbox' },
-  // Converted from the contract's bundle by build.mjs: no split sources of its own.
+  // Converted from the contract's bundle by build/documents.ts: no split sources of its own.
   { name: 'contract, OpenAPI 3.0.3 companion', bundle: 'openapi-3.0' },
 ];
 

@@ -13,9 +13,9 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { setPriority } from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
-import { isFresh } from './docs/build-site.mjs';
-import { lockHolder } from './docs-in-background.mjs';
-import { root } from './lib/tools.mjs';
+import { isFresh } from '../build/docs/build-site.mjs';
+import { lockHolder } from '../build/docs-in-background.mjs';
+import { root } from '../build/lib/tools.ts';
 
 const filesUnder = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
   const file = path.join(dir, e.name);
@@ -58,7 +58,7 @@ export function buildDocsInBackgroundIfStale(site = path.join(root, 'site')) {
   console.log(`Building the docs into ${path.relative(process.cwd(), site) || '.'}/ in the background (first start, or the contract or a guide changed): /docs/ ${existsSync(path.join(site, 'index.html')) ? 'serves the previous build' : 'says so and reloads itself'} until they are ready.`);
   const lock = `${site}.building`;
   if (lockHolder(lock) !== undefined) return true; // another start is building them
-  const builder = spawn(process.execPath, [path.join(root, 'scripts', 'docs-in-background.mjs'), site], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  const builder = spawn(process.execPath, [path.join(root, 'build', 'docs-in-background.mjs'), site], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   // The lock names the builder before this script exits, so the sandbox's banner and /docs/ know at once.
   writeFileSync(lock, String(builder.pid));
   // The sandbox starting beside it comes first: on 2 cores the build would otherwise slow its start.

@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { installNode, toolchain } from './lib/runtimes.mjs';
-import { root } from './lib/tools.mjs';
+import { root } from '../build/lib/tools.ts';
 
 const SUITES = [
   'tests/unit', 'tests/sandbox', 'tests/package', 'tests/contract', 'partners/harness', 'conformance', 'mutation',

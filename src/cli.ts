@@ -6,18 +6,14 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync } from 'node:fs';
 import module from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { exitWhenOrphaned } from './orphan.js';
+import { packageRoot } from './package-root.js';
 import { unsupportedNodeReason } from './runtime.js';
 import { printable } from './sandbox/cli/terminal-text.js';
 
-/** The package's folder, from src/ or from dist/. */
-const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
 /** The sandbox's own dependencies are optional peers of the package: the client stays light without them. */
 const SANDBOX_PEERS = 'fastify@5 better-sqlite3@13 ajv@8 ajv-formats@3';
-const MOCK_PEERS = '@stoplight/prism-cli@5';
 
 const USAGE = `Usage: hsa-fsa-sandbox <command> [options]
   sandbox [--host H] [--port P] [--db FILE|:memory:] [--reset] [--cors-origin O] [--quiet]
@@ -128,10 +124,13 @@ async function sandbox(args: string[]) {
   exitWhenOrphaned(stop);
 }
 
-function runScript(script: string, args: string[], needs: string) {
-  const file = path.join(packageRoot, 'scripts', script);
-  if (!existsSync(file)) throw new Error(`${script} is not part of this installation: ${needs}`);
-  const child = spawn(process.execPath, [file, ...args], { stdio: 'inherit' });
+/**
+ * The docs builder of a clone (build/docs.mjs), on this Node: it stays out of the package. It
+ * imports TypeScript, whose types Node strips by default from 22.18; before, only when asked.
+ */
+function runDocsBuilder(file: string, args: string[]) {
+  const stripTypes = process.features.typescript ? [] : ['--experimental-strip-types'];
+  const child = spawn(process.execPath, [...stripTypes, file, ...args], { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => child.kill(signal));
   exitWhenOrphaned(() => child.kill('SIGTERM'));
   child.on('exit', (code) => process.exit(code ?? 1));
@@ -155,9 +154,10 @@ try {
   const tooOld = unsupportedNodeReason(process.version);
   if (tooOld) throw new Error(tooOld);
   if (command === 'sandbox') await sandbox(rest);
-  else if (command === 'mock') runScript('mock.mjs', rest, `npm install --save-dev ${MOCK_PEERS}`);
+  else if (command === 'mock') await (await import('./mock/prism-mock.js')).runMock(rest);
   else if (command === 'docs') {
-    if (existsSync(path.join(packageRoot, 'scripts', 'docs.mjs'))) runScript('docs.mjs', rest, '');
+    const builder = path.join(packageRoot, 'build', 'docs.mjs');
+    if (existsSync(builder)) runDocsBuilder(builder, rest);
     else copyShippedSite(rest);
   }
   else if (command === 'listen') {

@@ -2,7 +2,7 @@
 // the matrix runs it against today's sandbox before the rows, as a line of its own in the table
 // (only its samples step applies: nothing is generated or compiled).
 import path from 'node:path';
-import { sampleProgramOf } from '../../scripts/lib/samples.mjs';
+import { sampleProgramOf } from '../../build/lib/samples.mjs';
 import type { SampleProgram, Toolchain } from './row.js';
 
 export const CURL_TOOLCHAIN: Toolchain[] = [

@@ -38,7 +38,7 @@ import { partnersCacheDir } from './cache-dir.js';
 import { checkUnknownEvent, checkVerifier } from './verifier-check.js';
 import { checkSampleProgram } from './samples-check.js';
 import { CURL_TOOLCHAIN, curlSamples, curlVersion } from './curl.js';
-import { operationIdsOf } from '../../scripts/lib/samples.mjs';
+import { operationIdsOf } from '../../build/lib/samples.mjs';
 import { runNotesBlocks } from './notes-step.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -147,7 +147,7 @@ export interface Row {
  * network) stays outside the markers. It reads the same environment as the flow
  * (PARTNER_BASE_URL, PARTNER_API_KEY, PARTNER_RUN) and ends on the line
  * `PARTNER_SAMPLES {"<operationId>": <HTTP status it got>, …}`, one entry per operation.
- * `file`, `label` and `lang` are the row's entry of SAMPLE_PROGRAMS (scripts/lib/samples.mjs),
+ * `file`, `label` and `lang` are the row's entry of SAMPLE_PROGRAMS (build/lib/samples.mjs),
  * which the docs build reads without loading the rows: a row spreads `sampleProgramOf(<its id>)`.
  */
 export interface SampleProgram {

@@ -1,9 +1,9 @@
 // The matrix's samples step: a samples program, run against today's sandbox, must report a 2xx
 // status for every operation of the contract, and its file must mark exactly one call of each,
-// as the docs build cuts them (scripts/lib/samples.mjs).
+// as the docs build cuts them (build/lib/samples.mjs).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { commentOf, reportedStatuses, samplesOf } from '../../scripts/lib/samples.mjs';
+import { commentOf, reportedStatuses, samplesOf } from '../../build/lib/samples.mjs';
 import type { FlowEnvironment, RowContext, SampleProgram } from './row.js';
 
 /** What is wrong with a samples program: its markers (in `text`, the file's content) and the statuses its output reports. */

@@ -14,13 +14,13 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { axeViolations, launchChromium, screenshot, SHOTS } from '../support/browser.js';
 // @ts-expect-error: the docs builder is plain JavaScript, without types.
-import { buildSite } from '../../scripts/docs/build-site.mjs';
+import { buildSite } from '../../build/docs/build-site.mjs';
 // @ts-expect-error: as above.
-import { GUIDES } from '../../scripts/docs/pages.mjs';
+import { GUIDES } from '../../build/docs/pages.mjs';
 import { contract, operationById, operations, repoRoot } from '../../testkit/contract.js';
-import { commentOf, operationIdsOf, samplesOf } from '../../scripts/lib/samples.mjs';
+import { commentOf, operationIdsOf, samplesOf } from '../../build/lib/samples.mjs';
 import { curlSamples, rows } from '../../partners/harness/index.js';
-import { openEnumValues } from '../../scripts/lib/open-enum.mjs';
+import { openEnumValues } from '../../src/contract/open-enum.js';
 import { sessionRequest } from '../../testkit/sandbox.js';
 import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../../testkit/sandbox-process.js';
 

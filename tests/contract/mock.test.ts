@@ -79,7 +79,7 @@ describe('Prism mock', () => {
   });
 });
 
-// `npm run mock` (scripts/mock.mjs): Prism behind a front that answers what Prism answers outside
+// `npm run mock` (src/mock/): Prism behind a front that answers what Prism answers outside
 // the contract in the contract's shape.
 describe('npm run mock, for a frontend team', () => {
   let mock: ChildProcess;
@@ -87,7 +87,7 @@ describe('npm run mock, for a frontend team', () => {
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    mock = spawn(process.execPath, [path.join(repoRoot, 'scripts', 'mock.mjs'), '--port', String(port), '-v', 'error'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    mock = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src', 'cli.ts'), 'mock', '--port', String(port), '-v', 'error'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     mock.stdout?.on('data', (chunk) => (output += chunk));
     mock.stderr?.on('data', (chunk) => (output += chunk));

@@ -11,9 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the start scripts are plain JavaScript, without types.
 import { buildDocsInBackgroundIfStale } from '../../scripts/prepare-start.mjs';
 // @ts-expect-error: as above.
-import { lockHolder, takeLock } from '../../scripts/docs-in-background.mjs';
+import { lockHolder, takeLock } from '../../build/docs-in-background.mjs';
 // @ts-expect-error: as above.
-import { isFresh } from '../../scripts/docs/build-site.mjs';
+import { isFresh } from '../../build/docs/build-site.mjs';
 import { docsBeingBuilt } from '../../src/sandbox/http/docs-build-state.js';
 import { until } from '../../testkit/webhook-receiver.js';
 

@@ -2,8 +2,8 @@
 // version of the service. Every answer here is also checked against the document by the test
 // sandbox itself (testkit/sandbox.ts): the later version stays inside what the contract allows.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openEnumValues } from '../../scripts/lib/open-enum.mjs';
-import { enumsIn, schemaReach } from '../../scripts/lib/evolution.mjs';
+import { openEnumValues } from '../../src/contract/open-enum.ts';
+import { enumsIn, schemaReach } from '../../build/lib/evolution.ts';
 import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dispatcher.js';
 import { laterValue } from '../../src/sandbox/domain/evolution-drill.js';
 import { buildSandbox } from '../../src/sandbox/http/app.js';

@@ -1,4 +1,4 @@
-// The breaking-change gate (scripts/diff.mjs, `npm run diff`): the working contract against the
+// The breaking-change gate (build/diff.mjs, `npm run diff`): the working contract against the
 // newest release, then edited copies of the frozen 1.0.0 release, so that these cases do not move
 // when the contract does. A breaking change passes only with a new major and its changelog heading.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 // @ts-expect-error: the diff script is plain JavaScript, without types.
-import { checkCompatibility, formatReport, latestRelease } from '../../scripts/diff.mjs';
+import { checkCompatibility, formatReport, latestRelease } from '../../build/diff.mjs';
 import { repoRoot } from '../../testkit/contract.js';
 
 interface Schema { enum?: string[]; required?: string[]; properties?: Record<string, Schema>; type?: string; description?: string }

@@ -10,15 +10,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the docs builder is plain JavaScript, without types.
-import { buildSite, isFresh } from '../../scripts/docs/build-site.mjs';
+import { buildSite, isFresh } from '../../build/docs/build-site.mjs';
 // @ts-expect-error: as above.
-import { GUIDES } from '../../scripts/docs/pages.mjs';
+import { GUIDES } from '../../build/docs/pages.mjs';
 // @ts-expect-error: as above.
-import { edgesOf, stateDiagrams, tableRows } from '../../scripts/docs/state-diagrams.mjs';
+import { edgesOf, stateDiagrams, tableRows } from '../../build/docs/state-diagrams.mjs';
 // @ts-expect-error: as above.
-import { consoleAnchor, referenceAnchor, samplePrograms, SANDBOX_SERVER } from '../../scripts/docs/reference-document.mjs';
-import { openEnumValues } from '../../scripts/lib/open-enum.mjs';
-import { commentOf, operationIdsOf, samplesOf } from '../../scripts/lib/samples.mjs';
+import { consoleAnchor, referenceAnchor, samplePrograms, SANDBOX_SERVER } from '../../build/docs/reference-document.mjs';
+import { openEnumValues } from '../../src/contract/open-enum.js';
+import { commentOf, operationIdsOf, samplesOf } from '../../build/lib/samples.mjs';
 import { curlSamples, rows } from '../../partners/harness/index.js';
 import { contract, operations, repoRoot } from '../../testkit/contract.js';
 

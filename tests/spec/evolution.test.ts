@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../testkit/contract.js';
-import { closedObjects, enumsIn, schemaReach, type EvolutionDocument } from '../../scripts/lib/evolution.mjs';
+import { closedObjects, enumsIn, schemaReach, type EvolutionDocument } from '../../build/lib/evolution.ts';
 
 type Document = EvolutionDocument;
 

@@ -3,8 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error: the build script is plain JavaScript, without types.
-import { build } from '../../scripts/build.mjs';
+import { build } from '../../build/documents.ts';
 import { repoRoot } from '../../testkit/contract.js';
 
 const committed = path.join(repoRoot, 'generated');

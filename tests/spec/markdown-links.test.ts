@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: the docs builder is plain JavaScript, without types.
-import { DOCUMENTS, landingPage, referenceAnchors } from '../../scripts/docs/pages.mjs';
+import { DOCUMENTS, landingPage, referenceAnchors } from '../../build/docs/pages.mjs';
 import { contract, repoRoot } from '../../testkit/contract.js';
 import { githubSlug, headingAnchors, linkProblems, linksOf, type SitePages } from '../support/markdown-links.js';
 

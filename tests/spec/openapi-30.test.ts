@@ -6,8 +6,7 @@ import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-// @ts-expect-error: the converter is plain JavaScript, without types.
-import { toOpenApi30 } from '../../scripts/lib/openapi-30.mjs';
+import { toOpenApi30 } from '../../build/lib/openapi-30.ts';
 import { repoRoot } from '../../testkit/contract.js';
 
 type Json = Record<string, any>;

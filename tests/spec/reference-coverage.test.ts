@@ -2,8 +2,8 @@
 // with an example), query parameters, enums, webhooks and the idempotency rules.
 import { describe, expect, it } from 'vitest';
 import { contract, operationById, operations, resolve, violations, type MediaType } from '../../testkit/contract.js';
-import { schemaReach, type EvolutionDocument } from '../../scripts/lib/evolution.mjs';
-import { openEnumValues } from '../../scripts/lib/open-enum.mjs';
+import { schemaReach, type EvolutionDocument } from '../../build/lib/evolution.ts';
+import { openEnumValues } from '../../src/contract/open-enum.js';
 import { documentedValues } from '../../src/sandbox/http/document-facts.js';
 import {
   COMMON_ERRORS, COMMON_STATUSES, DISPUTE_OPTIONAL_FIELDS, ENUMS, OPEN_ENUMS, ERRORS_400, IDEMPOTENCY, REQUEST_ENUMS,

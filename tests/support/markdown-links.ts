@@ -24,7 +24,7 @@ export const linksOf = (markdown: string) =>
 export const githubSlug = (heading: string) =>
   heading.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '').toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').trim().replace(/ /g, '-');
 
-/** The docs site's anchor of a heading (scripts/docs/pages.mjs): the same, but `_` dropped and spaces collapsed. */
+/** The docs site's anchor of a heading (build/docs/pages.mjs): the same, but `_` dropped and spaces collapsed. */
 export const siteSlug = (heading: string) =>
   heading.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '').toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, '').trim().replace(/\s+/g, '-');
 

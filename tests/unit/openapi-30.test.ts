@@ -1,9 +1,8 @@
-// The OpenAPI 3.0.3 converter (scripts/lib/openapi-30.mjs) on small documents: each rule, in each
+// The OpenAPI 3.0.3 converter (build/lib/openapi-30.ts) on small documents: each rule, in each
 // place a schema can stand, what it reports as lost, and what it refuses.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: the converter is plain JavaScript, without types.
-import { toOpenApi30 } from '../../scripts/lib/openapi-30.mjs';
+import { toOpenApi30 } from '../../build/lib/openapi-30.ts';
 
 type Json = Record<string, any>;
 type Loss = { kind: string; at: string; to: string };
@@ -119,7 +118,7 @@ describe('the document', () => {
 
   it('refuses a field that OpenAPI 3.0 does not have, naming it and its place', () => {
     const withField = (operation: Json) => documentWith({ paths: { '/a': { get: { responses: { 200: { description: 'ok' } }, ...operation } } } });
-    expect(() => convert(withField({ idempotent: true }))).toThrow(/#\/paths\/~1a\/get\/idempotent: "idempotent" is not a field of an OpenAPI 3\.0 Operation Object\. Teach scripts\/lib\/openapi-30\.mjs/);
+    expect(() => convert(withField({ idempotent: true }))).toThrow(/#\/paths\/~1a\/get\/idempotent: "idempotent" is not a field of an OpenAPI 3\.0 Operation Object\. Teach build\/lib\/openapi-30\.ts/);
     expect(() => convert(documentWith({ paths: { '/a': { query: { responses: {} } } } }))).toThrow(/#\/paths\/~1a\/query: "query" is not a field of an OpenAPI 3\.0 PathItem Object/);
     expect(() => convert(documentWith({ components: { securitySchemes: { M: { type: 'mutualTLS' } } } }))).toThrow(/#\/components\/securitySchemes\/M\/type: OpenAPI 3\.0 has no security scheme of type "mutualTLS"/);
     expect(() => convert(documentWith({ paths: { '/a': { get: {} } } }))).toThrow(/#\/paths\/~1a\/get: OpenAPI 3\.0 requires responses/);

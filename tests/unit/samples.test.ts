@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commentOf, dedent, operationIdsOf, reportedStatuses, SAMPLE_PROGRAMS, sampleProgramOf, sampleRegions, samplesOf } from '../../scripts/lib/samples.mjs';
+import { commentOf, dedent, operationIdsOf, reportedStatuses, SAMPLE_PROGRAMS, sampleProgramOf, sampleRegions, samplesOf } from '../../build/lib/samples.mjs';
 import {
   curlSamples, matrixTable, notRun, rows, sampleProgramProblems, type RowReport,
 } from '../../partners/harness/index.js';

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import type { DefaultsClient, Row, RowContext } from '../row.js';
-import { sampleProgramOf } from '../../../scripts/lib/samples.mjs';
+import { sampleProgramOf } from '../../../build/lib/samples.mjs';
 import { expectDebianPins } from './debian-libraries.js';
 import { generatorWarnings, openapiGenerator, OPENAPI_GENERATOR_TOOLCHAIN } from './openapi-generator.js';
 

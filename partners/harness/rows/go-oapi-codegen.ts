@@ -7,7 +7,7 @@ import { copyFileSync, cpSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DefaultsClient, Row, RowContext } from '../row.js';
 import { copyPartnerFiles } from './npm-project.js';
-import { sampleProgramOf } from '../../../scripts/lib/samples.mjs';
+import { sampleProgramOf } from '../../../build/lib/samples.mjs';
 
 const source = 'partners/go/oapi-codegen';
 const generated = 'checkoutapi/checkoutapi.gen.go';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import type { DefaultsClient, Row, RowContext } from '../row.js';
 import { generatorWarnings, openapiGenerator, OPENAPI_GENERATOR_TOOLCHAIN } from './openapi-generator.js';
-import { sampleProgramOf } from '../../../scripts/lib/samples.mjs';
+import { sampleProgramOf } from '../../../build/lib/samples.mjs';
 
 const source = 'partners/java/openapi-generator';
 const clientPackage = 'com.example.payments.client';

@@ -1,7 +1,7 @@
 // A fresh npm project in a row's folder, with exact versions, as a partner's repository holds one.
 import { cpSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { sampleProgramOf } from '../../../scripts/lib/samples.mjs';
+import { sampleProgramOf } from '../../../build/lib/samples.mjs';
 import type { DefaultsClient, Row, RowContext, SampleProgram } from '../row.js';
 
 export async function npmProject(ctx: RowContext, deps: { dependencies?: Record<string, string>; devDependencies?: Record<string, string> }): Promise<void> {

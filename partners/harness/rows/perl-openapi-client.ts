@@ -4,7 +4,7 @@
 import { copyFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DefaultsClient, Row, RowContext } from '../row.js';
-import { sampleProgramOf } from '../../../scripts/lib/samples.mjs';
+import { sampleProgramOf } from '../../../build/lib/samples.mjs';
 import { expectDebianPins } from './debian-libraries.js';
 import { copyPartnerFiles } from './npm-project.js';
 

@@ -8,7 +8,7 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DefaultsClient, Row, RowContext } from '../row.js';
-import { sampleProgramOf } from '../../../scripts/lib/samples.mjs';
+import { sampleProgramOf } from '../../../build/lib/samples.mjs';
 import { checkEach, expectDebianPins, filesUnder } from './debian-libraries.js';
 import { copyPartnerFiles } from './npm-project.js';
 import { generatorWarnings, openapiGenerator, OPENAPI_GENERATOR_TOOLCHAIN } from './openapi-generator.js';

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DefaultsClient, Row, RowContext } from '../row.js';
-import { sampleProgramOf } from '../../../scripts/lib/samples.mjs';
+import { sampleProgramOf } from '../../../build/lib/samples.mjs';
 import { copyPartnerFiles } from './npm-project.js';
 import { OPENAPI_GENERATOR_TOOLCHAIN, generatorWarnings, openapiGenerator } from './openapi-generator.js';
 import { PYTHON_TOOLCHAIN, copyVerifier } from './python.js';

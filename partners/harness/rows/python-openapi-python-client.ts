@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DefaultsClient, Row, RowContext } from '../row.js';
-import { sampleProgramOf } from '../../../scripts/lib/samples.mjs';
+import { sampleProgramOf } from '../../../build/lib/samples.mjs';
 import { copyPartnerFiles } from './npm-project.js';
 import { PYTHON_TOOLCHAIN, copyVerifier } from './python.js';
 import { pythonVenv } from './python-venv.js';

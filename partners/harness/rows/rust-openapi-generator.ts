@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { DefaultsClient, Row, RowContext } from '../row.js';
 import { copyPartnerFiles } from './npm-project.js';
 import { OPENAPI_GENERATOR_TOOLCHAIN, generatorWarnings, openapiGenerator } from './openapi-generator.js';
-import { sampleProgramOf } from '../../../scripts/lib/samples.mjs';
+import { sampleProgramOf } from '../../../build/lib/samples.mjs';
 
 const source = 'partners/rust/openapi-generator';
 const client = 'checkout-api';

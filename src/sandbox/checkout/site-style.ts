@@ -1,4 +1,4 @@
-// The look of the docs site (scripts/docs/site.css: its colours, its top bar, its cards), for the
+// The look of the docs site (build/docs/site.css: its colours, its top bar, its cards), for the
 // sandbox's own pages that are not part of a checkout: the index page and the return pages. One
 // inline style, allowed by its hash (inline-assets.ts), so that these pages load nothing, even
 // when the docs are not built.

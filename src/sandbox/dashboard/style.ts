@@ -1,5 +1,5 @@
 // The dashboard's one stylesheet, inline and allowed by its hash: the docs site's look
-// (scripts/docs/site.css: its colours, system fonts, the bar on top), with nothing loaded from
+// (build/docs/site.css: its colours, system fonts, the bar on top), with nothing loaded from
 // elsewhere. Colours keep a contrast of at least 4.5:1 on their backgrounds.
 import { inlineAsset } from '../checkout/inline-assets.js';
 

@@ -1,5 +1,5 @@
 // Whether the docs site is being built right now: `npm start` builds it in the background
-// (scripts/docs-in-background.mjs), which holds `<site>.building` with its pid while it works. A
+// (build/docs-in-background.mjs), which holds `<site>.building` with its pid while it works. A
 // lock whose process is gone (a build killed midway) means nothing is being built.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 // Builds the docs site while the sandbox already answers: `npm start` runs this in the background
 // when site/ is missing or stale (scripts/prepare-start.mjs), so that the first start does not wait
 // for the docs (several seconds of Redocly, Graphviz and Scalar on 2 cores).
-//   node scripts/docs-in-background.mjs [SITE]      (default site/)
+//   node build/docs-in-background.mjs [SITE]      (default site/)
 // The site is built beside SITE (SITE.next) and swapped in whole, so /docs never serves half a
 // site: until then it serves the old one, or, when there is none, a page that says the docs are
 // being built and reloads itself (src/sandbox/http/docs-routes.ts). SITE.building holds this
@@ -10,7 +10,7 @@
 import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { buildSite } from './docs/build-site.mjs';
-import { root } from './lib/tools.mjs';
+import { root } from './lib/tools.ts';
 
 /** Whether a process runs with this pid (EPERM: it runs, as another user). */
 const alive = (pid) => {

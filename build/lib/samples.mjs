@@ -3,7 +3,7 @@
 // `<comment> sample: <operationId>` and `<comment> end sample`, where <comment> is the language's
 // line comment. The marked region, dedented, is the operation's sample in that language. The
 // matrix (scripts/partners) checks the markers with the same functions the docs build
-// (scripts/docs) cuts the samples with, so the code a partner reads is the code the matrix ran.
+// (build/docs) cuts the samples with, so the code a partner reads is the code the matrix ran.
 
 /**
  * The samples programs, in the order of the reference's tabs: curl, then each row of the partner
@@ -30,7 +30,7 @@ export const SAMPLE_PROGRAMS = [
 /** The entry of SAMPLE_PROGRAMS for a row id (or `curl`), without its id: what a row's `samples` spreads. */
 export function sampleProgramOf(id) {
   const found = SAMPLE_PROGRAMS.find((program) => program.id === id);
-  if (!found) throw new Error(`No samples program is listed for ${id} (scripts/lib/samples.mjs: SAMPLE_PROGRAMS)`);
+  if (!found) throw new Error(`No samples program is listed for ${id} (build/lib/samples.mjs: SAMPLE_PROGRAMS)`);
   const { file, label, lang } = found;
   return { file, label, lang };
 }

@@ -224,7 +224,7 @@ export const tryItScript = (anchors) => `// Starts Scalar on the sandbox that se
   if (wanted && Object.prototype.hasOwnProperty.call(anchors, wanted)) history.replaceState(null, '', location.pathname + anchors[wanted]);
   Scalar.createApiReference('#app', {
     // The contract as the sandbox serves it, but for the examples that hold {{payment_session_id}}
-    // (consoleDocument in scripts/docs/pages.mjs).
+    // (consoleDocument in build/docs/pages.mjs).
     url: 'openapi.json',
     servers: [{ url: location.origin, description: 'This sandbox' }],
     authentication: { preferredSecurityScheme: 'ServiceApiKey', securitySchemes: { ServiceApiKey: { value: 'sandbox-dev-key' } } },

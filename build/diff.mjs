@@ -2,10 +2,10 @@
 // Compares the bundled contract, generated/openapi.yaml (kept fresh by tests/spec/freshness.test.ts),
 // with the newest release in openapi/releases/. `redocly diff` rates each change major, minor or
 // patch by its direction (request or response), and the evolution policy (docs/guides/versioning.md,
-// lib/evolution.mjs) corrects it for what the service sends: a value added to an open enum of an
+// lib/evolution.ts) corrects it for what the service sends: a value added to an open enum of an
 // answer is compatible (redocly rates every enum value gained in a response major), and an answer's
 // object schema or open enum that is closed now is breaking (redocly rates both patch). Beside these
-// wire changes, the gate reports source breaks (lib/source-names.mjs): a component schema renamed
+// wire changes, the gate reports source breaks (lib/source-names.ts): a component schema renamed
 // or removed, or a place that names another schema now, which leave the wire as it was but rename
 // what partners' generated code calls. A breaking change of either class passes only when
 // info.version has a higher major than the release AND CHANGELOG.md has a heading for that version;
@@ -14,9 +14,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { addsToOpenEnum, evolutionBreaks } from './lib/evolution.mjs';
-import { changelogEntry, sourceBreaks, unlistedNames } from './lib/source-names.mjs';
-import { root, runTool } from './lib/tools.mjs';
+import { addsToOpenEnum, evolutionBreaks } from './lib/evolution.ts';
+import { changelogEntry, sourceBreaks, unlistedNames } from './lib/source-names.ts';
+import { root, runTool } from './lib/tools.ts';
 
 const releaseFile = /^(\d+)\.(\d+)\.(\d+)\.yaml$/;
 const methods = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);

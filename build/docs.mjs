@@ -1,11 +1,11 @@
 // npm run docs: builds the docs site (the reference, the guides with their diagrams, the try-it
 // console) into site/, which works offline and which the sandbox serves at /docs.
-//   node scripts/docs.mjs [--out DIR] [--if-stale]
+//   node build/docs.mjs [--out DIR] [--if-stale]
 // --if-stale rebuilds only when the contract, a guide or the builder changed (npm start uses it).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildSite, isFresh } from './docs/build-site.mjs';
-import { root } from './lib/tools.mjs';
+import { root } from './lib/tools.ts';
 
 export { buildSite };
 

@@ -3,7 +3,7 @@
 // drift from the contract. Graphviz, compiled to WebAssembly, lays them out into SVG in Node: no
 // diagram script runs in the reader's browser.
 import { Graphviz } from '@hpcc-js/wasm-graphviz';
-import { openEnumValues } from '../lib/open-enum.mjs';
+import { openEnumValues } from '../../src/contract/open-enum.ts';
 
 /** The rows of the first Markdown table in `text` whose header row starts with `header`. */
 export function tableRows(text, header) {

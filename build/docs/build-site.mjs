@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { operationIdsOf, SAMPLE_PROGRAMS } from '../lib/samples.mjs';
-import { root, runTool } from '../lib/tools.mjs';
+import { root, runTool } from '../lib/tools.ts';
 import { consoleDocument, documentLinks, DOCUMENTS, GUIDES, landingPage, layout, referenceAnchors, renderGuide, titleOf, tryItPage, tryItScript } from './pages.mjs';
 import { consoleAnchor, operationsOf, redocOptions, referenceDocument, samplePrograms, withReferenceLinks } from './reference-document.mjs';
 import { SEQUENCES, sequenceSvg } from './sequence-diagrams.mjs';
@@ -32,7 +32,8 @@ function scalarBundle() {
 
 /** Every file the site is made from: the contract's documents, the guides, the samples programs, and this builder. */
 function inputs() {
-  const files = [...DOCUMENTS.map(({ file }) => path.join(root, 'generated', file)), scalarBundle(), path.join(root, 'scripts', 'lib', 'samples.mjs')];
+  const files = [...DOCUMENTS.map(({ file }) => path.join(root, 'generated', file)), scalarBundle(),
+    path.join(root, 'build', 'lib', 'samples.mjs')];
   // A missing program is not an input: the build names it.
   files.push(...SAMPLE_PROGRAMS.map(({ file }) => path.join(root, file)).filter((file) => existsSync(file)));
   for (const dir of [path.join(root, 'docs'), path.join(root, 'docs', 'guides'), here]) {

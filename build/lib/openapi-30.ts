@@ -13,7 +13,19 @@
 // Values that are data rather than description (`example`, the `value` of an Example Object,
 // `default`, `enum`, link parameters, every `x-` extension) are copied as they are.
 import { isDeepStrictEqual } from 'node:util';
-import { openEnumValues } from './open-enum.mjs';
+import { openEnumValues } from '../../src/contract/open-enum.ts';
+
+/**
+ * A node of the documents: JSON whose shape the converter checks as it walks (a field or keyword
+ * it does not know stops it), so that its fields are read without a type of their own.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+/** A JSON object of the documents: an OpenAPI object or a Schema Object. */
+type JsonObject = Record<string, Json>;
+
+/** A construct of 3.1 that 3.0 cannot say natively: what it is, its JSON pointer, and where the companion keeps it. */
+export type Loss = { kind: string; at: string; to: string };
 
 export const OPENAPI_30_VERSION = '3.0.3';
 
@@ -26,7 +38,7 @@ const OAS_31_DIALECT = 'https://spec.openapis.org/oas/3.1/dialect/base';
  * `at` is its JSON pointer in the 3.1 document, and `to` says where the companion keeps it.
  * Throws when the document uses a field or keyword the converter does not know.
  */
-export function toOpenApi30(document) {
+export function toOpenApi30(document: unknown): { document: JsonObject; losses: Loss[] } {
   const converter = new Converter(document);
   return { document: converter.run(), losses: converter.losses };
 }
@@ -34,13 +46,16 @@ export function toOpenApi30(document) {
 // --- The OpenAPI 3.0 objects: each field, and how its value converts ------------------------------
 // COPY: a value kept as it is. A name: an object of that type. list(…), map(…): of that type.
 // orRef(…): that type or a Reference Object. SCHEMA: a Schema Object.
-const COPY = { copy: true };
-const SCHEMA = { schema: true };
-const list = (of) => ({ list: of });
-const map = (of) => ({ map: of });
-const orRef = (type) => ({ orRef: type });
+/** The name of an OpenAPI 3.0 object type: a key of FIELDS or of PATTERNED. */
+type ObjectType = string;
+type Field = { copy: true } | { schema: true } | ObjectType | { list: Field } | { map: Field } | { orRef: ObjectType };
+const COPY: Field = { copy: true };
+const SCHEMA: Field = { schema: true };
+const list = (of: Field): Field => ({ list: of });
+const map = (of: Field): Field => ({ map: of });
+const orRef = (type: ObjectType): Field => ({ orRef: type });
 
-const FIELDS = {
+const FIELDS: Record<string, Record<string, Field>> = {
   OpenAPI: { openapi: COPY, info: 'Info', servers: list('Server'), paths: 'Paths', components: 'Components', security: COPY, tags: list('Tag'), externalDocs: 'ExternalDocs' },
   Info: { title: COPY, description: COPY, termsOfService: COPY, contact: 'Contact', license: 'License', version: COPY },
   Contact: { name: COPY, url: COPY, email: COPY },
@@ -82,7 +97,7 @@ const FIELDS = {
 };
 
 /** Objects whose other keys are patterned: which keys, and the type of their values. */
-const PATTERNED = {
+const PATTERNED: Record<string, { keys: RegExp; type: Field }> = {
   Paths: { keys: /^\//, type: orRef('PathItem') },
   Responses: { keys: /^(default|[1-5](\d\d|XX))$/, type: orRef('Response') },
   Callback: { keys: /./, type: 'PathItem' },
@@ -96,11 +111,11 @@ const SCHEMA_VALUES = new Set([
 ]);
 
 /** The 3.1 keywords that 3.0 cannot say: the extension that carries each, and its rule in prose (or none). */
-const AS_EXTENSION = {
+const AS_EXTENSION: Record<string, { to: string; rules: (value: Json, schema: JsonObject) => string[] }> = {
   dependentSchemas: { to: 'x-dependent-schemas', rules: (value) => Object.entries(value).map(([name, sub]) => `When \`${name}\` is present: ${gist(sub)}.`) },
   dependentRequired: {
     to: 'x-dependent-required',
-    rules: (value) => Object.entries(value).map(([name, names]) => `When \`${name}\` is present, ${names.map((n) => `\`${n}\``).join(', ')} ${names.length === 1 ? 'is' : 'are'} required too.`),
+    rules: (value) => Object.entries<string[]>(value).map(([name, names]) => `When \`${name}\` is present, ${(names as string[]).map((n) => `\`${n}\``).join(', ')} ${names.length === 1 ? 'is' : 'are'} required too.`),
   },
   if: { to: 'x-if', rules: (_value, schema) => [conditional(schema)] },
   then: { to: 'x-then', rules: () => [] },
@@ -122,10 +137,10 @@ const AS_EXTENSION = {
 };
 
 /** The keywords whose rule is told in the prose of another. */
-const RULED_WITH = { then: 'if', else: 'if', minContains: 'contains', maxContains: 'contains' };
+const RULED_WITH: Record<string, string> = { then: 'if', else: 'if', minContains: 'contains', maxContains: 'contains' };
 
 /** 3.1 keywords that cannot be restated without restructuring the document: the converter refuses them. */
-const REFUSED = {
+const REFUSED: Record<string, string> = {
   $defs: 'move its schemas to components/schemas and refer to them there',
   $anchor: 'refer to the schema by its JSON pointer instead',
   $dynamicRef: '3.0 has no dynamic references',
@@ -135,14 +150,14 @@ const REFUSED = {
 };
 
 /** A subschema in a sentence: its description, or its JSON. */
-function gist(schema) {
+function gist(schema: Json): string {
   if (schema && typeof schema === 'object' && typeof schema.description === 'string') {
     return schema.description.trim().replace(/\s+/g, ' ').replace(/(?<!\.)\.$/, '');
   }
   return `\`${JSON.stringify(schema)}\``;
 }
 
-function conditional(schema) {
+function conditional(schema: JsonObject): string {
   const { if: condition, then: consequence, else: alternative } = schema;
   if (consequence === undefined && alternative === undefined) return 'The condition in `x-if` has no consequence.';
   const thenPart = consequence === undefined ? '' : `it must also match \`x-then\` (${gist(consequence)})`;
@@ -151,19 +166,19 @@ function conditional(schema) {
   return `If the value matches \`x-if\` (${gist(condition)}), ${thenPart}${elsePart ? `; otherwise ${elsePart}` : ''}.`;
 }
 
-function containsCount(schema) {
+function containsCount(schema: JsonObject): string {
   const min = schema.minContains ?? 1;
   return schema.maxContains === undefined ? `At least ${min} item${min === 1 ? '' : 's'}` : `From ${min} to ${schema.maxContains} items`;
 }
 
 // --- Helpers -------------------------------------------------------------------------------------
-const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
-const pointer = (at, key) => `${at}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
-const mapValues = (object, fn) => Object.fromEntries(Object.entries(object).map(([key, value]) => [key, fn(value, key)]));
+const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
+const pointer = (at: string, key: string | number): string => `${at}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+const mapValues = (object: JsonObject, fn: (value: Json, key: string) => Json): JsonObject => Object.fromEntries(Object.entries(object).map(([key, value]) => [key, fn(value, key)]));
 
 /** `object` with `key` replaced, in its place, by `entries` (a key of `entries` found elsewhere moves here). */
-function replaceKey(object, key, entries) {
-  const result = {};
+function replaceKey(object: JsonObject, key: string, entries: JsonObject): JsonObject {
+  const result: JsonObject = {};
   for (const [k, v] of Object.entries(object)) {
     if (k === key) Object.assign(result, entries);
     else if (!(k in entries)) result[k] = v;
@@ -172,10 +187,10 @@ function replaceKey(object, key, entries) {
 }
 
 /** A schema that holds only a `$ref`. */
-const isBareRef = (schema) => isObject(schema) && Object.keys(schema).length === 1 && typeof schema.$ref === 'string';
+const isBareRef = (schema: Json): boolean => isObject(schema) && Object.keys(schema).length === 1 && typeof schema.$ref === 'string';
 
 /** A 3.1 schema that allows only null, with nothing but annotations beside. */
-function isNullSchema(schema) {
+function isNullSchema(schema: Json): boolean {
   if (!isObject(schema)) return false;
   const onlyNull = schema.type === 'null' || isDeepStrictEqual(schema.type, ['null']) || schema.const === null
     || (Array.isArray(schema.enum) && schema.enum.length === 1 && schema.enum[0] === null);
@@ -183,16 +198,22 @@ function isNullSchema(schema) {
   return onlyNull && Object.keys(schema).every((key) => annotations.has(key) || key.startsWith('x-'));
 }
 
+type Restate = (value: Json, at: string) => JsonObject;
+
 class Converter {
-  constructor(document) {
+  readonly source: JsonObject;
+  readonly losses: Loss[] = [];
+  /** The names of components.pathItems inlined where they are referenced. */
+  readonly inlined = new Set<string>();
+  // The known values of each open enum, by the name of the closed enum that lists them (knownValueName).
+  readonly knownValues = new Map<string, { known: string[]; at: string }>();
+  readonly restated: Record<string, Record<string, Restate>>;
+
+  constructor(document: unknown) {
     if (!isObject(document) || typeof document.openapi !== 'string' || !/^3\.1\.\d+$/.test(document.openapi)) {
-      throw new Error(`OpenAPI 3.0 companion: the source must be an OpenAPI 3.1 document (openapi: ${JSON.stringify(document?.openapi)})`);
+      throw new Error(`OpenAPI 3.0 companion: the source must be an OpenAPI 3.1 document (openapi: ${JSON.stringify((document as Json)?.openapi)})`);
     }
     this.source = document;
-    this.losses = [];
-    this.inlined = new Set();
-    // The known values of each open enum, by the name of the closed enum that lists them (knownValueName).
-    this.knownValues = new Map();
     // The 3.1-only fields of the OpenAPI objects: each returns the entries that stand for it.
     this.restated = {
       OpenAPI: {
@@ -214,20 +235,20 @@ class Converter {
   }
 
   /** A field kept as the extension `where` names (its last segment), as a loss of `kind`. */
-  extension(kind, at, where, value) {
+  extension(kind: string, at: string, where: string, value: Json): JsonObject {
     this.lose(kind, at, where);
-    return { [where.split('.').at(-1)]: value };
+    return { [where.split('.').at(-1) ?? where]: value };
   }
 
-  fail(at, message) {
-    throw new Error(`OpenAPI 3.0 companion: ${at}: ${message}. Teach scripts/lib/openapi-30.mjs to restate it in OpenAPI 3.0 (and list the loss in CONTRIBUTING.md), or leave it out of the 3.1 document.`);
+  fail(at: string, message: string): never {
+    throw new Error(`OpenAPI 3.0 companion: ${at}: ${message}. Teach build/lib/openapi-30.ts to restate it in OpenAPI 3.0 (and list the loss in CONTRIBUTING.md), or leave it out of the 3.1 document.`);
   }
 
-  lose(kind, at, to) {
+  lose(kind: string, at: string, to: string): void {
     this.losses.push({ kind, at, to });
   }
 
-  run() {
+  run(): JsonObject {
     const source = this.source;
     const out = this.object('OpenAPI', source, '#');
     out.openapi = OPENAPI_30_VERSION;
@@ -245,16 +266,16 @@ class Converter {
   }
 
   /** An object of one of the 3.0 types, field by field, its 3.1-only fields restated. */
-  object(type, value, at) {
+  object(type: string, value: Json, at: string): JsonObject {
     if (!isObject(value)) this.fail(at, `a ${type} Object must be an object`);
-    const fields = FIELDS[type];
+    const fields = FIELDS[type] ?? {};
     const restated = this.restated[type] ?? {};
-    let out = {};
-    for (const [key, field] of Object.entries(value)) {
+    let out: JsonObject = {};
+    for (const [key, field] of Object.entries(value as JsonObject)) {
       const here = pointer(at, key);
       if (key.startsWith('x-')) out[key] = field;
-      else if (Object.hasOwn(fields, key)) out[key] = this.value(fields[key], field, here);
-      else if (Object.hasOwn(restated, key)) out = { ...out, ...restated[key](field, here) };
+      else if (Object.hasOwn(fields, key)) out[key] = this.value(fields[key] as Field, field, here);
+      else if (Object.hasOwn(restated, key)) out = { ...out, ...(restated[key] as Restate)(field, here) };
       else this.fail(here, `"${key}" is not a field of an OpenAPI 3.0 ${type} Object`);
     }
     if (type === 'Operation' && !('responses' in out)) this.fail(at, 'OpenAPI 3.0 requires responses on every operation');
@@ -265,25 +286,25 @@ class Converter {
     return out;
   }
 
-  value(field, value, at) {
+  value(field: Field, value: Json, at: string): Json {
     if (field === COPY) return value;
     if (field === SCHEMA) return this.schema(value, at);
     if (typeof field === 'string') return PATTERNED[field] ? this.patterned(field, value, at) : this.object(field, value, at);
-    if (field.list) {
+    if ('list' in field) {
       if (!Array.isArray(value)) this.fail(at, 'must be a list');
-      return value.map((item, i) => this.value(field.list, item, pointer(at, i)));
+      return value.map((item: Json, i: number) => this.value(field.list, item, pointer(at, i)));
     }
-    if (field.map) {
+    if ('map' in field) {
       if (!isObject(value)) this.fail(at, 'must be a map');
       return mapValues(value, (item, key) => this.value(field.map, item, pointer(at, key)));
     }
-    if (field.orRef) return isObject(value) && '$ref' in value && field.orRef !== 'PathItem' ? this.reference(value, at) : this.value(field.orRef, value, at);
+    if ('orRef' in field) return isObject(value) && '$ref' in value && field.orRef !== 'PathItem' ? this.reference(value, at) : this.value(field.orRef, value, at);
     throw new Error(`OpenAPI 3.0 companion: no rule for ${JSON.stringify(field)}`);
   }
 
-  patterned(type, value, at) {
+  patterned(type: string, value: Json, at: string): JsonObject {
     if (!isObject(value)) this.fail(at, `a ${type} Object must be an object`);
-    const { keys, type: of } = PATTERNED[type];
+    const { keys, type: of } = PATTERNED[type] as { keys: RegExp; type: Field };
     return mapValues(value, (item, key) => {
       if (key.startsWith('x-')) return item;
       if (!keys.test(key)) this.fail(pointer(at, key), `"${key}" is not a key of an OpenAPI 3.0 ${type} Object`);
@@ -291,12 +312,12 @@ class Converter {
     });
   }
 
-  pathItem(value, at) {
+  pathItem(value: Json, at: string): JsonObject {
     return this.object('PathItem', value, at);
   }
 
   /** A path item that refers to components.pathItems (3.1 only) holds a copy of it instead. */
-  inlinePathItem(item, at) {
+  inlinePathItem(item: JsonObject, at: string): JsonObject {
     const prefix = '#/components/pathItems/';
     if (typeof item.$ref !== 'string' || !item.$ref.startsWith(prefix)) return item.$ref === undefined ? item : { ...item, $ref: this.ref(item.$ref, pointer(at, '$ref')) };
     const name = item.$ref.slice(prefix.length).replace(/~1/g, '/').replace(/~0/g, '~');
@@ -308,7 +329,7 @@ class Converter {
   }
 
   /** A Reference Object: 3.0 ignores anything beside `$ref`, so 3.1's summary and description go. */
-  reference(value, at) {
+  reference(value: JsonObject, at: string): JsonObject {
     for (const key of Object.keys(value)) {
       if (key === '$ref') continue;
       if (key === 'summary' || key === 'description') this.lose('$ref siblings', pointer(at, key), 'dropped (3.0 ignores them)');
@@ -317,7 +338,7 @@ class Converter {
     return { $ref: this.ref(value.$ref, pointer(at, '$ref')) };
   }
 
-  ref(target, at) {
+  ref(target: Json, at: string): string {
     if (typeof target !== 'string' || !target.startsWith('#')) this.fail(at, `only local references (#/…) convert; bundle the document first (found ${JSON.stringify(target)})`);
     if (target.startsWith('#/webhooks/')) return `#/x-webhooks/${target.slice('#/webhooks/'.length)}`;
     if (target !== '#' && !target.startsWith('#/')) this.fail(at, `the anchor reference ${target} has no 3.0 equivalent`);
@@ -325,13 +346,13 @@ class Converter {
   }
 
   /** A Schema Object (JSON Schema 2020-12) as a 3.0 Schema Object. */
-  schema(source, at) {
+  schema(source: Json, at: string): JsonObject {
     if (source === true) return {};
     if (source === false) return { not: {} };
     if (!isObject(source)) this.fail(at, 'a schema must be an object or a boolean');
-    let out = {};
-    const moved = []; // the keywords kept as extensions, in order
-    const nullIn = []; // the compositions that had a null branch
+    let out: JsonObject = {};
+    const moved: string[] = []; // the keywords kept as extensions, in order
+    const nullIn: string[] = []; // the compositions that had a null branch
     for (const [key, value] of Object.entries(source)) {
       const here = pointer(at, key);
       if (key.startsWith('x-') || SCHEMA_VALUES.has(key)) out[key] = value;
@@ -343,9 +364,9 @@ class Converter {
         if (Array.isArray(value)) this.fail(here, 'items as a list is not JSON Schema 2020-12: write prefixItems');
         out.items = this.schema(value, here);
       } else if (key === 'not') out.not = this.schema(value, here);
-      else if (key === 'allOf') out.allOf = value.map((sub, i) => this.schema(sub, pointer(here, i)));
+      else if (key === 'allOf') out.allOf = value.map((sub: Json, i: number) => this.schema(sub, pointer(here, i)));
       else if (key === 'oneOf' || key === 'anyOf') {
-        const kept = value.map((sub, i) => [sub, i]).filter(([sub]) => !isNullSchema(sub));
+        const kept: [Json, number][] = value.map((sub: Json, i: number) => [sub, i]).filter(([sub]: [Json]) => !isNullSchema(sub));
         if (kept.length < value.length) nullIn.push(key);
         out[key] = kept.map(([sub, i]) => this.schema(sub, pointer(here, i)));
       } else if (key === 'enum') {
@@ -398,7 +419,7 @@ class Converter {
    * names in `x-known-values`: generators make constants of it, and nothing refers to it, so it
    * closes nothing.
    */
-  openEnum(out, at) {
+  openEnum(out: JsonObject, at: string): JsonObject {
     const known = openEnumValues(out);
     if (!known) return out;
     const name = this.knownValuesAt(at, known);
@@ -410,7 +431,7 @@ class Converter {
   }
 
   /** Records the known values of the open enum at `at` (a pointer in the 3.1 document) by their name; returns it. */
-  knownValuesAt(at, known) {
+  knownValuesAt(at: string, known: string[]): string {
     const name = knownValueName(at);
     if (!name) {
       this.fail(at, 'an open enum outside a named schema\'s properties, items or compositions has no name for its known '
@@ -429,7 +450,7 @@ class Converter {
    * list of strings that every generator makes constants of (openapi-generator makes a type of
    * every component schema, referenced or not).
    */
-  addKnownValues(out) {
+  addKnownValues(out: JsonObject): void {
     if (this.knownValues.size === 0) return;
     const schemas = out.components.schemas;
     for (const [name, { known, at }] of this.knownValues) {
@@ -453,13 +474,13 @@ class Converter {
    * branches stay in `x-any-of`, and the description says what they allow. `here` is where the
    * 3.1 source says it: its `anyOf`, or its `type` when the branches came from a type array.
    */
-  scalarUnion(out, here) {
+  scalarUnion(out: JsonObject, here: string): JsonObject {
     const branches = out.anyOf;
     const besides = Object.keys(out).some((key) => !UNION_SIBLINGS.has(key) && !key.startsWith('x-'));
     if (!Array.isArray(branches) || branches.length < 2 || besides) return out;
-    const plain = (branch) => isObject(branch) && SCALAR_TYPES.has(branch.type)
+    const plain = (branch: Json) => isObject(branch) && SCALAR_TYPES.has(branch.type)
       && Object.keys(branch).every((key) => SCALAR_BRANCH_KEYS.has(key));
-    const types = branches.map((branch) => branch.type);
+    const types: string[] = branches.map((branch: JsonObject) => branch.type);
     if (!branches.every(plain) || new Set(types).size < types.length || 'x-any-of' in out) return out;
     this.lose('anyOf of scalar types', here, 'no type, with the branches in x-any-of and the description');
     const { anyOf: _anyOf, ...rest } = out;
@@ -470,7 +491,7 @@ class Converter {
   }
 
   /** Whether the exclusive bound beside `bound` (minimum or maximum) is the stricter, or the only, one. */
-  exclusiveWins(source, bound) {
+  exclusiveWins(source: JsonObject, bound: 'minimum' | 'maximum'): boolean {
     const exclusive = source[bound === 'minimum' ? 'exclusiveMinimum' : 'exclusiveMaximum'];
     if (typeof exclusive !== 'number') return false;
     if (typeof source[bound] !== 'number') return true;
@@ -478,9 +499,9 @@ class Converter {
   }
 
   /** `type` as 3.0 has it: one type, `nullable` for null, and `anyOf` for several types. */
-  types(out, at) {
+  types(out: JsonObject, at: string): JsonObject {
     if (!('type' in out)) return out;
-    const types = Array.isArray(out.type) ? out.type : [out.type];
+    const types: string[] = Array.isArray(out.type) ? out.type : [out.type];
     const others = types.filter((type) => type !== 'null');
     const nullable = others.length < types.length;
     if (others.length === 1) return replaceKey(out, 'type', nullable ? { type: others[0], nullable: true } : { type: others[0] });
@@ -492,7 +513,7 @@ class Converter {
   }
 
   /** A schema of null alone: 3.0 has no null type; a nullable type whose only value is null is the nearest. */
-  onlyNull(out, at) {
+  onlyNull(out: JsonObject, at: string): JsonObject {
     this.lose('type: null', at, 'type: string, nullable: true, enum: [null]');
     return { ...out, type: 'string', nullable: true, enum: [null] };
   }
@@ -502,9 +523,9 @@ class Converter {
    * only beside `type`, so the type they share is written too; without one, the null is told in
    * the description alone.
    */
-  nullBranch(out, composition, at) {
+  nullBranch(out: JsonObject, composition: string, at: string): JsonObject {
     const here = pointer(at, composition);
-    const branches = out[composition];
+    const branches: Json[] = out[composition];
     // A type beside that excludes null: the null branch could never match.
     if ('type' in out && !out.nullable) return out;
     if (branches.length === 0) return this.onlyNull(replaceKey(out, composition, {}), here);
@@ -538,23 +559,23 @@ class Converter {
     return replaceKey(out, composition, { type, nullable: true, [composition]: branches });
   }
 
-  /** The 3.1 schema a local `$ref` names, when it is an open enum (lib/open-enum.mjs); else undefined. */
-  openEnumAt(ref) {
+  /** The 3.1 schema a local `$ref` names, when it is an open enum (src/contract/open-enum.ts); else undefined. */
+  openEnumAt(ref: string): JsonObject | undefined {
     if (!ref.startsWith('#/')) return undefined;
-    const target = ref.slice(2).split('/').reduce((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], this.source);
+    const target = ref.slice(2).split('/').reduce<Json>((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], this.source);
     return openEnumValues(target) ? target : undefined;
   }
 
   /** The one type a schema's values have (following references into the 3.1 document), or undefined. */
-  typeOf(schema, seen = new Set()) {
+  typeOf(schema: Json, seen = new Set<string>()): string | undefined {
     if (!isObject(schema)) return undefined;
     if (schema.type !== undefined) {
-      const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((type) => type !== 'null');
+      const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((type: string) => type !== 'null');
       return types.length === 1 ? types[0] : undefined;
     }
     if (typeof schema.$ref === 'string') {
       if (seen.has(schema.$ref) || !schema.$ref.startsWith('#/')) return undefined;
-      const target = schema.$ref.slice(2).split('/').reduce((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], this.source);
+      const target = schema.$ref.slice(2).split('/').reduce<Json>((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], this.source);
       return this.typeOf(target, new Set([...seen, schema.$ref]));
     }
     for (const sub of schema.allOf ?? []) {
@@ -563,27 +584,28 @@ class Converter {
     }
     for (const composition of ['oneOf', 'anyOf']) {
       if (!Array.isArray(schema[composition])) continue;
-      const types = new Set(schema[composition].filter((sub) => !isNullSchema(sub)).map((sub) => this.typeOf(sub, seen)));
+      const types = new Set(schema[composition].filter((sub: Json) => !isNullSchema(sub)).map((sub: Json) => this.typeOf(sub, seen)));
       if (types.size === 1) return [...types][0];
     }
     return undefined;
   }
 
   /** The 3.1-only keywords, as extensions carrying their original JSON, with their rules in the description. */
-  extensions(out, source, moved, at) {
+  extensions(out: JsonObject, source: JsonObject, moved: string[], at: string): JsonObject {
     if (moved.length === 0) return out;
-    const rules = [];
-    const names = [];
+    const rules: string[] = [];
+    const names: string[] = [];
     const result = { ...out };
     for (const key of moved) {
-      const { to, rules: prose } = AS_EXTENSION[key];
+      const { to, rules: prose } = AS_EXTENSION[key] as (typeof AS_EXTENSION)[string];
       if (to in source) this.fail(pointer(at, key), `the schema already has ${to}, where ${key} would go`);
       result[to] = source[key];
       names.push(`\`${to}\``);
       const own = prose(source[key], source);
       rules.push(...own);
       // then/else are told with if, minContains/maxContains with contains.
-      const told = own.length > 0 || (RULED_WITH[key] !== undefined && moved.includes(RULED_WITH[key]));
+      const ruledWith = RULED_WITH[key];
+      const told = own.length > 0 || (ruledWith !== undefined && moved.includes(ruledWith));
       this.lose(key, pointer(at, key), told ? `${to} and the description` : to);
     }
     // Loosen what 3.0 would otherwise forbid: a property that a pattern allowed, an item a prefix allowed.
@@ -593,7 +615,7 @@ class Converter {
       result.additionalProperties = allowed.length === 1 ? allowed[0] : { anyOf: allowed };
     }
     if (moved.includes('prefixItems')) {
-      const prefix = source.prefixItems.map((sub, i) => this.schema(sub, pointer(pointer(at, 'prefixItems'), i)));
+      const prefix = source.prefixItems.map((sub: Json, i: number) => this.schema(sub, pointer(pointer(at, 'prefixItems'), i)));
       if (source.items === false) {
         result.items = prefix.length === 1 ? prefix[0] : { anyOf: prefix };
         result.maxItems = Math.min(source.maxItems ?? Infinity, prefix.length);
@@ -608,7 +630,7 @@ class Converter {
   }
 
   /** 3.0 ignores the siblings of `$ref`; in `allOf` beside them, they hold. */
-  refSiblings(out) {
+  refSiblings(out: JsonObject): JsonObject {
     if (!('$ref' in out) || Object.keys(out).length === 1) return out;
     const { allOf = [] } = out;
     return replaceKey(replaceKey(out, 'allOf', {}), '$ref', { allOf: [{ $ref: out.$ref }, ...allOf] });
@@ -621,15 +643,15 @@ const SCALAR_BRANCH_KEYS = new Set(['type', 'format', 'description', 'title', 'n
 const UNION_SIBLINGS = new Set(['anyOf', 'description', 'title', 'example', 'default', 'deprecated', 'readOnly', 'writeOnly', 'externalDocs']);
 
 /** What the description of an open enum says in 3.0, where no keyword can. */
-const knownValuesNote = (known, name) => `Known values: ${known.map((v) => `\`${v}\``).join(', ')}. `
+const knownValuesNote = (known: string[], name: string): string => `Known values: ${known.map((v) => `\`${v}\``).join(', ')}. `
   + `Other values may appear: read it as a string. The schema \`${name}\` lists the known ones.`;
 
 /** A JSON pointer's segments, unescaped. */
-const segmentsOf = (at) => at.slice(2).split('/').map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
+const segmentsOf = (at: string): string[] => at.slice(2).split('/').map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
 
 /** A name's words (split at anything not a letter or digit), each capitalised and joined. */
-const pascal = (text) => text.split(/[^A-Za-z0-9]+/).filter(Boolean)
-  .map((word) => word[0].toUpperCase() + word.slice(1)).join('');
+const pascal = (text: string): string => text.split(/[^A-Za-z0-9]+/).filter(Boolean)
+  .map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
 
 /**
  * The name of the closed enum of an open enum's known values: `<Schema>KnownValue` for a named one,
@@ -637,13 +659,13 @@ const pascal = (text) => text.split(/[^A-Za-z0-9]+/).filter(Boolean)
  * property (`Item` for an array's items, `Value` for a map's values; a composition adds none).
  * Undefined outside components/schemas, or under another keyword.
  */
-function knownValueName(at) {
+function knownValueName(at: string): string | undefined {
   const [components, schemas, schema, ...rest] = segmentsOf(at);
   if (components !== 'components' || schemas !== 'schemas' || schema === undefined) return undefined;
   const words = [pascal(schema)];
   for (let i = 0; i < rest.length; i += 1) {
-    const key = rest[i];
-    if (key === 'properties' && i + 1 < rest.length) words.push(pascal(rest[(i += 1)]));
+    const key = rest[i] as string;
+    if (key === 'properties' && i + 1 < rest.length) words.push(pascal(rest[(i += 1)] as string));
     else if (key === 'items') words.push('Item');
     else if (key === 'additionalProperties') words.push('Value');
     else if (['allOf', 'anyOf', 'oneOf'].includes(key) && /^\d+$/.test(rest[i + 1] ?? '')) i += 1;
@@ -653,18 +675,18 @@ function knownValueName(at) {
 }
 
 /** Where an open enum is, for a reader: `Schema` or `Schema.property…`. */
-function placeOf(at) {
+function placeOf(at: string): string {
   const [, , schema, ...rest] = segmentsOf(at);
   const path = rest.flatMap((key, i) => (rest[i - 1] === 'properties' ? [key] : key === 'items' ? ['[]'] : []));
   return `\`${[schema, ...path].join('.').replace(/\.\[\]/g, '[]')}\``;
 }
 
 /** `schema` with a paragraph added to its description (which it gets if it had none). */
-function withNote(schema, note) {
+function withNote(schema: JsonObject, note: string): JsonObject {
   if (typeof schema.description !== 'string') return { description: `${note}\n`, ...schema };
   return { ...schema, description: `${schema.description.replace(/\s+$/, '')}\n\n${note}\n` };
 }
 
-function joinNames(names) {
-  return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+function joinNames(names: string[]): string {
+  return names.length === 1 ? names[0] as string : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }

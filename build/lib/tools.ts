@@ -4,10 +4,10 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
 
 /** Runs a tool synchronously; throws with its output when it exits non-zero. */
-export function runTool(name, args, { quiet = false } = {}) {
+export function runTool(name: string, args: string[], { quiet = false }: { quiet?: boolean } = {}): string {
   const result = spawnSync(bin(name), args, {
     cwd: root,
     encoding: 'utf8',
@@ -23,7 +23,7 @@ export function runTool(name, args, { quiet = false } = {}) {
 
 // Redocly prints blank lines around its output: noise in our logs. (Its boxed end-of-life notice,
 // which it printed on Node 20, is not hidden: on a supported Node it has nothing to say.)
-function stripBlankLines(text) {
+function stripBlankLines(text: string): string {
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }

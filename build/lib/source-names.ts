@@ -2,21 +2,36 @@
 // the component schemas (`PaymentSessionKind.AUTHORIZATION`, `RefundReason`), so a schema renamed or
 // removed, or a field pointed at another named schema, leaves the wire as it was and still breaks
 // every partner's build that names the old type. redocly diff rates a renamed schema patch; the
-// breaking-change gate (scripts/diff.mjs) reports these with this module, as source breaks, a class
+// breaking-change gate (build/diff.mjs) reports these with this module, as source breaks, a class
 // of their own beside the wire's major, minor and patch.
 
-const isNode = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+/** A node of a document, read as JSON: the walks below check each one's shape before they read it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+type JsonObject = Record<string, Json>;
+
+export interface SourceBreak {
+  impact: 'source';
+  kind: 'renamed' | 'removed' | 'moved';
+  at: string;
+  messages: string[];
+  from: string;
+  to?: string;
+}
+
+const isNode = (value: unknown): value is JsonObject =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
-const unescape = (segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~');
+const unescape = (segment: string) => segment.replaceAll('~1', '/').replaceAll('~0', '~');
 
 /** Every `$ref` to a component schema: a Map from the pointer of the node that holds it to the schema's name. */
-export function schemaRefs(doc) {
-  const refs = new Map();
-  const walk = (node, at) => {
-    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${at}/${i}`));
+export function schemaRefs(doc: unknown): Map<string, string> {
+  const refs = new Map<string, string>();
+  const walk = (node: unknown, at: string): void => {
+    if (Array.isArray(node)) return node.forEach((item: unknown, i: number) => walk(item, `${at}/${i}`));
     if (!isNode(node)) return;
     const found = typeof node.$ref === 'string' ? SCHEMA_REF.exec(node.$ref) : null;
-    if (found) refs.set(at, unescape(found[1]));
+    if (found) refs.set(at, unescape(found[1] as string));
     for (const [key, value] of Object.entries(node)) {
       // Examples are data: a `$ref` inside one names nothing a generator reads.
       if (key === 'example' || key === 'examples') continue;
@@ -29,16 +44,21 @@ export function schemaRefs(doc) {
 
 // The schema a removed name became: the one name (new in the revision) that every place which
 // referenced it names now, or else a new schema written exactly as it was.
-function successor(name, { base, revision, baseRefs, revisionRefs, added }) {
-  const names = new Set();
+type Context = {
+  base: Json; revision: Json; baseRefs: Map<string, string>; revisionRefs: Map<string, string>; added: Set<string>;
+};
+
+function successor(name: string, { base, revision, baseRefs, revisionRefs, added }: Context): string | undefined {
+  const names = new Set<string | undefined>();
   for (const [at, target] of baseRefs) if (target === name && revisionRefs.has(at)) names.add(revisionRefs.get(at));
   const [only] = names;
-  if (names.size === 1 && added.has(only)) return only;
+  if (names.size === 1 && only !== undefined && added.has(only)) return only;
   const before = JSON.stringify(base.components.schemas[name]);
   return [...added].find((candidate) => JSON.stringify(revision.components.schemas[candidate]) === before);
 }
 
-const change = (kind, at, message) => ({ impact: 'source', kind, at, messages: [message] });
+const change = (kind: SourceBreak['kind'], at: string, message: string) =>
+  ({ impact: 'source' as const, kind, at, messages: [message] });
 
 /**
  * The source breaks between two versions of the contract, in the gate's change shape with the
@@ -47,14 +67,14 @@ const change = (kind, at, message) => ({ impact: 'source', kind, at, messages: [
  * - a place that named a schema which still exists names another one now, or an inline schema
  *   (`schema-ref-moved`, `from` and `to`): the type a generated client gives it changed name.
  */
-export function sourceBreaks(base, revision) {
+export function sourceBreaks(base: Json, revision: Json): SourceBreak[] {
   const baseSchemas = base.components?.schemas ?? {};
   const revisionSchemas = revision.components?.schemas ?? {};
   const added = new Set(Object.keys(revisionSchemas).filter((name) => !(name in baseSchemas)));
   const baseRefs = schemaRefs(base);
   const revisionRefs = schemaRefs(revision);
   const context = { base, revision, baseRefs, revisionRefs, added };
-  const breaks = [];
+  const breaks: SourceBreak[] = [];
   for (const name of Object.keys(baseSchemas)) {
     if (name in revisionSchemas) continue;
     const to = successor(name, context);
@@ -85,15 +105,15 @@ export function sourceBreaks(base, revision) {
 }
 
 /** The node a JSON pointer names, without following references. */
-function pointed(doc, pointer) {
-  let node = doc;
+function pointed(doc: unknown, pointer: string): Json {
+  let node: Json = doc;
   for (const segment of pointer.replace(/^#\/?/, '').split('/').filter(Boolean)) node = node?.[unescape(segment)];
   return node;
 }
 
 // Whether the place at `at` holds an inline schema now, one that does not name `from` inside it: a
 // nullable `anyOf: [{$ref: from}, {type: 'null'}]` still types the field `from`, so it moved nothing.
-function inlines(revision, revisionRefs, at, from) {
+function inlines(revision: Json, revisionRefs: Map<string, string>, at: string, from: string): boolean {
   if (!isNode(pointed(revision, at))) return false;
   return ![...revisionRefs].some(([inner, target]) => target === from && inner.startsWith(`${at}/`));
 }
@@ -102,13 +122,13 @@ function inlines(revision, revisionRefs, at, from) {
  * The old names of the source breaks that a changelog entry does not mention in backticks
  * (`` `PaymentSessionKind` ``): each rename, removal and move is to be listed for partners.
  */
-export function unlistedNames(breaks, entry) {
+export function unlistedNames(breaks: Array<{ from: string }>, entry: string): string[] {
   const names = new Set(breaks.map((b) => b.from));
   return [...names].filter((name) => !entry.includes(`\`${name}\``));
 }
 
 /** The text under a changelog's `## <version>` heading, up to the next `## ` heading ('' when it has none). */
-export function changelogEntry(changelog, version) {
+export function changelogEntry(changelog: string, version: string): string {
   const escaped = version.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const found = new RegExp(`^##\\s+\\[?${escaped}\\]?(?:\\s.*)?$`, 'm').exec(changelog);
   if (!found) return '';

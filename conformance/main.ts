@@ -14,16 +14,19 @@
 // Nothing is narrowed. One rule is added, the same for every operation of both documents: a
 // refusal of schema-valid data passes when it carries one of the operation's documented 400 codes
 // (documented-codes.ts reads them, the hook documented_refusals.py applies them).
-// Schemathesis is pinned in toolchain.json (`conformance`) and installed from PyPI into
-// .conformance/venv-schemathesis. Reports (JUnit, HAR) go to test-results/conformance/, with the
+// Schemathesis is pinned in toolchain.json (`conformance`) and installed from PyPI into a venv in the
+// user's cache folder (~/.cache/hsa-fsa-checkout-contract/conformance, or CONFORMANCE_CACHE_DIR),
+// which the next clone on the machine finds. The three sandbox runs go at once, each on its own
+// sandbox, and each prints its output whole when it ends. Reports (JUnit, HAR) go to test-results/conformance/, with the
 // one coverage table (coverage.md): each declared code, and how often the workflows, the fuzz and
 // Schemathesis produced it. Schemathesis's codes (coverage.json) also join the table that
 // tests/contract/coverage.test.ts prints, when this has run.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { userCacheDir } from '../testkit/cache-dir.js';
 import { Coverage, coverageByToolTable } from '../testkit/coverage.js';
 import { runFuzz } from '../testkit/fuzz-run.js';
 import { startPrism } from '../testkit/prism.js';
@@ -61,12 +64,12 @@ const requirement = `schemathesis==${toolchain.conformance.schemathesis}`;
 
 /** A venv holding the pinned Schemathesis, made once and reused while the pin stays the same. */
 function schemathesis(): string {
-  const venv = path.join(WORKDIR, 'venv-schemathesis');
+  const venv = path.join(userCacheDir('conformance', 'CONFORMANCE_CACHE_DIR'), 'venv-schemathesis');
   const stamp = path.join(venv, '.requirements');
   const st = path.join(venv, 'bin', 'st');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === `${requirement}\n` && existsSync(st)) return st;
   rmSync(venv, { recursive: true, force: true });
-  console.log(`Installing ${requirement} into ${path.relative(root, venv)}`);
+  console.log(`Installing ${requirement} into ${venv}`);
   for (const [command, args] of [['python3', ['-m', 'venv', venv]], [path.join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', requirement]]] as const) {
     const result = spawnSync(command, args, { stdio: 'inherit' });
     if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status}); Python 3 with venv and pip is needed.`);
@@ -93,7 +96,14 @@ function prepared(name: string): Prepared {
 interface Outcome { name: string; status: number | null; output: string; summary: string; har: string }
 
 /** One `st run`: its output shown when it ends (or only kept, quiet), and its summary kept. */
-function run(st: string, name: string, { document, codes }: Prepared, baseUrl: string, quiet = false, maxExamples = MAX_EXAMPLES): Outcome {
+async function run(
+  st: string,
+  name: string,
+  { document, codes }: Prepared,
+  baseUrl: string,
+  quiet = false,
+  maxExamples = MAX_EXAMPLES,
+): Promise<Outcome> {
   const har = path.join(REPORTS, `${name}.har.json`);
   const args = [
     '--config-file', CONFIG, 'run', document, '--url', baseUrl,
@@ -106,15 +116,38 @@ function run(st: string, name: string, { document, codes }: Prepared, baseUrl: s
     '--report', 'junit,har', '--report-dir', REPORTS,
     '--report-junit-path', path.join(REPORTS, `${name}.junit.xml`), '--report-har-path', har,
   ];
-  console.log(`\n=== ${name}: SCHEMATHESIS_HOOKS=${path.relative(root, HOOKS)} CONFORMANCE_DOCUMENTED_CODES=${path.relative(root, codes)} st ${args.join(' ')}\n`);
+  const command = `SCHEMATHESIS_HOOKS=${path.relative(root, HOOKS)} CONFORMANCE_DOCUMENTED_CODES=${path.relative(root, codes)} st ${args.join(' ')}`;
   // Run in .conformance/, where Hypothesis leaves its .hypothesis/ folder. The output is kept for
-  // its summary's counts, and shown once the run ends unless quiet.
+  // its summary's counts, and shown whole once the run ends unless quiet: runs that go at once do
+  // not interleave their lines.
   const env = { ...process.env, SCHEMATHESIS_HOOKS: HOOKS, CONFORMANCE_DOCUMENTED_CODES: codes };
-  const result = spawnSync(st, args, { cwd: WORKDIR, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
-  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
-  if (!quiet) process.stdout.write(output);
+  const { status, output } = await collected(st, args, { cwd: WORKDIR, env });
+  if (!quiet) process.stdout.write(`\n=== ${name}: ${command}\n\n${output}`);
   const summary = output.slice(output.lastIndexOf('SUMMARY'));
-  return { name, status: result.status, output, summary, har };
+  return { name, status, output, summary, har };
+}
+
+/** A child's exit status and its stdout then stderr, whole, once it ends. */
+function collected(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
+  return new Promise<{ status: number | null; output: string }>((resolve, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, output: Buffer.concat([...out, ...err]).toString('utf8') }));
+  });
+}
+
+/** `run` against a sandbox of its own, started with `args` and stopped after. */
+async function onOwnSandbox(args: string[], test: (baseUrl: string) => Promise<Outcome>): Promise<Outcome> {
+  const sandbox = await startSandboxProcess({ db: ':memory:', args });
+  try {
+    return await test(sandbox.baseUrl);
+  } finally {
+    await sandbox.stop();
+  }
 }
 
 /** Schemathesis's count of test cases ("8629 generated, …"), quoted from its summary. */
@@ -132,25 +165,14 @@ const helpers = prepared('sandbox');
 
 // Each document gets a sandbox of its own: the helpers' run resets, advances the clock and arms
 // faults, which must not reach the contract's run.
-const outcomes: Outcome[] = [];
-for (const [name, target] of [['sandbox-contract', contract], ['sandbox-helpers', helpers]] as const) {
-  const sandbox = await startSandboxProcess({ db: ':memory:' });
-  try {
-    outcomes.push(run(st, name, target, sandbox.baseUrl));
-  } finally {
-    await sandbox.stop();
-  }
-}
 // The later version the evolution drill plays adds properties, enum values and a service_fee of
-// another type: every answer must still be one the document allows (answers are open).
-{
-  const sandbox = await startSandboxProcess({ db: ':memory:', args: ['--drill'] });
-  try {
-    outcomes.push(run(st, 'sandbox-drill', contract, sandbox.baseUrl, false, DRILL_MAX_EXAMPLES));
-  } finally {
-    await sandbox.stop();
-  }
-}
+// another type: every answer must still be one the document allows (answers are open). The runs
+// draw their requests from the seed, so going at once changes none of them.
+const outcomes: Outcome[] = await Promise.all([
+  onOwnSandbox([], (url) => run(st, 'sandbox-contract', contract, url)),
+  onOwnSandbox([], (url) => run(st, 'sandbox-helpers', helpers, url)),
+  onOwnSandbox(['--drill'], (url) => run(st, 'sandbox-drill', contract, url, false, DRILL_MAX_EXAMPLES)),
+]);
 
 // The codes the contract's run produced, in the one coverage table beside those of the project's
 // own checks: the workflows (npm run contract) and the fuzz (npm run fuzz), as
@@ -179,7 +201,7 @@ if (!values['skip-mock']) {
   try {
     const prism = await startPrism();
     try {
-      const mock = run(st, 'prism-mock', contract, prism.baseUrl, true);
+      const mock = await run(st, 'prism-mock', contract, prism.baseUrl, true);
       writeFileSync(path.join(REPORTS, 'prism-mock.txt'), mock.output);
       // Only a pointer: the mock's own summary read in a CI log like this run's verdict.
       console.log('The Prism mock was run too (stateless, so its findings are not counted): its whole output is in prism-mock.txt.');

@@ -4,12 +4,9 @@
 // otherwise filled a Maven repository and every venv anew on every run. PARTNERS_CACHE_DIR chooses
 // another folder (one per run, when two matrices run at once on one machine).
 import os from 'node:os';
-import path from 'node:path';
+import { userCacheDir } from '../../testkit/cache-dir.js';
 
 /** The matrix's cache folder: PARTNERS_CACHE_DIR, else $XDG_CACHE_HOME (or ~/.cache)/hsa-fsa-checkout-contract/partners. */
 export function partnersCacheDir(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): string {
-  if (env.PARTNERS_CACHE_DIR) return path.resolve(env.PARTNERS_CACHE_DIR);
-  // The XDG base directory rule: a relative XDG_CACHE_HOME is invalid and is ignored.
-  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(home, '.cache');
-  return path.join(base, 'hsa-fsa-checkout-contract', 'partners');
+  return userCacheDir('partners', 'PARTNERS_CACHE_DIR', env, home);
 }

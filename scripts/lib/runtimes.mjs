@@ -7,16 +7,14 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root } from './tools.mjs';
+import { root } from '../../build/lib/tools.ts';
+import { userCacheDir } from '../../testkit/cache-dir.ts';
 
 export const toolchain = JSON.parse(readFileSync(path.join(root, 'toolchain.json'), 'utf8'));
 
 /** The folder installed runtimes live in: RUNTIMES_CACHE_DIR, else the user's cache folder's. */
 export function runtimesDir(env = process.env, home = os.homedir()) {
-  if (env.RUNTIMES_CACHE_DIR) return path.resolve(env.RUNTIMES_CACHE_DIR);
-  // The XDG base directory rule: a relative XDG_CACHE_HOME is invalid and is ignored.
-  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(home, '.cache');
-  return path.join(base, 'hsa-fsa-checkout-contract', 'runtimes');
+  return userCacheDir('runtimes', 'RUNTIMES_CACHE_DIR', env, home);
 }
 
 /** The path of Node `version`'s binary, installed into <runtimes>/node-<version>/ when missing. */

@@ -27,7 +27,10 @@ export class InFlight {
 
   add(endpointId: string, deliveryId: number, run: Promise<void>, startedAt: number = performance.now()): void {
     let flights = this.byEndpoint.get(endpointId);
-    if (!flights) this.byEndpoint.set(endpointId, (flights = new Map()));
+    if (!flights) {
+      flights = new Map();
+      this.byEndpoint.set(endpointId, flights);
+    }
     flights.set(deliveryId, { run, startedAt });
   }
 

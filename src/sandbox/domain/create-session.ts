@@ -37,6 +37,7 @@ export interface TokenFacts {
 export function isValidUrl(url: string): boolean {
   // The URL parser drops a tab, CR or LF wherever it stands: the customer would be sent to another
   // URL than the one given.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters a URL may not carry
   if (/[\u0000-\u001f\u007f]/.test(url)) return false;
   try {
     const parsed = new URL(url);

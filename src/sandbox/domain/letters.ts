@@ -43,7 +43,10 @@ export const aYearOn = (now: string) => {
 };
 
 const union = (...lists: string[][]) => [...new Set(lists.flat())];
+// ISO dates, compared as strings: Math.min and Math.max would read them as numbers.
+// biome-ignore lint/complexity/useMathMinMax: strings, not numbers
 const earliest = (dates: string[]) => dates.reduce((a, b) => (b < a ? b : a));
+// biome-ignore lint/complexity/useMathMinMax: strings, not numbers
 const latest = (dates: string[]) => dates.reduce((a, b) => (b > a ? b : a));
 
 /**

@@ -19,13 +19,17 @@ export const SANDBOX_FILE = path.join(repoRoot, 'generated', 'sandbox.json');
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
+/** A JSON Schema object of a bundled document, read where the code knows its keywords. */
+// biome-ignore lint/suspicious/noExplicitAny: JSON Schema leaves a keyword's value open; each reader narrows it
+export type SchemaObject = Record<string, any>;
+
 export interface ParameterObject {
   name: string;
   in: 'path' | 'query' | 'header' | 'cookie';
   required?: boolean;
   style?: string;
   explode?: boolean;
-  schema: Record<string, any>;
+  schema: SchemaObject;
   $ref?: string;
 }
 export interface MediaTypeObject {
@@ -50,7 +54,7 @@ export interface OpenApiDocument {
   servers: Array<{ url: string; description: string }>;
   paths: Record<string, Record<string, unknown>>;
   webhooks?: Record<string, Record<string, OperationObject>>;
-  components: Record<string, Record<string, any>>;
+  components: Record<string, SchemaObject>;
 }
 
 export interface LocatedOperation {
@@ -72,6 +76,7 @@ export function resolveRef<T>(doc: OpenApiDocument, node: T | { $ref?: string })
   const target = ref
     .replace(/^#\//, '')
     .split('/')
+    // biome-ignore lint/suspicious/noExplicitAny: a JSON pointer may lead anywhere in the document
     .reduce<any>((at, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
   if (target === undefined) throw new Error(`Unresolved reference ${ref}`);
   return resolveRef<T>(doc, target);

@@ -3,7 +3,7 @@
 import type { ErrorObject } from 'ajv';
 import { notFound, Refusal } from '../domain/errors.js';
 import { codeFor, describe, topField, type ValidationCodes } from './error-codes.js';
-import { resolveRef, type LocatedOperation, type SchemaValidators } from './document.js';
+import { resolveRef, type LocatedOperation, type SchemaObject, type SchemaValidators } from './document.js';
 
 /**
  * A request the document refuses, with the operation's code for it. The codes come from the
@@ -26,13 +26,13 @@ export interface ValidatedRequest {
   bodyViolation?: BodyViolation;
 }
 
-const isType = (schema: Record<string, any>, type: string) =>
+const isType = (schema: SchemaObject, type: string) =>
   schema.type === type || (Array.isArray(schema.type) && schema.type.includes(type));
 
 const INT64_MAX = 9223372036854775807n;
 
 /** Turns one query string value into the type its schema declares; undefined when it cannot. */
-function coerce(raw: string, schema: Record<string, any>): unknown {
+function coerce(raw: string, schema: SchemaObject): unknown {
   if (isType(schema, 'integer') || isType(schema, 'number')) {
     if (!/^-?\d+(\.\d+)?$/.test(raw.trim())) return raw;
     const value = Number(raw);
@@ -77,13 +77,13 @@ export function validateRequest(
       // An empty list (`?status=`, as a comma-separated list serializes []) filters nothing.
       if (raw === '') {
         const validate = validators.inline(`${operationId}:${parameter.in}:${parameter.name}`, parameter.schema);
-        const schema = resolveRef<Record<string, any>>(validators.document, parameter.schema);
+        const schema = resolveRef<SchemaObject>(validators.document, parameter.schema);
         const empty = isType(schema, 'array') ? [] : coerce('', schema);
         if (!validate(empty)) fail(validate.errors ?? [], parameter.name);
       }
       continue;
     }
-    const schema = resolveRef<Record<string, any>>(validators.document, parameter.schema);
+    const schema = resolveRef<SchemaObject>(validators.document, parameter.schema);
     const text = Array.isArray(raw) ? raw.join(',') : raw;
     const value = isType(schema, 'array')
       ? text.split(',').map((part) => coerce(part, resolveRef(validators.document, schema.items ?? {})))

@@ -84,7 +84,10 @@ export function answerCache(facts: FactCache, bounds: AnswerCacheBounds = ANSWER
         drop(oldest.channel, oldest.key);
       }
       let mine = byChannel.get(channel);
-      if (!mine) byChannel.set(channel, (mine = { answers: new Map(), bytes: 0 }));
+      if (!mine) {
+        mine = { answers: new Map(), bytes: 0 };
+        byChannel.set(channel, mine);
+      }
       mine.answers.set(key, { text, bytes });
       mine.bytes += bytes;
       ages.set(idOf(channel, key), { channel, key });

@@ -14,7 +14,10 @@ export function clockRepository(db: Db, facts: FactCache, realNow: () => number 
   const offsets = facts.map<number>();
   const offset = (channel: string) => {
     let ms = offsets.get(channel);
-    if (ms === undefined) offsets.set(channel, (ms = (read.get(channel) as number | undefined) ?? 0));
+    if (ms === undefined) {
+      ms = (read.get(channel) as number | undefined) ?? 0;
+      offsets.set(channel, ms);
+    }
     return ms;
   };
   return {

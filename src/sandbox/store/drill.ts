@@ -26,7 +26,10 @@ export function drillRepository(db: Db, facts: FactCache, startedWith: DrillSett
     /** The channel's drill (cached); a copy, so that no caller changes the cache. */
     get(channel: string): DrillSettings {
       let settings = cached.get(channel);
-      if (settings === undefined) cached.set(channel, (settings = read(channel)));
+      if (settings === undefined) {
+        settings = read(channel);
+        cached.set(channel, settings);
+      }
       return { ...settings };
     },
     /** Inside a transaction: the channel's drill from now on. */

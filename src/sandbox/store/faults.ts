@@ -20,7 +20,10 @@ export function faultsRepository(db: Db, facts: FactCache) {
     /** Whether the channel has any fault left (cached): most requests never take a write lock for faults. */
     anyArmed(channel: string): boolean {
       let any = anyArmedIn.get(channel);
-      if (any === undefined) anyArmedIn.set(channel, (any = armed.get(channel) !== undefined));
+      if (any === undefined) {
+        any = armed.get(channel) !== undefined;
+        anyArmedIn.set(channel, any);
+      }
       return any;
     },
     arm(channel: string, operationId: string, fault: ArmedFault, count: number): void {

@@ -18,7 +18,10 @@ export function featuresRepository(db: Db, facts: FactCache) {
     /** The channel's features (cached); a copy, so that no caller changes the cache. */
     get(channel: string): Features {
       let features = cached.get(channel);
-      if (features === undefined) cached.set(channel, (features = read(channel)));
+      if (features === undefined) {
+        features = read(channel);
+        cached.set(channel, features);
+      }
       return { ...features };
     },
     set(channel: string, features: Features): void {

@@ -6,7 +6,10 @@ export function statementCache(db: Db): (sql: string) => ReturnType<Db['prepare'
   const cache = new Map<string, ReturnType<Db['prepare']>>();
   return (sql) => {
     let statement = cache.get(sql);
-    if (!statement) cache.set(sql, (statement = db.prepare(sql)));
+    if (!statement) {
+      statement = db.prepare(sql);
+      cache.set(sql, statement);
+    }
     return statement;
   };
 }

@@ -22,7 +22,7 @@ import type { Store } from '../store/index.js';
 import { registerPageHeaders } from './page-headers.js';
 import { fromAnotherSite } from './form-origin.js';
 import { HttpRefusal } from './errors.js';
-import { finishCheckout, finishProvisionRequest } from './handlers/customer-actions.js';
+import { finishCheckout, finishProvisionRequest } from '../app/customer-actions.js';
 
 /** Form bodies are small: the survey and a card. */
 const FORM_LIMIT_BYTES = 16 * 1024;

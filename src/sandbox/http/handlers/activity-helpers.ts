@@ -4,7 +4,7 @@
 import { helperRefusal } from '../../domain/errors.js';
 import { timelinePage } from '../../domain/timeline.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
-import { sessionOf } from './lookups.js';
+import { sessionOf } from '../../app/lookups.js';
 import { attemptView } from './webhook-helpers.js';
 
 const TIMELINE_LIMIT = 50;

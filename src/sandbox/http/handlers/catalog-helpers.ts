@@ -3,7 +3,7 @@
 import { catalogItemView, reviewCatalogItem } from '../../domain/catalog.js';
 import { helperRefusal, notFound } from '../../domain/errors.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
-import { queueEvents } from './event-queue.js';
+import { queueEvents } from '../../app/event-queue.js';
 
 export function catalogHelperHandlers(): Handlers<HelperOperations> {
   return {

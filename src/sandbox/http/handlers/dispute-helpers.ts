@@ -5,9 +5,9 @@ import { dropInquiry, escalateInquiry, openDispute, resolveDispute, submitEviden
 import type { Dispute, DomainEvent, Session } from '../../domain/types.js';
 import type { Store } from '../../store/index.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
-import type { WriteContext } from './event-queue.js';
-import { disputeOf, sessionOf } from './lookups.js';
-import { saveSessionAndQueueEvents } from './session-writes.js';
+import type { WriteContext } from '../../app/event-queue.js';
+import { disputeOf, sessionOf } from '../../app/lookups.js';
+import { saveSessionAndQueueEvents } from '../../app/session-writes.js';
 
 type Move = (session: Session, disputeId: string, now: string) => { dispute: Dispute; events: DomainEvent[] };
 

@@ -12,10 +12,10 @@ import { cancel, capture, completeCheckout, voidHold } from '../../domain/sessio
 import { toDetail, type ListFlags } from '../../domain/views.js';
 import type { Store } from '../../store/index.js';
 import { PreRenderedJson, RefusedAfterCommit, type ContractOperations, type Handlers, type OperationContext } from '../operation-types.js';
-import type { CreateReplay } from './create-replay.js';
-import { sessionOf } from './lookups.js';
-import { insertSessionAndQueueEvents, saveSessionAndQueueEvents } from './session-writes.js';
-import { lettersOf, lmnSkusOf, pendingSessionToken, requestForToken } from './token-writes.js';
+import type { CreateReplay } from '../../app/create-replay.js';
+import { sessionOf } from '../../app/lookups.js';
+import { insertSessionAndQueueEvents, saveSessionAndQueueEvents } from '../../app/session-writes.js';
+import { lettersOf, lmnSkusOf, pendingSessionToken, requestForToken } from '../../app/token-writes.js';
 
 function tokenFacts(store: Store, context: OperationContext<unknown>, token: string, lmnSkus: string[]): TokenFacts {
   const record = store.tokens.get(context.channel, token);
@@ -44,7 +44,7 @@ export function paymentSessionHandlers(replay: CreateReplay): Handlers<ContractO
   return {
     createPaymentSession(context, store) {
       // Rules 1, 2 and 4: a retry of an earlier create answers its original session, or refuses.
-      const replayed = replay.answerRetry(context, store);
+      const replayed = replay.answerRetry(store, context, context.body);
       if (replayed) return replayed;
       const request = context.body;
       const newId = () => context.ids.short();

@@ -13,11 +13,11 @@ import type { Session } from '../../domain/types.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
 import { activityHelperHandlers } from './activity-helpers.js';
 import { catalogHelperHandlers } from './catalog-helpers.js';
-import { finishCheckout } from './customer-actions.js';
+import { finishCheckout } from '../../app/customer-actions.js';
 import { listenerHelperHandlers } from './listener-helpers.js';
 import { disputeHelperHandlers } from './dispute-helpers.js';
-import { activeToken, sessionOf } from './lookups.js';
-import { saveSessionAndQueueEvents } from './session-writes.js';
+import { activeToken, sessionOf } from '../../app/lookups.js';
+import { saveSessionAndQueueEvents } from '../../app/session-writes.js';
 import { tokenHelperHandlers } from './token-helpers.js';
 import { webhookHelperHandlers } from './webhook-helpers.js';
 

@@ -3,9 +3,9 @@
 import { acceptCard, defaultCard } from '../../domain/cards.js';
 import { decideByClinician } from '../../domain/provisioning.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
-import { finishProvisionRequest } from './customer-actions.js';
-import { activeToken, provisionRequestOf } from './lookups.js';
-import { applyOutcome, customerEligibility, inspectRequest } from './token-writes.js';
+import { finishProvisionRequest } from '../../app/customer-actions.js';
+import { activeToken, provisionRequestOf } from '../../app/lookups.js';
+import { applyOutcome, customerEligibility, inspectRequest } from '../../app/token-writes.js';
 
 export function tokenHelperHandlers(): Handlers<HelperOperations> {
   return {

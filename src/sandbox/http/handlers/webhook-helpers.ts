@@ -4,7 +4,7 @@ import { MAX_ENDPOINTS, newEndpoint } from '../../delivery/endpoints.js';
 import { helperRefusal, notFound, quoted } from '../../domain/errors.js';
 import type { SandboxAddress } from '../../domain/own-address.js';
 import type { EventAttempt } from '../../store/deliveries.js';
-import type { Store } from '../../store/index.js';
+import { redeliverEvent } from '../../app/redeliver.js';
 import type { Handlers, HelperOperations } from '../operation-types.js';
 
 /** An attempt of the delivery log, as the helpers show it (listWebhookDeliveries, a listener's report). */
@@ -50,12 +50,7 @@ export function webhookHelperHandlers(sandboxAddress: () => SandboxAddress | und
     },
 
     redeliverEvent(context, store) {
-      const id = context.path.event_id;
-      const outboxId = /^[0-9]{1,15}$/.test(id) ? Number(id) : NaN;
-      const queued = Number.isNaN(outboxId) ? undefined : store.outbox.redeliver(context.channel, outboxId, context.now);
-      if (queued === undefined) throw notFound(`No outbox event ${quoted(id)}.`);
-      const event = store.outbox.list(context.channel, { after: outboxId - 1, limit: 1 }).events[0]!;
-      return { event_id: id, webhook_delivery_id: event.payload.webhook_delivery_id, deliveries: queued };
+      return redeliverEvent(store, context, context.path.event_id);
     },
   };
 }

@@ -1,11 +1,11 @@
 // What the customer does, shared by the /sandbox/v1/ helpers and the hosted pages, so that both
 // cause the same transitions and the same webhook events. Each runs inside the caller's transaction.
-import { defaultCard, type Card } from '../../domain/cards.js';
-import { resolveRedirect } from '../../domain/create-session.js';
-import { completeByCustomer, type CustomerAnswers, type ProvisionRequest } from '../../domain/provisioning.js';
-import { completeCheckout, endIneligible, review } from '../../domain/sessions.js';
-import type { Session } from '../../domain/types.js';
-import type { Store } from '../../store/index.js';
+import { defaultCard, type Card } from '../domain/cards.js';
+import { resolveRedirect } from '../domain/create-session.js';
+import { completeByCustomer, type CustomerAnswers, type ProvisionRequest } from '../domain/provisioning.js';
+import { completeCheckout, endIneligible, review } from '../domain/sessions.js';
+import type { Session } from '../domain/types.js';
+import type { Store } from '../store/index.js';
 import type { WriteContext } from './event-queue.js';
 import { saveSessionAndQueueEvents } from './session-writes.js';
 import { activateIssuedToken, applyOutcome } from './token-writes.js';

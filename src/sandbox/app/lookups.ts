@@ -1,10 +1,10 @@
 // Find it or refuse: each resource a request names by id, read from the caller's channel. Another
 // channel's resource is not found either, so that a key never learns what other channels hold.
-import type { StoredCatalogItem } from '../../domain/catalog.js';
-import { notFound, quoted, type Refusal } from '../../domain/errors.js';
-import type { ProvisionRequest } from '../../domain/provisioning.js';
-import type { PaymentTokenRecord, Session, SessionDispute } from '../../domain/types.js';
-import type { Store } from '../../store/index.js';
+import type { StoredCatalogItem } from '../domain/catalog.js';
+import { notFound, quoted, type Refusal } from '../domain/errors.js';
+import type { ProvisionRequest } from '../domain/provisioning.js';
+import type { PaymentTokenRecord, Session, SessionDispute } from '../domain/types.js';
+import type { Store } from '../store/index.js';
 
 /**
  * The session, or `missing()`: the helpers answer NotFound (the default), while each contract

@@ -1,14 +1,14 @@
 // The moves of payment tokens that more than one caller makes (the contract's operations, the
-// helpers, and later the hosted pages): each applies a domain outcome to the store, with its
+// helpers and the hosted pages): each applies a domain outcome to the store, with its
 // webhook events, inside the caller's transaction.
-import { provisionUrl } from '../../checkout/urls.js';
-import { defaultCard, type Card } from '../../domain/cards.js';
-import { resolveRedirect } from '../../domain/create-session.js';
-import { aYearOn, eligibilityOf, tokenLetterExpiry, type Letter } from '../../domain/letters.js';
-import { tokenUpdatedEvent } from '../../domain/payment-tokens.js';
-import { customerKeyOf, endOfPage, type Need, type ProvisionOutcome, type ProvisionRequest } from '../../domain/provisioning.js';
-import type { PaymentTokenRecord, Session } from '../../domain/types.js';
-import type { Store } from '../../store/index.js';
+import { provisionUrl } from '../checkout/urls.js';
+import { defaultCard, type Card } from '../domain/cards.js';
+import { resolveRedirect } from '../domain/create-session.js';
+import { aYearOn, eligibilityOf, tokenLetterExpiry, type Letter } from '../domain/letters.js';
+import { tokenUpdatedEvent } from '../domain/payment-tokens.js';
+import { customerKeyOf, endOfPage, type Need, type ProvisionOutcome, type ProvisionRequest } from '../domain/provisioning.js';
+import type { PaymentTokenRecord, Session } from '../domain/types.js';
+import type { Store } from '../store/index.js';
 import { queueEvents, type WriteContext } from './event-queue.js';
 
 export const lettersOf = (store: Store, channel: string, customerKey: string): Letter[] => store.letters.ofCustomer(channel, customerKey);

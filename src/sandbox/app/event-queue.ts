@@ -1,8 +1,8 @@
 // Queuing webhook events in the outbox, in the request's transaction: an event is queued exactly
 // when the change that fired it commits, and the delivery worker (src/sandbox/delivery/) sends it.
-import type { DomainEvent } from '../../domain/types.js';
-import { deliveryId, type IdSource } from '../../ids.js';
-import type { Store } from '../../store/index.js';
+import type { DomainEvent } from '../domain/types.js';
+import { deliveryId, type IdSource } from '../ids.js';
+import type { Store } from '../store/index.js';
 
 /** What every write needs from its request: the channel written to, its clock, and where ids come from. */
 export interface WriteContext {

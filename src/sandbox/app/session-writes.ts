@@ -1,7 +1,7 @@
 // Writing a session: its document, then the webhook events its change fired, both in the request's
 // transaction (event-queue.ts), so that no event is queued for a change that does not commit.
-import type { DomainEvent, Session } from '../../domain/types.js';
-import type { Store } from '../../store/index.js';
+import type { DomainEvent, Session } from '../domain/types.js';
+import type { Store } from '../store/index.js';
 import { queueEvents, type WriteContext } from './event-queue.js';
 
 /** Stores a session's new state and queues the events of the move that led to it. */

@@ -1,11 +1,11 @@
-// Helpers of webhook delivery (openapi/sandbox.yaml): endpoints per channel, the log of attempts,
-// and redelivery of an event by hand.
-import { MAX_ENDPOINTS, newEndpoint } from '../../delivery/endpoints.js';
-import { helperRefusal, notFound, quoted } from '../../domain/errors.js';
-import type { SandboxAddress } from '../../domain/own-address.js';
-import type { EventAttempt } from '../../store/deliveries.js';
-import { redeliverEvent } from '../../app/redeliver.js';
-import type { Handlers, HelperOperations } from '../operation-types.js';
+// The helper API's handlers (its /sandbox/v1/ routes) of webhook delivery (openapi/sandbox.yaml):
+// endpoints per channel, the log of attempts, and redelivery of an event by hand.
+import { MAX_ENDPOINTS, newEndpoint } from '../../../delivery/endpoints.js';
+import { helperRefusal, notFound, quoted } from '../../../domain/errors.js';
+import type { SandboxAddress } from '../../../domain/own-address.js';
+import type { EventAttempt } from '../../../store/deliveries.js';
+import { redeliverEvent } from '../../../app/redeliver.js';
+import type { Handlers, HelperOperations } from '../../operation-types.js';
 
 /** An attempt of the delivery log, as the helpers show it (listWebhookDeliveries, a listener's report). */
 export const attemptView = (row: EventAttempt) => ({

@@ -1,13 +1,14 @@
-// Helpers of disputes (openapi/sandbox.yaml): open a chargeback or an inquiry on a captured session,
-// and move it as the network and the processor would (sync, evidence, escalate, drop, resolve).
-// Each saves the session with the events its move fires, in the request's transaction.
-import { dropInquiry, escalateInquiry, openDispute, resolveDispute, submitEvidence, syncDispute, type DisputeOutcome } from '../../domain/disputes.js';
-import type { Dispute, DomainEvent, Session } from '../../domain/types.js';
-import type { Store } from '../../store/index.js';
-import type { Handlers, HelperOperations } from '../operation-types.js';
-import type { WriteContext } from '../../app/event-queue.js';
-import { disputeOf, sessionOf } from '../../app/lookups.js';
-import { saveSessionAndQueueEvents } from '../../app/session-writes.js';
+// The helper API's handlers (its /sandbox/v1/ routes) of disputes (openapi/sandbox.yaml): open a
+// chargeback or an inquiry on a captured session, and move it as the network and the processor
+// would (sync, evidence, escalate, drop, resolve). Each saves the session with the events its move
+// fires, in the request's transaction.
+import { dropInquiry, escalateInquiry, openDispute, resolveDispute, submitEvidence, syncDispute, type DisputeOutcome } from '../../../domain/disputes.js';
+import type { Dispute, DomainEvent, Session } from '../../../domain/types.js';
+import type { Store } from '../../../store/index.js';
+import type { Handlers, HelperOperations } from '../../operation-types.js';
+import type { WriteContext } from '../../../app/event-queue.js';
+import { disputeOf, sessionOf } from '../../../app/lookups.js';
+import { saveSessionAndQueueEvents } from '../../../app/session-writes.js';
 
 type Move = (session: Session, disputeId: string, now: string) => { dispute: Dispute; events: DomainEvent[] };
 

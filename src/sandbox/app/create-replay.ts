@@ -7,7 +7,7 @@ import { checkoutUrl } from '../checkout/urls.js';
 import { quoted, refusalsOf } from '../domain/errors.js';
 import { divergingFields, ignoredByReplay, type IdempotencyRules } from '../domain/idempotency.js';
 import type { CreateSessionRequest } from '../domain/types.js';
-import type { Store } from '../store/index.js';
+import type { SandboxStore } from '../store/store.js';
 
 /** Where a create is asked: the caller's channel, and the sandbox's address for redirect URLs. */
 export interface ReplayContext {
@@ -24,13 +24,13 @@ export interface CreateReplay {
    * (no new value applied); IdempotencyViolation when a compared field differs; undefined when
    * there is no key or no original, and the session is to be created.
    */
-  answerRetry(store: Store, context: ReplayContext, request: CreateSessionRequest): ReplayedCreate | undefined;
+  answerRetry(store: SandboxStore, context: ReplayContext, request: CreateSessionRequest): ReplayedCreate | undefined;
   /**
    * A body that breaks its schema only in `violatedFields`, all of which a replay ignores, still
    * replays its original; undefined otherwise (the refusal stands).
    */
   answerInvalidBody(
-    store: Store, context: ReplayContext, request: CreateSessionRequest, violatedFields: readonly string[],
+    store: SandboxStore, context: ReplayContext, request: CreateSessionRequest, violatedFields: readonly string[],
   ): ReplayedCreate | undefined;
 }
 

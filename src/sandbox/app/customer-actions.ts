@@ -5,13 +5,16 @@ import { resolveRedirect } from '../domain/create-session.js';
 import { completeByCustomer, type CustomerAnswers, type ProvisionRequest } from '../domain/provisioning.js';
 import { completeCheckout, endIneligible, review } from '../domain/sessions.js';
 import type { Session } from '../domain/types.js';
-import type { Store } from '../store/index.js';
+import type { SandboxStore } from '../store/store.js';
 import type { WriteContext } from './event-queue.js';
 import { saveSessionAndQueueEvents } from './session-writes.js';
 import { activateIssuedToken, applyOutcome } from './token-writes.js';
 
 /** The customer finishes a session's hosted flow: eligible (then pays with `card`) or not. */
-export function finishCheckout(store: Store, context: WriteContext, session: Session, outcome: { eligible: boolean; card?: Card; accepted?: boolean }) {
+export function finishCheckout(
+  store: SandboxStore, context: WriteContext, session: Session,
+  outcome: { eligible: boolean; card?: Card; accepted?: boolean },
+) {
   if (!outcome.eligible) {
     // Ineligible: the flow ends at failure_url, the session stays pending, the outcome is reported.
     saveSessionAndQueueEvents(store, context, session, endIneligible(session, context.now));
@@ -26,6 +29,8 @@ export function finishCheckout(store: Store, context: WriteContext, session: Ses
 }
 
 /** The customer finishes a provision request's page: the survey, the letter it may request, the card. */
-export function finishProvisionRequest(store: Store, context: WriteContext, request: ProvisionRequest, answers: CustomerAnswers): void {
+export function finishProvisionRequest(
+  store: SandboxStore, context: WriteContext, request: ProvisionRequest, answers: CustomerAnswers,
+): void {
   applyOutcome(store, context, request, completeByCustomer(request, answers, context.now));
 }

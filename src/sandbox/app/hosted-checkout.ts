@@ -8,11 +8,11 @@ import { asksCard, asksSurvey } from '../checkout/setup-pages.js';
 import type { ProvisionRequest } from '../domain/provisioning.js';
 import type { Session } from '../domain/types.js';
 import type { IdSource } from '../ids.js';
-import type { Store } from '../store/index.js';
+import type { SandboxStore } from '../store/store.js';
 import { finishCheckout, finishProvisionRequest } from './customer-actions.js';
 
 /** The catalog eligibility of a session's items, shown beside them. */
-export const itemEligibility = (store: Store, session: Session): ReadonlyMap<string, string | null> =>
+export const itemEligibility = (store: SandboxStore, session: Session): ReadonlyMap<string, string | null> =>
   store.catalog.eligibilityOf(session.channel, session.items.flatMap((item) => (item.sku ? [item.sku] : [])));
 
 const DECLINED = 'Your card was declined. Try another card.';
@@ -33,7 +33,7 @@ export type CheckoutSubmit =
   | { outcome: 'finished'; session: Session; success: boolean; url: string };
 
 /** The customer submits the checkout page of session `id` with `values`. */
-export function submitCheckout(store: Store, ids: IdSource, id: string, values: FormValues): CheckoutSubmit {
+export function submitCheckout(store: SandboxStore, ids: IdSource, id: string, values: FormValues): CheckoutSubmit {
   return store.transaction((): CheckoutSubmit => {
     const session = store.sessions.getForCustomer(id);
     if (!session) return { outcome: 'not_found' };
@@ -69,7 +69,7 @@ export type SetupSubmit =
   | { outcome: 'finished'; provision: ProvisionRequest; success: boolean; url: string };
 
 /** The customer submits the page of provision request `id` with `values` (the survey, the letter, the card). */
-export function submitSetup(store: Store, ids: IdSource, id: string, values: FormValues): SetupSubmit {
+export function submitSetup(store: SandboxStore, ids: IdSource, id: string, values: FormValues): SetupSubmit {
   return store.transaction((): SetupSubmit => {
     const provision = store.provisionRequests.getForCustomer(id);
     if (!provision) return { outcome: 'not_found' };

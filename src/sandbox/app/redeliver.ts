@@ -1,7 +1,7 @@
 // Sending an outbox event again by hand: the helper (POST /sandbox/v1/outbox/{event_id}/redeliver)
 // and the dashboard's Resend both run this, inside the caller's transaction, and answer the same.
 import { notFound, quoted } from '../domain/errors.js';
-import type { Store } from '../store/index.js';
+import type { SandboxStore } from '../store/store.js';
 
 /** What a redelivery answers: the event, its webhook_delivery_id (unchanged), and how many deliveries it queued. */
 export interface Redelivery {
@@ -11,7 +11,9 @@ export interface Redelivery {
 }
 
 /** Queues the channel's event `eventId` again for every endpoint subscribed to it now, or NotFound. */
-export function redeliverEvent(store: Store, context: { channel: string; now: string }, eventId: string): Redelivery {
+export function redeliverEvent(
+  store: SandboxStore, context: { channel: string; now: string }, eventId: string,
+): Redelivery {
   const outboxId = /^[0-9]{1,15}$/.test(eventId) ? Number(eventId) : NaN;
   const queued = Number.isNaN(outboxId) ? undefined : store.outbox.redeliver(context.channel, outboxId, context.now);
   if (queued === undefined) throw notFound(`No outbox event ${quoted(eventId)}.`);

@@ -8,13 +8,17 @@ import { aYearOn, eligibilityOf, tokenLetterExpiry, type Letter } from '../domai
 import { tokenUpdatedEvent } from '../domain/payment-tokens.js';
 import { customerKeyOf, endOfPage, type Need, type ProvisionOutcome, type ProvisionRequest } from '../domain/provisioning.js';
 import type { PaymentTokenRecord, Session } from '../domain/types.js';
-import type { Store } from '../store/index.js';
+import type { SandboxStore } from '../store/store.js';
 import { queueEvents, type WriteContext } from './event-queue.js';
 
-export const lettersOf = (store: Store, channel: string, customerKey: string): Letter[] => store.letters.ofCustomer(channel, customerKey);
+export const lettersOf = (
+  store: SandboxStore, channel: string, customerKey: string,
+): Letter[] => store.letters.ofCustomer(channel, customerKey);
 
 /** The eligibility answer from a customer's letters (and a provision request's own letter, when keyed on one). */
-export function customerEligibility(store: Store, channel: string, customerKey: string, now: string, keyedOn?: ProvisionRequest) {
+export function customerEligibility(
+  store: SandboxStore, channel: string, customerKey: string, now: string, keyedOn?: ProvisionRequest,
+) {
   const letters = lettersOf(store, channel, customerKey);
   const own = keyedOn ? store.letters.ofRequest(keyedOn.id) : undefined;
   // The survey of a request the customer left (canceled) was never finished, as one still awaiting them.
@@ -23,7 +27,7 @@ export function customerEligibility(store: Store, channel: string, customerKey: 
 }
 
 /** Every token of the customer shows the same letter expiry, recomputed whenever their letters change. */
-function refreshLetterExpiry(store: Store, context: WriteContext, customerKey: string): void {
+function refreshLetterExpiry(store: SandboxStore, context: WriteContext, customerKey: string): void {
   store.tokens.setLetterExpiry(context.channel, customerKey, tokenLetterExpiry(lettersOf(store, context.channel, customerKey), context.now));
 }
 
@@ -38,7 +42,10 @@ export interface PageExits {
  * One that awaits the clinician is returned as it is: the customer has done their part. One that
  * awaits the customer gains the new needs, and a fix the exits of the latest refused charge.
  */
-export function requestForToken(store: Store, context: WriteContext & { origin: string }, token: PaymentTokenRecord, purpose: 'update' | 'fix', needs: Need[], skus: string[], exits?: PageExits): ProvisionRequest {
+export function requestForToken(
+  store: SandboxStore, context: WriteContext & { origin: string }, token: PaymentTokenRecord,
+  purpose: 'update' | 'fix', needs: Need[], skus: string[], exits?: PageExits,
+): ProvisionRequest {
   const open = store.provisionRequests.openForToken(context.channel, token.token);
   const withLetter = open.find((r) => r.status === 'awaiting_letter');
   const awaiting = open.find((r) => r.status === 'awaiting_customer');
@@ -66,7 +73,7 @@ export function requestForToken(store: Store, context: WriteContext & { origin: 
 }
 
 /** A deleted token's open requests end: nothing can bring the token back. */
-export function cancelTokenRequests(store: Store, channel: string, token: string): void {
+export function cancelTokenRequests(store: SandboxStore, channel: string, token: string): void {
   for (const request of store.provisionRequests.openForToken(channel, token)) {
     request.status = 'canceled';
     request.needs = [];
@@ -78,7 +85,7 @@ export function cancelTokenRequests(store: Store, channel: string, token: string
  * The token a provisioned setup gives: a new one, or, when the customer already has one on the
  * channel (two setups were open at once), that one with the new card, so that an email never holds two.
  */
-function tokenOfSetup(store: Store, context: WriteContext, request: ProvisionRequest, card: Card): string {
+function tokenOfSetup(store: SandboxStore, context: WriteContext, request: ProvisionRequest, card: Card): string {
   const existing = request.customer_key.startsWith('request:') ? undefined : store.tokens.activeOf(context.channel, request.customer_key);
   if (existing) {
     store.tokens.setCard(context.channel, existing, card);
@@ -99,7 +106,9 @@ function tokenOfSetup(store: Store, context: WriteContext, request: ProvisionReq
  * Stores what a customer's or clinician's move of a request led to: its letter, and once it is
  * provisioned, the issued or fixed token and its payment_token.updated event.
  */
-export function applyOutcome(store: Store, context: WriteContext, request: ProvisionRequest, outcome: ProvisionOutcome): void {
+export function applyOutcome(
+  store: SandboxStore, context: WriteContext, request: ProvisionRequest, outcome: ProvisionOutcome,
+): void {
   if (outcome.letter) {
     if (store.letters.ofRequest(request.id)) store.letters.decide(request.id, outcome.letter.status, outcome.letter.expires_on);
     else store.letters.add(context.channel, { customer_key: request.customer_key, provision_request_id: request.id, created_at: context.now, ...outcome.letter });
@@ -125,7 +134,7 @@ export function applyOutcome(store: Store, context: WriteContext, request: Provi
 }
 
 /** The sandbox's whole record of a provision request (inspect, and the helpers' answers). */
-export function inspectRequest(store: Store, origin: string, request: ProvisionRequest) {
+export function inspectRequest(store: SandboxStore, origin: string, request: ProvisionRequest) {
   const letter = store.letters.ofRequest(request.id);
   return {
     provision_token_request_id: request.id,
@@ -140,7 +149,7 @@ export function inspectRequest(store: Store, origin: string, request: ProvisionR
 }
 
 /** The skus of these items that the channel's catalog says need a letter of medical necessity. */
-export function lmnSkusOf(store: Store, channel: string, items: ReadonlyArray<{ sku?: string }>): string[] {
+export function lmnSkusOf(store: SandboxStore, channel: string, items: ReadonlyArray<{ sku?: string }>): string[] {
   const skus = [...new Set(items.flatMap((item) => (item.sku !== undefined ? [item.sku] : [])))];
   if (skus.length === 0) return [];
   const eligibility = store.catalog.eligibilityOf(channel, skus);
@@ -152,7 +161,7 @@ export function lmnSkusOf(store: Store, channel: string, items: ReadonlyArray<{ 
  * customer entered, the survey's letter covers the session's items that need one, and
  * payment_token.updated is queued.
  */
-export function activateIssuedToken(store: Store, context: WriteContext, session: Session, card: Card): void {
+export function activateIssuedToken(store: SandboxStore, context: WriteContext, session: Session, card: Card): void {
   const tokenId = session.issued_payment_token!;
   const token = store.tokens.get(context.channel, tokenId)!;
   store.tokens.setStatus(context.channel, tokenId, 'active');

@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { INDEX_PAGE_POLICY, indexPage } from '../checkout/index-page.js';
 import { WebhookListeners } from '../delivery/listeners.js';
 import { randomIds, type IdSource } from '../ids.js';
-import type { Store } from '../store/index.js';
+import type { SandboxStore } from '../store/store.js';
 import { DEFAULT_API_KEYS, registerAuth } from './auth.js';
 import { BODY_LIMIT_BYTES, registerJsonParser } from './body-parsing.js';
 import { codes400, idempotencyRules, requestHeaders } from './document-facts.js';
@@ -36,7 +36,7 @@ import { clientErrorAnswerer, registerTransportErrors } from './transport-errors
 import { searchTakesTurn } from './turns.js';
 
 export interface SandboxOptions {
-  store: Store;
+  store: SandboxStore;
   apiKeys?: ReadonlyMap<string, string>;
   logger?: FastifyServerOptions['logger'];
   /**

@@ -18,7 +18,7 @@ import { setupFinishedPage, setupFormPage } from '../checkout/setup-pages.js';
 import { escapeHtml } from '../checkout/page.js';
 import { provisionUrl } from '../checkout/urls.js';
 import type { IdSource } from '../ids.js';
-import type { Store } from '../store/index.js';
+import type { SandboxStore } from '../store/store.js';
 import { registerPageHeaders } from './page-headers.js';
 import { fromAnotherSite } from './form-origin.js';
 import { HttpRefusal } from './errors.js';
@@ -47,7 +47,7 @@ function finish(reply: FastifyReply, exits: PageExits, success: boolean, redirec
   return reply.code(303).header('location', headerUrl(redirectUrl)).send();
 }
 
-export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: IdSource): void {
+export function registerCheckoutRoutes(app: FastifyInstance, store: SandboxStore, ids: IdSource): void {
   const tokens = formTokens(() => store.pageSecret.get());
   /** A page's form: sent back to the page's own address, with the page's token. */
   const formOf = (purpose: FormPurpose, prefix: string, id: string): FormTarget => ({ action: pathOf(prefix, id), token: tokens.issue(purpose, id) });

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { dashboardPage, DASHBOARD_POLICY } from '../dashboard/page.js';
 import { DASHBOARD_TOKEN_HEADER, dashboardTokens } from '../dashboard/page-token.js';
 import { redeliverEvent } from '../app/redeliver.js';
-import type { Store } from '../store/index.js';
+import type { SandboxStore } from '../store/store.js';
 import { channelOf } from './auth.js';
 import { registerBodyDrain } from './body-parsing.js';
 import { HttpRefusal, methodNotAllowed } from './errors.js';
@@ -27,7 +27,7 @@ function fromOwnPage(headers: IncomingHttpHeaders): boolean {
 }
 
 /** `docs`: whether the sandbox serves the docs site (the page's bar links it). */
-export function registerDashboardRoutes(app: FastifyInstance, store: Store, options: { docs: boolean }): void {
+export function registerDashboardRoutes(app: FastifyInstance, store: SandboxStore, options: { docs: boolean }): void {
   const tokens = dashboardTokens(() => store.pageSecret.get());
 
   void app.register(async (dashboard) => {

@@ -10,14 +10,16 @@ import { actionOf, chargeNeeds } from '../../domain/payment-tokens.js';
 import { refund } from '../../domain/refunds.js';
 import { cancel, capture, completeCheckout, voidHold } from '../../domain/sessions.js';
 import { toDetail, type ListFlags } from '../../domain/views.js';
-import type { Store } from '../../store/index.js';
+import type { SandboxStore } from '../../store/store.js';
 import { PreRenderedJson, RefusedAfterCommit, type ContractOperations, type Handlers, type OperationContext } from '../operation-types.js';
 import type { CreateReplay } from '../../app/create-replay.js';
 import { sessionOf } from '../../app/lookups.js';
 import { insertSessionAndQueueEvents, saveSessionAndQueueEvents } from '../../app/session-writes.js';
 import { lettersOf, lmnSkusOf, pendingSessionToken, requestForToken } from '../../app/token-writes.js';
 
-function tokenFacts(store: Store, context: OperationContext<unknown>, token: string, lmnSkus: string[]): TokenFacts {
+function tokenFacts(
+  store: SandboxStore, context: OperationContext<unknown>, token: string, lmnSkus: string[],
+): TokenFacts {
   const record = store.tokens.get(context.channel, token);
   return {
     exists: record !== undefined,

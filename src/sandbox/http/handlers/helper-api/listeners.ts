@@ -8,7 +8,7 @@ import { IDLE_EXPIRY_MS, LEASE_MS, type ClaimedDelivery, type WebhookListeners }
 import { recordAttempt } from '../../../delivery/record.js';
 import { eventObjectId } from '../../../domain/event-subject.js';
 import { helperRefusal, notFound, quoted } from '../../../domain/errors.js';
-import type { Store } from '../../../store/index.js';
+import type { SandboxStore } from '../../../store/store.js';
 import type { WebhookListener } from '../../../store/listeners.js';
 import { AnswerLater, type Handlers, type HelperOperations } from '../../operation-types.js';
 import { attemptView } from './webhooks.js';
@@ -29,7 +29,7 @@ function serialized(url: string): string {
   }
 }
 
-function liveListener(store: Store, listeners: WebhookListeners, channel: string, id: string): WebhookListener {
+function liveListener(store: SandboxStore, listeners: WebhookListeners, channel: string, id: string): WebhookListener {
   const found = store.listeners.liveOne(channel, id, listeners.cutoff());
   if (!found) throw notFound(`No webhook listener ${quoted(id)}: it was removed, or it expired after ${IDLE_EXPIRY_MS / 1000} s without asking for its deliveries.`);
   return found;

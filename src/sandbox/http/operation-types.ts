@@ -40,7 +40,10 @@ export interface OperationContext<Operation> {
   now: string;
   /** Where every id the request mints comes from. */
   ids: IdSource;
-  /** Scheme and host the partner called, for redirect URLs. */
+  /**
+   * The sandbox's public scheme and host, for redirect URLs and the hosted pages' links: --public-url,
+   * or the listen address (app.ts, publicUrl); never the request's Host header, which any client sets.
+   */
   origin: string;
 }
 

@@ -5,7 +5,7 @@ import { helperRefusal } from '../../../domain/errors.js';
 import { timelinePage } from '../../../domain/timeline.js';
 import type { Handlers, HelperOperations } from '../../operation-types.js';
 import { sessionOf } from '../../../app/lookups.js';
-import { attemptView } from './webhooks.js';
+import { attemptView } from './attempt-view.js';
 
 const TIMELINE_LIMIT = 50;
 const EVENTS_LIMIT = 20;

@@ -11,7 +11,7 @@ import { helperRefusal, notFound, quoted } from '../../../domain/errors.js';
 import type { SandboxStore } from '../../../store/store.js';
 import type { WebhookListener } from '../../../store/listeners.js';
 import { AnswerLater, type Handlers, type HelperOperations } from '../../operation-types.js';
-import { attemptView } from './webhooks.js';
+import { attemptView } from './attempt-view.js';
 
 /** Listeners per channel that have not expired, apart from the channel's webhook endpoints. */
 export const MAX_LISTENERS = 20;

@@ -45,8 +45,9 @@ export function createReplay(rules: IdempotencyRules): CreateReplay {
     if (!original) return undefined;
     const diverging = divergingFields(original.request, request, rules);
     if (diverging.length > 0) {
+      const key = quoted(request.idempotency_key);
       throw refuseCreate('IdempotencyViolation',
-        `idempotency_key ${quoted(request.idempotency_key)} was already used with different values of: ${diverging.join(', ')}.`);
+        `idempotency_key ${key} was already used with different values of: ${diverging.join(', ')}.`);
     }
     return { id: original.id, redirect_url: checkoutUrl(context.origin, original) };
   };

@@ -24,7 +24,9 @@ export function finishCheckout(
   // A card the service accepts at once: the review of a one-time payment passes straight away.
   if (outcome.accepted && session.status === 'processing') events.push(...review(session, 'accept', context.now));
   saveSessionAndQueueEvents(store, context, session, events);
-  if (session.issued_payment_token) activateIssuedToken(store, context, session, outcome.card ?? defaultCard(context.now));
+  if (session.issued_payment_token) {
+    activateIssuedToken(store, context, session, outcome.card ?? defaultCard(context.now));
+  }
   return { status: session.status, redirect_url: resolveRedirect(session.request.success_url, session.id) };
 }
 

@@ -49,11 +49,14 @@ export function submitCheckout(store: SandboxStore, ids: IdSource, id: string, v
       return { outcome: 'finished', session, success: false, url };
     }
     // Change the card: back to the form, the survey kept, the card left to type again.
-    if (values.change_card === '1') return form({ state: values.state ?? '', eligibility: values.eligibility ?? '' }, {});
+    if (values.change_card === '1') {
+      return form({ state: values.state ?? '', eligibility: values.eligibility ?? '' }, {});
+    }
     const card = checked.card!;
     if (values.confirm !== '1') return { outcome: 'confirm', session, values, last4: card.last4 };
     if (card.outcome === 'declined') return form({ ...values, card_number: '' }, { card_number: DECLINED });
-    const paid = finishCheckout(store, context, session, { eligible: true, card, accepted: card.outcome === 'accepted' });
+    const accepted = card.outcome === 'accepted';
+    const paid = finishCheckout(store, context, session, { eligible: true, card, accepted });
     return { outcome: 'finished', session, success: true, url: paid.redirect_url };
   });
 }
@@ -84,7 +87,9 @@ export function submitSetup(store: SandboxStore, ids: IdSource, id: string, valu
       ? checkCustomerForm(values, context.now, asksCard(provision))
       : checkCustomerForm({ ...values, state: 'CA', eligibility: 'eligible' }, context.now, true);
     const letter = values.letter ?? 'approved';
-    if (!['approved', 'pending', 'rejected'].includes(letter)) checked.errors.letter = "Choose the clinician's decision.";
+    if (!['approved', 'pending', 'rejected'].includes(letter)) {
+      checked.errors.letter = "Choose the clinician's decision.";
+    }
     if (values.action !== undefined && values.action !== 'finish') checked.errors.action = 'Choose Save or Cancel.';
     if (Object.keys(checked.errors).length > 0) return { outcome: 'form', provision, values, errors: checked.errors };
     if (checked.card?.outcome === 'declined') {
@@ -94,8 +99,7 @@ export function submitSetup(store: SandboxStore, ids: IdSource, id: string, valu
       cancel: false, eligible: checked.eligible, ...(checked.card ? { card: checked.card } : {}), lmnSkus,
       letter: letter as 'approved' | 'pending' | 'rejected',
     });
-    return {
-      outcome: 'finished', provision, success: (provision.status as string) !== 'rejected', url: provision.redirect_url!,
-    };
+    const success = (provision.status as string) !== 'rejected';
+    return { outcome: 'finished', provision, success, url: provision.redirect_url! };
   });
 }

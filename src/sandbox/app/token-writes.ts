@@ -6,7 +6,9 @@ import { defaultCard, type Card } from '../domain/cards.js';
 import { resolveRedirect } from '../domain/create-session.js';
 import { aYearOn, eligibilityOf, tokenLetterExpiry, type Letter } from '../domain/letters.js';
 import { tokenUpdatedEvent } from '../domain/payment-tokens.js';
-import { customerKeyOf, endOfPage, type Need, type ProvisionOutcome, type ProvisionRequest } from '../domain/provisioning.js';
+import {
+  customerKeyOf, endOfPage, type Need, type ProvisionOutcome, type ProvisionRequest,
+} from '../domain/provisioning.js';
 import type { PaymentTokenRecord, Session } from '../domain/types.js';
 import type { SandboxStore } from '../store/store.js';
 import { queueEvents, type WriteContext } from './event-queue.js';
@@ -28,7 +30,8 @@ export function customerEligibility(
 
 /** Every token of the customer shows the same letter expiry, recomputed whenever their letters change. */
 function refreshLetterExpiry(store: SandboxStore, context: WriteContext, customerKey: string): void {
-  store.tokens.setLetterExpiry(context.channel, customerKey, tokenLetterExpiry(lettersOf(store, context.channel, customerKey), context.now));
+  const expiry = tokenLetterExpiry(lettersOf(store, context.channel, customerKey), context.now);
+  store.tokens.setLetterExpiry(context.channel, customerKey, expiry);
 }
 
 /** Where the pages of a token's request send the customer. */
@@ -63,7 +66,8 @@ export function requestForToken(
   const request: ProvisionRequest = {
     id, channel: context.channel, created_at: context.now, purpose, status: 'awaiting_customer',
     customer_key: token.customer_key, payment_token: token.token, needs, skus,
-    success_url: exits?.success_url ?? token.success_url ?? page, failure_url: exits?.failure_url ?? token.failure_url ?? page, use_iframe: false,
+    success_url: exits?.success_url ?? token.success_url ?? page,
+    failure_url: exits?.failure_url ?? token.failure_url ?? page, use_iframe: false,
     ...(token.customer_email !== null ? { customer_email: token.customer_email } : {}),
     ...(token.customer_name !== null ? { customer_name: token.customer_name } : {}),
     ...(token.metadata !== null ? { metadata: token.metadata } : {}),
@@ -86,17 +90,21 @@ export function cancelTokenRequests(store: SandboxStore, channel: string, token:
  * channel (two setups were open at once), that one with the new card, so that an email never holds two.
  */
 function tokenOfSetup(store: SandboxStore, context: WriteContext, request: ProvisionRequest, card: Card): string {
-  const existing = request.customer_key.startsWith('request:') ? undefined : store.tokens.activeOf(context.channel, request.customer_key);
+  const existing = request.customer_key.startsWith('request:')
+    ? undefined
+    : store.tokens.activeOf(context.channel, request.customer_key);
   if (existing) {
     store.tokens.setCard(context.channel, existing, card);
     return existing;
   }
   const token: PaymentTokenRecord = {
-    token: `ptok_${context.ids.short()}`, channel: context.channel, session_id: null, status: 'active', next_action: null, created_at: context.now,
-    customer_email: request.customer_email ?? null, customer_name: request.customer_name ?? null, customer_key: request.customer_key,
+    token: `ptok_${context.ids.short()}`, channel: context.channel, session_id: null, status: 'active',
+    next_action: null, created_at: context.now, customer_email: request.customer_email ?? null,
+    customer_name: request.customer_name ?? null, customer_key: request.customer_key,
     user_business_id: store.customers.businessIdOf(context.channel, request.customer_key, () => context.ids.uuid()),
     card_brand: card.brand, card_last4: card.last4, card_expires: card.expires, lmn_expires_at: null,
-    provision_request_id: request.id, metadata: request.metadata ?? null, success_url: request.success_url, failure_url: request.failure_url,
+    provision_request_id: request.id, metadata: request.metadata ?? null,
+    success_url: request.success_url, failure_url: request.failure_url,
   };
   store.tokens.insert(token);
   return token.token;
@@ -110,8 +118,14 @@ export function applyOutcome(
   store: SandboxStore, context: WriteContext, request: ProvisionRequest, outcome: ProvisionOutcome,
 ): void {
   if (outcome.letter) {
-    if (store.letters.ofRequest(request.id)) store.letters.decide(request.id, outcome.letter.status, outcome.letter.expires_on);
-    else store.letters.add(context.channel, { customer_key: request.customer_key, provision_request_id: request.id, created_at: context.now, ...outcome.letter });
+    if (store.letters.ofRequest(request.id)) {
+      store.letters.decide(request.id, outcome.letter.status, outcome.letter.expires_on);
+    } else {
+      store.letters.add(context.channel, {
+        customer_key: request.customer_key, provision_request_id: request.id, created_at: context.now,
+        ...outcome.letter,
+      });
+    }
   }
   if (outcome.provision) {
     let token: string;
@@ -124,12 +138,17 @@ export function applyOutcome(
       store.tokens.setNextAction(context.channel, token, null);
     }
     refreshLetterExpiry(store, context, request.customer_key);
-    queueEvents(store, context, [tokenUpdatedEvent(store.tokens.get(context.channel, token)!, { provision_token_request_id: request.id })]);
+    const updated = tokenUpdatedEvent(
+      store.tokens.get(context.channel, token)!, { provision_token_request_id: request.id },
+    );
+    queueEvents(store, context, [updated]);
   } else if (outcome.letter) {
     refreshLetterExpiry(store, context, request.customer_key);
   }
   // The customer left the page once, to the exit of that moment; a later decision does not move them.
-  if (request.status !== 'awaiting_customer' && request.redirect_url === undefined) request.redirect_url = endOfPage(request);
+  if (request.status !== 'awaiting_customer' && request.redirect_url === undefined) {
+    request.redirect_url = endOfPage(request);
+  }
   store.provisionRequests.update(request);
 }
 
@@ -168,22 +187,28 @@ export function activateIssuedToken(store: SandboxStore, context: WriteContext, 
   store.tokens.setCard(context.channel, tokenId, card);
   const lmnSkus = lmnSkusOf(store, context.channel, session.items);
   if (lmnSkus.length > 0) {
-    store.letters.add(context.channel, { customer_key: token.customer_key, provision_request_id: null, status: 'approved', skus: lmnSkus, expires_on: aYearOn(context.now), created_at: context.now });
+    store.letters.add(context.channel, {
+      customer_key: token.customer_key, provision_request_id: null, status: 'approved', skus: lmnSkus,
+      expires_on: aYearOn(context.now), created_at: context.now,
+    });
   }
   refreshLetterExpiry(store, context, token.customer_key);
-  queueEvents(store, context, [tokenUpdatedEvent(store.tokens.get(context.channel, tokenId)!, { payment_session_id: session.id })]);
+  const updated = tokenUpdatedEvent(store.tokens.get(context.channel, tokenId)!, { payment_session_id: session.id });
+  queueEvents(store, context, [updated]);
 }
 
 /** The token a tokenize=true session issues: not usable until its checkout completes. */
 export function pendingSessionToken(session: Session, token: string): PaymentTokenRecord {
   return {
-    token, channel: session.channel, session_id: session.id, status: 'pending_checkout', next_action: null, created_at: session.created_at,
+    token, channel: session.channel, session_id: session.id, status: 'pending_checkout', next_action: null,
+    created_at: session.created_at,
     customer_email: session.customer_email ?? null, customer_name: session.customer_name ?? null,
     customer_key: customerKeyOf(session.customer_email, `session:${session.id}`),
     // The session's customer is the token's user: the same key, so the same business id.
     user_business_id: session.user_business_id ?? null,
     card_brand: null, card_last4: null, card_expires: null, lmn_expires_at: null, provision_request_id: null,
     metadata: session.request.metadata ?? null,
-    success_url: resolveRedirect(session.request.success_url, session.id), failure_url: resolveRedirect(session.request.failure_url, session.id),
+    success_url: resolveRedirect(session.request.success_url, session.id),
+    failure_url: resolveRedirect(session.request.failure_url, session.id),
   };
 }

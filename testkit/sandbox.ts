@@ -3,6 +3,7 @@
 // status it does not declare, or a body that does not validate, fails the test.
 import { buildSandbox } from '../src/sandbox/http/app.js';
 import { SANDBOX_FILE, templateMatches } from '../src/sandbox/http/document.js';
+import { drillDeliveryShaper } from '../src/sandbox/http/evolution-drill.js';
 import { createStore, openDatabase } from '../src/sandbox/store/index.js';
 import { contract, loadDocument, operations, responseViolations, validatorAt } from './contract.js';
 import { decodedSegments } from './paths.js';
@@ -74,7 +75,8 @@ export function sessionRequest(overrides: Record<string, unknown> = {}) {
 
 export function testSandbox() {
   const db = openDatabase(':memory:');
-  const store = createStore(db);
+  // Made as the server makes it: each delivery shaped by its channel's evolution drill as it is sent.
+  const store = createStore(db, { shapeDelivery: drillDeliveryShaper() });
   const app = buildSandbox({ store });
 
   async function call<T = any>(method: string, url: string, options: CallOptions = {}): Promise<Reply<T>> {

@@ -5,13 +5,16 @@
 // it long enough to set create's p99 (npm run bench), where batches of 50 every 10 ms index as many
 // sessions a second in pauses a tenth as long.
 import type { Db } from './store/database.js';
-import type { Store } from './store/index.js';
+import type { SandboxStore } from './store/store.js';
 
 export interface Maintenance {
   stop(): void;
 }
 
-export function startMaintenance(db: Db, store: Store, { intervalMs = 10, batch = 50, checkpointEvery = 10, warn = (line: string) => console.error(line) } = {}): Maintenance {
+export function startMaintenance(
+  db: Db, store: SandboxStore,
+  { intervalMs = 10, batch = 50, checkpointEvery = 10, warn = (line: string) => console.error(line) } = {},
+): Maintenance {
   const fileBacked = db.name !== ':memory:';
   let lastWarning = '';
   let tick = 0;

@@ -5,9 +5,11 @@ import path from 'node:path';
 import { DEFAULT_API_KEYS, parseApiKeys } from './http/auth.js';
 import { buildSandbox } from './http/app.js';
 import { docsBeingBuilt } from './http/docs-build-state.js';
+import { drillDeliveryShaper } from './http/evolution-drill.js';
 import { sandboxAddress } from './http/sandbox-address.js';
 import { startDispatcher } from './delivery/dispatcher.js';
 import { configureEndpoint } from './delivery/endpoints.js';
+import { deliveryWakeUp } from './delivery/wake-up.js';
 import { checkPublicUrl, listenUrl, protectedModeRefusal } from './exposure.js';
 import { batchedLines } from './line-writer.js';
 import { startMaintenance } from './maintenance.js';
@@ -47,7 +49,13 @@ export async function startSandbox(options: StartOptions) {
   // that the -wal and -shm SQLite has just made beside the file (at the end of a link) are read too.
   const exposure = options.db === ':memory:' ? undefined : exposureWarning(options.db);
   if (exposure) console.error(exposure);
-  const store = createStore(db, options.drill ? { drill: { enabled: true, service_fee: 'number' } } : {});
+  // The store is made with its collaborators: the drill's shaping of each delivery as it is sent,
+  // and the wake-up that the dispatcher (below) and the listeners' claims (http/app.ts) wait on.
+  const store = createStore(db, {
+    ...(options.drill ? { drill: { enabled: true, service_fee: 'number' } } : {}),
+    shapeDelivery: drillDeliveryShaper(),
+    wakeUp: deliveryWakeUp(),
+  });
   if (options.reset) store.transaction(() => store.reset.all());
   const requestLog = options.quiet ? undefined : batchedLines();
   // The listen address's URL is known once it listens (--port 0 picks a port then).

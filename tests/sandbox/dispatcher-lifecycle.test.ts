@@ -214,13 +214,16 @@ describe('stopping', () => {
     let listening = 0;
     const store: Store = {
       ...s.store,
-      onDeliveryQueued: (listener) => {
-        const unsubscribe = s.store.onDeliveryQueued(listener);
-        listening++;
-        return () => {
-          listening--;
-          return unsubscribe();
-        };
+      deliveryWakeUp: {
+        queued: s.store.deliveryWakeUp.queued,
+        add: (waker) => {
+          const stop = s.store.deliveryWakeUp.add(waker);
+          listening++;
+          return () => {
+            listening--;
+            return stop();
+          };
+        },
       },
     };
     expect(vi.getTimerCount()).toBe(0);

@@ -4,7 +4,8 @@
 // another version of the rendering).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DETAIL_VIEW_VERSION, toDetail } from '../../src/sandbox/domain/views.js';
-import { renderDetailView, sessionColumns } from '../../src/sandbox/store/session-columns.js';
+import { sessionColumns } from '../../src/sandbox/store/session-columns.js';
+import { renderDetailView } from '../../src/sandbox/store/session-projection.js';
 import { describePinnedRendering } from '../support/golden-session.js';
 import { testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 

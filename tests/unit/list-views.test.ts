@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sessionListFilter } from '../../src/sandbox/domain/listing.js';
 import { LIST_VIEW_VERSION, listItemOf } from '../../src/sandbox/domain/views.js';
-import { renderListView, sessionColumns } from '../../src/sandbox/store/session-columns.js';
+import { sessionColumns } from '../../src/sandbox/store/session-columns.js';
+import { renderListView } from '../../src/sandbox/store/session-projection.js';
 import { describePinnedRendering } from '../support/golden-session.js';
 import { testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 

@@ -15,7 +15,7 @@ describe('the migrations', () => {
   it('import nothing but node:crypto and the database type', () => {
     const source = readFileSync(new URL('../../src/sandbox/store/migrations.ts', import.meta.url), 'utf8');
     const imports = [...source.matchAll(/^import\s+(type\s+)?[^;]*?from\s+'([^']+)'/gm)].map((m) => `${m[1] ? 'type ' : ''}${m[2]}`);
-    expect(imports).toEqual(['node:crypto', 'type ./database.js']);
+    expect(imports).toEqual(['node:crypto', 'type ./db.js']);
   });
 
   it('give a session of the first shape, whose customer is in its request, a business id, searchable and shown', async () => {

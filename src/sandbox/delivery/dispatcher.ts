@@ -15,7 +15,7 @@
 //   events of other resources do not wait for it.
 // - It runs beside the requests, never inside one: the API answers first, then a queued delivery
 //   wakes the dispatcher. A timer makes retries run as their time comes (or the clock is advanced).
-import type { Store } from '../store/index.js';
+import type { SandboxStore } from '../store/store.js';
 import { DELIVERY_TIMEOUT_MS, sendAttempt, type SendAttempt } from './attempt.js';
 import { DeliveryQueue } from './queue.js';
 
@@ -37,7 +37,7 @@ export interface Dispatcher {
   stop(): Promise<void>;
 }
 
-export function startDispatcher(store: Store, options: DispatcherOptions = {}): Dispatcher {
+export function startDispatcher(store: SandboxStore, options: DispatcherOptions = {}): Dispatcher {
   const queue = new DeliveryQueue(store, options.send ?? sendAttempt, options.timeoutMs ?? DELIVERY_TIMEOUT_MS);
   /** A wake is already set for after the current turn: more deliveries queued in it need no other. */
   let wakeSet = false;
@@ -47,7 +47,7 @@ export function startDispatcher(store: Store, options: DispatcherOptions = {}): 
   };
 
   // Told inside the writing transaction: wake once it has committed and the answer is on its way.
-  const unsubscribe = store.onDeliveryQueued(() => {
+  const unsubscribe = store.deliveryWakeUp.add(() => {
     if (wakeSet) return;
     wakeSet = true;
     setImmediate(wake);

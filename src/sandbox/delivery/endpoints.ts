@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { randomIds } from '../ids.js';
 import { helperRefusal } from '../domain/errors.js';
 import { ownAddressNamed, type SandboxAddress } from '../domain/own-address.js';
-import type { Store } from '../store/index.js';
+import type { SandboxStore } from '../store/store.js';
 import type { EndpointMode, WebhookEndpoint } from '../store/deliveries.js';
 
 /** Endpoints per channel: each event opens a request to every one. */
@@ -43,7 +43,9 @@ export function newEndpoint(fields: { id: string; channel: string; url: string; 
  * --webhook-url: the one endpoint the command line owns on the channel. A restart with another URL
  * or secret points it there (its pending deliveries follow); without a secret, the one in use stays.
  */
-export function configureEndpoint(store: Store, channel: string, option: { url: string; secret?: string }, sandbox?: SandboxAddress) {
+export function configureEndpoint(
+  store: SandboxStore, channel: string, option: { url: string; secret?: string }, sandbox?: SandboxAddress,
+) {
   const existing = store.deliveries.cliEndpoint(channel);
   if (existing) {
     const secret = option.secret ?? existing.secret;

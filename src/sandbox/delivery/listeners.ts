@@ -23,7 +23,7 @@
 // - the sweep of listeners that stopped asking: gone after IDLE_EXPIRY_MS, with their deliveries.
 import { CONCURRENT_PER_ENDPOINT, OPEN_PER_ENDPOINT } from '../domain/delivery-slots.js';
 import { listenerClaimId, randomIds, type IdSource } from '../ids.js';
-import type { Store } from '../store/index.js';
+import type { SandboxStore } from '../store/store.js';
 import type { DueDelivery } from '../store/deliveries.js';
 import type { WebhookListener } from '../store/listeners.js';
 import { deliveryRequest, type DeliveryRequest } from './attempt.js';
@@ -85,11 +85,11 @@ export class WebhookListeners {
   /** performance.now(): how long a lease has been held. */
   private readonly monotonic: () => number;
 
-  constructor(private readonly store: Store, clocks: { now?: () => number; monotonic?: () => number } = {}) {
+  constructor(private readonly store: SandboxStore, clocks: { now?: () => number; monotonic?: () => number } = {}) {
     this.now = clocks.now ?? (() => Date.now());
     this.monotonic = clocks.monotonic ?? (() => performance.now());
     // Told inside the writing transaction: wake the waiting claims once it has committed.
-    this.stopWatching = store.onDeliveryQueued(() => {
+    this.stopWatching = store.deliveryWakeUp.add(() => {
       if (this.waiting.size > 0) setImmediate(() => this.wakeAll());
     });
     this.sweepTimer = setInterval(() => this.sweep(), SWEEP_EVERY_MS);
@@ -234,7 +234,7 @@ export class WebhookListeners {
 
   private sweep(): void {
     try {
-      if (this.store.db.open) this.store.transaction(() => this.removeExpired());
+      if (this.store.isOpen()) this.store.transaction(() => this.removeExpired());
     } catch (error) {
       // A busy database (another process writing) is swept at the next tick.
       if (!/SQLITE_BUSY|database is locked/i.test((error as Error).message)) console.error(`webhook listeners: ${(error as Error).message}`);

@@ -1,7 +1,7 @@
 // The delivery queue: per endpoint, claim the due deliveries for its free slots (delivery/claim.ts),
 // send each (delivery/attempt.ts, or the send a test injects), and record its outcome
 // (delivery/record.ts). A slot freed by one attempt claims the next due delivery at once.
-import type { Store } from '../store/index.js';
+import type { SandboxStore } from '../store/store.js';
 import type { DueDelivery, WebhookEndpoint } from '../store/deliveries.js';
 import { deliveryRequest, type SendAttempt } from './attempt.js';
 import { claimDue } from './claim.js';
@@ -22,7 +22,7 @@ export class DeliveryQueue {
   private draining = false;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: SandboxStore,
     private readonly send: SendAttempt,
     private readonly timeoutMs: number,
   ) {}

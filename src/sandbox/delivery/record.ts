@@ -1,12 +1,14 @@
 // Record: the outcome of one attempt, in one transaction. The attempt joins the delivery log, and
 // the delivery is delivered, due again, or failed for good (domain/delivery-outcome.ts).
 import { deliveryOutcome } from '../domain/delivery-outcome.js';
-import type { Store } from '../store/index.js';
+import type { SandboxStore } from '../store/store.js';
 import type { DueDelivery, WebhookEndpoint } from '../store/deliveries.js';
 import type { AttemptOutcome } from './attempt.js';
 
 /** `attemptedAt` is when the attempt was sent, on the channel's clock. */
-export function recordAttempt(store: Store, endpoint: WebhookEndpoint, delivery: DueDelivery, attemptedAt: string, outcome: AttemptOutcome): void {
+export function recordAttempt(
+  store: SandboxStore, endpoint: WebhookEndpoint, delivery: DueDelivery, attemptedAt: string, outcome: AttemptOutcome,
+): void {
   store.transaction(() => {
     // A reset, or the endpoint's removal, may have ended the delivery while it was in flight.
     if (!store.deliveries.isPending(delivery.id)) return;

@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { INDEX_PAGE_POLICY, indexPage } from '../checkout/index-page.js';
 import { WebhookListeners } from '../delivery/listeners.js';
 import { randomIds, type IdSource } from '../ids.js';
-import type { Store } from '../store/index.js';
+import type { SandboxStore } from '../store/store.js';
 import { DEFAULT_API_KEYS, registerAuth } from './auth.js';
 import { BODY_LIMIT_BYTES, registerJsonParser } from './body-parsing.js';
 import { codes400, idempotencyRules, requestHeaders } from './document-facts.js';
@@ -14,12 +14,12 @@ import { CONTRACT_30_FILE, CONTRACT_FILE, listOperations, loadDocument, SANDBOX_
 import { codesOf, HELPER_CODES } from './error-codes.js';
 import { answerFrameworkError, registerErrorPath } from './errors.js';
 import { catalogHandlers } from './handlers/catalog.js';
-import { createReplay } from './handlers/create-replay.js';
+import { createReplay } from '../app/create-replay.js';
 import { disputeHandlers } from './handlers/disputes.js';
 import { paymentSessionHandlers } from './handlers/payment-sessions.js';
 import { paymentTokenHandlers } from './handlers/payment-tokens.js';
-import { answerReportWithoutClaim } from './handlers/listener-attempt-body.js';
-import { sandboxHelperHandlers } from './handlers/sandbox-helpers.js';
+import { answerReportWithoutClaim } from './handlers/helper-api/listener-attempt-body.js';
+import { sandboxHelperHandlers } from './handlers/helper-api/index.js';
 import { registerEvolutionDrill } from './evolution-drill.js';
 import { registerMethodNotAllowed } from './method-not-allowed.js';
 import type { ContractOperations, HelperOperations } from './operation-types.js';
@@ -36,7 +36,7 @@ import { clientErrorAnswerer, registerTransportErrors } from './transport-errors
 import { searchTakesTurn } from './turns.js';
 
 export interface SandboxOptions {
-  store: Store;
+  store: SandboxStore;
   apiKeys?: ReadonlyMap<string, string>;
   logger?: FastifyServerOptions['logger'];
   /**
@@ -106,7 +106,10 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     validators: new SchemaValidators(contract),
     handlers: { ...paymentSessionHandlers(replay), ...paymentTokenHandlers(), ...catalogHandlers(), ...disputeHandlers() },
     // Rule 4: a retry may break the schema where a replay does not compare, and still return its original.
-    invalidBodyHandlers: { createPaymentSession: replay.answerInvalidBody },
+    invalidBodyHandlers: {
+      createPaymentSession: (violation, context, store) =>
+        replay.answerInvalidBody(store, context, context.body, violation.fields),
+    },
     codesFor: codesOf,
     store,
     ids,
@@ -153,7 +156,7 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   app.get('/', async (_request, reply) =>
     reply.type('text/html; charset=utf-8').header('content-security-policy', INDEX_PAGE_POLICY).header('x-frame-options', 'DENY').send(indexPage(options.docsDir !== undefined, publicUrl())));
   registerCheckoutRoutes(app, store, ids);
-  registerDashboardRoutes(app, store, { ids, publicUrl, docs: options.docsDir !== undefined });
+  registerDashboardRoutes(app, store, { docs: options.docsDir !== undefined });
   registerReturnRoutes(app, store, publicUrl);
   if (options.docsDir) registerDocsRoutes(app, options.docsDir);
   return app;

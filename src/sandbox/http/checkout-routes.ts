@@ -1,28 +1,28 @@
-// The hosted pages, as routes: each GET renders a page, each POST reads the customer's form and acts
-// through the same functions as the /sandbox/v1/ helpers (http/handlers/customer-actions.ts), in one
-// transaction. A page carries no API key; a session or request id is found in any channel, as a
-// redirect_url is. A form that does not check out is shown again with its errors (400). A form
-// from another site, or without its page's token, is refused (403) before anything is read.
+// The hosted pages, as routes: each GET renders a page; each POST reads the customer's form, calls
+// its operation (app/hosted-checkout.ts, which acts through the same functions as the /sandbox/v1/
+// helpers, in one transaction), and renders what it led to, or redirects. A page carries no API
+// key; a session or request id is found in any channel, as a redirect_url is. A form that does not
+// check out is shown again with its errors (400). A form from another site, or without its page's
+// token, is refused (403) before anything is read.
 // Whether a page is in iframe mode, and who may frame it, comes from its session or provision
 // request (checkout/page-exits.ts), never from the URL.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { checkCustomerForm, type FormValues } from '../checkout/customer-form.js';
+import type { FormValues } from '../checkout/customer-form.js';
 import { FORM_TOKEN_FIELD, formTokens, type FormPurpose } from '../checkout/form-token.js';
 import { endPage, page, type Flow, type FormTarget, type Page } from '../checkout/layout.js';
 import { securityHeaders } from '../checkout/content-security.js';
 import { NO_EXITS, provisionExits, sessionExits, type PageExits } from '../checkout/page-exits.js';
 import { crossSitePage, staleFormPage } from '../checkout/refusal-pages.js';
 import { checkoutFormPage, closedPage, confirmPage, timedOutPage } from '../checkout/session-pages.js';
-import { asksCard, asksSurvey, setupFinishedPage, setupFormPage } from '../checkout/setup-pages.js';
+import { setupFinishedPage, setupFormPage } from '../checkout/setup-pages.js';
 import { escapeHtml } from '../checkout/page.js';
 import { provisionUrl } from '../checkout/urls.js';
-import type { Session } from '../domain/types.js';
 import type { IdSource } from '../ids.js';
-import type { Store } from '../store/index.js';
+import type { SandboxStore } from '../store/store.js';
 import { registerPageHeaders } from './page-headers.js';
 import { fromAnotherSite } from './form-origin.js';
 import { HttpRefusal } from './errors.js';
-import { finishCheckout, finishProvisionRequest } from './handlers/customer-actions.js';
+import { itemEligibility, submitCheckout, submitSetup } from '../app/hosted-checkout.js';
 
 /** Form bodies are small: the survey and a card. */
 const FORM_LIMIT_BYTES = 16 * 1024;
@@ -41,23 +41,13 @@ const pathOf = (prefix: string, id: string) => `${prefix}${encodeURIComponent(id
 /** A redirect target as a header can carry it: the URL the session was checked with, percent-encoded. */
 const headerUrl = (url: string) => new URL(url).href;
 
-/** The catalog eligibility of a session's items, shown beside them. */
-const itemEligibility = (store: Store, session: Session) =>
-  store.catalog.eligibilityOf(session.channel, session.items.flatMap((item) => (item.sku ? [item.sku] : [])));
-
-/** What a page's POST leads to: a page to show, or the end of the flow; and the page's exits. */
-type Outcome = ({ page: Page; end?: undefined } | { page?: undefined; end: { success: boolean; url: string; flow: Flow } }) & { exits: PageExits };
-
 /** The end of a flow: a redirect, or in iframe mode the parent window's message. */
 function finish(reply: FastifyReply, exits: PageExits, success: boolean, redirectUrl: string, flow: Flow) {
   if (exits.iframe) return send(reply, endPage(success, headerUrl(redirectUrl), flow), exits);
   return reply.code(303).header('location', headerUrl(redirectUrl)).send();
 }
 
-const answer = (reply: FastifyReply, outcome: Outcome) =>
-  outcome.page ? send(reply, outcome.page, outcome.exits) : finish(reply, outcome.exits, outcome.end.success, outcome.end.url, outcome.end.flow);
-
-export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: IdSource): void {
+export function registerCheckoutRoutes(app: FastifyInstance, store: SandboxStore, ids: IdSource): void {
   const tokens = formTokens(() => store.pageSecret.get());
   /** A page's form: sent back to the page's own address, with the page's token. */
   const formOf = (purpose: FormPurpose, prefix: string, id: string): FormTarget => ({ action: pathOf(prefix, id), token: tokens.issue(purpose, id) });
@@ -103,28 +93,19 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: 
       const refused = tokenRefusal('checkout', '/checkout/', request.params.id, values);
       if (refused) return send(reply, refused, NO_EXITS);
       const form = formOf('checkout', '/checkout/', request.params.id);
-      const result = store.transaction((): Outcome => {
-        const session = store.sessions.getForCustomer(request.params.id);
-        if (!session) return { page: notFoundPage(`payment session ${request.params.id}`), exits: NO_EXITS };
-        const exits = sessionExits(session);
-        if (session.status === 'canceled') return { page: timedOutPage(session), exits };
-        // A second submit (another tab, the back button) finds the session paid: it pays nothing more.
-        if (session.status !== 'pending') return { page: closedPage(session), exits };
-        const context = { channel: session.channel, now: store.clock.now(session.channel), ids };
-        const checked = checkCustomerForm(values, context.now, true);
-        const eligibility = () => itemEligibility(store, session);
-        if (Object.keys(checked.errors).length > 0) return { page: checkoutFormPage(session, eligibility(), values, checked.errors, form, 400), exits };
-        if (!checked.eligible) return { end: { success: false, url: finishCheckout(store, context, session, { eligible: false }).redirect_url, flow: 'payment' }, exits };
-        // Change the card: back to the form, the survey kept, the card left to type again.
-        if (values.change_card === '1') return { page: checkoutFormPage(session, eligibility(), { state: values.state ?? '', eligibility: values.eligibility ?? '' }, {}, form), exits };
-        const card = checked.card!;
-        if (values.confirm !== '1') return { page: confirmPage(session, values, card.last4, form), exits };
-        if (card.outcome === 'declined') {
-          return { page: checkoutFormPage(session, eligibility(), { ...values, card_number: '' }, { card_number: 'Your card was declined. Try another card.' }, form, 400), exits };
+      const submit = submitCheckout(store, ids, request.params.id, values);
+      if (submit.outcome === 'not_found') return send(reply, notFoundPage(`payment session ${request.params.id}`), NO_EXITS);
+      const exits = sessionExits(submit.session);
+      switch (submit.outcome) {
+        case 'timed_out': return send(reply, timedOutPage(submit.session), exits);
+        case 'closed': return send(reply, closedPage(submit.session), exits);
+        case 'confirm': return send(reply, confirmPage(submit.session, submit.values, submit.last4, form), exits);
+        case 'finished': return finish(reply, exits, submit.success, submit.url, 'payment');
+        case 'form': {
+          const status = Object.keys(submit.errors).length > 0 ? 400 : 200;
+          return send(reply, checkoutFormPage(submit.session, submit.eligibility, submit.values, submit.errors, form, status), exits);
         }
-        return { end: { success: true, url: finishCheckout(store, context, session, { eligible: true, card, accepted: card.outcome === 'accepted' }).redirect_url, flow: 'payment' }, exits };
-      });
-      return answer(reply, result);
+      }
     });
 
     pages.get<{ Params: { id: string } }>('/checkout/setup/:id', async (request, reply) => {
@@ -140,29 +121,14 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: Store, ids: 
       const refused = tokenRefusal('setup', '/checkout/setup/', request.params.id, values);
       if (refused) return send(reply, refused, NO_EXITS);
       const form = formOf('setup', '/checkout/setup/', request.params.id);
-      const result = store.transaction((): Outcome => {
-        const provision = store.provisionRequests.getForCustomer(request.params.id);
-        if (!provision) return { page: notFoundPage(`provision token request ${request.params.id}`), exits: NO_EXITS };
-        const exits = provisionExits(provision);
-        if (provision.status !== 'awaiting_customer') return { page: setupFinishedPage(provision, provision.redirect_url ?? ''), exits };
-        const context = { channel: provision.channel, now: store.clock.now(provision.channel), ids };
-        const lmnSkus = provision.purpose === 'setup' ? store.catalog.lmnSkus(provision.channel) : provision.skus ?? [];
-        if (values.action === 'cancel') {
-          finishProvisionRequest(store, context, provision, { cancel: true, eligible: true, lmnSkus, letter: 'pending' });
-          return { end: { success: false, url: provision.redirect_url!, flow: 'setup' }, exits };
-        }
-        const checked = asksSurvey(provision)
-          ? checkCustomerForm(values, context.now, asksCard(provision))
-          : checkCustomerForm({ ...values, state: 'CA', eligibility: 'eligible' }, context.now, true);
-        const letter = values.letter ?? 'approved';
-        if (!['approved', 'pending', 'rejected'].includes(letter)) checked.errors.letter = "Choose the clinician's decision.";
-        if (values.action !== undefined && values.action !== 'finish') checked.errors.action = 'Choose Save or Cancel.';
-        if (Object.keys(checked.errors).length > 0) return { page: setupFormPage(provision, values, checked.errors, form, 400), exits };
-        if (checked.card?.outcome === 'declined') return { page: setupFormPage(provision, { ...values, card_number: '' }, { card_number: 'Your card was declined. Try another card.' }, form, 400), exits };
-        finishProvisionRequest(store, context, provision, { cancel: false, eligible: checked.eligible, ...(checked.card ? { card: checked.card } : {}), lmnSkus, letter: letter as 'approved' | 'pending' | 'rejected' });
-        return { end: { success: (provision.status as string) !== 'rejected', url: provision.redirect_url!, flow: 'setup' }, exits };
-      });
-      return answer(reply, result);
+      const submit = submitSetup(store, ids, request.params.id, values);
+      if (submit.outcome === 'not_found') return send(reply, notFoundPage(`provision token request ${request.params.id}`), NO_EXITS);
+      const exits = provisionExits(submit.provision);
+      switch (submit.outcome) {
+        case 'done_before': return send(reply, setupFinishedPage(submit.provision, submit.provision.redirect_url ?? ''), exits);
+        case 'form': return send(reply, setupFormPage(submit.provision, submit.values, submit.errors, form, 400), exits);
+        case 'finished': return finish(reply, exits, submit.success, submit.url, 'setup');
+      }
     });
   });
 }

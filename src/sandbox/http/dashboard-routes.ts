@@ -1,22 +1,20 @@
 // The dashboard (openapi/sandbox.yaml, the Dashboard tag): its page, which needs no key and holds
-// no data, and its Resend, which runs the redeliver helper for the page alone. Neither is readable
-// from another origin: the CORS headers the API's answers carry are taken off here. Resend needs
-// the key (route config), then a request from the page's own origin, then the page's token, in
-// that order, before it reads anything.
+// no data, and its Resend, which runs the redeliver helper's operation (app/redeliver.ts) for the
+// page alone. Neither is readable from another origin: the CORS headers the API's answers carry
+// are taken off here. Resend needs the key (route config), then a request from the page's own
+// origin, then the page's token, in that order, before it reads anything.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { dashboardPage, dashboardPolicy } from '../dashboard/page.js';
 import { dashboardScript } from '../dashboard/script.js';
 import { DASHBOARD_TOKEN_HEADER, dashboardTokens } from '../dashboard/page-token.js';
-import type { IdSource } from '../ids.js';
-import type { Store } from '../store/index.js';
+import { redeliverEvent } from '../app/redeliver.js';
+import type { SandboxStore } from '../store/store.js';
 import { channelOf } from './auth.js';
 import { registerBodyDrain } from './body-parsing.js';
 import { HttpRefusal, methodNotAllowed } from './errors.js';
 import { fromAnotherSite } from './form-origin.js';
 import { registerPageHeaders } from './page-headers.js';
-import { webhookHelperHandlers } from './handlers/webhook-helpers.js';
-import type { HelperOperations, OperationContext } from './operation-types.js';
 
 const forbidden = (message: string) => new HttpRefusal(403, 'Forbidden', message);
 
@@ -29,11 +27,9 @@ function fromOwnPage(headers: IncomingHttpHeaders): boolean {
   return headers.origin !== undefined && (site === undefined || site === 'same-origin') && !fromAnotherSite(headers);
 }
 
-/** `docs`: whether the sandbox serves the docs site (the page's bar links it); `publicUrl`: the sandbox's address, as every helper gets it. */
-export function registerDashboardRoutes(app: FastifyInstance, store: Store, options: { ids: IdSource; publicUrl: () => string; docs: boolean }): void {
+/** `docs`: whether the sandbox serves the docs site (the page's bar links it). */
+export function registerDashboardRoutes(app: FastifyInstance, store: SandboxStore, options: { docs: boolean }): void {
   const tokens = dashboardTokens(() => store.pageSecret.get());
-  // The helper's own handler: the same redelivery, the same answer. It needs no sandbox address.
-  const { redeliverEvent } = webhookHelperHandlers(() => undefined);
 
   void app.register(async (dashboard) => {
     registerPageHeaders(dashboard, { 'x-frame-options': 'DENY' });
@@ -54,12 +50,8 @@ export function registerDashboardRoutes(app: FastifyInstance, store: Store, opti
       if (!tokens.verify(request.headers[DASHBOARD_TOKEN_HEADER])) {
         throw forbidden(`Resend needs the ${DASHBOARD_TOKEN_HEADER} of a dashboard page: reload /dashboard/ and try again; nothing was sent.`);
       }
-      const answer = await store.write(() => {
-        const context: OperationContext<HelperOperations['redeliverEvent']> = {
-          channel, path: { event_id: request.params.event_id }, query: {}, body: undefined, rawQuery: {}, now: store.clock.now(channel), ids: options.ids, origin: options.publicUrl(),
-        };
-        return redeliverEvent!(context, store);
-      });
+      // The helper's own operation: the same redelivery, the same answer.
+      const answer = await store.write(() => redeliverEvent(store, { channel, now: store.clock.now(channel) }, request.params.event_id));
       return reply.code(200).send(answer);
     });
     // A preflight of Resend is refused here, without the CORS headers the API's preflights get:

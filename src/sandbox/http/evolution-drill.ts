@@ -9,8 +9,8 @@
 import type { FastifyInstance } from 'fastify';
 import { evolveValue, unknownEventAfter, type DrillSchema, type DrillSettings } from '../domain/evolution-drill.js';
 import type { DueDelivery } from '../store/deliveries.js';
-import type { Store } from '../store/index.js';
-import { listOperations, resolveRef, type OpenApiDocument } from './document.js';
+import type { DeliveryShaper, SandboxStore } from '../store/store.js';
+import { CONTRACT_FILE, listOperations, loadDocument, resolveRef, type OpenApiDocument } from './document.js';
 import type { RouteFacts } from './errors.js';
 
 type Content = { content?: Record<string, { schema?: DrillSchema }> };
@@ -81,12 +81,21 @@ export function sentPayload(
 }
 
 /**
- * Turns the drill on at the edges: the answers of the contract's operations and the deliveries
- * (store.useDeliveryShaper), as they are sent. A refusal keeps its code (newValues: false).
+ * How the store shapes each due delivery as it is sent (createStore's `shapeDelivery`): the drill
+ * of the delivery's channel applied to its event, with the contract's schemas.
  */
-export function registerEvolutionDrill(app: FastifyInstance, store: Store, contract: OpenApiDocument): void {
+export function drillDeliveryShaper(contract: OpenApiDocument = loadDocument(CONTRACT_FILE)): DeliveryShaper {
   const schemas = drillSchemas(contract);
-  store.useDeliveryShaper((delivery) => sentPayload(schemas, store.drill.get(delivery.channel), delivery));
+  return (delivery, settings) => sentPayload(schemas, settings, delivery);
+}
+
+/**
+ * Turns the drill on for the answers of the contract's operations, as they are sent (the
+ * deliveries are shaped by the store, with drillDeliveryShaper). A refusal keeps its code
+ * (newValues: false).
+ */
+export function registerEvolutionDrill(app: FastifyInstance, store: SandboxStore, contract: OpenApiDocument): void {
+  const schemas = drillSchemas(contract);
   app.addHook('onSend', async (request, reply, payload) => {
     const operationId = (request.routeOptions.config as RouteFacts | undefined)?.operationId;
     if (!request.channel || typeof operationId !== 'string' || typeof payload !== 'string') return payload;

@@ -4,7 +4,7 @@
 import type { operations as ContractOperations } from '../../../generated/schema.js';
 import type { operations as HelperOperations } from '../../../generated/sandbox.js';
 import type { Refusal } from '../domain/errors.js';
-import type { Store } from '../store/index.js';
+import type { SandboxStore } from '../store/store.js';
 import type { IdSource } from '../ids.js';
 import type { BodyViolation } from './request-validation.js';
 
@@ -40,7 +40,10 @@ export interface OperationContext<Operation> {
   now: string;
   /** Where every id the request mints comes from. */
   ids: IdSource;
-  /** Scheme and host the partner called, for redirect URLs. */
+  /**
+   * The sandbox's public scheme and host, for redirect URLs and the hosted pages' links: --public-url,
+   * or the listen address (app.ts, publicUrl); never the request's Host header, which any client sets.
+   */
   origin: string;
 }
 
@@ -70,7 +73,7 @@ export class AnswerLater<Body> {
   constructor(readonly answer: (gone: AbortSignal) => Promise<Body>) {}
 }
 
-export type Handler<Operation> = (context: OperationContext<Operation>, store: Store) =>
+export type Handler<Operation> = (context: OperationContext<Operation>, store: SandboxStore) =>
   OkBodyOf<Operation> | PreRenderedJson<OkBodyOf<Operation>> | AnswerLater<OkBodyOf<Operation>> | RefusedAfterCommit;
 
 /** Handlers of some operations of a document, keyed by operationId. */
@@ -80,7 +83,9 @@ export type Handlers<Operations> = { [Op in keyof Operations]?: Handler<Operatio
  * What an operation answers to a body its schema refuses, in place of the refusal: undefined keeps
  * the refusal. The context's body is the body as sent, valid outside `violation.fields` only.
  */
-export type InvalidBodyHandler<Operation> = (violation: BodyViolation, context: OperationContext<Operation>, store: Store) => OkBodyOf<Operation> | undefined;
+export type InvalidBodyHandler<Operation> = (
+  violation: BodyViolation, context: OperationContext<Operation>, store: SandboxStore,
+) => OkBodyOf<Operation> | undefined;
 
 /** The operations that answer some refused bodies themselves, keyed by operationId. */
 export type InvalidBodyHandlers<Operations> = { [Op in keyof Operations]?: InvalidBodyHandler<Operations[Op]> };

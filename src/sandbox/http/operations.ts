@@ -4,7 +4,7 @@
 // allows. Every refusal is thrown, and answered by http/errors.ts.
 import type { FastifyInstance } from 'fastify';
 import type { IdSource } from '../ids.js';
-import type { Store } from '../store/index.js';
+import type { SandboxStore } from '../store/store.js';
 import { channelOf } from './auth.js';
 import { MalformedBody, registerBodyDrain } from './body-parsing.js';
 import { fastifyPath, listOperations, type LocatedOperation, type SchemaValidators } from './document.js';
@@ -25,7 +25,7 @@ export interface RegisterOptions<Operations> {
   validators: SchemaValidators;
   handlers: { [Op in keyof Operations]?: Handler<Operations[Op]> };
   codesFor: (operationId: string) => ValidationCodes;
-  store: Store;
+  store: SandboxStore;
   ids: IdSource;
   /** Armed faults (POST /sandbox/v1/faults) apply to these operations (the contract's). */
   faults?: boolean;

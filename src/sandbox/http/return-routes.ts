@@ -12,7 +12,7 @@ import {
   malformedIdPage, noIdPage, provisionReturnPage, RETURN_PATHS, sessionReturnPage, unknownIdPage, type ReturnOutcome, type ReturnPage,
 } from '../checkout/return-pages.js';
 import { SITE_PAGE_POLICY } from '../checkout/site-style.js';
-import type { Store } from '../store/index.js';
+import type { SandboxStore } from '../store/store.js';
 import { registerPageHeaders } from './page-headers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -41,7 +41,7 @@ function targetOf(request: FastifyRequest): Target {
   return hostedPageOf(request.headers.referer);
 }
 
-export function registerReturnRoutes(app: FastifyInstance, store: Store, publicUrl: () => string): void {
+export function registerReturnRoutes(app: FastifyInstance, store: SandboxStore, publicUrl: () => string): void {
   const send = (reply: FastifyReply, page: ReturnPage) => reply.code(page.status)
     .headers({ 'content-type': 'text/html; charset=utf-8', 'content-security-policy': SITE_PAGE_POLICY })
     .send(page.html);

@@ -2,9 +2,9 @@
 import Database from 'better-sqlite3';
 import { MIGRATIONS, type Migration } from './migrations.js';
 import { createPrivately } from './private-files.js';
+import type { Db } from './db.js';
 
-/** An open database (an interface of our own, so that the compiled declarations can name it). */
-export interface Db extends Database.Database {}
+export type { Db };
 
 export function openDatabase(file: string, migrations: Migration[] = MIGRATIONS): Db {
   // A new file is created 0600 in a 0700 folder first: SQLite would create it 0644 (less the

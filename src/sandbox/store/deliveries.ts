@@ -25,8 +25,9 @@ export interface DueDelivery {
   attempts: number;
   first_due_at: string;
   /**
-   * The body as it is sent now (store/index.ts): the event as the outbox holds it, shaped by the
-   * channel's evolution drill while it is on, or the drill's event of an unknown type after it.
+   * The body as it is sent now (createStore's shapeDelivery): the event as the outbox holds it,
+   * shaped by the channel's evolution drill while it is on, or the drill's event of an unknown type
+   * after it.
    */
   payload: string;
   /** The webhook_delivery_id of the drill's event of an unknown type, when this delivery sends it after its event. */

@@ -1,4 +1,5 @@
-// The sandbox's store: one repository per table, and a transaction per request.
+// The sandbox's SQLite store, the embedded backend of the store's interface (store.ts): one
+// repository per table, and a transaction per request.
 import { activityQueries } from './activity.js';
 import { catalogRepository } from './catalog.js';
 import { channelReset } from './channel-reset.js';
@@ -21,21 +22,32 @@ import { provisionRequestsRepository } from './provision-requests.js';
 import { sessionsRepository } from './sessions.js';
 import { tokenListQueries } from './token-list.js';
 import { tokensRepository } from './tokens.js';
+import type { DeliveryShaper, SandboxStore } from './store.js';
+import { deliveryWakeUp, type DeliveryWakeUp } from '../delivery/wake-up.js';
 
-/** How a store starts: what --drill gives every channel that has not set its own (off by default). */
+/**
+ * How a store starts, and the collaborators it is made with: what --drill gives every channel
+ * that has not set its own (off by default), how a due delivery's body is shaped as it is sent (as
+ * stored by default: the evolution drill's shaper is given by whoever knows the contract), and who
+ * is woken when a delivery is queued (a new wake-up of its own by default).
+ */
 export interface StoreOptions {
   drill?: DrillSettings;
+  shapeDelivery?: DeliveryShaper;
+  wakeUp?: DeliveryWakeUp;
+}
+
+/** The SQLite store: the store every backend is, and the open database under it. */
+export interface SqliteStore extends SandboxStore {
+  db: Db;
 }
 
 export const NO_DRILL: DrillSettings = { enabled: false, service_fee: 'number' };
 
-/**
- * The body a due delivery sends now, from the event as the outbox holds it (the evolution drill
- * shapes it as it is sent, never as it is stored); the stored event by default.
- */
-export type DeliveryShaper = (delivery: DueDelivery) => string;
+/** Each delivery sends the event as the outbox holds it. */
+export const AS_STORED: DeliveryShaper = (delivery) => delivery.payload;
 
-export function createStore(db: Db, options: StoreOptions = {}) {
+export function createStore(db: Db, options: StoreOptions = {}): SqliteStore {
   // Each channel's clock, faults and features, cached (fact-cache.ts): looked at again as every
   // transaction starts, and emptied when one rolls back.
   const facts = factCache(db);
@@ -54,13 +66,10 @@ export function createStore(db: Db, options: StoreOptions = {}) {
   };
   const transaction = <T>(fn: () => T): T => rollingBack(() => inTransaction.immediate(fn) as T);
   const reset = channelReset(db);
-  // Whoever delivers webhooks listens here; told inside the writing transaction, it only schedules.
-  const queuedListeners = new Set<() => void>();
-  let shapeDelivery: DeliveryShaper = (delivery) => delivery.payload;
+  const shapeDelivery = options.shapeDelivery ?? AS_STORED;
+  const wakeUp = options.wakeUp ?? deliveryWakeUp();
   const deliveries = deliveriesRepository(db);
-  const deliveryQueued = () => {
-    for (const listener of queuedListeners) listener();
-  };
+  const drill = drillRepository(db, facts, options.drill ?? NO_DRILL);
   return {
     db,
     /** Runs fn in one IMMEDIATE transaction: all of a request's writes commit together or not at all. */
@@ -74,6 +83,7 @@ export function createStore(db: Db, options: StoreOptions = {}) {
     read: <T>(fn: () => T): T => rollingBack(() => inTransaction.deferred(fn) as T),
     /** Empties the cached facts when another process has committed since the last look (a request does it as it starts). */
     revalidate: facts.revalidate,
+    isOpen: () => db.open,
     sessions: sessionsRepository(db, facts),
     /** The channel's customers and their business ids. */
     customers: customersRepository(db),
@@ -82,32 +92,22 @@ export function createStore(db: Db, options: StoreOptions = {}) {
     letters: lettersRepository(db),
     catalog: catalogRepository(db),
     disputes: disputesRepository(db),
-    outbox: outboxRepository(db, deliveryQueued),
+    outbox: outboxRepository(db, wakeUp.queued),
     deliveries: {
       ...deliveries,
       /** The endpoint's due deliveries, oldest first, but those in `skip` (in flight); each body as sent now. */
       due: (endpointId: string, now: string, page: { skip: number[]; limit: number }): DueDelivery[] =>
-        deliveries.due(endpointId, now, page).map((delivery) => ({ ...delivery, payload: shapeDelivery(delivery) })),
+        deliveries.due(endpointId, now, page)
+          .map((delivery) => ({ ...delivery, payload: shapeDelivery(delivery, drill.get(delivery.channel)) })),
     },
     /** What the dashboard reads: a session's events, the newest events with their attempts, the revision. */
     activity: activityQueries(db),
     /** Webhook endpoints whose deliveries a command line claims (`hsa-fsa-sandbox listen`). */
     listeners: listenersRepository(db),
-    /** Calls `listener` whenever a delivery is queued (inside the transaction); returns the unsubscribe. */
-    onDeliveryQueued(listener: () => void): () => void {
-      queuedListeners.add(listener);
-      return () => queuedListeners.delete(listener);
-    },
+    deliveryWakeUp: wakeUp,
     features: featuresRepository(db, facts),
     /** Each channel's evolution drill: whether it plays a later version of the service. */
-    drill: drillRepository(db, facts, options.drill ?? NO_DRILL),
-    /**
-     * How each due delivery is sent: the app that knows the contract sets the shaper once
-     * (http/evolution-drill.ts), and the dispatcher and the listeners claim through it.
-     */
-    useDeliveryShaper(shaper: DeliveryShaper): void {
-      shapeDelivery = shaper;
-    },
+    drill,
     faults: faultsRepository(db, facts),
     clock: clockRepository(db, facts),
     /** The secret of the hosted pages' form tokens. */
@@ -128,5 +128,7 @@ export function createStore(db: Db, options: StoreOptions = {}) {
   };
 }
 
-export type Store = ReturnType<typeof createStore>;
+/** The store createStore makes: the SQLite backend, its database reachable (tests and benches read it). */
+export type Store = SqliteStore;
+export type { DeliveryShaper, SandboxStore } from './store.js';
 export { openDatabase } from './database.js';

@@ -2,7 +2,7 @@
 // A migration is frozen once released: it runs the SQL and the code written here, as they were when
 // it shipped, never today's repositories or renderings, which later versions change.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Db } from './database.js';
+import type { Db } from './db.js';
 
 export interface Migration {
   version: number;

@@ -1,17 +1,13 @@
 // A session as stored: its JSON document (read back in the current shape), and the fields lists
-// filter and order on, kept as columns beside it so that SQL can use indexes instead of parsing.
+// filter and order on, kept as columns beside it so that SQL can use indexes instead of parsing,
+// and its projection into the API's answers (session-projection.ts).
 import { upgradeSession } from '../domain/session-shape.js';
 import type { Session } from '../domain/types.js';
-import { DETAIL_VIEW_VERSION, LIST_VIEW_VERSION, listItemOf, toDetail } from '../domain/views.js';
+import { DETAIL_VIEW_VERSION, LIST_VIEW_VERSION } from '../domain/views.js';
+import { renderDetailView, renderListView } from './session-projection.js';
 
 /** A stored document, in the current shape whatever shape it was written in. */
 export const readSession = (text: string): Session => upgradeSession(JSON.parse(text) as Record<string, unknown>);
-
-/** A session as the default item of a list page, as stored beside its document (list_view). */
-export const renderListView = (session: Session): string => JSON.stringify(listItemOf(session, {}));
-
-/** A session as retrieve answers it, as stored beside its document (detail_view). */
-export const renderDetailView = (session: Session): string => JSON.stringify(toDetail(session));
 
 export interface SessionColumns {
   id: string;

@@ -17,7 +17,8 @@ import type { Session } from '../domain/types.js';
 import type { Db } from './database.js';
 import { hasDefaultListFlags, listItemOf, LIST_VIEW_VERSION, type ListFlags } from '../domain/views.js';
 import { statementCache } from './statement-cache.js';
-import { readSession, renderListView } from './session-columns.js';
+import { readSession } from './session-columns.js';
+import { renderListView } from './session-projection.js';
 import { sessionSearch } from './session-search.js';
 
 /** What a page reads of each row: its document, or its stored list item (a document marked NUL when the item is stale). */

@@ -1,11 +1,13 @@
 // Payment sessions, stored as JSON documents beside the columns that are looked up, filtered and
-// ordered on (session-columns.ts); lists are queried in session-list.ts.
+// ordered on (session-columns.ts) and their projection into retrieve's and list's answers
+// (session-projection.ts); lists are queried in session-list.ts.
 import type { Session } from '../domain/types.js';
 import { answerCache } from './answer-cache.js';
 import type { Db } from './database.js';
 import type { FactCache } from './fact-cache.js';
 import { DETAIL_VIEW_VERSION } from '../domain/views.js';
-import { readSession, renderDetailView, sessionColumns } from './session-columns.js';
+import { readSession, sessionColumns } from './session-columns.js';
+import { renderDetailView } from './session-projection.js';
 import { searchIndexRepository } from './search-index.js';
 import { sessionListQueries } from './session-list.js';
 

@@ -5,7 +5,7 @@ import { catalogItemView, newCatalogItem, storedEligibility, updateCatalogItem }
 import { conflict, quoted, refusalsOf } from '../../domain/errors.js';
 import { pageRequest, pageWindow, pagination, storedTime } from '../../domain/listing.js';
 import { PreRenderedJson, type ContractOperations, type Handlers } from '../operation-types.js';
-import { catalogItemOf } from './lookups.js';
+import { catalogItemOf } from '../../app/lookups.js';
 
 export function catalogHandlers(): Handlers<ContractOperations> {
   return {

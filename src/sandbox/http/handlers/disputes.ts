@@ -3,8 +3,8 @@
 import { acceptDispute, disputeRecord } from '../../domain/disputes.js';
 import { quoted, refusalsOf } from '../../domain/errors.js';
 import type { ContractOperations, Handlers } from '../operation-types.js';
-import { disputeOf } from './lookups.js';
-import { saveSessionAndQueueEvents } from './session-writes.js';
+import { disputeOf } from '../../app/lookups.js';
+import { saveSessionAndQueueEvents } from '../../app/session-writes.js';
 
 const refuseList = refusalsOf('listDisputes');
 const DEFAULT_LIMIT = 30;

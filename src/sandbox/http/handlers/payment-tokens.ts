@@ -10,8 +10,8 @@ import { actionOf, tokenView, updateActionOf, updateNeeds } from '../../domain/p
 import { tokenListFilter } from '../../domain/token-listing.js';
 import { customerKeyOf, divergingSetupFields, type ProvisionRequest } from '../../domain/provisioning.js';
 import { PreRenderedJson, type ContractOperations, type Handlers } from '../operation-types.js';
-import { activeToken, provisionRequestOf } from './lookups.js';
-import { cancelTokenRequests, customerEligibility, lettersOf, lmnSkusOf, requestForToken } from './token-writes.js';
+import { activeToken, provisionRequestOf } from '../../app/lookups.js';
+import { cancelTokenRequests, customerEligibility, lettersOf, lmnSkusOf, requestForToken } from '../../app/token-writes.js';
 
 const refuseCreate = refusalsOf('createPaymentToken');
 

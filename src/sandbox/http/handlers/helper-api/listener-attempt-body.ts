@@ -2,8 +2,8 @@
 // names its claim since claims have ids, so one that names none comes from a `listen` of an earlier
 // version, which still forwards from this sandbox. The schema's own "claim_id is required." does not
 // say that, nor what to do; this refusal says both.
-import { helperRefusal } from '../../domain/errors.js';
-import type { HelperOperations, InvalidBodyHandler } from '../operation-types.js';
+import { helperRefusal } from '../../../domain/errors.js';
+import type { HelperOperations, InvalidBodyHandler } from '../../operation-types.js';
 
 export const REPORT_WITHOUT_CLAIM = 'claim_id is required: this listen is older than the sandbox; '
   + "run the listen of the sandbox's version.";

@@ -1,9 +1,10 @@
-// Helpers of the product catalog (openapi/sandbox.yaml): replace a channel's catalog, and the
-// service's review of an item, which queues product_catalog.item.eligibility_updated.
-import { catalogItemView, reviewCatalogItem } from '../../domain/catalog.js';
-import { helperRefusal, notFound } from '../../domain/errors.js';
-import type { Handlers, HelperOperations } from '../operation-types.js';
-import { queueEvents } from './event-queue.js';
+// The helper API's handlers (its /sandbox/v1/ routes) of the product catalog
+// (openapi/sandbox.yaml): replace a channel's catalog, and the service's review of an item, which
+// queues product_catalog.item.eligibility_updated.
+import { catalogItemView, reviewCatalogItem } from '../../../domain/catalog.js';
+import { helperRefusal, notFound } from '../../../domain/errors.js';
+import type { Handlers, HelperOperations } from '../../operation-types.js';
+import { queueEvents } from '../../../app/event-queue.js';
 
 export function catalogHelperHandlers(): Handlers<HelperOperations> {
   return {

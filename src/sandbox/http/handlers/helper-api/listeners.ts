@@ -1,16 +1,17 @@
-// Helpers of webhook listeners (openapi/sandbox.yaml, Webhook listeners): register, list and remove
-// the listeners of `hsa-fsa-sandbox listen`, hand each its due deliveries (a long poll), and record
-// the attempts it reports, as the dispatcher records its own (delivery/record.ts).
-import { newEndpoint } from '../../delivery/endpoints.js';
-import { listenerSecret } from '../../delivery/listener-secret.js';
-import { IDLE_EXPIRY_MS, LEASE_MS, type ClaimedDelivery, type WebhookListeners } from '../../delivery/listeners.js';
-import { recordAttempt } from '../../delivery/record.js';
-import { eventObjectId } from '../../domain/event-subject.js';
-import { helperRefusal, notFound, quoted } from '../../domain/errors.js';
-import type { Store } from '../../store/index.js';
-import type { WebhookListener } from '../../store/listeners.js';
-import { AnswerLater, type Handlers, type HelperOperations } from '../operation-types.js';
-import { attemptView } from './webhook-helpers.js';
+// The helper API's handlers (its /sandbox/v1/ routes) of webhook listeners (openapi/sandbox.yaml,
+// Webhook listeners): register, list and remove the listeners of `hsa-fsa-sandbox listen`, hand
+// each its due deliveries (a long poll), and record the attempts it reports, as the dispatcher
+// records its own (delivery/record.ts).
+import { newEndpoint } from '../../../delivery/endpoints.js';
+import { listenerSecret } from '../../../delivery/listener-secret.js';
+import { IDLE_EXPIRY_MS, LEASE_MS, type ClaimedDelivery, type WebhookListeners } from '../../../delivery/listeners.js';
+import { recordAttempt } from '../../../delivery/record.js';
+import { eventObjectId } from '../../../domain/event-subject.js';
+import { helperRefusal, notFound, quoted } from '../../../domain/errors.js';
+import type { SandboxStore } from '../../../store/store.js';
+import type { WebhookListener } from '../../../store/listeners.js';
+import { AnswerLater, type Handlers, type HelperOperations } from '../../operation-types.js';
+import { attemptView } from './attempt-view.js';
 
 /** Listeners per channel that have not expired, apart from the channel's webhook endpoints. */
 export const MAX_LISTENERS = 20;
@@ -28,7 +29,7 @@ function serialized(url: string): string {
   }
 }
 
-function liveListener(store: Store, listeners: WebhookListeners, channel: string, id: string): WebhookListener {
+function liveListener(store: SandboxStore, listeners: WebhookListeners, channel: string, id: string): WebhookListener {
   const found = store.listeners.liveOne(channel, id, listeners.cutoff());
   if (!found) throw notFound(`No webhook listener ${quoted(id)}: it was removed, or it expired after ${IDLE_EXPIRY_MS / 1000} s without asking for its deliveries.`);
   return found;

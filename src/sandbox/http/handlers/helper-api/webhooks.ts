@@ -1,18 +1,11 @@
-// Helpers of webhook delivery (openapi/sandbox.yaml): endpoints per channel, the log of attempts,
-// and redelivery of an event by hand.
-import { MAX_ENDPOINTS, newEndpoint } from '../../delivery/endpoints.js';
-import { helperRefusal, notFound, quoted } from '../../domain/errors.js';
-import type { SandboxAddress } from '../../domain/own-address.js';
-import type { EventAttempt } from '../../store/deliveries.js';
-import type { Store } from '../../store/index.js';
-import type { Handlers, HelperOperations } from '../operation-types.js';
-
-/** An attempt of the delivery log, as the helpers show it (listWebhookDeliveries, a listener's report). */
-export const attemptView = (row: EventAttempt) => ({
-  id: String(row.id), event_id: String(row.event_id), webhook_delivery_id: row.webhook_delivery_id, event_type: row.event_type,
-  endpoint_id: row.endpoint_id, url: row.url, attempted_at: row.attempted_at, status: row.status, latency_ms: row.latency_ms,
-  response_excerpt: row.response_excerpt, error: row.error, delivery_status: row.delivery_status,
-});
+// The helper API's handlers (its /sandbox/v1/ routes) of webhook delivery (openapi/sandbox.yaml):
+// endpoints per channel, the log of attempts, and redelivery of an event by hand.
+import { MAX_ENDPOINTS, newEndpoint } from '../../../delivery/endpoints.js';
+import { helperRefusal, notFound, quoted } from '../../../domain/errors.js';
+import type { SandboxAddress } from '../../../domain/own-address.js';
+import { attemptView } from './attempt-view.js';
+import { redeliverEvent } from '../../../app/redeliver.js';
+import type { Handlers, HelperOperations } from '../../operation-types.js';
 
 /** `sandboxAddress`: where the sandbox listens, which no endpoint may point at. */
 export function webhookHelperHandlers(sandboxAddress: () => SandboxAddress | undefined): Handlers<HelperOperations> {
@@ -50,12 +43,7 @@ export function webhookHelperHandlers(sandboxAddress: () => SandboxAddress | und
     },
 
     redeliverEvent(context, store) {
-      const id = context.path.event_id;
-      const outboxId = /^[0-9]{1,15}$/.test(id) ? Number(id) : NaN;
-      const queued = Number.isNaN(outboxId) ? undefined : store.outbox.redeliver(context.channel, outboxId, context.now);
-      if (queued === undefined) throw notFound(`No outbox event ${quoted(id)}.`);
-      const event = store.outbox.list(context.channel, { after: outboxId - 1, limit: 1 }).events[0]!;
-      return { event_id: id, webhook_delivery_id: event.payload.webhook_delivery_id, deliveries: queued };
+      return redeliverEvent(store, context, context.path.event_id);
     },
   };
 }

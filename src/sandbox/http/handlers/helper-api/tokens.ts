@@ -1,11 +1,12 @@
-// Helpers of payment tokens (openapi/sandbox.yaml): the customer finishes a provision request's page,
-// the clinician decides its letter, inspect a request, and the token-keyed eligibility.
-import { acceptCard, defaultCard } from '../../domain/cards.js';
-import { decideByClinician } from '../../domain/provisioning.js';
-import type { Handlers, HelperOperations } from '../operation-types.js';
-import { finishProvisionRequest } from './customer-actions.js';
-import { activeToken, provisionRequestOf } from './lookups.js';
-import { applyOutcome, customerEligibility, inspectRequest } from './token-writes.js';
+// The helper API's handlers (its /sandbox/v1/ routes) of payment tokens (openapi/sandbox.yaml): the
+// customer finishes a provision request's page, the clinician decides its letter, inspect a
+// request, and the token-keyed eligibility.
+import { acceptCard, defaultCard } from '../../../domain/cards.js';
+import { decideByClinician } from '../../../domain/provisioning.js';
+import type { Handlers, HelperOperations } from '../../operation-types.js';
+import { finishProvisionRequest } from '../../../app/customer-actions.js';
+import { activeToken, provisionRequestOf } from '../../../app/lookups.js';
+import { applyOutcome, customerEligibility, inspectRequest } from '../../../app/token-writes.js';
 
 export function tokenHelperHandlers(): Handlers<HelperOperations> {
   return {

@@ -1,11 +1,11 @@
-// The helpers the dashboard reads besides the contract's lists (openapi/sandbox.yaml, the Dashboard
-// tag): a payment session's timeline, the outbox newest first with each event's latest attempts,
-// and the revision it polls to know when to read again.
-import { helperRefusal } from '../../domain/errors.js';
-import { timelinePage } from '../../domain/timeline.js';
-import type { Handlers, HelperOperations } from '../operation-types.js';
-import { sessionOf } from './lookups.js';
-import { attemptView } from './webhook-helpers.js';
+// The helper API's handlers (its /sandbox/v1/ routes) the dashboard reads besides the contract's
+// lists (openapi/sandbox.yaml, the Dashboard tag): a payment session's timeline, the outbox newest
+// first with each event's latest attempts, and the revision it polls to know when to read again.
+import { helperRefusal } from '../../../domain/errors.js';
+import { timelinePage } from '../../../domain/timeline.js';
+import type { Handlers, HelperOperations } from '../../operation-types.js';
+import { sessionOf } from '../../../app/lookups.js';
+import { attemptView } from './attempt-view.js';
 
 const TIMELINE_LIMIT = 50;
 const EVENTS_LIMIT = 20;

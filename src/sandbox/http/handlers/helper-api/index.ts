@@ -2,24 +2,24 @@
 // review, the clock, disputes, the outbox, merchant features, faults, and (in their own modules)
 // tokens, the catalog, webhook endpoints and webhook listeners. Typed by
 // the helper document's operationIds, as the contract's handlers are by the contract's.
-import { helperRefusal } from '../../domain/errors.js';
-import { review } from '../../domain/sessions.js';
-import { refundedAmount } from '../../domain/refunds.js';
-import { statusSummary } from '../../domain/views.js';
-import { LAST_STORED_TIME, LAST_STORED_TIME_TEXT } from '../../domain/stored-time.js';
-import type { WebhookListeners } from '../../delivery/listeners.js';
-import type { SandboxAddress } from '../../domain/own-address.js';
-import type { Session } from '../../domain/types.js';
-import type { Handlers, HelperOperations } from '../operation-types.js';
-import { activityHelperHandlers } from './activity-helpers.js';
-import { catalogHelperHandlers } from './catalog-helpers.js';
-import { finishCheckout } from './customer-actions.js';
-import { listenerHelperHandlers } from './listener-helpers.js';
-import { disputeHelperHandlers } from './dispute-helpers.js';
-import { activeToken, sessionOf } from './lookups.js';
-import { saveSessionAndQueueEvents } from './session-writes.js';
-import { tokenHelperHandlers } from './token-helpers.js';
-import { webhookHelperHandlers } from './webhook-helpers.js';
+import { helperRefusal } from '../../../domain/errors.js';
+import { review } from '../../../domain/sessions.js';
+import { refundedAmount } from '../../../domain/refunds.js';
+import { statusSummary } from '../../../domain/views.js';
+import { LAST_STORED_TIME, LAST_STORED_TIME_TEXT } from '../../../domain/stored-time.js';
+import type { WebhookListeners } from '../../../delivery/listeners.js';
+import type { SandboxAddress } from '../../../domain/own-address.js';
+import type { Session } from '../../../domain/types.js';
+import type { Handlers, HelperOperations } from '../../operation-types.js';
+import { activityHelperHandlers } from './activity.js';
+import { catalogHelperHandlers } from './catalog.js';
+import { finishCheckout } from '../../../app/customer-actions.js';
+import { listenerHelperHandlers } from './listeners.js';
+import { disputeHelperHandlers } from './disputes.js';
+import { activeToken, sessionOf } from '../../../app/lookups.js';
+import { saveSessionAndQueueEvents } from '../../../app/session-writes.js';
+import { tokenHelperHandlers } from './tokens.js';
+import { webhookHelperHandlers } from './webhooks.js';
 
 function inspect(session: Session) {
   return {

@@ -1,17 +1,21 @@
 // Writing a session: its document, then the webhook events its change fired, both in the request's
 // transaction (event-queue.ts), so that no event is queued for a change that does not commit.
-import type { DomainEvent, Session } from '../../domain/types.js';
-import type { Store } from '../../store/index.js';
+import type { DomainEvent, Session } from '../domain/types.js';
+import type { SandboxStore } from '../store/store.js';
 import { queueEvents, type WriteContext } from './event-queue.js';
 
 /** Stores a session's new state and queues the events of the move that led to it. */
-export function saveSessionAndQueueEvents(store: Store, context: WriteContext, session: Session, events: DomainEvent[]): void {
+export function saveSessionAndQueueEvents(
+  store: SandboxStore, context: WriteContext, session: Session, events: DomainEvent[],
+): void {
   store.sessions.update(session);
   queueEvents(store, context, events);
 }
 
 /** Stores a new session, in its state after any first move, and queues the events of that move. */
-export function insertSessionAndQueueEvents(store: Store, context: WriteContext, session: Session, events: DomainEvent[]): void {
+export function insertSessionAndQueueEvents(
+  store: SandboxStore, context: WriteContext, session: Session, events: DomainEvent[],
+): void {
   store.sessions.insert(session);
   queueEvents(store, context, events);
 }

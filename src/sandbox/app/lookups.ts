@@ -1,23 +1,28 @@
 // Find it or refuse: each resource a request names by id, read from the caller's channel. Another
 // channel's resource is not found either, so that a key never learns what other channels hold.
-import type { StoredCatalogItem } from '../../domain/catalog.js';
-import { notFound, quoted, type Refusal } from '../../domain/errors.js';
-import type { ProvisionRequest } from '../../domain/provisioning.js';
-import type { PaymentTokenRecord, Session, SessionDispute } from '../../domain/types.js';
-import type { Store } from '../../store/index.js';
+import type { StoredCatalogItem } from '../domain/catalog.js';
+import { notFound, quoted, type Refusal } from '../domain/errors.js';
+import type { ProvisionRequest } from '../domain/provisioning.js';
+import type { PaymentTokenRecord, Session, SessionDispute } from '../domain/types.js';
+import type { SandboxStore } from '../store/store.js';
 
 /**
  * The session, or `missing()`: the helpers answer NotFound (the default), while each contract
  * operation answers its own "does not exist" code.
  */
-export function sessionOf(store: Store, channel: string, id: string, missing: () => Refusal = () => notFound(`No payment session ${id}.`)): Session {
+export function sessionOf(
+  store: SandboxStore, channel: string, id: string,
+  missing: () => Refusal = () => notFound(`No payment session ${id}.`),
+): Session {
   const session = store.sessions.get(channel, id);
   if (!session) throw missing();
   return session;
 }
 
 /** The dispute and the session it belongs to, or NotFound. */
-export function disputeOf(store: Store, channel: string, disputeId: string): { session: Session; entry: SessionDispute } {
+export function disputeOf(
+  store: SandboxStore, channel: string, disputeId: string,
+): { session: Session; entry: SessionDispute } {
   const sessionId = store.disputes.sessionOf(channel, disputeId);
   const session = sessionId ? store.sessions.get(channel, sessionId) : undefined;
   const entry = session?.disputes.find((d) => d.dispute.dispute_id === disputeId);
@@ -26,21 +31,21 @@ export function disputeOf(store: Store, channel: string, disputeId: string): { s
 }
 
 /** A token the partner holds (issued, not deleted), or NotFound. */
-export function activeToken(store: Store, channel: string, token: string): PaymentTokenRecord {
+export function activeToken(store: SandboxStore, channel: string, token: string): PaymentTokenRecord {
   const record = store.tokens.get(channel, token);
   if (record?.status !== 'active') throw notFound(`No payment token ${quoted(token)}.`);
   return record;
 }
 
 /** A provision token request, or NotFound. */
-export function provisionRequestOf(store: Store, channel: string, id: string): ProvisionRequest {
+export function provisionRequestOf(store: SandboxStore, channel: string, id: string): ProvisionRequest {
   const request = store.provisionRequests.get(channel, id);
   if (!request) throw notFound(`No provision token request ${quoted(id)}.`);
   return request;
 }
 
 /** A catalog item of the contract's operations, or NotFound. */
-export function catalogItemOf(store: Store, channel: string, sku: string): StoredCatalogItem {
+export function catalogItemOf(store: SandboxStore, channel: string, sku: string): StoredCatalogItem {
   const item = store.catalog.get(channel, sku);
   if (!item) throw notFound(`No catalog item with sku ${quoted(sku)}.`);
   return item;

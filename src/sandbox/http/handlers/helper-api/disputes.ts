@@ -1,18 +1,19 @@
-// Helpers of disputes (openapi/sandbox.yaml): open a chargeback or an inquiry on a captured session,
-// and move it as the network and the processor would (sync, evidence, escalate, drop, resolve).
-// Each saves the session with the events its move fires, in the request's transaction.
-import { dropInquiry, escalateInquiry, openDispute, resolveDispute, submitEvidence, syncDispute, type DisputeOutcome } from '../../domain/disputes.js';
-import type { Dispute, DomainEvent, Session } from '../../domain/types.js';
-import type { Store } from '../../store/index.js';
-import type { Handlers, HelperOperations } from '../operation-types.js';
-import type { WriteContext } from './event-queue.js';
-import { disputeOf, sessionOf } from './lookups.js';
-import { saveSessionAndQueueEvents } from './session-writes.js';
+// The helper API's handlers (its /sandbox/v1/ routes) of disputes (openapi/sandbox.yaml): open a
+// chargeback or an inquiry on a captured session, and move it as the network and the processor
+// would (sync, evidence, escalate, drop, resolve). Each saves the session with the events its move
+// fires, in the request's transaction.
+import { dropInquiry, escalateInquiry, openDispute, resolveDispute, submitEvidence, syncDispute, type DisputeOutcome } from '../../../domain/disputes.js';
+import type { Dispute, DomainEvent, Session } from '../../../domain/types.js';
+import type { SandboxStore } from '../../../store/store.js';
+import type { Handlers, HelperOperations } from '../../operation-types.js';
+import type { WriteContext } from '../../../app/event-queue.js';
+import { disputeOf, sessionOf } from '../../../app/lookups.js';
+import { saveSessionAndQueueEvents } from '../../../app/session-writes.js';
 
 type Move = (session: Session, disputeId: string, now: string) => { dispute: Dispute; events: DomainEvent[] };
 
 /** Applies a move to the dispute named by the path, and saves its session with the move's events. */
-function moved(store: Store, context: WriteContext & { path: { dispute_id: string } }, move: Move): Dispute {
+function moved(store: SandboxStore, context: WriteContext & { path: { dispute_id: string } }, move: Move): Dispute {
   const { session } = disputeOf(store, context.channel, context.path.dispute_id);
   const { dispute, events } = move(session, context.path.dispute_id, context.now);
   saveSessionAndQueueEvents(store, context, session, events);

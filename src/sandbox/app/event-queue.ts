@@ -1,8 +1,8 @@
 // Queuing webhook events in the outbox, in the request's transaction: an event is queued exactly
 // when the change that fired it commits, and the delivery worker (src/sandbox/delivery/) sends it.
-import type { DomainEvent } from '../../domain/types.js';
-import { deliveryId, type IdSource } from '../../ids.js';
-import type { Store } from '../../store/index.js';
+import type { DomainEvent } from '../domain/types.js';
+import { deliveryId, type IdSource } from '../ids.js';
+import type { SandboxStore } from '../store/store.js';
 
 /** What every write needs from its request: the channel written to, its clock, and where ids come from. */
 export interface WriteContext {
@@ -11,7 +11,7 @@ export interface WriteContext {
   ids: IdSource;
 }
 
-export function queueEvents(store: Store, context: WriteContext, events: DomainEvent[]): void {
+export function queueEvents(store: SandboxStore, context: WriteContext, events: DomainEvent[]): void {
   // Stored as fired, whatever the evolution drill: it shapes a delivery as it is sent. Under it,
   // each event is followed by the drill's event of an unknown type, with a delivery id of its own.
   const drill = store.drill.get(context.channel).enabled;

@@ -1,20 +1,26 @@
 // The moves of payment tokens that more than one caller makes (the contract's operations, the
-// helpers, and later the hosted pages): each applies a domain outcome to the store, with its
+// helpers and the hosted pages): each applies a domain outcome to the store, with its
 // webhook events, inside the caller's transaction.
-import { provisionUrl } from '../../checkout/urls.js';
-import { defaultCard, type Card } from '../../domain/cards.js';
-import { resolveRedirect } from '../../domain/create-session.js';
-import { aYearOn, eligibilityOf, tokenLetterExpiry, type Letter } from '../../domain/letters.js';
-import { tokenUpdatedEvent } from '../../domain/payment-tokens.js';
-import { customerKeyOf, endOfPage, type Need, type ProvisionOutcome, type ProvisionRequest } from '../../domain/provisioning.js';
-import type { PaymentTokenRecord, Session } from '../../domain/types.js';
-import type { Store } from '../../store/index.js';
+import { provisionUrl } from '../checkout/urls.js';
+import { defaultCard, type Card } from '../domain/cards.js';
+import { resolveRedirect } from '../domain/create-session.js';
+import { aYearOn, eligibilityOf, tokenLetterExpiry, type Letter } from '../domain/letters.js';
+import { tokenUpdatedEvent } from '../domain/payment-tokens.js';
+import {
+  customerKeyOf, endOfPage, type Need, type ProvisionOutcome, type ProvisionRequest,
+} from '../domain/provisioning.js';
+import type { PaymentTokenRecord, Session } from '../domain/types.js';
+import type { SandboxStore } from '../store/store.js';
 import { queueEvents, type WriteContext } from './event-queue.js';
 
-export const lettersOf = (store: Store, channel: string, customerKey: string): Letter[] => store.letters.ofCustomer(channel, customerKey);
+export const lettersOf = (
+  store: SandboxStore, channel: string, customerKey: string,
+): Letter[] => store.letters.ofCustomer(channel, customerKey);
 
 /** The eligibility answer from a customer's letters (and a provision request's own letter, when keyed on one). */
-export function customerEligibility(store: Store, channel: string, customerKey: string, now: string, keyedOn?: ProvisionRequest) {
+export function customerEligibility(
+  store: SandboxStore, channel: string, customerKey: string, now: string, keyedOn?: ProvisionRequest,
+) {
   const letters = lettersOf(store, channel, customerKey);
   const own = keyedOn ? store.letters.ofRequest(keyedOn.id) : undefined;
   // The survey of a request the customer left (canceled) was never finished, as one still awaiting them.
@@ -23,8 +29,9 @@ export function customerEligibility(store: Store, channel: string, customerKey: 
 }
 
 /** Every token of the customer shows the same letter expiry, recomputed whenever their letters change. */
-function refreshLetterExpiry(store: Store, context: WriteContext, customerKey: string): void {
-  store.tokens.setLetterExpiry(context.channel, customerKey, tokenLetterExpiry(lettersOf(store, context.channel, customerKey), context.now));
+function refreshLetterExpiry(store: SandboxStore, context: WriteContext, customerKey: string): void {
+  const expiry = tokenLetterExpiry(lettersOf(store, context.channel, customerKey), context.now);
+  store.tokens.setLetterExpiry(context.channel, customerKey, expiry);
 }
 
 /** Where the pages of a token's request send the customer. */
@@ -38,7 +45,10 @@ export interface PageExits {
  * One that awaits the clinician is returned as it is: the customer has done their part. One that
  * awaits the customer gains the new needs, and a fix the exits of the latest refused charge.
  */
-export function requestForToken(store: Store, context: WriteContext & { origin: string }, token: PaymentTokenRecord, purpose: 'update' | 'fix', needs: Need[], skus: string[], exits?: PageExits): ProvisionRequest {
+export function requestForToken(
+  store: SandboxStore, context: WriteContext & { origin: string }, token: PaymentTokenRecord,
+  purpose: 'update' | 'fix', needs: Need[], skus: string[], exits?: PageExits,
+): ProvisionRequest {
   const open = store.provisionRequests.openForToken(context.channel, token.token);
   const withLetter = open.find((r) => r.status === 'awaiting_letter');
   const awaiting = open.find((r) => r.status === 'awaiting_customer');
@@ -56,7 +66,8 @@ export function requestForToken(store: Store, context: WriteContext & { origin: 
   const request: ProvisionRequest = {
     id, channel: context.channel, created_at: context.now, purpose, status: 'awaiting_customer',
     customer_key: token.customer_key, payment_token: token.token, needs, skus,
-    success_url: exits?.success_url ?? token.success_url ?? page, failure_url: exits?.failure_url ?? token.failure_url ?? page, use_iframe: false,
+    success_url: exits?.success_url ?? token.success_url ?? page,
+    failure_url: exits?.failure_url ?? token.failure_url ?? page, use_iframe: false,
     ...(token.customer_email !== null ? { customer_email: token.customer_email } : {}),
     ...(token.customer_name !== null ? { customer_name: token.customer_name } : {}),
     ...(token.metadata !== null ? { metadata: token.metadata } : {}),
@@ -66,7 +77,7 @@ export function requestForToken(store: Store, context: WriteContext & { origin: 
 }
 
 /** A deleted token's open requests end: nothing can bring the token back. */
-export function cancelTokenRequests(store: Store, channel: string, token: string): void {
+export function cancelTokenRequests(store: SandboxStore, channel: string, token: string): void {
   for (const request of store.provisionRequests.openForToken(channel, token)) {
     request.status = 'canceled';
     request.needs = [];
@@ -78,18 +89,22 @@ export function cancelTokenRequests(store: Store, channel: string, token: string
  * The token a provisioned setup gives: a new one, or, when the customer already has one on the
  * channel (two setups were open at once), that one with the new card, so that an email never holds two.
  */
-function tokenOfSetup(store: Store, context: WriteContext, request: ProvisionRequest, card: Card): string {
-  const existing = request.customer_key.startsWith('request:') ? undefined : store.tokens.activeOf(context.channel, request.customer_key);
+function tokenOfSetup(store: SandboxStore, context: WriteContext, request: ProvisionRequest, card: Card): string {
+  const existing = request.customer_key.startsWith('request:')
+    ? undefined
+    : store.tokens.activeOf(context.channel, request.customer_key);
   if (existing) {
     store.tokens.setCard(context.channel, existing, card);
     return existing;
   }
   const token: PaymentTokenRecord = {
-    token: `ptok_${context.ids.short()}`, channel: context.channel, session_id: null, status: 'active', next_action: null, created_at: context.now,
-    customer_email: request.customer_email ?? null, customer_name: request.customer_name ?? null, customer_key: request.customer_key,
+    token: `ptok_${context.ids.short()}`, channel: context.channel, session_id: null, status: 'active',
+    next_action: null, created_at: context.now, customer_email: request.customer_email ?? null,
+    customer_name: request.customer_name ?? null, customer_key: request.customer_key,
     user_business_id: store.customers.businessIdOf(context.channel, request.customer_key, () => context.ids.uuid()),
     card_brand: card.brand, card_last4: card.last4, card_expires: card.expires, lmn_expires_at: null,
-    provision_request_id: request.id, metadata: request.metadata ?? null, success_url: request.success_url, failure_url: request.failure_url,
+    provision_request_id: request.id, metadata: request.metadata ?? null,
+    success_url: request.success_url, failure_url: request.failure_url,
   };
   store.tokens.insert(token);
   return token.token;
@@ -99,10 +114,18 @@ function tokenOfSetup(store: Store, context: WriteContext, request: ProvisionReq
  * Stores what a customer's or clinician's move of a request led to: its letter, and once it is
  * provisioned, the issued or fixed token and its payment_token.updated event.
  */
-export function applyOutcome(store: Store, context: WriteContext, request: ProvisionRequest, outcome: ProvisionOutcome): void {
+export function applyOutcome(
+  store: SandboxStore, context: WriteContext, request: ProvisionRequest, outcome: ProvisionOutcome,
+): void {
   if (outcome.letter) {
-    if (store.letters.ofRequest(request.id)) store.letters.decide(request.id, outcome.letter.status, outcome.letter.expires_on);
-    else store.letters.add(context.channel, { customer_key: request.customer_key, provision_request_id: request.id, created_at: context.now, ...outcome.letter });
+    if (store.letters.ofRequest(request.id)) {
+      store.letters.decide(request.id, outcome.letter.status, outcome.letter.expires_on);
+    } else {
+      store.letters.add(context.channel, {
+        customer_key: request.customer_key, provision_request_id: request.id, created_at: context.now,
+        ...outcome.letter,
+      });
+    }
   }
   if (outcome.provision) {
     let token: string;
@@ -115,17 +138,22 @@ export function applyOutcome(store: Store, context: WriteContext, request: Provi
       store.tokens.setNextAction(context.channel, token, null);
     }
     refreshLetterExpiry(store, context, request.customer_key);
-    queueEvents(store, context, [tokenUpdatedEvent(store.tokens.get(context.channel, token)!, { provision_token_request_id: request.id })]);
+    const updated = tokenUpdatedEvent(
+      store.tokens.get(context.channel, token)!, { provision_token_request_id: request.id },
+    );
+    queueEvents(store, context, [updated]);
   } else if (outcome.letter) {
     refreshLetterExpiry(store, context, request.customer_key);
   }
   // The customer left the page once, to the exit of that moment; a later decision does not move them.
-  if (request.status !== 'awaiting_customer' && request.redirect_url === undefined) request.redirect_url = endOfPage(request);
+  if (request.status !== 'awaiting_customer' && request.redirect_url === undefined) {
+    request.redirect_url = endOfPage(request);
+  }
   store.provisionRequests.update(request);
 }
 
 /** The sandbox's whole record of a provision request (inspect, and the helpers' answers). */
-export function inspectRequest(store: Store, origin: string, request: ProvisionRequest) {
+export function inspectRequest(store: SandboxStore, origin: string, request: ProvisionRequest) {
   const letter = store.letters.ofRequest(request.id);
   return {
     provision_token_request_id: request.id,
@@ -140,7 +168,7 @@ export function inspectRequest(store: Store, origin: string, request: ProvisionR
 }
 
 /** The skus of these items that the channel's catalog says need a letter of medical necessity. */
-export function lmnSkusOf(store: Store, channel: string, items: ReadonlyArray<{ sku?: string }>): string[] {
+export function lmnSkusOf(store: SandboxStore, channel: string, items: ReadonlyArray<{ sku?: string }>): string[] {
   const skus = [...new Set(items.flatMap((item) => (item.sku !== undefined ? [item.sku] : [])))];
   if (skus.length === 0) return [];
   const eligibility = store.catalog.eligibilityOf(channel, skus);
@@ -152,29 +180,35 @@ export function lmnSkusOf(store: Store, channel: string, items: ReadonlyArray<{ 
  * customer entered, the survey's letter covers the session's items that need one, and
  * payment_token.updated is queued.
  */
-export function activateIssuedToken(store: Store, context: WriteContext, session: Session, card: Card): void {
+export function activateIssuedToken(store: SandboxStore, context: WriteContext, session: Session, card: Card): void {
   const tokenId = session.issued_payment_token!;
   const token = store.tokens.get(context.channel, tokenId)!;
   store.tokens.setStatus(context.channel, tokenId, 'active');
   store.tokens.setCard(context.channel, tokenId, card);
   const lmnSkus = lmnSkusOf(store, context.channel, session.items);
   if (lmnSkus.length > 0) {
-    store.letters.add(context.channel, { customer_key: token.customer_key, provision_request_id: null, status: 'approved', skus: lmnSkus, expires_on: aYearOn(context.now), created_at: context.now });
+    store.letters.add(context.channel, {
+      customer_key: token.customer_key, provision_request_id: null, status: 'approved', skus: lmnSkus,
+      expires_on: aYearOn(context.now), created_at: context.now,
+    });
   }
   refreshLetterExpiry(store, context, token.customer_key);
-  queueEvents(store, context, [tokenUpdatedEvent(store.tokens.get(context.channel, tokenId)!, { payment_session_id: session.id })]);
+  const updated = tokenUpdatedEvent(store.tokens.get(context.channel, tokenId)!, { payment_session_id: session.id });
+  queueEvents(store, context, [updated]);
 }
 
 /** The token a tokenize=true session issues: not usable until its checkout completes. */
 export function pendingSessionToken(session: Session, token: string): PaymentTokenRecord {
   return {
-    token, channel: session.channel, session_id: session.id, status: 'pending_checkout', next_action: null, created_at: session.created_at,
+    token, channel: session.channel, session_id: session.id, status: 'pending_checkout', next_action: null,
+    created_at: session.created_at,
     customer_email: session.customer_email ?? null, customer_name: session.customer_name ?? null,
     customer_key: customerKeyOf(session.customer_email, `session:${session.id}`),
     // The session's customer is the token's user: the same key, so the same business id.
     user_business_id: session.user_business_id ?? null,
     card_brand: null, card_last4: null, card_expires: null, lmn_expires_at: null, provision_request_id: null,
     metadata: session.request.metadata ?? null,
-    success_url: resolveRedirect(session.request.success_url, session.id), failure_url: resolveRedirect(session.request.failure_url, session.id),
+    success_url: resolveRedirect(session.request.success_url, session.id),
+    failure_url: resolveRedirect(session.request.failure_url, session.id),
   };
 }

@@ -116,7 +116,7 @@ export async function buildSite(out = path.join(root, 'site'), { quiet = false, 
   }
   writeFileSync(path.join(out, 'index.html'), landingPage({
     guides,
-    operations: Object.values(doc.paths).flatMap((item) => Object.values(item).filter((op) => op && op.operationId)).length,
+    operations: Object.values(doc.paths).flatMap((item) => Object.values(item).filter((op) => op?.operationId)).length,
     webhooks: Object.keys(doc.webhooks).length,
   }));
   copyFileSync(scalarBundle(), path.join(out, 'try', 'scalar.js'));

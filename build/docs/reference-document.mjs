@@ -4,7 +4,7 @@
 // that leads to the same operation in the try-it console. The console's copy gets a line back.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { commentOf, operationIdsOf, SAMPLE_PROGRAMS, samplesOf } from '../lib/samples.mjs';
+import { commentOf, SAMPLE_PROGRAMS, samplesOf } from '../lib/samples.mjs';
 
 /** The sandbox of `npm start`, which the reference offers first. */
 export const SANDBOX_SERVER = { url: 'http://127.0.0.1:4010', description: 'local sandbox (npm start)' };

@@ -54,7 +54,7 @@ const wrap = (text, width = 24) => {
   const lines = [];
   for (const word of text.split(' ')) {
     const last = lines.at(-1);
-    if (last !== undefined && (last + ' ' + word).length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    if (last !== undefined && `${last} ${word}`.length <= width) lines[lines.length - 1] = `${last} ${word}`;
     else lines.push(word);
   }
   return lines.join('\n');

@@ -7,6 +7,7 @@ import { openEnumValues } from '../../src/contract/open-enum.ts';
 
 /** A node of a document, read as JSON: the walks below check each one's shape before they read it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a node of a JSON document, read where the walk knows its keyword
 type Json = any;
 type JsonObject = Record<string, Json>;
 
@@ -42,7 +43,10 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'depend
 function reach(doc: EvolutionDocument, roots: unknown[]): Set<string> {
   const reached = new Set<string>();
   const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item);
+      return;
+    }
     if (!isNode(node)) return;
     for (const [key, value] of Object.entries(node)) {
       if (DATA.has(key)) continue;
@@ -121,7 +125,7 @@ export function enumsIn(doc: EvolutionDocument, names: Iterable<string>): FoundE
       const open = openEnumValues(schema);
       if (open) {
         found.push({ at, kind: 'open', values: open });
-        schema.anyOf.forEach((_branch: unknown, i: number) => knownBranches.add(`${at}/anyOf/${i}`));
+        for (const i of schema.anyOf.keys()) knownBranches.add(`${at}/anyOf/${i}`);
       } else if (Array.isArray(schema['x-extensible-enum'])) {
         found.push({ at, kind: 'extensible', values: schema['x-extensible-enum'] });
       }

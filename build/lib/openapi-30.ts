@@ -20,6 +20,7 @@ import { openEnumValues } from '../../src/contract/open-enum.ts';
  * it does not know stops it), so that its fields are read without a type of their own.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a node of a JSON document, read where the walk knows its keyword
 type Json = any;
 /** A JSON object of the documents: an OpenAPI object or a Schema Object. */
 type JsonObject = Record<string, Json>;
@@ -118,6 +119,7 @@ const AS_EXTENSION: Record<string, { to: string; rules: (value: Json, schema: Js
     rules: (value) => Object.entries<string[]>(value).map(([name, names]) => `When \`${name}\` is present, ${(names as string[]).map((n) => `\`${n}\``).join(', ')} ${names.length === 1 ? 'is' : 'are'} required too.`),
   },
   if: { to: 'x-if', rules: (_value, schema) => [conditional(schema)] },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's own keyword, not a promise's
   then: { to: 'x-then', rules: () => [] },
   else: { to: 'x-else', rules: () => [] },
   prefixItems: { to: 'x-prefix-items', rules: (value) => [`The first ${value.length} items follow, in order, the schemas in \`x-prefix-items\`.`] },
@@ -137,6 +139,7 @@ const AS_EXTENSION: Record<string, { to: string; rules: (value: Json, schema: Js
 };
 
 /** The keywords whose rule is told in the prose of another. */
+// biome-ignore lint/suspicious/noThenProperty: JSON Schema's own keyword, not a promise's
 const RULED_WITH: Record<string, string> = { then: 'if', else: 'if', minContains: 'contains', maxContains: 'contains' };
 
 /** 3.1 keywords that cannot be restated without restructuring the document: the converter refuses them. */
@@ -665,7 +668,10 @@ function knownValueName(at: string): string | undefined {
   const words = [pascal(schema)];
   for (let i = 0; i < rest.length; i += 1) {
     const key = rest[i] as string;
-    if (key === 'properties' && i + 1 < rest.length) words.push(pascal(rest[(i += 1)] as string));
+    if (key === 'properties' && i + 1 < rest.length) {
+      i += 1;
+      words.push(pascal(rest[i] as string));
+    }
     else if (key === 'items') words.push('Item');
     else if (key === 'additionalProperties') words.push('Value');
     else if (['allOf', 'anyOf', 'oneOf'].includes(key) && /^\d+$/.test(rest[i + 1] ?? '')) i += 1;

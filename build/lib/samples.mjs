@@ -43,7 +43,7 @@ export function operationIdsOf(doc) {
   return Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item).filter((op) => op && typeof op === 'object' && op.operationId).map((op) => op.operationId));
 }
 
-const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /**
  * The marked regions of a program's text, in file order: `{ operationId, line, source }`, where
@@ -52,7 +52,7 @@ const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
  * start, a start inside a region, a region never closed, an empty region), with its line.
  */
 export function sampleRegions(text, comment) {
-  const c = escape(comment);
+  const c = escapeRegExp(comment);
   const start = new RegExp(`^\\s*${c}\\s*sample:\\s*(\\S*)\\s*$`);
   const end = new RegExp(`^\\s*${c}\\s*end sample\\s*$`);
   const regions = [];

@@ -7,6 +7,7 @@
 
 /** A node of a document, read as JSON: the walks below check each one's shape before they read it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a node of a JSON document, read where the walk knows its keyword
 type Json = any;
 type JsonObject = Record<string, Json>;
 
@@ -22,16 +23,19 @@ export interface SourceBreak {
 const isNode = (value: unknown): value is JsonObject =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
-const unescape = (segment: string) => segment.replaceAll('~1', '/').replaceAll('~0', '~');
+const unescapePointer = (segment: string) => segment.replaceAll('~1', '/').replaceAll('~0', '~');
 
 /** Every `$ref` to a component schema: a Map from the pointer of the node that holds it to the schema's name. */
 export function schemaRefs(doc: unknown): Map<string, string> {
   const refs = new Map<string, string>();
   const walk = (node: unknown, at: string): void => {
-    if (Array.isArray(node)) return node.forEach((item: unknown, i: number) => walk(item, `${at}/${i}`));
+    if (Array.isArray(node)) {
+      for (const [i, item] of node.entries()) walk(item, `${at}/${i}`);
+      return;
+    }
     if (!isNode(node)) return;
     const found = typeof node.$ref === 'string' ? SCHEMA_REF.exec(node.$ref) : null;
-    if (found) refs.set(at, unescape(found[1] as string));
+    if (found) refs.set(at, unescapePointer(found[1] as string));
     for (const [key, value] of Object.entries(node)) {
       // Examples are data: a `$ref` inside one names nothing a generator reads.
       if (key === 'example' || key === 'examples') continue;
@@ -107,7 +111,7 @@ export function sourceBreaks(base: Json, revision: Json): SourceBreak[] {
 /** The node a JSON pointer names, without following references. */
 function pointed(doc: unknown, pointer: string): Json {
   let node: Json = doc;
-  for (const segment of pointer.replace(/^#\/?/, '').split('/').filter(Boolean)) node = node?.[unescape(segment)];
+  for (const segment of pointer.replace(/^#\/?/, '').split('/').filter(Boolean)) node = node?.[unescapePointer(segment)];
   return node;
 }
 

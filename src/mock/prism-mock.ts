@@ -88,7 +88,10 @@ export async function runMock(args: string[]): Promise<void> {
   // Prism says nothing at -v warn once it listens: the front listens once Prism's port accepts (a
   // TCP connect, so that the probe is no request for Prism to log), and says so.
   const accepts = () => new Promise<boolean>((resolve) => {
-    const socket = connect(prismPort, '127.0.0.1', () => (socket.end(), resolve(true)));
+    const socket = connect(prismPort, '127.0.0.1', () => {
+      socket.end();
+      resolve(true);
+    });
     socket.on('error', () => resolve(false));
   });
   void (async () => {

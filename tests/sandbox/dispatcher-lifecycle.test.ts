@@ -50,7 +50,9 @@ function sender(answer: (n: number) => AttemptOutcome | Promise<AttemptOutcome>)
 function heldSender() {
   const answers: Array<(outcome: AttemptOutcome) => void> = [];
   const { sent, send } = sender(() => new Promise<AttemptOutcome>((resolve) => answers.push(resolve)));
-  unanswered.push(() => answers.forEach((resolve) => resolve(OK)));
+  unanswered.push(() => {
+    for (const resolve of answers) resolve(OK);
+  });
   return { sent, send, answer: (n: number, outcome: AttemptOutcome) => answers[n]!(outcome) };
 }
 
@@ -107,7 +109,10 @@ describe('waking the dispatcher', () => {
     const events = await s.outbox();
     await addEndpoint();
     let looks = 0;
-    const store: Store = { ...s.store, deliveries: { ...s.store.deliveries, allEndpoints: () => (looks++, s.store.deliveries.allEndpoints()) } };
+    const store: Store = { ...s.store, deliveries: { ...s.store.deliveries, allEndpoints: () => {
+      looks++;
+      return s.store.deliveries.allEndpoints();
+    } } };
     const { sent, send } = heldSender();
     dispatcher = startDispatcher(store, { send, tickMs: 60_000 });
     expect(looks).toBe(1);

@@ -149,7 +149,7 @@ export function sessionListQueries(db: Db) {
         rows = (selected) => prepared(listStatements(sql).page(selected)).iterate({ ...sql.params, ...page });
       } else {
         const params: Record<string, unknown> = { channel, ...page, window: page.offset + page.limit };
-        groups.forEach((g, i) => Object.assign(params, { [`status${i}`]: g.status, [`kind${i}`]: g.kind }));
+        for (const [i, g] of groups.entries()) Object.assign(params, { [`status${i}`]: g.status, [`kind${i}`]: g.kind });
         rows = (selected) => prepared(mergedPageSql(groups.length, selected)).iterate(params);
       }
     } else {

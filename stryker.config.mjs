@@ -46,7 +46,19 @@ export default {
   ],
   // Caches, build output and the running sandbox's database, which the suites never read (a Python
   // venv's links would not even copy, and a live database's -shm may vanish while it is copied).
-  ignorePatterns: ['.partners', '.sandbox', '.conformance', '.runtimes', '.build', 'dist', 'site', 'test-results', 'bench', 'reports', '.ci'],
+  ignorePatterns: [
+    '.partners',
+    '.sandbox',
+    '.conformance',
+    '.runtimes',
+    '.build',
+    'dist',
+    'site',
+    'test-results',
+    'bench',
+    'reports',
+    '.ci',
+  ],
   incremental: true,
   incrementalFile: 'reports/mutation/stryker-incremental.json',
   reporters: ['html', 'json', 'progress'],

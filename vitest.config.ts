@@ -16,7 +16,10 @@ export default defineConfig({
   test: {
     // The tools beside tests/ keep the tests of their own logic next to them.
     include: [
-      'tests/**/*.test.ts', 'partners/harness/**/*.test.ts', 'conformance/**/*.test.ts', 'mutation/**/*.test.ts',
+      'tests/**/*.test.ts',
+      'partners/harness/**/*.test.ts',
+      'conformance/**/*.test.ts',
+      'mutation/**/*.test.ts',
     ],
     testTimeout: 30_000,
     hookTimeout: 120_000,

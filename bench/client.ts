@@ -13,12 +13,21 @@ import { createServiceClient } from '../src/client/index.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-export interface SizeReport { entry: string; minifiedBytes: number; gzippedBytes: number }
+export interface SizeReport {
+  entry: string;
+  minifiedBytes: number;
+  gzippedBytes: number;
+}
 
 async function bundleSize(entry: string): Promise<SizeReport> {
   const result = await build({
-    entryPoints: [path.join(root, entry)], bundle: true, minify: true, format: 'esm', platform: 'node',
-    write: false, logLevel: 'silent',
+    entryPoints: [path.join(root, entry)],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'node',
+    write: false,
+    logLevel: 'silent',
   });
   const code = result.outputFiles[0]!.contents;
   return { entry, minifiedBytes: code.byteLength, gzippedBytes: gzipSync(code, { level: 9 }).byteLength };
@@ -39,7 +48,11 @@ const CHILD_FLAG = '--time-calls';
 
 /** Times the calls in a fresh process and returns its figures. */
 function timeCallsAlone(rounds: number, callsPerRound: number): { rawUs: number; clientUs: number } {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, CHILD_FLAG, String(rounds), String(callsPerRound)], { cwd: root, encoding: 'utf8' });
+  const child = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', import.meta.filename, CHILD_FLAG, String(rounds), String(callsPerRound)],
+    { cwd: root, encoding: 'utf8' },
+  );
   if (child.status !== 0) throw new Error(`The client benchmark failed: ${child.stderr}`);
   return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as { rawUs: number; clientUs: number };
 }
@@ -51,7 +64,11 @@ export async function benchClient({ rounds = 7, callsPerRound = 1000 } = {}) {
     clientUsPerCall: clientUs,
     overheadUsPerCall: clientUs - rawUs,
     ratio: clientUs / rawUs,
-    sizes: [await bundleSize('src/client/index.ts'), await bundleSize('src/webhooks/index.ts'), await bundleSize('src/index.ts')],
+    sizes: [
+      await bundleSize('src/client/index.ts'),
+      await bundleSize('src/webhooks/index.ts'),
+      await bundleSize('src/index.ts'),
+    ],
   };
 }
 
@@ -66,7 +83,8 @@ async function timeCallsHere(rounds: number, callsPerRound: number): Promise<{ r
 
   const raw = async () => (await fetch(url, { headers: { 'x-service-api-key': 'k' } })).json();
   const client = createServiceClient({ environment: baseUrl, apiKey: 'k' });
-  const typed = () => client.GET('/payments/v1/payment_session/{business_id}', { params: { path: { business_id: SESSION } } });
+  const typed = () =>
+    client.GET('/payments/v1/payment_session/{business_id}', { params: { path: { business_id: SESSION } } });
 
   await timeCalls(raw, 300);
   await timeCalls(typed, 300);

@@ -26,7 +26,12 @@ export interface HangsRun {
   orderViolations: number;
 }
 
-export async function benchHangs({ hangRate = Number(process.env.HANG_RATE ?? 0.05), stepMs = Number(process.env.STEP_MS ?? 1000), hours = Number(process.env.HOURS ?? 100), sessions = 65 } = {}): Promise<HangsRun> {
+export async function benchHangs({
+  hangRate = Number(process.env.HANG_RATE ?? 0.05),
+  stepMs = Number(process.env.STEP_MS ?? 1000),
+  hours = Number(process.env.HOURS ?? 100),
+  sessions = 65,
+} = {}): Promise<HangsRun> {
   const s = testSandbox();
   const random = seededRandom(7);
   let hungRequests = 0;
@@ -61,7 +66,8 @@ export async function benchHangs({ hangRate = Number(process.env.HANG_RATE ?? 0.
         break;
       }
     }
-    const count = (status: string) => s.db.prepare('SELECT COUNT(*) FROM deliveries WHERE status = ?').pluck().get(status) as number;
+    const count = (status: string) =>
+      s.db.prepare('SELECT COUNT(*) FROM deliveries WHERE status = ?').pluck().get(status) as number;
     // Order per resource: the outbox order of each resource's events, against the order of arrival.
     const position = new Map(outbox.map((event, index) => [event.payload.webhook_delivery_id as string, index]));
     const resourceOf = (data: Record<string, unknown>) => String(data.dispute_id ?? data.payment_id);
@@ -73,7 +79,16 @@ export async function benchHangs({ hangRate = Number(process.env.HANG_RATE ?? 0.
       if ((lastSeen.get(key) ?? -1) > at) orderViolations++;
       lastSeen.set(key, Math.max(at, lastSeen.get(key) ?? -1));
     }
-    return { hangRate, events, hungRequests, deliveredByHour, pendingAtEnd: count('pending'), failedAtEnd: count('failed'), allDeliveredAfter, orderViolations };
+    return {
+      hangRate,
+      events,
+      hungRequests,
+      deliveredByHour,
+      pendingAtEnd: count('pending'),
+      failedAtEnd: count('failed'),
+      allDeliveredAfter,
+      orderViolations,
+    };
   } finally {
     await receiver.close();
     await dispatcher.stop();

@@ -27,10 +27,15 @@ export interface DeliveryBench {
   verificationsPerSecond: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 
 function verificationsPerSecond(): number {
-  const body = JSON.stringify({ webhook_delivery_id: 'dlv_bench', event_type: 'dispute.updated', data: { pad: 'x'.repeat(930) } });
+  const body = JSON.stringify({
+    webhook_delivery_id: 'dlv_bench',
+    event_type: 'dispute.updated',
+    data: { pad: 'x'.repeat(930) },
+  });
   const signed = signWebhook(body, SECRET);
   const started = performance.now();
   let n = 0;
@@ -41,21 +46,37 @@ function verificationsPerSecond(): number {
   return n / ((performance.now() - started) / 1000);
 }
 
-export async function benchDelivery({ perSecond = 500, seconds = Number(process.env.BENCH_SECONDS ?? 5) } = {}): Promise<DeliveryBench> {
+export async function benchDelivery({
+  perSecond = 500,
+  seconds = Number(process.env.BENCH_SECONDS ?? 5),
+} = {}): Promise<DeliveryBench> {
   const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-delivery-bench-'));
   const receiver = await startReceiver({ secret: SECRET });
   const arrivals: number[] = [];
   const latencies: number[] = [];
-  const sandbox = await startSandboxProcess({ db: path.join(dir, 'bench.db'), args: ['--webhook-url', receiver.url, '--webhook-secret', SECRET], compiled: true });
-  const post = (route: string, body: unknown) => fetch(`${sandbox.baseUrl}${route}`, {
-    method: 'POST', headers: { 'x-service-api-key': SANDBOX_API_KEY, 'content-type': 'application/json' }, body: JSON.stringify(body),
+  const sandbox = await startSandboxProcess({
+    db: path.join(dir, 'bench.db'),
+    args: ['--webhook-url', receiver.url, '--webhook-secret', SECRET],
+    compiled: true,
   });
+  const post = (route: string, body: unknown) =>
+    fetch(`${sandbox.baseUrl}${route}`, {
+      method: 'POST',
+      headers: { 'x-service-api-key': SANDBOX_API_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   try {
     const total = perSecond * seconds;
     // Sessions made before the clock starts (their creation queues no event).
     const ids: string[] = [];
     for (let i = 0; i < total; i += 50) {
-      const batch = await Promise.all(Array.from({ length: Math.min(50, total - i) }, () => post('/payments/v1/create_payment_session', sessionRequest()).then((r) => r.json() as Promise<{ id: string }>)));
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(50, total - i) }, () =>
+          post('/payments/v1/create_payment_session', sessionRequest()).then(
+            (r) => r.json() as Promise<{ id: string }>,
+          ),
+        ),
+      );
       ids.push(...batch.map((b) => b.id));
     }
     const seen = receiver.accepted.length;
@@ -80,8 +101,15 @@ export async function benchDelivery({ perSecond = 500, seconds = Number(process.
     latencies.sort((a, b) => a - b);
     const span = (Math.max(...arrivals) - Math.min(...arrivals)) / 1000;
     return {
-      targetPerSecond: perSecond, seconds, events: total, delivered: latencies.length, achievedPerSecond: latencies.length / Math.max(span, 0.001),
-      p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), maxMs: latencies.at(-1) ?? 0, verificationsPerSecond: verificationsPerSecond(),
+      targetPerSecond: perSecond,
+      seconds,
+      events: total,
+      delivered: latencies.length,
+      achievedPerSecond: latencies.length / Math.max(span, 0.001),
+      p50Ms: percentile(latencies, 50),
+      p99Ms: percentile(latencies, 99),
+      maxMs: latencies.at(-1) ?? 0,
+      verificationsPerSecond: verificationsPerSecond(),
     };
   } finally {
     await sandbox.stop();

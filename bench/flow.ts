@@ -38,20 +38,27 @@ export async function benchFlow({ seconds = Number(process.env.BENCH_SECONDS ?? 
     const { id } = await post('/payments/v1/create_payment_session', createBody(key));
     await post(`/sandbox/v1/payment_sessions/${id}/complete_checkout`, {});
     await post(`/payments/v1/payment_session/${id}/capture`, { total_amount: 7799, idempotency_key: `${key}-capture` });
-    await post('/payments/v1/refund', { payment_id: id, amount: 1250, idempotency_key: `${key}-refund`, reason: 'customer_request' });
+    await post('/payments/v1/refund', {
+      payment_id: id,
+      amount: 1250,
+      idempotency_key: `${key}-refund`,
+      reason: 'customer_request',
+    });
   };
   try {
     const run = async (until: number, count: boolean) => {
-      await Promise.all(Array.from({ length: WORKERS }, async () => {
-        while (performance.now() < until) {
-          try {
-            await flow();
-            if (count) flows++;
-          } catch {
-            if (count) failures++;
+      await Promise.all(
+        Array.from({ length: WORKERS }, async () => {
+          while (performance.now() < until) {
+            try {
+              await flow();
+              if (count) flows++;
+            } catch {
+              if (count) failures++;
+            }
           }
-        }
-      }));
+        }),
+      );
     };
     await run(performance.now() + 1000, false);
     const started = performance.now();

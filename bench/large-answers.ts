@@ -49,23 +49,46 @@ export function seedLargeMetadata(file: string, count = LARGE_SESSIONS, kib = ME
   store.transaction(() => {
     for (let n = 0; n < count; n++) {
       const request: CreateSessionRequest = {
-        total_amount: 4999, amount_details: noCharges, kind: 'authorization',
-        success_url: 'https://shop.example/ok/{{payment_session_id}}', failure_url: 'https://shop.example/ko/{{payment_session_id}}',
-        customer_email: `buyer${n}@example.com`, customer_name: `Buyer ${n}`, idempotency_key: `large-${n}`,
+        total_amount: 4999,
+        amount_details: noCharges,
+        kind: 'authorization',
+        success_url: 'https://shop.example/ok/{{payment_session_id}}',
+        failure_url: 'https://shop.example/ko/{{payment_session_id}}',
+        customer_email: `buyer${n}@example.com`,
+        customer_name: `Buyer ${n}`,
+        idempotency_key: `large-${n}`,
         metadata: String(n % 10).repeat(kib * 1024),
-        order_items: [{ name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 4999, amount_details: noCharges }],
+        order_items: [
+          { name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 4999, amount_details: noCharges },
+        ],
       };
       const id = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
       const now = new Date(start + n * 1000).toISOString();
       store.sessions.insert(newSession({ id, channel: 'dev', request, now, newId: () => `item${item++}` }));
       // The other lists that show what a client wrote: a token's name, a catalog item's metadata.
       store.tokens.insert({
-        token: `ptok_large${n}`, channel: 'dev', session_id: null, status: 'active', next_action: null, created_at: now,
-        customer_email: `buyer${n}@example.com`, customer_name: String(n % 10).repeat(kib * 1024), customer_key: `buyer${n}@example.com`,
-        card_brand: 'visa', card_last4: '4242', card_expires: '2030-01', lmn_expires_at: null,
-        provision_request_id: null, metadata: null, success_url: null, failure_url: null,
+        token: `ptok_large${n}`,
+        channel: 'dev',
+        session_id: null,
+        status: 'active',
+        next_action: null,
+        created_at: now,
+        customer_email: `buyer${n}@example.com`,
+        customer_name: String(n % 10).repeat(kib * 1024),
+        customer_key: `buyer${n}@example.com`,
+        card_brand: 'visa',
+        card_last4: '4242',
+        card_expires: '2030-01',
+        lmn_expires_at: null,
+        provision_request_id: null,
+        metadata: null,
+        success_url: null,
+        failure_url: null,
       });
-      store.catalog.insert('dev', newCatalogItem({ sku: `LARGE-${n}`, metadata: String(n % 10).repeat(kib * 1024) }, `prod_large${n}`, now));
+      store.catalog.insert(
+        'dev',
+        newCatalogItem({ sku: `LARGE-${n}`, metadata: String(n % 10).repeat(kib * 1024) }, `prod_large${n}`, now),
+      );
     }
   });
   db.close();
@@ -99,15 +122,22 @@ export interface LargeAnswersBench {
   memory: Array<{ after: string; rssMiB: number; peakMiB: number }>;
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 const round2 = (ms: number) => Math.round(ms * 100) / 100;
-const peakMiB = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const peakMiB = (pid: number) =>
+  Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 /** Starts the second process that polls /health; `stop()` ends it and resolves with its latencies. */
 function healthPoller(baseUrl: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'health-poller.ts'), `${baseUrl}/health`], {
-    cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join('bench', 'health-poller.ts'), `${baseUrl}/health`],
+    {
+      cwd: repoRoot,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -117,7 +147,13 @@ function healthPoller(baseUrl: string) {
       await exited;
       const { latencies, failures } = JSON.parse(output) as { latencies: number[]; failures: string[] };
       const sorted = [...latencies].sort((a, b) => a - b);
-      return { p50Ms: round2(quantile(sorted, 0.5)), p99Ms: round2(quantile(sorted, 0.99)), maxMs: round2(sorted.at(-1) ?? 0), requests: sorted.length, failures: failures.length };
+      return {
+        p50Ms: round2(quantile(sorted, 0.5)),
+        p99Ms: round2(quantile(sorted, 0.99)),
+        maxMs: round2(sorted.at(-1) ?? 0),
+        requests: sorted.length,
+        failures: failures.length,
+      };
     },
   };
 }
@@ -130,7 +166,8 @@ export async function benchLargeAnswers({ port }: { port?: number } = {}): Promi
     const sandbox = await startSandboxProcess({ db: file, compiled: true, ...(port !== undefined ? { port } : {}) });
     try {
       const memory: LargeAnswersBench['memory'] = [];
-      const note = (after: string) => memory.push({ after, rssMiB: Math.round(rssMiB(sandbox.pid)), peakMiB: Math.round(peakMiB(sandbox.pid)) });
+      const note = (after: string) =>
+        memory.push({ after, rssMiB: Math.round(rssMiB(sandbox.pid)), peakMiB: Math.round(peakMiB(sandbox.pid)) });
       const headers = { 'x-service-api-key': SANDBOX_API_KEY };
       const requests: AttackRequest[] = [];
       const ask = async (round: number, query: string) => {
@@ -154,14 +191,23 @@ export async function benchLargeAnswers({ port }: { port?: number } = {}): Promi
         note(`round ${round}: the big page`);
         for (const size of SIX_PAGE_SIZES) await ask(round, `page_size=${size}&include_metadata=true`);
         note(`round ${round}: six page sizes`);
-        for (const page of [1, 2]) for (const size of FILL_PAGE_SIZES) await ask(round, `page_size=${size}&page=${page}&include_metadata=true`);
+        for (const page of [1, 2])
+          for (const size of FILL_PAGE_SIZES) await ask(round, `page_size=${size}&page=${page}&include_metadata=true`);
         note(`round ${round}: 60 pages under the bound`);
         for (const list of OTHER_LISTS) await ask(round, list);
         note(`round ${round}: tokens and catalog items`);
       }
       const health = await poller.stop();
       for (const query of DEFAULT_PAGES) await ask(0, query);
-      return { sessions: LARGE_SESSIONS, metadataKiB: METADATA_KIB, requests, healthAlone, health, memory, machine: { cpus: cpus().length, loadAverage: loadavg()[0]! } };
+      return {
+        sessions: LARGE_SESSIONS,
+        metadataKiB: METADATA_KIB,
+        requests,
+        healthAlone,
+        health,
+        memory,
+        machine: { cpus: cpus().length, loadAverage: loadavg()[0]! },
+      };
     } finally {
       await sandbox.stop();
     }
@@ -174,24 +220,36 @@ export function largeAnswersTable(result: LargeAnswersBench): string {
   const lines: string[] = [];
   const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(2);
   for (const r of result.requests.filter((r) => r.round === 1 && !r.query.includes('&page='))) {
-    lines.push(`  ${r.query.padEnd(50)} ${String(r.status).padStart(4)} ${mib(r.bytes).padStart(8)} MiB ${r.ms.toFixed(0).padStart(7)} ms`);
+    lines.push(
+      `  ${r.query.padEnd(50)} ${String(r.status).padStart(4)} ${mib(r.bytes).padStart(8)} MiB ${r.ms.toFixed(0).padStart(7)} ms`,
+    );
   }
   for (const r of result.requests.filter((r) => r.round === 0 && DEFAULT_PAGES.includes(r.query))) {
-    lines.push(`  ${`${r.query} (default items, after the attack)`.padEnd(50)} ${String(r.status).padStart(4)} ${mib(r.bytes).padStart(8)} MiB ${r.ms.toFixed(0).padStart(7)} ms`);
+    lines.push(
+      `  ${`${r.query} (default items, after the attack)`.padEnd(50)} ${String(r.status).padStart(4)} ${mib(r.bytes).padStart(8)} MiB ${r.ms.toFixed(0).padStart(7)} ms`,
+    );
   }
   const fill = result.requests.filter((r) => r.query.includes('&page='));
   const statuses: Record<string, number> = {};
   for (const r of fill) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
   const slowest = Math.max(...fill.map((r) => r.ms));
-  lines.push(`  60 pages under the bound, ${ROUNDS} times: statuses ${JSON.stringify(statuses)}, ${mib(fill.reduce((sum, r) => sum + r.bytes, 0))} MiB in all, slowest ${slowest.toFixed(0)} ms`);
-  const health = (h: LargeAnswersBench['health']) => `p50 ${h.p50Ms} ms, p99 ${h.p99Ms} ms, max ${h.maxMs} ms (${h.requests} checks, ${h.failures} failed)`;
+  lines.push(
+    `  60 pages under the bound, ${ROUNDS} times: statuses ${JSON.stringify(statuses)}, ${mib(fill.reduce((sum, r) => sum + r.bytes, 0))} MiB in all, slowest ${slowest.toFixed(0)} ms`,
+  );
+  const health = (h: LargeAnswersBench['health']) =>
+    `p50 ${h.p50Ms} ms, p99 ${h.p99Ms} ms, max ${h.maxMs} ms (${h.requests} checks, ${h.failures} failed)`;
   lines.push(`  Machine: ${result.machine.cpus} cores, load average ${result.machine.loadAverage.toFixed(2)}`);
   lines.push(`  GET /health from a second process, alone:        ${health(result.healthAlone)}`);
   lines.push(`  GET /health from a second process, under attack: ${health(result.health)}`);
-  for (const m of result.memory) lines.push(`  RSS after ${m.after.padEnd(36)} ${String(m.rssMiB).padStart(5)} MiB (peak ${m.peakMiB} MiB)`);
+  for (const m of result.memory)
+    lines.push(`  RSS after ${m.after.padEnd(36)} ${String(m.rssMiB).padStart(5)} MiB (peak ${m.peakMiB} MiB)`);
   const peak = Math.max(...result.memory.map((m) => m.peakMiB));
-  lines.push(`  Target: /health p99 under ${HEALTH_P99_TARGET_MS} ms under attack: ${result.health.p99Ms} ms, ${result.health.p99Ms < HEALTH_P99_TARGET_MS ? 'met' : 'MISSED'}`);
-  lines.push(`  Bound: resident memory under ${MEMORY_BOUND_MIB} MiB (openapi/sandbox.yaml, Limits): peak ${peak} MiB, ${peak < MEMORY_BOUND_MIB ? 'held' : 'EXCEEDED'}`);
+  lines.push(
+    `  Target: /health p99 under ${HEALTH_P99_TARGET_MS} ms under attack: ${result.health.p99Ms} ms, ${result.health.p99Ms < HEALTH_P99_TARGET_MS ? 'met' : 'MISSED'}`,
+  );
+  lines.push(
+    `  Bound: resident memory under ${MEMORY_BOUND_MIB} MiB (openapi/sandbox.yaml, Limits): peak ${peak} MiB, ${peak < MEMORY_BOUND_MIB ? 'held' : 'EXCEEDED'}`,
+  );
   return lines.join('\n');
 }
 

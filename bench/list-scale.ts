@@ -11,13 +11,21 @@ import type { CreateSessionRequest, SessionStatus } from '../src/sandbox/domain/
 import { createStore, openDatabase } from '../src/sandbox/store/index.js';
 import { SANDBOX_API_KEY, startSandboxProcess } from '../testkit/sandbox-process.js';
 
-
 export const LIST_SIZES = [1_000, 100_000] as const;
 // The first page of sessions is the bench's row; BENCH_LIST_ALL=1 adds filtered pages, searches and
 // token lists (a short needle cannot use the trigram index: it reads the channel's list index).
 const ALL = process.env.BENCH_LIST_ALL === '1';
-const SESSION_QUERIES = ALL ? ['page_size=30', 'page_size=30&status=captured&kind=authorization', 'page_size=30&page=20&filter_pending=true', 'page_size=30&search=buyer99999'] : ['page_size=30'];
-const TOKEN_QUERIES = ALL ? ['page_size=30', 'page_size=30&email=buyer99999', 'page_size=30&card_expires_before=2027-03', 'page_size=30&name=9'] : [];
+const SESSION_QUERIES = ALL
+  ? [
+      'page_size=30',
+      'page_size=30&status=captured&kind=authorization',
+      'page_size=30&page=20&filter_pending=true',
+      'page_size=30&search=buyer99999',
+    ]
+  : ['page_size=30'];
+const TOKEN_QUERIES = ALL
+  ? ['page_size=30', 'page_size=30&email=buyer99999', 'page_size=30&card_expires_before=2027-03', 'page_size=30&name=9']
+  : [];
 const STATUSES: SessionStatus[] = ['pending', 'captured', 'authorized', 'authorization_voided', 'canceled'];
 const noCharges = { total_additional_charges: 0, total_discounts: 0 };
 
@@ -41,28 +49,55 @@ export function seed(file: string, count: number): void {
   store.transaction(() => {
     for (let n = 0; n < count; n++) {
       const request: CreateSessionRequest = {
-        total_amount: 4999, amount_details: noCharges, kind: n % 2 ? 'authorization' : 'one_time_payment',
-        success_url: 'https://shop.example/ok/{{payment_session_id}}', failure_url: 'https://shop.example/ko/{{payment_session_id}}',
-        customer_email: `buyer${n}@example.com`, customer_name: `Buyer ${n}`, idempotency_key: `seed-${n}`,
-        order_items: [{ name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 4999, amount_details: noCharges }],
+        total_amount: 4999,
+        amount_details: noCharges,
+        kind: n % 2 ? 'authorization' : 'one_time_payment',
+        success_url: 'https://shop.example/ok/{{payment_session_id}}',
+        failure_url: 'https://shop.example/ko/{{payment_session_id}}',
+        customer_email: `buyer${n}@example.com`,
+        customer_name: `Buyer ${n}`,
+        idempotency_key: `seed-${n}`,
+        order_items: [
+          { name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 4999, amount_details: noCharges },
+        ],
       };
-      const session = newSession({ id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, channel: 'dev', request, now: new Date(start + n * 1000).toISOString(), newId: () => `item${item++}` });
+      const session = newSession({
+        id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+        channel: 'dev',
+        request,
+        now: new Date(start + n * 1000).toISOString(),
+        newId: () => `item${item++}`,
+      });
       session.status = STATUSES[n % STATUSES.length]!;
       store.sessions.insert(session);
       const month = String((n % 12) + 1).padStart(2, '0');
       store.tokens.insert({
-        token: `ptok_seed${n}`, channel: 'dev', session_id: null, status: 'active', next_action: null, created_at: session.created_at,
-        customer_email: `buyer${n}@example.com`, customer_name: `Buyer ${n}`, customer_key: `buyer${n}@example.com`,
-        card_brand: 'visa', card_last4: '4242', card_expires: `${2027 + (n % 5)}-${month}`, lmn_expires_at: `${2027 + (n % 5)}-${month}-15`,
-        provision_request_id: null, metadata: null, success_url: null, failure_url: null,
+        token: `ptok_seed${n}`,
+        channel: 'dev',
+        session_id: null,
+        status: 'active',
+        next_action: null,
+        created_at: session.created_at,
+        customer_email: `buyer${n}@example.com`,
+        customer_name: `Buyer ${n}`,
+        customer_key: `buyer${n}@example.com`,
+        card_brand: 'visa',
+        card_last4: '4242',
+        card_expires: `${2027 + (n % 5)}-${month}`,
+        lmn_expires_at: `${2027 + (n % 5)}-${month}-15`,
+        provision_request_id: null,
+        metadata: null,
+        success_url: null,
+        failure_url: null,
       });
     }
   });
   db.close();
 }
 
-
-export async function benchListScale({ seconds = Number(process.env.BENCH_SECONDS ?? 5) } = {}): Promise<ListScaleRun[]> {
+export async function benchListScale({
+  seconds = Number(process.env.BENCH_SECONDS ?? 5),
+} = {}): Promise<ListScaleRun[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-list-bench-'));
   const runs: ListScaleRun[] = [];
   try {
@@ -73,9 +108,16 @@ export async function benchListScale({ seconds = Number(process.env.BENCH_SECOND
       try {
         // The last query is the worst case: a substring search matches no index, so it reads the whole
         // channel's index (though never a document).
-        for (const query of [...SESSION_QUERIES.map((q) => `payment_sessions?${q}`), ...TOKEN_QUERIES.map((q) => `payment_tokens?${q}`)]) {
+        for (const query of [
+          ...SESSION_QUERIES.map((q) => `payment_sessions?${q}`),
+          ...TOKEN_QUERIES.map((q) => `payment_tokens?${q}`),
+        ]) {
           const route = `${query.startsWith('payment_tokens') ? '/api/v1/' : '/payments/v1/'}${query}`;
-          const result = await load(sandbox.baseUrl, [{ method: 'GET', path: route, headers: { 'x-service-api-key': SANDBOX_API_KEY } }], seconds);
+          const result = await load(
+            sandbox.baseUrl,
+            [{ method: 'GET', path: route, headers: { 'x-service-api-key': SANDBOX_API_KEY } }],
+            seconds,
+          );
           runs.push({ sessions: count, query, ...result, rssMiB: rssMiB(sandbox.pid) });
         }
       } finally {
@@ -89,16 +131,22 @@ export async function benchListScale({ seconds = Number(process.env.BENCH_SECOND
 }
 
 export function listScaleTable(runs: ListScaleRun[]): string {
-  const lines = [`  ${'rows'.padStart(9)}  ${'query'.padEnd(50)}${'req/s'.padStart(8)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'failed'.padStart(8)}${'RSS MiB'.padStart(9)}`];
+  const lines = [
+    `  ${'rows'.padStart(9)}  ${'query'.padEnd(50)}${'req/s'.padStart(8)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'failed'.padStart(8)}${'RSS MiB'.padStart(9)}`,
+  ];
   for (const run of runs) {
-    lines.push(`  ${String(run.sessions).padStart(9)}  ${run.query.padEnd(50)}${run.requestsPerSecond.toFixed(0).padStart(8)}${run.p50Ms.toFixed(0).padStart(8)}${run.p99Ms.toFixed(0).padStart(8)}${String(run.failures).padStart(8)}${run.rssMiB.toFixed(0).padStart(9)}`);
+    lines.push(
+      `  ${String(run.sessions).padStart(9)}  ${run.query.padEnd(50)}${run.requestsPerSecond.toFixed(0).padStart(8)}${run.p50Ms.toFixed(0).padStart(8)}${run.p99Ms.toFixed(0).padStart(8)}${String(run.failures).padStart(8)}${run.rssMiB.toFixed(0).padStart(9)}`,
+    );
   }
   const [small, large] = LIST_SIZES;
   lines.push(`  Ratios (${large} ÷ ${small} rows; 1.00x means the page costs the same whatever the table):`);
   for (const query of [...new Set(runs.map((r) => r.query))]) {
     const a = runs.find((r) => r.query === query && r.sessions === small)!;
     const b = runs.find((r) => r.query === query && r.sessions === large)!;
-    lines.push(`  ${query.padEnd(50)}${(b.requestsPerSecond / a.requestsPerSecond).toFixed(2).padStart(6)}x req/s ${(b.p99Ms / a.p99Ms).toFixed(2).padStart(6)}x p99 ${(b.rssMiB / a.rssMiB).toFixed(2).padStart(6)}x RSS`);
+    lines.push(
+      `  ${query.padEnd(50)}${(b.requestsPerSecond / a.requestsPerSecond).toFixed(2).padStart(6)}x req/s ${(b.p99Ms / a.p99Ms).toFixed(2).padStart(6)}x p99 ${(b.rssMiB / a.rssMiB).toFixed(2).padStart(6)}x RSS`,
+    );
   }
   return lines.join('\n');
 }

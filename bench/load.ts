@@ -17,7 +17,9 @@ interface AutocannonResult {
   errors: number;
   timeouts: number;
 }
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: Record<string, unknown>) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as (
+  options: Record<string, unknown>,
+) => Promise<AutocannonResult>;
 
 export const CONNECTIONS = 50;
 
@@ -34,8 +36,14 @@ export interface LoadResult {
 export async function load(url: string, requests: AutocannonRequest[], seconds: number): Promise<LoadResult> {
   await autocannon({ url, connections: CONNECTIONS, duration: Math.min(1, seconds), requests });
   const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests });
-  return { requestsPerSecond: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, failures: r.non2xx + r.errors + r.timeouts };
+  return {
+    requestsPerSecond: r.requests.average,
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    failures: r.non2xx + r.errors + r.timeouts,
+  };
 }
 
 /** A process's resident memory, MiB (Linux). */
-export const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+export const rssMiB = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;

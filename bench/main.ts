@@ -26,12 +26,14 @@ interface Row {
 }
 
 const k = (n: number) => (n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : n.toFixed(0));
-const load = (run: BenchRun) => `${k(run.requestsPerSecond)} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms${run.failures ? `, ${run.failures} FAILED` : ''}`;
+const load = (run: BenchRun) =>
+  `${k(run.requestsPerSecond)} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms${run.failures ? `, ${run.failures} FAILED` : ''}`;
 
 // The sandbox runs compiled, as `npm start` runs it.
 compileIfStale({ quiet: true });
 const started = performance.now();
-const step = (name: string) => console.error(`bench: ${name}… (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+const step = (name: string) =>
+  console.error(`bench: ${name}… (${((performance.now() - started) / 1000).toFixed(0)} s)`);
 
 step('npm run build and npm run lint');
 const tooling = benchTooling();
@@ -65,7 +67,9 @@ for (const benchCase of ['retrieve', 'create', 'list'] as const) {
     measured: load(own),
     anchors: `${toBare.toFixed(2)}× bare (${k(bare.requestsPerSecond)}, p99 ${bare.p99Ms} ms); ${(own.requestsPerSecond / prism.requestsPerSecond).toFixed(1)}× Prism (${k(prism.requestsPerSecond)}, p99 ${prism.p99Ms} ms)`,
     target: goal ? `≥ ${goal.ratio}× bare, p99 ≤ ${goal.p99} ms` : '≥ 0.5× bare',
-    met: goal ? toBare >= goal.ratio && own.p99Ms <= goal.p99 && own.failures === 0 : toBare >= 0.5 && own.failures === 0,
+    met: goal
+      ? toBare >= goal.ratio && own.p99Ms <= goal.p99 && own.failures === 0
+      : toBare >= 0.5 && own.failures === 0,
   });
   // The same case as `npm start` runs it: a line per request on the terminal.
   const logged = sandbox.runs.find((r) => r.case === benchCase && r.target === 'sandbox, request log on');
@@ -81,7 +85,9 @@ for (const benchCase of ['retrieve', 'create', 'list'] as const) {
     });
   }
 }
-const [small, large] = LIST_SIZES.map((size) => lists.find((r) => r.sessions === size && r.query === 'payment_sessions?page_size=30')!);
+const [small, large] = LIST_SIZES.map(
+  (size) => lists.find((r) => r.sessions === size && r.query === 'payment_sessions?page_size=30')!,
+);
 const listScale = small!.requestsPerSecond / large!.requestsPerSecond;
 ratios['list 1k/100k'] = listScale;
 rows.push({
@@ -91,35 +97,74 @@ rows.push({
   target: '≤ 1.5× slower',
   met: listScale <= 1.5,
 });
-const statuses = (counts: Record<string, number>) => Object.entries(counts).map(([status, n]) => `${n}× ${status}`).join(', ');
+const statuses = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .map(([status, n]) => `${n}× ${status}`)
+    .join(', ');
 const empty = searchCost.emptyChannel;
 rows.push({
   figure: `search, empty channel (${k(searchCost.sessions)} in another)`,
   measured: `p50 ${empty.p50Ms} ms, p99 ${empty.p99Ms} ms (${statuses(empty.statuses)})`,
   anchors: `GET /health alone p50 ${searchCost.healthAlone.p50Ms} ms, p99 ${searchCost.healthAlone.p99Ms} ms`,
-  target: 'p50 < 5 ms', met: empty.p50Ms < 5,
+  target: 'p50 < 5 ms',
+  met: empty.p50Ms < 5,
 });
 for (const run of searchCost.underLoad) {
   rows.push({
     figure: `/health, ${searchCost.connections} searches "${run.search}" (${k(searchCost.sessions)})`,
     measured: `p50 ${run.health.p50Ms} ms, p99 ${run.health.p99Ms} ms (${run.health.requests} checks)`,
     anchors: `searches ${run.searches.requestsPerSecond} req/s, p50 ${run.searches.p50Ms} ms, p99 ${run.searches.p99Ms} ms (${statuses(run.searches.statuses)})`,
-    target: 'p99 < 100 ms', met: run.health.p99Ms < 100,
+    target: 'p99 < 100 ms',
+    met: run.health.p99Ms < 100,
   });
 }
-rows.push({ figure: 'flow: create → complete → capture → refund', measured: `${flow.flowsPerSecond.toFixed(0)} flows/s (${flow.workers} workers)${flow.failures ? `, ${flow.failures} FAILED` : ''}`, anchors: `${(flow.flowsPerSecond * 4).toFixed(0)} requests/s`, target: '—', met: null });
+rows.push({
+  figure: 'flow: create → complete → capture → refund',
+  measured: `${flow.flowsPerSecond.toFixed(0)} flows/s (${flow.workers} workers)${flow.failures ? `, ${flow.failures} FAILED` : ''}`,
+  anchors: `${(flow.flowsPerSecond * 4).toFixed(0)} requests/s`,
+  target: '—',
+  met: null,
+});
 const overhead = (client.ratio - 1) * 100;
 ratios['client/raw fetch'] = client.ratio;
-rows.push({ figure: 'client overhead per call', measured: `${overhead.toFixed(1)} % (${client.overheadUsPerCall.toFixed(1)} µs)`, anchors: `raw fetch ${client.rawFetchUsPerCall.toFixed(0)} µs/call`, target: '≤ 5 %, or ≤ 10 µs', met: overhead <= 5 || client.overheadUsPerCall <= 10 });
+rows.push({
+  figure: 'client overhead per call',
+  measured: `${overhead.toFixed(1)} % (${client.overheadUsPerCall.toFixed(1)} µs)`,
+  anchors: `raw fetch ${client.rawFetchUsPerCall.toFixed(0)} µs/call`,
+  target: '≤ 5 %, or ≤ 10 µs',
+  met: overhead <= 5 || client.overheadUsPerCall <= 10,
+});
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
-rows.push({ figure: 'package bundles (esbuild, min + gzip)', measured: client.sizes.map((b) => `${b.entry.replace(/^src\/|\/index\.ts$|\.ts$/g, '')} ${kib(b.gzippedBytes)}`).join(', '), anchors: 'openapi-fetch included', target: '—', met: null });
-rows.push({ figure: 'webhook verifications, 1 KB body', measured: `${k(delivery.verificationsPerSecond)}/s`, anchors: 'one core', target: '—', met: null });
+rows.push({
+  figure: 'package bundles (esbuild, min + gzip)',
+  measured: client.sizes
+    .map((b) => `${b.entry.replace(/^src\/|\/index\.ts$|\.ts$/g, '')} ${kib(b.gzippedBytes)}`)
+    .join(', '),
+  anchors: 'openapi-fetch included',
+  target: '—',
+  met: null,
+});
+rows.push({
+  figure: 'webhook verifications, 1 KB body',
+  measured: `${k(delivery.verificationsPerSecond)}/s`,
+  anchors: 'one core',
+  target: '—',
+  met: null,
+});
 rows.push({
   figure: 'webhook delivery latency at 500 events/s',
   measured: `p50 ${delivery.p50Ms.toFixed(0)} ms, p99 ${delivery.p99Ms.toFixed(0)} ms (${delivery.delivered}/${delivery.events} delivered)`,
-  anchors: `${delivery.achievedPerSecond.toFixed(0)} events/s achieved`, target: 'p99 ≤ 50 ms', met: delivery.p99Ms <= 50 && delivery.delivered === delivery.events,
+  anchors: `${delivery.achievedPerSecond.toFixed(0)} events/s achieved`,
+  target: 'p99 ≤ 50 ms',
+  met: delivery.p99Ms <= 50 && delivery.delivered === delivery.events,
 });
-rows.push({ figure: 'start-up (spawn → first answer)', measured: `${startup.medianMs.toFixed(0)} ms (median of ${startup.runsMs.length})`, anchors: startup.runsMs.map((ms) => ms.toFixed(0)).join(', '), target: '≤ 400 ms', met: startup.medianMs <= 400 });
+rows.push({
+  figure: 'start-up (spawn → first answer)',
+  measured: `${startup.medianMs.toFixed(0)} ms (median of ${startup.runsMs.length})`,
+  anchors: startup.runsMs.map((ms) => ms.toFixed(0)).join(', '),
+  target: '≤ 400 ms',
+  met: startup.medianMs <= 400,
+});
 // Memory is flat when a second round of the same loads peaks where the first round did. V8 sizes
 // its heap to the load and gives memory back only after a major collection, so a single reading
 // moves by a quarter either way (six identical list loads read 153 to 206 MiB, then 152): a leak
@@ -131,19 +176,41 @@ rows.push({
   figure: 'sandbox resident memory',
   measured: `${sandbox.memory.map((m) => `${m.after} ${m.rssMiB.toFixed(0)}`).join(', ')} MiB; again ${sandbox.memoryAgain.map((m) => m.rssMiB.toFixed(0)).join(', ')}`,
   anchors: `second round's peak ${growth.toFixed(2)}× the first's; 100k list ${large!.rssMiB.toFixed(0)}, flow ${flow.rssMiB.toFixed(0)} MiB`,
-  target: 'flat (peak ≤ 1.25×)', met: growth <= 1.25,
+  target: 'flat (peak ≤ 1.25×)',
+  met: growth <= 1.25,
 });
-rows.push({ figure: 'npm run build', measured: `${tooling.buildSeconds.toFixed(1)} s`, anchors: '', target: '≤ 10 s', met: tooling.buildSeconds <= 10 });
-rows.push({ figure: 'npm run lint', measured: `${tooling.lintSeconds.toFixed(1)} s`, anchors: '', target: '—', met: null });
+rows.push({
+  figure: 'npm run build',
+  measured: `${tooling.buildSeconds.toFixed(1)} s`,
+  anchors: '',
+  target: '≤ 10 s',
+  met: tooling.buildSeconds <= 10,
+});
+rows.push({
+  figure: 'npm run lint',
+  measured: `${tooling.lintSeconds.toFixed(1)} s`,
+  anchors: '',
+  target: '—',
+  met: null,
+});
 
 const widths = { figure: 44, measured: 66, target: 28 };
-console.log(`\nnpm run bench: ${sandbox.connections} connections, ${sandbox.seconds} s per load, one run; the sandbox compiled, on a SQLite file\n`);
-console.log(`${'figure'.padEnd(widths.figure)}${'measured'.padEnd(widths.measured)}${'target'.padEnd(widths.target)}result  anchor / ratio`);
+console.log(
+  `\nnpm run bench: ${sandbox.connections} connections, ${sandbox.seconds} s per load, one run; the sandbox compiled, on a SQLite file\n`,
+);
+console.log(
+  `${'figure'.padEnd(widths.figure)}${'measured'.padEnd(widths.measured)}${'target'.padEnd(widths.target)}result  anchor / ratio`,
+);
 for (const row of rows) {
   const result = row.met === null ? '   —  ' : row.met ? '  met ' : 'MISSED';
-  console.log(`${row.figure.padEnd(widths.figure)}${row.measured.padEnd(widths.measured)}${row.target.padEnd(widths.target)}${result}  ${row.anchors}`);
+  console.log(
+    `${row.figure.padEnd(widths.figure)}${row.measured.padEnd(widths.measured)}${row.target.padEnd(widths.target)}${result}  ${row.anchors}`,
+  );
 }
 const file = path.join(repoRoot, 'bench', 'results.json');
 mkdirSync(path.dirname(file), { recursive: true });
-writeFileSync(file, `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, rows, ratios, raw: { tooling, startup, sandbox, lists, searchCost, flow, client, delivery } }, null, 2)}\n`);
+writeFileSync(
+  file,
+  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, rows, ratios, raw: { tooling, startup, sandbox, lists, searchCost, flow, client, delivery } }, null, 2)}\n`,
+);
 console.log(`\nEvery figure, ratio and target: ${path.relative(process.cwd(), file)}`);

@@ -53,7 +53,13 @@ export const createBody = (idempotencyKey: string) => ({
   metadata: '{"order_id":"A-1001"}',
   idempotency_key: idempotencyKey,
   order_items: [
-    { name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 4999, amount_details: { total_additional_charges: 0, total_discounts: -500 } },
+    {
+      name: 'Blood pressure monitor',
+      sku: 'BPM-200',
+      quantity: 1,
+      price: 4999,
+      amount_details: { total_additional_charges: 0, total_discounts: -500 },
+    },
     { name: 'Thermometer', sku: 'TH-10', quantity: 2, price: 1250, amount_details: noCharges },
     { name: 'First aid kit', sku: 'FAK-50', quantity: 1, price: 0, amount_details: noCharges },
   ],
@@ -63,28 +69,38 @@ const LIST_PATH = '/payments/v1/payment_sessions?page_size=30';
 
 function requestsOf(benchCase: BenchCase, sessionId: string): AutocannonRequest[] {
   const key = { 'x-service-api-key': SANDBOX_API_KEY };
-  if (benchCase === 'retrieve') return [{ method: 'GET', path: `/payments/v1/payment_session/${sessionId}`, headers: key }];
+  if (benchCase === 'retrieve')
+    return [{ method: 'GET', path: `/payments/v1/payment_session/${sessionId}`, headers: key }];
   if (benchCase === 'list') return [{ method: 'GET', path: LIST_PATH, headers: key }];
   const run = randomUUID().slice(0, 8);
   let n = 0;
-  return [{
-    method: 'POST',
-    path: '/payments/v1/create_payment_session',
-    headers: { ...key, 'content-type': 'application/json' },
-    // A new key per request: each one creates a session instead of replaying the first.
-    setupRequest: (request) => ({ ...request, body: JSON.stringify(createBody(`bench-${run}-${n++}`)) }),
-  }];
+  return [
+    {
+      method: 'POST',
+      path: '/payments/v1/create_payment_session',
+      headers: { ...key, 'content-type': 'application/json' },
+      // A new key per request: each one creates a session instead of replaying the first.
+      setupRequest: (request) => ({ ...request, body: JSON.stringify(createBody(`bench-${run}-${n++}`)) }),
+    },
+  ];
 }
 
-
 /** The bare fastify anchor, in its own process like the others (this file, run with SERVE_BARE_FLAG). */
-export async function startBareFastify(session: unknown, list: unknown): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+export async function startBareFastify(
+  session: unknown,
+  list: unknown,
+): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, SERVE_BARE_FLAG], {
     cwd: path.resolve(import.meta.dirname, '..'),
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, BENCH_BARE_PORT: String(port), BENCH_BARE_SESSION: JSON.stringify(session), BENCH_BARE_LIST: JSON.stringify(list) },
+    env: {
+      ...process.env,
+      BENCH_BARE_PORT: String(port),
+      BENCH_BARE_SESSION: JSON.stringify(session),
+      BENCH_BARE_LIST: JSON.stringify(list),
+    },
   });
   const stop = () =>
     new Promise<void>((resolve) => {
@@ -132,17 +148,26 @@ async function serveBareFastify(): Promise<void> {
 }
 
 /** Runs every case against the sandbox and both anchors; BENCH_SECONDS sets each run's length. */
-export async function benchSandbox({ seconds = Number(process.env.BENCH_SECONDS ?? 5) } = {}): Promise<SandboxBenchResult> {
-  if (!(seconds > 0)) throw new Error(`BENCH_SECONDS must be a positive number of seconds, not ${process.env.BENCH_SECONDS}`);
+export async function benchSandbox({
+  seconds = Number(process.env.BENCH_SECONDS ?? 5),
+} = {}): Promise<SandboxBenchResult> {
+  if (!(seconds > 0))
+    throw new Error(`BENCH_SECONDS must be a positive number of seconds, not ${process.env.BENCH_SECONDS}`);
   const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-bench-'));
   const stops: Array<() => Promise<void>> = [];
   try {
     const [sandboxStart, loggedStart, prismStart] = await Promise.allSettled([
       startSandboxProcess({ db: path.join(dir, 'sandbox.db'), compiled: true }),
-      startSandboxProcess({ db: path.join(dir, 'logged.db'), compiled: true, quiet: false, stdoutFile: path.join(dir, 'logged.out') }),
+      startSandboxProcess({
+        db: path.join(dir, 'logged.db'),
+        compiled: true,
+        quiet: false,
+        stdoutFile: path.join(dir, 'logged.out'),
+      }),
       startPrism(),
     ]);
-    for (const started of [sandboxStart, loggedStart, prismStart]) if (started.status === 'fulfilled') stops.push(started.value.stop);
+    for (const started of [sandboxStart, loggedStart, prismStart])
+      if (started.status === 'fulfilled') stops.push(started.value.stop);
     if (sandboxStart.status === 'rejected') throw sandboxStart.reason;
     if (loggedStart.status === 'rejected') throw loggedStart.reason;
     if (prismStart.status === 'rejected') throw prismStart.reason;
@@ -151,21 +176,34 @@ export async function benchSandbox({ seconds = Number(process.env.BENCH_SECONDS 
 
     // The session the retrieve case reads, and a first page of 30: what the bare anchor answers.
     const headers = { 'x-service-api-key': SANDBOX_API_KEY, 'content-type': 'application/json' };
-    const create = (key: string) => fetch(`${sandbox.baseUrl}/payments/v1/create_payment_session`, { method: 'POST', headers, body: JSON.stringify(createBody(key)) });
+    const create = (key: string) =>
+      fetch(`${sandbox.baseUrl}/payments/v1/create_payment_session`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(createBody(key)),
+      });
     for (let n = 0; n < 30; n++) await create(`bench-page-${n}`);
     const { id } = (await (await create('bench-retrieve')).json()) as { id: string };
     // The logged sandbox's session to retrieve: the same request, so the same answer but its id.
-    const loggedCreate = await fetch(`${logged.baseUrl}/payments/v1/create_payment_session`, { method: 'POST', headers, body: JSON.stringify(createBody('bench-retrieve')) });
+    const loggedCreate = await fetch(`${logged.baseUrl}/payments/v1/create_payment_session`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(createBody('bench-retrieve')),
+    });
     const { id: loggedId } = (await loggedCreate.json()) as { id: string };
     const detail = await (await fetch(`${sandbox.baseUrl}/payments/v1/payment_session/${id}`, { headers })).json();
     const page = await (await fetch(`${sandbox.baseUrl}${LIST_PATH}`, { headers })).json();
-    if ((detail as { id?: string }).id !== id) throw new Error(`Could not set up the retrieve case: ${JSON.stringify(detail)}`);
+    if ((detail as { id?: string }).id !== id)
+      throw new Error(`Could not set up the retrieve case: ${JSON.stringify(detail)}`);
 
     const bare = await startBareFastify(detail, page);
     stops.push(bare.stop);
 
     const targets: Array<[BenchTarget, string, string]> = [
-      ['sandbox', sandbox.baseUrl, id], ['sandbox, request log on', logged.baseUrl, loggedId], ['prism', prism.baseUrl, id], ['bare fastify', bare.baseUrl, id],
+      ['sandbox', sandbox.baseUrl, id],
+      ['sandbox, request log on', logged.baseUrl, loggedId],
+      ['prism', prism.baseUrl, id],
+      ['bare fastify', bare.baseUrl, id],
     ];
     const runs: BenchRun[] = [];
     for (const benchCase of BENCH_CASES) {
@@ -187,6 +225,10 @@ export async function benchSandbox({ seconds = Number(process.env.BENCH_SECONDS 
   }
 }
 
-if (process.argv.includes(SERVE_BARE_FLAG) && process.argv[1] !== undefined && path.resolve(process.argv[1]) === import.meta.filename) {
+if (
+  process.argv.includes(SERVE_BARE_FLAG) &&
+  process.argv[1] !== undefined &&
+  path.resolve(process.argv[1]) === import.meta.filename
+) {
   await serveBareFastify();
 }

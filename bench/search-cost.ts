@@ -100,11 +100,17 @@ async function underLoad(baseUrl: string, search: string, seconds: number): Prom
   return {
     search,
     health: { ...latencyOf(health.latencies), requests: health.latencies.length },
-    searches: { ...latencyOf(searched.latencies), requestsPerSecond: Math.round(searched.latencies.length / elapsed), statuses: searched.statuses },
+    searches: {
+      ...latencyOf(searched.latencies),
+      requestsPerSecond: Math.round(searched.latencies.length / elapsed),
+      statuses: searched.statuses,
+    },
   };
 }
 
-export async function benchSearchCost({ seconds = Number(process.env.BENCH_SECONDS ?? 5) } = {}): Promise<SearchCostBench> {
+export async function benchSearchCost({
+  seconds = Number(process.env.BENCH_SECONDS ?? 5),
+} = {}): Promise<SearchCostBench> {
   const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-search-bench-'));
   try {
     const file = path.join(dir, 'sessions.db');
@@ -116,12 +122,17 @@ export async function benchSearchCost({ seconds = Number(process.env.BENCH_SECON
     const sandbox = await startSandboxProcess({ db: file, compiled: true });
     try {
       const search = SEARCHES[0];
-      const empty = await sequential(`${sandbox.baseUrl}/payments/v1/payment_sessions?search=${search}`, { 'x-service-api-key': OTHER_CHANNEL_KEY }, SEQUENTIAL_REQUESTS);
+      const empty = await sequential(
+        `${sandbox.baseUrl}/payments/v1/payment_sessions?search=${search}`,
+        { 'x-service-api-key': OTHER_CHANNEL_KEY },
+        SEQUENTIAL_REQUESTS,
+      );
       const healthAlone = await sequential(`${sandbox.baseUrl}/health`, {}, SEQUENTIAL_REQUESTS);
       const loads: SearchUnderLoad[] = [];
       for (const needle of SEARCHES) loads.push(await underLoad(sandbox.baseUrl, needle, seconds));
       return {
-        sessions: SEARCH_SESSIONS, connections: SEARCH_CONNECTIONS,
+        sessions: SEARCH_SESSIONS,
+        connections: SEARCH_CONNECTIONS,
         emptyChannel: { search, ...latencyOf(empty.latencies), statuses: empty.statuses },
         healthAlone: latencyOf(healthAlone.latencies),
         underLoad: loads,

@@ -17,7 +17,19 @@ const SCHEMA = `
   CREATE INDEX sessions_by_channel ON sessions (channel, seq DESC);
   CREATE TABLE idempotency (channel TEXT NOT NULL, key TEXT NOT NULL, session_id TEXT NOT NULL, PRIMARY KEY (channel, key));`;
 const PRAGMAS = ['journal_mode = WAL', 'synchronous = OFF', 'foreign_keys = ON'];
-const DOC = JSON.stringify({ kind: 'authorization', status: 'pending', order_items: Array.from({ length: 3 }, (_, i) => ({ item_id: `line-${i}`, name: `Item ${i}`, sku: `SKU-${i}`, quantity: 1, price: 4999, amount_details: { total_additional_charges: 0, total_discounts: 0 } })), metadata: 'x'.repeat(900) });
+const DOC = JSON.stringify({
+  kind: 'authorization',
+  status: 'pending',
+  order_items: Array.from({ length: 3 }, (_, i) => ({
+    item_id: `line-${i}`,
+    name: `Item ${i}`,
+    sku: `SKU-${i}`,
+    quantity: 1,
+    price: 4999,
+    amount_details: { total_additional_charges: 0, total_discounts: 0 },
+  })),
+  metadata: 'x'.repeat(900),
+});
 
 /** The three operations, written once per driver's API. */
 interface Driver {
@@ -91,9 +103,15 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const driver of round % 2 === 0 ? drivers : [...drivers].reverse()) {
     const base = round * PER_ROUND.create;
     const rates = {
-      create: time(() => { for (let i = 0; i < PER_ROUND.create; i++) driver.create(base + i); }, PER_ROUND.create),
-      retrieve: time(() => { for (let i = 0; i < PER_ROUND.retrieve; i++) driver.retrieve((i * 7919) % (base + PER_ROUND.create)); }, PER_ROUND.retrieve),
-      list: time(() => { for (let i = 0; i < PER_ROUND.list; i++) driver.list(); }, PER_ROUND.list),
+      create: time(() => {
+        for (let i = 0; i < PER_ROUND.create; i++) driver.create(base + i);
+      }, PER_ROUND.create),
+      retrieve: time(() => {
+        for (let i = 0; i < PER_ROUND.retrieve; i++) driver.retrieve((i * 7919) % (base + PER_ROUND.create));
+      }, PER_ROUND.retrieve),
+      list: time(() => {
+        for (let i = 0; i < PER_ROUND.list; i++) driver.list();
+      }, PER_ROUND.list),
     };
     for (const [operation, rate] of Object.entries(rates)) {
       const id = `${driver.name} ${operation}`;
@@ -108,5 +126,7 @@ console.log(`Node ${process.version}, best of ${ROUNDS} alternating rounds, oper
 console.log('operation  better-sqlite3  node:sqlite  better-sqlite3 / node:sqlite');
 for (const operation of Object.keys(PER_ROUND)) {
   const [a, b] = [best.get(`better-sqlite3 ${operation}`)!, best.get(`node:sqlite ${operation}`)!];
-  console.log(`${operation.padEnd(9)}  ${a.toFixed(0).padStart(14)}  ${b.toFixed(0).padStart(11)}  ${(a / b).toFixed(2).padStart(28)}`);
+  console.log(
+    `${operation.padEnd(9)}  ${a.toFixed(0).padStart(14)}  ${b.toFixed(0).padStart(11)}  ${(a / b).toFixed(2).padStart(28)}`,
+  );
 }

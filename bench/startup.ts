@@ -16,7 +16,11 @@ export interface StartupBench {
 async function startOnce(db: string): Promise<number> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join('.build', 'cli.js'), 'sandbox', '--quiet', '--host', '127.0.0.1', '--port', String(port), '--db', db], { cwd: repoRoot, stdio: 'ignore', env: sandboxEnv() });
+  const child = spawn(
+    process.execPath,
+    [path.join('.build', 'cli.js'), 'sandbox', '--quiet', '--host', '127.0.0.1', '--port', String(port), '--db', db],
+    { cwd: repoRoot, stdio: 'ignore', env: sandboxEnv() },
+  );
   try {
     for (;;) {
       try {

@@ -43,8 +43,23 @@ function redoclyDiff(base, revision) {
     const report = path.join(tmp, 'diff.json');
     // --fail-on none: the gate below decides, not redocly. The report goes to a file because
     // runTool returns stdout and stderr together (with Redocly's Node notice).
-    runTool('redocly', ['diff', path.resolve(base), path.resolve(revision), '--config', config,
-      '--format', 'json', '--fail-on', 'none', '-o', report], { quiet: true });
+    runTool(
+      'redocly',
+      [
+        'diff',
+        path.resolve(base),
+        path.resolve(revision),
+        '--config',
+        config,
+        '--format',
+        'json',
+        '--fail-on',
+        'none',
+        '-o',
+        report,
+      ],
+      { quiet: true },
+    );
     return JSON.parse(readFileSync(report, 'utf8'));
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -53,7 +68,11 @@ function redoclyDiff(base, revision) {
 
 // A change's JSON pointer as a reader says it: "POST /payments/v1/refund: requestBody/… · required".
 function where({ path: pointer, property }) {
-  let parts = pointer.replace(/^#\/?/, '').split('/').filter(Boolean).map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
+  let parts = pointer
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter(Boolean)
+    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
   let head = '';
   if ((parts[0] === 'paths' || parts[0] === 'webhooks') && parts.length > 1) {
     const method = methods.has(parts[2]) ? `${parts[2].toUpperCase()} ` : '';
@@ -83,11 +102,16 @@ export function checkCompatibility({ base, revision, changelog }) {
     where: where(c),
     messages: c.verdicts.map((v) => `${v.message} (${v.ruleId})`),
   }));
-  for (const c of rated) if (c.messages.some((m) => m.endsWith('(enum-values-added)')) && c.impact === 'minor') c.messages.push('A value added to an open enum of an answer: compatible (evolution policy).');
+  for (const c of rated)
+    if (c.messages.some((m) => m.endsWith('(enum-values-added)')) && c.impact === 'minor')
+      c.messages.push('A value added to an open enum of an answer: compatible (evolution policy).');
   const source = sourceBreaks(baseDoc, revisionDoc);
   const renames = new Map(source.filter((c) => c.kind === 'renamed').map((c) => [c.from, c.to]));
-  const all = [...rated, ...evolutionBreaks(baseDoc, revisionDoc, renames),
-    ...source.map(({ at, ...rest }) => ({ ...rest, where: where({ path: at }) }))];
+  const all = [
+    ...rated,
+    ...evolutionBreaks(baseDoc, revisionDoc, renames),
+    ...source.map(({ at, ...rest }) => ({ ...rest, where: where({ path: at }) })),
+  ];
   const summary = { major: 0, minor: 0, patch: 0, source: 0 };
   for (const c of all) summary[c.impact] += 1;
   const from = diff.infoVersions.base;
@@ -100,18 +124,24 @@ export function checkCompatibility({ base, revision, changelog }) {
     // The heading the changelog needs: the bumped version, or the one info.version should become.
     const next = bumped ? to : Number.isNaN(majorOf(from)) ? 'the new major' : `${majorOf(from) + 1}.0.0`;
     if (!bumped) {
-      reasons.push(`info.version is ${to} and the release is ${from}: a breaking change needs a higher major. ` +
-        `Set info.version to ${next} in openapi/openapi.yaml and run \`npm run build\`.`);
+      reasons.push(
+        `info.version is ${to} and the release is ${from}: a breaking change needs a higher major. ` +
+          `Set info.version to ${next} in openapi/openapi.yaml and run \`npm run build\`.`,
+      );
     }
     if (!hasHeading(changelog, next)) {
-      reasons.push(`CHANGELOG.md has no \`## ${next}\` heading: add one listing the breaking changes, marked **Breaking**.`);
+      reasons.push(
+        `CHANGELOG.md has no \`## ${next}\` heading: add one listing the breaking changes, marked **Breaking**.`,
+      );
     } else {
       // Partners fix their builds from this list: each old name, in backticks, with what replaced it.
       const unlisted = unlistedNames(source, changelogEntry(changelog, next));
       if (unlisted.length) {
         const names = unlisted.map((name) => `\`${name}\``).join(', ');
-        reasons.push(`CHANGELOG.md's \`## ${next}\` entry does not name ${names}: list each renamed, removed or ` +
-          'replaced schema (old name -> new name) for partners whose generated code names it.');
+        reasons.push(
+          `CHANGELOG.md's \`## ${next}\` entry does not name ${names}: list each renamed, removed or ` +
+            'replaced schema (old name -> new name) for partners whose generated code names it.',
+        );
       }
     }
     verdict = reasons.length ? `${breakingCount(summary)} without a new major release` : verdict;
@@ -140,7 +170,8 @@ function breakingCount({ major, source }) {
 /** The result as the text `npm run diff` prints. */
 export function formatReport(result) {
   // Paths inside the repository relative to it; others (the tests' copies) as they are.
-  const rel = (file) => (path.resolve(file).startsWith(root + path.sep) ? path.relative(root, path.resolve(file)) : file);
+  const rel = (file) =>
+    path.resolve(file).startsWith(root + path.sep) ? path.relative(root, path.resolve(file)) : file;
   const { major, minor, patch, source } = result.summary;
   const wire = result.changes.filter((c) => c.impact !== 'source');
   const lines = [
@@ -149,11 +180,16 @@ export function formatReport(result) {
       `${patch} patch.`,
     `${source} source break(s): generated names that partners' code calls, renamed or removed (the wire is unchanged).`,
   ];
-  const show = (c) => [`  ${c.impact.toUpperCase().padEnd(6)}  ${c.kind.padEnd(8)}  ${c.where}`,
-    ...c.messages.map((m) => `${' '.repeat(20)}${m}`)];
+  const show = (c) => [
+    `  ${c.impact.toUpperCase().padEnd(6)}  ${c.kind.padEnd(8)}  ${c.where}`,
+    ...c.messages.map((m) => `${' '.repeat(20)}${m}`),
+  ];
   lines.push(...wire.flatMap(show));
   if (source) lines.push('Source breaks:', ...result.changes.filter((c) => c.impact === 'source').flatMap(show));
-  lines.push(result.ok ? `PASSED: ${result.verdict}.` : `FAILED: ${result.verdict}.`, ...result.reasons.map((r) => `  - ${r}`));
+  lines.push(
+    result.ok ? `PASSED: ${result.verdict}.` : `FAILED: ${result.verdict}.`,
+    ...result.reasons.map((r) => `  - ${r}`),
+  );
   return lines.join('\n');
 }
 

@@ -75,9 +75,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const started = performance.now();
   try {
     const outcome = await buildInBackground(site);
-    if (outcome === 'built') console.log(`Built the docs into ${path.relative(process.cwd(), site) || '.'} in ${((performance.now() - started) / 1000).toFixed(1)} s: /docs/ serves them now.`);
+    if (outcome === 'built')
+      console.log(
+        `Built the docs into ${path.relative(process.cwd(), site) || '.'} in ${((performance.now() - started) / 1000).toFixed(1)} s: /docs/ serves them now.`,
+      );
   } catch (error) {
-    console.error(`The docs could not be built (${error.message.split('\n')[0]}): run npm run docs to see why. The API is not affected.`);
+    console.error(
+      `The docs could not be built (${error.message.split('\n')[0]}): run npm run docs to see why. The API is not affected.`,
+    );
     process.exitCode = 1;
   }
 }

@@ -17,6 +17,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   } else {
     const started = performance.now();
     await buildSite(out, { quiet: true });
-    console.log(`Built the docs into ${path.relative(process.cwd(), out) || '.'} in ${((performance.now() - started) / 1000).toFixed(1)} s: open index.html, or /docs on the sandbox.`);
+    console.log(
+      `Built the docs into ${path.relative(process.cwd(), out) || '.'} in ${((performance.now() - started) / 1000).toFixed(1)} s: open index.html, or /docs on the sandbox.`,
+    );
   }
 }

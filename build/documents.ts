@@ -23,11 +23,21 @@ function openEnumType(schema: unknown): ts.TypeNode | undefined {
   if (!known) return undefined;
   const { factory } = ts;
   const anyOtherString = factory.createParenthesizedType(
-    factory.createIntersectionTypeNode([factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword), factory.createTypeLiteralNode([])]));
-  return factory.createUnionTypeNode([...known.map((value) => factory.createLiteralTypeNode(factory.createStringLiteral(value))), anyOtherString]);
+    factory.createIntersectionTypeNode([
+      factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword),
+      factory.createTypeLiteralNode([]),
+    ]),
+  );
+  return factory.createUnionTypeNode([
+    ...known.map((value) => factory.createLiteralTypeNode(factory.createStringLiteral(value))),
+    anyOtherString,
+  ]);
 }
 
-export async function build(outDir = path.join(root, 'generated'), { quiet = false }: { quiet?: boolean } = {}): Promise<string> {
+export async function build(
+  outDir = path.join(root, 'generated'),
+  { quiet = false }: { quiet?: boolean } = {},
+): Promise<string> {
   mkdirSync(outDir, { recursive: true });
   const out = (file: string) => path.join(outDir, file);
   const bundle = (source: string, file: string, extra: string[] = []) =>
@@ -36,7 +46,16 @@ export async function build(outDir = path.join(root, 'generated'), { quiet = fal
   const types = async (json: string, file: string) => {
     const document = JSON.parse(readFileSync(out(json), 'utf8')) as OpenAPI3;
     // A field with a default (kind, include_refunds) stays optional in requests: the service fills it in.
-    writeFileSync(out(file), typesHeader(json) + astToString(await openapiTS(document, { defaultNonNullable: false, transform: (schema: SchemaObject) => openEnumType(schema) })));
+    writeFileSync(
+      out(file),
+      typesHeader(json) +
+        astToString(
+          await openapiTS(document, {
+            defaultNonNullable: false,
+            transform: (schema: SchemaObject) => openEnumType(schema),
+          }),
+        ),
+    );
   };
   // The same contract in OpenAPI 3.0.3, for the tools that read 3.1 partly or not at all. Its YAML
   // is YAML 1.1 ("yes" quoted), which the 1.1 parsers of those tools and 1.2 parsers read alike.
@@ -60,7 +79,9 @@ export async function build(outDir = path.join(root, 'generated'), { quiet = fal
 
   if (!quiet) {
     const dir = path.relative(root, outDir) || '.';
-    console.log(`Wrote ${dir}/{openapi.yaml,openapi.json,openapi.dereferenced.json,schema.d.ts,openapi-3.0.json,openapi-3.0.yaml,sandbox.yaml,sandbox.json,sandbox.d.ts}`);
+    console.log(
+      `Wrote ${dir}/{openapi.yaml,openapi.json,openapi.dereferenced.json,schema.d.ts,openapi-3.0.json,openapi-3.0.yaml,sandbox.yaml,sandbox.json,sandbox.d.ts}`,
+    );
   }
   return outDir;
 }

@@ -11,7 +11,7 @@ const helpers = loadDocument(SANDBOX_FILE);
 describe('the documented codes of the contract', () => {
   const codes = documentedCodes(contract);
 
-  it('are the reference\'s codes of each operation\'s 400, ServerError aside', () => {
+  it("are the reference's codes of each operation's 400, ServerError aside", () => {
     expect(codes.capturePaymentSession).toContain('PaymentSessionDoesNotExist');
     expect(codes.createPaymentSession).toContain('TotalAmountInvalid');
     expect(codes.cancelPaymentSession).toEqual(['InvalidPaymentId', 'SessionCaptured', 'SessionAuthorized']);
@@ -20,48 +20,72 @@ describe('the documented codes of the contract', () => {
   });
 
   it('leave out every 400 the document marks inferred (x-undocumented)', () => {
-    const inferred = Object.values<any>(contract.paths!).flatMap((item) => Object.values<any>(item))
+    const inferred = Object.values<any>(contract.paths!)
+      .flatMap((item) => Object.values<any>(item))
       .filter((operation) => operation.responses?.['400']?.['x-undocumented'] !== undefined)
       .map((operation) => operation.operationId as string);
-    expect(inferred).toEqual(expect.arrayContaining(['listPaymentSessions', 'listPaymentTokens', 'listCatalogItems', 'retrieveCheckoutMethod']));
+    expect(inferred).toEqual(
+      expect.arrayContaining([
+        'listPaymentSessions',
+        'listPaymentTokens',
+        'listCatalogItems',
+        'retrieveCheckoutMethod',
+      ]),
+    );
     expect(Object.keys(codes).filter((operationId) => inferred.includes(operationId))).toEqual([]);
     expect(Object.keys(codes).sort()).toEqual([
-      'cancelPaymentSession', 'capturePaymentSession', 'createPaymentSession', 'createPaymentToken', 'createRefund',
-      'retrieveProvisionRequestEligibility', 'voidPaymentSession',
+      'cancelPaymentSession',
+      'capturePaymentSession',
+      'createPaymentSession',
+      'createPaymentToken',
+      'createRefund',
+      'retrieveProvisionRequestEligibility',
+      'voidPaymentSession',
     ]);
   });
 });
 
-describe('the documented codes of the helpers\' document', () => {
+describe("the documented codes of the helpers' document", () => {
   const codes = documentedCodes(helpers);
 
-  it('are the codes each operation\'s 400 names, not every code of the shared SandboxError', () => {
+  it("are the codes each operation's 400 names, not every code of the shared SandboxError", () => {
     expect(codes.createWebhookListener).toEqual(['InvalidRequest']);
     expect(codes.escalateDispute).toEqual(['InvalidState']);
     expect(codes.completeCheckout).toEqual(['InvalidRequest', 'InvalidState']);
-    expect(Object.values(codes).flat().filter((code) => code !== 'InvalidRequest' && code !== 'InvalidState')).toEqual([]);
+    expect(
+      Object.values(codes)
+        .flat()
+        .filter((code) => code !== 'InvalidRequest' && code !== 'InvalidState'),
+    ).toEqual([]);
     expect(codes.retrieveClock).toBeUndefined();
   });
 });
 
 describe('the rule on a document of its own', () => {
-  const error = (codes: string[]) => ({ type: 'object', properties: { error: { anyOf: [{ type: 'string', enum: codes }, { type: 'string' }] } } });
+  const error = (codes: string[]) => ({
+    type: 'object',
+    properties: { error: { anyOf: [{ type: 'string', enum: codes }, { type: 'string' }] } },
+  });
   const document = (response: object) => ({
     paths: { '/x': { post: { operationId: 'x', responses: { 400: response, 500: { description: 'fails' } } } } },
     components: { schemas: { XError: error(['A', 'B', 'ServerError']) } },
   });
   const json = { content: { 'application/json': { schema: { $ref: '#/components/schemas/XError' } } } };
 
-  it('reads the 400\'s error enum through its $ref', () => {
+  it("reads the 400's error enum through its $ref", () => {
     expect(documentedCodes(document({ description: 'Invalid.', ...json }))).toEqual({ x: ['A', 'B'] });
   });
 
   it('keeps only the codes the description names, when it names some', () => {
-    expect(documentedCodes(document({ description: '`B`: a rule. `C`: not a code of the schema.', ...json }))).toEqual({ x: ['B'] });
+    expect(documentedCodes(document({ description: '`B`: a rule. `C`: not a code of the schema.', ...json }))).toEqual({
+      x: ['B'],
+    });
   });
 
   it('documents nothing with a 400 marked x-undocumented, or without one', () => {
     expect(documentedCodes(document({ description: 'Inferred.', 'x-undocumented': 'inferred', ...json }))).toEqual({});
-    expect(documentedCodes({ paths: { '/x': { get: { operationId: 'x', responses: { 200: { description: 'ok' } } } } } })).toEqual({});
+    expect(
+      documentedCodes({ paths: { '/x': { get: { operationId: 'x', responses: { 200: { description: 'ok' } } } } } }),
+    ).toEqual({});
   });
 });

@@ -23,13 +23,20 @@ export type DocumentedCodes = Record<string, string[]>;
 /** The shared 500's code: a 400 that carries it is a failure, whatever the 400's list says. */
 const NOT_BUSINESS = new Set(['ServerError']);
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Follows local `$ref`s (`#/components/…`) until an object that is not one. */
 function resolve(document: JsonObject, node: Json | undefined): JsonObject | undefined {
   for (let seen = 0; isObject(node) && typeof node.$ref === 'string'; seen += 1) {
     if (seen > 32 || !node.$ref.startsWith('#/')) return undefined;
-    node = node.$ref.slice(2).split('/').reduce<Json | undefined>((at, key) => (isObject(at) ? at[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), document);
+    node = node.$ref
+      .slice(2)
+      .split('/')
+      .reduce<Json | undefined>(
+        (at, key) => (isObject(at) ? at[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined),
+        document,
+      );
   }
   return isObject(node) ? node : undefined;
 }
@@ -38,7 +45,9 @@ function resolve(document: JsonObject, node: Json | undefined): JsonObject | und
 function knownValues(document: JsonObject, property: JsonObject | undefined): string[] {
   if (!property) return [];
   const own = Array.isArray(property.enum) ? property.enum.filter((v): v is string => typeof v === 'string') : [];
-  const branches = Array.isArray(property.anyOf) ? property.anyOf.flatMap((branch) => knownValues(document, resolve(document, branch))) : [];
+  const branches = Array.isArray(property.anyOf)
+    ? property.anyOf.flatMap((branch) => knownValues(document, resolve(document, branch)))
+    : [];
   return [...new Set([...own, ...branches])];
 }
 

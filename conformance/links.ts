@@ -5,7 +5,8 @@
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-const isObject = (value: unknown): value is Record<string, Json> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, Json> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Each link of the document (under a response's `links`, or `components.links`), in place. */
 function eachLink(document: Record<string, Json>, visit: (link: Record<string, Json>) => void): void {
@@ -33,7 +34,10 @@ export function withLinkRequestBodies<T extends object>(document: T): T {
   const copy = structuredClone(document) as unknown as Record<string, Json>;
   eachLink(copy, (link) => {
     if (!('x-request-body' in link)) return;
-    if ('requestBody' in link) throw new Error(`a link to ${String(link.operationId ?? link.operationRef)} has both requestBody and x-request-body`);
+    if ('requestBody' in link)
+      throw new Error(
+        `a link to ${String(link.operationId ?? link.operationRef)} has both requestBody and x-request-body`,
+      );
     link.requestBody = link['x-request-body']!;
     delete link['x-request-body'];
   });

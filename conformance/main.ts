@@ -35,7 +35,9 @@ import { documentedCodes } from './documented-codes.js';
 import { withLinkRequestBodies } from './links.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { 'max-examples': { type: 'string' }, seed: { type: 'string' }, 'skip-mock': { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: { 'max-examples': { type: 'string' }, seed: { type: 'string' }, 'skip-mock': { type: 'boolean' } },
+});
 
 /** Fixed, so that a run is reproducible: the same seed draws the same requests. */
 const SEED = Number(values.seed ?? 20261124);
@@ -59,7 +61,9 @@ const LONGEST_WAIT_SECONDS = 30;
 const MAX_RESPONSE_TIME_SECONDS = LONGEST_WAIT_SECONDS + 5;
 const REQUEST_TIMEOUT_SECONDS = MAX_RESPONSE_TIME_SECONDS + 5;
 
-const toolchain = JSON.parse(readFileSync(path.join(root, 'toolchain.json'), 'utf8')) as { conformance: { schemathesis: string } };
+const toolchain = JSON.parse(readFileSync(path.join(root, 'toolchain.json'), 'utf8')) as {
+  conformance: { schemathesis: string };
+};
 const requirement = `schemathesis==${toolchain.conformance.schemathesis}`;
 
 /** A venv holding the pinned Schemathesis, made once and reused while the pin stays the same. */
@@ -70,15 +74,24 @@ function schemathesis(): string {
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === `${requirement}\n` && existsSync(st)) return st;
   rmSync(venv, { recursive: true, force: true });
   console.log(`Installing ${requirement} into ${venv}`);
-  for (const [command, args] of [['python3', ['-m', 'venv', venv]], [path.join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', requirement]]] as const) {
+  for (const [command, args] of [
+    ['python3', ['-m', 'venv', venv]],
+    [path.join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', requirement]],
+  ] as const) {
     const result = spawnSync(command, args, { stdio: 'inherit' });
-    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status}); Python 3 with venv and pip is needed.`);
+    if (result.status !== 0)
+      throw new Error(
+        `${command} ${args.join(' ')} failed (exit ${result.status}); Python 3 with venv and pip is needed.`,
+      );
   }
   writeFileSync(stamp, `${requirement}\n`);
   return st;
 }
 
-interface Prepared { document: string; codes: string }
+interface Prepared {
+  document: string;
+  codes: string;
+}
 
 /**
  * The document Schemathesis reads, a copy whose links carry their bodies as requestBody, and the
@@ -93,7 +106,13 @@ function prepared(name: string): Prepared {
   return { document, codes };
 }
 
-interface Outcome { name: string; status: number | null; output: string; summary: string; har: string }
+interface Outcome {
+  name: string;
+  status: number | null;
+  output: string;
+  summary: string;
+  har: string;
+}
 
 /** One `st run`: its output shown when it ends (or only kept, quiet), and its summary kept. */
 async function run(
@@ -106,15 +125,39 @@ async function run(
 ): Promise<Outcome> {
   const har = path.join(REPORTS, `${name}.har.json`);
   const args = [
-    '--config-file', CONFIG, 'run', document, '--url', baseUrl,
-    '--header', `x-service-api-key: ${SANDBOX_API_KEY}`,
-    '--checks', 'all', '--phases', PHASES, '--seed', String(SEED), '--max-examples', String(maxExamples),
-    '--request-timeout', String(REQUEST_TIMEOUT_SECONDS), '--max-response-time', String(MAX_RESPONSE_TIME_SECONDS),
+    '--config-file',
+    CONFIG,
+    'run',
+    document,
+    '--url',
+    baseUrl,
+    '--header',
+    `x-service-api-key: ${SANDBOX_API_KEY}`,
+    '--checks',
+    'all',
+    '--phases',
+    PHASES,
+    '--seed',
+    String(SEED),
+    '--max-examples',
+    String(maxExamples),
+    '--request-timeout',
+    String(REQUEST_TIMEOUT_SECONDS),
+    '--max-response-time',
+    String(MAX_RESPONSE_TIME_SECONDS),
     // One worker: with two, Python 3.11's ast.parse, which Hypothesis calls to describe a strategy,
     // fails now and then across threads ("AST constructor recursion depth mismatch").
-    '--workers', '1', '--no-color',
-    '--report', 'junit,har', '--report-dir', REPORTS,
-    '--report-junit-path', path.join(REPORTS, `${name}.junit.xml`), '--report-har-path', har,
+    '--workers',
+    '1',
+    '--no-color',
+    '--report',
+    'junit,har',
+    '--report-dir',
+    REPORTS,
+    '--report-junit-path',
+    path.join(REPORTS, `${name}.junit.xml`),
+    '--report-har-path',
+    har,
   ];
   const command = `SCHEMATHESIS_HOOKS=${path.relative(root, HOOKS)} CONFORMANCE_DOCUMENTED_CODES=${path.relative(root, codes)} st ${args.join(' ')}`;
   // Run in .conformance/, where Hypothesis leaves its .hypothesis/ folder. The output is kept for
@@ -180,13 +223,22 @@ const outcomes: Outcome[] = await Promise.all([
 const coverage = Coverage.fromHar(readFileSync(outcomes[0]!.har, 'utf8'));
 writeFileSync(path.join(REPORTS, 'coverage.json'), `${JSON.stringify(coverage)}\n`);
 const workflowsFile = path.join(REPORTS, 'workflows-coverage.json');
-const replay = spawnSync(process.execPath, [
-  '--import', 'tsx', 'contract-checks/scenarios.ts', '--coverage-out', workflowsFile,
-], {
-  cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' },
-});
-const workflows = existsSync(workflowsFile) ? Coverage.fromJSON(JSON.parse(readFileSync(workflowsFile, 'utf8'))) : undefined;
-if (replay.status !== 0) console.log(`npm run contract failed (exit ${replay.status}); its column is partial or absent:\n${`${replay.stdout}${replay.stderr}`.slice(-2000)}`);
+const replay = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', 'contract-checks/scenarios.ts', '--coverage-out', workflowsFile],
+  {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  },
+);
+const workflows = existsSync(workflowsFile)
+  ? Coverage.fromJSON(JSON.parse(readFileSync(workflowsFile, 'utf8')))
+  : undefined;
+if (replay.status !== 0)
+  console.log(
+    `npm run contract failed (exit ${replay.status}); its column is partial or absent:\n${`${replay.stdout}${replay.stderr}`.slice(-2000)}`,
+  );
 const fuzz = await runFuzz(FUZZ_PER_OPERATION);
 const table = coverageByToolTable([
   { tool: 'workflows', coverage: workflows },
@@ -204,7 +256,9 @@ if (!values['skip-mock']) {
       const mock = await run(st, 'prism-mock', contract, prism.baseUrl, true);
       writeFileSync(path.join(REPORTS, 'prism-mock.txt'), mock.output);
       // Only a pointer: the mock's own summary read in a CI log like this run's verdict.
-      console.log('The Prism mock was run too (stateless, so its findings are not counted): its whole output is in prism-mock.txt.');
+      console.log(
+        'The Prism mock was run too (stateless, so its findings are not counted): its whole output is in prism-mock.txt.',
+      );
     } finally {
       await prism.stop();
     }
@@ -214,6 +268,7 @@ if (!values['skip-mock']) {
 }
 
 const failed = outcomes.filter((o) => o.status !== 0);
-for (const o of outcomes) console.log(`${o.name}: ${testCases(o.summary)}; ${o.status === 0 ? '0 failures' : `FAILED (exit ${o.status})`}`);
+for (const o of outcomes)
+  console.log(`${o.name}: ${testCases(o.summary)}; ${o.status === 0 ? '0 failures' : `FAILED (exit ${o.status})`}`);
 console.log(`Reports: ${path.relative(root, REPORTS)}/ (${readdirSync(REPORTS).sort().join(', ')})`);
 process.exit(failed.length > 0 ? 1 : 0);

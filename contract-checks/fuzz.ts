@@ -19,7 +19,9 @@ if (!Number.isSafeInteger(seed) || !Number.isSafeInteger(count) || count < 1) {
 const started = performance.now();
 const { perOperation, coverage, failures } = await runFuzz(count, seed);
 const total = [...perOperation.values()].reduce((sum, t) => sum + t.requests, 0);
-console.log(`Fuzz: seed ${seed}, ${count} requests per operation, ${total} in all, ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+console.log(
+  `Fuzz: seed ${seed}, ${count} requests per operation, ${total} in all, ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+);
 console.log(fuzzCountsTable(perOperation));
 console.log(`\nError codes produced:\n\n${coverageTable(coverage)}\n`);
 if (failures.length > 0) {

@@ -19,10 +19,18 @@ import { startSandboxProcess } from '../testkit/sandbox-process.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
-  options: { target: { type: 'string' }, sandbox: { type: 'boolean' }, 'helpers-url': { type: 'string' }, 'api-key': { type: 'string' }, 'coverage-out': { type: 'string' } },
+  options: {
+    target: { type: 'string' },
+    sandbox: { type: 'boolean' },
+    'helpers-url': { type: 'string' },
+    'api-key': { type: 'string' },
+    'coverage-out': { type: 'string' },
+  },
 });
 if ((values.sandbox || values['helpers-url']) && !values.target) {
-  console.error('--sandbox and --helpers-url say where the helpers of a --target are; without --target, npm run contract starts a sandbox itself.');
+  console.error(
+    '--sandbox and --helpers-url say where the helpers of a --target are; without --target, npm run contract starts a sandbox itself.',
+  );
   process.exit(2);
 }
 for (const option of ['target', 'helpers-url'] as const) {
@@ -38,14 +46,20 @@ const withHelpers = !values.target || values.sandbox === true || values['helpers
 const apiKey = values['api-key'] ?? 'sandbox-dev-key';
 if (values.target && !values['api-key']) console.log(`No --api-key: sending ${apiKey}, the sandbox's development key.`);
 const folder = path.join(root, 'openapi', 'workflows');
-const all = readdirSync(folder).filter((file) => file.endsWith('.arazzo.yaml')).sort();
+const all = readdirSync(folder)
+  .filter((file) => file.endsWith('.arazzo.yaml'))
+  .sort();
 // A workflow that calls a /sandbox/v1/ helper runs only where the helpers are.
-interface Workflow { workflowId: string }
+interface Workflow {
+  workflowId: string;
+}
 const workflowsOf = (file: string): { ids: string[]; helpers: string[] } => {
   const { workflows } = YAML.parse(readFileSync(path.join(folder, file), 'utf8')) as { workflows: Workflow[] };
   return {
     ids: workflows.map((w) => w.workflowId),
-    helpers: workflows.filter((w) => JSON.stringify(w).includes('$sourceDescriptions.sandbox.')).map((w) => w.workflowId),
+    helpers: workflows
+      .filter((w) => JSON.stringify(w).includes('$sourceDescriptions.sandbox.'))
+      .map((w) => w.workflowId),
   };
 };
 // Each file's workflows to skip; a file none of whose workflows can run is skipped whole.
@@ -54,7 +68,8 @@ const plan = all.map((file) => {
   return { file, skip: withHelpers ? [] : helpers, total: ids.length };
 });
 for (const { file, skip, total } of plan) {
-  if (skip.length === total) console.log(`skipped ${file}: it needs the sandbox's helpers (add --sandbox if the target is one)`);
+  if (skip.length === total)
+    console.log(`skipped ${file}: it needs the sandbox's helpers (add --sandbox if the target is one)`);
   else for (const workflowId of skip) console.log(`skipped ${file} / ${workflowId}: it needs the sandbox's helpers`);
 }
 const files = plan.filter(({ skip, total }) => skip.length < total);
@@ -71,11 +86,24 @@ const coverage = new Coverage();
 let failed = false;
 for (const { file, skip } of files) {
   const har = path.join(scratch, `${file}.har`);
-  const result = spawnSync(redocly, [
-    'respect', path.join(folder, file), '-S', `contract=${base}`, ...(withHelpers ? ['-S', `sandbox=${helpers}`] : []),
-    ...skip.flatMap((workflowId) => ['--skip', workflowId]),
-    '-i', `apiKey=${apiKey}`, '-i', `run=${run}`, '--har-output', har,
-  ], { cwd: root, stdio: 'inherit', env: { ...process.env, REDOCLY_TELEMETRY: 'off', NO_UPDATE_NOTIFIER: '1' } });
+  const result = spawnSync(
+    redocly,
+    [
+      'respect',
+      path.join(folder, file),
+      '-S',
+      `contract=${base}`,
+      ...(withHelpers ? ['-S', `sandbox=${helpers}`] : []),
+      ...skip.flatMap((workflowId) => ['--skip', workflowId]),
+      '-i',
+      `apiKey=${apiKey}`,
+      '-i',
+      `run=${run}`,
+      '--har-output',
+      har,
+    ],
+    { cwd: root, stdio: 'inherit', env: { ...process.env, REDOCLY_TELEMETRY: 'off', NO_UPDATE_NOTIFIER: '1' } },
+  );
   failed ||= result.status !== 0;
   try {
     coverage.merge(Coverage.fromHar(readFileSync(har, 'utf8')));

@@ -15,18 +15,26 @@ const created = await client.POST('/payments/v1/create_payment_session', {
     success_url: 'https://shop.example/orders/{{payment_session_id}}/thanks',
     failure_url: 'https://shop.example/orders/{{payment_session_id}}/failed',
     idempotency_key: orderId,
-    order_items: [{ name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 4999, amount_details: noCharges }],
+    order_items: [
+      { name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 4999, amount_details: noCharges },
+    ],
   },
 });
 if (!created.data) throw new Error(`create failed: ${JSON.stringify(created.error)}`);
 console.log('send the customer to', created.data.redirect_url);
 
 // In the sandbox, play the customer who authorizes the hold (a test helper; the mock has none).
-const sandbox = await fetch(`${baseUrl}/sandbox/openapi.json`).then((r) => r.ok, () => false);
+const sandbox = await fetch(`${baseUrl}/sandbox/openapi.json`).then(
+  (r) => r.ok,
+  () => false,
+);
 if (sandbox) {
   const checkout = await fetch(`${baseUrl}/sandbox/v1/payment_sessions/${created.data.id}/complete_checkout`, {
     method: 'POST',
-    headers: { 'x-service-api-key': process.env.SERVICE_API_KEY ?? 'sandbox-dev-key', 'content-type': 'application/json' },
+    headers: {
+      'x-service-api-key': process.env.SERVICE_API_KEY ?? 'sandbox-dev-key',
+      'content-type': 'application/json',
+    },
     body: '{}',
   });
   console.log('the customer completed the checkout:', checkout.status, await checkout.text());
@@ -52,7 +60,13 @@ const delivery = signWebhook(
   {
     webhook_delivery_id: 'dlv_01HZX3Q6T2',
     event_type: 'dispute.created',
-    data: { dispute_id: '0e6f1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b', state: 'needs_response', amount: 4999, currency: 'USD', created_at: '2026-11-20T10:00:00Z' },
+    data: {
+      dispute_id: '0e6f1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
+      state: 'needs_response',
+      amount: 4999,
+      currency: 'USD',
+      created_at: '2026-11-20T10:00:00Z',
+    },
   },
   secret,
 ); // in production the service signs; here we sign a sample ourselves

@@ -15,7 +15,8 @@ function placeOf(source: string, text: string, from = 0): { start: Position; end
 }
 const textAt = (source: string, { start, end }: { start: Position; end: Position }) => {
   const lines = source.split('\n');
-  const offset = (p: Position) => lines.slice(0, p.line - 1).reduce((sum, line) => sum + line.length + 1, 0) + p.column - 1;
+  const offset = (p: Position) =>
+    lines.slice(0, p.line - 1).reduce((sum, line) => sum + line.length + 1, 0) + p.column - 1;
   return source.slice(offset(start), offset(end));
 };
 
@@ -63,7 +64,9 @@ describe('carrying the mutation result over a change', () => {
   });
 
   it('leaves out a mutant whose tokens changed, and one that something was inserted into', () => {
-    const changed = formatted.replace('sum + item, 0', 'sum + item, 1').replace('discount + shipping', 'discount + (shipping)');
+    const changed = formatted
+      .replace('sum + item, 0', 'sum + item, 1')
+      .replace('discount + shipping', 'discount + (shipping)');
     const report = reportOf(before, ['(sum, item) => sum + item', '- discount + shipping', 'handling: number']);
     const count = carryOver(report, () => changed);
     expect(report.files['src/total.ts']!.mutants.map((mutant) => textAt(changed, mutant.location))).toEqual([
@@ -110,7 +113,10 @@ describe('carrying the mutation result over a change', () => {
     });
 
     it('moves a test whose tokens are unchanged to where it starts now', () => {
-      const reformatted = tests.replace('{ expect(total([1, 2], 0, 0, 0)).toBe(3) }', '{\n    expect(total([1, 2], 0, 0, 0)).toBe(3);\n  }');
+      const reformatted = tests.replace(
+        '{ expect(total([1, 2], 0, 0, 0)).toBe(3) }',
+        '{\n    expect(total([1, 2], 0, 0, 0)).toBe(3);\n  }',
+      );
       const report = testReport(tests);
       carryOver(report, () => reformatted);
       const moved = report.testFiles!['tests/total.test.ts']!.tests;

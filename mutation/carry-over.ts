@@ -42,7 +42,11 @@ interface Token {
   end: number;
 }
 
-const CLOSING = new Set([ts.SyntaxKind.CloseParenToken, ts.SyntaxKind.CloseBracketToken, ts.SyntaxKind.CloseBraceToken]);
+const CLOSING = new Set([
+  ts.SyntaxKind.CloseParenToken,
+  ts.SyntaxKind.CloseBracketToken,
+  ts.SyntaxKind.CloseBraceToken,
+]);
 
 /**
  * The tokens of `source`, in order, as a formatter cannot change them: without trivia, JSDoc,

@@ -62,7 +62,9 @@ if (reportFile !== incrementalFile) {
 function filesOf(patterns: string[]): string[] {
   const expand = (wanted: string[]) => (wanted.length ? globSync(wanted, { cwd: repoRoot }) : []);
   const excluded = new Set(expand(patterns.filter((p) => p.startsWith('!')).map((p) => p.slice(1))));
-  return expand(patterns.filter((p) => !p.startsWith('!'))).filter((file) => !excluded.has(file)).sort();
+  return expand(patterns.filter((p) => !p.startsWith('!')))
+    .filter((file) => !excluded.has(file))
+    .sort();
 }
 
 const report = JSON.parse(readFileSync(reportFile, 'utf8')) as MutationReport;
@@ -70,18 +72,31 @@ const equivalentsFile = path.join(repoRoot, 'mutation', 'equivalent-mutants.json
 const equivalents = JSON.parse(readFileSync(equivalentsFile, 'utf8')) as EquivalentMutant[];
 const summary = mutationSummary(report, equivalents);
 
-console.log('\nMutation score per folder (killed and timed out, of every mutant the tests could notice; equivalents and static mutants, which are not run, left out):\n');
-console.log(`${'folder'.padEnd(26)}${'score'.padStart(8)}${'target'.padStart(8)}${'killed'.padStart(8)}${'survived'.padStart(10)}${'no test'.padStart(9)}${'equivalent'.padStart(12)}${'static'.padStart(8)}  result`);
+console.log(
+  '\nMutation score per folder (killed and timed out, of every mutant the tests could notice; equivalents and static mutants, which are not run, left out):\n',
+);
+console.log(
+  `${'folder'.padEnd(26)}${'score'.padStart(8)}${'target'.padStart(8)}${'killed'.padStart(8)}${'survived'.padStart(10)}${'no test'.padStart(9)}${'equivalent'.padStart(12)}${'static'.padStart(8)}  result`,
+);
 for (const folder of summary.folders) {
-  console.log(`${folder.folder.padEnd(26)}${`${folder.score.toFixed(1)} %`.padStart(8)}${`${folder.target} %`.padStart(8)}${String(folder.killed).padStart(8)}${String(folder.survived).padStart(10)}${String(folder.noCoverage).padStart(9)}${String(folder.equivalent).padStart(12)}${String(folder.ignored).padStart(8)}  ${folder.met ? 'met' : 'MISSED'}`);
+  console.log(
+    `${folder.folder.padEnd(26)}${`${folder.score.toFixed(1)} %`.padStart(8)}${`${folder.target} %`.padStart(8)}${String(folder.killed).padStart(8)}${String(folder.survived).padStart(10)}${String(folder.noCoverage).padStart(9)}${String(folder.equivalent).padStart(12)}${String(folder.ignored).padStart(8)}  ${folder.met ? 'met' : 'MISSED'}`,
+  );
 }
 if (summary.unexplained.length > 0) {
   const listed = path.relative(repoRoot, equivalentsFile);
   console.log(`\n${summary.unexplained.length} surviving mutants, neither killed by a test nor listed in ${listed}:`);
-  for (const m of summary.unexplained) console.log(`  ${m.file}:${m.line} ${m.mutator}: ${JSON.stringify(m.original)} → ${JSON.stringify(m.replacement)}`);
+  for (const m of summary.unexplained)
+    console.log(`  ${m.file}:${m.line} ${m.mutator}: ${JSON.stringify(m.original)} → ${JSON.stringify(m.replacement)}`);
 }
 if (summary.staleEquivalents.length > 0) {
-  console.log(`\nListed as equivalent but no longer surviving (remove them): ${summary.staleEquivalents.map(equivalentKey).join('; ')}`);
+  console.log(
+    `\nListed as equivalent but no longer surviving (remove them): ${summary.staleEquivalents.map(equivalentKey).join('; ')}`,
+  );
 }
 console.log(`\nReports: reports/mutation/index.html, reports/mutation/mutation.json`);
-process.exit(summary.folders.every((f) => f.met) && summary.unexplained.length === 0 && summary.staleEquivalents.length === 0 ? 0 : 1);
+process.exit(
+  summary.folders.every((f) => f.met) && summary.unexplained.length === 0 && summary.staleEquivalents.length === 0
+    ? 0
+    : 1,
+);

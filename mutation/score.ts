@@ -44,7 +44,8 @@ export const equivalentKey = (m: Pick<EquivalentMutant, 'file' | 'mutator' | 'or
 /** The source text a mutant replaces (lines and columns are 1-based, the end exclusive). */
 export function originalText(source: string, location: ReportMutant['location']): string {
   const lines = source.split('\n');
-  const offset = (p: { line: number; column: number }) => lines.slice(0, p.line - 1).reduce((sum, l) => sum + l.length + 1, 0) + p.column - 1;
+  const offset = (p: { line: number; column: number }) =>
+    lines.slice(0, p.line - 1).reduce((sum, l) => sum + l.length + 1, 0) + p.column - 1;
   return source.slice(offset(location.start), offset(location.end));
 }
 
@@ -56,7 +57,17 @@ export function mutationSummary(report: MutationReport, equivalents: EquivalentM
   const listed = new Map(equivalents.map((e) => [equivalentKey(e), e]));
   const matched = new Set<string>();
   const unexplained: Survivor[] = [];
-  const folders = FOLDER_TARGETS.map(({ folder, target }) => ({ folder, target, killed: 0, survived: 0, noCoverage: 0, equivalent: 0, ignored: 0, score: 100, met: true }));
+  const folders = FOLDER_TARGETS.map(({ folder, target }) => ({
+    folder,
+    target,
+    killed: 0,
+    survived: 0,
+    noCoverage: 0,
+    equivalent: 0,
+    ignored: 0,
+    score: 100,
+    met: true,
+  }));
   const reported = new Set<string>();
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
     const relative = file.replace(/\\/g, '/').replace(/^.*?(?=src\/)/, '');
@@ -67,7 +78,13 @@ export function mutationSummary(report: MutationReport, equivalents: EquivalentM
       if (NOTICED.has(mutant.status)) folder.killed++;
       if (mutant.status === NOT_RUN) folder.ignored++;
       if (mutant.status !== 'Survived' && mutant.status !== 'NoCoverage') continue;
-      const survivor = { file: relative, line: mutant.location.start.line, mutator: mutant.mutatorName, original: originalText(source, mutant.location), replacement: mutant.replacement ?? '' };
+      const survivor = {
+        file: relative,
+        line: mutant.location.start.line,
+        mutator: mutant.mutatorName,
+        original: originalText(source, mutant.location),
+        replacement: mutant.replacement ?? '',
+      };
       const key = equivalentKey(survivor);
       if (listed.has(key)) {
         matched.add(key);

@@ -24,7 +24,9 @@ describe('whether the recorded mutation result answers the run whole', () => {
 
   it('does not when a mutated file or a test file changed', () => {
     expect(whyRunAgain(recorded, now({}, { 'src/a.ts': 'a2' }))).toBe('the mutated file src/a.ts changed');
-    expect(whyRunAgain(recorded, now({}, { 'tests/a.test.ts': 'test a2' }))).toBe('the test file tests/a.test.ts changed');
+    expect(whyRunAgain(recorded, now({}, { 'tests/a.test.ts': 'test a2' }))).toBe(
+      'the test file tests/a.test.ts changed',
+    );
   });
 
   it('does not when a file was added to the scope or the suites, or is gone', () => {

@@ -32,5 +32,8 @@ export function whyRunAgain(recorded: RecordedRun, current: CurrentRun): string 
     }
     return undefined;
   };
-  return differs(recorded.files, current.mutated, 'the mutated file') ?? differs(recorded.testFiles ?? {}, current.tests, 'the test file');
+  return (
+    differs(recorded.files, current.mutated, 'the mutated file') ??
+    differs(recorded.testFiles ?? {}, current.tests, 'the test file')
+  );
 }

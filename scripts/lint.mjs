@@ -44,7 +44,9 @@ try {
   }
   // The contract scenarios: Arazzo 1.0, each step's operation resolved in its source descriptions.
   console.log('\n=== contract scenarios (openapi/workflows/) ===\nredocly lint (Arazzo):');
-  const workflows = readdirSync('openapi/workflows').filter((file) => file.endsWith('.arazzo.yaml')).map((file) => `openapi/workflows/${file}`);
+  const workflows = readdirSync('openapi/workflows')
+    .filter((file) => file.endsWith('.arazzo.yaml'))
+    .map((file) => `openapi/workflows/${file}`);
   runTool('redocly', ['lint', ...workflows, '--max-problems', '1000']);
 } catch (error) {
   console.error(error.message);

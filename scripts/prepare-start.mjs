@@ -17,15 +17,21 @@ import { isFresh } from '../build/docs/build-site.mjs';
 import { lockHolder } from '../build/docs-in-background.mjs';
 import { root } from '../build/lib/tools.ts';
 
-const filesUnder = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-  const file = path.join(dir, e.name);
-  return e.isDirectory() ? filesUnder(file) : [file];
-});
+const filesUnder = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const file = path.join(dir, e.name);
+    return e.isDirectory() ? filesUnder(file) : [file];
+  });
 
 /** A hash of everything the compiled sandbox is made from. */
 export function compiledInputsHash() {
   const hash = createHash('sha256');
-  const files = [...filesUnder(path.join(root, 'src')), path.join(root, 'tsconfig.json'), path.join(root, 'tsconfig.build.json'), path.join(root, 'package-lock.json')].sort();
+  const files = [
+    ...filesUnder(path.join(root, 'src')),
+    path.join(root, 'tsconfig.json'),
+    path.join(root, 'tsconfig.build.json'),
+    path.join(root, 'package-lock.json'),
+  ].sort();
   for (const file of files) if (statSync(file).isFile()) hash.update(file).update(readFileSync(file));
   return hash.digest('hex');
 }
@@ -41,8 +47,14 @@ export function compileIfStale({ quiet = false } = {}) {
   if (!quiet) console.log('Compiling the sandbox to .build/ (first start, or its code changed)…');
   const sources = filesUnder(path.join(root, 'src')).filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'));
   buildSync({
-    entryPoints: sources, outbase: path.join(root, 'src'), outdir: START_BUILD,
-    format: 'esm', platform: 'node', target: 'node22', tsconfig: path.join(root, 'tsconfig.build.json'), logLevel: 'error',
+    entryPoints: sources,
+    outbase: path.join(root, 'src'),
+    outdir: START_BUILD,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    tsconfig: path.join(root, 'tsconfig.build.json'),
+    logLevel: 'error',
   });
   writeFileSync(STAMP, compiledInputsHash());
   return true;
@@ -55,10 +67,15 @@ export function compileIfStale({ quiet = false } = {}) {
  */
 export function buildDocsInBackgroundIfStale(site = path.join(root, 'site')) {
   if (isFresh(site)) return false;
-  console.log(`Building the docs into ${path.relative(process.cwd(), site) || '.'}/ in the background (first start, or the contract or a guide changed): /docs/ ${existsSync(path.join(site, 'index.html')) ? 'serves the previous build' : 'says so and reloads itself'} until they are ready.`);
+  console.log(
+    `Building the docs into ${path.relative(process.cwd(), site) || '.'}/ in the background (first start, or the contract or a guide changed): /docs/ ${existsSync(path.join(site, 'index.html')) ? 'serves the previous build' : 'says so and reloads itself'} until they are ready.`,
+  );
   const lock = `${site}.building`;
   if (lockHolder(lock) !== undefined) return true; // another start is building them
-  const builder = spawn(process.execPath, [path.join(root, 'build', 'docs-in-background.mjs'), site], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  const builder = spawn(process.execPath, [path.join(root, 'build', 'docs-in-background.mjs'), site], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   // The lock names the builder before this script exits, so the sandbox's banner and /docs/ know at once.
   writeFileSync(lock, String(builder.pid));
   // The sandbox starting beside it comes first: on 2 cores the build would otherwise slow its start.

@@ -11,15 +11,27 @@ import { installNode, toolchain } from './lib/runtimes.mjs';
 import { root } from '../build/lib/tools.ts';
 
 const SUITES = [
-  'tests/unit', 'tests/sandbox', 'tests/package', 'tests/contract', 'partners/harness', 'conformance', 'mutation',
+  'tests/unit',
+  'tests/sandbox',
+  'tests/package',
+  'tests/contract',
+  'partners/harness',
+  'conformance',
+  'mutation',
 ];
 
 const node = installNode(toolchain.node.other_lts);
 const args = process.argv.slice(2);
-console.log(`Testing on Node ${toolchain.node.other_lts} (${path.relative(root, node)}): ${(args.length ? args : SUITES).join(' ')}`);
-const result = spawnSync(node, [path.join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...(args.length ? args : SUITES)], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}` },
-});
+console.log(
+  `Testing on Node ${toolchain.node.other_lts} (${path.relative(root, node)}): ${(args.length ? args : SUITES).join(' ')}`,
+);
+const result = spawnSync(
+  node,
+  [path.join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...(args.length ? args : SUITES)],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}` },
+  },
+);
 process.exit(result.status ?? 1);

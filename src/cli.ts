@@ -56,7 +56,9 @@ async function loadSandbox(): Promise<typeof import('./sandbox/server.js')> {
     return await import('./sandbox/server.js');
   } catch (error) {
     if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    throw new Error(`the sandbox needs its dependencies, which this package lists as optional peers: npm install --save-dev ${SANDBOX_PEERS} (${(error as Error).message})`);
+    throw new Error(
+      `the sandbox needs its dependencies, which this package lists as optional peers: npm install --save-dev ${SANDBOX_PEERS} (${(error as Error).message})`,
+    );
   }
 }
 
@@ -74,15 +76,27 @@ async function sandbox(args: string[]) {
   const { values } = parseArgs({
     args,
     options: {
-      host: { type: 'string', short: 'h' }, port: { type: 'string', short: 'p' }, db: { type: 'string' },
-      reset: { type: 'boolean' }, 'cors-origin': { type: 'string' }, quiet: { type: 'boolean' },
-      'webhook-url': { type: 'string' }, 'webhook-secret': { type: 'string' }, docs: { type: 'string' }, 'public-url': { type: 'string' },
-      drill: { type: 'boolean' }, 'allowed-hosts': { type: 'string' },
+      host: { type: 'string', short: 'h' },
+      port: { type: 'string', short: 'p' },
+      db: { type: 'string' },
+      reset: { type: 'boolean' },
+      'cors-origin': { type: 'string' },
+      quiet: { type: 'boolean' },
+      'webhook-url': { type: 'string' },
+      'webhook-secret': { type: 'string' },
+      docs: { type: 'string' },
+      'public-url': { type: 'string' },
+      drill: { type: 'boolean' },
+      'allowed-hosts': { type: 'string' },
     },
   });
-  const allowedHosts = (values['allowed-hosts'] ?? process.env.SANDBOX_ALLOWED_HOSTS)?.split(',').map((name) => name.trim()).filter(Boolean);
+  const allowedHosts = (values['allowed-hosts'] ?? process.env.SANDBOX_ALLOWED_HOSTS)
+    ?.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const port = Number(values.port ?? process.env.PORT ?? 4010);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not ${values.port ?? process.env.PORT}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be a port number, not ${values.port ?? process.env.PORT}`);
   const running = await startSandbox({
     host: values.host ?? process.env.HOST ?? '127.0.0.1',
     port,
@@ -93,32 +107,53 @@ async function sandbox(args: string[]) {
     ...(values.drill ? { drill: true } : {}),
     ...(allowedHosts && allowedHosts.length > 0 ? { allowedHosts } : {}),
     ...(values['cors-origin'] ? { corsOrigin: values['cors-origin'] } : {}),
-    ...((values['public-url'] ?? process.env.SANDBOX_PUBLIC_URL) ? { publicUrl: values['public-url'] ?? process.env.SANDBOX_PUBLIC_URL } : {}),
-    ...webhookOption(values['webhook-url'] ?? process.env.SANDBOX_WEBHOOK_URL, values['webhook-secret'] ?? process.env.SANDBOX_WEBHOOK_SECRET),
+    ...((values['public-url'] ?? process.env.SANDBOX_PUBLIC_URL)
+      ? { publicUrl: values['public-url'] ?? process.env.SANDBOX_PUBLIC_URL }
+      : {}),
+    ...webhookOption(
+      values['webhook-url'] ?? process.env.SANDBOX_WEBHOOK_URL,
+      values['webhook-secret'] ?? process.env.SANDBOX_WEBHOOK_SECRET,
+    ),
     // The site `npm run docs` builds, beside the package (a clone, or an installed package that has one).
     docsDir: path.resolve(values.docs ?? process.env.SANDBOX_DOCS_DIR ?? path.join(packageRoot, 'site')),
   });
   console.log(`Sandbox listening on ${running.address}`);
   console.log(`  Runtime:   Node ${process.version} (${process.execPath})`);
-  if (running.publicUrl !== running.address) console.log(`  Public:    ${running.publicUrl}   — the host of every redirect_url (--public-url)`);
+  if (running.publicUrl !== running.address)
+    console.log(`  Public:    ${running.publicUrl}   — the host of every redirect_url (--public-url)`);
   const keys = [...running.apiKeys].map(([key, channel]) => `${key} (channel ${channel})`).join(', ');
   console.log(`  API keys:  ${keys}   — send one as x-service-api-key`);
   console.log(`  Contract:  ${running.address}/openapi.json  ${running.address}/openapi.yaml`);
-  console.log(`  3.0:       ${running.address}/openapi-3.0.json  ${running.address}/openapi-3.0.yaml   — the same contract, for tools that read only OpenAPI 3.0`);
-  console.log(`  Helpers:   ${running.address}/sandbox/openapi.json (the customer, the review, the clock, tokens, the catalog, disputes, webhooks)`);
+  console.log(
+    `  3.0:       ${running.address}/openapi-3.0.json  ${running.address}/openapi-3.0.yaml   — the same contract, for tools that read only OpenAPI 3.0`,
+  );
+  console.log(
+    `  Helpers:   ${running.address}/sandbox/openapi.json (the customer, the review, the clock, tokens, the catalog, disputes, webhooks)`,
+  );
   if (running.docs) {
     const state = running.docs.building
-      ? (running.docs.built ? ' (guides, the reference, and a console that sends requests here; being rebuilt in the background)' : ' (being built in the background: the page reloads itself until they are ready)')
-      : (running.docs.built ? ' (guides, the reference, and a console that sends requests here)' : ' (not built: run npm run docs)');
+      ? running.docs.built
+        ? ' (guides, the reference, and a console that sends requests here; being rebuilt in the background)'
+        : ' (being built in the background: the page reloads itself until they are ready)'
+      : running.docs.built
+        ? ' (guides, the reference, and a console that sends requests here)'
+        : ' (not built: run npm run docs)';
     console.log(`  Docs:      ${running.docs.url}${state}`);
   }
-  console.log(running.dbFile === ':memory:'
-    ? '  Database:  :memory: (gone when the sandbox stops)'
-    : `  Database:  ${running.dbFile}${values.reset ? ' (reset)' : ''}   — the state persists across restarts; --reset starts empty`);
-  if (values.drill) console.log('  Drill:     on   — every channel plays a later version of the service (PUT /sandbox/v1/evolution_drill turns one off)');
-  console.log(running.webhook
-    ? `  Webhooks:  ${running.webhook.url} (channel ${running.webhook.channel}, ${running.webhook.event_types.join(', ')}), ${running.webhook.mode === 'legacy' ? 'legacy, shared secret' : 'signed with'} ${running.webhook.secret}`
-    : '  Webhooks:  none sent; forward them to your receiver with hsa-fsa-sandbox listen --forward-to URL (npm run listen -- …), add an endpoint with --webhook-url URL, or POST /sandbox/v1/webhook_endpoints');
+  console.log(
+    running.dbFile === ':memory:'
+      ? '  Database:  :memory: (gone when the sandbox stops)'
+      : `  Database:  ${running.dbFile}${values.reset ? ' (reset)' : ''}   — the state persists across restarts; --reset starts empty`,
+  );
+  if (values.drill)
+    console.log(
+      '  Drill:     on   — every channel plays a later version of the service (PUT /sandbox/v1/evolution_drill turns one off)',
+    );
+  console.log(
+    running.webhook
+      ? `  Webhooks:  ${running.webhook.url} (channel ${running.webhook.channel}, ${running.webhook.event_types.join(', ')}), ${running.webhook.mode === 'legacy' ? 'legacy, shared secret' : 'signed with'} ${running.webhook.secret}`
+      : '  Webhooks:  none sent; forward them to your receiver with hsa-fsa-sandbox listen --forward-to URL (npm run listen -- …), add an endpoint with --webhook-url URL, or POST /sandbox/v1/webhook_endpoints',
+  );
   const stop = () => void running.close().then(() => process.exit(0));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
   exitWhenOrphaned(stop);
@@ -143,10 +178,15 @@ function runDocsBuilder(file: string, args: string[]) {
 function copyShippedSite(args: string[]) {
   const { values } = parseArgs({ args, options: { out: { type: 'string' }, 'if-stale': { type: 'boolean' } } });
   const site = path.join(packageRoot, 'site');
-  if (!existsSync(path.join(site, 'index.html'))) throw new Error('docs.mjs is not part of this installation, nor is a built site: run it from a clone of the repository (npm run docs)');
+  if (!existsSync(path.join(site, 'index.html')))
+    throw new Error(
+      'docs.mjs is not part of this installation, nor is a built site: run it from a clone of the repository (npm run docs)',
+    );
   const out = path.resolve(values.out ?? 'site');
   cpSync(site, out, { recursive: true });
-  console.log(`Copied the docs of this version into ${path.relative(process.cwd(), out) || '.'}: open index.html, or /docs on the sandbox (it serves them without this copy).`);
+  console.log(
+    `Copied the docs of this version into ${path.relative(process.cwd(), out) || '.'}: open index.html, or /docs on the sandbox (it serves them without this copy).`,
+  );
 }
 
 const [command, ...rest] = process.argv.slice(2);
@@ -159,13 +199,11 @@ try {
     const builder = path.join(packageRoot, 'build', 'docs.mjs');
     if (existsSync(builder)) runDocsBuilder(builder, rest);
     else copyShippedSite(rest);
-  }
-  else if (command === 'listen') {
+  } else if (command === 'listen') {
     await (await import('./sandbox/cli/listen.js')).listen(rest);
     // Forwards still in flight end with the process: the listener that awaited them is gone.
     process.exit(0);
-  }
-  else if (command === 'trigger') await (await import('./sandbox/cli/trigger.js')).trigger(rest);
+  } else if (command === 'trigger') await (await import('./sandbox/cli/trigger.js')).trigger(rest);
   else {
     console.error(USAGE);
     process.exit(command === undefined || command === '--help' ? 0 : 2);

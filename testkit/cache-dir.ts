@@ -14,6 +14,7 @@ export function userCacheDir(
   const chosen = env[variable];
   if (chosen) return path.resolve(chosen);
   // The XDG base directory rule: a relative XDG_CACHE_HOME is invalid and is ignored.
-  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(home, '.cache');
+  const base =
+    env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(home, '.cache');
   return path.join(base, 'hsa-fsa-checkout-contract', kind);
 }

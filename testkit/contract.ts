@@ -1,8 +1,15 @@
 // The bundled contract, loaded once, with the sandbox's own document walker and ajv validators, and
 // the one check of a response against a document: shared by every test that checks a payload.
 import {
-  CONTRACT_FILE, listOperations, loadDocument as loadOpenApi, repoRoot, resolveRef, SchemaValidators,
-  type MediaTypeObject, type OpenApiDocument, type OperationObject,
+  CONTRACT_FILE,
+  listOperations,
+  loadDocument as loadOpenApi,
+  repoRoot,
+  resolveRef,
+  SchemaValidators,
+  type MediaTypeObject,
+  type OpenApiDocument,
+  type OperationObject,
 } from '../src/sandbox/http/document.js';
 
 export { repoRoot, type OpenApiDocument };
@@ -46,7 +53,11 @@ const validators = (doc: OpenApiDocument) => {
 export const validatorAt = (pointer: string, doc: OpenApiDocument = contract) => validators(doc).at(pointer);
 
 /** Validates a body against a media type's schema; returns ajv's errors, or [] when valid. */
-export function violations(schema: { $ref?: string } | undefined, value: unknown, doc: OpenApiDocument = contract): string[] {
+export function violations(
+  schema: { $ref?: string } | undefined,
+  value: unknown,
+  doc: OpenApiDocument = contract,
+): string[] {
   if (!schema?.$ref) throw new Error('Expected a named schema ($ref)');
   const validate = validatorAt(schema.$ref, doc);
   return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
@@ -56,7 +67,12 @@ export function violations(schema: { $ref?: string } | undefined, value: unknown
  * Checks a response against the document that declares its operation: its status must be declared,
  * and its body must validate against that status's schema. Returns the problems found.
  */
-export function responseViolations(operationId: string, status: number, body: unknown, doc: OpenApiDocument = contract): string[] {
+export function responseViolations(
+  operationId: string,
+  status: number,
+  body: unknown,
+  doc: OpenApiDocument = contract,
+): string[] {
   const { op } = operationById(operationId, doc);
   const declared = op.responses[String(status)];
   if (!declared) return [`${operationId} does not declare status ${status}`];

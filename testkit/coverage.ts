@@ -19,7 +19,12 @@ const keyOf = ({ operationId, status, code }: Cell) => `${operationId} ${status}
 
 /** The contract's operations, literal paths first so that `/payment_tokens/provision_request/{id}` wins over `/{payment_token}/…`. */
 const routes = operations(contract)
-  .map(({ method, path, op }) => ({ method, path, operationId: op.operationId!, literals: path.split('/').filter((s) => s && !s.startsWith('{')).length }))
+  .map(({ method, path, op }) => ({
+    method,
+    path,
+    operationId: op.operationId!,
+    literals: path.split('/').filter((s) => s && !s.startsWith('{')).length,
+  }))
   .sort((a, b) => b.literals - a.literals);
 
 const decodedPath = (url: string) => decodedSegments(new URL(url, 'http://x').pathname);
@@ -41,7 +46,7 @@ export function operationOf(method: string, url: string, status: number): string
 export function codeOf(status: number, body: unknown): string {
   if (status < 400 || typeof body !== 'object' || body === null) return '';
   const { error, next_action: nextAction } = body as { error?: unknown; next_action?: unknown };
-  return String(status === 422 ? nextAction ?? '' : error ?? '');
+  return String(status === 422 ? (nextAction ?? '') : (error ?? ''));
 }
 
 export class Coverage {
@@ -76,7 +81,14 @@ export class Coverage {
   /** Reads a HAR file (what `redocly respect --har-output` writes): each entry's request and answer. */
   static fromHar(text: string): Coverage {
     const coverage = new Coverage();
-    const har = JSON.parse(text) as { log: { entries: Array<{ request: { method: string; url: string }; response: { status: number; content?: { text?: string } } }> } };
+    const har = JSON.parse(text) as {
+      log: {
+        entries: Array<{
+          request: { method: string; url: string };
+          response: { status: number; content?: { text?: string } };
+        }>;
+      };
+    };
     for (const { request, response } of har.log.entries) {
       let body: unknown;
       try {
@@ -125,28 +137,62 @@ interface Unreachable {
 }
 
 const NO_PATH_ID = [
-  'listPaymentSessions', 'createRefund', 'createPaymentToken', 'listPaymentTokens', 'listCatalogItems',
-  'createCatalogItem', 'retrieveCheckoutMethod', 'listDisputes',
+  'listPaymentSessions',
+  'createRefund',
+  'createPaymentToken',
+  'listPaymentTokens',
+  'listCatalogItems',
+  'createCatalogItem',
+  'retrieveCheckoutMethod',
+  'listDisputes',
 ];
-const FAULT = 'An internal failure: no request and no state produces it. The fault helper (POST /sandbox/v1/faults) injects it, and tests/sandbox/transitions.test.ts checks that operations answer it then.';
+const FAULT =
+  'An internal failure: no request and no state produces it. The fault helper (POST /sandbox/v1/faults) injects it, and tests/sandbox/transitions.test.ts checks that operations answer it then.';
 
 /** The codes no state of the sandbox can reach, each with why. */
 export const UNREACHABLE: Unreachable[] = [
   { operations: '*', status: 500, code: 'ServerError', reason: FAULT },
-  { operations: ['createPaymentSession', 'capturePaymentSession', 'voidPaymentSession', 'cancelPaymentSession', 'createPaymentToken'], status: 400, code: 'ServerError', reason: FAULT },
-  { operations: '*', status: 501, code: 'NotImplemented', reason: 'Every operation is implemented; only the fault helper answers 501.' },
   {
-    operations: ['retrieveProvisionRequestEligibility'], status: 400, code: 'TotalAmountInvalid',
-    reason: 'The reference lists it, but the request carries no amount to be invalid: only the fault helper answers it.',
+    operations: [
+      'createPaymentSession',
+      'capturePaymentSession',
+      'voidPaymentSession',
+      'cancelPaymentSession',
+      'createPaymentToken',
+    ],
+    status: 400,
+    code: 'ServerError',
+    reason: FAULT,
   },
   {
-    operations: NO_PATH_ID, status: 404, code: 'NotFound',
-    reason: 'The path holds no id, so the route always matches and nothing is looked up by path: a 404 there is an unknown route, which belongs to no operation.',
+    operations: '*',
+    status: 501,
+    code: 'NotImplemented',
+    reason: 'Every operation is implemented; only the fault helper answers 501.',
+  },
+  {
+    operations: ['retrieveProvisionRequestEligibility'],
+    status: 400,
+    code: 'TotalAmountInvalid',
+    reason:
+      'The reference lists it, but the request carries no amount to be invalid: only the fault helper answers it.',
+  },
+  {
+    operations: NO_PATH_ID,
+    status: 404,
+    code: 'NotFound',
+    reason:
+      'The path holds no id, so the route always matches and nothing is looked up by path: a 404 there is an unknown route, which belongs to no operation.',
   },
 ];
 
 export const isUnreachable = (cell: Cell) =>
-  UNREACHABLE.some((u) => u.status === cell.status && u.code === cell.code && (u.operations === '*' || u.operations.includes(cell.operationId)));
+  UNREACHABLE.some(
+    (u) =>
+      u.status === cell.status &&
+      u.code === cell.code &&
+      (u.operations === '*' || u.operations.includes(cell.operationId)),
+  );
 
 /**
  * The table, one row per operation × status, its codes with their counts; declared codes not
@@ -164,7 +210,10 @@ export function coverageTable(coverage: Coverage, unproduced = 'NEVER PRODUCED')
     cellsOf(operationId, status).push(`${code || '—'} ×${count}`);
   }
   for (const cell of declaredCodes()) {
-    if (coverage.count(cell) === 0) cellsOf(cell.operationId, cell.status).push(isUnreachable(cell) ? `${cell.code} (allow-listed)` : `${cell.code} ${unproduced}`);
+    if (coverage.count(cell) === 0)
+      cellsOf(cell.operationId, cell.status).push(
+        isUnreachable(cell) ? `${cell.code} (allow-listed)` : `${cell.code} ${unproduced}`,
+      );
   }
   const order = operations(contract).map(({ op }) => op.operationId!);
   const lines = [...rows.entries()]
@@ -198,12 +247,20 @@ export interface ToolCoverage {
 export function coverageByToolTable(tools: ToolCoverage[], unproduced = 'NEVER PRODUCED'): string {
   const rows = new Map<string, Cell>();
   for (const cell of declaredCodes()) rows.set(`${cell.operationId} ${cell.status} ${cell.code}`, cell);
-  for (const { coverage } of tools) for (const cell of coverage?.cells() ?? []) rows.set(`${cell.operationId} ${cell.status} ${cell.code}`, cell);
+  for (const { coverage } of tools)
+    for (const cell of coverage?.cells() ?? []) rows.set(`${cell.operationId} ${cell.status} ${cell.code}`, cell);
   const order = operations(contract).map(({ op }) => op.operationId!);
   const lines = [...rows.values()]
-    .sort((a, b) => order.indexOf(a.operationId) - order.indexOf(b.operationId) || a.status - b.status || a.code.localeCompare(b.code))
+    .sort(
+      (a, b) =>
+        order.indexOf(a.operationId) - order.indexOf(b.operationId) ||
+        a.status - b.status ||
+        a.code.localeCompare(b.code),
+    )
     .map((cell) => {
-      const counts = tools.map(({ coverage }) => (coverage === undefined ? 'not run' : String(coverage.count(cell) || '·')));
+      const counts = tools.map(({ coverage }) =>
+        coverage === undefined ? 'not run' : String(coverage.count(cell) || '·'),
+      );
       const none = tools.every(({ coverage }) => (coverage?.count(cell) ?? 0) === 0);
       const note = none ? (isUnreachable(cell) ? 'allow-listed' : unproduced) : '';
       return `| ${cell.operationId} | ${cell.status} | ${cell.code || '—'} | ${counts.join(' | ')} | ${note} |`;

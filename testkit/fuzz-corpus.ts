@@ -32,10 +32,13 @@ interface DocumentOperation {
 
 /** The contract with every reference followed, read once: the schemas the mutations come from. */
 const operationsById = (() => {
-  const doc = JSON.parse(readFileSync(path.join(repoRoot, 'generated', 'openapi.dereferenced.json'), 'utf8')) as { paths: Record<string, Record<string, DocumentOperation & { operationId?: string }>> };
+  const doc = JSON.parse(readFileSync(path.join(repoRoot, 'generated', 'openapi.dereferenced.json'), 'utf8')) as {
+    paths: Record<string, Record<string, DocumentOperation & { operationId?: string }>>;
+  };
   const found = new Map<string, DocumentOperation>();
   for (const item of Object.values(doc.paths)) {
-    for (const [method, operation] of Object.entries(item)) if (operation.operationId) found.set(operation.operationId, { ...operation, method });
+    for (const [method, operation] of Object.entries(item))
+      if (operation.operationId) found.set(operation.operationId, { ...operation, method });
   }
   return found;
 })();
@@ -45,7 +48,6 @@ const documentOperation = (operationId: string): DocumentOperation => {
   if (!found) throw new Error(`No operation ${operationId} in the contract`);
   return found;
 };
-
 
 /** Ids a run has created, so that fuzzed requests reach real states as well as missing ones. */
 export interface FuzzIds {
@@ -75,7 +77,8 @@ const FOREIGN_KEY = 'sandbox-other-key';
 
 /** The states the corpus reaches, made through the API itself, in process or over HTTP. */
 export async function seedFuzzState(post: FuzzPost): Promise<FuzzIds> {
-  const session = async (overrides: Record<string, unknown> = {}, key?: string) => (await post('/payments/v1/create_payment_session', sessionRequest(overrides), key)).id as string;
+  const session = async (overrides: Record<string, unknown> = {}, key?: string) =>
+    (await post('/payments/v1/create_payment_session', sessionRequest(overrides), key)).id as string;
   const complete = (id: string) => post(`/sandbox/v1/payment_sessions/${id}/complete_checkout`, {});
   const captured = await session();
   await complete(captured);
@@ -83,8 +86,15 @@ export async function seedFuzzState(post: FuzzPost): Promise<FuzzIds> {
   const [authorized, voidable] = [await session({ kind: 'authorization' }), await session({ kind: 'authorization' })];
   for (const id of [authorized, voidable]) await complete(id);
   const setup = async (email: string, answers: Record<string, unknown>, key?: string) => {
-    const { provision_token_request_id: id } = await post('/api/v1/payment_tokens/create', { success_url: 'https://shop.example/ok', failure_url: 'https://shop.example/ko', customer_email: email }, key);
-    return { id: id as string, token: (await post(`/sandbox/v1/provision_requests/${id}/complete`, answers, key)).payment_token as string };
+    const { provision_token_request_id: id } = await post(
+      '/api/v1/payment_tokens/create',
+      { success_url: 'https://shop.example/ok', failure_url: 'https://shop.example/ko', customer_email: email },
+      key,
+    );
+    return {
+      id: id as string,
+      token: (await post(`/sandbox/v1/provision_requests/${id}/complete`, answers, key)).payment_token as string,
+    };
   };
   const approved = { letter: 'approved', skus: ['MSG-GUN-1'] };
   const disputed = async (key?: string) => {
@@ -94,7 +104,11 @@ export async function seedFuzzState(post: FuzzPost): Promise<FuzzIds> {
     return (await post(`/sandbox/v1/payment_sessions/${id}/disputes`, { amount: 100 }, key)).dispute_id as string;
   };
   return {
-    pending: await session(), authorized, voidable, captured, foreign: await session({}, FOREIGN_KEY),
+    pending: await session(),
+    authorized,
+    voidable,
+    captured,
+    foreign: await session({}, FOREIGN_KEY),
     token: (await setup('fuzz-a@example.com', approved)).token,
     deletableToken: (await setup('fuzz-b@example.com', approved)).token,
     foreignToken: (await setup('fuzz-c@example.com', approved, FOREIGN_KEY)).token,
@@ -113,7 +127,22 @@ const deep = (levels: number): unknown => {
 
 const hostileValue = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
-  fc.constantFrom(1e308, -1, 0, -0, 2 ** 53 + 1, 0.5, -(2 ** 63), '', ' ', '\u0000', 'null', '1e400', 'ca', 'a'.repeat(70_000)),
+  fc.constantFrom(
+    1e308,
+    -1,
+    0,
+    -0,
+    2 ** 53 + 1,
+    0.5,
+    -(2 ** 63),
+    '',
+    ' ',
+    '\u0000',
+    'null',
+    '1e400',
+    'ca',
+    'a'.repeat(70_000),
+  ),
   fc.integer({ min: 65, max: 3000 }).map(deep),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
 );
@@ -121,30 +150,62 @@ const hostileValue = fc.oneof(
 type Mutation = (body: Record<string, unknown>) => Record<string, unknown>;
 const mutation = (fields: string[]): fc.Arbitrary<Mutation> =>
   fc.oneof(
-    fc.constantFrom(...fields).map((field) => (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).filter(([k]) => k !== field))),
-    fc.tuple(fc.constantFrom(...fields), hostileValue).map(([field, value]) => (body: Record<string, unknown>) => ({ ...body, [field]: value })),
-    fc.tuple(fc.string({ minLength: 1, maxLength: 12 }), hostileValue).map(([field, value]) => (body: Record<string, unknown>) => ({ ...body, [field]: value })),
+    fc
+      .constantFrom(...fields)
+      .map(
+        (field) => (body: Record<string, unknown>) =>
+          Object.fromEntries(Object.entries(body).filter(([k]) => k !== field)),
+      ),
+    fc.tuple(fc.constantFrom(...fields), hostileValue).map(([field, value]) => (body: Record<string, unknown>) => ({
+      ...body,
+      [field]: value,
+    })),
+    fc
+      .tuple(fc.string({ minLength: 1, maxLength: 12 }), hostileValue)
+      .map(([field, value]) => (body: Record<string, unknown>) => ({ ...body, [field]: value })),
     fc.constant((body: Record<string, unknown>) => body),
   );
 
 const contentType = fc.oneof(
   { weight: 8, arbitrary: fc.constant('application/json') },
-  { weight: 1, arbitrary: fc.constantFrom('application/json; charset=utf-8', 'application/json; charset=latin1', 'text/plain', 'application/x-www-form-urlencoded', '', 'application/merge-patch+json') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'application/json; charset=utf-8',
+      'application/json; charset=latin1',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      '',
+      'application/merge-patch+json',
+    ),
+  },
 );
 
 /**
  * A body: a valid body mutated by what the operation's schema forbids or by hand-written hostility
  * (most), any JSON value, or malformed text.
  */
-const bodyOf = (operationId: string, valid: () => Record<string, unknown>): fc.Arbitrary<{ body?: string; jsonBody: boolean }> => {
+const bodyOf = (
+  operationId: string,
+  valid: () => Record<string, unknown>,
+): fc.Arbitrary<{ body?: string; jsonBody: boolean }> => {
   // A body without fields (cancel) is mutated by adding some.
   const fields = Object.keys(valid()).length > 0 ? Object.keys(valid()) : ['note'];
   const schema = documentOperation(operationId).requestBody?.content?.['application/json']?.schema;
   const forbidden = schema && schemaMutations(schema);
-  const mutated = (ms: Array<(body: Record<string, unknown>) => Record<string, unknown>>) => ({ body: JSON.stringify(ms.reduce((b, m) => m(b), valid())), jsonBody: true });
+  const mutated = (ms: Array<(body: Record<string, unknown>) => Record<string, unknown>>) => ({
+    body: JSON.stringify(ms.reduce((b, m) => m(b), valid())),
+    jsonBody: true,
+  });
   const handWritten = fc.array(mutation(fields), { minLength: 1, maxLength: 3 });
   return fc.oneof(
-    { weight: 6, arbitrary: (forbidden ? fc.oneof(fc.array(forbidden, { minLength: 1, maxLength: 2 }), handWritten) : handWritten).map(mutated) },
+    {
+      weight: 6,
+      arbitrary: (forbidden
+        ? fc.oneof(fc.array(forbidden, { minLength: 1, maxLength: 2 }), handWritten)
+        : handWritten
+      ).map(mutated),
+    },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => ({ body: JSON.stringify(v), jsonBody: true })) },
     { weight: 1, arbitrary: fc.string({ maxLength: 60 }).map((text) => ({ body: text, jsonBody: false })) },
     { weight: 1, arbitrary: fc.constant({ jsonBody: true }) },
@@ -159,41 +220,126 @@ const idOf = (ids: FuzzIds, hold = ids.authorized) =>
     fc.constantFrom('%2e%2e', '..', 'x'.repeat(1200), '%00', '%ff', encodeURIComponent(ids.captured.toUpperCase())),
   );
 
-const LIST_PARAMS = ['page', 'page_size', 'filter_pending', 'filter_voided', 'include_metadata', 'include_order_items', 'search', 'created_on_start', 'created_on_end', 'captured_on_start', 'captured_on_end', 'include_refunds', 'include_disputes', 'kind', 'status', 'summarize_refunds', 'include_service_fee', 'payment_token', 'junk'];
+const LIST_PARAMS = [
+  'page',
+  'page_size',
+  'filter_pending',
+  'filter_voided',
+  'include_metadata',
+  'include_order_items',
+  'search',
+  'created_on_start',
+  'created_on_end',
+  'captured_on_start',
+  'captured_on_end',
+  'include_refunds',
+  'include_disputes',
+  'kind',
+  'status',
+  'summarize_refunds',
+  'include_service_fee',
+  'payment_token',
+  'junk',
+];
 const queryValue = fc.oneof(
   fc.constantFrom(
-    '1', '0', '-1', '30', '1001', '9007199254740993', 'true', 'false', 'maybe', 'captured,authorized', 'captured,,', ',', 'authorization',
-    '2026-02-30T00:00:00Z', '2026-12-31T23:59:60Z', '2026-11-20T10:00:00+05:00', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59-01:00',
-    '0000-01-01T00:00:00+01:00', 'ab\u0000', '\u0000abc', '"jane"', 'jane*', 'NEAR(a b)', '',
+    '1',
+    '0',
+    '-1',
+    '30',
+    '1001',
+    '9007199254740993',
+    'true',
+    'false',
+    'maybe',
+    'captured,authorized',
+    'captured,,',
+    ',',
+    'authorization',
+    '2026-02-30T00:00:00Z',
+    '2026-12-31T23:59:60Z',
+    '2026-11-20T10:00:00+05:00',
+    '0000-01-01T00:00:00Z',
+    '9999-12-31T23:59:59-01:00',
+    '0000-01-01T00:00:00+01:00',
+    'ab\u0000',
+    '\u0000abc',
+    '"jane"',
+    'jane*',
+    'NEAR(a b)',
+    '',
   ),
   fc.string({ maxLength: 20 }),
 );
-const queryFor = (params: string[], values: fc.Arbitrary<string>) => fc.array(fc.tuple(fc.constantFrom(...params), values), { maxLength: 5 })
-  .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}` : ''));
+const queryFor = (params: string[], values: fc.Arbitrary<string>) =>
+  fc
+    .array(fc.tuple(fc.constantFrom(...params), values), { maxLength: 5 })
+    .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}` : ''));
 const queryOf = queryFor(LIST_PARAMS, queryValue);
-const tokenQueryOf = queryFor(['page', 'page_size', 'email', 'name', 'card_expires_before', 'lmn_expires_before', 'junk'], fc.oneof(queryValue,
-  fc.constantFrom('2026-11', '2026-13', '9999-12', '0000-01', '2026-02-29', '2028-02-29', 'fuzz', 'FUZZ-A@', 'a"b', 'email : x', '*', '%')));
-const catalogQueryOf = queryFor(['page', 'page_size', 'eligibility', 'updated_after', 'junk'], fc.oneof(queryValue,
-  fc.constantFrom('eligible', 'eligible_with_lmn', 'ineligible', 'not_eligible', 'null', 'ELIGIBLE')));
+const tokenQueryOf = queryFor(
+  ['page', 'page_size', 'email', 'name', 'card_expires_before', 'lmn_expires_before', 'junk'],
+  fc.oneof(
+    queryValue,
+    fc.constantFrom(
+      '2026-11',
+      '2026-13',
+      '9999-12',
+      '0000-01',
+      '2026-02-29',
+      '2028-02-29',
+      'fuzz',
+      'FUZZ-A@',
+      'a"b',
+      'email : x',
+      '*',
+      '%',
+    ),
+  ),
+);
+const catalogQueryOf = queryFor(
+  ['page', 'page_size', 'eligibility', 'updated_after', 'junk'],
+  fc.oneof(
+    queryValue,
+    fc.constantFrom('eligible', 'eligible_with_lmn', 'ineligible', 'not_eligible', 'null', 'ELIGIBLE'),
+  ),
+);
 
 /** A query of one to three parameters of the operation, each with a value its schema forbids. */
 const schemaQueryOf = (operationId: string) => {
   const parameters = (documentOperation(operationId).parameters ?? []).filter((p) => p.in === 'query' && p.schema);
-  return fc.array(fc.constantFrom(...parameters).chain((p) => fc.constantFrom(...forbiddenQueryValues(p.schema!)).map((value) => [p.name, value] as const)), { minLength: 1, maxLength: 3 })
+  return fc
+    .array(
+      fc
+        .constantFrom(...parameters)
+        .chain((p) => fc.constantFrom(...forbiddenQueryValues(p.schema!)).map((value) => [p.name, value] as const)),
+      { minLength: 1, maxLength: 3 },
+    )
     .map((pairs) => `?${pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}`);
 };
 /** A list's query: hand-written junk, or values the document forbids (when it declares any). */
 const listQueryOf = (operationId: string, handWritten: fc.Arbitrary<string>) =>
-  (documentOperation(operationId).parameters ?? []).some((p) => p.in === 'query') ? fc.oneof(handWritten, schemaQueryOf(operationId)) : handWritten;
+  (documentOperation(operationId).parameters ?? []).some((p) => p.in === 'query')
+    ? fc.oneof(handWritten, schemaQueryOf(operationId))
+    : handWritten;
 
-const disputeQueryOf = queryFor(['limit', 'cursor', 'junk'], fc.oneof(queryValue, fc.constantFrom('dc_1', 'dc_999999999999999', 'dc_9999999999999999', 'dc_-1', '100', '101')));
+const disputeQueryOf = queryFor(
+  ['limit', 'cursor', 'junk'],
+  fc.oneof(queryValue, fc.constantFrom('dc_1', 'dc_999999999999999', 'dc_9999999999999999', 'dc_-1', '100', '101')),
+);
 
 /** A path segment: one of these real ids, or junk. */
 const segmentOf = (real: string[]) =>
   fc.oneof(
     fc.constantFrom(...real),
     fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).map(encodeURIComponent),
-    fc.constantFrom('%2e%2e', 'x'.repeat(1200), '%00', '%ff', '7c9e6679-7425-40de-944b-e07fc1f90ae7', encodeURIComponent(real[0]!.toUpperCase())),
+    fc.constantFrom(
+      '%2e%2e',
+      'x'.repeat(1200),
+      '%00',
+      '%ff',
+      '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+      encodeURIComponent(real[0]!.toUpperCase()),
+    ),
   );
 const noCharges = { total_additional_charges: 0, total_discounts: 0 };
 
@@ -201,18 +347,31 @@ const KEY = { 'x-service-api-key': 'sandbox-dev-key' };
 
 function requestsOf(operationId: string, ids: FuzzIds): fc.Arbitrary<FuzzRequest> {
   const post = (url: fc.Arbitrary<string>, valid: () => Record<string, unknown>) =>
-    fc.tuple(url, bodyOf(operationId, valid), contentType).map(([u, { body, jsonBody }, type]): FuzzRequest => ({
-      operationId, method: 'POST', url: u, headers: { ...KEY, ...(body !== undefined ? { 'content-type': type } : {}) },
-      ...(body !== undefined ? { body } : {}), jsonBody: jsonBody && (type.startsWith('application/json') || body === undefined),
-    }));
-  const get = (url: fc.Arbitrary<string>) => url.map((u): FuzzRequest => ({ operationId, method: 'GET', url: u, headers: KEY, jsonBody: true }));
-  const session = (suffix: string, hold?: string) => idOf(ids, hold).map((id) => `/payments/v1/payment_session/${id}${suffix}`);
-  const token = (suffix: string, own: string) => segmentOf([own, ids.foreignToken]).map((id) => `/api/v1/payment_tokens/${id}${suffix}`);
-  const dispute = (prefix: string, suffix: string) => segmentOf([ids.dispute, ids.foreignDispute]).map((id) => `${prefix}${id}${suffix}`);
-  const provision = (prefix: string) => segmentOf([ids.provisionRequest, ids.foreignProvisionRequest]).map((id) => `${prefix}${id}`);
+    fc.tuple(url, bodyOf(operationId, valid), contentType).map(
+      ([u, { body, jsonBody }, type]): FuzzRequest => ({
+        operationId,
+        method: 'POST',
+        url: u,
+        headers: { ...KEY, ...(body !== undefined ? { 'content-type': type } : {}) },
+        ...(body !== undefined ? { body } : {}),
+        jsonBody: jsonBody && (type.startsWith('application/json') || body === undefined),
+      }),
+    );
+  const get = (url: fc.Arbitrary<string>) =>
+    url.map((u): FuzzRequest => ({ operationId, method: 'GET', url: u, headers: KEY, jsonBody: true }));
+  const session = (suffix: string, hold?: string) =>
+    idOf(ids, hold).map((id) => `/payments/v1/payment_session/${id}${suffix}`);
+  const token = (suffix: string, own: string) =>
+    segmentOf([own, ids.foreignToken]).map((id) => `/api/v1/payment_tokens/${id}${suffix}`);
+  const dispute = (prefix: string, suffix: string) =>
+    segmentOf([ids.dispute, ids.foreignDispute]).map((id) => `${prefix}${id}${suffix}`);
+  const provision = (prefix: string) =>
+    segmentOf([ids.provisionRequest, ids.foreignProvisionRequest]).map((id) => `${prefix}${id}`);
   switch (operationId) {
     case 'createPaymentSession':
-      return post(fc.constant('/payments/v1/create_payment_session'), () => sessionRequest({ idempotency_key: 'fuzz-key', kind: 'authorization' }));
+      return post(fc.constant('/payments/v1/create_payment_session'), () =>
+        sessionRequest({ idempotency_key: 'fuzz-key', kind: 'authorization' }),
+      );
     case 'capturePaymentSession':
       return post(session('/capture'), () => ({ total_amount: 100, idempotency_key: 'fuzz-capture' }));
     case 'voidPaymentSession':
@@ -220,19 +379,35 @@ function requestsOf(operationId: string, ids: FuzzIds): fc.Arbitrary<FuzzRequest
     case 'cancelPaymentSession':
       return post(session('/cancel'), () => ({}));
     case 'createRefund':
-      return post(fc.constant('/payments/v1/refund'), () => ({ payment_id: ids.captured, amount: 1, idempotency_key: 'fuzz-refund', reason: 'customer_request', item_details: null }));
+      return post(fc.constant('/payments/v1/refund'), () => ({
+        payment_id: ids.captured,
+        amount: 1,
+        idempotency_key: 'fuzz-refund',
+        reason: 'customer_request',
+        item_details: null,
+      }));
     case 'retrievePaymentSession':
       return get(session(''));
     case 'listPaymentSessions':
       return get(listQueryOf(operationId, queryOf).map((query) => `/payments/v1/payment_sessions${query}`));
     case 'createPaymentToken':
-      return post(fc.constant('/api/v1/payment_tokens/create'), () => ({ success_url: 'https://shop.example/ok', failure_url: 'https://shop.example/ko', customer_email: 'fuzz-new@example.com', customer_state: 'CA', metadata: '{}', idempotency_key: 'fuzz-token' }));
+      return post(fc.constant('/api/v1/payment_tokens/create'), () => ({
+        success_url: 'https://shop.example/ok',
+        failure_url: 'https://shop.example/ko',
+        customer_email: 'fuzz-new@example.com',
+        customer_state: 'CA',
+        metadata: '{}',
+        idempotency_key: 'fuzz-token',
+      }));
     case 'retrievePaymentToken':
       return get(token('', ids.token));
     case 'listPaymentTokens':
       return get(listQueryOf(operationId, tokenQueryOf).map((query) => `/api/v1/payment_tokens${query}`));
     case 'updatePaymentToken':
-      return post(token('/update', ids.token), () => ({ update_card_info: false, order_items: [{ name: 'Vitamin D3', sku: 'VITD-2000', quantity: 1, price: 1500, amount_details: noCharges }] }));
+      return post(token('/update', ids.token), () => ({
+        update_card_info: false,
+        order_items: [{ name: 'Vitamin D3', sku: 'VITD-2000', quantity: 1, price: 1500, amount_details: noCharges }],
+      }));
     case 'deletePaymentToken':
       return post(token('/delete', ids.deletableToken), () => ({}));
     case 'retrieveProvisionTokenRequest':
@@ -242,9 +417,22 @@ function requestsOf(operationId: string, ids: FuzzIds): fc.Arbitrary<FuzzRequest
     case 'listCatalogItems':
       return get(listQueryOf(operationId, catalogQueryOf).map((query) => `/api/v1/product_catalog/items/list${query}`));
     case 'createCatalogItem':
-      return post(fc.constant('/api/v1/product_catalog/items/create'), () => ({ sku: 'FUZZ-1', name: 'Fuzz', description: 'Fuzzed', gtin: '00012345678905', image_urls: [] }));
+      return post(fc.constant('/api/v1/product_catalog/items/create'), () => ({
+        sku: 'FUZZ-1',
+        name: 'Fuzz',
+        description: 'Fuzzed',
+        gtin: '00012345678905',
+        image_urls: [],
+      }));
     case 'updateCatalogItem':
-      return post(fc.constant('/api/v1/product_catalog/items/update'), () => ({ sku: 'TH-10', name: 'Thermometer', description: 'Fuzzed', image_urls: [], url: 'https://shop.example/th-10', gtin: null }));
+      return post(fc.constant('/api/v1/product_catalog/items/update'), () => ({
+        sku: 'TH-10',
+        name: 'Thermometer',
+        description: 'Fuzzed',
+        image_urls: [],
+        url: 'https://shop.example/th-10',
+        gtin: null,
+      }));
     case 'retrieveCatalogItem':
       return post(fc.constant('/api/v1/product_catalog/items/detail'), () => ({ sku: 'BPM-200' }));
     case 'retrieveDispute':
@@ -262,7 +450,10 @@ function requestsOf(operationId: string, ids: FuzzIds): fc.Arbitrary<FuzzRequest
   }
 }
 
-const OTHER_METHODS: Record<string, Array<FuzzRequest['method']>> = { get: ['POST', 'PUT', 'DELETE'], post: ['GET', 'PUT', 'DELETE', 'PATCH'] };
+const OTHER_METHODS: Record<string, Array<FuzzRequest['method']>> = {
+  get: ['POST', 'PUT', 'DELETE'],
+  post: ['GET', 'PUT', 'DELETE', 'PATCH'],
+};
 
 /**
  * The operation's requests, and now and then one sent with a method its path does not take (405),
@@ -270,26 +461,55 @@ const OTHER_METHODS: Record<string, Array<FuzzRequest['method']>> = { get: ['POS
  */
 function requests(operationId: string, ids: FuzzIds): fc.Arbitrary<FuzzRequest> {
   const own = requestsOf(operationId, ids);
-  const badKey = fc.tuple(own, fc.constantFrom(undefined, 'not-a-key', '', 'SANDBOX-DEV-KEY')).map(([request, key]): FuzzRequest => {
-    const { 'x-service-api-key': _key, ...headers } = request.headers;
-    return { ...request, headers: key === undefined ? headers : { ...headers, 'x-service-api-key': key } };
-  });
-  const wrongMethod = fc.tuple(own, fc.constantFrom(...OTHER_METHODS[documentOperation(operationId).method]!)).map(([request, method]): FuzzRequest => {
-    const { body: _body, ...rest } = request;
-    const withBody = method !== 'GET' && method !== 'DELETE' && request.body !== undefined;
-    return { ...rest, method, wrongMethod: true, ...(withBody ? { body: request.body } : { headers: { ...KEY } }) };
-  });
-  return fc.oneof({ weight: 18, arbitrary: own }, { weight: 1, arbitrary: wrongMethod }, { weight: 1, arbitrary: badKey });
+  const badKey = fc
+    .tuple(own, fc.constantFrom(undefined, 'not-a-key', '', 'SANDBOX-DEV-KEY'))
+    .map(([request, key]): FuzzRequest => {
+      const { 'x-service-api-key': _key, ...headers } = request.headers;
+      return { ...request, headers: key === undefined ? headers : { ...headers, 'x-service-api-key': key } };
+    });
+  const wrongMethod = fc
+    .tuple(own, fc.constantFrom(...OTHER_METHODS[documentOperation(operationId).method]!))
+    .map(([request, method]): FuzzRequest => {
+      const { body: _body, ...rest } = request;
+      const withBody = method !== 'GET' && method !== 'DELETE' && request.body !== undefined;
+      return { ...rest, method, wrongMethod: true, ...(withBody ? { body: request.body } : { headers: { ...KEY } }) };
+    });
+  return fc.oneof(
+    { weight: 18, arbitrary: own },
+    { weight: 1, arbitrary: wrongMethod },
+    { weight: 1, arbitrary: badKey },
+  );
 }
 
 export const FUZZED_OPERATIONS = [
-  'createPaymentSession', 'retrievePaymentSession', 'listPaymentSessions', 'capturePaymentSession', 'cancelPaymentSession', 'voidPaymentSession', 'createRefund',
-  'createPaymentToken', 'retrievePaymentToken', 'listPaymentTokens', 'updatePaymentToken', 'deletePaymentToken', 'retrieveProvisionTokenRequest',
-  'retrieveProvisionRequestEligibility', 'listCatalogItems', 'createCatalogItem', 'updateCatalogItem', 'retrieveCatalogItem', 'retrieveCheckoutMethod',
-  'retrieveDispute', 'retrieveDisputeRecord', 'listDisputes', 'acceptDispute',
+  'createPaymentSession',
+  'retrievePaymentSession',
+  'listPaymentSessions',
+  'capturePaymentSession',
+  'cancelPaymentSession',
+  'voidPaymentSession',
+  'createRefund',
+  'createPaymentToken',
+  'retrievePaymentToken',
+  'listPaymentTokens',
+  'updatePaymentToken',
+  'deletePaymentToken',
+  'retrieveProvisionTokenRequest',
+  'retrieveProvisionRequestEligibility',
+  'listCatalogItems',
+  'createCatalogItem',
+  'updateCatalogItem',
+  'retrieveCatalogItem',
+  'retrieveCheckoutMethod',
+  'retrieveDispute',
+  'retrieveDisputeRecord',
+  'listDisputes',
+  'acceptDispute',
 ];
 
 /** `perOperation` requests of every fuzzed operation, the same for the same seed. */
 export function fuzzCorpus(ids: FuzzIds, perOperation: number, seed = 20261123): FuzzRequest[] {
-  return FUZZED_OPERATIONS.flatMap((operationId, n) => fc.sample(requests(operationId, ids), { numRuns: perOperation, seed: seed + n }));
+  return FUZZED_OPERATIONS.flatMap((operationId, n) =>
+    fc.sample(requests(operationId, ids), { numRuns: perOperation, seed: seed + n }),
+  );
 }

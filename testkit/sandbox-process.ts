@@ -71,26 +71,63 @@ async function signal(child: ChildProcess, name: NodeJS.Signals, graceMs = 10_00
 /** The caller's environment without the variables the CLI reads, so that the defaults apply (key sandbox-dev-key). */
 export function sandboxEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of ['SANDBOX_API_KEYS', 'SANDBOX_DB', 'HOST', 'PORT', 'SANDBOX_WEBHOOK_URL', 'SANDBOX_WEBHOOK_SECRET', 'SANDBOX_PUBLIC_URL']) delete env[name];
+  for (const name of [
+    'SANDBOX_API_KEYS',
+    'SANDBOX_DB',
+    'HOST',
+    'PORT',
+    'SANDBOX_WEBHOOK_URL',
+    'SANDBOX_WEBHOOK_SECRET',
+    'SANDBOX_PUBLIC_URL',
+  ])
+    delete env[name];
   return env;
 }
 
-async function startOnce(db: string, timeoutMs: number, args: string[] = [], compiled = false, quiet = true, stdoutFile?: string, chosenPort?: number): Promise<SandboxProcess> {
-  const port = chosenPort ?? await freePort();
+async function startOnce(
+  db: string,
+  timeoutMs: number,
+  args: string[] = [],
+  compiled = false,
+  quiet = true,
+  stdoutFile?: string,
+  chosenPort?: number,
+): Promise<SandboxProcess> {
+  const port = chosenPort ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   const entry = compiled ? [path.join('.build', 'cli.js')] : ['--import', 'tsx', path.join('src', 'cli.ts')];
-  const child = spawn(process.execPath, [...entry, 'sandbox', ...(quiet ? ['--quiet'] : []), '--host', '127.0.0.1', '--port', String(port), '--db', db, ...args], {
-    cwd: repoRoot,
-    stdio: ['ignore', stdoutFile === undefined ? 'pipe' : openSync(stdoutFile, 'a'), 'pipe'],
-    env: sandboxEnv(),
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...entry,
+      'sandbox',
+      ...(quiet ? ['--quiet'] : []),
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--db',
+      db,
+      ...args,
+    ],
+    {
+      cwd: repoRoot,
+      stdio: ['ignore', stdoutFile === undefined ? 'pipe' : openSync(stdoutFile, 'a'), 'pipe'],
+      env: sandboxEnv(),
+    },
+  );
   running.add(child);
   child.once('exit', () => running.delete(child));
   let output = '';
   child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
   child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
   try {
-    await waitForHttp(`${baseUrl}/health`, child, { name: 'The sandbox', timeoutMs, ready: (r) => r.status === 200, output: () => output });
+    await waitForHttp(`${baseUrl}/health`, child, {
+      name: 'The sandbox',
+      timeoutMs,
+      ready: (r) => r.status === 200,
+      output: () => output,
+    });
   } catch (error) {
     await signal(child, 'SIGKILL');
     throw error;
@@ -112,7 +149,15 @@ export async function startSandboxProcess(options: SandboxProcessOptions = {}): 
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      return await startOnce(db, timeoutMs, options.args, options.compiled, options.quiet ?? true, options.stdoutFile, options.port);
+      return await startOnce(
+        db,
+        timeoutMs,
+        options.args,
+        options.compiled,
+        options.quiet ?? true,
+        options.stdoutFile,
+        options.port,
+      );
     } catch (error) {
       lastError = error;
       if (!/EADDRINUSE/.test((error as Error).message)) throw error;

@@ -30,7 +30,11 @@ export function documentViolations(method: string, rawPath: string, status: numb
   const route = routeOf(method, path);
   if (!route) {
     // Unknown routes and wrong methods answer the contract's shared 404 / 405.
-    const shared: Record<number, string> = { 404: 'NotFoundError', 405: 'MethodNotAllowedError', 401: 'UnauthorizedError' };
+    const shared: Record<number, string> = {
+      404: 'NotFoundError',
+      405: 'MethodNotAllowedError',
+      401: 'UnauthorizedError',
+    };
     if (!shared[status]) return [`${method} ${path} is no route of the documents, yet answered ${status}`];
     const validate = validatorAt(`#/components/schemas/${shared[status]}`);
     return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
@@ -66,7 +70,14 @@ export function sessionRequest(overrides: Record<string, unknown> = {}) {
     customer_name: 'Jane Doe',
     metadata: '{"order_id":"A-1001"}',
     order_items: [
-      { name: 'Blood pressure monitor', sku: 'BPM-200', item_id: 'line-1', quantity: 1, price: 4999, amount_details: { total_additional_charges: 0, total_discounts: -500 } },
+      {
+        name: 'Blood pressure monitor',
+        sku: 'BPM-200',
+        item_id: 'line-1',
+        quantity: 1,
+        price: 4999,
+        amount_details: { total_additional_charges: 0, total_discounts: -500 },
+      },
       { name: 'Thermometer', sku: 'TH-10', quantity: 2, price: 1250, amount_details: noCharges },
     ],
     ...overrides,
@@ -85,17 +96,26 @@ export function testSandbox() {
     let payload: string | undefined = options.raw;
     if (payload === undefined && options.body !== undefined) payload = JSON.stringify(options.body);
     if (payload !== undefined) headers['content-type'] ??= 'application/json';
-    const response = await app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined ? { payload } : {}) });
+    const response = await app.inject({
+      method: method as 'GET',
+      url,
+      headers,
+      ...(payload !== undefined ? { payload } : {}),
+    });
     const type = String(response.headers['content-type'] ?? '');
     const body = type.includes('json') ? response.json() : response.body;
     if (!options.undocumented) {
       const problems = documentViolations(method, url.split('?')[0]!, response.statusCode, body);
-      if (problems.length > 0) throw new Error(`${method} ${url} → ${response.statusCode} breaks the document:\n${problems.join('\n')}\n${JSON.stringify(body)}`);
+      if (problems.length > 0)
+        throw new Error(
+          `${method} ${url} → ${response.statusCode} breaks the document:\n${problems.join('\n')}\n${JSON.stringify(body)}`,
+        );
     }
     return { status: response.statusCode, body: body as T, headers: response.headers };
   }
 
-  const post = <T = any>(url: string, body?: unknown, options: CallOptions = {}) => call<T>('POST', url, { ...options, body });
+  const post = <T = any>(url: string, body?: unknown, options: CallOptions = {}) =>
+    call<T>('POST', url, { ...options, body });
   const get = <T = any>(url: string, options: CallOptions = {}) => call<T>('GET', url, options);
 
   async function createSession(overrides: Record<string, unknown> = {}, options: CallOptions = {}): Promise<string> {
@@ -116,10 +136,15 @@ export function testSandbox() {
     get,
     session,
     createSession,
-    complete: (id: string, eligible = true) => post(`/sandbox/v1/payment_sessions/${id}/complete_checkout`, { eligible }),
-    review: (id: string, decision: 'accept' | 'decline') => post(`/sandbox/v1/payment_sessions/${id}/review`, { decision }),
+    complete: (id: string, eligible = true) =>
+      post(`/sandbox/v1/payment_sessions/${id}/complete_checkout`, { eligible }),
+    review: (id: string, decision: 'accept' | 'decline') =>
+      post(`/sandbox/v1/payment_sessions/${id}/review`, { decision }),
     detail: (id: string) => get(session(id)),
-    outbox: (eventType?: string) => get(`/sandbox/v1/outbox?limit=1000${eventType ? `&event_type=${encodeURIComponent(eventType)}` : ''}`).then((r) => r.body.events as Array<{ id: string; event_type: string; payload: any }>),
+    outbox: (eventType?: string) =>
+      get(`/sandbox/v1/outbox?limit=1000${eventType ? `&event_type=${encodeURIComponent(eventType)}` : ''}`).then(
+        (r) => r.body.events as Array<{ id: string; event_type: string; payload: any }>,
+      ),
     /** A captured one-time payment (create, checkout, review accepted). */
     async capturedOneTime(overrides: Record<string, unknown> = {}) {
       const id = await createSession(overrides);

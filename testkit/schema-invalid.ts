@@ -35,7 +35,15 @@ const typesOf = (schema: JsonSchema): string[] => {
 };
 
 /** One value of each JSON type; those the schema's types allow are left out. */
-const SAMPLE_OF_TYPE: Record<string, unknown> = { string: 'text', integer: 7, number: 7.5, boolean: true, null: null, array: [1], object: { a: 1 } };
+const SAMPLE_OF_TYPE: Record<string, unknown> = {
+  string: 'text',
+  integer: 7,
+  number: 7.5,
+  boolean: true,
+  null: null,
+  array: [1],
+  object: { a: 1 },
+};
 
 const BAD_FORMAT: Record<string, string[]> = {
   email: ['not-an-email', '@', 'a@'],
@@ -53,7 +61,11 @@ export function forbiddenValues(schema: JsonSchema): unknown[] {
   const values: unknown[] = [];
   if (types.length > 0) {
     const allowed = new Set(types.includes('number') ? [...types, 'integer'] : types);
-    values.push(...Object.entries(SAMPLE_OF_TYPE).filter(([type]) => !allowed.has(type)).map(([, value]) => value));
+    values.push(
+      ...Object.entries(SAMPLE_OF_TYPE)
+        .filter(([type]) => !allowed.has(type))
+        .map(([, value]) => value),
+    );
     if (allowed.has('integer') && !allowed.has('number')) values.push(1.5, '12');
   }
   if (schema.minimum !== undefined) values.push(schema.minimum - 1, -1e308);
@@ -65,17 +77,23 @@ export function forbiddenValues(schema: JsonSchema): unknown[] {
   if (schema.minLength) values.push('');
   if (schema.format && BAD_FORMAT[schema.format]) values.push(...BAD_FORMAT[schema.format]!);
   if (schema.pattern) values.push('\u0000 no pattern matches this');
-  if (schema.enum) values.push('NOT_IN_ENUM', `${String(schema.enum.find((v) => typeof v === 'string') ?? 'x').toUpperCase()}_`);
+  if (schema.enum)
+    values.push('NOT_IN_ENUM', `${String(schema.enum.find((v) => typeof v === 'string') ?? 'x').toUpperCase()}_`);
   if (schema.minItems) values.push([]);
-  if (schema.maxItems !== undefined && schema.items) values.push(Array.from({ length: schema.maxItems + 1 }, () => SAMPLE_OF_TYPE[typesOf(schema.items!)[0] ?? 'string']));
+  if (schema.maxItems !== undefined && schema.items)
+    values.push(
+      Array.from({ length: schema.maxItems + 1 }, () => SAMPLE_OF_TYPE[typesOf(schema.items!)[0] ?? 'string']),
+    );
   return values;
 }
 
 type Body = Record<string, unknown>;
 export type BodyMutation = (body: Body) => Body;
 
-const isObjectSchema = (schema: JsonSchema | undefined): boolean => !!schema && (typesOf(schema).includes('object') || !!schema.properties);
-const isPlainObject = (value: unknown): value is Body => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObjectSchema = (schema: JsonSchema | undefined): boolean =>
+  !!schema && (typesOf(schema).includes('object') || !!schema.properties);
+const isPlainObject = (value: unknown): value is Body =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Mutations of a valid object that its schema forbids: drop a required field, give a field a
@@ -87,28 +105,46 @@ export function schemaMutations(schema: JsonSchema, depth = 2): fc.Arbitrary<Bod
   const options: Array<fc.Arbitrary<BodyMutation>> = [];
   const required = (schema.required ?? []).filter((name) => schema.properties?.[name]);
   if (required.length > 0) {
-    options.push(fc.constantFrom(...required).map((name) => (body: Body) => Object.fromEntries(Object.entries(body).filter(([k]) => k !== name))));
+    options.push(
+      fc
+        .constantFrom(...required)
+        .map((name) => (body: Body) => Object.fromEntries(Object.entries(body).filter(([k]) => k !== name))),
+    );
   }
   const withForbidden = properties
     .map(([name, property]) => ({ name, values: forbiddenValues(property) }))
     .filter(({ values }) => values.length > 0);
   if (withForbidden.length > 0) {
-    options.push(fc.constantFrom(...withForbidden).chain(({ name, values }) => fc.constantFrom(...values).map((value) => (body: Body) => ({ ...body, [name]: value }))));
+    options.push(
+      fc
+        .constantFrom(...withForbidden)
+        .chain(({ name, values }) =>
+          fc.constantFrom(...values).map((value) => (body: Body) => ({ ...body, [name]: value })),
+        ),
+    );
   }
   if (schema.additionalProperties === false) {
-    options.push(fc.string({ minLength: 1, maxLength: 10 }).filter((k) => !schema.properties?.[k]).map((name) => (body: Body) => ({ ...body, [name]: 'unexpected' })));
+    options.push(
+      fc
+        .string({ minLength: 1, maxLength: 10 })
+        .filter((k) => !schema.properties?.[k])
+        .map((name) => (body: Body) => ({ ...body, [name]: 'unexpected' })),
+    );
   }
   if (depth > 0) {
     for (const [name, property] of properties) {
       const nested = isObjectSchema(property) ? property : isObjectSchema(property.items) ? property.items : undefined;
       const inner = nested && schemaMutations(nested, depth - 1);
       if (!inner) continue;
-      options.push(inner.map((mutate: BodyMutation) => (body: Body) => {
-        const value = body[name];
-        if (isPlainObject(value)) return { ...body, [name]: mutate(value) };
-        if (Array.isArray(value) && isPlainObject(value[0])) return { ...body, [name]: [mutate(value[0]), ...value.slice(1)] };
-        return body;
-      }));
+      options.push(
+        inner.map((mutate: BodyMutation) => (body: Body) => {
+          const value = body[name];
+          if (isPlainObject(value)) return { ...body, [name]: mutate(value) };
+          if (Array.isArray(value) && isPlainObject(value[0]))
+            return { ...body, [name]: [mutate(value[0]), ...value.slice(1)] };
+          return body;
+        }),
+      );
     }
   }
   return options.length > 0 ? fc.oneof(...options) : undefined;
@@ -116,6 +152,8 @@ export function schemaMutations(schema: JsonSchema, depth = 2): fc.Arbitrary<Bod
 
 /** A query value its parameter's schema forbids, as the text a URL carries. */
 export function forbiddenQueryValues(schema: JsonSchema): string[] {
-  const values = forbiddenValues(schema).filter((v) => v !== null && typeof v !== 'object').map(String);
+  const values = forbiddenValues(schema)
+    .filter((v) => v !== null && typeof v !== 'object')
+    .map(String);
   return values.length > 0 ? values : ['\u0000'];
 }

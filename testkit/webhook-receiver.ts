@@ -35,7 +35,9 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(options: { secret?: string; legacyKey?: string; port?: number; answer?: (n: number) => Answer } = {}): Promise<Receiver> {
+export async function startReceiver(
+  options: { secret?: string; legacyKey?: string; port?: number; answer?: (n: number) => Answer } = {},
+): Promise<Receiver> {
   const accepted: Received[] = [];
   const arrived: string[] = [];
   const rejected: string[] = [];
@@ -47,9 +49,10 @@ export async function startReceiver(options: { secret?: string; legacyKey?: stri
     if (request.method === 'GET') {
       const url = new URL(request.url ?? '/', 'http://receiver');
       const src = url.searchParams.get('src');
-      const body = url.pathname === '/parent' && src
-        ? `<!doctype html><html lang="en"><head><title>Parent</title></head><body><main><h1>Parent</h1><iframe title="Checkout" src="${src.replace(/"/g, '&quot;')}" width="600" height="900"></iframe></main><script>window.messages=[];addEventListener('message',(e)=>window.messages.push(e.data));</script></body></html>`
-        : '<!doctype html><html lang="en"><head><title>Landed</title></head><body><main><h1>Landed</h1></main></body></html>';
+      const body =
+        url.pathname === '/parent' && src
+          ? `<!doctype html><html lang="en"><head><title>Parent</title></head><body><main><h1>Parent</h1><iframe title="Checkout" src="${src.replace(/"/g, '&quot;')}" width="600" height="900"></iframe></main><script>window.messages=[];addEventListener('message',(e)=>window.messages.push(e.data));</script></body></html>`
+          : '<!doctype html><html lang="en"><head><title>Landed</title></head><body><main><h1>Landed</h1></main></body></html>';
       return void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
     }
     const chunks: Buffer[] = [];
@@ -65,7 +68,12 @@ export async function startReceiver(options: { secret?: string; legacyKey?: stri
       // A success of another kind than the 204 receivers must answer: not recorded as accepted.
       if (answer === 'ok-200') return void response.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
       if (answer === 'ok-202') return void response.writeHead(202).end();
-      if (answer === 'hold') return void held.push({ raw, accept: () => accept(request, response, raw, arrivedAt), reset: () => request.socket.destroy() });
+      if (answer === 'hold')
+        return void held.push({
+          raw,
+          accept: () => accept(request, response, raw, arrivedAt),
+          reset: () => request.socket.destroy(),
+        });
       accept(request, response, raw, arrivedAt);
     });
   });
@@ -73,11 +81,16 @@ export async function startReceiver(options: { secret?: string; legacyKey?: stri
   function accept(request: http.IncomingMessage, response: http.ServerResponse, raw: string, arrivedAt: number): void {
     let body: Record<string, any>;
     if (options.legacyKey !== undefined) {
-      if (request.headers['x-service-api-key'] !== options.legacyKey) rejected.push(`legacy key ${String(request.headers['x-service-api-key'])}`);
+      if (request.headers['x-service-api-key'] !== options.legacyKey)
+        rejected.push(`legacy key ${String(request.headers['x-service-api-key'])}`);
       body = JSON.parse(raw) as Record<string, any>;
     } else {
       try {
-        body = verifyWebhook({ rawBody: raw, signatureHeader: String(request.headers['x-service-signature']), secret: options.secret ?? '' }) as unknown as Record<string, any>;
+        body = verifyWebhook({
+          rawBody: raw,
+          signatureHeader: String(request.headers['x-service-signature']),
+          secret: options.secret ?? '',
+        }) as unknown as Record<string, any>;
       } catch (error) {
         rejected.push((error as Error).message);
         return void response.writeHead(400).end();
@@ -96,20 +109,30 @@ export async function startReceiver(options: { secret?: string; legacyKey?: stri
   });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/webhooks`, origin: `http://127.0.0.1:${port}`, port, accepted, arrived, rejected,
+    url: `http://127.0.0.1:${port}/webhooks`,
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    accepted,
+    arrived,
+    rejected,
     held: () => held.map((request) => request.raw),
     releaseHeld: (answer = 'ok') => {
       for (const request of held.splice(0)) (answer === 'ok' ? request.accept : request.reset)();
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
 /** Waits until the condition holds, checking every 20 ms, or fails after `timeoutMs`. */
-export async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'the condition'): Promise<void> {
+export async function until(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+  what = 'the condition',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);

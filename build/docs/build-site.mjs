@@ -10,15 +10,43 @@
 //   downloads/            the contract's documents: OpenAPI 3.1, and its 3.0.3 companion
 // A stamp of its inputs lets `npm start` rebuild only when the contract or a guide changed.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { operationIdsOf, SAMPLE_PROGRAMS } from '../lib/samples.mjs';
 import { root, runTool } from '../lib/tools.ts';
-import { consoleDocument, documentLinks, DOCUMENTS, GUIDES, landingPage, layout, referenceAnchors, renderGuide, titleOf, tryItPage, tryItScript } from './pages.mjs';
-import { consoleAnchor, operationsOf, redocOptions, referenceDocument, samplePrograms, withReferenceLinks } from './reference-document.mjs';
+import {
+  consoleDocument,
+  documentLinks,
+  DOCUMENTS,
+  GUIDES,
+  landingPage,
+  layout,
+  referenceAnchors,
+  renderGuide,
+  titleOf,
+  tryItPage,
+  tryItScript,
+} from './pages.mjs';
+import {
+  consoleAnchor,
+  operationsOf,
+  redocOptions,
+  referenceDocument,
+  samplePrograms,
+  withReferenceLinks,
+} from './reference-document.mjs';
 import { SEQUENCES, sequenceSvg } from './sequence-diagrams.mjs';
 import { stateDiagrams } from './state-diagrams.mjs';
 
@@ -32,12 +60,20 @@ function scalarBundle() {
 
 /** Every file the site is made from: the contract's documents, the guides, the samples programs, and this builder. */
 function inputs() {
-  const files = [...DOCUMENTS.map(({ file }) => path.join(root, 'generated', file)), scalarBundle(),
-    path.join(root, 'build', 'lib', 'samples.mjs')];
+  const files = [
+    ...DOCUMENTS.map(({ file }) => path.join(root, 'generated', file)),
+    scalarBundle(),
+    path.join(root, 'build', 'lib', 'samples.mjs'),
+  ];
   // A missing program is not an input: the build names it.
   files.push(...SAMPLE_PROGRAMS.map(({ file }) => path.join(root, file)).filter((file) => existsSync(file)));
   for (const dir of [path.join(root, 'docs'), path.join(root, 'docs', 'guides'), here]) {
-    if (existsSync(dir)) files.push(...readdirSync(dir).filter((f) => /\.(md|mjs|hbs|css)$/.test(f)).map((f) => path.join(dir, f)));
+    if (existsSync(dir))
+      files.push(
+        ...readdirSync(dir)
+          .filter((f) => /\.(md|mjs|hbs|css)$/.test(f))
+          .map((f) => path.join(dir, f)),
+      );
   }
   return files.sort();
 }
@@ -50,7 +86,8 @@ export function inputsHash() {
 
 const STAMP = '.inputs-sha256';
 /** Whether the site in `out` was built from the inputs as they are now. */
-export const isFresh = (out) => existsSync(path.join(out, STAMP)) && readFileSync(path.join(out, STAMP), 'utf8') === inputsHash();
+export const isFresh = (out) =>
+  existsSync(path.join(out, STAMP)) && readFileSync(path.join(out, STAMP), 'utf8') === inputsHash();
 
 // Redoc's sidebar credits Redocly with a logo it loads from its CDN; the same credit, drawn here.
 const REDOCLY_LOGO = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g;
@@ -63,7 +100,8 @@ const LOCAL_LOGO = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://
  */
 function offlineReference(file) {
   const html = readFileSync(file, 'utf8').replace(REDOCLY_LOGO, LOCAL_LOGO);
-  if (/<script[^>]+src=["']?https?:/.test(html) || /redoc\.standalone\.js/.test(html)) throw new Error('The reference loads Redoc from a CDN: build it with --inlineBundle');
+  if (/<script[^>]+src=["']?https?:/.test(html) || /redoc\.standalone\.js/.test(html))
+    throw new Error('The reference loads Redoc from a CDN: build it with --inlineBundle');
   writeFileSync(file, html);
 }
 
@@ -73,13 +111,17 @@ function offlineReference(file) {
  */
 const summaryOf = (markdown) => {
   const paragraph = (markdown.split('\n\n').find((block) => block.trim() && !block.startsWith('#')) ?? '')
-    .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1').replace(/`|\*\*?/g, '').replace(/\s+/g, ' ').trim();
+    .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1')
+    .replace(/`|\*\*?/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return /^.*?\.(?=\s|$)/.exec(paragraph)?.[0] ?? paragraph;
 };
 
 export async function buildSite(out = path.join(root, 'site'), { quiet = false, docs = path.join(root, 'docs') } = {}) {
   rmSync(out, { recursive: true, force: true });
-  for (const dir of ['assets', 'reference', 'guides', 'try', 'downloads']) mkdirSync(path.join(out, dir), { recursive: true });
+  for (const dir of ['assets', 'reference', 'guides', 'try', 'downloads'])
+    mkdirSync(path.join(out, dir), { recursive: true });
   const doc = JSON.parse(readFileSync(path.join(root, 'generated', 'openapi.json'), 'utf8'));
 
   // Redoc renders its own copy of the contract; the published documents stay as they are.
@@ -90,13 +132,26 @@ export async function buildSite(out = path.join(root, 'site'), { quiet = false, 
     const options = path.join(scratch, 'redoc-options.json');
     writeFileSync(copy, JSON.stringify(referenceDocument(doc, programs)));
     writeFileSync(options, JSON.stringify(redocOptions(programs)));
-    runTool('redocly', [
-      'build-docs', copy, '--inlineBundle', '--title', 'API reference · HSA/FSA Checkout API',
-      '--template', path.join(here, 'reference.hbs'), '--openapi', options,
-      // The contract's documents, both versions, in the bar above the reference.
-      '--templateOptions.documents', documentLinks('../'),
-      '-o', path.join(out, 'reference', 'index.html'),
-    ], { quiet });
+    runTool(
+      'redocly',
+      [
+        'build-docs',
+        copy,
+        '--inlineBundle',
+        '--title',
+        'API reference · HSA/FSA Checkout API',
+        '--template',
+        path.join(here, 'reference.hbs'),
+        '--openapi',
+        options,
+        // The contract's documents, both versions, in the bar above the reference.
+        '--templateOptions.documents',
+        documentLinks('../'),
+        '-o',
+        path.join(out, 'reference', 'index.html'),
+      ],
+      { quiet },
+    );
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -112,16 +167,26 @@ export async function buildSite(out = path.join(root, 'site'), { quiet = false, 
   const anchorOf = referenceAnchors(doc);
   for (const guide of guides) {
     const body = renderGuide(guide.markdown, diagrams, anchorOf);
-    writeFileSync(path.join(out, 'guides', `${guide.slug}.html`), layout({ title: guide.title, body, depth: 1, current: 'Guides', guides, activeGuide: guide.slug }));
+    writeFileSync(
+      path.join(out, 'guides', `${guide.slug}.html`),
+      layout({ title: guide.title, body, depth: 1, current: 'Guides', guides, activeGuide: guide.slug }),
+    );
   }
-  writeFileSync(path.join(out, 'index.html'), landingPage({
-    guides,
-    operations: Object.values(doc.paths).flatMap((item) => Object.values(item).filter((op) => op?.operationId)).length,
-    webhooks: Object.keys(doc.webhooks).length,
-  }));
+  writeFileSync(
+    path.join(out, 'index.html'),
+    landingPage({
+      guides,
+      operations: Object.values(doc.paths).flatMap((item) => Object.values(item).filter((op) => op?.operationId))
+        .length,
+      webhooks: Object.keys(doc.webhooks).length,
+    }),
+  );
   copyFileSync(scalarBundle(), path.join(out, 'try', 'scalar.js'));
   writeFileSync(path.join(out, 'try', 'index.html'), tryItPage());
-  writeFileSync(path.join(out, 'try', 'console.js'), tryItScript(Object.fromEntries(operationsOf(doc).map((entry) => [entry.op.operationId, consoleAnchor(entry)]))));
+  writeFileSync(
+    path.join(out, 'try', 'console.js'),
+    tryItScript(Object.fromEntries(operationsOf(doc).map((entry) => [entry.op.operationId, consoleAnchor(entry)]))),
+  );
   writeFileSync(path.join(out, 'try', 'openapi.json'), JSON.stringify(withReferenceLinks(consoleDocument(doc))));
   copyFileSync(path.join(here, 'site.css'), path.join(out, 'assets', 'site.css'));
   for (const { file } of DOCUMENTS) copyFileSync(path.join(root, 'generated', file), path.join(out, 'downloads', file));

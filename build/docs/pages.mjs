@@ -29,8 +29,10 @@ export const DOCUMENTS = [
 ];
 
 /** The links to the documents of one OpenAPI version, `up` leading to the site's root. */
-const downloads = (version, up) => DOCUMENTS.filter((d) => d.version === version)
-  .map((d) => `<a href="${up}downloads/${d.file}" download><code>${d.file}</code></a>`).join(' · ');
+const downloads = (version, up) =>
+  DOCUMENTS.filter((d) => d.version === version)
+    .map((d) => `<a href="${up}downloads/${d.file}" download><code>${d.file}</code></a>`)
+    .join(' · ');
 
 /** Both documents, one line each: on the landing page, and in the bar above the reference. */
 export const documentLinks = (up = '') => `<ul class="documents">
@@ -38,7 +40,8 @@ export const documentLinks = (up = '') => `<ul class="documents">
 <li>OpenAPI 3.0.3, the same contract for tools that read only 3.0 (what 3.0 cannot say is kept in <code>x-</code> extensions): ${downloads('3.0.3', up)}</li>
 </ul>`;
 
-export const escapeHtml = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+export const escapeHtml = (text) =>
+  String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** A guide's title: its first level-1 heading. */
 export const titleOf = (markdown) => {
@@ -48,7 +51,13 @@ export const titleOf = (markdown) => {
 };
 
 /** Turns a Markdown heading into the id of its anchor, as GitHub does (lower case, dashes). */
-const slugOf = (text) => text.toLowerCase().replace(/<[^>]+>/g, '').replace(/[^\p{L}\p{N}\s-]/gu, '').trim().replace(/\s+/g, '-');
+const slugOf = (text) =>
+  text
+    .toLowerCase()
+    .replace(/<[^>]+>/g, '')
+    .replace(/[^\p{L}\p{N}\s-]/gu, '')
+    .trim()
+    .replace(/\s+/g, '-');
 
 /**
  * Where a reference link of a guide lands in the rendered reference: guides write
@@ -61,7 +70,10 @@ export function referenceAnchors(doc) {
   return (hash) => {
     const [kind, name] = [hash.split('/')[0], decodeURIComponent(hash.slice(hash.indexOf('/') + 1))];
     const found = kind === '#operation' ? operations.get(name) : kind === '#tag' ? tags.get(name) : undefined;
-    if (!found) throw new Error(`A guide links to ${hash} in the reference, which has no such ${kind === '#operation' ? 'operation' : 'tag'}`);
+    if (!found)
+      throw new Error(
+        `A guide links to ${hash} in the reference, which has no such ${kind === '#operation' ? 'operation' : 'tag'}`,
+      );
     return found;
   };
 }
@@ -93,10 +105,16 @@ function markdownRenderer(anchorOf) {
 export function renderGuide(markdown, diagrams, anchorOf = (hash) => hash) {
   // A region that scrolls sideways (a code block, a wide table) takes the keyboard focus, so that
   // a reader without a mouse can scroll it.
-  const html = markdownRenderer(anchorOf).parse(markdown).replace(/<pre>/g, '<pre tabindex="0">').replace(/<table>/g, '<table tabindex="0">');
+  const html = markdownRenderer(anchorOf)
+    .parse(markdown)
+    .replace(/<pre>/g, '<pre tabindex="0">')
+    .replace(/<table>/g, '<table tabindex="0">');
   return html.replace(/<!--\s*diagram:\s*([\w-]+)\s*-->/g, (_m, name) => {
     const svg = diagrams[name];
-    if (!svg) throw new Error(`A guide asks for the diagram "${name}", which does not exist (known: ${Object.keys(diagrams).join(', ')})`);
+    if (!svg)
+      throw new Error(
+        `A guide asks for the diagram "${name}", which does not exist (known: ${Object.keys(diagrams).join(', ')})`,
+      );
     const label = /aria-label="([^"]*)"/.exec(svg)?.[1] ?? name;
     return `<figure class="diagram" tabindex="0">${svg}<figcaption>${label}</figcaption></figure>`;
   });
@@ -116,10 +134,13 @@ const NAV = [
  */
 export function layout({ title, body, depth, current, guides = [], activeGuide }) {
   const up = '../'.repeat(depth);
-  const nav = NAV.map(({ href, label }) => `<a href="${up}${href}"${label === current ? ' aria-current="page"' : ''}>${label}</a>`).join('');
-  const side = guides.length > 0
-    ? `<nav class="guides" aria-label="Guides"><h2>Guides</h2><ul>${guides.map((g) => `<li><a href="${up}guides/${g.slug}.html"${g.slug === activeGuide ? ' aria-current="page"' : ''}>${escapeHtml(g.title)}</a></li>`).join('')}</ul></nav>`
-    : '';
+  const nav = NAV.map(
+    ({ href, label }) => `<a href="${up}${href}"${label === current ? ' aria-current="page"' : ''}>${label}</a>`,
+  ).join('');
+  const side =
+    guides.length > 0
+      ? `<nav class="guides" aria-label="Guides"><h2>Guides</h2><ul>${guides.map((g) => `<li><a href="${up}guides/${g.slug}.html"${g.slug === activeGuide ? ' aria-current="page"' : ''}>${escapeHtml(g.title)}</a></li>`).join('')}</ul></nav>`
+      : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -212,7 +233,9 @@ export function consoleDocument(doc) {
  * as `../try/?operation=<operationId>` (Redoc keeps a link with a `#` inside its own page), and the
  * console opens at that operation.
  */
-export const tryItScript = (anchors) => `// Starts Scalar on the sandbox that serves this page: its contract, its origin, its development key.
+export const tryItScript = (
+  anchors,
+) => `// Starts Scalar on the sandbox that serves this page: its contract, its origin, its development key.
 (function () {
   if (location.protocol === 'file:') {
     document.getElementById('offline').hidden = false;

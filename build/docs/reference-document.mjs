@@ -14,11 +14,16 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'tr
 /** Each operation of a document with its path, method and first tag. */
 export function operationsOf(doc) {
   return Object.entries(doc.paths ?? {}).flatMap(([route, item]) =>
-    METHODS.filter((method) => item[method]?.operationId).map((method) => ({ route, method, op: item[method] })));
+    METHODS.filter((method) => item[method]?.operationId).map((method) => ({ route, method, op: item[method] })),
+  );
 }
 
 /** A name as Redoc and Scalar put it in an anchor: lower case, dashes between words. */
-export const anchorSlug = (name) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+export const anchorSlug = (name) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /** Where an operation is in the reference (Redoc): `#/<tag-slug>/<operationid>`. */
 export const referenceAnchor = ({ op }) => `#/${anchorSlug(op.tags[0])}/${op.operationId.toLowerCase()}`;
@@ -27,7 +32,8 @@ export const referenceAnchor = ({ op }) => `#/${anchorSlug(op.tags[0])}/${op.ope
  * Where an operation is in the try-it console (Scalar): `#tag/<tag-slug>/<METHOD><path>`. The
  * reference links it as `../try/?operation=<operationId>`, which the console turns into this.
  */
-export const consoleAnchor = ({ route, method, op }) => `#tag/${anchorSlug(op.tags[0])}/${method.toUpperCase()}${route}`;
+export const consoleAnchor = ({ route, method, op }) =>
+  `#tag/${anchorSlug(op.tags[0])}/${method.toUpperCase()}${route}`;
 
 /**
  * The samples of every program of SAMPLE_PROGRAMS, in its order: `{ label, lang, samples:
@@ -36,9 +42,11 @@ export const consoleAnchor = ({ route, method, op }) => `#tag/${anchorSlug(op.ta
  */
 export function samplePrograms(root, operationIds, programs = SAMPLE_PROGRAMS) {
   return programs.map(({ file, label, lang }) => {
-    if (!existsSync(path.join(root, file))) throw new Error(`The samples of the reference need ${file}, which is missing`);
+    if (!existsSync(path.join(root, file)))
+      throw new Error(`The samples of the reference need ${file}, which is missing`);
     const { samples, problems } = samplesOf(readFileSync(path.join(root, file), 'utf8'), commentOf(file), operationIds);
-    if (problems.length > 0) throw new Error(`The samples of ${file} cannot be quoted in the reference:\n${problems.join('\n')}`);
+    if (problems.length > 0)
+      throw new Error(`The samples of ${file} cannot be quoted in the reference:\n${problems.join('\n')}`);
     return { label, lang, samples };
   });
 }
@@ -51,7 +59,11 @@ export function referenceDocument(doc, programs) {
   copy.servers = [SANDBOX_SERVER, ...(copy.servers ?? []).filter((server) => server.url !== SANDBOX_SERVER.url)];
   for (const entry of operationsOf(copy)) {
     const { op } = entry;
-    op['x-codeSamples'] = programs.map(({ label, lang, samples }) => ({ lang, label, source: samples.get(op.operationId) }));
+    op['x-codeSamples'] = programs.map(({ label, lang, samples }) => ({
+      lang,
+      label,
+      source: samples.get(op.operationId),
+    }));
     op.description = withLine(op.description, `[Try it in the console](../try/?operation=${op.operationId})`);
   }
   return copy;
@@ -62,10 +74,16 @@ export function referenceDocument(doc, programs) {
  * order (by default it offers its own generated samples, and shows an x-codeSample only for a
  * label it knows).
  */
-export const redocOptions = (programs) => ({ codeSamples: { languages: programs.map(({ label, lang }) => ({ label, lang })) } });
+export const redocOptions = (programs) => ({
+  codeSamples: { languages: programs.map(({ label, lang }) => ({ label, lang })) },
+});
 
 /** The console's link back: every operation of its copy leads to the same operation in the reference. */
 export function withReferenceLinks(doc) {
-  for (const entry of operationsOf(doc)) entry.op.description = withLine(entry.op.description, `[Read it in the reference](../reference/${referenceAnchor(entry)})`);
+  for (const entry of operationsOf(doc))
+    entry.op.description = withLine(
+      entry.op.description,
+      `[Read it in the reference](../reference/${referenceAnchor(entry)})`,
+    );
   return doc;
 }

@@ -2,7 +2,8 @@
 // lifelines, and one arrow per message, top to bottom. Graphviz lays out graphs, not sequences,
 // and a few lines of SVG do this without a script in the reader's browser.
 
-const escapeHtml = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text) =>
+  String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const COLUMN = 190;
 const ROW = 46;
@@ -24,7 +25,9 @@ export function sequenceSvg({ title, participants, steps }) {
   for (const name of participants) {
     parts.push(`<rect x="${x(name) - 78}" y="8" width="156" height="34" rx="6" fill="#eef2ff" stroke="#3730a3"/>`);
     parts.push(`<text x="${x(name)}" y="30" text-anchor="middle" font-weight="600">${escapeHtml(name)}</text>`);
-    parts.push(`<line x1="${x(name)}" y1="42" x2="${x(name)}" y2="${height - 8}" stroke="#9ca3af" stroke-dasharray="4 4"/>`);
+    parts.push(
+      `<line x1="${x(name)}" y1="42" x2="${x(name)}" y2="${height - 8}" stroke="#9ca3af" stroke-dasharray="4 4"/>`,
+    );
   }
   steps.forEach((step, n) => {
     const y = TOP + n * ROW + 24;
@@ -34,18 +37,24 @@ export function sequenceSvg({ title, participants, steps }) {
       const half = Math.max((Math.max(...xs) - Math.min(...xs)) / 2 + 80, step.note.length * 3.3 + 12);
       const middle = (Math.max(...xs) + Math.min(...xs)) / 2;
       const [left, right] = [Math.max(2, middle - half), Math.min(width - 2, middle + half)];
-      parts.push(`<rect x="${left}" y="${y - 22}" width="${right - left}" height="30" rx="4" fill="#fef9c3" stroke="#a16207"/>`);
+      parts.push(
+        `<rect x="${left}" y="${y - 22}" width="${right - left}" height="30" rx="4" fill="#fef9c3" stroke="#a16207"/>`,
+      );
       parts.push(`<text x="${(left + right) / 2}" y="${y - 2}" text-anchor="middle">${escapeHtml(step.note)}</text>`);
       return;
     }
     const [from, to] = [x(step.from), x(step.to)];
     const tip = from < to ? to - 2 : to + 2;
-    parts.push(`<line x1="${from}" y1="${y}" x2="${tip}" y2="${y}" stroke="#1f2937" stroke-width="1.4"${step.reply ? ' stroke-dasharray="6 4"' : ''} marker-end="url(#arrow)"/>`);
+    parts.push(
+      `<line x1="${from}" y1="${y}" x2="${tip}" y2="${y}" stroke="#1f2937" stroke-width="1.4"${step.reply ? ' stroke-dasharray="6 4"' : ''} marker-end="url(#arrow)"/>`,
+    );
     parts.push(`<text x="${(from + to) / 2}" y="${y - 7}" text-anchor="middle">${escapeHtml(step.text)}</text>`);
   });
-  return `<svg role="img" aria-label="${escapeHtml(title)}" viewBox="0 0 ${width} ${height}" style="max-width:${width}px;width:100%;height:auto" xmlns="http://www.w3.org/2000/svg" font-family="Helvetica,Arial,sans-serif" font-size="12" fill="#111827">`
-    + '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#1f2937"/></marker></defs>'
-    + `<title>${escapeHtml(title)}</title>${parts.join('')}</svg>`;
+  return (
+    `<svg role="img" aria-label="${escapeHtml(title)}" viewBox="0 0 ${width} ${height}" style="max-width:${width}px;width:100%;height:auto" xmlns="http://www.w3.org/2000/svg" font-family="Helvetica,Arial,sans-serif" font-size="12" fill="#111827">` +
+    '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#1f2937"/></marker></defs>' +
+    `<title>${escapeHtml(title)}</title>${parts.join('')}</svg>`
+  );
 }
 
 /** The sequence diagrams of the guides, by name. */

@@ -14,7 +14,12 @@ export function tableRows(text, header) {
   // Skip the header and its |---| line; the table ends at the first line that is no row.
   for (const line of lines.slice(start + 2)) {
     if (!line.startsWith('|')) break;
-    rows.push(line.slice(1, line.lastIndexOf('|')).split('|').map((cell) => cell.trim()));
+    rows.push(
+      line
+        .slice(1, line.lastIndexOf('|'))
+        .split('|')
+        .map((cell) => cell.trim()),
+    );
   }
   return rows;
 }
@@ -22,7 +27,8 @@ export function tableRows(text, header) {
 const ticked = (cell) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
 const plain = (cell) => cell.replace(/`/g, '').replace(/\s+/g, ' ').trim();
 // The webhooks a row's "Also" column names: event names in backticks.
-const webhooksIn = (cell) => ticked(cell).filter((name) => /^(payment_session_complete|payment_token\.|dispute\.|product_catalog\.)/.test(name));
+const webhooksIn = (cell) =>
+  ticked(cell).filter((name) => /^(payment_session_complete|payment_token\.|dispute\.|product_catalog\.)/.test(name));
 
 /**
  * The states a cell names: its backticked values, or, when it has none, the cell's text itself (a
@@ -37,7 +43,7 @@ const statesIn = (cell) => (ticked(cell).length > 0 ? ticked(cell) : plain(cell)
 export function edgesOf(rows, columns, { emptyTo } = {}) {
   const edges = [];
   for (const row of rows) {
-    const cell = (i) => (i === undefined ? '' : row[i] ?? '');
+    const cell = (i) => (i === undefined ? '' : (row[i] ?? ''));
     const label = [plain(cell(columns.movedBy)), plain(cell(columns.condition))].filter(Boolean).join(': ');
     const webhooks = webhooksIn(cell(columns.also));
     const targets = statesIn(cell(columns.to));
@@ -63,7 +69,9 @@ const wrap = (text, width = 24) => {
 const isStart = (name) => /^\(.*\)$/.test(name);
 
 /** The values a table names in backticks in the given columns: the states themselves. */
-export const valuesIn = (rows, columns) => [...new Set(rows.flatMap((row) => columns.flatMap((i) => ticked(row[i] ?? ''))))];
+export const valuesIn = (rows, columns) => [
+  ...new Set(rows.flatMap((row) => columns.flatMap((i) => ticked(row[i] ?? '')))),
+];
 
 /**
  * DOT source of a state diagram: `states` are values of the contract (solid boxes); other nodes
@@ -74,8 +82,10 @@ export function dotOf(edges, { states = [], direction = 'TB', rows = [] } = {}) 
   const known = new Set(states);
   const nodes = [...new Set([...states, ...edges.flatMap((e) => [e.from, e.to])])];
   const node = (name) => {
-    if (isStart(name)) return `${quote(name)} [label=${quote(wrap(name, 22))}, shape=box, style="rounded,dashed", color="#6b7280", fontcolor="#374151"]`;
-    if (known.has(name)) return `${quote(name)} [shape=box, style="rounded,filled", fillcolor="#eef2ff", color="#3730a3", fontcolor="#111827", penwidth=1.4]`;
+    if (isStart(name))
+      return `${quote(name)} [label=${quote(wrap(name, 22))}, shape=box, style="rounded,dashed", color="#6b7280", fontcolor="#374151"]`;
+    if (known.has(name))
+      return `${quote(name)} [shape=box, style="rounded,filled", fillcolor="#eef2ff", color="#3730a3", fontcolor="#111827", penwidth=1.4]`;
     return `${quote(name)} [label=${quote(wrap(name, 22))}, shape=box, style="rounded,dashed", color="#3730a3", fontcolor="#1f2937"]`;
   };
   const edge = ({ from, to, label, webhooks }) => {
@@ -100,12 +110,17 @@ let graphviz;
 /** Graphviz's SVG for a DOT source, made fit to inline in a page: no prolog, scalable, labelled. */
 export async function svgOf(dot, title) {
   graphviz ??= await Graphviz.load();
-  const svg = graphviz.dot(dot)
+  const svg = graphviz
+    .dot(dot)
     .replace(/<\?xml[^>]*>\s*/, '')
     .replace(/<!DOCTYPE[^>]*>\s*/, '')
     .replace(/<!--[\s\S]*?-->\s*/g, '');
   // Scales with its column (the viewBox keeps the proportions); role and title name it for screen readers.
-  return svg.replace(/<svg width="([\d.]+)pt" height="([\d.]+)pt"/, (_m, w) => `<svg role="img" aria-label=${quote(title)} style="max-width:${Math.round(Number(w) * 1.333)}px;width:100%;height:auto"`);
+  return svg.replace(
+    /<svg width="([\d.]+)pt" height="([\d.]+)pt"/,
+    (_m, w) =>
+      `<svg role="img" aria-label=${quote(title)} style="max-width:${Math.round(Number(w) * 1.333)}px;width:100%;height:auto"`,
+  );
 }
 
 /** Every state diagram of the guides, by name, as inline SVG. */
@@ -125,10 +140,22 @@ export async function stateDiagrams(doc) {
   const eligibility = edgesOf(eligibilityRows, { from: 0, movedBy: 1, to: 2 });
   const summary = enumOf('PaymentSessionStatusSummary');
   return {
-    'session-status': await svgOf(dotOf(sessions, { states: enumOf('PaymentSessionStatus') }), 'Payment session status: the states and the moves between them'),
+    'session-status': await svgOf(
+      dotOf(sessions, { states: enumOf('PaymentSessionStatus') }),
+      'Payment session status: the states and the moves between them',
+    ),
     // The moves between status_summary values are not documented: the values stand alone, three to a row.
-    'status-summary': await svgOf(dotOf([], { states: summary, rows: [summary.slice(0, 3), summary.slice(3, 6), summary.slice(6)] }), 'The values of status_summary; the moves between them are not documented'),
-    'dispute-states': await svgOf(dotOf(disputes, { states: valuesIn(disputeRows, [0, 2]) }), 'Dispute states: the moves the reference documents, and the webhook each fires'),
-    'eligibility-states': await svgOf(dotOf(eligibility, { states: valuesIn(eligibilityRows, [0, 2]) }), 'Eligibility status: the documented moves'),
+    'status-summary': await svgOf(
+      dotOf([], { states: summary, rows: [summary.slice(0, 3), summary.slice(3, 6), summary.slice(6)] }),
+      'The values of status_summary; the moves between them are not documented',
+    ),
+    'dispute-states': await svgOf(
+      dotOf(disputes, { states: valuesIn(disputeRows, [0, 2]) }),
+      'Dispute states: the moves the reference documents, and the webhook each fires',
+    ),
+    'eligibility-states': await svgOf(
+      dotOf(eligibility, { states: valuesIn(eligibilityRows, [0, 2]) }),
+      'Eligibility status: the documented moves',
+    ),
   };
 }

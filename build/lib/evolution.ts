@@ -16,7 +16,9 @@ export interface EvolutionDocument {
   webhooks?: Record<string, Record<string, unknown>>;
   'x-webhooks'?: Record<string, Record<string, unknown>>;
   components: {
-    schemas: Record<string, unknown>; responses?: Record<string, unknown>; parameters?: Record<string, unknown>;
+    schemas: Record<string, unknown>;
+    responses?: Record<string, unknown>;
+    parameters?: Record<string, unknown>;
   };
 }
 export interface FoundEnum {
@@ -36,7 +38,16 @@ const isNode = (value: unknown): value is JsonObject =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
 /** Keys whose values are data, never schemas. */
-const DATA = new Set(['example', 'examples', 'default', 'enum', 'const', 'x-extensible-enum', 'links', 'x-idempotency']);
+const DATA = new Set([
+  'example',
+  'examples',
+  'default',
+  'enum',
+  'const',
+  'x-extensible-enum',
+  'links',
+  'x-idempotency',
+]);
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
 
 /** The component schemas a set of roots reaches through every $ref (responses and parameters followed). */
@@ -73,25 +84,36 @@ function reach(doc: EvolutionDocument, roots: unknown[]): Set<string> {
  */
 export function schemaReach(doc: EvolutionDocument): { answers: Set<string>; requests: Set<string> } {
   const items: JsonObject[] = Object.values(doc.paths ?? {});
-  const operations = items.flatMap((item) => Object.entries(item).filter(([method]) => METHODS.has(method))
-    .map(([, op]) => op as JsonObject));
-  const deliveries = Object.values(doc.webhooks ?? doc['x-webhooks'] ?? {})
-    .flatMap((item) => Object.values(item) as JsonObject[]);
+  const operations = items.flatMap((item) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.has(method))
+      .map(([, op]) => op as JsonObject),
+  );
+  const deliveries = Object.values(doc.webhooks ?? doc['x-webhooks'] ?? {}).flatMap(
+    (item) => Object.values(item) as JsonObject[],
+  );
   return {
     answers: reach(doc, [...operations.map((op) => op.responses), ...deliveries.map((op) => op.requestBody)]),
-    requests: reach(doc, [...operations.flatMap((op) => [op.requestBody, op.parameters]), ...items.map((item) => item.parameters)]),
+    requests: reach(doc, [
+      ...operations.flatMap((op) => [op.requestBody, op.parameters]),
+      ...items.map((item) => item.parameters),
+    ]),
   };
 }
 
 /** Each schema inside a named schema, `{ at, schema }` with its JSON pointer; references are not followed (each named schema is walked on its own). */
-export function* subschemas(name: string, schema: unknown, at = `#/components/schemas/${name}`):
-  Generator<{ at: string; schema: JsonObject }> {
+export function* subschemas(
+  name: string,
+  schema: unknown,
+  at = `#/components/schemas/${name}`,
+): Generator<{ at: string; schema: JsonObject }> {
   if (!isNode(schema)) return;
   yield { at, schema };
   for (const [key, value] of Object.entries(schema)) {
     if (DATA.has(key) || key.startsWith('x-')) continue;
     if (SCHEMA_MAPS.has(key)) {
-      if (isNode(value)) for (const [child, sub] of Object.entries(value)) yield* subschemas(name, sub, `${at}/${key}/${child}`);
+      if (isNode(value))
+        for (const [child, sub] of Object.entries(value)) yield* subschemas(name, sub, `${at}/${key}/${child}`);
     } else if (Array.isArray(value)) {
       for (const [i, sub] of value.entries()) yield* subschemas(name, sub, `${at}/${key}/${i}`);
     } else if (isNode(value)) {
@@ -131,7 +153,12 @@ export function enumsIn(doc: EvolutionDocument, names: Iterable<string>): FoundE
       }
       if (knownBranches.has(at) || !(Array.isArray(schema.enum) || 'const' in schema)) continue;
       const closedBecause = typeof schema['x-enum-closed'] === 'string' ? schema['x-enum-closed'] : undefined;
-      found.push({ at, kind: 'closed', values: Array.isArray(schema.enum) ? schema.enum : [schema.const], ...(closedBecause ? { closedBecause } : {}) });
+      found.push({
+        at,
+        kind: 'closed',
+        values: Array.isArray(schema.enum) ? schema.enum : [schema.const],
+        ...(closedBecause ? { closedBecause } : {}),
+      });
     }
   }
   return found;
@@ -155,29 +182,52 @@ export function nodeAt(doc: unknown, pointer: string): unknown {
  * renamed schema's old name to its new one, so that what was closed under the old name is not
  * found closed anew under the new one (the rename is the gate's source break, not this one's).
  */
-export function evolutionBreaks(base: EvolutionDocument, revision: EvolutionDocument,
-  renames = new Map<string, string>()): EvolutionBreak[] {
+export function evolutionBreaks(
+  base: EvolutionDocument,
+  revision: EvolutionDocument,
+  renames = new Map<string, string>(),
+): EvolutionBreak[] {
   const before = schemaReach(base).answers;
   const after = [...schemaReach(revision).answers];
   const breaks: EvolutionBreak[] = [];
-  const renamed = (at: string) => at.replace(/^(#\/components\/schemas\/)([^/]+)/,
-    (whole, head: string, name: string) => (renames.has(name) ? head + renames.get(name) : whole));
+  const renamed = (at: string) =>
+    at.replace(/^(#\/components\/schemas\/)([^/]+)/, (whole, head: string, name: string) =>
+      renames.has(name) ? head + renames.get(name) : whole,
+    );
   // An object schema an answer reaches that refuses undeclared properties now: in place, or a new
   // schema the answer reaches (what the base closed already is redocly's to rate, or no change).
   const closedBefore = new Set(closedObjects(base, before).map(renamed));
   for (const at of closedObjects(revision, after)) {
     if (!closedBefore.has(at)) {
-      breaks.push({ impact: 'major', kind: 'modified', where: at.slice(2), messages: ['An answer\'s schema refuses properties it does not name now: a later answer would break partners\' readers (answer-closed).'] });
+      breaks.push({
+        impact: 'major',
+        kind: 'modified',
+        where: at.slice(2),
+        messages: [
+          "An answer's schema refuses properties it does not name now: a later answer would break partners' readers (answer-closed).",
+        ],
+      });
     }
   }
   // An enum an answer carries that is closed now without saying why (x-enum-closed): an open one
   // closed, or lost its string fallback, or a closed one the answer reaches anew.
   const closedWithoutReason = (doc: EvolutionDocument, names: Iterable<string>) =>
-    new Set(enumsIn(doc, names).filter((found) => found.kind === 'closed' && !found.closedBecause).map((found) => found.at));
+    new Set(
+      enumsIn(doc, names)
+        .filter((found) => found.kind === 'closed' && !found.closedBecause)
+        .map((found) => found.at),
+    );
   const closedEnumsBefore = new Set([...closedWithoutReason(base, before)].map(renamed));
   for (const at of closedWithoutReason(revision, after)) {
     if (!closedEnumsBefore.has(at)) {
-      breaks.push({ impact: 'major', kind: 'modified', where: at.slice(2), messages: ['An answer\'s enum is closed now: a value the service adds later would break partners\' decoders (enum-closed).'] });
+      breaks.push({
+        impact: 'major',
+        kind: 'modified',
+        where: at.slice(2),
+        messages: [
+          "An answer's enum is closed now: a value the service adds later would break partners' decoders (enum-closed).",
+        ],
+      });
     }
   }
   return breaks;
@@ -188,12 +238,20 @@ export function evolutionBreaks(base: EvolutionDocument, revision: EvolutionDocu
  * lets the service add): each of its verdicts is `enum-values-added` at the known branch of an
  * open enum of the revision (the verdict's own pointer, in the document's components).
  */
-export function addsToOpenEnum(revision: EvolutionDocument,
-  change: { verdicts?: Array<{ ruleId: string; location?: { pointer?: string } }> }): boolean {
+export function addsToOpenEnum(
+  revision: EvolutionDocument,
+  change: { verdicts?: Array<{ ruleId: string; location?: { pointer?: string } }> },
+): boolean {
   const verdicts = change.verdicts ?? [];
-  return verdicts.length > 0 && verdicts.every((verdict) => {
-    const found = /^(.*)\/anyOf\/\d+\/enum$/.exec(verdict.location?.pointer ?? '');
-    return verdict.ruleId === 'enum-values-added' && found !== null
-      && openEnumValues(nodeAt(revision, found[1] as string)) !== undefined;
-  });
+  return (
+    verdicts.length > 0 &&
+    verdicts.every((verdict) => {
+      const found = /^(.*)\/anyOf\/\d+\/enum$/.exec(verdict.location?.pointer ?? '');
+      return (
+        verdict.ruleId === 'enum-values-added' &&
+        found !== null &&
+        openEnumValues(nodeAt(revision, found[1] as string)) !== undefined
+      );
+    })
+  );
 }

@@ -57,43 +57,120 @@ const map = (of: Field): Field => ({ map: of });
 const orRef = (type: ObjectType): Field => ({ orRef: type });
 
 const FIELDS: Record<string, Record<string, Field>> = {
-  OpenAPI: { openapi: COPY, info: 'Info', servers: list('Server'), paths: 'Paths', components: 'Components', security: COPY, tags: list('Tag'), externalDocs: 'ExternalDocs' },
+  OpenAPI: {
+    openapi: COPY,
+    info: 'Info',
+    servers: list('Server'),
+    paths: 'Paths',
+    components: 'Components',
+    security: COPY,
+    tags: list('Tag'),
+    externalDocs: 'ExternalDocs',
+  },
   Info: { title: COPY, description: COPY, termsOfService: COPY, contact: 'Contact', license: 'License', version: COPY },
   Contact: { name: COPY, url: COPY, email: COPY },
   License: { name: COPY, url: COPY },
   Server: { url: COPY, description: COPY, variables: map('ServerVariable') },
   ServerVariable: { enum: COPY, default: COPY, description: COPY },
   Components: {
-    schemas: map(SCHEMA), responses: map(orRef('Response')), parameters: map(orRef('Parameter')), examples: map(orRef('Example')),
-    requestBodies: map(orRef('RequestBody')), headers: map(orRef('Header')), securitySchemes: map(orRef('SecurityScheme')),
-    links: map(orRef('Link')), callbacks: map(orRef('Callback')),
+    schemas: map(SCHEMA),
+    responses: map(orRef('Response')),
+    parameters: map(orRef('Parameter')),
+    examples: map(orRef('Example')),
+    requestBodies: map(orRef('RequestBody')),
+    headers: map(orRef('Header')),
+    securitySchemes: map(orRef('SecurityScheme')),
+    links: map(orRef('Link')),
+    callbacks: map(orRef('Callback')),
   },
   PathItem: {
-    $ref: COPY, summary: COPY, description: COPY, get: 'Operation', put: 'Operation', post: 'Operation', delete: 'Operation',
-    options: 'Operation', head: 'Operation', patch: 'Operation', trace: 'Operation', servers: list('Server'), parameters: list(orRef('Parameter')),
+    $ref: COPY,
+    summary: COPY,
+    description: COPY,
+    get: 'Operation',
+    put: 'Operation',
+    post: 'Operation',
+    delete: 'Operation',
+    options: 'Operation',
+    head: 'Operation',
+    patch: 'Operation',
+    trace: 'Operation',
+    servers: list('Server'),
+    parameters: list(orRef('Parameter')),
   },
   Operation: {
-    tags: COPY, summary: COPY, description: COPY, externalDocs: 'ExternalDocs', operationId: COPY, parameters: list(orRef('Parameter')),
-    requestBody: orRef('RequestBody'), responses: 'Responses', callbacks: map(orRef('Callback')), deprecated: COPY, security: COPY, servers: list('Server'),
+    tags: COPY,
+    summary: COPY,
+    description: COPY,
+    externalDocs: 'ExternalDocs',
+    operationId: COPY,
+    parameters: list(orRef('Parameter')),
+    requestBody: orRef('RequestBody'),
+    responses: 'Responses',
+    callbacks: map(orRef('Callback')),
+    deprecated: COPY,
+    security: COPY,
+    servers: list('Server'),
   },
   ExternalDocs: { description: COPY, url: COPY },
   Parameter: {
-    name: COPY, in: COPY, description: COPY, required: COPY, deprecated: COPY, allowEmptyValue: COPY, style: COPY, explode: COPY,
-    allowReserved: COPY, schema: SCHEMA, example: COPY, examples: map(orRef('Example')), content: map('MediaType'),
+    name: COPY,
+    in: COPY,
+    description: COPY,
+    required: COPY,
+    deprecated: COPY,
+    allowEmptyValue: COPY,
+    style: COPY,
+    explode: COPY,
+    allowReserved: COPY,
+    schema: SCHEMA,
+    example: COPY,
+    examples: map(orRef('Example')),
+    content: map('MediaType'),
   },
   RequestBody: { description: COPY, content: map('MediaType'), required: COPY },
   MediaType: { schema: SCHEMA, example: COPY, examples: map(orRef('Example')), encoding: map('Encoding') },
   Encoding: { contentType: COPY, headers: map(orRef('Header')), style: COPY, explode: COPY, allowReserved: COPY },
   Response: { description: COPY, headers: map(orRef('Header')), content: map('MediaType'), links: map(orRef('Link')) },
   Example: { summary: COPY, description: COPY, value: COPY, externalValue: COPY },
-  Link: { operationRef: COPY, operationId: COPY, parameters: COPY, requestBody: COPY, description: COPY, server: 'Server' },
+  Link: {
+    operationRef: COPY,
+    operationId: COPY,
+    parameters: COPY,
+    requestBody: COPY,
+    description: COPY,
+    server: 'Server',
+  },
   Header: {
-    description: COPY, required: COPY, deprecated: COPY, allowEmptyValue: COPY, style: COPY, explode: COPY, allowReserved: COPY,
-    schema: SCHEMA, example: COPY, examples: map(orRef('Example')), content: map('MediaType'),
+    description: COPY,
+    required: COPY,
+    deprecated: COPY,
+    allowEmptyValue: COPY,
+    style: COPY,
+    explode: COPY,
+    allowReserved: COPY,
+    schema: SCHEMA,
+    example: COPY,
+    examples: map(orRef('Example')),
+    content: map('MediaType'),
   },
   Tag: { name: COPY, description: COPY, externalDocs: 'ExternalDocs' },
-  SecurityScheme: { type: COPY, description: COPY, name: COPY, in: COPY, scheme: COPY, bearerFormat: COPY, flows: 'OAuthFlows', openIdConnectUrl: COPY },
-  OAuthFlows: { implicit: 'OAuthFlow', password: 'OAuthFlow', clientCredentials: 'OAuthFlow', authorizationCode: 'OAuthFlow' },
+  SecurityScheme: {
+    type: COPY,
+    description: COPY,
+    name: COPY,
+    in: COPY,
+    scheme: COPY,
+    bearerFormat: COPY,
+    flows: 'OAuthFlows',
+    openIdConnectUrl: COPY,
+  },
+  OAuthFlows: {
+    implicit: 'OAuthFlow',
+    password: 'OAuthFlow',
+    clientCredentials: 'OAuthFlow',
+    authorizationCode: 'OAuthFlow',
+  },
   OAuthFlow: { authorizationUrl: COPY, tokenUrl: COPY, refreshUrl: COPY, scopes: COPY },
 };
 
@@ -107,25 +184,66 @@ const PATTERNED: Record<string, { keys: RegExp; type: Field }> = {
 // --- Schema Object keywords ----------------------------------------------------------------------
 /** The 3.0 keywords whose value is kept as it is. */
 const SCHEMA_VALUES = new Set([
-  'title', 'multipleOf', 'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'maxProperties', 'minProperties',
-  'required', 'description', 'format', 'default', 'discriminator', 'readOnly', 'writeOnly', 'xml', 'externalDocs', 'example', 'deprecated',
+  'title',
+  'multipleOf',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'maxProperties',
+  'minProperties',
+  'required',
+  'description',
+  'format',
+  'default',
+  'discriminator',
+  'readOnly',
+  'writeOnly',
+  'xml',
+  'externalDocs',
+  'example',
+  'deprecated',
 ]);
 
 /** The 3.1 keywords that 3.0 cannot say: the extension that carries each, and its rule in prose (or none). */
 const AS_EXTENSION: Record<string, { to: string; rules: (value: Json, schema: JsonObject) => string[] }> = {
-  dependentSchemas: { to: 'x-dependent-schemas', rules: (value) => Object.entries(value).map(([name, sub]) => `When \`${name}\` is present: ${gist(sub)}.`) },
+  dependentSchemas: {
+    to: 'x-dependent-schemas',
+    rules: (value) => Object.entries(value).map(([name, sub]) => `When \`${name}\` is present: ${gist(sub)}.`),
+  },
   dependentRequired: {
     to: 'x-dependent-required',
-    rules: (value) => Object.entries<string[]>(value).map(([name, names]) => `When \`${name}\` is present, ${(names as string[]).map((n) => `\`${n}\``).join(', ')} ${names.length === 1 ? 'is' : 'are'} required too.`),
+    rules: (value) =>
+      Object.entries<string[]>(value).map(
+        ([name, names]) =>
+          `When \`${name}\` is present, ${(names as string[]).map((n) => `\`${n}\``).join(', ')} ${names.length === 1 ? 'is' : 'are'} required too.`,
+      ),
   },
   if: { to: 'x-if', rules: (_value, schema) => [conditional(schema)] },
   // biome-ignore lint/suspicious/noThenProperty: JSON Schema's own keyword, not a promise's
   then: { to: 'x-then', rules: () => [] },
   else: { to: 'x-else', rules: () => [] },
-  prefixItems: { to: 'x-prefix-items', rules: (value) => [`The first ${value.length} items follow, in order, the schemas in \`x-prefix-items\`.`] },
-  unevaluatedProperties: { to: 'x-unevaluated-properties', rules: (value) => [`A property that no other keyword evaluates must match: ${gist(value)}.`] },
-  unevaluatedItems: { to: 'x-unevaluated-items', rules: (value) => [`An item that no other keyword evaluates must match: ${gist(value)}.`] },
-  patternProperties: { to: 'x-pattern-properties', rules: (value) => Object.entries(value).map(([pattern, sub]) => `A property whose name matches \`${pattern}\` must match: ${gist(sub)}.`) },
+  prefixItems: {
+    to: 'x-prefix-items',
+    rules: (value) => [`The first ${value.length} items follow, in order, the schemas in \`x-prefix-items\`.`],
+  },
+  unevaluatedProperties: {
+    to: 'x-unevaluated-properties',
+    rules: (value) => [`A property that no other keyword evaluates must match: ${gist(value)}.`],
+  },
+  unevaluatedItems: {
+    to: 'x-unevaluated-items',
+    rules: (value) => [`An item that no other keyword evaluates must match: ${gist(value)}.`],
+  },
+  patternProperties: {
+    to: 'x-pattern-properties',
+    rules: (value) =>
+      Object.entries(value).map(
+        ([pattern, sub]) => `A property whose name matches \`${pattern}\` must match: ${gist(sub)}.`,
+      ),
+  },
   propertyNames: { to: 'x-property-names', rules: (value) => [`Every property name must match: ${gist(value)}.`] },
   contains: { to: 'x-contains', rules: (value, schema) => [`${containsCount(schema)} must match: ${gist(value)}.`] },
   minContains: { to: 'x-min-contains', rules: () => [] },
@@ -155,7 +273,10 @@ const REFUSED: Record<string, string> = {
 /** A subschema in a sentence: its description, or its JSON. */
 function gist(schema: Json): string {
   if (schema && typeof schema === 'object' && typeof schema.description === 'string') {
-    return schema.description.trim().replace(/\s+/g, ' ').replace(/(?<!\.)\.$/, '');
+    return schema.description
+      .trim()
+      .replace(/\s+/g, ' ')
+      .replace(/(?<!\.)\.$/, '');
   }
   return `\`${JSON.stringify(schema)}\``;
 }
@@ -171,13 +292,18 @@ function conditional(schema: JsonObject): string {
 
 function containsCount(schema: JsonObject): string {
   const min = schema.minContains ?? 1;
-  return schema.maxContains === undefined ? `At least ${min} item${min === 1 ? '' : 's'}` : `From ${min} to ${schema.maxContains} items`;
+  return schema.maxContains === undefined
+    ? `At least ${min} item${min === 1 ? '' : 's'}`
+    : `From ${min} to ${schema.maxContains} items`;
 }
 
 // --- Helpers -------------------------------------------------------------------------------------
-const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
-const pointer = (at: string, key: string | number): string => `${at}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
-const mapValues = (object: JsonObject, fn: (value: Json, key: string) => Json): JsonObject => Object.fromEntries(Object.entries(object).map(([key, value]) => [key, fn(value, key)]));
+const isObject = (value: unknown): value is JsonObject =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+const pointer = (at: string, key: string | number): string =>
+  `${at}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+const mapValues = (object: JsonObject, fn: (value: Json, key: string) => Json): JsonObject =>
+  Object.fromEntries(Object.entries(object).map(([key, value]) => [key, fn(value, key)]));
 
 /** `object` with `key` replaced, in its place, by `entries` (a key of `entries` found elsewhere moves here). */
 function replaceKey(object: JsonObject, key: string, entries: JsonObject): JsonObject {
@@ -190,13 +316,17 @@ function replaceKey(object: JsonObject, key: string, entries: JsonObject): JsonO
 }
 
 /** A schema that holds only a `$ref`. */
-const isBareRef = (schema: Json): boolean => isObject(schema) && Object.keys(schema).length === 1 && typeof schema.$ref === 'string';
+const isBareRef = (schema: Json): boolean =>
+  isObject(schema) && Object.keys(schema).length === 1 && typeof schema.$ref === 'string';
 
 /** A 3.1 schema that allows only null, with nothing but annotations beside. */
 function isNullSchema(schema: Json): boolean {
   if (!isObject(schema)) return false;
-  const onlyNull = schema.type === 'null' || isDeepStrictEqual(schema.type, ['null']) || schema.const === null
-    || (Array.isArray(schema.enum) && schema.enum.length === 1 && schema.enum[0] === null);
+  const onlyNull =
+    schema.type === 'null' ||
+    isDeepStrictEqual(schema.type, ['null']) ||
+    schema.const === null ||
+    (Array.isArray(schema.enum) && schema.enum.length === 1 && schema.enum[0] === null);
   const annotations = new Set(['type', 'const', 'enum', 'description', 'title', '$comment']);
   return onlyNull && Object.keys(schema).every((key) => annotations.has(key) || key.startsWith('x-'));
 }
@@ -214,7 +344,9 @@ class Converter {
 
   constructor(document: unknown) {
     if (!isObject(document) || typeof document.openapi !== 'string' || !/^3\.1\.\d+$/.test(document.openapi)) {
-      throw new Error(`OpenAPI 3.0 companion: the source must be an OpenAPI 3.1 document (openapi: ${JSON.stringify((document as Json)?.openapi)})`);
+      throw new Error(
+        `OpenAPI 3.0 companion: the source must be an OpenAPI 3.1 document (openapi: ${JSON.stringify((document as Json)?.openapi)})`,
+      );
     }
     this.source = document;
     // The 3.1-only fields of the OpenAPI objects: each returns the entries that stand for it.
@@ -231,7 +363,9 @@ class Converter {
         },
       },
       Info: { summary: (value, at) => this.extension('info.summary', at, 'info.x-summary', value) },
-      License: { identifier: (value, at) => this.extension('license.identifier', at, 'info.license.x-identifier', value) },
+      License: {
+        identifier: (value, at) => this.extension('license.identifier', at, 'info.license.x-identifier', value),
+      },
       // Inlined where they are referenced, since 3.0 has no reusable path items (see run()).
       Components: { pathItems: () => ({}) },
     };
@@ -244,7 +378,9 @@ class Converter {
   }
 
   fail(at: string, message: string): never {
-    throw new Error(`OpenAPI 3.0 companion: ${at}: ${message}. Teach build/lib/openapi-30.ts to restate it in OpenAPI 3.0 (and list the loss in CONTRIBUTING.md), or leave it out of the 3.1 document.`);
+    throw new Error(
+      `OpenAPI 3.0 companion: ${at}: ${message}. Teach build/lib/openapi-30.ts to restate it in OpenAPI 3.0 (and list the loss in CONTRIBUTING.md), or leave it out of the 3.1 document.`,
+    );
   }
 
   lose(kind: string, at: string, to: string): void {
@@ -260,10 +396,12 @@ class Converter {
     this.addKnownValues(out);
     const unreferenced = Object.keys(source.components?.pathItems ?? {}).filter((name) => !this.inlined.has(name));
     if (unreferenced.length > 0) {
-      out.components['x-path-items'] = Object.fromEntries(unreferenced.map((name) => {
-        this.lose('components.pathItems', pointer('#/components/pathItems', name), 'components.x-path-items');
-        return [name, this.pathItem(source.components.pathItems[name], pointer('#/components/pathItems', name))];
-      }));
+      out.components['x-path-items'] = Object.fromEntries(
+        unreferenced.map((name) => {
+          this.lose('components.pathItems', pointer('#/components/pathItems', name), 'components.x-path-items');
+          return [name, this.pathItem(source.components.pathItems[name], pointer('#/components/pathItems', name))];
+        }),
+      );
     }
     return out;
   }
@@ -281,7 +419,8 @@ class Converter {
       else if (Object.hasOwn(restated, key)) out = { ...out, ...(restated[key] as Restate)(field, here) };
       else this.fail(here, `"${key}" is not a field of an OpenAPI 3.0 ${type} Object`);
     }
-    if (type === 'Operation' && !('responses' in out)) this.fail(at, 'OpenAPI 3.0 requires responses on every operation');
+    if (type === 'Operation' && !('responses' in out))
+      this.fail(at, 'OpenAPI 3.0 requires responses on every operation');
     if (type === 'SecurityScheme' && !['apiKey', 'http', 'oauth2', 'openIdConnect'].includes(out.type)) {
       this.fail(pointer(at, 'type'), `OpenAPI 3.0 has no security scheme of type ${JSON.stringify(out.type)}`);
     }
@@ -292,7 +431,8 @@ class Converter {
   value(field: Field, value: Json, at: string): Json {
     if (field === COPY) return value;
     if (field === SCHEMA) return this.schema(value, at);
-    if (typeof field === 'string') return PATTERNED[field] ? this.patterned(field, value, at) : this.object(field, value, at);
+    if (typeof field === 'string')
+      return PATTERNED[field] ? this.patterned(field, value, at) : this.object(field, value, at);
     if ('list' in field) {
       if (!Array.isArray(value)) this.fail(at, 'must be a list');
       return value.map((item: Json, i: number) => this.value(field.list, item, pointer(at, i)));
@@ -301,7 +441,10 @@ class Converter {
       if (!isObject(value)) this.fail(at, 'must be a map');
       return mapValues(value, (item, key) => this.value(field.map, item, pointer(at, key)));
     }
-    if ('orRef' in field) return isObject(value) && '$ref' in value && field.orRef !== 'PathItem' ? this.reference(value, at) : this.value(field.orRef, value, at);
+    if ('orRef' in field)
+      return isObject(value) && '$ref' in value && field.orRef !== 'PathItem'
+        ? this.reference(value, at)
+        : this.value(field.orRef, value, at);
     throw new Error(`OpenAPI 3.0 companion: no rule for ${JSON.stringify(field)}`);
   }
 
@@ -322,7 +465,8 @@ class Converter {
   /** A path item that refers to components.pathItems (3.1 only) holds a copy of it instead. */
   inlinePathItem(item: JsonObject, at: string): JsonObject {
     const prefix = '#/components/pathItems/';
-    if (typeof item.$ref !== 'string' || !item.$ref.startsWith(prefix)) return item.$ref === undefined ? item : { ...item, $ref: this.ref(item.$ref, pointer(at, '$ref')) };
+    if (typeof item.$ref !== 'string' || !item.$ref.startsWith(prefix))
+      return item.$ref === undefined ? item : { ...item, $ref: this.ref(item.$ref, pointer(at, '$ref')) };
     const name = item.$ref.slice(prefix.length).replace(/~1/g, '/').replace(/~0/g, '~');
     const target = this.source.components?.pathItems?.[name];
     if (!target) this.fail(at, `${item.$ref} names no path item`);
@@ -335,16 +479,19 @@ class Converter {
   reference(value: JsonObject, at: string): JsonObject {
     for (const key of Object.keys(value)) {
       if (key === '$ref') continue;
-      if (key === 'summary' || key === 'description') this.lose('$ref siblings', pointer(at, key), 'dropped (3.0 ignores them)');
+      if (key === 'summary' || key === 'description')
+        this.lose('$ref siblings', pointer(at, key), 'dropped (3.0 ignores them)');
       else this.fail(pointer(at, key), `"${key}" is not a field of a Reference Object`);
     }
     return { $ref: this.ref(value.$ref, pointer(at, '$ref')) };
   }
 
   ref(target: Json, at: string): string {
-    if (typeof target !== 'string' || !target.startsWith('#')) this.fail(at, `only local references (#/…) convert; bundle the document first (found ${JSON.stringify(target)})`);
+    if (typeof target !== 'string' || !target.startsWith('#'))
+      this.fail(at, `only local references (#/…) convert; bundle the document first (found ${JSON.stringify(target)})`);
     if (target.startsWith('#/webhooks/')) return `#/x-webhooks/${target.slice('#/webhooks/'.length)}`;
-    if (target !== '#' && !target.startsWith('#/')) this.fail(at, `the anchor reference ${target} has no 3.0 equivalent`);
+    if (target !== '#' && !target.startsWith('#/'))
+      this.fail(at, `the anchor reference ${target} has no 3.0 equivalent`);
     return target;
   }
 
@@ -361,15 +508,19 @@ class Converter {
       if (key.startsWith('x-') || SCHEMA_VALUES.has(key)) out[key] = value;
       else if (key === '$ref') out.$ref = this.ref(value, here);
       else if (key === 'type') out.type = value;
-      else if (key === 'properties') out.properties = mapValues(value, (sub, name) => this.schema(sub, pointer(here, name)));
-      else if (key === 'additionalProperties') out.additionalProperties = typeof value === 'boolean' ? value : this.schema(value, here);
+      else if (key === 'properties')
+        out.properties = mapValues(value, (sub, name) => this.schema(sub, pointer(here, name)));
+      else if (key === 'additionalProperties')
+        out.additionalProperties = typeof value === 'boolean' ? value : this.schema(value, here);
       else if (key === 'items') {
         if (Array.isArray(value)) this.fail(here, 'items as a list is not JSON Schema 2020-12: write prefixItems');
         out.items = this.schema(value, here);
       } else if (key === 'not') out.not = this.schema(value, here);
       else if (key === 'allOf') out.allOf = value.map((sub: Json, i: number) => this.schema(sub, pointer(here, i)));
       else if (key === 'oneOf' || key === 'anyOf') {
-        const kept: [Json, number][] = value.map((sub: Json, i: number) => [sub, i]).filter(([sub]: [Json]) => !isNullSchema(sub));
+        const kept: [Json, number][] = value
+          .map((sub: Json, i: number) => [sub, i])
+          .filter(([sub]: [Json]) => !isNullSchema(sub));
         if (kept.length < value.length) nullIn.push(key);
         out[key] = kept.map(([sub, i]) => this.schema(sub, pointer(here, i)));
       } else if (key === 'enum') {
@@ -378,7 +529,7 @@ class Converter {
         // A one-value enum says the same; with an enum beside, only the const can still match.
         out.enum = [value];
       } else if (key === 'examples') {
-        if (!Array.isArray(value)) this.fail(here, 'a schema\'s examples must be a list');
+        if (!Array.isArray(value)) this.fail(here, "a schema's examples must be a list");
         if (!('example' in source) && value.length > 0) out.example = value[0];
         if (value.length > 1 || ('example' in source && value.length > 0)) {
           if ('x-examples' in source) this.fail(here, 'the schema already has x-examples, where examples would go');
@@ -437,8 +588,11 @@ class Converter {
   knownValuesAt(at: string, known: string[]): string {
     const name = knownValueName(at);
     if (!name) {
-      this.fail(at, 'an open enum outside a named schema\'s properties, items or compositions has no name for its known '
-        + 'values: name it in components/schemas');
+      this.fail(
+        at,
+        "an open enum outside a named schema's properties, items or compositions has no name for its known " +
+          'values: name it in components/schemas',
+      );
     }
     const seen = this.knownValues.get(name);
     if (seen && !isDeepStrictEqual(seen.known, known)) {
@@ -462,8 +616,9 @@ class Converter {
       }
       schemas[name] = {
         type: 'string',
-        description: `The known values of ${placeOf(at)}, an open enum: a string that may hold other values. `
-          + 'Nothing refers to this list, so it closes nothing; it gives the known values their constants.\n',
+        description:
+          `The known values of ${placeOf(at)}, an open enum: a string that may hold other values. ` +
+          'Nothing refers to this list, so it closes nothing; it gives the known values their constants.\n',
         enum: known,
       };
     }
@@ -481,15 +636,18 @@ class Converter {
     const branches = out.anyOf;
     const besides = Object.keys(out).some((key) => !UNION_SIBLINGS.has(key) && !key.startsWith('x-'));
     if (!Array.isArray(branches) || branches.length < 2 || besides) return out;
-    const plain = (branch: Json) => isObject(branch) && SCALAR_TYPES.has(branch.type)
-      && Object.keys(branch).every((key) => SCALAR_BRANCH_KEYS.has(key));
+    const plain = (branch: Json) =>
+      isObject(branch) &&
+      SCALAR_TYPES.has(branch.type) &&
+      Object.keys(branch).every((key) => SCALAR_BRANCH_KEYS.has(key));
     const types: string[] = branches.map((branch: JsonObject) => branch.type);
     if (!branches.every(plain) || new Set(types).size < types.length || 'x-any-of' in out) return out;
     this.lose('anyOf of scalar types', here, 'no type, with the branches in x-any-of and the description');
     const { anyOf: _anyOf, ...rest } = out;
     const kinds = types.map((type) => `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`).join(' or ');
-    const note = `It is ${kinds}, as \`x-any-of\` says: OpenAPI 3.0 generators read an anyOf of scalar types badly, `
-      + 'so the companion states no type. Read the value as it comes.';
+    const note =
+      `It is ${kinds}, as \`x-any-of\` says: OpenAPI 3.0 generators read an anyOf of scalar types badly, ` +
+      'so the companion states no type. Read the value as it comes.';
     return withNote({ ...rest, 'x-any-of': branches }, note);
   }
 
@@ -507,7 +665,8 @@ class Converter {
     const types: string[] = Array.isArray(out.type) ? out.type : [out.type];
     const others = types.filter((type) => type !== 'null');
     const nullable = others.length < types.length;
-    if (others.length === 1) return replaceKey(out, 'type', nullable ? { type: others[0], nullable: true } : { type: others[0] });
+    if (others.length === 1)
+      return replaceKey(out, 'type', nullable ? { type: others[0], nullable: true } : { type: others[0] });
     if (others.length === 0) return this.onlyNull(replaceKey(out, 'type', {}), pointer(at, 'type'));
     // Several types: one branch each, every branch nullable when null is allowed (so that anyOf holds).
     const branches = others.map((type) => (nullable ? { type, nullable: true } : { type }));
@@ -534,7 +693,12 @@ class Converter {
     if (branches.length === 0) return this.onlyNull(replaceKey(out, composition, {}), here);
     const rest = replaceKey(out, composition, {});
     const [only] = branches;
-    if (branches.length === 1 && !isBareRef(only) && typeof only.type === 'string' && !Object.keys(only).some((key) => key in rest)) {
+    if (
+      branches.length === 1 &&
+      !isBareRef(only) &&
+      typeof only.type === 'string' &&
+      !Object.keys(only).some((key) => key in rest)
+    ) {
       // An inline branch with its own type, merged: nullable says exactly what 3.1 said.
       return replaceKey(out, composition, { ...only, nullable: true });
     }
@@ -543,7 +707,11 @@ class Converter {
       // A nullable reference to an open enum: in 3.0 a nullable string with the known values, inline.
       // `nullable` beside an `allOf` of the reference would not reach into it, and a strict 3.0
       // validator would refuse the null the service sends (eligibility_status of the catalog).
-      this.lose(`null in ${composition}`, here, `the open enum ${only.$ref.split('/').pop()} inlined as a nullable string`);
+      this.lose(
+        `null in ${composition}`,
+        here,
+        `the open enum ${only.$ref.split('/').pop()} inlined as a nullable string`,
+      );
       const { description: _description, ...known } = this.schema(openEnum, only.$ref);
       const note = knownValuesNote(known['x-extensible-enum'], known['x-known-values']);
       return withNote(replaceKey(out, composition, { ...known, nullable: true }), note);
@@ -551,21 +719,32 @@ class Converter {
     const types = new Set(branches.map((branch) => this.typeOf(branch)));
     const type = out.type ?? (types.size === 1 ? [...types][0] : undefined);
     if (type === undefined) {
-      this.lose(`null in ${composition}`, here, 'the description (the other branches share no type that nullable could stand beside)');
+      this.lose(
+        `null in ${composition}`,
+        here,
+        'the description (the other branches share no type that nullable could stand beside)',
+      );
       return withNote(out, 'It may also be null: OpenAPI 3.0 cannot say so here.');
     }
     if (branches.length === 1) {
       this.lose(`null in ${composition}`, here, `type: ${type}, nullable: true beside allOf: [the other branch]`);
       return replaceKey(out, composition, { type, nullable: true, allOf: [...(rest.allOf ?? []), only] });
     }
-    this.lose(`null in ${composition}`, here, `type: ${type}, nullable: true beside the ${composition} of the other branches`);
+    this.lose(
+      `null in ${composition}`,
+      here,
+      `type: ${type}, nullable: true beside the ${composition} of the other branches`,
+    );
     return replaceKey(out, composition, { type, nullable: true, [composition]: branches });
   }
 
   /** The 3.1 schema a local `$ref` names, when it is an open enum (src/contract/open-enum.ts); else undefined. */
   openEnumAt(ref: string): JsonObject | undefined {
     if (!ref.startsWith('#/')) return undefined;
-    const target = ref.slice(2).split('/').reduce<Json>((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], this.source);
+    const target = ref
+      .slice(2)
+      .split('/')
+      .reduce<Json>((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], this.source);
     return openEnumValues(target) ? target : undefined;
   }
 
@@ -573,12 +752,17 @@ class Converter {
   typeOf(schema: Json, seen = new Set<string>()): string | undefined {
     if (!isObject(schema)) return undefined;
     if (schema.type !== undefined) {
-      const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((type: string) => type !== 'null');
+      const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter(
+        (type: string) => type !== 'null',
+      );
       return types.length === 1 ? types[0] : undefined;
     }
     if (typeof schema.$ref === 'string') {
       if (seen.has(schema.$ref) || !schema.$ref.startsWith('#/')) return undefined;
-      const target = schema.$ref.slice(2).split('/').reduce<Json>((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], this.source);
+      const target = schema.$ref
+        .slice(2)
+        .split('/')
+        .reduce<Json>((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], this.source);
       return this.typeOf(target, new Set([...seen, schema.$ref]));
     }
     for (const sub of schema.allOf ?? []) {
@@ -587,7 +771,9 @@ class Converter {
     }
     for (const composition of ['oneOf', 'anyOf']) {
       if (!Array.isArray(schema[composition])) continue;
-      const types = new Set(schema[composition].filter((sub: Json) => !isNullSchema(sub)).map((sub: Json) => this.typeOf(sub, seen)));
+      const types = new Set(
+        schema[composition].filter((sub: Json) => !isNullSchema(sub)).map((sub: Json) => this.typeOf(sub, seen)),
+      );
       if (types.size === 1) return [...types][0];
     }
     return undefined;
@@ -612,13 +798,21 @@ class Converter {
       this.lose(key, pointer(at, key), told ? `${to} and the description` : to);
     }
     // Loosen what 3.0 would otherwise forbid: a property that a pattern allowed, an item a prefix allowed.
-    if (moved.includes('patternProperties') && source.additionalProperties !== undefined && source.additionalProperties !== true) {
-      const patterns = Object.entries(source.patternProperties).map(([pattern, sub]) => this.schema(sub, pointer(pointer(at, 'patternProperties'), pattern)));
+    if (
+      moved.includes('patternProperties') &&
+      source.additionalProperties !== undefined &&
+      source.additionalProperties !== true
+    ) {
+      const patterns = Object.entries(source.patternProperties).map(([pattern, sub]) =>
+        this.schema(sub, pointer(pointer(at, 'patternProperties'), pattern)),
+      );
       const allowed = source.additionalProperties === false ? patterns : [result.additionalProperties, ...patterns];
       result.additionalProperties = allowed.length === 1 ? allowed[0] : { anyOf: allowed };
     }
     if (moved.includes('prefixItems')) {
-      const prefix = source.prefixItems.map((sub: Json, i: number) => this.schema(sub, pointer(pointer(at, 'prefixItems'), i)));
+      const prefix = source.prefixItems.map((sub: Json, i: number) =>
+        this.schema(sub, pointer(pointer(at, 'prefixItems'), i)),
+      );
       if (source.items === false) {
         result.items = prefix.length === 1 ? prefix[0] : { anyOf: prefix };
         result.maxItems = Math.min(source.maxItems ?? Infinity, prefix.length);
@@ -629,7 +823,10 @@ class Converter {
       }
     }
     if (rules.length === 0) return result;
-    return withNote(result, `OpenAPI 3.0 cannot state ${rules.length === 1 ? 'this rule' : 'these rules'}, kept in JSON Schema 2020-12 in ${joinNames(names)}:\n${rules.map((rule) => `- ${rule}`).join('\n')}`);
+    return withNote(
+      result,
+      `OpenAPI 3.0 cannot state ${rules.length === 1 ? 'this rule' : 'these rules'}, kept in JSON Schema 2020-12 in ${joinNames(names)}:\n${rules.map((rule) => `- ${rule}`).join('\n')}`,
+    );
   }
 
   /** 3.0 ignores the siblings of `$ref`; in `allOf` beside them, they hold. */
@@ -643,18 +840,37 @@ class Converter {
 /** The types an anyOf of scalars may join (scalarUnion), what its branches may hold, and what may stand beside it. */
 const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
 const SCALAR_BRANCH_KEYS = new Set(['type', 'format', 'description', 'title', 'nullable']);
-const UNION_SIBLINGS = new Set(['anyOf', 'description', 'title', 'example', 'default', 'deprecated', 'readOnly', 'writeOnly', 'externalDocs']);
+const UNION_SIBLINGS = new Set([
+  'anyOf',
+  'description',
+  'title',
+  'example',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'externalDocs',
+]);
 
 /** What the description of an open enum says in 3.0, where no keyword can. */
-const knownValuesNote = (known: string[], name: string): string => `Known values: ${known.map((v) => `\`${v}\``).join(', ')}. `
-  + `Other values may appear: read it as a string. The schema \`${name}\` lists the known ones.`;
+const knownValuesNote = (known: string[], name: string): string =>
+  `Known values: ${known.map((v) => `\`${v}\``).join(', ')}. ` +
+  `Other values may appear: read it as a string. The schema \`${name}\` lists the known ones.`;
 
 /** A JSON pointer's segments, unescaped. */
-const segmentsOf = (at: string): string[] => at.slice(2).split('/').map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
+const segmentsOf = (at: string): string[] =>
+  at
+    .slice(2)
+    .split('/')
+    .map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
 
 /** A name's words (split at anything not a letter or digit), each capitalised and joined. */
-const pascal = (text: string): string => text.split(/[^A-Za-z0-9]+/).filter(Boolean)
-  .map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
+const pascal = (text: string): string =>
+  text
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
 
 /**
  * The name of the closed enum of an open enum's known values: `<Schema>KnownValue` for a named one,
@@ -671,8 +887,7 @@ function knownValueName(at: string): string | undefined {
     if (key === 'properties' && i + 1 < rest.length) {
       i += 1;
       words.push(pascal(rest[i] as string));
-    }
-    else if (key === 'items') words.push('Item');
+    } else if (key === 'items') words.push('Item');
     else if (key === 'additionalProperties') words.push('Value');
     else if (['allOf', 'anyOf', 'oneOf'].includes(key) && /^\d+$/.test(rest[i + 1] ?? '')) i += 1;
     else return undefined;
@@ -694,5 +909,5 @@ function withNote(schema: JsonObject, note: string): JsonObject {
 }
 
 function joinNames(names: string[]): string {
-  return names.length === 1 ? names[0] as string : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  return names.length === 1 ? (names[0] as string) : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }

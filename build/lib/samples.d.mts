@@ -21,5 +21,12 @@ export function commentOf(file: string): '#' | '//';
 export function operationIdsOf(doc: unknown): string[];
 export function sampleRegions(text: string, comment: string): { regions: SampleRegion[]; problems: string[] };
 export function dedent(lines: string[]): string;
-export function samplesOf(text: string, comment: string, operationIds: string[]): { samples: Map<string, string>; problems: string[] };
-export function reportedStatuses(output: string, operationIds: string[]): { statuses: Record<string, unknown>; problems: string[] };
+export function samplesOf(
+  text: string,
+  comment: string,
+  operationIds: string[],
+): { samples: Map<string, string>; problems: string[] };
+export function reportedStatuses(
+  output: string,
+  operationIds: string[],
+): { statuses: Record<string, unknown>; problems: string[] };

@@ -12,19 +12,84 @@
  */
 export const SAMPLE_PROGRAMS = [
   { id: 'curl', file: 'partners/curl/samples.sh', label: 'curl', lang: 'shell' },
-  { id: 'typescript-openapi-fetch', file: 'partners/typescript/openapi-fetch/samples.ts', label: 'TypeScript (openapi-fetch)', lang: 'typescript' },
-  { id: 'typescript-hey-api', file: 'partners/typescript/hey-api/samples.ts', label: 'TypeScript (hey-api)', lang: 'typescript' },
-  { id: 'typescript-orval', file: 'partners/typescript/orval/samples.ts', label: 'TypeScript (Orval)', lang: 'typescript' },
-  { id: 'python-openapi-python-client', file: 'partners/python/openapi-python-client/samples.py', label: 'Python (openapi-python-client)', lang: 'python' },
-  { id: 'python-openapi-generator', file: 'partners/python/openapi-generator/samples.py', label: 'Python (openapi-generator)', lang: 'python' },
-  { id: 'java-openapi-generator', file: 'partners/java/openapi-generator/Samples.java', label: 'Java (openapi-generator)', lang: 'java' },
-  { id: 'kotlin-openapi-generator', file: 'partners/kotlin/openapi-generator/Samples.kt', label: 'Kotlin (openapi-generator)', lang: 'kotlin' },
-  { id: 'go-oapi-codegen', file: 'partners/go/oapi-codegen/cmd/samples/main.go', label: 'Go (oapi-codegen)', lang: 'go' },
-  { id: 'rust-openapi-generator', file: 'partners/rust/openapi-generator/src/bin/samples.rs', label: 'Rust (openapi-generator)', lang: 'rust' },
-  { id: 'php-openapi-generator', file: 'partners/php/openapi-generator/samples.php', label: 'PHP (openapi-generator)', lang: 'php' },
-  { id: 'ruby-openapi-generator', file: 'partners/ruby/openapi-generator/samples.rb', label: 'Ruby (openapi-generator)', lang: 'ruby' },
-  { id: 'perl-openapi-client', file: 'partners/perl/openapi-client/samples.pl', label: 'Perl (OpenAPI::Client)', lang: 'perl' },
-  { id: 'csharp-openapi-generator', file: 'partners/csharp/openapi-generator/Samples.cs', label: 'C# (openapi-generator)', lang: 'csharp' },
+  {
+    id: 'typescript-openapi-fetch',
+    file: 'partners/typescript/openapi-fetch/samples.ts',
+    label: 'TypeScript (openapi-fetch)',
+    lang: 'typescript',
+  },
+  {
+    id: 'typescript-hey-api',
+    file: 'partners/typescript/hey-api/samples.ts',
+    label: 'TypeScript (hey-api)',
+    lang: 'typescript',
+  },
+  {
+    id: 'typescript-orval',
+    file: 'partners/typescript/orval/samples.ts',
+    label: 'TypeScript (Orval)',
+    lang: 'typescript',
+  },
+  {
+    id: 'python-openapi-python-client',
+    file: 'partners/python/openapi-python-client/samples.py',
+    label: 'Python (openapi-python-client)',
+    lang: 'python',
+  },
+  {
+    id: 'python-openapi-generator',
+    file: 'partners/python/openapi-generator/samples.py',
+    label: 'Python (openapi-generator)',
+    lang: 'python',
+  },
+  {
+    id: 'java-openapi-generator',
+    file: 'partners/java/openapi-generator/Samples.java',
+    label: 'Java (openapi-generator)',
+    lang: 'java',
+  },
+  {
+    id: 'kotlin-openapi-generator',
+    file: 'partners/kotlin/openapi-generator/Samples.kt',
+    label: 'Kotlin (openapi-generator)',
+    lang: 'kotlin',
+  },
+  {
+    id: 'go-oapi-codegen',
+    file: 'partners/go/oapi-codegen/cmd/samples/main.go',
+    label: 'Go (oapi-codegen)',
+    lang: 'go',
+  },
+  {
+    id: 'rust-openapi-generator',
+    file: 'partners/rust/openapi-generator/src/bin/samples.rs',
+    label: 'Rust (openapi-generator)',
+    lang: 'rust',
+  },
+  {
+    id: 'php-openapi-generator',
+    file: 'partners/php/openapi-generator/samples.php',
+    label: 'PHP (openapi-generator)',
+    lang: 'php',
+  },
+  {
+    id: 'ruby-openapi-generator',
+    file: 'partners/ruby/openapi-generator/samples.rb',
+    label: 'Ruby (openapi-generator)',
+    lang: 'ruby',
+  },
+  {
+    id: 'perl-openapi-client',
+    file: 'partners/perl/openapi-client/samples.pl',
+    label: 'Perl (OpenAPI::Client)',
+    lang: 'perl',
+  },
+  {
+    id: 'csharp-openapi-generator',
+    file: 'partners/csharp/openapi-generator/Samples.cs',
+    label: 'C# (openapi-generator)',
+    lang: 'csharp',
+  },
 ];
 
 /** The entry of SAMPLE_PROGRAMS for a row id (or `curl`), without its id: what a row's `samples` spreads. */
@@ -40,7 +105,11 @@ export const commentOf = (file) => (/\.(py|rb|pl|sh)$/.test(file) ? '#' : '//');
 
 /** Every operationId of a contract document, in the order of its paths. */
 export function operationIdsOf(doc) {
-  return Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item).filter((op) => op && typeof op === 'object' && op.operationId).map((op) => op.operationId));
+  return Object.values(doc.paths ?? {}).flatMap((item) =>
+    Object.values(item)
+      .filter((op) => op && typeof op === 'object' && op.operationId)
+      .map((op) => op.operationId),
+  );
 }
 
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -69,10 +138,13 @@ export function sampleRegions(text, comment) {
     const started = start.exec(lineText);
     if (started) {
       if (open) {
-        problems.push(`line ${lineNumber}: a sample starts inside the sample of ${open.operationId} (line ${open.line}), which has no end`);
+        problems.push(
+          `line ${lineNumber}: a sample starts inside the sample of ${open.operationId} (line ${open.line}), which has no end`,
+        );
         open = null;
       }
-      if (!/^[A-Za-z][A-Za-z0-9]*$/.test(started[1])) problems.push(`line ${lineNumber}: "${lineText.trim()}" names no operationId`);
+      if (!/^[A-Za-z][A-Za-z0-9]*$/.test(started[1]))
+        problems.push(`line ${lineNumber}: "${lineText.trim()}" names no operationId`);
       else open = { operationId: started[1], line: lineNumber, lines: [] };
     } else if (end.test(lineText)) {
       if (open) close();
@@ -108,15 +180,21 @@ export function samplesOf(text, comment, operationIds) {
   const known = new Set(operationIds);
   const byOperation = new Map();
   for (const region of regions) {
-    if (!known.has(region.operationId)) problems.push(`line ${region.line}: ${region.operationId} is no operation of the contract`);
+    if (!known.has(region.operationId))
+      problems.push(`line ${region.line}: ${region.operationId} is no operation of the contract`);
     byOperation.set(region.operationId, [...(byOperation.get(region.operationId) ?? []), region]);
   }
   for (const [operationId, found] of byOperation) {
-    if (found.length > 1) problems.push(`${operationId} has ${found.length} samples (lines ${found.map((r) => r.line).join(', ')}); it must have one`);
+    if (found.length > 1)
+      problems.push(
+        `${operationId} has ${found.length} samples (lines ${found.map((r) => r.line).join(', ')}); it must have one`,
+      );
   }
   const missing = operationIds.filter((id) => !byOperation.has(id));
   if (missing.length > 0) problems.push(`no sample of ${missing.join(', ')}`);
-  const samples = new Map(operationIds.filter((id) => byOperation.get(id)?.length === 1).map((id) => [id, byOperation.get(id)[0].source]));
+  const samples = new Map(
+    operationIds.filter((id) => byOperation.get(id)?.length === 1).map((id) => [id, byOperation.get(id)[0].source]),
+  );
   return { samples, problems };
 }
 
@@ -126,7 +204,11 @@ export function samplesOf(text, comment, operationIds) {
  * not 2xx.
  */
 export function reportedStatuses(output, operationIds) {
-  const line = output.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('PARTNER_SAMPLES ')).at(-1);
+  const line = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('PARTNER_SAMPLES '))
+    .at(-1);
   if (!line) return { statuses: {}, problems: ['the program printed no PARTNER_SAMPLES line'] };
   let statuses;
   try {
@@ -134,13 +216,17 @@ export function reportedStatuses(output, operationIds) {
   } catch (error) {
     return { statuses: {}, problems: [`its PARTNER_SAMPLES line is not JSON: ${error.message}`] };
   }
-  if (statuses === null || typeof statuses !== 'object' || Array.isArray(statuses)) return { statuses: {}, problems: ['its PARTNER_SAMPLES line is not a JSON object'] };
+  if (statuses === null || typeof statuses !== 'object' || Array.isArray(statuses))
+    return { statuses: {}, problems: ['its PARTNER_SAMPLES line is not a JSON object'] };
   const problems = [];
   const missing = operationIds.filter((id) => !(id in statuses));
   if (missing.length > 0) problems.push(`no status for ${missing.join(', ')}`);
   const unknown = Object.keys(statuses).filter((id) => !operationIds.includes(id));
   if (unknown.length > 0) problems.push(`statuses for ${unknown.join(', ')}, which the contract does not have`);
-  const failed = Object.entries(statuses).filter(([, status]) => !(Number.isInteger(status) && status >= 200 && status < 300));
-  if (failed.length > 0) problems.push(`not 2xx: ${failed.map(([id, status]) => `${id} ${JSON.stringify(status)}`).join(', ')}`);
+  const failed = Object.entries(statuses).filter(
+    ([, status]) => !(Number.isInteger(status) && status >= 200 && status < 300),
+  );
+  if (failed.length > 0)
+    problems.push(`not 2xx: ${failed.map(([id, status]) => `${id} ${JSON.stringify(status)}`).join(', ')}`);
   return { statuses, problems };
 }

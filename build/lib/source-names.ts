@@ -49,7 +49,11 @@ export function schemaRefs(doc: unknown): Map<string, string> {
 // The schema a removed name became: the one name (new in the revision) that every place which
 // referenced it names now, or else a new schema written exactly as it was.
 type Context = {
-  base: Json; revision: Json; baseRefs: Map<string, string>; revisionRefs: Map<string, string>; added: Set<string>;
+  base: Json;
+  revision: Json;
+  baseRefs: Map<string, string>;
+  revisionRefs: Map<string, string>;
+  added: Set<string>;
 };
 
 function successor(name: string, { base, revision, baseRefs, revisionRefs, added }: Context): string | undefined {
@@ -61,8 +65,12 @@ function successor(name: string, { base, revision, baseRefs, revisionRefs, added
   return [...added].find((candidate) => JSON.stringify(revision.components.schemas[candidate]) === before);
 }
 
-const change = (kind: SourceBreak['kind'], at: string, message: string) =>
-  ({ impact: 'source' as const, kind, at, messages: [message] });
+const change = (kind: SourceBreak['kind'], at: string, message: string) => ({
+  impact: 'source' as const,
+  kind,
+  at,
+  messages: [message],
+});
 
 /**
  * The source breaks between two versions of the contract, in the gate's change shape with the
@@ -83,13 +91,15 @@ export function sourceBreaks(base: Json, revision: Json): SourceBreak[] {
     if (name in revisionSchemas) continue;
     const to = successor(name, context);
     const at = `#/components/schemas/${name}`;
-    const renamed = `Schema ${name} is renamed ${to}: generated code names ${to} and its members where it named `
-      + `${name}, so partners' code that names ${name} no longer builds (schema-renamed).`;
-    const removed = `Schema ${name} is removed: generated code has no type ${name} any more, so partners' code that `
-      + 'names it no longer builds (schema-removed).';
-    breaks.push(to
-      ? { ...change('renamed', at, renamed), from: name, to }
-      : { ...change('removed', at, removed), from: name });
+    const renamed =
+      `Schema ${name} is renamed ${to}: generated code names ${to} and its members where it named ` +
+      `${name}, so partners' code that names ${name} no longer builds (schema-renamed).`;
+    const removed =
+      `Schema ${name} is removed: generated code has no type ${name} any more, so partners' code that ` +
+      'names it no longer builds (schema-removed).';
+    breaks.push(
+      to ? { ...change('renamed', at, renamed), from: name, to } : { ...change('removed', at, removed), from: name },
+    );
   }
   for (const [at, from] of baseRefs) {
     if (!(from in revisionSchemas)) continue;
@@ -100,9 +110,10 @@ export function sourceBreaks(base: Json, revision: Json): SourceBreak[] {
     const place = parameter
       ? `The parameter \`${pointed(revision, at.slice(0, parameter.index + parameter[0].length))?.name}\``
       : 'This place';
-    const moved = `${place} named ${from} and names ${now} now: generated code types it `
-      + `${to ?? 'with a name of its own'} instead of ${from}, so partners' code that passes or reads a ${from} here `
-      + 'no longer builds (schema-ref-moved).';
+    const moved =
+      `${place} named ${from} and names ${now} now: generated code types it ` +
+      `${to ?? 'with a name of its own'} instead of ${from}, so partners' code that passes or reads a ${from} here ` +
+      'no longer builds (schema-ref-moved).';
     breaks.push({ ...change('moved', at, moved), from, to: now });
   }
   return breaks;
@@ -111,7 +122,8 @@ export function sourceBreaks(base: Json, revision: Json): SourceBreak[] {
 /** The node a JSON pointer names, without following references. */
 function pointed(doc: unknown, pointer: string): Json {
   let node: Json = doc;
-  for (const segment of pointer.replace(/^#\/?/, '').split('/').filter(Boolean)) node = node?.[unescapePointer(segment)];
+  for (const segment of pointer.replace(/^#\/?/, '').split('/').filter(Boolean))
+    node = node?.[unescapePointer(segment)];
   return node;
 }
 

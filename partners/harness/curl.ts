@@ -15,7 +15,12 @@ export const curlSamples: SampleProgram = {
   async run(ctx, env) {
     // The program reads JSON with `node`: this Node comes first on its PATH.
     const PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`;
-    return (await ctx.run('bash', [path.join(ctx.root, 'partners', 'curl', 'samples.sh')], { env: { ...env, PATH }, timeoutMs: 120_000 })).output;
+    return (
+      await ctx.run('bash', [path.join(ctx.root, 'partners', 'curl', 'samples.sh')], {
+        env: { ...env, PATH },
+        timeoutMs: 120_000,
+      })
+    ).output;
   },
 };
 

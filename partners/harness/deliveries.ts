@@ -21,7 +21,10 @@ export async function startDeliveryLog(): Promise<DeliveryLog> {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      received.push({ body: Buffer.concat(chunks), signatureHeader: String(request.headers['x-service-signature'] ?? '') });
+      received.push({
+        body: Buffer.concat(chunks),
+        signatureHeader: String(request.headers['x-service-signature'] ?? ''),
+      });
       response.writeHead(204).end();
     });
   });
@@ -31,11 +34,16 @@ export async function startDeliveryLog(): Promise<DeliveryLog> {
     url: `http://127.0.0.1:${port}/webhooks`,
     async find(text, eventType, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
-      const isOfType = (delivery: Delivery) => eventType === undefined || (JSON.parse(delivery.body.toString('utf8')) as { event_type?: unknown }).event_type === eventType;
+      const isOfType = (delivery: Delivery) =>
+        eventType === undefined ||
+        (JSON.parse(delivery.body.toString('utf8')) as { event_type?: unknown }).event_type === eventType;
       for (;;) {
         const found = received.find((delivery) => delivery.body.includes(text) && isOfType(delivery));
         if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no signed delivery${eventType ? ` of ${eventType}` : ''} mentioning ${text} arrived within ${timeoutMs} ms (${received.length} others did)`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `no signed delivery${eventType ? ` of ${eventType}` : ''} mentioning ${text} arrived within ${timeoutMs} ms (${received.length} others did)`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },

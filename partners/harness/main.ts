@@ -28,7 +28,15 @@ import { startSandboxProcess } from '../../testkit/sandbox-process.js';
 import { startDeliveryLog } from './deliveries.js';
 import { checkDefaultsFlow, checkFlow, UNLISTED_VOID_CODE, type Service } from './flow-check.js';
 import { UNKNOWN_EVENT_TYPE } from '../../src/sandbox/domain/evolution-drill.js';
-import { additionsSection, defaultsNotRun, matrixTable, notRun, type DefaultsReport, type RowReport, type StepResult } from './report.js';
+import {
+  additionsSection,
+  defaultsNotRun,
+  matrixTable,
+  notRun,
+  type DefaultsReport,
+  type RowReport,
+  type StepResult,
+} from './report.js';
 import type { DefaultsClient, Row, RowContext, SampleProgram } from './row.js';
 import { rows } from './rows/index.js';
 import { CommandFailed, runCommand, tail } from './run-command.js';
@@ -43,7 +51,10 @@ import { runNotesBlocks } from './notes-step.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
-const wanted = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
+const wanted = values.only
+  ?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const selected = wanted ? rows.filter((row) => wanted.some((prefix) => row.id.startsWith(prefix))) : rows;
 const withCurl = !wanted || wanted.some((prefix) => 'curl'.startsWith(prefix));
 if (selected.length === 0 && !withCurl) {
@@ -61,17 +72,34 @@ const operationIds = operationIdsOf(JSON.parse(readFileSync(path.join(root, 'gen
 async function serviceWithDeliveries(args: string[] = []) {
   const sandbox = await startSandboxProcess({ args });
   const deliveries = await startDeliveryLog();
-  const endpoint = await helper(sandbox.baseUrl, '/sandbox/v1/webhook_endpoints', { url: deliveries.url, secret: SECRET });
-  if (endpoint.status !== 200 && endpoint.status !== 201) throw new Error(`adding the webhook endpoint answered ${endpoint.status}: ${await endpoint.text()}`);
-  return { sandbox, deliveries, stop: async () => { await deliveries.close(); await sandbox.stop(); } };
+  const endpoint = await helper(sandbox.baseUrl, '/sandbox/v1/webhook_endpoints', {
+    url: deliveries.url,
+    secret: SECRET,
+  });
+  if (endpoint.status !== 200 && endpoint.status !== 201)
+    throw new Error(`adding the webhook endpoint answered ${endpoint.status}: ${await endpoint.text()}`);
+  return {
+    sandbox,
+    deliveries,
+    stop: async () => {
+      await deliveries.close();
+      await sandbox.stop();
+    },
+  };
 }
 function helper(baseUrl: string, path: string, body: unknown): Promise<Response> {
-  return fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-api-key': API_KEY }, body: JSON.stringify(body) });
+  return fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-service-api-key': API_KEY },
+    body: JSON.stringify(body),
+  });
 }
 
 const today = await serviceWithDeliveries();
 const later = await serviceWithDeliveries(['--drill']);
-console.log(`Partner matrix: ${selected.length} rows${withCurl ? ' and the curl samples' : ''}, against the sandbox at ${today.sandbox.baseUrl}, and under the evolution drill at ${later.sandbox.baseUrl}.`);
+console.log(
+  `Partner matrix: ${selected.length} rows${withCurl ? ' and the curl samples' : ''}, against the sandbox at ${today.sandbox.baseUrl}, and under the evolution drill at ${later.sandbox.baseUrl}.`,
+);
 
 const reports: RowReport[] = [];
 try {
@@ -90,7 +118,9 @@ writeFileSync(path.join(root, 'test-results', 'partners.md'), `${table}\n`);
 writeFileSync(path.join(root, 'test-results', 'partners.json'), `${JSON.stringify(reports, null, 2)}\n`);
 const failed = reports.filter((report) => !report.passed);
 if (failed.length > 0) {
-  console.error(`\n${failed.length} of ${reports.length} rows failed: ${failed.map((r) => r.id).join(', ')}. Details above and in test-results/partners.json.`);
+  console.error(
+    `\n${failed.length} of ${reports.length} rows failed: ${failed.map((r) => r.id).join(', ')}. Details above and in test-results/partners.json.`,
+  );
   process.exit(1);
 }
 console.log(`\nEvery row passed (${reports.length}).`);
@@ -105,7 +135,10 @@ function rowContext(id: string): RowContext {
     root,
     workDir,
     cacheDir: partnersCacheDir(),
-    documents: { openapi31: path.join(root, 'generated', 'openapi.json'), openapi30: path.join(root, 'generated', 'openapi-3.0.json') },
+    documents: {
+      openapi31: path.join(root, 'generated', 'openapi.json'),
+      openapi30: path.join(root, 'generated', 'openapi-3.0.json'),
+    },
     pins,
     run: (command, args, options = {}) => runCommand(command, args, { cwd: workDir, ...options }),
     log,
@@ -115,7 +148,10 @@ function rowContext(id: string): RowContext {
 }
 
 /** Runs one step of a report (a row's, or its defaults client's): its time, and its error's last lines when it fails. */
-function stepper<Name extends string>(report: { steps: Record<Name, StepResult | 'not run'> }, log: (line: string) => void) {
+function stepper<Name extends string>(
+  report: { steps: Record<Name, StepResult | 'not run'> },
+  log: (line: string) => void,
+) {
   return async (name: Name, action: () => Promise<void>): Promise<boolean> => {
     const started = Date.now();
     log(`${name}…`);
@@ -125,7 +161,11 @@ function stepper<Name extends string>(report: { steps: Record<Name, StepResult |
       return true;
     } catch (error) {
       const message = error instanceof CommandFailed ? error.message : String((error as Error).stack ?? error);
-      report.steps[name] = { ok: false, seconds: (Date.now() - started) / 1000, error: tail(message, 40) } satisfies StepResult;
+      report.steps[name] = {
+        ok: false,
+        seconds: (Date.now() - started) / 1000,
+        error: tail(message, 40),
+      } satisfies StepResult;
       log(`${name} FAILED:\n${tail(message, 40)}`);
       return false;
     }
@@ -135,7 +175,16 @@ function stepper<Name extends string>(report: { steps: Record<Name, StepResult |
 /** The curl samples, on today's sandbox: a line of the table where only the samples step applies. */
 async function runCurl(): Promise<RowReport> {
   const ctx = rowContext('curl');
-  const report: RowReport = { id: 'curl', language: 'curl', generator: 'curl', version: '', document: null, warnings: [], steps: notRun(), passed: false };
+  const report: RowReport = {
+    id: 'curl',
+    language: 'curl',
+    generator: 'curl',
+    version: '',
+    document: null,
+    warnings: [],
+    steps: notRun(),
+    passed: false,
+  };
   report.passed = await stepper(report, ctx.log)('samples', async () => {
     await ensureToolchain(CURL_TOOLCHAIN, ctx.log);
     report.version = curlVersion((await ctx.run('curl', ['--version'])).output);
@@ -173,8 +222,13 @@ async function runRow(row: Row): Promise<RowReport> {
     (await step('samples', () => runSamples(row.samples, ctx, row.id))) &&
     (await step('drill', async () => {
       // The void of the flow answers a code the contract does not list, as a later version could.
-      const fault = await helper(later.sandbox.baseUrl, '/sandbox/v1/faults', { operation_id: 'voidPaymentSession', status: 400, error: UNLISTED_VOID_CODE });
-      if (fault.status !== 200) throw new Error(`arming the void's fault answered ${fault.status}: ${await fault.text()}`);
+      const fault = await helper(later.sandbox.baseUrl, '/sandbox/v1/faults', {
+        operation_id: 'voidPaymentSession',
+        status: 400,
+        error: UNLISTED_VOID_CODE,
+      });
+      if (fault.status !== 200)
+        throw new Error(`arming the void's fault answered ${fault.status}: ${await fault.text()}`);
       const sessionId = await runFlow(row, ctx, later.sandbox.baseUrl, 'drill');
       await checkVerifier(row, ctx, await later.deliveries.find(sessionId, 'payment_session_complete'), SECRET);
       await checkUnknownEvent(row, ctx, await later.deliveries.find(sessionId, UNKNOWN_EVENT_TYPE), SECRET);
@@ -185,9 +239,12 @@ async function runRow(row: Row): Promise<RowReport> {
     ctx.log(`type names: ${(error as Error).message}`);
   }
   // The defaults client needs the row's toolchain, but not its customized client.
-  if (row.defaults && report.steps.toolchain !== 'not run' && report.steps.toolchain.ok) report.defaults = await runDefaults(row, row.defaults);
+  if (row.defaults && report.steps.toolchain !== 'not run' && report.steps.toolchain.ok)
+    report.defaults = await runDefaults(row, row.defaults);
   // So do the NOTES' command blocks, which build what they need in a copy of a fresh clone.
-  const notesRan = report.steps.toolchain !== 'not run' && report.steps.toolchain.ok &&
+  const notesRan =
+    report.steps.toolchain !== 'not run' &&
+    report.steps.toolchain.ok &&
     (await step('notes', () => runNotesBlocks(rowContext(`${row.id}-notes`), row.id, today.sandbox.baseUrl)));
   report.passed = ok && (report.defaults?.passed ?? true) && notesRan;
   return report;
@@ -196,7 +253,12 @@ async function runRow(row: Row): Promise<RowReport> {
 /** The row's generator with its defaults, in .partners/<id>-defaults/: built, then its flow today and under the drill. */
 async function runDefaults(row: Row, defaults: DefaultsClient): Promise<DefaultsReport> {
   const ctx = rowContext(`${row.id}-defaults`);
-  const report: DefaultsReport = { additions: defaults.additions, warnings: [], steps: defaultsNotRun(), passed: false };
+  const report: DefaultsReport = {
+    additions: defaults.additions,
+    warnings: [],
+    steps: defaultsNotRun(),
+    passed: false,
+  };
   const step = stepper(report, ctx.log);
   report.passed =
     (await step('build', async () => {
@@ -215,11 +277,22 @@ async function runDefaults(row: Row, defaults: DefaultsClient): Promise<Defaults
 /** Runs a samples program against today's sandbox: every operation 2xx, each marked once. */
 function runSamples(program: SampleProgram, ctx: RowContext, id: string): Promise<void> {
   const run = `${id}-samples-${Date.now().toString(36)}`;
-  return checkSampleProgram(program, ctx, { PARTNER_BASE_URL: today.sandbox.baseUrl, PARTNER_API_KEY: API_KEY, PARTNER_RUN: run }, operationIds);
+  return checkSampleProgram(
+    program,
+    ctx,
+    { PARTNER_BASE_URL: today.sandbox.baseUrl, PARTNER_API_KEY: API_KEY, PARTNER_RUN: run },
+    operationIds,
+  );
 }
 
 /** Runs a defaults flow against a sandbox and checks its claims, as runFlow does; the session id. */
-async function runDefaultsFlow(row: Row, defaults: DefaultsClient, ctx: RowContext, baseUrl: string, service: Service): Promise<string> {
+async function runDefaultsFlow(
+  row: Row,
+  defaults: DefaultsClient,
+  ctx: RowContext,
+  baseUrl: string,
+  service: Service,
+): Promise<string> {
   const run = `${row.id}-defaults-${service}-${Date.now().toString(36)}`;
   const output = await defaults.flow(ctx, { PARTNER_BASE_URL: baseUrl, PARTNER_API_KEY: API_KEY, PARTNER_RUN: run });
   return checkDefaultsFlow(output, { baseUrl, apiKey: API_KEY }, run, service);

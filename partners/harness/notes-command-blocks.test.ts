@@ -13,14 +13,23 @@ import { repoRoot } from '../../testkit/contract.js';
 const fence = (language: string, text: string) => `\`\`\`${language}\n${text}\n\`\`\``;
 
 describe('the command blocks of a NOTES.md', () => {
-  it('are the sh, bash and shell blocks in order, each with its marker\'s folder and its text as written', () => {
+  it("are the sh, bash and shell blocks in order, each with its marker's folder and its text as written", () => {
     const markdown = [
-      '# Row', '',
-      '<!-- run from: partners/go/oapi-codegen -->', fence('sh', 'go build -o bin/ ./cmd/...\nbin/flow'), '',
-      'Output:', fence('text', '$ not a command'), '',
-      '<!-- run from: . -->', fence('bash', 'cd .partners/x'), '',
-      fence('go', 'code, err := f()'), '',
-      '<!-- run from: partners/perl/openapi-client/defaults -->', fence('shell', 'perl flow.pl'),
+      '# Row',
+      '',
+      '<!-- run from: partners/go/oapi-codegen -->',
+      fence('sh', 'go build -o bin/ ./cmd/...\nbin/flow'),
+      '',
+      'Output:',
+      fence('text', '$ not a command'),
+      '',
+      '<!-- run from: . -->',
+      fence('bash', 'cd .partners/x'),
+      '',
+      fence('go', 'code, err := f()'),
+      '',
+      '<!-- run from: partners/perl/openapi-client/defaults -->',
+      fence('shell', 'perl flow.pl'),
     ].join('\n');
     expect(notesBlocks(markdown)).toEqual([
       { line: 4, folder: 'partners/go/oapi-codegen', text: 'go build -o bin/ ./cmd/...\nbin/flow' },
@@ -82,16 +91,18 @@ describe('the row a NOTES.md belongs to', () => {
   });
 });
 
-describe('a block run against the matrix\'s sandbox', () => {
+describe("a block run against the matrix's sandbox", () => {
   it('changes only the address 127.0.0.1:4010, everywhere in the block', () => {
     const block = [
       'curl -sS -o openapi.json http://127.0.0.1:4010/openapi.json',
       'npx openapi-ts -i http://127.0.0.1:4010/openapi.json # 127.0.0.1:40100',
     ].join('\n');
-    expect(againstSandbox(block, 'http://127.0.0.1:39123')).toBe([
-      'curl -sS -o openapi.json http://127.0.0.1:39123/openapi.json',
-      'npx openapi-ts -i http://127.0.0.1:39123/openapi.json # 127.0.0.1:391230',
-    ].join('\n'));
+    expect(againstSandbox(block, 'http://127.0.0.1:39123')).toBe(
+      [
+        'curl -sS -o openapi.json http://127.0.0.1:39123/openapi.json',
+        'npx openapi-ts -i http://127.0.0.1:39123/openapi.json # 127.0.0.1:391230',
+      ].join('\n'),
+    );
   });
 });
 
@@ -106,8 +117,10 @@ describe.each(CHECKED.map((row) => [rowFolder(row.id)]))('%s/NOTES.md', (folder)
     expect(blocks.length).toBeGreaterThan(0);
     for (const block of blocks) {
       const where = new RegExp(`^(\\.|${folder}(/[\\w.-]+)*)$`);
-      expect({ line: block.line, folder: block.folder })
-        .toEqual({ line: block.line, folder: expect.stringMatching(where) });
+      expect({ line: block.line, folder: block.folder }).toEqual({
+        line: block.line,
+        folder: expect.stringMatching(where),
+      });
       expect(statSync(path.join(repoRoot, block.folder)).isDirectory()).toBe(true);
     }
   });
@@ -126,12 +139,18 @@ describe.each(CHECKED.map((row) => [rowFolder(row.id)]))('%s/NOTES.md', (folder)
 
 describe("the matrix table's Notes column", () => {
   const report = (notes: RowReport['steps']['notes']): RowReport => ({
-    id: 'x', language: 'X', generator: 'gen', version: '1', document: '3.1', warnings: [],
-    steps: { ...notRun(), notes }, passed: true,
+    id: 'x',
+    language: 'X',
+    generator: 'gen',
+    version: '1',
+    document: '3.1',
+    warnings: [],
+    steps: { ...notRun(), notes },
+    passed: true,
   });
   const cellOf = (r: RowReport) => matrixTable([r]).split('\n')[2]!.split(' | ').at(-3);
 
-  it('follows Defaults, and gives the step\'s time, FAILED, or – when it did not run', () => {
+  it("follows Defaults, and gives the step's time, FAILED, or – when it did not run", () => {
     expect(matrixTable([report('not run')]).split('\n')[0]).toContain('| Defaults | Notes | Session type |');
     expect(cellOf(report({ ok: true, seconds: 41.6 }))).toBe('ok (42 s)');
     expect(cellOf(report({ ok: false, seconds: 3, error: 'NOTES.md:16 failed' }))).toBe('FAILED');

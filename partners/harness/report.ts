@@ -15,7 +15,8 @@ export const STEPS = ['toolchain', 'generate', 'compile', 'flow', 'webhook', 'sa
 export type StepName = (typeof STEPS)[number];
 
 /** Every step not run yet. */
-export const notRun = (): RowReport['steps'] => Object.fromEntries(STEPS.map((name) => [name, 'not run'])) as RowReport['steps'];
+export const notRun = (): RowReport['steps'] =>
+  Object.fromEntries(STEPS.map((name) => [name, 'not run'])) as RowReport['steps'];
 
 export const DEFAULTS_STEPS = ['build', 'today', 'drill'] as const;
 
@@ -28,7 +29,8 @@ export interface DefaultsReport {
 }
 
 /** Every defaults step not run yet. */
-export const defaultsNotRun = (): DefaultsReport['steps'] => Object.fromEntries(DEFAULTS_STEPS.map((name) => [name, 'not run'])) as DefaultsReport['steps'];
+export const defaultsNotRun = (): DefaultsReport['steps'] =>
+  Object.fromEntries(DEFAULTS_STEPS.map((name) => [name, 'not run'])) as DefaultsReport['steps'];
 
 export interface RowReport {
   id: string;
@@ -51,19 +53,37 @@ export interface RowReport {
   passed: boolean;
 }
 
-const cell = (step: StepResult | 'not run') => (step === 'not run' ? '–' : step.ok ? `ok (${step.seconds.toFixed(0)} s)` : 'FAILED');
+const cell = (step: StepResult | 'not run') =>
+  step === 'not run' ? '–' : step.ok ? `ok (${step.seconds.toFixed(0)} s)` : 'FAILED';
 
 /** The Defaults cell: `ok` once the client built and its flow passed today and under the drill; else the first step that failed or did not run. */
 function defaultsCell(defaults: DefaultsReport | undefined): string {
   if (!defaults) return '–';
-  const failed = DEFAULTS_STEPS.find((name) => defaults.steps[name] === 'not run' || !(defaults.steps[name] as StepResult).ok);
+  const failed = DEFAULTS_STEPS.find(
+    (name) => defaults.steps[name] === 'not run' || !(defaults.steps[name] as StepResult).ok,
+  );
   if (failed) return `FAILED (${failed})`;
   const seconds = (name: 'today' | 'drill') => (defaults.steps[name] as StepResult).seconds.toFixed(0);
   return `ok (today ${seconds('today')} s, drill ${seconds('drill')} s)`;
 }
 
 export function matrixTable(reports: RowReport[]): string {
-  const header = ['Language', 'Generator', 'Document', 'Warnings', 'Generate', 'Compile', 'Flow', 'Webhook', 'Samples', 'Drill', 'Defaults', 'Notes', 'Session type', 'Capture error type'];
+  const header = [
+    'Language',
+    'Generator',
+    'Document',
+    'Warnings',
+    'Generate',
+    'Compile',
+    'Flow',
+    'Webhook',
+    'Samples',
+    'Drill',
+    'Defaults',
+    'Notes',
+    'Session type',
+    'Capture error type',
+  ];
   const lines = reports.map((r) => [
     r.language,
     `${r.generator} ${r.version}`,
@@ -89,7 +109,10 @@ export function additionsSection(reports: RowReport[]): string {
   if (rows.length === 0) return '';
   const lines = rows.map((r) => {
     const additions = r.defaults!.additions;
-    const said = additions.length === 0 ? ' nothing: the generator as installed.' : `\n${additions.map((a) => `  - ${a}`).join('\n')}`;
+    const said =
+      additions.length === 0
+        ? ' nothing: the generator as installed.'
+        : `\n${additions.map((a) => `  - ${a}`).join('\n')}`;
     return `- ${r.language}, ${r.generator}:${said}`;
   });
   return `What each row adds to its generator's defaults (the Defaults column):\n\n${lines.join('\n')}`;

@@ -24,7 +24,11 @@ export interface RowContext {
   /** Exact versions of generators and libraries, from toolchain.json's `partners`. */
   pins: Record<string, string>;
   /** Runs a command; throws with its output when it exits non-zero (unless allowFailure). */
-  run(command: string, args: string[], options?: { cwd?: string; env?: Record<string, string>; allowFailure?: boolean; timeoutMs?: number }): Promise<RunResult>;
+  run(
+    command: string,
+    args: string[],
+    options?: { cwd?: string; env?: Record<string, string>; allowFailure?: boolean; timeoutMs?: number },
+  ): Promise<RunResult>;
   /** Writes a line to the matrix's log, prefixed with the row's id. */
   log(line: string): void;
 }
@@ -92,7 +96,10 @@ export interface DefaultsClient {
 }
 
 /** What the defaults flow prints: the flow's claims without the void and without telling known values from unknown ones. */
-export type DefaultsFlowResult = Pick<FlowResult, 'session_id' | 'captured' | 'refund_id' | 'listed' | 'capture_error' | 'status_summary' | 'service_fee'>;
+export type DefaultsFlowResult = Pick<
+  FlowResult,
+  'session_id' | 'captured' | 'refund_id' | 'listed' | 'capture_error' | 'status_summary' | 'service_fee'
+>;
 
 export interface VerifierInput {
   /** A file holding the delivery's body, byte for byte. */

@@ -7,16 +7,27 @@ export interface RunResult {
 }
 
 export class CommandFailed extends Error {
-  constructor(readonly command: string, readonly result: RunResult) {
+  constructor(
+    readonly command: string,
+    readonly result: RunResult,
+  ) {
     super(`${command} failed (exit ${result.status ?? 'killed: time limit'}):\n${tail(result.output, 60)}`);
   }
 }
 
 export const tail = (text: string, lines: number) => text.trimEnd().split('\n').slice(-lines).join('\n');
 
-export function runCommand(command: string, args: string[], options: { cwd: string; env?: Record<string, string>; allowFailure?: boolean; timeoutMs?: number }): Promise<RunResult> {
+export function runCommand(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; allowFailure?: boolean; timeoutMs?: number },
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));

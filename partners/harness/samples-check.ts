@@ -14,10 +14,18 @@ export function sampleProgramProblems(file: string, text: string, output: string
 }
 
 /** Runs the program and throws with its problems, and the end of its output when the run is at fault. */
-export async function checkSampleProgram(program: SampleProgram, ctx: RowContext, env: FlowEnvironment, operationIds: string[]): Promise<void> {
+export async function checkSampleProgram(
+  program: SampleProgram,
+  ctx: RowContext,
+  env: FlowEnvironment,
+  operationIds: string[],
+): Promise<void> {
   const output = await program.run(ctx, env);
   const text = readFileSync(path.join(ctx.root, program.file), 'utf8');
   const problems = sampleProgramProblems(program.file, text, output, operationIds);
-  if (problems.length > 0) throw new Error(`${problems.join('\n')}\n--- the program's output, last lines:\n${output.trimEnd().split('\n').slice(-15).join('\n')}`);
+  if (problems.length > 0)
+    throw new Error(
+      `${problems.join('\n')}\n--- the program's output, last lines:\n${output.trimEnd().split('\n').slice(-15).join('\n')}`,
+    );
   ctx.log(`samples: ${operationIds.length} operations, each 2xx, each marked once in ${program.file}`);
 }

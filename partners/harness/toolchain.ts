@@ -13,7 +13,11 @@ export async function ensureToolchain(toolchain: Toolchain[], log: (line: string
   if (packages.length > 0) {
     log(`installing Debian packages ${packages.join(' ')} (for ${missing.map((t) => t.command).join(', ')})`);
     const [command, ...prefix] = process.getuid?.() === 0 ? ['apt-get'] : ['sudo', '-n', 'apt-get'];
-    const apt = (args: string[]) => spawnSync(command!, [...prefix, ...args], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    const apt = (args: string[]) =>
+      spawnSync(command!, [...prefix, ...args], {
+        stdio: 'inherit',
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      });
     if (!aptUpdated) {
       apt(['update', '-qq']);
       aptUpdated = true;

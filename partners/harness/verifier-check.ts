@@ -17,8 +17,14 @@ export async function checkUnknownEvent(row: Row, ctx: RowContext, delivery: Del
   writeFileSync(file, delivery.body);
   const eventType = String(JSON.parse(delivery.body.toString('utf8')).event_type);
   const result = await row.verify(ctx, { bodyFile: file, signatureHeader: delivery.signatureHeader, secret });
-  if (result.status !== 0) throw new Error(`the verifier refused a genuine delivery of the unknown event type ${eventType} (exit ${result.status}); a receiver answers 204 and ignores it:\n${result.output}`);
-  if (!result.output.includes(`${IGNORED} ${eventType}`)) throw new Error(`the verifier accepted the ${eventType} delivery but did not print "${IGNORED} ${eventType}":\n${result.output}`);
+  if (result.status !== 0)
+    throw new Error(
+      `the verifier refused a genuine delivery of the unknown event type ${eventType} (exit ${result.status}); a receiver answers 204 and ignores it:\n${result.output}`,
+    );
+  if (!result.output.includes(`${IGNORED} ${eventType}`))
+    throw new Error(
+      `the verifier accepted the ${eventType} delivery but did not print "${IGNORED} ${eventType}":\n${result.output}`,
+    );
 }
 
 export async function checkVerifier(row: Row, ctx: RowContext, delivery: Delivery, secret: string): Promise<void> {
@@ -33,21 +39,45 @@ export async function checkVerifier(row: Row, ctx: RowContext, delivery: Deliver
   writeFileSync(tampered, changed);
 
   const accepted = await row.verify(ctx, { bodyFile: genuine, signatureHeader: delivery.signatureHeader, secret });
-  if (accepted.status !== 0) throw new Error(`the verifier refused a genuine delivery (exit ${accepted.status}):\n${accepted.output}`);
+  if (accepted.status !== 0)
+    throw new Error(`the verifier refused a genuine delivery (exit ${accepted.status}):\n${accepted.output}`);
   // It reads the verified body: it names the event the delivery carries.
   const eventType = String(JSON.parse(delivery.body.toString('utf8')).event_type);
-  if (!accepted.output.includes(`verified ${eventType}`)) throw new Error(`the verifier accepted the delivery but did not print "verified ${eventType}":\n${accepted.output}`);
-  if (accepted.output.includes(IGNORED)) throw new Error(`the verifier ignored ${eventType}, an event type of the contract:\n${accepted.output}`);
+  if (!accepted.output.includes(`verified ${eventType}`))
+    throw new Error(
+      `the verifier accepted the delivery but did not print "verified ${eventType}":\n${accepted.output}`,
+    );
+  if (accepted.output.includes(IGNORED))
+    throw new Error(`the verifier ignored ${eventType}, an event type of the contract:\n${accepted.output}`);
   const sign = (t: number) => createHmac('sha256', secret).update(`${t}.`).update(delivery.body).digest('hex');
   const now = Math.floor(Date.now() / 1000);
   const rotation = `t=${now},v0=${'0'.repeat(64)},v0=${sign(now)}`;
   const rotated = await row.verify(ctx, { bodyFile: genuine, signatureHeader: rotation, secret });
-  if (rotated.status !== 0) throw new Error(`the verifier refused a delivery signed during a rotation (two v0 entries, the second valid):\n${rotated.output}`);
+  if (rotated.status !== 0)
+    throw new Error(
+      `the verifier refused a delivery signed during a rotation (two v0 entries, the second valid):\n${rotated.output}`,
+    );
   const refusals: Array<[string, Awaited<ReturnType<Row['verify']>>]> = [
-    ['a body changed by one byte', await row.verify(ctx, { bodyFile: tampered, signatureHeader: delivery.signatureHeader, secret })],
-    ['the wrong secret', await row.verify(ctx, { bodyFile: genuine, signatureHeader: delivery.signatureHeader, secret: `${secret}x` })],
-    ['a header without v0', await row.verify(ctx, { bodyFile: genuine, signatureHeader: delivery.signatureHeader.replace(/,?v0=[0-9a-f]+/g, ''), secret })],
-    ['a signature ten minutes old', await row.verify(ctx, { bodyFile: genuine, signatureHeader: `t=${now - 600},v0=${sign(now - 600)}`, secret })],
+    [
+      'a body changed by one byte',
+      await row.verify(ctx, { bodyFile: tampered, signatureHeader: delivery.signatureHeader, secret }),
+    ],
+    [
+      'the wrong secret',
+      await row.verify(ctx, { bodyFile: genuine, signatureHeader: delivery.signatureHeader, secret: `${secret}x` }),
+    ],
+    [
+      'a header without v0',
+      await row.verify(ctx, {
+        bodyFile: genuine,
+        signatureHeader: delivery.signatureHeader.replace(/,?v0=[0-9a-f]+/g, ''),
+        secret,
+      }),
+    ],
+    [
+      'a signature ten minutes old',
+      await row.verify(ctx, { bodyFile: genuine, signatureHeader: `t=${now - 600},v0=${sign(now - 600)}`, secret }),
+    ],
   ];
   const wronglyAccepted = refusals.filter(([, result]) => result.status === 0).map(([name]) => name);
   if (wronglyAccepted.length > 0) throw new Error(`the verifier accepted ${wronglyAccepted.join(', ')}`);

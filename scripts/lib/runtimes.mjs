@@ -24,11 +24,19 @@ export function installNode(version) {
   if (existsSync(binary) && versionOf(binary) === `v${version}`) return binary;
   mkdirSync(dir, { recursive: true });
   // Its own package.json, so that npm runs the `node` package's install script without a warning.
-  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ private: true, allowScripts: { node: true } }, null, 2)}\n`);
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    `${JSON.stringify({ private: true, allowScripts: { node: true } }, null, 2)}\n`,
+  );
   console.log(`Installing Node ${version} into ${dir}/ from the npm registry…`);
-  execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `node@${version}`], { cwd: dir, stdio: 'inherit' });
+  execFileSync(
+    'npm',
+    ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `node@${version}`],
+    { cwd: dir, stdio: 'inherit' },
+  );
   const installed = versionOf(binary);
-  if (installed !== `v${version}`) throw new Error(`installing node@${version} gave ${installed ?? 'no binary'} at ${binary}`);
+  if (installed !== `v${version}`)
+    throw new Error(`installing node@${version} gave ${installed ?? 'no binary'} at ${binary}`);
   return binary;
 }
 

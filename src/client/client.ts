@@ -33,18 +33,18 @@ export const USER_AGENT = `${PACKAGE_NAME}/${PACKAGE_VERSION}`;
 export const sendRequest = (request: Request): Promise<Response> =>
   request.body === null
     ? globalThis.fetch(request.url, {
-      method: request.method,
-      headers: request.headers,
-      signal: request.signal,
-      cache: request.cache,
-      credentials: request.credentials,
-      integrity: request.integrity,
-      keepalive: request.keepalive,
-      mode: request.mode,
-      redirect: request.redirect,
-      referrer: request.referrer,
-      referrerPolicy: request.referrerPolicy,
-    })
+        method: request.method,
+        headers: request.headers,
+        signal: request.signal,
+        cache: request.cache,
+        credentials: request.credentials,
+        integrity: request.integrity,
+        keepalive: request.keepalive,
+        mode: request.mode,
+        redirect: request.redirect,
+        referrer: request.referrer,
+        referrerPolicy: request.referrerPolicy,
+      })
     : globalThis.fetch(request);
 
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {

@@ -7,6 +7,9 @@
 export type KnownValues<T> = T extends unknown ? (string extends T ? never : T) : never;
 
 /** True when `value` is one of `known`, the documented values of an open enum; narrows it. */
-export function isKnownValue<const Known extends string>(known: readonly Known[], value: string | null | undefined): value is Known {
+export function isKnownValue<const Known extends string>(
+  known: readonly Known[],
+  value: string | null | undefined,
+): value is Known {
   return (known as readonly unknown[]).includes(value);
 }

@@ -54,7 +54,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-const isAbort = (error: unknown) => error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+const isAbort = (error: unknown) =>
+  error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 
 /** Wraps fetch with the retry rule. */
 export function withRetries(fetchImpl: Fetch, options: RetryOptions = {}): Fetch {

@@ -13,9 +13,13 @@ type Branch = { type?: unknown; enum?: unknown };
 export function openEnumValues(schema: unknown): string[] | undefined {
   if (schema === null || typeof schema !== 'object') return undefined;
   const { anyOf: branches } = schema as { anyOf?: unknown };
-  if (('type' in schema && schema.type !== 'string') || !Array.isArray(branches) || branches.length !== 2) return undefined;
-  const onlyString = (branch: unknown) => typeof branch === 'object' && branch !== null
-    && (branch as Branch).type === 'string' && Object.keys(branch).every((key) => BRANCH_KEYS.has(key));
+  if (('type' in schema && schema.type !== 'string') || !Array.isArray(branches) || branches.length !== 2)
+    return undefined;
+  const onlyString = (branch: unknown) =>
+    typeof branch === 'object' &&
+    branch !== null &&
+    (branch as Branch).type === 'string' &&
+    Object.keys(branch).every((key) => BRANCH_KEYS.has(key));
   if (!branches.every(onlyString)) return undefined;
   const known = (branches as Branch[]).filter((branch) => Array.isArray(branch.enum));
   const values = known[0]?.enum as unknown[] | undefined;

@@ -20,8 +20,11 @@ type Violation = { code?: string; severity?: string; message?: string; location?
 /** A route of the contract: its pattern, and per method (upper case) its 400 codes. */
 type Route = { pattern: RegExp; methods: Record<string, string[]> };
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer =>
-  ({ status, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer => ({
+  status,
+  headers: { ...headers, 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 /** The contract's routes, each with the `error` codes of its operations' 400s. */
 export function contractRoutes(contract: Contract): Route[] {
@@ -29,7 +32,10 @@ export function contractRoutes(contract: Contract): Route[] {
   const deref = (node: unknown): Node => {
     let at = node as Node;
     while (at?.$ref) {
-      at = at.$ref.slice(2).split('/').map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'))
+      at = at.$ref
+        .slice(2)
+        .split('/')
+        .map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'))
         .reduce<unknown>((o, key) => (o as Record<string, unknown> | undefined)?.[key], contract) as Node;
     }
     return at;
@@ -37,16 +43,25 @@ export function contractRoutes(contract: Contract): Route[] {
   const field = (node: Node, key: string): Node => deref((node as Record<string, unknown> | undefined)?.[key]);
   /** The `error` codes an operation's 400 declares, in the document's order ([] when it has none). */
   const codes400 = (operation: Node): string[] => {
-    const schema = field(field(field(field(field(operation, 'responses'), '400'), 'content'), 'application/json'), 'schema');
+    const schema = field(
+      field(field(field(field(operation, 'responses'), '400'), 'content'), 'application/json'),
+      'schema',
+    );
     const error = field(field(schema, 'properties'), 'error');
     return (error?.enum as string[] | undefined) ?? openEnumValues(error) ?? [];
   };
   return Object.entries(contract.paths).map(([template, item]) => ({
-    pattern: new RegExp(`^${template.split(/\{[^}]+\}/)
-      .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}$`),
-    methods: Object.fromEntries(Object.entries(item)
-      .filter(([, op]) => (op as Node)?.responses)
-      .map(([method, op]) => [method.toUpperCase(), codes400(op as Node)])),
+    pattern: new RegExp(
+      `^${template
+        .split(/\{[^}]+\}/)
+        .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+        .join('[^/]+')}$`,
+    ),
+    methods: Object.fromEntries(
+      Object.entries(item)
+        .filter(([, op]) => (op as Node)?.responses)
+        .map(([method, op]) => [method.toUpperCase(), codes400(op as Node)]),
+    ),
   }));
 }
 
@@ -55,16 +70,26 @@ export function contractRoutes(contract: Contract): Route[] {
  * every violation is a missing property, else its invalid-parameter code, else its first.
  */
 function codeFor(codes: string[], violations: Violation[]): string | undefined {
-  const missing = violations.length > 0 && violations.every((v) => v.code === 'required')
-    && codes.find((code) => /^Missing/.test(code));
-  return missing
-    || codes.find((code) => /^(InvalidRequestParameter|ValidationError|InvalidRequest|InvalidParameter)$/.test(code))
-    || codes[0];
+  const missing =
+    violations.length > 0 &&
+    violations.every((v) => v.code === 'required') &&
+    codes.find((code) => /^Missing/.test(code));
+  return (
+    missing ||
+    codes.find((code) => /^(InvalidRequestParameter|ValidationError|InvalidRequest|InvalidParameter)$/.test(code)) ||
+    codes[0]
+  );
 }
 
 /** What the front answers instead of Prism's answer, or undefined to pass Prism's on. */
-export function contractAnswer(routes: Route[], method: string, url: string, status: number,
-  headers: IncomingHttpHeaders, body: Buffer): Answer | undefined {
+export function contractAnswer(
+  routes: Route[],
+  method: string,
+  url: string,
+  status: number,
+  headers: IncomingHttpHeaders,
+  body: Buffer,
+): Answer | undefined {
   const pathname = new URL(url, 'http://mock').pathname;
   const route = routes.find((r) => r.pattern.test(pathname));
   if (status === 404 && String(headers['content-type']).startsWith('application/problem+json') && !route) {
@@ -72,8 +97,11 @@ export function contractAnswer(routes: Route[], method: string, url: string, sta
   }
   if (route && !route.methods[method]) {
     const allowed = Object.keys(route.methods).join(', ');
-    return json(405, { error: 'MethodNotAllowed', message: `${method} is not allowed on ${pathname}; allowed: ${allowed}.` },
-      { allow: allowed });
+    return json(
+      405,
+      { error: 'MethodNotAllowed', message: `${method} is not allowed on ${pathname}; allowed: ${allowed}.` },
+      { allow: allowed },
+    );
   }
   const codes = route?.methods[method] ?? [];
   // A body that is not JSON: Prism's own {error: {code: 'invalid_json'}}, not the contract's shape.
@@ -83,15 +111,19 @@ export function contractAnswer(routes: Route[], method: string, url: string, sta
   const reported = String(headers['sl-violations'] ?? '[]');
   let violations: Violation[];
   try {
-    violations = (JSON.parse(reported) as Violation[])
-      .filter((v) => v.severity === 'Error' && v.location?.[0] === 'request');
+    violations = (JSON.parse(reported) as Violation[]).filter(
+      (v) => v.severity === 'Error' && v.location?.[0] === 'request',
+    );
   } catch {
     violations = [];
   }
   if (violations.length === 0 || codes.length === 0 || status < 400 || status === 401) return undefined;
   // Prism reports an if/then branch and its cause both; the cause says what to fix.
   const named = violations.filter((v) => v.code !== 'if');
-  const message = [...new Set((named.length ? named : violations)
-    .map((v) => `${v.message} (${(v.location ?? []).slice(1).join('.')})`))].join('; ');
+  const message = [
+    ...new Set(
+      (named.length ? named : violations).map((v) => `${v.message} (${(v.location ?? []).slice(1).join('.')})`),
+    ),
+  ].join('; ');
   return json(400, { error: codeFor(codes, violations), message }, { 'sl-violations': reported });
 }

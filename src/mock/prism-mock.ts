@@ -41,7 +41,9 @@ export async function runMock(args: string[]): Promise<void> {
   try {
     prismPackage = require.resolve('@stoplight/prism-cli/package.json');
   } catch {
-    console.error('error: the mock needs Prism, an optional peer of this package: npm install --save-dev @stoplight/prism-cli@5');
+    console.error(
+      'error: the mock needs Prism, an optional peer of this package: npm install --save-dev @stoplight/prism-cli@5',
+    );
     process.exit(2);
   }
   const prism = path.join(path.dirname(prismPackage), (require(prismPackage) as { bin: { prism: string } }).bin.prism);
@@ -59,41 +61,55 @@ export async function runMock(args: string[]): Promise<void> {
       probe.close(() => resolve(free));
     });
   });
-  const child = spawn(process.execPath,
-    [prism, 'mock', '-h', '127.0.0.1', '-p', String(prismPort), ...verbosity, ...rest, document], { stdio: 'inherit' });
+  const child = spawn(
+    process.execPath,
+    [prism, 'mock', '-h', '127.0.0.1', '-p', String(prismPort), ...verbosity, ...rest, document],
+    { stdio: 'inherit' },
+  );
   const front = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const method = incoming.method ?? 'GET';
       const url = incoming.url ?? '/';
-      const sent = forward({ host: '127.0.0.1', port: prismPort, method, path: url, headers: incoming.headers }, (answer) => {
-        const parts: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => parts.push(chunk));
-        answer.on('end', () => {
-          const body = Buffer.concat(parts);
-          const status = answer.statusCode ?? 502;
-          const instead = contractAnswer(routes, method, url, status, answer.headers, body);
-          if (!instead) return outgoing.writeHead(status, answer.headers).end(body);
-          const headers: Record<string, unknown> = { ...answer.headers, ...instead.headers, 'content-length': Buffer.byteLength(instead.body) };
-          delete headers['transfer-encoding'];
-          outgoing.writeHead(instead.status, headers as Record<string, string>).end(instead.body);
-        });
-      });
-      sent.on('error', (error) => outgoing.writeHead(502, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ error: 'ServerError', message: `The mock's Prism did not answer: ${error.message}` })));
+      const sent = forward(
+        { host: '127.0.0.1', port: prismPort, method, path: url, headers: incoming.headers },
+        (answer) => {
+          const parts: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => parts.push(chunk));
+          answer.on('end', () => {
+            const body = Buffer.concat(parts);
+            const status = answer.statusCode ?? 502;
+            const instead = contractAnswer(routes, method, url, status, answer.headers, body);
+            if (!instead) return outgoing.writeHead(status, answer.headers).end(body);
+            const headers: Record<string, unknown> = {
+              ...answer.headers,
+              ...instead.headers,
+              'content-length': Buffer.byteLength(instead.body),
+            };
+            delete headers['transfer-encoding'];
+            outgoing.writeHead(instead.status, headers as Record<string, string>).end(instead.body);
+          });
+        },
+      );
+      sent.on('error', (error) =>
+        outgoing
+          .writeHead(502, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: 'ServerError', message: `The mock's Prism did not answer: ${error.message}` })),
+      );
       sent.end(Buffer.concat(chunks));
     });
   });
   // Prism says nothing at -v warn once it listens: the front listens once Prism's port accepts (a
   // TCP connect, so that the probe is no request for Prism to log), and says so.
-  const accepts = () => new Promise<boolean>((resolve) => {
-    const socket = connect(prismPort, '127.0.0.1', () => {
-      socket.end();
-      resolve(true);
+  const accepts = () =>
+    new Promise<boolean>((resolve) => {
+      const socket = connect(prismPort, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
     });
-    socket.on('error', () => resolve(false));
-  });
   void (async () => {
     for (let tries = 0; tries < 600 && child.exitCode === null; tries++) {
       if (await accepts()) return front.listen(Number(port), host, () => console.log(`Ready: http://${host}:${port}`));

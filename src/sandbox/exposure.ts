@@ -18,8 +18,18 @@ export function checkPublicUrl(url: string): string {
   } catch {
     parsed = undefined;
   }
-  const plain = parsed && ['http:', 'https:'].includes(parsed.protocol) && parsed.pathname === '/' && !parsed.search && !parsed.hash && !parsed.username && !parsed.password;
-  if (!parsed || !plain) throw new Error(`--public-url (SANDBOX_PUBLIC_URL) must be an http or https origin such as https://sandbox.example:8443, with no path, not ${JSON.stringify(url)}`);
+  const plain =
+    parsed &&
+    ['http:', 'https:'].includes(parsed.protocol) &&
+    parsed.pathname === '/' &&
+    !parsed.search &&
+    !parsed.hash &&
+    !parsed.username &&
+    !parsed.password;
+  if (!parsed || !plain)
+    throw new Error(
+      `--public-url (SANDBOX_PUBLIC_URL) must be an http or https origin such as https://sandbox.example:8443, with no path, not ${JSON.stringify(url)}`,
+    );
   return parsed.origin;
 }
 
@@ -34,6 +44,8 @@ export function protectedModeRefusal(host: string, apiKeys: ReadonlyMap<string, 
   if (isLoopback(host)) return undefined;
   const published = [...apiKeys.keys()].filter((key) => DEFAULT_API_KEYS.has(key));
   if (published.length === 0) return undefined;
-  return `Protected mode: the sandbox would listen on ${host}, which other machines may reach, with the development keys that the README publishes (${published.join(', ')}), so anyone on the network could call it with them (and read what its webhooks reach). ` +
-    'Set SANDBOX_API_KEYS to keys of your own ("key:channel,key:channel"), or listen on 127.0.0.1.';
+  return (
+    `Protected mode: the sandbox would listen on ${host}, which other machines may reach, with the development keys that the README publishes (${published.join(', ')}), so anyone on the network could call it with them (and read what its webhooks reach). ` +
+    'Set SANDBOX_API_KEYS to keys of your own ("key:channel,key:channel"), or listen on 127.0.0.1.'
+  );
 }

@@ -12,7 +12,8 @@ export interface Maintenance {
 }
 
 export function startMaintenance(
-  db: Db, store: SandboxStore,
+  db: Db,
+  store: SandboxStore,
   { intervalMs = 10, batch = 50, checkpointEvery = 10, warn = (line: string) => console.error(line) } = {},
 ): Maintenance {
   const fileBacked = db.name !== ':memory:';

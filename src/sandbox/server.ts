@@ -75,7 +75,11 @@ export async function startSandbox(options: StartOptions) {
   // Once it listens, the sandbox knows its own address, which --webhook-url must not name.
   let webhook: ReturnType<typeof configureEndpoint> | undefined;
   try {
-    webhook = options.webhook ? store.transaction(() => configureEndpoint(store, [...apiKeys.values()][0]!, options.webhook!, sandboxAddress(app))) : undefined;
+    webhook = options.webhook
+      ? store.transaction(() =>
+          configureEndpoint(store, [...apiKeys.values()][0]!, options.webhook!, sandboxAddress(app)),
+        )
+      : undefined;
   } catch (error) {
     await app.close();
     db.close();
@@ -92,7 +96,20 @@ export async function startSandbox(options: StartOptions) {
     db.close();
   };
   const docs = options.docsDir
-    ? { url: `${address}/docs/`, built: existsSync(path.join(options.docsDir, 'index.html')), building: docsBeingBuilt(options.docsDir) }
+    ? {
+        url: `${address}/docs/`,
+        built: existsSync(path.join(options.docsDir, 'index.html')),
+        building: docsBeingBuilt(options.docsDir),
+      }
     : undefined;
-  return { app, address, publicUrl, apiKeys, close, webhook, docs, dbFile: options.db === ':memory:' ? ':memory:' : path.resolve(options.db) };
+  return {
+    app,
+    address,
+    publicUrl,
+    apiKeys,
+    close,
+    webhook,
+    docs,
+    dbFile: options.db === ':memory:' ? ':memory:' : path.resolve(options.db),
+  };
 }

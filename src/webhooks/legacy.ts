@@ -20,13 +20,25 @@ export interface LegacyWebhookOptions {
  * when the shared secret does not match (or is empty), and WebhookPayloadError when the body is no
  * legacy event.
  */
-export function parseLegacyWebhook(body: string | Uint8Array | object, options: LegacyWebhookOptions = {}): LegacyWebhook {
+export function parseLegacyWebhook(
+  body: string | Uint8Array | object,
+  options: LegacyWebhookOptions = {},
+): LegacyWebhook {
   const { apiKeyHeader, sharedSecret } = options;
   if (sharedSecret === '') {
-    throw new WebhookSignatureError('secret_invalid', 'sharedSecret is empty (often an environment variable set to nothing): an absent x-service-api-key header would equal it.');
+    throw new WebhookSignatureError(
+      'secret_invalid',
+      'sharedSecret is empty (often an environment variable set to nothing): an absent x-service-api-key header would equal it.',
+    );
   }
-  if (sharedSecret !== undefined && (typeof apiKeyHeader !== 'string' || !constantTimeEqual(apiKeyHeader, sharedSecret))) {
-    throw new WebhookSignatureError('signature_mismatch', 'The x-service-api-key header does not equal the shared secret.');
+  if (
+    sharedSecret !== undefined &&
+    (typeof apiKeyHeader !== 'string' || !constantTimeEqual(apiKeyHeader, sharedSecret))
+  ) {
+    throw new WebhookSignatureError(
+      'signature_mismatch',
+      'The x-service-api-key header does not equal the shared secret.',
+    );
   }
   let data: unknown = body;
   if (typeof body === 'string' || body instanceof Uint8Array) {
@@ -41,7 +53,10 @@ export function parseLegacyWebhook(body: string | Uint8Array | object, options: 
   }
   const record = data as Record<string, unknown>;
   if ('event_type' in record || 'webhook_delivery_id' in record) {
-    throw new WebhookPayloadError('signed_envelope', 'This is a signed envelope, not a legacy delivery: use verifyWebhook or verifyWebhookAsync.');
+    throw new WebhookPayloadError(
+      'signed_envelope',
+      'This is a signed envelope, not a legacy delivery: use verifyWebhook or verifyWebhookAsync.',
+    );
   }
   if (typeof record.payment_id === 'string' && typeof record.status === 'string') {
     return { kind: 'payment_session_complete', data: record } as LegacyWebhook;
@@ -49,12 +64,19 @@ export function parseLegacyWebhook(body: string | Uint8Array | object, options: 
   if (typeof record.payment_token === 'string') {
     return { kind: 'payment_token_updated', data: record } as LegacyWebhook;
   }
-  if (typeof record.object === 'object' && record.object !== null && typeof (record.object as { sku?: unknown }).sku === 'string') {
+  if (
+    typeof record.object === 'object' &&
+    record.object !== null &&
+    typeof (record.object as { sku?: unknown }).sku === 'string'
+  ) {
     return { kind: 'item_eligibility_updated', data: record } as LegacyWebhook;
   }
   // Every dispute event arrives as the canonical dispute; the body does not say which event it was.
   if (typeof record.dispute_id === 'string' && typeof record.state === 'string') {
     return { kind: 'dispute', data: record } as LegacyWebhook;
   }
-  throw new WebhookPayloadError('unknown_event', 'The legacy webhook body matches no known event (payment_session_complete, payment_token_updated, item eligibility, dispute).');
+  throw new WebhookPayloadError(
+    'unknown_event',
+    'The legacy webhook body matches no known event (payment_session_complete, payment_token_updated, item eligibility, dispute).',
+  );
 }

@@ -1,6 +1,10 @@
 // Narrowing of a verified event to one event type.
 import {
-  KNOWN_EVENT_TYPES, type KnownWebhookEvent, type KnownWebhookEventType, type PaymentSessionCompleteEvent, type WebhookEvent,
+  KNOWN_EVENT_TYPES,
+  type KnownWebhookEvent,
+  type KnownWebhookEventType,
+  type PaymentSessionCompleteEvent,
+  type WebhookEvent,
 } from './events.js';
 
 /**
@@ -9,11 +13,18 @@ import {
  * include `Type`; a plain Extract would find none for such an event.
  */
 export type EventOfType<Type extends KnownWebhookEventType> = KnownWebhookEvent extends infer Event
-  ? Event extends { event_type?: infer Spellings } ? (Type extends Spellings ? Event : never) : never
+  ? Event extends { event_type?: infer Spellings }
+    ? Type extends Spellings
+      ? Event
+      : never
+    : never
   : never;
 
 /** True when the event has this (documented) event_type; narrows it. */
-export function isEventType<Type extends KnownWebhookEventType>(event: WebhookEvent, eventType: Type): event is EventOfType<Type> {
+export function isEventType<Type extends KnownWebhookEventType>(
+  event: WebhookEvent,
+  eventType: Type,
+): event is EventOfType<Type> {
   return event.event_type === eventType;
 }
 

@@ -27,11 +27,17 @@ export function parseSignatureHeader(header: string | null | undefined): ParsedS
     const key = part.slice(0, separator).trim();
     const value = part.slice(separator + 1).trim();
     if (separator <= 0 || value === '') {
-      throw new WebhookSignatureError('malformed_header', `${SIGNATURE_HEADER} has a malformed entry ${JSON.stringify(part)}; expected t=<unix>,v0=<hex>.`);
+      throw new WebhookSignatureError(
+        'malformed_header',
+        `${SIGNATURE_HEADER} has a malformed entry ${JSON.stringify(part)}; expected t=<unix>,v0=<hex>.`,
+      );
     }
     if (key === 't') {
       if (timestampText !== undefined || !/^\d{1,12}$/.test(value)) {
-        throw new WebhookSignatureError('malformed_header', `${SIGNATURE_HEADER} must carry exactly one numeric t=<unix-timestamp>.`);
+        throw new WebhookSignatureError(
+          'malformed_header',
+          `${SIGNATURE_HEADER} must carry exactly one numeric t=<unix-timestamp>.`,
+        );
       }
       timestampText = value;
     } else if (key === 'v0') {
@@ -61,13 +67,19 @@ export function computeSignature(rawBody: string | Uint8Array, secret: string, t
 const encoder = new TextEncoder();
 
 /** computeSignature on Web Crypto (crypto.subtle): for Workers, Deno, Bun, edge routes and Node. */
-export async function computeSignatureAsync(rawBody: string | Uint8Array, secret: string, timestamp: number | string): Promise<string> {
+export async function computeSignatureAsync(
+  rawBody: string | Uint8Array,
+  secret: string,
+  timestamp: number | string,
+): Promise<string> {
   const prefix = encoder.encode(`${timestamp}.`);
   const body = typeof rawBody === 'string' ? encoder.encode(rawBody) : rawBody;
   const signed = new Uint8Array(prefix.length + body.length);
   signed.set(prefix);
   signed.set(body, prefix.length);
-  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, signed));
   return Array.from(mac, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
@@ -94,7 +106,8 @@ export interface SignedWebhook {
 }
 
 const serialize = (payload: unknown): string => (typeof payload === 'string' ? payload : JSON.stringify(payload));
-const secretList = (secret: string | readonly string[]): readonly string[] => (typeof secret === 'string' ? [secret] : secret);
+const secretList = (secret: string | readonly string[]): readonly string[] =>
+  typeof secret === 'string' ? [secret] : secret;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 function signedWebhook(body: string, timestamp: number, signatures: readonly string[]): SignedWebhook {
@@ -105,13 +118,29 @@ function signedWebhook(body: string, timestamp: number, signatures: readonly str
  * Signs a payload as the service does. Pass several secrets to emit one v0 per secret, as during a
  * rotation. For tests and the sandbox. Needs node:crypto; elsewhere use signWebhookAsync.
  */
-export function signWebhook(payload: unknown, secret: string | readonly string[], timestamp: number = nowSeconds()): SignedWebhook {
+export function signWebhook(
+  payload: unknown,
+  secret: string | readonly string[],
+  timestamp: number = nowSeconds(),
+): SignedWebhook {
   const body = serialize(payload);
-  return signedWebhook(body, timestamp, secretList(secret).map((s) => computeSignature(body, s, timestamp)));
+  return signedWebhook(
+    body,
+    timestamp,
+    secretList(secret).map((s) => computeSignature(body, s, timestamp)),
+  );
 }
 
 /** signWebhook on Web Crypto. */
-export async function signWebhookAsync(payload: unknown, secret: string | readonly string[], timestamp: number = nowSeconds()): Promise<SignedWebhook> {
+export async function signWebhookAsync(
+  payload: unknown,
+  secret: string | readonly string[],
+  timestamp: number = nowSeconds(),
+): Promise<SignedWebhook> {
   const body = serialize(payload);
-  return signedWebhook(body, timestamp, await Promise.all(secretList(secret).map((s) => computeSignatureAsync(body, s, timestamp))));
+  return signedWebhook(
+    body,
+    timestamp,
+    await Promise.all(secretList(secret).map((s) => computeSignatureAsync(body, s, timestamp))),
+  );
 }

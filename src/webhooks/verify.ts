@@ -3,7 +3,13 @@
 // Crypto): the checks before it and after it are the shared functions below.
 import { WebhookSignatureError } from './errors.js';
 import type { WebhookEvent } from './events.js';
-import { computeSignature, computeSignatureAsync, constantTimeEqual, parseSignatureHeader, type ParsedSignatureHeader } from './signature.js';
+import {
+  computeSignature,
+  computeSignatureAsync,
+  constantTimeEqual,
+  parseSignatureHeader,
+  type ParsedSignatureHeader,
+} from './signature.js';
 import { bodyText } from './text.js';
 
 export interface VerifyWebhookOptions {
@@ -35,7 +41,10 @@ function checkRawBody(rawBody: unknown): asserts rawBody is string | Uint8Array 
 function checkSecrets(secret: unknown): readonly string[] {
   const secrets = typeof secret === 'string' ? [secret] : secret;
   if (!Array.isArray(secrets) || secrets.length === 0 || secrets.some((s) => typeof s !== 'string' || s === '')) {
-    throw new WebhookSignatureError('secret_invalid', 'secret must be a non-empty string (or a list of them during a rotation).');
+    throw new WebhookSignatureError(
+      'secret_invalid',
+      'secret must be a non-empty string (or a list of them during a rotation).',
+    );
   }
   for (const s of secrets as string[]) {
     if (s !== s.trim()) {
@@ -77,12 +86,17 @@ function parseEnvelope(rawBody: string | Uint8Array): WebhookEvent {
   // of payment_session_complete is undocumented. A JSON number, string or boolean has no event_type,
   // so the event_type check refuses it; null would throw there, so it is refused first.
   if (
-    envelope === null || Array.isArray(envelope) ||
+    envelope === null ||
+    Array.isArray(envelope) ||
     typeof envelope.event_type !== 'string' ||
-    typeof envelope.data !== 'object' || envelope.data === null ||
+    typeof envelope.data !== 'object' ||
+    envelope.data === null ||
     (envelope.webhook_delivery_id !== undefined && typeof envelope.webhook_delivery_id !== 'string')
   ) {
-    throw new WebhookSignatureError('payload_invalid', 'The signed body is not a webhook envelope {webhook_delivery_id, event_type, data}.');
+    throw new WebhookSignatureError(
+      'payload_invalid',
+      'The signed body is not a webhook envelope {webhook_delivery_id, event_type, data}.',
+    );
   }
   return payload as WebhookEvent;
 }
@@ -104,7 +118,11 @@ function checkOptions(options: VerifyWebhookOptions): CheckedOptions {
 }
 
 /** The checks that come after: some expected signature was received, then timestamp, then envelope. */
-function acceptSigned(options: VerifyWebhookOptions, checked: CheckedOptions, expected: readonly string[]): WebhookEvent {
+function acceptSigned(
+  options: VerifyWebhookOptions,
+  checked: CheckedOptions,
+  expected: readonly string[],
+): WebhookEvent {
   // Every pair is compared (no early exit), so timing does not tell which entry matched.
   let matched = false;
   for (const candidate of expected) {
@@ -127,7 +145,11 @@ function acceptSigned(options: VerifyWebhookOptions, checked: CheckedOptions, ex
  */
 export function verifyWebhook(options: VerifyWebhookOptions): WebhookEvent {
   const checked = checkOptions(options);
-  return acceptSigned(options, checked, checked.secrets.map((secret) => computeSignature(options.rawBody, secret, checked.timestampText)));
+  return acceptSigned(
+    options,
+    checked,
+    checked.secrets.map((secret) => computeSignature(options.rawBody, secret, checked.timestampText)),
+  );
 }
 
 /**
@@ -136,6 +158,8 @@ export function verifyWebhook(options: VerifyWebhookOptions): WebhookEvent {
  */
 export async function verifyWebhookAsync(options: VerifyWebhookOptions): Promise<WebhookEvent> {
   const checked = checkOptions(options);
-  const expected = await Promise.all(checked.secrets.map((secret) => computeSignatureAsync(options.rawBody, secret, checked.timestampText)));
+  const expected = await Promise.all(
+    checked.secrets.map((secret) => computeSignatureAsync(options.rawBody, secret, checked.timestampText)),
+  );
   return acceptSigned(options, checked, expected);
 }

@@ -49,7 +49,8 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   // A normal flow breaks none of its pages' policies: each script and style it needs is allowed.
-  if (!refusalsExpected) expect(consoleLines.filter((line) => /Content Security Policy|postMessage/.test(line))).toEqual([]);
+  if (!refusalsExpected)
+    expect(consoleLines.filter((line) => /Content Security Policy|postMessage/.test(line))).toEqual([]);
   await page.close();
   await foreign.close();
   await dispatcher.stop();
@@ -79,9 +80,15 @@ function expectOnlySandboxRequests(exceptPrefix: string) {
 }
 
 async function createSession(overrides: Record<string, unknown> = {}) {
-  const { body } = await s.post('/payments/v1/create_payment_session', sessionRequest({
-    success_url: `${receiver.origin}/ok/{{payment_session_id}}`, failure_url: `${receiver.origin}/ko/{{payment_session_id}}`, customer_state: 'CA', ...overrides,
-  }));
+  const { body } = await s.post(
+    '/payments/v1/create_payment_session',
+    sessionRequest({
+      success_url: `${receiver.origin}/ok/{{payment_session_id}}`,
+      failure_url: `${receiver.origin}/ko/{{payment_session_id}}`,
+      customer_state: 'CA',
+      ...overrides,
+    }),
+  );
   return body.id as string;
 }
 
@@ -93,7 +100,8 @@ async function fillCheckout(card: string, expiry = '12/34', within: Pick<Page, '
   await within.locator('#card_cvc').fill('123');
 }
 
-const completions = (id: string) => receiver.accepted.filter((d) => d.body.data.payment_id === id).map((d) => d.body.data.status);
+const completions = (id: string) =>
+  receiver.accepted.filter((d) => d.body.data.payment_id === id).map((d) => d.body.data.status);
 const status = async (id: string) => (await s.detail(id)).body.status;
 
 describe('the hosted checkout of a payment session', () => {
@@ -107,7 +115,11 @@ describe('the hosted checkout of a payment session', () => {
     // Keyboard only: focus the first answer, choose it with the space bar, type, submit with Enter.
     await page.focus('#eligibility-0');
     await page.keyboard.press('Space');
-    for (const [field, text] of [['#card_number', '4242 4242 4242 4242'], ['#card_expiry', '12/34'], ['#card_cvc', '123']] as const) {
+    for (const [field, text] of [
+      ['#card_number', '4242 4242 4242 4242'],
+      ['#card_expiry', '12/34'],
+      ['#card_cvc', '123'],
+    ] as const) {
       await page.focus(field);
       await page.keyboard.type(text);
     }
@@ -191,7 +203,7 @@ describe('the hosted checkout of a payment session', () => {
     }
   });
 
-  it('an authorization, then captured through the API; a second tab\'s submit pays nothing more', async () => {
+  it("an authorization, then captured through the API; a second tab's submit pays nothing more", async () => {
     const id = await createSession({ kind: 'authorization' });
     const second = await browser.newPage();
     try {
@@ -210,15 +222,27 @@ describe('the hosted checkout of a payment session', () => {
     } finally {
       await second.close();
     }
-    expect((await s.post(`/payments/v1/payment_session/${id}/capture`, { total_amount: 7799, idempotency_key: 'browser-capture' })).status).toBe(200);
+    expect(
+      (
+        await s.post(`/payments/v1/payment_session/${id}/capture`, {
+          total_amount: 7799,
+          idempotency_key: 'browser-capture',
+        })
+      ).status,
+    ).toBe(200);
     await until(() => completions(id).length === 2, 5000, 'the webhooks');
     expect(completions(id)).toEqual(['authorized', 'captured']);
   });
 
   it('shows a free trial as "then $X on DATE"', async () => {
     const id = await createSession({
-      total_amount: 0, amount_details: noCharges, tokenize: true, display_next_bill_info: { total_amount: 2500, date: '2099-12-21' },
-      order_items: [{ name: 'Vitamin D3, first month', sku: 'VITD-2000', quantity: 1, price: 0, amount_details: noCharges }],
+      total_amount: 0,
+      amount_details: noCharges,
+      tokenize: true,
+      display_next_bill_info: { total_amount: 2500, date: '2099-12-21' },
+      order_items: [
+        { name: 'Vitamin D3, first month', sku: 'VITD-2000', quantity: 1, price: 0, amount_details: noCharges },
+      ],
     });
     await page.goto(`${base}/checkout/${id}`);
     expect(await page.textContent('#next-bill')).toBe('Free trial: then $25.00 on 2099-12-21.');
@@ -239,7 +263,8 @@ describe('the hosted checkout of a payment session', () => {
 
 /** The messages the top page (a framing page) has received. */
 const messages = () => page.evaluate(() => (window as unknown as { messages: unknown[] }).messages);
-const firstMessage = () => page.waitForFunction(() => (window as unknown as { messages: unknown[] }).messages.length > 0);
+const firstMessage = () =>
+  page.waitForFunction(() => (window as unknown as { messages: unknown[] }).messages.length > 0);
 
 /** Answers the survey and a card in the checkout framed by the top page, and confirms. */
 async function payInFrame(card = '4242424242424242') {
@@ -252,20 +277,33 @@ async function payInFrame(card = '4242424242424242') {
 }
 
 /** Waits until the frame the top page holds shows chromium's error page: its document was refused. */
-const frameRefused = () => until(() => page.frames().some((frame) => frame.url() === 'chrome-error://chromewebdata/'), 5000, 'the error page in the frame');
+const frameRefused = () =>
+  until(
+    () => page.frames().some((frame) => frame.url() === 'chrome-error://chromewebdata/'),
+    5000,
+    'the error page in the frame',
+  );
 
 /** Waits until the browser has logged a line that matches. */
-const logged = (pattern: RegExp, what: string) => until(() => consoleLines.some((line) => pattern.test(line)), 5000, what);
+const logged = (pattern: RegExp, what: string) =>
+  until(() => consoleLines.some((line) => pattern.test(line)), 5000, what);
 
 describe('iframe mode: the partner frames the checkout', () => {
   async function iframeSession(overrides: Record<string, unknown> = {}) {
-    const { body } = await s.post('/payments/v1/create_payment_session', sessionRequest({
-      success_url: `${receiver.origin}/ok/{{payment_session_id}}`, failure_url: `${receiver.origin}/ko`, customer_state: 'CA', use_iframe: true, ...overrides,
-    }));
+    const { body } = await s.post(
+      '/payments/v1/create_payment_session',
+      sessionRequest({
+        success_url: `${receiver.origin}/ok/{{payment_session_id}}`,
+        failure_url: `${receiver.origin}/ko`,
+        customer_state: 'CA',
+        use_iframe: true,
+        ...overrides,
+      }),
+    );
     return { id: body.id as string, redirectUrl: onSandbox(body.redirect_url as string) };
   }
 
-  it('paid: posts {success: true, redirectUrl} to the partner\'s page, which stays where it is', async () => {
+  it("paid: posts {success: true, redirectUrl} to the partner's page, which stays where it is", async () => {
     const { id, redirectUrl } = await iframeSession();
     expect(redirectUrl).toBe(`${base}/checkout/${id}?mode=iframe`);
     await page.goto(`${receiver.origin}/parent?src=${encodeURIComponent(redirectUrl)}`);
@@ -291,7 +329,7 @@ describe('iframe mode: the partner frames the checkout', () => {
     await shot('iframe-not-eligible');
   });
 
-  it('sends its message only to the origin of the URL it reports: a failure_url elsewhere, and the partner\'s page gets nothing', async () => {
+  it("sends its message only to the origin of the URL it reports: a failure_url elsewhere, and the partner's page gets nothing", async () => {
     const { id, redirectUrl } = await iframeSession({ failure_url: `${foreign.origin}/ko` });
     await page.goto(`${receiver.origin}/parent?src=${encodeURIComponent(redirectUrl)}`);
     const frame = page.frameLocator('iframe');
@@ -299,7 +337,12 @@ describe('iframe mode: the partner frames the checkout', () => {
     await frame.locator('button[type=submit]').click();
     refusalsExpected = true;
     // Chromium drops a message whose target origin is not the receiving window's, and says so.
-    await logged(new RegExp(`target origin provided \\('${foreign.origin}'\\) does not match the recipient window's origin \\('${receiver.origin}'\\)`), 'the dropped message');
+    await logged(
+      new RegExp(
+        `target origin provided \\('${foreign.origin}'\\) does not match the recipient window's origin \\('${receiver.origin}'\\)`,
+      ),
+      'the dropped message',
+    );
     expect(await messages()).toEqual([]);
     expect(await status(id)).toBe('pending');
   });
@@ -320,17 +363,29 @@ describe('iframe mode: the partner frames the checkout', () => {
     refusalsExpected = true;
     await logged(/frame-ancestors 'none'/, 'the refused frame');
     await frameRefused();
-    expect(page.frames().map((frame) => frame.url())).toEqual([expect.stringContaining('/parent'), 'chrome-error://chromewebdata/']);
+    expect(page.frames().map((frame) => frame.url())).toEqual([
+      expect.stringContaining('/parent'),
+      'chrome-error://chromewebdata/',
+    ]);
     expect(await messages()).toEqual([]);
   });
 });
 
 describe('pages on other sites', () => {
-  it('a foreign page\'s auto-submitting form, the reported one, is refused with a page that says so; the session stays pending', async () => {
+  it("a foreign page's auto-submitting form, the reported one, is refused with a page that says so; the session stays pending", async () => {
     const id = await createSession();
-    const fields = { state: 'CA', eligibility: 'eligible', card_number: '4242424242424242', card_expiry: '12/30', card_cvc: '123', confirm: '1' };
+    const fields = {
+      state: 'CA',
+      eligibility: 'eligible',
+      card_number: '4242424242424242',
+      card_expiry: '12/30',
+      card_cvc: '123',
+      confirm: '1',
+    };
     const forged = foreign.serve('/prize', autoSubmittingForm(`${base}/checkout/${id}`, fields));
-    const answered = page.waitForResponse((response) => response.url() === `${base}/checkout/${id}` && response.request().method() === 'POST');
+    const answered = page.waitForResponse(
+      (response) => response.url() === `${base}/checkout/${id}` && response.request().method() === 'POST',
+    );
     await page.goto(forged);
     const response = await answered;
     expect((await response.request().allHeaders())['sec-fetch-site']).toBe('cross-site');
@@ -349,17 +404,34 @@ describe('pages on other sites', () => {
     expect(await status(id)).toBe('captured');
   });
 
-  it('a foreign page\'s form to a token page is refused too', async () => {
-    const { body } = await s.post('/api/v1/payment_tokens/create', { success_url: `${receiver.origin}/plan/ok`, failure_url: `${receiver.origin}/plan/ko` });
+  it("a foreign page's form to a token page is refused too", async () => {
+    const { body } = await s.post('/api/v1/payment_tokens/create', {
+      success_url: `${receiver.origin}/plan/ok`,
+      failure_url: `${receiver.origin}/plan/ko`,
+    });
     const id = body.provision_token_request_id as string;
-    await page.goto(foreign.serve('/setup', autoSubmittingForm(`${base}/checkout/setup/${id}`, { state: 'CA', eligibility: 'eligible', card_number: '4242424242424242', card_expiry: '12/30', card_cvc: '123', action: 'finish' })));
+    await page.goto(
+      foreign.serve(
+        '/setup',
+        autoSubmittingForm(`${base}/checkout/setup/${id}`, {
+          state: 'CA',
+          eligibility: 'eligible',
+          card_number: '4242424242424242',
+          card_expiry: '12/30',
+          card_cvc: '123',
+          action: 'finish',
+        }),
+      ),
+    );
     await page.waitForSelector('h1:text("This form came from another site")');
     expect((await s.get(`/sandbox/v1/provision_requests/${id}`)).body.status).toBe('awaiting_customer');
   });
 
   it('a foreign page cannot read a checkout page, and so cannot read its form token', async () => {
     const id = await createSession();
-    await page.goto(foreign.serve('/reader', '<!doctype html><html lang="en"><head><title>Reader</title></head><body></body></html>'));
+    await page.goto(
+      foreign.serve('/reader', '<!doctype html><html lang="en"><head><title>Reader</title></head><body></body></html>'),
+    );
     const read = await page.evaluate(async (url) => {
       try {
         return (await (await fetch(url)).text()).includes('form_token') ? 'read' : 'no token';
@@ -370,15 +442,26 @@ describe('pages on other sites', () => {
     expect(read).toBe('refused');
   });
 
-  it('a foreign page that frames a partner\'s iframe checkout shows nothing of it and receives nothing', async () => {
-    const { body } = await s.post('/payments/v1/create_payment_session', sessionRequest({
-      success_url: `${receiver.origin}/ok/{{payment_session_id}}`, failure_url: `${receiver.origin}/ko`, use_iframe: true,
-    }));
+  it("a foreign page that frames a partner's iframe checkout shows nothing of it and receives nothing", async () => {
+    const { body } = await s.post(
+      '/payments/v1/create_payment_session',
+      sessionRequest({
+        success_url: `${receiver.origin}/ok/{{payment_session_id}}`,
+        failure_url: `${receiver.origin}/ko`,
+        use_iframe: true,
+      }),
+    );
     await page.goto(foreign.serve('/frame', framingPage(onSandbox(body.redirect_url as string))));
     refusalsExpected = true;
-    await logged(new RegExp(`violates the following Content Security Policy directive: "frame-ancestors ${receiver.origin}"`), 'the refused frame');
+    await logged(
+      new RegExp(`violates the following Content Security Policy directive: "frame-ancestors ${receiver.origin}"`),
+      'the refused frame',
+    );
     await frameRefused();
-    expect(page.frames().map((frame) => frame.url())).toEqual([`${foreign.origin}/frame`, 'chrome-error://chromewebdata/']);
+    expect(page.frames().map((frame) => frame.url())).toEqual([
+      `${foreign.origin}/frame`,
+      'chrome-error://chromewebdata/',
+    ]);
     expect(await page.frameLocator('iframe').locator('#card_number').count()).toBe(0);
     expect(await messages()).toEqual([]);
     await shot('foreign-frame-refused');
@@ -388,7 +471,11 @@ describe('pages on other sites', () => {
 
 describe('the pages of payment tokens', () => {
   it('a token setup ends at success_url with a payment_token.updated delivery', async () => {
-    const { body } = await s.post('/api/v1/payment_tokens/create', { success_url: `${receiver.origin}/plan/ok`, failure_url: `${receiver.origin}/plan/ko`, customer_email: 'browser@example.com' });
+    const { body } = await s.post('/api/v1/payment_tokens/create', {
+      success_url: `${receiver.origin}/plan/ok`,
+      failure_url: `${receiver.origin}/plan/ko`,
+      customer_email: 'browser@example.com',
+    });
     await page.goto(`${base}/checkout/setup/${body.provision_token_request_id}`);
     await expectAccessible();
     await page.selectOption('#state', 'NY');
@@ -397,18 +484,38 @@ describe('the pages of payment tokens', () => {
     await page.click('button[value=finish]');
     await page.waitForURL(`${receiver.origin}/plan/ok`);
     await shot('setup-done');
-    await until(() => receiver.accepted.some((d) => d.body.event_type === 'payment_token.updated'), 5000, 'the token webhook');
+    await until(
+      () => receiver.accepted.some((d) => d.body.event_type === 'payment_token.updated'),
+      5000,
+      'the token webhook',
+    );
     const token = receiver.accepted.find((d) => d.body.event_type === 'payment_token.updated')!.body.data;
-    expect(token).toMatchObject({ provision_token_request_id: body.provision_token_request_id, customer_email: 'browser@example.com' });
+    expect(token).toMatchObject({
+      provision_token_request_id: body.provision_token_request_id,
+      customer_email: 'browser@example.com',
+    });
     expect((await s.get(`/api/v1/payment_tokens/${token.payment_token}`)).body.payment_methods[0].last4).toBe('4242');
   });
 
   it('the page of a 422 fixes the token, and the charge then goes through', async () => {
-    const { body } = await s.post('/api/v1/payment_tokens/create', { success_url: `${receiver.origin}/plan/ok`, failure_url: `${receiver.origin}/plan/ko`, customer_email: 'fix@example.com' });
-    const done = await s.post(`/sandbox/v1/provision_requests/${body.provision_token_request_id}/complete`, { skus: [] });
+    const { body } = await s.post('/api/v1/payment_tokens/create', {
+      success_url: `${receiver.origin}/plan/ok`,
+      failure_url: `${receiver.origin}/plan/ko`,
+      customer_email: 'fix@example.com',
+    });
+    const done = await s.post(`/sandbox/v1/provision_requests/${body.provision_token_request_id}/complete`, {
+      skus: [],
+    });
     const token = done.body.payment_token as string;
     await s.post(`/sandbox/v1/payment_tokens/${token}/require_action`, { next_action: 'UpdatePaymentMethod' });
-    const refused = await s.post('/payments/v1/create_payment_session', sessionRequest({ payment_token: token, success_url: `${receiver.origin}/renew/ok`, failure_url: `${receiver.origin}/renew/ko` }));
+    const refused = await s.post(
+      '/payments/v1/create_payment_session',
+      sessionRequest({
+        payment_token: token,
+        success_url: `${receiver.origin}/renew/ok`,
+        failure_url: `${receiver.origin}/renew/ko`,
+      }),
+    );
     expect(refused.status).toBe(422);
     await page.goto(`${base}${new URL(refused.body.redirect_url).pathname}`);
     await expectAccessible();
@@ -419,12 +526,19 @@ describe('the pages of payment tokens', () => {
     await page.click('button[value=finish]');
     await page.waitForURL(`${receiver.origin}/renew/ok`);
     await shot('fix-done');
-    expect((await s.post('/payments/v1/create_payment_session', sessionRequest({ payment_token: token }))).status).toBe(200);
+    expect((await s.post('/payments/v1/create_payment_session', sessionRequest({ payment_token: token }))).status).toBe(
+      200,
+    );
     expect((await s.get(`/api/v1/payment_tokens/${token}`)).body.payment_methods[0].last4).toBe('4444');
   });
 
-  it('a token setup in iframe mode posts its outcome to the partner\'s page', async () => {
-    const { body } = await s.post('/api/v1/payment_tokens/create', { success_url: `${receiver.origin}/plan/ok`, failure_url: `${receiver.origin}/plan/ko`, customer_email: 'framed@example.com', use_iframe: true });
+  it("a token setup in iframe mode posts its outcome to the partner's page", async () => {
+    const { body } = await s.post('/api/v1/payment_tokens/create', {
+      success_url: `${receiver.origin}/plan/ok`,
+      failure_url: `${receiver.origin}/plan/ko`,
+      customer_email: 'framed@example.com',
+      use_iframe: true,
+    });
     expect(body.redirect_url).toMatch(/\?mode=iframe$/);
     await page.goto(`${receiver.origin}/parent?src=${encodeURIComponent(onSandbox(body.redirect_url as string))}`);
     const frame = page.frameLocator('iframe');
@@ -434,6 +548,8 @@ describe('the pages of payment tokens', () => {
     await firstMessage();
     expect(await messages()).toEqual([{ success: true, redirectUrl: `${receiver.origin}/plan/ok` }]);
     await shot('setup-iframe');
-    expect((await s.get(`/sandbox/v1/provision_requests/${body.provision_token_request_id}`)).body.status).toBe('provisioned');
+    expect((await s.get(`/sandbox/v1/provision_requests/${body.provision_token_request_id}`)).body.status).toBe(
+      'provisioned',
+    );
   });
 });

@@ -45,7 +45,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  if (latencies.length > 0) writeFileSync(path.join(RESULTS, 'dashboard-latency.json'), `${JSON.stringify(latencies, null, 2)}\n`);
+  if (latencies.length > 0)
+    writeFileSync(path.join(RESULTS, 'dashboard-latency.json'), `${JSON.stringify(latencies, null, 2)}\n`);
 });
 
 beforeEach(async () => {
@@ -77,7 +78,7 @@ afterEach(async () => {
 const shot = (name: string) => screenshot(page, `dashboard-${name}`);
 
 /** Pauses the page's clock: from then on its timers fire only when the test moves it on. */
-const pauseClock = async () => page.clock.pauseAt(await page.evaluate(() => Date.now()) + 1000);
+const pauseClock = async () => page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
 
 async function expectAccessible() {
   // axe waits on timers of its own: the page's time flows while it runs, outside any measured change.
@@ -92,7 +93,7 @@ const textOf = (selector: string) => page.evaluate((css) => document.querySelect
 /** Waits, in the machine's time, until none of the page's requests is in flight. */
 async function settle() {
   await new Promise((resolve) => setTimeout(resolve, 10));
-  await until(() => inFlight <= 0, 20_000, 'the page\'s requests');
+  await until(() => inFlight <= 0, 20_000, "the page's requests");
 }
 
 /**
@@ -112,15 +113,18 @@ async function showsWithinASecond(change: string, shown: () => Promise<boolean>)
   throw new Error(`"${change}" did not show within ${PAGE_TIME_MS} ms of the page's time`);
 }
 
-const contains = (selector: string, ...texts: string[]) => async () => {
-  const text = await textOf(selector);
-  return texts.every((t) => text.includes(t));
-};
+const contains =
+  (selector: string, ...texts: string[]) =>
+  async () => {
+    const text = await textOf(selector);
+    return texts.every((t) => text.includes(t));
+  };
 
 /** The API, as the partner's server calls it. */
 async function api(method: string, url: string, body?: unknown) {
   const response = await fetch(`${base}${url}`, {
-    method, headers: { 'x-service-api-key': DEV_KEY, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    method,
+    headers: { 'x-service-api-key': DEV_KEY, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   expect(response.status, `${method} ${url}`).toBe(200);
@@ -128,7 +132,8 @@ async function api(method: string, url: string, body?: unknown) {
 }
 
 /** The attempts the events list shows for one event. */
-const attemptRows = (eventId: string) => page.evaluate((id) => document.querySelectorAll(`[aria-labelledby="event-${id}-title"] tbody tr`).length, eventId);
+const attemptRows = (eventId: string) =>
+  page.evaluate((id) => document.querySelectorAll(`[aria-labelledby="event-${id}-title"] tbody tr`).length, eventId);
 
 /** A session through its checkout, which fires an event. */
 async function checkedOut() {
@@ -152,9 +157,24 @@ describe('the dashboard', () => {
   it('shows a flow through the API as it happens, without a reload, and Resend makes a new attempt', async () => {
     await openWithKey();
 
-    const order = { total_amount: 7799, amount_details: { total_additional_charges: 800, total_discounts: 0 }, kind: 'authorization',
-      success_url: 'https://shop.example/ok', failure_url: 'https://shop.example/ko', customer_email: 'jane@example.com',
-      order_items: [{ name: 'Blood pressure monitor', sku: 'BPM-200', item_id: 'line-1', quantity: 1, price: 6999, amount_details: { total_additional_charges: 0, total_discounts: 0 } }] };
+    const order = {
+      total_amount: 7799,
+      amount_details: { total_additional_charges: 800, total_discounts: 0 },
+      kind: 'authorization',
+      success_url: 'https://shop.example/ok',
+      failure_url: 'https://shop.example/ko',
+      customer_email: 'jane@example.com',
+      order_items: [
+        {
+          name: 'Blood pressure monitor',
+          sku: 'BPM-200',
+          item_id: 'line-1',
+          quantity: 1,
+          price: 6999,
+          amount_details: { total_additional_charges: 0, total_discounts: 0 },
+        },
+      ],
+    };
     const { id } = await api('POST', '/payments/v1/create_payment_session', order);
     await showsWithinASecond('a created session', contains('#sessions', id, 'pending', '$77.99'));
     await page.click(`#select-${id}`);
@@ -165,20 +185,45 @@ describe('the dashboard', () => {
     const [authorized] = (await api('GET', '/sandbox/v1/outbox')).events as Array<{ id: string }>;
     // The receiver answers the first attempt 500, and the retry (a second on) 204.
     await until(() => receiver.accepted.length === 1, 20_000, 'the retry');
-    await showsWithinASecond('the failed attempt and its retry', async () => (await attemptRows(authorized!.id)) === 2
-      && (await contains('#events', '500', 'Internal Server Error', '204')()));
+    await showsWithinASecond(
+      'the failed attempt and its retry',
+      async () =>
+        (await attemptRows(authorized!.id)) === 2 &&
+        (await contains('#events', '500', 'Internal Server Error', '204')()),
+    );
     await shot('deliveries');
 
-    await api('POST', `/payments/v1/payment_session/${id}/capture`, { total_amount: 7799, idempotency_key: 'dash-capture' });
+    await api('POST', `/payments/v1/payment_session/${id}/capture`, {
+      total_amount: 7799,
+      idempotency_key: 'dash-capture',
+    });
     await showsWithinASecond('the capture', contains('#detail', 'Captured $77.99'));
-    await api('POST', '/payments/v1/refund', { payment_id: id, amount: 1000, idempotency_key: 'dash-refund', reason: 'customer_request' });
+    await api('POST', '/payments/v1/refund', {
+      payment_id: id,
+      amount: 1000,
+      idempotency_key: 'dash-refund',
+      reason: 'customer_request',
+    });
     await showsWithinASecond('the refund', contains('#detail', 'Refunded $10.00', 'Partially Refunded'));
-    await showsWithinASecond('the amounts in the list', contains('#sessions tr.selected', 'captured', 'Partially Refunded', '$77.99', '$10.00'));
+    await showsWithinASecond(
+      'the amounts in the list',
+      contains('#sessions tr.selected', 'captured', 'Partially Refunded', '$77.99', '$10.00'),
+    );
     const dispute = await api('POST', `/sandbox/v1/payment_sessions/${id}/disputes`, { amount: 2000 });
-    await showsWithinASecond('the dispute', async () => (await contains('#disputes', dispute.dispute_id, 'needs_response', '$20.00')())
-      && (await contains('#detail', 'Dispute opened $20.00 (needs_response)', 'fired dispute.created')()));
-    const provision = await api('POST', '/api/v1/payment_tokens/create', { customer_email: 'jane@example.com', success_url: 'https://shop.example/ok', failure_url: 'https://shop.example/ko' });
-    await api('POST', `/sandbox/v1/provision_requests/${provision.provision_token_request_id}/complete`, { letter: 'approved' });
+    await showsWithinASecond(
+      'the dispute',
+      async () =>
+        (await contains('#disputes', dispute.dispute_id, 'needs_response', '$20.00')()) &&
+        (await contains('#detail', 'Dispute opened $20.00 (needs_response)', 'fired dispute.created')()),
+    );
+    const provision = await api('POST', '/api/v1/payment_tokens/create', {
+      customer_email: 'jane@example.com',
+      success_url: 'https://shop.example/ok',
+      failure_url: 'https://shop.example/ko',
+    });
+    await api('POST', `/sandbox/v1/provision_requests/${provision.provision_token_request_id}/complete`, {
+      letter: 'approved',
+    });
     await showsWithinASecond('the payment token', contains('#tokens', 'jane@example.com', 'ending 4242'));
     await expectAccessible();
     await shot('flow');
@@ -190,7 +235,12 @@ describe('the dashboard', () => {
     await until(() => receiver.accepted.length === before + 1, 20_000, 'the redelivery');
     expect(receiver.accepted.at(-1)!.body.webhook_delivery_id).toBe(receiver.accepted[0]!.body.webhook_delivery_id);
     await showsWithinASecond('the new attempt', async () => (await attemptRows(authorized!.id)) === 3);
-    expect(await page.evaluate((id) => (document.getElementById(`payload-${id}`) as HTMLDetailsElement).open, authorized!.id)).toBe(true);
+    expect(
+      await page.evaluate(
+        (id) => (document.getElementById(`payload-${id}`) as HTMLDetailsElement).open,
+        authorized!.id,
+      ),
+    ).toBe(true);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe(`resend-${authorized!.id}`);
     expect(await textOf('#status')).toContain(`Event ${authorized!.id} queued again for 1 endpoint`);
     await expectAccessible();
@@ -200,13 +250,30 @@ describe('the dashboard', () => {
     // The key: in the tab's sessionStorage only, in no URL the page asked for, and in no other storage.
     expect(requests.filter((url) => url.includes(DEV_KEY) || decodeURIComponent(url).includes(DEV_KEY))).toEqual([]);
     expect(requests.every((url) => url.startsWith(`${base}/`))).toBe(true);
-    expect(await page.evaluate(() => [Object.values(sessionStorage), localStorage.length, document.cookie])).toEqual([[DEV_KEY], 0, '']);
+    expect(await page.evaluate(() => [Object.values(sessionStorage), localStorage.length, document.cookie])).toEqual([
+      [DEV_KEY],
+      0,
+      '',
+    ]);
     // The page asked for the revision, its lists, the timeline, and Resend; nothing else.
-    const paths = new Set(requests.map((url) => new URL(url).pathname.replace(/[0-9a-f-]{36}|\/\d+\//g, (m) => (m.startsWith('/') ? '/{n}/' : '{id}'))));
-    expect([...paths].sort()).toEqual([
-      '/api/v1/payment_tokens', '/dashboard/', '/dashboard/outbox/{n}/redeliver', '/favicon.ico', '/payments/v1/payment_sessions',
-      '/sandbox/v1/payment_sessions/{id}/timeline', '/sandbox/v1/revision', '/sandbox/v1/webhook_events', '/v1/disputes',
-    ].filter((p) => p !== '/favicon.ico' || paths.has(p)));
+    const paths = new Set(
+      requests.map((url) =>
+        new URL(url).pathname.replace(/[0-9a-f-]{36}|\/\d+\//g, (m) => (m.startsWith('/') ? '/{n}/' : '{id}')),
+      ),
+    );
+    expect([...paths].sort()).toEqual(
+      [
+        '/api/v1/payment_tokens',
+        '/dashboard/',
+        '/dashboard/outbox/{n}/redeliver',
+        '/favicon.ico',
+        '/payments/v1/payment_sessions',
+        '/sandbox/v1/payment_sessions/{id}/timeline',
+        '/sandbox/v1/revision',
+        '/sandbox/v1/webhook_events',
+        '/v1/disputes',
+      ].filter((p) => p !== '/favicon.ico' || paths.has(p)),
+    );
     expect(consoleLines.filter((line) => /Content Security Policy|Refused|error/i.test(line))).toEqual([]);
   });
 
@@ -225,27 +292,36 @@ describe('the dashboard', () => {
     await shot('refused');
   });
 
-  it('refuses a Resend of its own origin without the page\'s token, in the contract\'s error shape', async () => {
+  it("refuses a Resend of its own origin without the page's token, in the contract's error shape", async () => {
     await openWithKey();
     await checkedOut();
     const attempts = () => s.db.prepare('SELECT count(*) FROM deliveries').pluck().get() as number;
     const before = attempts();
     const forged = await page.evaluate(async (key) => {
-      const response = await fetch('/dashboard/outbox/1/redeliver', { method: 'POST', headers: { 'x-service-api-key': key } });
-      return { status: response.status, body: await response.json() as unknown };
+      const response = await fetch('/dashboard/outbox/1/redeliver', {
+        method: 'POST',
+        headers: { 'x-service-api-key': key },
+      });
+      return { status: response.status, body: (await response.json()) as unknown };
     }, DEV_KEY);
-    expect(forged).toEqual({ status: 403, body: { error: 'Forbidden', message: expect.stringContaining('x-dashboard-token') } });
+    expect(forged).toEqual({
+      status: 403,
+      body: { error: 'Forbidden', message: expect.stringContaining('x-dashboard-token') },
+    });
     expect(attempts()).toBe(before);
   });
 });
 
 describe('a page of another origin', () => {
   let hostile: Site;
-  beforeEach(async () => { hostile = await startSite(); });
+  beforeEach(async () => {
+    hostile = await startSite();
+  });
   afterEach(async () => hostile.close());
 
   /** A page of the hostile site, under a name that is no loopback address. */
-  const serveHostile = (pathname: string, html: string) => hostile.serve(pathname, html).replace(/^http:\/\/localhost:/, `http://${HOSTILE_HOST}:`);
+  const serveHostile = (pathname: string, html: string) =>
+    hostile.serve(pathname, html).replace(/^http:\/\/localhost:/, `http://${HOSTILE_HOST}:`);
 
   it('can neither read the dashboard or its data, nor resend, nor frame it', async () => {
     await checkedOut();
@@ -267,24 +343,34 @@ describe('a page of another origin', () => {
         tryIt('resend, no-cors', () => fetch(base + '/dashboard/outbox/' + id + '/redeliver', { method: 'POST', mode: 'no-cors', headers: { 'x-service-api-key': key, 'x-dashboard-token': token } })),
       ]);
     })();`;
-    const scripted = serveHostile('/attack', `<!doctype html><html lang="en"><head><title>Prize</title></head><body><main><h1>Prize</h1></main><script>${attempt}</script></body></html>`);
+    const scripted = serveHostile(
+      '/attack',
+      `<!doctype html><html lang="en"><head><title>Prize</title></head><body><main><h1>Prize</h1></main><script>${attempt}</script></body></html>`,
+    );
     const refusals: number[] = [];
     page.on('response', (response) => {
-      if (response.url().includes('/dashboard/outbox/') && response.request().method() === 'POST') refusals.push(response.status());
+      if (response.url().includes('/dashboard/outbox/') && response.request().method() === 'POST')
+        refusals.push(response.status());
     });
     await page.goto(scripted);
     await page.waitForFunction(() => (window as unknown as { results?: unknown }).results !== undefined);
     const results = await page.evaluate(() => (window as unknown as { results: unknown[] }).results);
     // A no-cors request goes, opaque to the page and without the key's header, which no-cors drops.
     expect(results).toEqual([
-      ['webhook events', 'refused', 'TypeError'], ['payment sessions', 'refused', 'TypeError'], ['the page', 'refused', 'TypeError'],
-      ['resend', 'refused', 'TypeError'], ['resend, no-cors', 'read', 'opaque', 0],
+      ['webhook events', 'refused', 'TypeError'],
+      ['payment sessions', 'refused', 'TypeError'],
+      ['the page', 'refused', 'TypeError'],
+      ['resend', 'refused', 'TypeError'],
+      ['resend, no-cors', 'read', 'opaque', 0],
     ]);
     await until(() => refusals.length > 0, 10_000, 'the no-cors answer');
     expect(refusals).toEqual([401]);
 
     // A form posted from there: the browser navigates to the refusal.
-    const form = serveHostile('/form', autoSubmittingForm(`${base}/dashboard/outbox/${eventId}/redeliver`, { 'x-dashboard-token': token }));
+    const form = serveHostile(
+      '/form',
+      autoSubmittingForm(`${base}/dashboard/outbox/${eventId}/redeliver`, { 'x-dashboard-token': token }),
+    );
     const [answer] = await Promise.all([page.waitForResponse((r) => r.url().includes('/redeliver')), page.goto(form)]);
     expect(answer.status()).toBe(401);
     expect(await answer.json()).toEqual({ error: 'Unauthorized', message: expect.any(String) });

@@ -49,14 +49,18 @@ beforeEach(async () => {
   foreign = [];
   page.on('console', (message) => {
     // An error, and a warning that an option is deprecated (Scalar's showToolbar was one).
-    if (message.type() === 'error' || (message.type() === 'warning' && /deprecated/i.test(message.text()))) errors.push(message.text());
+    if (message.type() === 'error' || (message.type() === 'warning' && /deprecated/i.test(message.text())))
+      errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(String(error)));
-  page.on('response', (response) => { if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`); });
+  page.on('response', (response) => {
+    if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`);
+  });
   // Anything bound outside the sandbox's origin is recorded and never sent.
   await page.route('**/*', async (route) => {
     const url = route.request().url();
-    if (url.startsWith(`${sandbox.baseUrl}/`) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+    if (url.startsWith(`${sandbox.baseUrl}/`) || url.startsWith('data:') || url.startsWith('blob:'))
+      return route.continue();
     foreign.push(url);
     return route.abort();
   });
@@ -76,7 +80,12 @@ async function expectAccessible() {
 }
 
 /** A sample's code without indentation or blank lines: how a code panel's text compares with its region. */
-const significant = (text: string | null) => (text ?? '').split('\n').map((line) => line.trim()).filter(Boolean).join('\n');
+const significant = (text: string | null) =>
+  (text ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join('\n');
 
 /** The element is on screen: the page scrolled to it (it may take a moment to settle). */
 async function expectInView(locator: Locator, what: string) {
@@ -94,7 +103,9 @@ describe('the docs site, served by the sandbox at /docs', () => {
   it('opens on a landing page that leads to every guide, the reference and the console', async () => {
     await open('');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('HSA/FSA Checkout API');
-    const links = await page.locator('.guide-list a').evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.textContent]));
+    const links = await page
+      .locator('.guide-list a')
+      .evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.textContent]));
     expect(links.map(([href]) => href)).toEqual(GUIDES.map((g: { slug: string }) => `guides/${g.slug}.html`));
     for (const [href, title] of links) guideTitles.set(href!, title!);
     await visible(page.getByRole('link', { name: /API reference/ }).first());
@@ -128,11 +139,13 @@ describe('the docs site, served by the sandbox at /docs', () => {
     // The guide's text, not the list, is what the first screen shows below the heading.
     expect(await page.evaluate(() => document.elementFromPoint(195, 600)?.closest('main, nav')?.tagName)).toBe('MAIN');
     // In the document too: a screen reader reads the guide before the list.
-    expect(await page.evaluate(() => {
-      const main = document.querySelector('main')!;
-      const nav = document.querySelector('nav.guides')!;
-      return Boolean(main.compareDocumentPosition(nav) & Node.DOCUMENT_POSITION_FOLLOWING);
-    })).toBe(true);
+    expect(
+      await page.evaluate(() => {
+        const main = document.querySelector('main')!;
+        const nav = document.querySelector('nav.guides')!;
+        return Boolean(main.compareDocumentPosition(nav) & Node.DOCUMENT_POSITION_FOLLOWING);
+      }),
+    ).toBe(true);
     await page.screenshot({ path: path.join(SHOTS, 'docs-guide-phone-first-screen.png') });
     await shot('docs-guide-phone');
     await expectAccessible();
@@ -148,20 +161,27 @@ describe('the docs site, served by the sandbox at /docs', () => {
     const figures = page.locator('figure.diagram svg');
     expect(await figures.count()).toBe(4);
     const sessionDiagram = await figures.first().textContent();
-    for (const status of openEnumValues(contract.components!.schemas!.PaymentSessionStatus)!) expect(sessionDiagram).toContain(status);
+    for (const status of openEnumValues(contract.components!.schemas!.PaymentSessionStatus)!)
+      expect(sessionDiagram).toContain(status);
     await shot('docs-state-machines');
   });
 
   it('has a reference section for every operation and every webhook', async () => {
     await open('reference/');
     const html = await page.content();
-    expect(operations().filter(({ op }) => !html.includes(op.summary!)).map(({ op }) => op.operationId)).toEqual([]);
+    expect(
+      operations()
+        .filter(({ op }) => !html.includes(op.summary!))
+        .map(({ op }) => op.operationId),
+    ).toEqual([]);
     const webhooks = Object.entries(contract.webhooks).map(([name, item]) => ({ name, summary: item.post!.summary! }));
     expect(webhooks).toHaveLength(11);
     expect(webhooks.filter(({ summary }) => !html.includes(summary))).toEqual([]);
     // Each operation's anchor lands on its heading.
     for (const { op } of operations()) {
-      await page.goto(`${sandbox.baseUrl}/docs/reference/#/${op.tags![0]!.toLowerCase().replace(/[^a-z0-9]+/g, '-')}/${op.operationId!.toLowerCase()}`);
+      await page.goto(
+        `${sandbox.baseUrl}/docs/reference/#/${op.tags![0]!.toLowerCase().replace(/[^a-z0-9]+/g, '-')}/${op.operationId!.toLowerCase()}`,
+      );
       await visible(page.getByRole('heading', { name: op.summary! }).first());
     }
   }, 120_000);
@@ -183,7 +203,10 @@ describe('the docs site, served by the sandbox at /docs', () => {
 
   it('offers, beside an operation, curl and then a sample in each language of the matrix: the code the matrix runs', async () => {
     const programs = [curlSamples, ...rows.map((row) => row.samples)];
-    const sampleOf = (file: string, operationId: string) => samplesOf(readFileSync(path.join(repoRoot, file), 'utf8'), commentOf(file), operationIdsOf(contract)).samples.get(operationId)!;
+    const sampleOf = (file: string, operationId: string) =>
+      samplesOf(readFileSync(path.join(repoRoot, file), 'utf8'), commentOf(file), operationIdsOf(contract)).samples.get(
+        operationId,
+      )!;
     await open('reference/#/payment-sessions/capturepaymentsession');
     await visible(page.getByRole('heading', { name: 'Capture an authorization' }).first());
     // The samples panel opens on curl.
@@ -191,7 +214,9 @@ describe('the docs site, served by the sandbox at /docs', () => {
     await visible(menu);
     const panel = page.locator('pre').filter({ hasText: '/payments/v1/payment_session/$SESSION_ID/capture' }).first();
     await visible(panel);
-    expect(significant(await panel.textContent())).toBe(significant(sampleOf(curlSamples.file, 'capturePaymentSession')));
+    expect(significant(await panel.textContent())).toBe(
+      significant(sampleOf(curlSamples.file, 'capturePaymentSession')),
+    );
     await page.screenshot({ path: path.join(SHOTS, 'docs-reference-samples-curl.png') });
     await menu.click();
     expect(await page.getByRole('menuitem').allTextContents()).toEqual(programs.map((p) => p.label));
@@ -203,10 +228,16 @@ describe('the docs site, served by the sandbox at /docs', () => {
       const firstLine = sampleOf(program.file, 'capturePaymentSession').split('\n')[0]!.trim();
       const code = page.locator('pre').filter({ hasText: firstLine }).first();
       await visible(code);
-      expect({ label: program.label, code: significant(await code.textContent()) }).toEqual({ label: program.label, code: significant(sampleOf(program.file, 'capturePaymentSession')) });
+      expect({ label: program.label, code: significant(await code.textContent()) }).toEqual({
+        label: program.label,
+        code: significant(sampleOf(program.file, 'capturePaymentSession')),
+      });
       if (program.label === 'Python (openapi-python-client)') {
         // Another language changes every panel's height: the operation goes back to the top first.
-        await page.getByRole('heading', { name: 'Capture an authorization' }).first().evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+        await page
+          .getByRole('heading', { name: 'Capture an authorization' })
+          .first()
+          .evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
         await page.screenshot({ path: path.join(SHOTS, 'docs-reference-samples-python.png') });
       }
       await button.click();
@@ -220,10 +251,16 @@ describe('the docs site, served by the sandbox at /docs', () => {
     for (const operationId of ['createPaymentSession', 'capturePaymentSession', 'acceptDispute']) {
       const { op } = operationById(operationId);
       const name = op.summary!;
-      await page.goto(`${sandbox.baseUrl}/docs/reference/#/${op.tags![0]!.toLowerCase().replace(/[^a-z0-9]+/g, '-')}/${operationId.toLowerCase()}`);
+      await page.goto(
+        `${sandbox.baseUrl}/docs/reference/#/${op.tags![0]!.toLowerCase().replace(/[^a-z0-9]+/g, '-')}/${operationId.toLowerCase()}`,
+      );
       await visible(page.getByRole('heading', { name }).first());
       // The operation's own link, the first after its heading.
-      await page.locator(`xpath=//*[self::h1 or self::h2][normalize-space()="${name}"]/following::a[normalize-space()="Try it in the console"][1]`).click();
+      await page
+        .locator(
+          `xpath=//*[self::h1 or self::h2][normalize-space()="${name}"]/following::a[normalize-space()="Try it in the console"][1]`,
+        )
+        .click();
       await page.waitForURL(/\/docs\/try\/#tag\//);
       const heading = page.getByRole('heading', { name }).first();
       await visible(heading);
@@ -234,11 +271,12 @@ describe('the docs site, served by the sandbox at /docs', () => {
       const back = page.getByRole('heading', { name }).first();
       await visible(back);
       await expectInView(back, `${operationId} in the reference`);
-      if (operationId === 'capturePaymentSession') await page.screenshot({ path: path.join(SHOTS, 'docs-reference-back-from-console.png') });
+      if (operationId === 'capturePaymentSession')
+        await page.screenshot({ path: path.join(SHOTS, 'docs-reference-back-from-console.png') });
     }
   }, 180_000);
 
-  it('finds capture with the reference\'s search', async () => {
+  it("finds capture with the reference's search", async () => {
     await open('reference/');
     await page.getByText('Search Ctrl+K').first().click();
     await page.keyboard.type('capture');
@@ -248,17 +286,27 @@ describe('the docs site, served by the sandbox at /docs', () => {
 
   it('sends a retrieve from the try-it console to the sandbox, with the development key, and shows its answer', async () => {
     const created = await fetch(`${sandbox.baseUrl}/payments/v1/create_payment_session`, {
-      method: 'POST', headers: { 'x-service-api-key': SANDBOX_API_KEY, 'content-type': 'application/json' }, body: JSON.stringify(sessionRequest({ metadata: 'from-the-console' })),
+      method: 'POST',
+      headers: { 'x-service-api-key': SANDBOX_API_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify(sessionRequest({ metadata: 'from-the-console' })),
     }).then((r) => r.json() as Promise<{ id: string }>);
     const sent: Array<{ url: string; key: string | undefined }> = [];
-    page.on('request', (request) => { if (request.url().includes('/payments/v1/')) sent.push({ url: request.url(), key: request.headers()['x-service-api-key'] }); });
+    page.on('request', (request) => {
+      if (request.url().includes('/payments/v1/'))
+        sent.push({ url: request.url(), key: request.headers()['x-service-api-key'] });
+    });
     await open('try/');
     // Nothing on the console leads to Scalar's hosted services.
     expect(await page.getByText(/Generate MCP|Open API Client/).count()).toBe(0);
     // The console draws an operation's section once the reader goes to it, as a reader does: from the sidebar.
     await page.getByRole('link', { name: 'Retrieve a payment session' }).first().click();
-    const section = page.locator('section', { has: page.getByRole('heading', { name: 'Retrieve a payment session' }) }).last();
-    await section.getByRole('button', { name: /test request/i }).first().click();
+    const section = page
+      .locator('section', { has: page.getByRole('heading', { name: 'Retrieve a payment session' }) })
+      .last();
+    await section
+      .getByRole('button', { name: /test request/i })
+      .first()
+      .click();
     const dialog = page.getByRole('dialog');
     // The path variable's value is the third editable field: the key's value, the name, then it.
     const variable = dialog.locator('[contenteditable="true"]').nth(2);
@@ -280,17 +328,26 @@ describe('the docs site, served by the sandbox at /docs', () => {
     await visible(dialog.getByText('from-the-console').first());
     await visible(dialog.getByText(/200/).first());
     expect(await dialog.getByText(/Generate MCP|Open API Client/).count()).toBe(0);
-    expect(sent).toEqual([{ url: `${sandbox.baseUrl}/payments/v1/payment_session/${created.id}`, key: SANDBOX_API_KEY }]);
+    expect(sent).toEqual([
+      { url: `${sandbox.baseUrl}/payments/v1/payment_session/${created.id}`, key: SANDBOX_API_KEY },
+    ]);
     await shot('docs-try-it');
   });
 
-  it('shows the create request\'s {{payment_session_id}} as text of the body, not as a console variable, and sends the template', async () => {
+  it("shows the create request's {{payment_session_id}} as text of the body, not as a console variable, and sends the template", async () => {
     const sent: string[] = [];
-    page.on('request', (request) => { if (request.url().endsWith('/payments/v1/create_payment_session')) sent.push(request.postData() ?? ''); });
+    page.on('request', (request) => {
+      if (request.url().endsWith('/payments/v1/create_payment_session')) sent.push(request.postData() ?? '');
+    });
     await open('try/');
     await page.getByRole('link', { name: 'Create a payment session' }).first().click();
-    const section = page.locator('section', { has: page.getByRole('heading', { name: 'Create a payment session' }) }).last();
-    await section.getByRole('button', { name: /test request/i }).first().click();
+    const section = page
+      .locator('section', { has: page.getByRole('heading', { name: 'Create a payment session' }) })
+      .last();
+    await section
+      .getByRole('button', { name: /test request/i })
+      .first()
+      .click();
     const dialog = page.getByRole('dialog');
     // The body, as JSON text: the template's first brace is JSON's escape, so no variable is drawn.
     await visible(dialog.getByText('\\u007b{payment_session_id}}').first());

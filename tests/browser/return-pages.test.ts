@@ -52,10 +52,19 @@ async function expectAccessible() {
 /** A session whose success_url and failure_url are this sandbox's return pages, as the README's walkthrough makes it. */
 async function createSession(kind: 'one_time_payment' | 'authorization') {
   const { body } = await s.post('/payments/v1/create_payment_session', {
-    kind, total_amount: 4999, amount_details: { total_additional_charges: 0, total_discounts: 0 },
+    kind,
+    total_amount: 4999,
+    amount_details: { total_additional_charges: 0, total_discounts: 0 },
     success_url: `${base}/return/success?payment_session_id={{payment_session_id}}`,
     failure_url: `${base}/return/failure?payment_session_id={{payment_session_id}}`,
-    order_items: [{ name: 'Monitor', quantity: 1, price: 4999, amount_details: { total_additional_charges: 0, total_discounts: 0 } }],
+    order_items: [
+      {
+        name: 'Monitor',
+        quantity: 1,
+        price: 4999,
+        amount_details: { total_additional_charges: 0, total_discounts: 0 },
+      },
+    ],
   });
   return body.id as string;
 }
@@ -71,7 +80,11 @@ async function pay(card: string) {
   await page.click('button[type=submit]:not(.secondary)');
 }
 
-const shown = async () => ({ title: await page.textContent('h1'), id: await page.textContent('#session-id, #request-id'), status: await page.textContent('#status') });
+const shown = async () => ({
+  title: await page.textContent('h1'),
+  id: await page.textContent('#session-id, #request-id'),
+  status: await page.textContent('#status'),
+});
 
 describe('a hosted flow that ends on the return pages', () => {
   it('paid with card 4242: the success page shows the session captured', async () => {
@@ -108,7 +121,11 @@ describe('a hosted flow that ends on the return pages', () => {
   });
 
   it('a token setup, whose success_url carries no id: the page names its provision token request', async () => {
-    const { body } = await s.post('/api/v1/payment_tokens/create', { success_url: `${base}/return/success`, failure_url: `${base}/return/failure`, customer_email: 'return@example.com' });
+    const { body } = await s.post('/api/v1/payment_tokens/create', {
+      success_url: `${base}/return/success`,
+      failure_url: `${base}/return/failure`,
+      customer_email: 'return@example.com',
+    });
     const request = body.provision_token_request_id as string;
     await page.goto(`${base}/checkout/setup/${request}`);
     await page.selectOption('#state', 'NY');
@@ -125,16 +142,33 @@ describe('a hosted flow that ends on the return pages', () => {
 });
 
 describe('the index page', () => {
-  it('leads to the docs, the dashboard, the return pages and the documents, in the docs site\'s look', async () => {
+  it("leads to the docs, the dashboard, the return pages and the documents, in the docs site's look", async () => {
     await s.close();
     // A sandbox that serves docs (the folder need not exist for the index to link them).
-    s = { ...s, close: async () => { await app.close(); } } as TestSandbox;
+    s = {
+      ...s,
+      close: async () => {
+        await app.close();
+      },
+    } as TestSandbox;
     const app = buildSandbox({ store: createStore(openDatabase(':memory:')), docsDir: path.join(repoRoot, 'site') });
     base = await app.listen({ host: '127.0.0.1', port: 0 });
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${base}/`);
     const links = await page.$$eval('a', (anchors) => anchors.map((a) => a.getAttribute('href')));
-    expect(links).toEqual(expect.arrayContaining(['/docs/', '/docs/reference/', '/docs/try/', '/dashboard/', '/return/success', '/return/failure', '/openapi.json', '/openapi-3.0.yaml', '/sandbox/openapi.json']));
+    expect(links).toEqual(
+      expect.arrayContaining([
+        '/docs/',
+        '/docs/reference/',
+        '/docs/try/',
+        '/dashboard/',
+        '/return/success',
+        '/return/failure',
+        '/openapi.json',
+        '/openapi-3.0.yaml',
+        '/sandbox/openapi.json',
+      ]),
+    );
     // Styled: the top bar and the cards of the docs site, from the page's own inline style.
     expect(await page.$eval('.card', (card) => getComputedStyle(card).borderRadius)).toBe('10px');
     expect(await page.$eval('.top', (bar) => getComputedStyle(bar).display)).toBe('flex');

@@ -40,7 +40,9 @@ async function create(baseUrl: string, body: object, signal?: AbortSignal): Prom
     method: 'POST',
     headers,
     body: JSON.stringify(body),
-    signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) : AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    signal: signal
+      ? AbortSignal.any([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)])
+      : AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
   // Acknowledged only once the whole body has arrived.
   return { status: response.status, json: await response.json() };
@@ -125,7 +127,8 @@ describe('the sandbox after kill -9', () => {
     await pool(acknowledged, 10, async ({ id, body }) => {
       const response = await fetch(`${restarted.baseUrl}/payments/v1/payment_session/${id}`, { headers });
       const session = (await response.json()) as { id?: string; total_amount?: number };
-      if (response.status !== 200 || session.id !== id || session.total_amount !== body.total_amount) missing.push(`${id}: ${response.status}`);
+      if (response.status !== 200 || session.id !== id || session.total_amount !== body.total_amount)
+        missing.push(`${id}: ${response.status}`);
     });
     expect(missing).toEqual([]);
   });
@@ -139,7 +142,8 @@ describe('the sandbox after kill -9', () => {
     const mismatches: string[] = [];
     await pool(acknowledged, 10, async ({ id, body }) => {
       const { status, json } = await create(restarted.baseUrl, body);
-      if (status !== 200 || json?.id !== id) mismatches.push(`${body.idempotency_key}: ${status} ${JSON.stringify(json)} (acknowledged ${id})`);
+      if (status !== 200 || json?.id !== id)
+        mismatches.push(`${body.idempotency_key}: ${status} ${JSON.stringify(json)} (acknowledged ${id})`);
     });
     expect(mismatches).toEqual([]);
     // The re-sends created nothing.

@@ -29,7 +29,16 @@ export const everyOperation = {
     c.GET('/payments/v1/payment_session/{business_id}', { params: { path: { business_id: SESSION_ID } } }),
   listPaymentSessions: (c: ContractClient) =>
     c.GET('/payments/v1/payment_sessions', {
-      params: { query: { page: 1, page_size: 10, kind: ['authorization', 'one_time_payment'], status: ['captured'], include_refunds: false, search: 'jane' } },
+      params: {
+        query: {
+          page: 1,
+          page_size: 10,
+          kind: ['authorization', 'one_time_payment'],
+          status: ['captured'],
+          include_refunds: false,
+          search: 'jane',
+        },
+      },
     }),
   capturePaymentSession: (c: ContractClient) =>
     c.POST('/payments/v1/payment_session/{business_id}/capture', {
@@ -37,7 +46,10 @@ export const everyOperation = {
       body: { total_amount: 3999, idempotency_key: 'capture-1' },
     }),
   cancelPaymentSession: (c: ContractClient) =>
-    c.POST('/payments/v1/payment_session/{business_id}/cancel', { params: { path: { business_id: SESSION_ID } }, body: {} }),
+    c.POST('/payments/v1/payment_session/{business_id}/cancel', {
+      params: { path: { business_id: SESSION_ID } },
+      body: {},
+    }),
   voidPaymentSession: (c: ContractClient) =>
     c.POST('/payments/v1/payment_session/{business_id}/void', {
       params: { path: { business_id: SESSION_ID } },
@@ -49,16 +61,25 @@ export const everyOperation = {
     }),
   createPaymentToken: (c: ContractClient) =>
     c.POST('/api/v1/payment_tokens/create', {
-      body: { success_url: 'https://shop.example/ok', failure_url: 'https://shop.example/ko', customer_email: 'jane@example.com' },
+      body: {
+        success_url: 'https://shop.example/ok',
+        failure_url: 'https://shop.example/ko',
+        customer_email: 'jane@example.com',
+      },
     }),
   retrievePaymentToken: (c: ContractClient) =>
     c.GET('/api/v1/payment_tokens/{payment_token}', { params: { path: { payment_token: TOKEN } } }),
   listPaymentTokens: (c: ContractClient) =>
-    c.GET('/api/v1/payment_tokens', { params: { query: { email: 'jane', card_expires_before: '2027-01', lmn_expires_before: '2027-06-30' } } }),
+    c.GET('/api/v1/payment_tokens', {
+      params: { query: { email: 'jane', card_expires_before: '2027-01', lmn_expires_before: '2027-06-30' } },
+    }),
   updatePaymentToken: (c: ContractClient) =>
     c.POST('/api/v1/payment_tokens/{payment_token}/update', {
       params: { path: { payment_token: TOKEN } },
-      body: { update_card_info: false, order_items: [{ name: 'Vitamin D', quantity: 1, price: 2500, amount_details: noCharges }] },
+      body: {
+        update_card_info: false,
+        order_items: [{ name: 'Vitamin D', quantity: 1, price: 2500, amount_details: noCharges }],
+      },
     }),
   deletePaymentToken: (c: ContractClient) =>
     c.POST('/api/v1/payment_tokens/{payment_token}/delete', { params: { path: { payment_token: TOKEN } } }),
@@ -71,29 +92,55 @@ export const everyOperation = {
       params: { path: { provision_token_request_id: PROVISION_ID } },
     }),
   listCatalogItems: (c: ContractClient) =>
-    c.GET('/api/v1/product_catalog/items/list', { params: { query: { eligibility: 'eligible', updated_after: '2026-01-01T00:00:00Z' } } }),
+    c.GET('/api/v1/product_catalog/items/list', {
+      params: { query: { eligibility: 'eligible', updated_after: '2026-01-01T00:00:00Z' } },
+    }),
   createCatalogItem: (c: ContractClient) =>
     c.POST('/api/v1/product_catalog/items/create', { body: { sku: 'TH-10', name: 'Thermometer' } }),
   updateCatalogItem: (c: ContractClient) =>
     c.POST('/api/v1/product_catalog/items/update', {
-      body: { sku: 'TH-10', name: 'Thermometer', description: 'Digital.', image_urls: [], url: 'https://shop.example/p/th-10' },
+      body: {
+        sku: 'TH-10',
+        name: 'Thermometer',
+        description: 'Digital.',
+        image_urls: [],
+        url: 'https://shop.example/p/th-10',
+      },
     }),
-  retrieveCatalogItem: (c: ContractClient) => c.POST('/api/v1/product_catalog/items/detail', { body: { sku: 'TH-10' } }),
-  retrieveCheckoutMethod: (c: ContractClient) => c.POST('/api/v1/product_catalog/service_checkout_method', { body: {} }),
-  retrieveDispute: (c: ContractClient) => c.GET('/api/v1/disputes/{dispute_id}', { params: { path: { dispute_id: DISPUTE_ID } } }),
+  retrieveCatalogItem: (c: ContractClient) =>
+    c.POST('/api/v1/product_catalog/items/detail', { body: { sku: 'TH-10' } }),
+  retrieveCheckoutMethod: (c: ContractClient) =>
+    c.POST('/api/v1/product_catalog/service_checkout_method', { body: {} }),
+  retrieveDispute: (c: ContractClient) =>
+    c.GET('/api/v1/disputes/{dispute_id}', { params: { path: { dispute_id: DISPUTE_ID } } }),
   listDisputes: (c: ContractClient) => c.GET('/v1/disputes'),
   retrieveDisputeRecord: (c: ContractClient) => c.GET('/v1/disputes/{id}', { params: { path: { id: 'dsp_71c2' } } }),
-  acceptDispute: (c: ContractClient) => c.POST('/v1/disputes/{id}/accept', { params: { path: { id: 'dsp_71c2' } }, body: {} }),
+  acceptDispute: (c: ContractClient) =>
+    c.POST('/v1/disputes/{id}/accept', { params: { path: { id: 'dsp_71c2' } }, body: {} }),
 } satisfies Record<string, (c: ContractClient) => Promise<unknown>>;
 
 /** Calls the types must refuse; each line fails `tsc` if the generated types stop constraining it. */
 export function refusedByTheTypes(c: ContractClient) {
-  // @ts-expect-error: kind is an enum
-  void c.POST('/payments/v1/create_payment_session', { body: { total_amount: 1, amount_details: noCharges, success_url: 'x', failure_url: 'y', order_items: [], kind: 'subscription' } });
-  // @ts-expect-error: total_amount is required by capture
-  void c.POST('/payments/v1/payment_session/{business_id}/capture', { params: { path: { business_id: SESSION_ID } }, body: { idempotency_key: 'k' } });
-  // @ts-expect-error: refund reason is an enum
-  void c.POST('/payments/v1/refund', { body: { payment_id: SESSION_ID, amount: 1, idempotency_key: 'k', reason: 'changed_mind' } });
+  void c.POST('/payments/v1/create_payment_session', {
+    body: {
+      total_amount: 1,
+      amount_details: noCharges,
+      success_url: 'x',
+      failure_url: 'y',
+      order_items: [],
+      // @ts-expect-error: kind is an enum
+      kind: 'subscription',
+    },
+  });
+  void c.POST('/payments/v1/payment_session/{business_id}/capture', {
+    params: { path: { business_id: SESSION_ID } },
+    // @ts-expect-error: total_amount is required by capture
+    body: { idempotency_key: 'k' },
+  });
+  void c.POST('/payments/v1/refund', {
+    // @ts-expect-error: refund reason is an enum
+    body: { payment_id: SESSION_ID, amount: 1, idempotency_key: 'k', reason: 'changed_mind' },
+  });
   // @ts-expect-error: the path parameter is required
   void c.GET('/payments/v1/payment_session/{business_id}', {});
   // @ts-expect-error: no such path
@@ -101,10 +148,11 @@ export function refusedByTheTypes(c: ContractClient) {
 }
 
 /** Fields with a default (kind) stay optional: the smallest valid create request compiles. */
-export const minimalCreateRequest: import('../../generated/schema.js').components['schemas']['CreatePaymentSessionRequest'] = {
-  total_amount: 100,
-  amount_details: noCharges,
-  success_url: 'https://shop.example/ok',
-  failure_url: 'https://shop.example/ko',
-  order_items: [{ name: 'Item', quantity: 1, price: 100, amount_details: noCharges }],
-};
+export const minimalCreateRequest: import('../../generated/schema.js').components['schemas']['CreatePaymentSessionRequest'] =
+  {
+    total_amount: 100,
+    amount_details: noCharges,
+    success_url: 'https://shop.example/ok',
+    failure_url: 'https://shop.example/ko',
+    order_items: [{ name: 'Item', quantity: 1, price: 100, amount_details: noCharges }],
+  };

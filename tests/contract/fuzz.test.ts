@@ -6,7 +6,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  FUZZED_OPERATIONS, fuzzCorpus, seedFuzzState, type FuzzIds, type FuzzRequest,
+  FUZZED_OPERATIONS,
+  fuzzCorpus,
+  seedFuzzState,
+  type FuzzIds,
+  type FuzzRequest,
 } from '../../testkit/fuzz-corpus.js';
 import { describeRequest } from '../../testkit/fuzz-run.js';
 import { startPrismProxy, type RunningServer } from '../../testkit/prism.js';
@@ -32,8 +36,7 @@ const decodable = (url: string) => {
   }
 };
 
-
-describe('fuzzing through Prism\'s validating proxy', () => {
+describe("fuzzing through Prism's validating proxy", () => {
   let sandbox: SandboxProcess;
   let prism: RunningServer;
   let ids: FuzzIds;
@@ -41,7 +44,11 @@ describe('fuzzing through Prism\'s validating proxy', () => {
     sandbox = await startSandboxProcess();
     prism = await startPrismProxy(sandbox.baseUrl);
     ids = await seedFuzzState(async (path, body, key = SANDBOX_API_KEY) => {
-      const response = await fetch(`${sandbox.baseUrl}${path}`, { method: 'POST', headers: { 'x-service-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const response = await fetch(`${sandbox.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'x-service-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return (await response.json()) as Record<string, any>;
     });
   }, 120_000);
@@ -51,7 +58,11 @@ describe('fuzzing through Prism\'s validating proxy', () => {
   });
 
   const send = async (base: string, request: FuzzRequest) => {
-    const response = await fetch(`${base}${request.url}`, { method: request.method, headers: request.headers, ...(request.body !== undefined ? { body: request.body } : {}) });
+    const response = await fetch(`${base}${request.url}`, {
+      method: request.method,
+      headers: request.headers,
+      ...(request.body !== undefined ? { body: request.body } : {}),
+    });
     const text = await response.text();
     const violations = JSON.parse(response.headers.get('sl-violations') ?? '[]') as Violation[];
     return { status: response.status, text, violations };
@@ -59,11 +70,19 @@ describe('fuzzing through Prism\'s validating proxy', () => {
 
   it('finds a response that breaks the document (the check itself works)', async () => {
     // A stand-in upstream whose retrieve answers a body the contract forbids.
-    const liar = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"unheard-of"}'));
+    const liar = http.createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"unheard-of"}'),
+    );
     await new Promise<void>((resolve) => liar.listen(0, '127.0.0.1', resolve));
     const proxy = await startPrismProxy(`http://127.0.0.1:${(liar.address() as AddressInfo).port}`);
     try {
-      const { violations } = await send(proxy.baseUrl, { operationId: 'retrievePaymentSession', method: 'GET', url: '/payments/v1/payment_session/x', headers: { 'x-service-api-key': 'k' }, jsonBody: true });
+      const { violations } = await send(proxy.baseUrl, {
+        operationId: 'retrievePaymentSession',
+        method: 'GET',
+        url: '/payments/v1/payment_session/x',
+        headers: { 'x-service-api-key': 'k' },
+        jsonBody: true,
+      });
       expect(violations.filter((v) => v.location[0] === 'response').length).toBeGreaterThan(0);
     } finally {
       await proxy.stop();
@@ -81,11 +100,15 @@ describe('fuzzing through Prism\'s validating proxy', () => {
     let requestViolations = 0;
     await inBatches(corpus, 8, async (request) => {
       const answer = await send(prism.baseUrl, request).catch((error: Error) => error);
-      if (answer instanceof Error) return void failures.push(`${answer.message} (${String((answer as { cause?: unknown }).cause)}) ← ${describeRequest(request)}`);
+      if (answer instanceof Error)
+        return void failures.push(
+          `${answer.message} (${String((answer as { cause?: unknown }).cause)}) ← ${describeRequest(request)}`,
+        );
       const { status, text, violations } = answer;
       const ofResponse = violations.filter((v) => v.location[0] === 'response');
       requestViolations += violations.length - ofResponse.length;
-      if (status >= 500 || ofResponse.length > 0) failures.push(`${status} ${JSON.stringify(ofResponse)} ${text.slice(0, 200)} ← ${describeRequest(request)}`);
+      if (status >= 500 || ofResponse.length > 0)
+        failures.push(`${status} ${JSON.stringify(ofResponse)} ${text.slice(0, 200)} ← ${describeRequest(request)}`);
     });
     expect(failures).toEqual([]);
     // Prism saw the hostile requests for what they are: the corpus is not all valid input.

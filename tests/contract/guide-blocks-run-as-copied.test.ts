@@ -13,7 +13,9 @@ import { repoRoot } from '../../testkit/contract.js';
 import { startSandboxProcess, type SandboxProcess } from '../../testkit/sandbox-process.js';
 
 const DOCUMENTS = [
-  ...readdirSync(path.join(repoRoot, 'docs', 'guides')).filter((name) => name.endsWith('.md')).sort()
+  ...readdirSync(path.join(repoRoot, 'docs', 'guides'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
     .map((name) => `docs/guides/${name}`),
   'docs/client-and-webhooks.md',
 ];
@@ -21,7 +23,11 @@ const DOCUMENTS = [
 const ONE_SHELL = new Set(['docs/guides/quick-start.md']);
 const MARKER = '@@@ the line above is the one the comment shows @@@';
 
-interface Block { document: string; section: string; text: string }
+interface Block {
+  document: string;
+  section: string;
+  text: string;
+}
 
 /** The ```sh blocks of a document that call the sandbox, without those a walkthrough test runs. */
 function sandboxBlocks(document: string): Block[] {
@@ -70,7 +76,13 @@ function withMarkers(text: string): string {
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const pattern = (shown: string) => new RegExp(`^${shown.split(/\s*…\s*/).map(escapeRegExp).join('.*')}$`);
+const pattern = (shown: string) =>
+  new RegExp(
+    `^${shown
+      .split(/\s*…\s*/)
+      .map(escapeRegExp)
+      .join('.*')}$`,
+  );
 
 let sandbox: SandboxProcess;
 beforeAll(async () => {
@@ -89,8 +101,13 @@ function runAsCopied(blocks: Block[]) {
   delete env.S;
   // A block that starts a server would never end: such a line belongs in a block of its own.
   expect(script).not.toMatch(/\bnpm (start|run listen)\b/);
-  const output = execFileSync('bash', ['-euo', 'pipefail', '-c', script],
-    { cwd: repoRoot, encoding: 'utf8', env, timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = execFileSync('bash', ['-euo', 'pipefail', '-c', script], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    env,
+    timeout: 30_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const segments = output.split(`${MARKER}\n`).map((segment) => segment.split('\n').filter((line) => line !== ''));
   const shown = blocks.flatMap((block) => shownLines(local(block.text)));
   // One segment per comment, each the one line printed before it; nothing is printed after the last comment.
@@ -102,24 +119,33 @@ function runAsCopied(blocks: Block[]) {
   });
 }
 
-const byDocument = DOCUMENTS.map((document) => [document, sandboxBlocks(document)] as const)
-  .filter(([, blocks]) => blocks.length > 0);
+const byDocument = DOCUMENTS.map((document) => [document, sandboxBlocks(document)] as const).filter(
+  ([, blocks]) => blocks.length > 0,
+);
 
 describe('the shell blocks of the guides run as copied against the sandbox', () => {
   it('finds the blocks of the guides that call the sandbox', () => {
     const documents = byDocument.map(([document]) => document);
-    expect(documents).toEqual(expect.arrayContaining([
-      'docs/guides/checkout-flow.md', 'docs/guides/disputes.md', 'docs/guides/idempotency.md',
-      'docs/guides/payment-tokens.md', 'docs/guides/quick-start.md', 'docs/guides/testing.md',
-    ]));
+    expect(documents).toEqual(
+      expect.arrayContaining([
+        'docs/guides/checkout-flow.md',
+        'docs/guides/disputes.md',
+        'docs/guides/idempotency.md',
+        'docs/guides/payment-tokens.md',
+        'docs/guides/quick-start.md',
+        'docs/guides/testing.md',
+      ]),
+    );
   });
 
   it('holds a block to what it defines and to what its comments show', () => {
     const block = (text: string): Block => ({ document: 'a guide', section: 'a section', text });
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell's default, as the guide writes it
-    const defined = 'S=${S:-http://127.0.0.1:4010}; KEY=\'x-service-api-key: sandbox-dev-key\'\n';
+    const defined = "S=${S:-http://127.0.0.1:4010}; KEY='x-service-api-key: sandbox-dev-key'\n";
     // $ID comes from another block, and c is not defined here.
-    expect(() => runAsCopied([block(`${defined}curl -s -H "$KEY" $S/payments/v1/payment_session/$ID; echo`)])).toThrow(/ID/);
+    expect(() => runAsCopied([block(`${defined}curl -s -H "$KEY" $S/payments/v1/payment_session/$ID; echo`)])).toThrow(
+      /ID/,
+    );
     expect(() => runAsCopied([block(`${defined}c $S/sandbox/v1/clock`)])).toThrow(/c: command not found/);
     const clock = `${defined}curl -s -H "$KEY" $S/sandbox/v1/clock; echo\n`;
     runAsCopied([block(`${clock}# {"now":"…","offset_seconds":…}`)]);

@@ -9,7 +9,16 @@
 import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  BODY, cli, closeAll, deliveryOf, json, listenerOf, outcome, serve, SIGNED, type Seen,
+  BODY,
+  cli,
+  closeAll,
+  deliveryOf,
+  json,
+  listenerOf,
+  outcome,
+  serve,
+  SIGNED,
+  type Seen,
 } from '../support/fake-sandbox.js';
 import { until } from '../../testkit/webhook-receiver.js';
 
@@ -24,21 +33,44 @@ describe('listen against a sandbox it should not trust', () => {
     const receiver = await serve(text(202, 'receiver answer'));
     let claims = 0;
     const listener = {
-      id: 'wl_fake', forward_url: `${internal.url}/internal/admin`, event_types: ['*'], secret: 'whsec_fake',
-      created_at: '2026-11-23T10:00:00.000Z', expires_at: '2026-11-23T10:01:00.000Z',
+      id: 'wl_fake',
+      forward_url: `${internal.url}/internal/admin`,
+      event_types: ['*'],
+      secret: 'whsec_fake',
+      created_at: '2026-11-23T10:00:00.000Z',
+      expires_at: '2026-11-23T10:01:00.000Z',
     };
     const injected = {
-      authorization: 'Bearer injected', cookie: 'admin=1', 'x-internal-token': 'injected', 'user-agent': 'injected',
+      authorization: 'Bearer injected',
+      cookie: 'admin=1',
+      'x-internal-token': 'injected',
+      'user-agent': 'injected',
     };
     const delivery = {
-      delivery_id: '12', claim_id: 'lc_1', event_id: '7', webhook_delivery_id: 'dlv_1', event_type: 'dispute.created',
-      object_id: 'd-1', attempt: 1, request_body: BODY, request_headers: { ...SIGNED, ...injected },
+      delivery_id: '12',
+      claim_id: 'lc_1',
+      event_id: '7',
+      webhook_delivery_id: 'dlv_1',
+      event_type: 'dispute.created',
+      object_id: 'd-1',
+      attempt: 1,
+      request_body: BODY,
+      request_headers: { ...SIGNED, ...injected },
     };
     const outcome = {
       attempt: {
-        id: '1', event_id: '7', webhook_delivery_id: 'dlv_1', event_type: 'dispute.created', endpoint_id: 'wl_fake',
-        url: listener.forward_url, attempted_at: '2026-11-23T10:00:00.000Z', status: 202, latency_ms: 1,
-        response_excerpt: null, error: null, delivery_status: 'delivered',
+        id: '1',
+        event_id: '7',
+        webhook_delivery_id: 'dlv_1',
+        event_type: 'dispute.created',
+        endpoint_id: 'wl_fake',
+        url: listener.forward_url,
+        attempted_at: '2026-11-23T10:00:00.000Z',
+        status: 202,
+        latency_ms: 1,
+        response_excerpt: null,
+        error: null,
+        delivery_status: 'delivered',
       },
       next_attempt_at: null,
     };
@@ -72,21 +104,28 @@ describe('listen against a sandbox it should not trust', () => {
 
     expect(reports()).toHaveLength(1);
     expect(JSON.parse(reports()[0]!.body)).toEqual({
-      delivery_id: '12', claim_id: 'lc_1', status: 202, latency_ms: expect.any(Number), error: null,
+      delivery_id: '12',
+      claim_id: 'lc_1',
+      status: 202,
+      latency_ms: expect.any(Number),
+      error: null,
       response_excerpt: { text: 'receiver answer', truncated: false, body_bytes: 15 },
     });
     // It says where it forwards, and that the sandbox named another URL.
     expect(listen.output.stdout).toContain(`to ${forwardTo} (listener wl_fake)`);
     expect(listen.output.stdout).not.toContain('/internal/admin');
-    expect(listen.output.stderr).toBe(`warning: the sandbox registered the listener for ${listener.forward_url}; `
-      + `forwarding to --forward-to ${forwardTo} all the same.\n`);
+    expect(listen.output.stderr).toBe(
+      `warning: the sandbox registered the listener for ${listener.forward_url}; ` +
+        `forwarding to --forward-to ${forwardTo} all the same.\n`,
+    );
   }, 60_000);
 
   it('warns once, on stderr, that the key travels in clear text to a plain-http sandbox elsewhere', async () => {
     const far = 'http://sandbox.invalid:4010';
-    const warning = `warning: the sandbox at ${far} is reached over plain HTTP on another machine: `
-      + 'the API key travels in clear text, and anyone on the network between can read it and change the answers. '
-      + 'Use https, or a tunnel to an address of this machine.';
+    const warning =
+      `warning: the sandbox at ${far} is reached over plain HTTP on another machine: ` +
+      'the API key travels in clear text, and anyone on the network between can read it and change the answers. ' +
+      'Use https, or a tunnel to an address of this machine.';
     const commands = [
       ['listen', '--forward-to', 'http://localhost:3000/webhooks', '--sandbox', far],
       ['trigger', 'dispute.created', '--sandbox', far],
@@ -111,40 +150,63 @@ describe('listen and trigger follow no redirect of the sandbox', () => {
     ['the registration', 'POST /sandbox/v1/webhook_listeners'],
     ['a claim', 'GET /sandbox/v1/webhook_listeners/wl_fake/deliveries'],
     ['a report', 'POST /sandbox/v1/webhook_listeners/wl_fake/attempts'],
-  ])('a 307 answering %s sends nothing, and no key, to the URL it names: listen ends in one line', async (_what, redirected) => {
-    const internal = await serve((_, response) => json(response, listenerOf('http://x/', 'wl_internal')));
-    const receiver = await serve((_, response) => void response.writeHead(204).end());
-    let claims = 0;
-    const sandbox = await serve((request, response) => {
-      const route = `${request.method} ${request.url.split('?')[0]}`;
-      if (route === redirected) return void response.writeHead(307, { location: `${internal.url}/internal/admin` }).end();
-      if (route === 'POST /sandbox/v1/webhook_listeners') return json(response, listenerOf(`${receiver.url}/webhooks`));
-      if (route.endsWith('/deliveries')) {
-        if (claims++ > 0) return void setTimeout(() => json(response, { deliveries: [] }), 200);
-        return json(response, { deliveries: [deliveryOf()] });
-      }
-      if (route.endsWith('/attempts')) return json(response, outcome);
-      json(response, listenerOf(`${receiver.url}/webhooks`));
-    });
-    const listen = cli(['listen', '--forward-to', `${receiver.url}/webhooks`, '--sandbox', sandbox.url, '--key', 'k']);
-    const done = () => internal.seen.length > 0 || listen.child.exitCode !== null
-      || sandbox.seen.some((r) => r.url.endsWith('/attempts'));
-    await until(done, 20_000, 'the redirect');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    listen.child.kill('SIGINT');
-    const code = await listen.exited;
-    expect(sandbox.seen.length, listen.output.stderr).toBeGreaterThan(0);
-    expect(internal.seen.map((r) => `${r.method} ${r.url} key=${String(r.headers['x-service-api-key'])}`)).toEqual([]);
-    // Ended by the redirect, in one line, the listener removed when it had one.
-    expect(code).toBe(1);
-    const what = redirected.endsWith('listeners') ? 'register the listener'
-      : redirected.endsWith('deliveries') ? 'claim deliveries' : 'report the attempt';
-    expect(listen.output.stderr.split('\n').filter(Boolean).at(-1)).toBe(`error: ${what} answered 307, a redirect `
-      + `(Location ${internal.url}/internal/admin), which listen and trigger never follow: give the sandbox's own `
-      + 'address with --sandbox (https://… if it redirects from http)');
-    const removed = sandbox.seen.some((r) => r.method === 'DELETE');
-    expect(removed).toBe(redirected !== 'POST /sandbox/v1/webhook_listeners');
-  }, 60_000);
+  ])(
+    'a 307 answering %s sends nothing, and no key, to the URL it names: listen ends in one line',
+    async (_what, redirected) => {
+      const internal = await serve((_, response) => json(response, listenerOf('http://x/', 'wl_internal')));
+      const receiver = await serve((_, response) => void response.writeHead(204).end());
+      let claims = 0;
+      const sandbox = await serve((request, response) => {
+        const route = `${request.method} ${request.url.split('?')[0]}`;
+        if (route === redirected)
+          return void response.writeHead(307, { location: `${internal.url}/internal/admin` }).end();
+        if (route === 'POST /sandbox/v1/webhook_listeners')
+          return json(response, listenerOf(`${receiver.url}/webhooks`));
+        if (route.endsWith('/deliveries')) {
+          if (claims++ > 0) return void setTimeout(() => json(response, { deliveries: [] }), 200);
+          return json(response, { deliveries: [deliveryOf()] });
+        }
+        if (route.endsWith('/attempts')) return json(response, outcome);
+        json(response, listenerOf(`${receiver.url}/webhooks`));
+      });
+      const listen = cli([
+        'listen',
+        '--forward-to',
+        `${receiver.url}/webhooks`,
+        '--sandbox',
+        sandbox.url,
+        '--key',
+        'k',
+      ]);
+      const done = () =>
+        internal.seen.length > 0 ||
+        listen.child.exitCode !== null ||
+        sandbox.seen.some((r) => r.url.endsWith('/attempts'));
+      await until(done, 20_000, 'the redirect');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      listen.child.kill('SIGINT');
+      const code = await listen.exited;
+      expect(sandbox.seen.length, listen.output.stderr).toBeGreaterThan(0);
+      expect(internal.seen.map((r) => `${r.method} ${r.url} key=${String(r.headers['x-service-api-key'])}`)).toEqual(
+        [],
+      );
+      // Ended by the redirect, in one line, the listener removed when it had one.
+      expect(code).toBe(1);
+      const what = redirected.endsWith('listeners')
+        ? 'register the listener'
+        : redirected.endsWith('deliveries')
+          ? 'claim deliveries'
+          : 'report the attempt';
+      expect(listen.output.stderr.split('\n').filter(Boolean).at(-1)).toBe(
+        `error: ${what} answered 307, a redirect ` +
+          `(Location ${internal.url}/internal/admin), which listen and trigger never follow: give the sandbox's own ` +
+          'address with --sandbox (https://… if it redirects from http)',
+      );
+      const removed = sandbox.seen.some((r) => r.method === 'DELETE');
+      expect(removed).toBe(redirected !== 'POST /sandbox/v1/webhook_listeners');
+    },
+    60_000,
+  );
 
   it('trigger: a 307 answering create_payment_session sends nothing, and no key, to the URL it names', async () => {
     const internal = await serve((_, response) => json(response, { id: 'from-internal' }));
@@ -159,9 +221,11 @@ describe('listen and trigger follow no redirect of the sandbox', () => {
     expect(sandbox.seen.length, run.output.stderr).toBeGreaterThan(0);
     expect(internal.seen.map((r) => `${r.method} ${r.url} key=${String(r.headers['x-service-api-key'])}`)).toEqual([]);
     expect(code).toBe(1);
-    expect(run.output.stderr).toBe(`error: create payment session answered 307, a redirect (Location ${internal.url}`
-      + '/internal/admin), which listen and trigger never follow: give the sandbox\'s own address with --sandbox '
-      + '(https://… if it redirects from http)\n');
+    expect(run.output.stderr).toBe(
+      `error: create payment session answered 307, a redirect (Location ${internal.url}` +
+        "/internal/admin), which listen and trigger never follow: give the sandbox's own address with --sandbox " +
+        '(https://… if it redirects from http)\n',
+    );
   }, 60_000);
 
   it('cuts a long Location, in its one line', async () => {

@@ -63,11 +63,28 @@ describe('with curl', () => {
   }
 
   /** curl -s -w '%{http_code}': the body, then the status as the last three characters. */
-  async function curl(method: string, path: string, options: { body?: unknown; apiKey?: string | null } = {}): Promise<CurlResult> {
+  async function curl(
+    method: string,
+    path: string,
+    options: { body?: unknown; apiKey?: string | null } = {},
+  ): Promise<CurlResult> {
     const apiKey = options.apiKey === undefined ? SANDBOX_API_KEY : options.apiKey;
-    const args = ['-s', '-S', '--max-time', '10', '-X', method, '-D', '-', '-w', '%{http_code}', `${sandbox.baseUrl}${path}`];
+    const args = [
+      '-s',
+      '-S',
+      '--max-time',
+      '10',
+      '-X',
+      method,
+      '-D',
+      '-',
+      '-w',
+      '%{http_code}',
+      `${sandbox.baseUrl}${path}`,
+    ];
     if (apiKey !== null) args.push('-H', `x-service-api-key: ${apiKey}`);
-    if (options.body !== undefined) args.push('-H', 'content-type: application/json', '--data-binary', JSON.stringify(options.body));
+    if (options.body !== undefined)
+      args.push('-H', 'content-type: application/json', '--data-binary', JSON.stringify(options.body));
     const { stdout } = await promisify(execFile)('curl', args, { encoding: 'utf8' });
     const status = Number(stdout.slice(-3));
     // -D - puts the response headers first, up to the blank line.
@@ -76,15 +93,26 @@ describe('with curl', () => {
     const head = end < 0 ? output : output.slice(0, end);
     const text = end < 0 ? '' : output.slice(end + 4);
     const headers = Object.fromEntries(
-      head.split('\r\n').slice(1).map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      head
+        .split('\r\n')
+        .slice(1)
+        .map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
     );
     return { status, headers, body: text === '' ? undefined : JSON.parse(text) };
   }
 
   /** Calls an operation of the contract and checks its answer against the document. */
-  async function call(operationId: string, method: string, path: string, options: { body?: unknown; apiKey?: string | null } = {}) {
+  async function call(
+    operationId: string,
+    method: string,
+    path: string,
+    options: { body?: unknown; apiKey?: string | null } = {},
+  ) {
     const result = await curl(method, path, options);
-    expect(responseViolations(operationId, result.status, result.body), `${method} ${path} → ${result.status} ${JSON.stringify(result.body)}`).toEqual([]);
+    expect(
+      responseViolations(operationId, result.status, result.body),
+      `${method} ${path} → ${result.status} ${JSON.stringify(result.body)}`,
+    ).toEqual([]);
     return result;
   }
 
@@ -92,7 +120,9 @@ describe('with curl', () => {
   let id = '';
 
   it('creates an authorization session, pending until the customer checks out', async () => {
-    const created = await call('createPaymentSession', 'POST', '/payments/v1/create_payment_session', { body: authorization(key) });
+    const created = await call('createPaymentSession', 'POST', '/payments/v1/create_payment_session', {
+      body: authorization(key),
+    });
     expect(created.status).toBe(200);
     id = created.body.id;
     expect(created.body.redirect_url).toContain(id);
@@ -103,7 +133,9 @@ describe('with curl', () => {
   });
 
   it('answers the same session to a retry of the create', async () => {
-    const again = await call('createPaymentSession', 'POST', '/payments/v1/create_payment_session', { body: authorization(key) });
+    const again = await call('createPaymentSession', 'POST', '/payments/v1/create_payment_session', {
+      body: authorization(key),
+    });
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(id);
   });
@@ -128,7 +160,12 @@ describe('with curl', () => {
     expect(refunded.body.refund_id).toEqual(expect.any(String));
 
     const retrieved = await call('retrievePaymentSession', 'GET', `/payments/v1/payment_session/${id}`);
-    expect(retrieved.body).toMatchObject({ id, status: 'captured', status_summary: 'Partially Refunded', capture_amount: 4000 });
+    expect(retrieved.body).toMatchObject({
+      id,
+      status: 'captured',
+      status_summary: 'Partially Refunded',
+      capture_amount: 4000,
+    });
   });
 
   it('lists the session first, newest first, partially refunded', async () => {
@@ -154,7 +191,9 @@ describe('with curl', () => {
     });
     expect([diverging.status, diverging.body.error]).toEqual([400, 'IdempotencyViolation']);
 
-    const unknownKey = await call('listPaymentSessions', 'GET', '/payments/v1/payment_sessions', { apiKey: 'not-a-sandbox-key' });
+    const unknownKey = await call('listPaymentSessions', 'GET', '/payments/v1/payment_sessions', {
+      apiKey: 'not-a-sandbox-key',
+    });
     expect(unknownKey.status).toBe(401);
     const noKey = await call('listPaymentSessions', 'GET', '/payments/v1/payment_sessions', { apiKey: null });
     expect(noKey.status).toBe(401);
@@ -184,7 +223,10 @@ describe('with the typed client', () => {
   /** The answer's body (data or error) must be what the document declares for its status. */
   function expectConforms(operationId: string, result: { data?: unknown; error?: unknown; response: Response }) {
     const body = result.data ?? result.error;
-    expect(responseViolations(operationId, result.response.status, body), `${operationId} → ${result.response.status} ${JSON.stringify(body)}`).toEqual([]);
+    expect(
+      responseViolations(operationId, result.response.status, body),
+      `${operationId} → ${result.response.status} ${JSON.stringify(body)}`,
+    ).toEqual([]);
   }
 
   it('creates an authorization session, pending until the customer checks out', async () => {
@@ -194,7 +236,9 @@ describe('with the typed client', () => {
     id = created.data.id;
     expect(created.data.redirect_url).toContain(id);
 
-    const retrieved = await client.GET('/payments/v1/payment_session/{business_id}', { params: { path: { business_id: id } } });
+    const retrieved = await client.GET('/payments/v1/payment_session/{business_id}', {
+      params: { path: { business_id: id } },
+    });
     expectConforms('retrievePaymentSession', retrieved);
     expect(retrieved.data).toMatchObject({ id, kind: 'authorization', status: 'pending', total_amount: 5000 });
   });
@@ -230,9 +274,16 @@ describe('with the typed client', () => {
     expectConforms('createRefund', refunded);
     expect(refunded.data?.refund_id).toEqual(expect.any(String));
 
-    const retrieved = await client.GET('/payments/v1/payment_session/{business_id}', { params: { path: { business_id: id } } });
+    const retrieved = await client.GET('/payments/v1/payment_session/{business_id}', {
+      params: { path: { business_id: id } },
+    });
     expectConforms('retrievePaymentSession', retrieved);
-    expect(retrieved.data).toMatchObject({ id, status: 'captured', status_summary: 'Partially Refunded', capture_amount: 4000 });
+    expect(retrieved.data).toMatchObject({
+      id,
+      status: 'captured',
+      status_summary: 'Partially Refunded',
+      capture_amount: 4000,
+    });
   });
 
   it('lists the session first, newest first, partially refunded', async () => {
@@ -259,7 +310,9 @@ describe('with the typed client', () => {
     expect(tooMuch.response.status).toBe(400);
     expect(hasErrorCode(tooMuch.error, 'AmountInvalid')).toBe(true);
 
-    const diverging = await client.POST('/payments/v1/create_payment_session', { body: { ...authorization(key), total_amount: 5001 } });
+    const diverging = await client.POST('/payments/v1/create_payment_session', {
+      body: { ...authorization(key), total_amount: 5001 },
+    });
     expectConforms('createPaymentSession', diverging);
     expect(diverging.response.status).toBe(400);
     expect(hasErrorCode(diverging.error, 'IdempotencyViolation')).toBe(true);
@@ -270,12 +323,16 @@ describe('with the typed client', () => {
     expect(unknownKey.response.status).toBe(401);
 
     // @ts-expect-error: the contract has no DELETE on a payment session, so the types refuse it too.
-    const wrongMethod = await client.DELETE('/payments/v1/payment_session/{business_id}', { params: { path: { business_id: id } } });
+    const wrongMethod = await client.DELETE('/payments/v1/payment_session/{business_id}', {
+      params: { path: { business_id: id } },
+    });
     expectConforms('retrievePaymentSession', wrongMethod);
     expect(wrongMethod.response.status).toBe(405);
     expect(wrongMethod.response.headers.get('allow')).toBe('GET');
 
-    const unknownSession = await client.GET('/payments/v1/payment_session/{business_id}', { params: { path: { business_id: randomUUID() } } });
+    const unknownSession = await client.GET('/payments/v1/payment_session/{business_id}', {
+      params: { path: { business_id: randomUUID() } },
+    });
     expectConforms('retrievePaymentSession', unknownSession);
     expect(unknownSession.response.status).toBe(404);
     expect(hasErrorCode(unknownSession.error, 'NotFound')).toBe(true);

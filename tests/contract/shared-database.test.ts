@@ -35,7 +35,11 @@ function keepWriting() {
   const loops = Array.from({ length: 4 }, async () => {
     while (!stop) {
       await fetch(`${writer.baseUrl}/payments/v1/create_payment_session`, {
-        method: 'POST', headers, body: JSON.stringify(sessionRequest({ customer_email: `multi${n++}@example.com`, idempotency_key: `shared-${process.pid}-${n}` })),
+        method: 'POST',
+        headers,
+        body: JSON.stringify(
+          sessionRequest({ customer_email: `multi${n++}@example.com`, idempotency_key: `shared-${process.pid}-${n}` }),
+        ),
       });
     }
   });
@@ -51,24 +55,38 @@ describe('two sandboxes on one database file', () => {
     const stop = keepWriting();
     const statuses: number[] = [];
     for (let i = 0; i < 150; i++) {
-      statuses.push((await fetch(`${reader.baseUrl}/payments/v1/payment_sessions?search=multi&page_size=1`, { headers })).status);
+      statuses.push(
+        (await fetch(`${reader.baseUrl}/payments/v1/payment_sessions?search=multi&page_size=1`, { headers })).status,
+      );
     }
     const written = await stop();
     expect(written).toBeGreaterThan(20);
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
-    const { pagination } = (await (await fetch(`${reader.baseUrl}/payments/v1/payment_sessions?search=multi`, { headers })).json()) as { pagination: { count: number } };
+    const { pagination } = (await (
+      await fetch(`${reader.baseUrl}/payments/v1/payment_sessions?search=multi`, { headers })
+    ).json()) as { pagination: { count: number } };
     expect(pagination.count).toBeGreaterThanOrEqual(written - 4);
   }, 60_000);
 
   it('spends a fault armed on the second exactly as many times as armed, while the first writes', async () => {
-    const armed = await fetch(`${reader.baseUrl}/sandbox/v1/faults`, { method: 'POST', headers, body: JSON.stringify({ operation_id: 'listDisputes', status: 500, count: 100 }) });
+    const armed = await fetch(`${reader.baseUrl}/sandbox/v1/faults`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ operation_id: 'listDisputes', status: 500, count: 100 }),
+    });
     expect(armed.status).toBe(200);
     const stop = keepWriting();
     const answers: string[] = [];
     for (let i = 0; i < 120; i++) {
       const response = await fetch(`${reader.baseUrl}/v1/disputes`, { headers });
       const body = (await response.json()) as { message?: string };
-      answers.push(response.status === 200 ? 'ok' : body.message?.startsWith('An injected sandbox fault') ? 'injected' : `unexpected ${response.status} ${body.message}`);
+      answers.push(
+        response.status === 200
+          ? 'ok'
+          : body.message?.startsWith('An injected sandbox fault')
+            ? 'injected'
+            : `unexpected ${response.status} ${body.message}`,
+      );
     }
     await stop();
     expect(answers.filter((a) => a === 'injected')).toHaveLength(100);
@@ -82,12 +100,16 @@ async function openTogether(db: string, count: number): Promise<string[]> {
   const program = `import { openDatabase } from './src/sandbox/store/database.ts';
     while (Date.now() < ${at}) {}
     try { openDatabase(${JSON.stringify(db)}).close(); console.log('opened'); } catch (error) { console.log(error.message); }`;
-  const run = () => new Promise<string>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', program], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.once('exit', () => resolve(output.trim()));
-  });
+  const run = () =>
+    new Promise<string>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', program], {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.once('exit', () => resolve(output.trim()));
+    });
   return Promise.all(Array.from({ length: count }, run));
 }
 

@@ -39,7 +39,11 @@ describe('the docs, built in the background by npm start', () => {
     await until(() => !existsSync(`${site}.building`), 110_000);
     expect(isFresh(site)).toBe(true);
     expect(readFileSync(path.join(site, 'index.html'), 'utf8')).toContain('Quick start');
-    expect([existsSync(`${site}.next`), existsSync(`${site}.old`), docsBeingBuilt(site)]).toEqual([false, false, false]);
+    expect([existsSync(`${site}.next`), existsSync(`${site}.old`), docsBeingBuilt(site)]).toEqual([
+      false,
+      false,
+      false,
+    ]);
     // Fresh now: the next start builds nothing.
     expect(buildDocsInBackgroundIfStale(site)).toBe(false);
   }, 120_000);
@@ -55,4 +59,3 @@ describe('the docs, built in the background by npm start', () => {
     expect(readFileSync(lock, 'utf8')).toBe(String(process.ppid));
   });
 });
-

@@ -17,15 +17,38 @@ const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-webhooks-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function call(base: string, route: string, body: unknown = {}) {
-  const response = await fetch(`${base}${route}`, { method: 'POST', headers: { 'x-service-api-key': SANDBOX_API_KEY, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${base}${route}`, {
+    method: 'POST',
+    headers: { 'x-service-api-key': SANDBOX_API_KEY, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
 
 describe('the sandbox process delivers webhooks', () => {
   it('prints the endpoint and its secret at start', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sandbox', '--port', '0', '--db', ':memory:', '--webhook-url', 'http://127.0.0.1:9/webhooks', '--webhook-secret', SECRET], {
-      cwd: repoRoot, env: sandboxEnv(), stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/cli.ts',
+        'sandbox',
+        '--port',
+        '0',
+        '--db',
+        ':memory:',
+        '--webhook-url',
+        'http://127.0.0.1:9/webhooks',
+        '--webhook-secret',
+        SECRET,
+      ],
+      {
+        cwd: repoRoot,
+        env: sandboxEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -37,17 +60,36 @@ describe('the sandbox process delivers webhooks', () => {
     }
   }, 40_000);
 
-  it('refuses at start a --webhook-url that names the sandbox\'s own address, with a clear error', async () => {
+  it("refuses at start a --webhook-url that names the sandbox's own address, with a clear error", async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sandbox', '--port', String(port), '--db', ':memory:', '--webhook-url', `http://localhost:${port}/admin`], {
-      cwd: repoRoot, env: sandboxEnv(), stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/cli.ts',
+        'sandbox',
+        '--port',
+        String(port),
+        '--db',
+        ':memory:',
+        '--webhook-url',
+        `http://localhost:${port}/admin`,
+      ],
+      {
+        cwd: repoRoot,
+        env: sandboxEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(1);
-    expect(output).toContain(`error: --webhook-url http://localhost:${port}/admin: url points at the sandbox itself (localhost:${port})`);
+    expect(output).toContain(
+      `error: --webhook-url http://localhost:${port}/admin: url points at the sandbox itself (localhost:${port})`,
+    );
     expect(output).not.toContain('Sandbox listening');
   }, 40_000);
 
@@ -60,9 +102,15 @@ describe('the sandbox process delivers webhooks', () => {
     const first = await startSandboxProcess({ db, args });
     const acknowledged: string[] = [];
     const burst = Array.from({ length: 40 }, async (_, i) => {
-      const created = await call(first.baseUrl, '/payments/v1/create_payment_session', sessionRequest({ idempotency_key: `burst-${i}` })).catch(() => undefined);
+      const created = await call(
+        first.baseUrl,
+        '/payments/v1/create_payment_session',
+        sessionRequest({ idempotency_key: `burst-${i}` }),
+      ).catch(() => undefined);
       if (created?.status !== 200) return;
-      const done = await call(first.baseUrl, `/sandbox/v1/payment_sessions/${created.body.id}/complete_checkout`).catch(() => undefined);
+      const done = await call(first.baseUrl, `/sandbox/v1/payment_sessions/${created.body.id}/complete_checkout`).catch(
+        () => undefined,
+      );
       if (done?.status === 200) acknowledged.push(created.body.id as string);
     });
     await until(() => acknowledged.length >= 10, 20_000, 'ten acknowledged checkouts');

@@ -14,7 +14,11 @@ import { startReceiver, until, type Receiver } from '../../testkit/webhook-recei
 
 const SECRET = 'whsec_workflow_webhooks';
 
-interface OutboxEvent { id: string; event_type: string; payload: { webhook_delivery_id: string; data: Record<string, any> } }
+interface OutboxEvent {
+  id: string;
+  event_type: string;
+  payload: { webhook_delivery_id: string; data: Record<string, any> };
+}
 
 describe('the webhooks of the contract scenarios', () => {
   let receiver: Receiver;
@@ -26,19 +30,25 @@ describe('the webhooks of the contract scenarios', () => {
     const response = await fetch(`${sandbox.baseUrl}${route}`, { headers: { 'x-service-api-key': SANDBOX_API_KEY } });
     return (await response.json()) as Record<string, any>;
   };
-  const received = (eventType: string) => receiver.accepted.map((r) => r.body).filter((body) => body.event_type === eventType);
+  const received = (eventType: string) =>
+    receiver.accepted.map((r) => r.body).filter((body) => body.event_type === eventType);
 
   beforeAll(async () => {
     receiver = await startReceiver({ secret: SECRET });
     sandbox = await startSandboxProcess({ args: ['--webhook-url', receiver.url, '--webhook-secret', SECRET] });
-    const result = spawnSync(process.execPath, [
-      '--import', 'tsx', 'contract-checks/scenarios.ts', '--target', sandbox.baseUrl, '--sandbox',
-    ], {
-      cwd: repoRoot, encoding: 'utf8', timeout: 180_000, env: { ...process.env, NO_COLOR: '1' },
-    });
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'contract-checks/scenarios.ts', '--target', sandbox.baseUrl, '--sandbox'],
+      {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        timeout: 180_000,
+        env: { ...process.env, NO_COLOR: '1' },
+      },
+    );
     replay = { status: result.status, output: `${result.stdout}${result.stderr}` };
     // Every event the replay queued, read from the outbox page by page.
-    for (let after = ''; ;) {
+    for (let after = ''; ; ) {
       const page = await get(`/sandbox/v1/outbox?limit=100${after ? `&after=${after}` : ''}`);
       queued.push(...(page.events as OutboxEvent[]));
       if (!page.has_more) break;
@@ -67,7 +77,8 @@ describe('the webhooks of the contract scenarios', () => {
   });
 
   it('sends exactly one payment_session_complete for a session canceled twice', async () => {
-    const canceled = (await get('/payments/v1/payment_sessions?status=canceled&page_size=100')).payment_sessions as Array<{ id: string }>;
+    const canceled = (await get('/payments/v1/payment_sessions?status=canceled&page_size=100'))
+      .payment_sessions as Array<{ id: string }>;
     expect(canceled.length).toBeGreaterThan(0);
     for (const { id } of canceled) {
       const events = received('payment_session_complete').filter((body) => body.data.payment_id === id);
@@ -82,18 +93,31 @@ describe('the webhooks of the contract scenarios', () => {
     const CLOSED = ['won', 'lost', 'accepted', 'expired', 'closed'];
     const histories = disputes.map(({ id, state }) => ({
       state,
-      events: receiver.accepted.map((r) => r.body).filter((body) => String(body.event_type).startsWith('dispute.') && body.data.dispute_id === id)
+      events: receiver.accepted
+        .map((r) => r.body)
+        .filter((body) => String(body.event_type).startsWith('dispute.') && body.data.dispute_id === id)
         .map((body) => `${body.event_type} ${body.data.state} ${body.data.phase}`),
     }));
     for (const { state, events } of histories) {
       expect(new Set(events).size, events.join(' → ')).toBe(events.length);
-      expect(events.filter((e) => e.startsWith('dispute.closed')).length, events.join(' → ')).toBe(CLOSED.includes(state) ? 1 : 0);
+      expect(events.filter((e) => e.startsWith('dispute.closed')).length, events.join(' → ')).toBe(
+        CLOSED.includes(state) ? 1 : 0,
+      );
     }
     const seen = histories.map(({ events }) => events);
     // disputeLifecycle: evidence, then lost, then lost again (a re-sync that fires nothing).
-    expect(seen).toContainEqual(['dispute.created needs_response dispute', 'dispute.evidence_submitted under_review dispute', 'dispute.updated under_review dispute', 'dispute.closed lost dispute']);
+    expect(seen).toContainEqual([
+      'dispute.created needs_response dispute',
+      'dispute.evidence_submitted under_review dispute',
+      'dispute.updated under_review dispute',
+      'dispute.closed lost dispute',
+    ]);
     // inquiryEscalated: created again for the chargeback, then accepted by the merchant.
-    expect(seen).toContainEqual(['dispute.created needs_response inquiry', 'dispute.created needs_response dispute', 'dispute.closed accepted dispute']);
+    expect(seen).toContainEqual([
+      'dispute.created needs_response inquiry',
+      'dispute.created needs_response dispute',
+      'dispute.closed accepted dispute',
+    ]);
     // inquiryDropped: closed once, though dropped twice.
     expect(seen).toContainEqual(['dispute.created needs_response inquiry', 'dispute.closed closed inquiry']);
   });

@@ -12,7 +12,10 @@ import { SANDBOX_API_KEY, startSandboxProcess, type SandboxProcess } from '../..
 
 const contract = (args: string[] = []) => {
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'contract-checks/scenarios.ts', ...args], {
-    cwd: repoRoot, encoding: 'utf8', timeout: 180_000, env: { ...process.env, NO_COLOR: '1' },
+    cwd: repoRoot,
+    encoding: 'utf8',
+    timeout: 180_000,
+    env: { ...process.env, NO_COLOR: '1' },
   });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 };
@@ -21,14 +24,19 @@ const HELPER_FILES = ['eligibility-and-charges', 'keys-and-codes', 'tokens-dispu
 
 describe('npm run contract -- --target', () => {
   let sandbox: SandboxProcess;
-  beforeAll(async () => { sandbox = await startSandboxProcess(); }, 60_000);
+  beforeAll(async () => {
+    sandbox = await startSandboxProcess();
+  }, 60_000);
   afterAll(async () => sandbox?.stop());
 
   it('replays the helper-free workflows green against a sandbox started on its own, and names the others skipped', () => {
     const { status, output } = contract(['--target', `${sandbox.baseUrl}/`, '--api-key', SANDBOX_API_KEY]);
-    for (const file of HELPER_FILES) expect(output).toContain(`skipped ${file}.arazzo.yaml: it needs the sandbox's helpers`);
+    for (const file of HELPER_FILES)
+      expect(output).toContain(`skipped ${file}.arazzo.yaml: it needs the sandbox's helpers`);
     // A file of both kinds runs its helper-free workflows, and names the others.
-    expect(output).toContain("skipped session-status.arazzo.yaml / oneTimePaymentCaptured: it needs the sandbox's helpers");
+    expect(output).toContain(
+      "skipped session-status.arazzo.yaml / oneTimePaymentCaptured: it needs the sandbox's helpers",
+    );
     expect(output).not.toContain('skipped session-status.arazzo.yaml / createThenCancelTwice');
     expect(summaries(output)).toEqual(['2 passed, 2 total', '5 passed, 5 total', '1 passed, 1 total']);
     expect(status, output.slice(-3000)).toBe(0);
@@ -50,8 +58,14 @@ describe('npm run contract -- --target', () => {
   }, 120_000);
 
   it('says what it needs when the target is no URL, or --sandbox comes alone', () => {
-    expect(contract(['--target', '127.0.0.1:4010'])).toMatchObject({ status: 2, output: expect.stringContaining('--target must be a base URL such as http://127.0.0.1:4010') });
-    expect(contract(['--sandbox'])).toMatchObject({ status: 2, output: expect.stringContaining('without --target, npm run contract starts a sandbox itself') });
+    expect(contract(['--target', '127.0.0.1:4010'])).toMatchObject({
+      status: 2,
+      output: expect.stringContaining('--target must be a base URL such as http://127.0.0.1:4010'),
+    });
+    expect(contract(['--sandbox'])).toMatchObject({
+      status: 2,
+      output: expect.stringContaining('without --target, npm run contract starts a sandbox itself'),
+    });
   });
 });
 
@@ -67,7 +81,9 @@ describe('npm run contract -- --target, against the Prism mock', () => {
     const { status, output } = contract(['--target', prism.baseUrl]);
     // Only the catalog's invalid input passes, since Prism validates requests itself.
     expect(summaries(output)).toEqual(['1 passed, 1 failed, 2 total', '5 failed, 5 total', '1 failed, 1 total']);
-    expect(output).toMatch(/step newKey[\s\S]*✗ success criteria check - \$response.body#\/id != \$steps.create.outputs.id/);
+    expect(output).toMatch(
+      /step newKey[\s\S]*✗ success criteria check - \$response.body#\/id != \$steps.create.outputs.id/,
+    );
     expect(output).toMatch(/step duplicate[\s\S]*✗ success criteria check - \$statusCode == 409/);
     expect(output).toMatch(/step divergeAmount[\s\S]*✗ success criteria check - \$statusCode == 400/);
     expect(output).toMatch(/✗ success criteria check - \$response.body#\/metadata == 'original'/);
@@ -78,7 +94,14 @@ describe('npm run contract -- --target, against the Prism mock', () => {
     const { status, output } = contract(['--target', prism.baseUrl, '--helpers-url', helpers.baseUrl]);
     expect(output).not.toContain('skipped');
     const failures = summaries(output);
-    expect(failures).toEqual(['1 passed, 1 failed, 2 total', '3 failed, 3 total', '5 failed, 5 total', '3 failed, 3 total', '5 failed, 5 total', '5 failed, 5 total']);
+    expect(failures).toEqual([
+      '1 passed, 1 failed, 2 total',
+      '3 failed, 3 total',
+      '5 failed, 5 total',
+      '3 failed, 3 total',
+      '5 failed, 5 total',
+      '5 failed, 5 total',
+    ]);
     expect(status).not.toBe(0);
   }, 180_000);
 });

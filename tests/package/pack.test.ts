@@ -20,12 +20,21 @@ let tarball: string;
 let prism: RunningServer;
 
 const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) =>
-  execFileSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 
 const QUICKSTART = readFileSync(path.join(repoRoot, 'examples', 'quickstart.ts'), 'utf8');
 /** The versions this repository tests with, so that the install is served from npm's cache. */
-const devDependencies = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies;
-const SANDBOX_PEERS = ['fastify', 'better-sqlite3', 'ajv', 'ajv-formats'].map((name) => `${name}@${devDependencies[name]}`);
+const devDependencies = (
+  JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+).devDependencies;
+const SANDBOX_PEERS = ['fastify', 'better-sqlite3', 'ajv', 'ajv-formats'].map(
+  (name) => `${name}@${devDependencies[name]}`,
+);
 
 /** What `npx hsa-fsa-sandbox …` prints on stderr when it fails ('' when it does not). */
 function failureOutput(args: string[]): string {
@@ -47,20 +56,33 @@ function guideQuickstart(): string {
 
 beforeAll(async () => {
   work = mkdtempSync(path.join(os.tmpdir(), 'contract-pack-'));
-  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], repoRoot)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], repoRoot)) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
   tarball = path.join(work, packed[0]!.filename);
   consumer = path.join(work, 'consumer');
   mkdirSync(consumer);
   // No allowScripts: better-sqlite3 13 ships its binaries prebuilt, so nothing runs or compiles at install.
-  writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  writeFileSync(
+    path.join(consumer, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+  );
   run('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'], consumer);
   writeFileSync(path.join(consumer, 'quickstart.ts'), QUICKSTART);
   writeFileSync(
     path.join(consumer, 'tsconfig.json'),
     JSON.stringify({
       compilerOptions: {
-        target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true,
-        skipLibCheck: false, outDir: 'out', types: ['node'], typeRoots: [path.join(repoRoot, 'node_modules', '@types')],
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        skipLibCheck: false,
+        outDir: 'out',
+        types: ['node'],
+        typeRoots: [path.join(repoRoot, 'node_modules', '@types')],
       },
       files: ['quickstart.ts'],
     }),
@@ -75,19 +97,49 @@ afterAll(async () => {
 
 describe('the packed package', () => {
   it('contains what a consumer needs, and nothing else', () => {
-    const listing = run('tar', ['-tzf', tarball], work).split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
-    expect(listing).toEqual(expect.arrayContaining([
-      'package.json', 'README.md', 'CHANGELOG.md', 'dist/index.js', 'dist/index.d.ts', 'dist/client/index.js', 'dist/webhooks/index.js',
-      'generated/openapi.json', 'generated/openapi.yaml', 'generated/schema.d.ts', 'generated/openapi-3.0.json', 'generated/openapi-3.0.yaml',
-    ]));
-    expect(listing).toEqual(expect.arrayContaining(['dist/cli.js', 'dist/sandbox/server.js', 'generated/sandbox.json', 'dist/mock/prism-mock.js']));
+    const listing = run('tar', ['-tzf', tarball], work)
+      .split('\n')
+      .filter(Boolean)
+      .map((f) => f.replace(/^package\//, ''));
+    expect(listing).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'CHANGELOG.md',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/client/index.js',
+        'dist/webhooks/index.js',
+        'generated/openapi.json',
+        'generated/openapi.yaml',
+        'generated/schema.d.ts',
+        'generated/openapi-3.0.json',
+        'generated/openapi-3.0.yaml',
+      ]),
+    );
+    expect(listing).toEqual(
+      expect.arrayContaining([
+        'dist/cli.js',
+        'dist/sandbox/server.js',
+        'generated/sandbox.json',
+        'dist/mock/prism-mock.js',
+      ]),
+    );
     // The docs site, built at pack time from this version's contract (its builder's tools stay here).
-    expect(listing).toEqual(expect.arrayContaining(['site/index.html', 'site/reference/index.html', 'site/guides/quick-start.html', 'site/try/index.html', 'site/try/scalar.js']));
+    expect(listing).toEqual(
+      expect.arrayContaining([
+        'site/index.html',
+        'site/reference/index.html',
+        'site/guides/quick-start.html',
+        'site/try/index.html',
+        'site/try/scalar.js',
+      ]),
+    );
     expect(listing.filter((f) => f.startsWith('site/.'))).toEqual([]);
     expect(listing.filter((f) => /^(src|tests|openapi|examples|node_modules|scripts|build)\//.test(f))).toEqual([]);
   });
 
-  it('keeps the client light: the sandbox\'s dependencies are not installed with it', () => {
+  it("keeps the client light: the sandbox's dependencies are not installed with it", () => {
     const installed = readdirSync(path.join(consumer, 'node_modules'));
     expect(installed).not.toContain('fastify');
     expect(installed).not.toContain('better-sqlite3');
@@ -96,9 +148,14 @@ describe('the packed package', () => {
   it('runs `trigger` and `listen` with the tarball alone: they talk to a sandbox over HTTP', () => {
     const list = run('npx', ['--no-install', 'hsa-fsa-sandbox', 'trigger', '--list'], consumer);
     expect(list).toMatch(/^dispute\.closed +the same, then resolved won$/m);
-    expect(failureOutput(['listen', '--forward-to', 'http://localhost:3000/webhooks', '--events', 'charge.succeeded']))
-      .toMatch(/^error: unknown event type "charge\.succeeded" in --events; the known ones: \*, dispute\.\*, payment_session_complete, /);
-    expect(failureOutput(['trigger', 'dispute.created', '--sandbox', 'http://127.0.0.1:9'])).toMatch(/^error: the sandbox at http:\/\/127\.0\.0\.1:9 is not reachable/m);
+    expect(
+      failureOutput(['listen', '--forward-to', 'http://localhost:3000/webhooks', '--events', 'charge.succeeded']),
+    ).toMatch(
+      /^error: unknown event type "charge\.succeeded" in --events; the known ones: \*, dispute\.\*, payment_session_complete, /,
+    );
+    expect(failureOutput(['trigger', 'dispute.created', '--sandbox', 'http://127.0.0.1:9'])).toMatch(
+      /^error: the sandbox at http:\/\/127\.0\.0\.1:9 is not reachable/m,
+    );
   }, 60_000);
 
   it('says which peers to install when the sandbox is started without them', () => {
@@ -110,12 +167,16 @@ describe('the packed package', () => {
   }, 60_000);
 
   it('copies the docs it ships with `docs`, since their builder is not part of the package', () => {
-    expect(run('npx', ['--no-install', 'hsa-fsa-sandbox', 'docs', '--out', 'our-docs'], consumer)).toContain('Copied the docs of this version into our-docs');
-    expect(readdirSync(path.join(consumer, 'our-docs'))).toEqual(expect.arrayContaining(['index.html', 'guides', 'reference', 'try']));
+    expect(run('npx', ['--no-install', 'hsa-fsa-sandbox', 'docs', '--out', 'our-docs'], consumer)).toContain(
+      'Copied the docs of this version into our-docs',
+    );
+    expect(readdirSync(path.join(consumer, 'our-docs'))).toEqual(
+      expect.arrayContaining(['index.html', 'guides', 'reference', 'try']),
+    );
     expect(readFileSync(path.join(consumer, 'our-docs', 'index.html'), 'utf8')).toContain('quick-start.html');
   }, 60_000);
 
-  it('is the package guide\'s quickstart, word for word', () => {
+  it("is the package guide's quickstart, word for word", () => {
     expect(guideQuickstart()).toBe(QUICKSTART);
   });
 
@@ -135,15 +196,28 @@ describe('the packed package', () => {
       console.log(JSON.stringify([typeof client.createServiceClient, typeof webhooks.verifyWebhook, typeof root.signWebhook, document.openapi, companion.openapi, companionYaml, process.version]));`;
     writeFileSync(path.join(consumer, 'probe.mjs'), probe);
     // On the Node that runs this test: the pinned line in npm test, the other one in npm run test:lts.
-    expect(JSON.parse(run('node', ['probe.mjs'], consumer))).toEqual(['function', 'function', 'function', '3.1.0', '3.0.3', 'openapi: 3.0.3', process.version]);
+    expect(JSON.parse(run('node', ['probe.mjs'], consumer))).toEqual([
+      'function',
+      'function',
+      'function',
+      '3.1.0',
+      '3.0.3',
+      'openapi: 3.0.3',
+      process.version,
+    ]);
   });
 
   it('typechecks the quickstart in the consumer project', () => {
-    expect(() => run(path.join(repoRoot, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], consumer)).not.toThrow();
+    expect(() =>
+      run(path.join(repoRoot, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], consumer),
+    ).not.toThrow();
   }, 60_000);
 
   it('runs the quickstart against the mock', () => {
-    const output = run('node', ['out/quickstart.js'], consumer, { SERVICE_BASE_URL: prism.baseUrl, SERVICE_API_KEY: 'test-key' });
+    const output = run('node', ['out/quickstart.js'], consumer, {
+      SERVICE_BASE_URL: prism.baseUrl,
+      SERVICE_API_KEY: 'test-key',
+    });
     expect(output).toContain('send the customer to https://checkout.service.example/checkout/');
     expect(output).not.toContain('the customer completed the checkout');
     expect(output).toMatch(/^captured cap_\w+$/m);
@@ -151,23 +225,42 @@ describe('the packed package', () => {
   }, 60_000);
 
   it('serves the sandbox through its bin, from compiled JavaScript, and the quickstart runs against it', async () => {
-    const install = spawnSync('npm', ['install', '--save-dev', ...SANDBOX_PEERS, '--no-audit', '--no-fund', '--prefer-offline'], { cwd: consumer, encoding: 'utf8' });
+    const install = spawnSync(
+      'npm',
+      ['install', '--save-dev', ...SANDBOX_PEERS, '--no-audit', '--no-fund', '--prefer-offline'],
+      { cwd: consumer, encoding: 'utf8' },
+    );
     expect(install.status, install.stderr).toBe(0);
     // Nothing to build or allow: no install script, no node-gyp, and no engine this Node fails.
     expect(`${install.stdout}${install.stderr}`).not.toMatch(/install-scripts|gyp|EBADENGINE/);
     const port = await freePort();
-    const sandbox: ChildProcess = spawn('npx', ['--no-install', 'hsa-fsa-sandbox', 'sandbox', '--port', String(port), '--db', ':memory:', '--quiet'], { cwd: consumer, stdio: ['ignore', 'pipe', 'pipe'] });
+    const sandbox: ChildProcess = spawn(
+      'npx',
+      ['--no-install', 'hsa-fsa-sandbox', 'sandbox', '--port', String(port), '--db', ':memory:', '--quiet'],
+      { cwd: consumer, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let output = '';
     sandbox.stdout!.on('data', (chunk) => (output += chunk));
     sandbox.stderr!.on('data', (chunk) => (output += chunk));
     try {
-      await waitForHttp(`http://127.0.0.1:${port}/health`, sandbox, { name: 'npx hsa-fsa-sandbox', timeoutMs: 30_000, output: () => output });
+      await waitForHttp(`http://127.0.0.1:${port}/health`, sandbox, {
+        name: 'npx hsa-fsa-sandbox',
+        timeoutMs: 30_000,
+        output: () => output,
+      });
       // It says which Node it runs on: the one that runs this test, found on PATH by npx.
       expect(output).toContain(`Runtime:   Node ${process.version} (`);
       // The installed bin is compiled JavaScript: no TypeScript loader in the chain.
-      expect(readFileSync(path.join(consumer, 'node_modules', '.bin', 'hsa-fsa-sandbox'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node/);
-      const quickstart = run('node', ['out/quickstart.js'], consumer, { SERVICE_BASE_URL: `http://127.0.0.1:${port}`, SERVICE_API_KEY: 'sandbox-dev-key' });
-      expect(quickstart).toMatch(new RegExp(`send the customer to http://127\\.0\\.0\\.1:${port}/checkout/[0-9a-f-]{36}`));
+      expect(readFileSync(path.join(consumer, 'node_modules', '.bin', 'hsa-fsa-sandbox'), 'utf8')).toMatch(
+        /^#!\/usr\/bin\/env node/,
+      );
+      const quickstart = run('node', ['out/quickstart.js'], consumer, {
+        SERVICE_BASE_URL: `http://127.0.0.1:${port}`,
+        SERVICE_API_KEY: 'sandbox-dev-key',
+      });
+      expect(quickstart).toMatch(
+        new RegExp(`send the customer to http://127\\.0\\.0\\.1:${port}/checkout/[0-9a-f-]{36}`),
+      );
       expect(quickstart).toContain('the customer completed the checkout: 200');
       expect(quickstart).toMatch(/^captured cap_\w+$/m);
       // The docs: the guides, the reference and the try-it console, served from the package.

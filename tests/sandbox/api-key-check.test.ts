@@ -7,11 +7,15 @@ import { jsonBody, rawExchange as rawHttp, statusLine } from '../support/raw-htt
 import { OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
-beforeEach(() => { s = testSandbox(); });
+beforeEach(() => {
+  s = testSandbox();
+});
 afterEach(() => s.close());
 
-const rowsIn = (channel: string) => s.store.db.prepare('SELECT COUNT(*) FROM payment_sessions WHERE channel = ?').pluck().get(channel) as number;
-const clockOf = async (key?: string) => (await s.get('/sandbox/v1/clock', key ? { key } : {})).body.offset_seconds as number;
+const rowsIn = (channel: string) =>
+  s.store.db.prepare('SELECT COUNT(*) FROM payment_sessions WHERE channel = ?').pluck().get(channel) as number;
+const clockOf = async (key?: string) =>
+  (await s.get('/sandbox/v1/clock', key ? { key } : {})).body.offset_seconds as number;
 
 const rawExchange = (request: string) => rawHttp(s.app, request);
 
@@ -36,7 +40,9 @@ describe('auth is decided by the matched route', () => {
   });
 
   it('an absolute-form request line without a key answers 401', async () => {
-    const { text } = await rawExchange('GET http://127.0.0.1:4010/payments/v1/payment_sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    const { text } = await rawExchange(
+      'GET http://127.0.0.1:4010/payments/v1/payment_sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+    );
     expect(statusLine(text)).toBe('HTTP/1.1 401 Unauthorized');
     expect(jsonBody(text).error).toBe('Unauthorized');
   });
@@ -47,9 +53,15 @@ describe('auth is decided by the matched route', () => {
     ['no key', { key: null }],
   ])('every route of the contract and the helpers refuses %s with 401', async (_case, options) => {
     for (const [method, url] of [
-      ['GET', '/payments/v1/payment_sessions'], ['GET', '/payments/v1/payment_session/x'], ['POST', '/payments/v1/refund'],
-      ['GET', '/api/v1/payment_tokens'], ['GET', '/v1/disputes'], ['GET', '/sandbox/v1/outbox'], ['PUT', '/sandbox/v1/features'],
-      ['DELETE', '/payments/v1/refund'], ['GET', '/%61pi/v1/disputes/x'],
+      ['GET', '/payments/v1/payment_sessions'],
+      ['GET', '/payments/v1/payment_session/x'],
+      ['POST', '/payments/v1/refund'],
+      ['GET', '/api/v1/payment_tokens'],
+      ['GET', '/v1/disputes'],
+      ['GET', '/sandbox/v1/outbox'],
+      ['PUT', '/sandbox/v1/features'],
+      ['DELETE', '/payments/v1/refund'],
+      ['GET', '/%61pi/v1/disputes/x'],
     ] as const) {
       const reply = await s.call(method, url, options);
       expect({ url, status: reply.status }).toEqual({ url, status: 401 });
@@ -69,9 +81,16 @@ describe('auth is decided by the matched route', () => {
 });
 
 describe('a method the documents do not name', () => {
-  it.each(['QUERY', 'TRACE', 'PROPFIND', 'PURGE', 'M-SEARCH'])('%s on a path of the documents needs the key, then answers 405', async (method) => {
-    expect((await s.call(method, '/sandbox/v1/clock', { key: null })).status).toBe(401);
-    const reply = await s.call(method, '/payments/v1/payment_sessions');
-    expect({ status: reply.status, error: reply.body.error, allow: reply.headers.allow }).toEqual({ status: 405, error: 'MethodNotAllowed', allow: 'GET' });
-  });
+  it.each(['QUERY', 'TRACE', 'PROPFIND', 'PURGE', 'M-SEARCH'])(
+    '%s on a path of the documents needs the key, then answers 405',
+    async (method) => {
+      expect((await s.call(method, '/sandbox/v1/clock', { key: null })).status).toBe(401);
+      const reply = await s.call(method, '/payments/v1/payment_sessions');
+      expect({ status: reply.status, error: reply.body.error, allow: reply.headers.allow }).toEqual({
+        status: 405,
+        error: 'MethodNotAllowed',
+        allow: 'GET',
+      });
+    },
+  );
 });

@@ -4,10 +4,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OTHER_KEY, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
-beforeEach(() => { s = testSandbox(); });
+beforeEach(() => {
+  s = testSandbox();
+});
 afterEach(() => s.close());
 
-const clockOf = async (key?: string) => (await s.get('/sandbox/v1/clock', key ? { key } : {})).body.offset_seconds as number;
+const clockOf = async (key?: string) =>
+  (await s.get('/sandbox/v1/clock', key ? { key } : {})).body.offset_seconds as number;
 
 describe('the clock helper', () => {
   it('refuses to move the clock more than 10 years at once', async () => {
@@ -17,7 +20,7 @@ describe('the clock helper', () => {
 });
 
 describe('the clock is per channel', () => {
-  it('advancing one channel leaves another channel\'s holds alone', async () => {
+  it("advancing one channel leaves another channel's holds alone", async () => {
     const mine = await s.authorized();
     const theirs = await s.createSession({ kind: 'authorization' }, { key: OTHER_KEY });
     await s.post(`/sandbox/v1/payment_sessions/${theirs}/complete_checkout`, {}, { key: OTHER_KEY });

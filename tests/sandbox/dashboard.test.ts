@@ -11,7 +11,9 @@ import { DEV_KEY, OTHER_KEY, testSandbox, type TestSandbox } from '../../testkit
 import { planOf, statementsRun } from '../support/statements.js';
 
 let s: TestSandbox;
-beforeEach(() => { s = testSandbox(); });
+beforeEach(() => {
+  s = testSandbox();
+});
 afterEach(() => s.close());
 
 const HOST = '127.0.0.1:4010';
@@ -19,7 +21,9 @@ const OWN = { host: HOST, origin: `http://${HOST}`, 'sec-fetch-site': 'same-orig
 
 async function page(app = s.app) {
   const reply = await app.inject({ method: 'GET', url: '/dashboard/', headers: { host: HOST } });
-  const token = /<script type="application\/json" id="dashboard-settings">\{"token":"([^"]+)"\}<\/script>/.exec(reply.body)?.[1];
+  const token = /<script type="application\/json" id="dashboard-settings">\{"token":"([^"]+)"\}<\/script>/.exec(
+    reply.body,
+  )?.[1];
   return { reply, token: token! };
 }
 
@@ -51,10 +55,20 @@ describe('the dashboard page', () => {
     expect(reply.headers['content-type']).toBe('text/html; charset=utf-8');
     const policy = String(reply.headers['content-security-policy']).split('; ');
     expect(policy).toEqual([
-      "default-src 'none'", `style-src ${inlineHash(reply.body, 'style')}`, `script-src ${inlineHash(reply.body, 'script')}`, "connect-src 'self'",
-      "form-action 'none'", "base-uri 'none'", "frame-ancestors 'none'",
+      "default-src 'none'",
+      `style-src ${inlineHash(reply.body, 'style')}`,
+      `script-src ${inlineHash(reply.body, 'script')}`,
+      "connect-src 'self'",
+      "form-action 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
     ]);
-    expect(reply.headers).toMatchObject({ 'x-frame-options': 'DENY', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin' });
+    expect(reply.headers).toMatchObject({
+      'x-frame-options': 'DENY',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'same-origin',
+    });
     expect(reply.body).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
   });
 
@@ -73,7 +87,8 @@ describe('the dashboard page', () => {
     const [a, b] = [await page(), await page()];
     expect(a.token).not.toBe(b.token);
     const { eventId } = await capturedWithEndpoint();
-    for (const token of [a.token, b.token]) expect((await resend(eventId, { ...OWN, 'x-dashboard-token': token })).status).toBe(200);
+    for (const token of [a.token, b.token])
+      expect((await resend(eventId, { ...OWN, 'x-dashboard-token': token })).status).toBe(200);
   });
 
   it('keeps the script from closing its element, and the settings block from running', async () => {
@@ -93,13 +108,17 @@ describe('Resend', () => {
     const reply = await resend(eventId, { ...OWN, 'x-dashboard-token': token });
     expect(reply.status).toBe(200);
     const [event] = (await s.outbox()).filter((e) => e.id === eventId);
-    expect(reply.body).toEqual({ event_id: eventId, webhook_delivery_id: event!.payload.webhook_delivery_id, deliveries: 1 });
+    expect(reply.body).toEqual({
+      event_id: eventId,
+      webhook_delivery_id: event!.payload.webhook_delivery_id,
+      deliveries: 1,
+    });
     expect(deliveries()).toBe(before + 1);
     expect(reply.headers['access-control-allow-origin']).toBeUndefined();
     expect(reply.headers['cache-control']).toBe('no-store');
   });
 
-  it('refuses, in the contract\'s error shape and changing nothing: no key 401, another origin or no token 403, another channel\'s event 404', async () => {
+  it("refuses, in the contract's error shape and changing nothing: no key 401, another origin or no token 403, another channel's event 404", async () => {
     const { eventId } = await capturedWithEndpoint();
     const { token } = await page();
     const value = token.split('.')[0]!;
@@ -108,14 +127,47 @@ describe('Resend', () => {
       ['no key', { ...OWN, 'x-dashboard-token': token }, null, 401, 'Unauthorized'],
       ['an unknown key', { ...OWN, 'x-dashboard-token': token }, 'nope', 401, 'Unauthorized'],
       ['no Origin (not a browser page)', { host: HOST, 'x-dashboard-token': token }, DEV_KEY, 403, 'Forbidden'],
-      ['another origin', { ...OWN, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site', 'x-dashboard-token': token }, DEV_KEY, 403, 'Forbidden'],
-      ['another port of this host', { ...OWN, origin: 'http://127.0.0.1:5173', 'sec-fetch-site': 'same-site', 'x-dashboard-token': token }, DEV_KEY, 403, 'Forbidden'],
+      [
+        'another origin',
+        { ...OWN, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site', 'x-dashboard-token': token },
+        DEV_KEY,
+        403,
+        'Forbidden',
+      ],
+      [
+        'another port of this host',
+        { ...OWN, origin: 'http://127.0.0.1:5173', 'sec-fetch-site': 'same-site', 'x-dashboard-token': token },
+        DEV_KEY,
+        403,
+        'Forbidden',
+      ],
       ['an opaque origin', { ...OWN, origin: 'null', 'x-dashboard-token': token }, DEV_KEY, 403, 'Forbidden'],
-      ['a cross-site fetch that names this origin', { ...OWN, 'sec-fetch-site': 'cross-site', 'x-dashboard-token': token }, DEV_KEY, 403, 'Forbidden'],
+      [
+        'a cross-site fetch that names this origin',
+        { ...OWN, 'sec-fetch-site': 'cross-site', 'x-dashboard-token': token },
+        DEV_KEY,
+        403,
+        'Forbidden',
+      ],
       ['no token', OWN, DEV_KEY, 403, 'Forbidden'],
-      ['a forged token', { ...OWN, 'x-dashboard-token': `${token.split('.')[0]}.${'A'.repeat(43)}` }, DEV_KEY, 403, 'Forbidden'],
-      ['a token of another page kind (the checkout form\'s, for the same value)', { ...OWN, 'x-dashboard-token': `${value}.${formTokens(() => s.store.pageSecret.get()).issue('checkout', value)}` }, DEV_KEY, 403, 'Forbidden'],
-      ['another channel\'s event', { ...OWN, 'x-dashboard-token': token }, OTHER_KEY, 404, 'NotFound'],
+      [
+        'a forged token',
+        { ...OWN, 'x-dashboard-token': `${token.split('.')[0]}.${'A'.repeat(43)}` },
+        DEV_KEY,
+        403,
+        'Forbidden',
+      ],
+      [
+        "a token of another page kind (the checkout form's, for the same value)",
+        {
+          ...OWN,
+          'x-dashboard-token': `${value}.${formTokens(() => s.store.pageSecret.get()).issue('checkout', value)}`,
+        },
+        DEV_KEY,
+        403,
+        'Forbidden',
+      ],
+      ["another channel's event", { ...OWN, 'x-dashboard-token': token }, OTHER_KEY, 404, 'NotFound'],
     ];
     for (const [why, headers, key, status, error] of cases) {
       const reply = await resend(eventId, headers, key);
@@ -146,9 +198,22 @@ describe('Resend', () => {
   it('reads no body, whatever its type, and refuses a preflight without CORS headers', async () => {
     const { eventId } = await capturedWithEndpoint();
     const { token } = await page();
-    const sent = await s.app.inject({ method: 'POST', url: `/dashboard/outbox/${eventId}/redeliver`, headers: { ...OWN, 'x-service-api-key': DEV_KEY, 'x-dashboard-token': token, 'content-type': 'text/plain' }, payload: '{not json' });
+    const sent = await s.app.inject({
+      method: 'POST',
+      url: `/dashboard/outbox/${eventId}/redeliver`,
+      headers: { ...OWN, 'x-service-api-key': DEV_KEY, 'x-dashboard-token': token, 'content-type': 'text/plain' },
+      payload: '{not json',
+    });
     expect(sent.statusCode).toBe(200);
-    const preflight = await s.app.inject({ method: 'OPTIONS', url: `/dashboard/outbox/${eventId}/redeliver`, headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-service-api-key, x-dashboard-token' } });
+    const preflight = await s.app.inject({
+      method: 'OPTIONS',
+      url: `/dashboard/outbox/${eventId}/redeliver`,
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-service-api-key, x-dashboard-token',
+      },
+    });
     expect(preflight.statusCode).toBe(405);
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
     expect(preflight.headers['access-control-allow-headers']).toBeUndefined();
@@ -156,15 +221,29 @@ describe('Resend', () => {
 });
 
 describe('the helpers the dashboard reads', () => {
-  it('gives a session\'s timeline: its record\'s steps and the events it fired, a page at a time', async () => {
+  it("gives a session's timeline: its record's steps and the events it fired, a page at a time", async () => {
     const id = await s.authorized();
-    expect((await s.post(`${s.session(id)}/capture`, { total_amount: 7799, idempotency_key: 'cap-1' })).status).toBe(200);
-    expect((await s.post('/payments/v1/refund', { payment_id: id, amount: 1000, idempotency_key: 'ref-1', reason: 'customer_request' })).status).toBe(200);
+    expect((await s.post(`${s.session(id)}/capture`, { total_amount: 7799, idempotency_key: 'cap-1' })).status).toBe(
+      200,
+    );
+    expect(
+      (
+        await s.post('/payments/v1/refund', {
+          payment_id: id,
+          amount: 1000,
+          idempotency_key: 'ref-1',
+          reason: 'customer_request',
+        })
+      ).status,
+    ).toBe(200);
     await s.createSession();
     const whole = await s.get(`/sandbox/v1/payment_sessions/${id}/timeline`);
     expect(whole.status).toBe(200);
     expect(whole.body.entries.map((e: any) => [e.step, e.amount, e.webhook?.event_type ?? null])).toEqual([
-      ['created', 7799, null], ['authorized', null, 'payment_session_complete'], ['captured', 7799, 'payment_session_complete'], ['refunded', 1000, null],
+      ['created', 7799, null],
+      ['authorized', null, 'payment_session_complete'],
+      ['captured', 7799, 'payment_session_complete'],
+      ['refunded', 1000, null],
     ]);
     expect([whole.body.has_more, whole.body.next_after]).toEqual([false, null]);
 
@@ -176,12 +255,17 @@ describe('the helpers the dashboard reads', () => {
     expect(second.body.has_more).toBe(false);
   });
 
-  it('refuses a timeline cursor that is no event of the session, a bad limit, and another channel\'s session', async () => {
+  it("refuses a timeline cursor that is no event of the session, a bad limit, and another channel's session", async () => {
     const id = await s.capturedOneTime();
     const other = await s.capturedOneTime();
-    const otherEvent = (await s.get(`/sandbox/v1/payment_sessions/${other}/timeline`)).body.entries.find((e: any) => e.webhook).webhook.event_id;
-    expect((await s.get(`/sandbox/v1/payment_sessions/${id}/timeline?after=${otherEvent}`)).body.error).toBe('InvalidRequest');
-    for (const query of ['limit=0', 'limit=101', 'after=x']) expect((await s.get(`/sandbox/v1/payment_sessions/${id}/timeline?${query}`)).status).toBe(400);
+    const otherEvent = (await s.get(`/sandbox/v1/payment_sessions/${other}/timeline`)).body.entries.find(
+      (e: any) => e.webhook,
+    ).webhook.event_id;
+    expect((await s.get(`/sandbox/v1/payment_sessions/${id}/timeline?after=${otherEvent}`)).body.error).toBe(
+      'InvalidRequest',
+    );
+    for (const query of ['limit=0', 'limit=101', 'after=x'])
+      expect((await s.get(`/sandbox/v1/payment_sessions/${id}/timeline?${query}`)).status).toBe(400);
     expect((await s.get(`/sandbox/v1/payment_sessions/${id}/timeline`, { key: OTHER_KEY })).status).toBe(404);
   });
 
@@ -194,17 +278,36 @@ describe('the helpers the dashboard reads', () => {
     expect(rest.body.events.map((e: any) => e.id)).toEqual(all.slice(0, -4).reverse());
     expect([rest.body.has_more, rest.body.next_before]).toEqual([false, null]);
     expect((await s.get('/sandbox/v1/webhook_events', { key: OTHER_KEY })).body.events).toEqual([]);
-    for (const query of ['limit=0', 'limit=101', 'before=-1']) expect((await s.get(`/sandbox/v1/webhook_events?${query}`)).status).toBe(400);
+    for (const query of ['limit=0', 'limit=101', 'before=-1'])
+      expect((await s.get(`/sandbox/v1/webhook_events?${query}`)).status).toBe(400);
   });
 
-  it('shows an event\'s newest attempts first, at most five, and says when there are more', async () => {
+  it("shows an event's newest attempts first, at most five, and says when there are more", async () => {
     const { eventId } = await capturedWithEndpoint();
-    const [delivery] = s.db.prepare('SELECT id FROM deliveries WHERE outbox_id = ?').pluck().all(Number(eventId)) as number[];
-    const log = s.db.prepare("INSERT INTO delivery_attempts (channel, delivery_id, attempted_at, status, latency_ms, response, error) VALUES ('dev', ?, ?, ?, 3, ?, NULL)");
-    for (let i = 0; i < ATTEMPTS_PER_EVENT + 2; i++) log.run(delivery, `2026-11-20T10:00:0${i}.000Z`, 500 + i, JSON.stringify({ text: `answer ${i}`, truncated: false, body_bytes: 8 }));
-    const [event] = (await s.get('/sandbox/v1/webhook_events?limit=100')).body.events.filter((e: any) => e.id === eventId);
+    const [delivery] = s.db
+      .prepare('SELECT id FROM deliveries WHERE outbox_id = ?')
+      .pluck()
+      .all(Number(eventId)) as number[];
+    const log = s.db.prepare(
+      "INSERT INTO delivery_attempts (channel, delivery_id, attempted_at, status, latency_ms, response, error) VALUES ('dev', ?, ?, ?, 3, ?, NULL)",
+    );
+    for (let i = 0; i < ATTEMPTS_PER_EVENT + 2; i++)
+      log.run(
+        delivery,
+        `2026-11-20T10:00:0${i}.000Z`,
+        500 + i,
+        JSON.stringify({ text: `answer ${i}`, truncated: false, body_bytes: 8 }),
+      );
+    const [event] = (await s.get('/sandbox/v1/webhook_events?limit=100')).body.events.filter(
+      (e: any) => e.id === eventId,
+    );
     expect(event.attempts.map((a: any) => a.status)).toEqual([506, 505, 504, 503, 502]);
-    expect(event.attempts[0]).toMatchObject({ event_id: eventId, url: 'http://127.0.0.1:9/hooks', response_excerpt: { text: 'answer 6' }, delivery_status: 'pending' });
+    expect(event.attempts[0]).toMatchObject({
+      event_id: eventId,
+      url: 'http://127.0.0.1:9/hooks',
+      response_excerpt: { text: 'answer 6' },
+      delivery_status: 'pending',
+    });
     expect(event.more_attempts).toBe(true);
   });
 
@@ -217,7 +320,12 @@ describe('the helpers the dashboard reads', () => {
     const afterCapture = await revision();
     expect(afterCapture).not.toBe(idle);
     // A refund fires no webhook, and the revision still moves.
-    await s.post('/payments/v1/refund', { payment_id: id, amount: 100, idempotency_key: 'r', reason: 'customer_request' });
+    await s.post('/payments/v1/refund', {
+      payment_id: id,
+      amount: 100,
+      idempotency_key: 'r',
+      reason: 'customer_request',
+    });
     expect(await revision()).not.toBe(afterCapture);
     // Another channel's write moves it too: it is a cue to read again, nothing more.
     const beforeOther = await revision();

@@ -6,13 +6,28 @@
 // "folder" that is a file is refused in one line saying what --db takes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
-  chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync,
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/sandbox/store/database.js';
-import { checkedDatabasePath, createPrivately, databasePath, exposedFiles, exposureWarning } from '../../src/sandbox/store/private-files.js';
+import {
+  checkedDatabasePath,
+  createPrivately,
+  databasePath,
+  exposedFiles,
+  exposureWarning,
+} from '../../src/sandbox/store/private-files.js';
 import { repoRoot } from '../../testkit/contract.js';
 import { waitForHttp } from '../../testkit/processes.js';
 import { SANDBOX_API_KEY, sandboxEnv } from '../../testkit/sandbox-process.js';
@@ -44,15 +59,40 @@ const CLI = path.join(repoRoot, 'src', 'cli.ts');
 /** `hsa-fsa-sandbox sandbox` in `cwd` under `umask`, as a user starts it; resolves once it answers, with its standard error so far. */
 async function startIn(cwd: string, umask: string, port: number, args: string[] = []) {
   // The shell sets the umask, then becomes the sandbox (exec), so that the child's PID is the server's.
-  const child = spawn('sh', ['-c', `umask ${umask} && exec "$0" "$@"`, process.execPath, '--import', TSX, CLI, 'sandbox', '--quiet', '--host', '127.0.0.1', '--port', String(port), ...args], {
-    cwd, env: sandboxEnv(), stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'sh',
+    [
+      '-c',
+      `umask ${umask} && exec "$0" "$@"`,
+      process.execPath,
+      '--import',
+      TSX,
+      CLI,
+      'sandbox',
+      '--quiet',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      ...args,
+    ],
+    {
+      cwd,
+      env: sandboxEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   children.push(child);
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   child.stdout!.resume();
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${baseUrl}/health`, child, { name: 'The sandbox', timeoutMs: 30_000, ready: (r) => r.status === 200, output: () => stderr });
+  await waitForHttp(`${baseUrl}/health`, child, {
+    name: 'The sandbox',
+    timeoutMs: 30_000,
+    ready: (r) => r.status === 200,
+    output: () => stderr,
+  });
   return { baseUrl, stderr: () => stderr };
 }
 
@@ -73,15 +113,19 @@ describe('the files a sandbox creates', () => {
     await createSession(baseUrl);
     const folder = path.join(cwd, '.sandbox');
     expect(modeOf(folder).toString(8)).toBe('700');
-    for (const name of ['sandbox.db', 'sandbox.db-wal', 'sandbox.db-shm']) expect([name, modeOf(path.join(folder, name)).toString(8)]).toEqual([name, '600']);
+    for (const name of ['sandbox.db', 'sandbox.db-wal', 'sandbox.db-shm'])
+      expect([name, modeOf(path.join(folder, name)).toString(8)]).toEqual([name, '600']);
   });
 
   it('under umask 000, a --db in folders that do not exist yet makes each of them 0700', async () => {
     const cwd = scratch();
     const { baseUrl } = await startIn(cwd, '000', 4202, ['--db', 'state/nested/qa.db']);
     await createSession(baseUrl);
-    expect([modeOf(path.join(cwd, 'state')), modeOf(path.join(cwd, 'state', 'nested'))].map((mode) => mode.toString(8))).toEqual(['700', '700']);
-    for (const name of ['qa.db', 'qa.db-wal', 'qa.db-shm']) expect(modeOf(path.join(cwd, 'state', 'nested', name)).toString(8)).toBe('600');
+    expect(
+      [modeOf(path.join(cwd, 'state')), modeOf(path.join(cwd, 'state', 'nested'))].map((mode) => mode.toString(8)),
+    ).toEqual(['700', '700']);
+    for (const name of ['qa.db', 'qa.db-wal', 'qa.db-shm'])
+      expect(modeOf(path.join(cwd, 'state', 'nested', name)).toString(8)).toBe('600');
   });
 
   it('in this process too (its own umask): openDatabase makes the file 0600, and a file that exists keeps its mode', () => {
@@ -123,9 +167,9 @@ describe('a database file that exists, open to others', () => {
     const lines = stderr().split('\n').filter(Boolean);
     // Read once SQLite opened it: the -wal and -shm it made beside it took the file's mode.
     expect(lines).toEqual([
-      'warning: other users of this machine can read or write the sandbox\'s database, from which they could derive every '
-      + `listener secret and forge dashboard tokens: ${file} (0644), ${file}-wal (0644), ${file}-shm (0644). `
-      + `Make it private: chmod 600 ${file} ${file}-wal ${file}-shm`,
+      "warning: other users of this machine can read or write the sandbox's database, from which they could derive every " +
+        `listener secret and forge dashboard tokens: ${file} (0644), ${file}-wal (0644), ${file}-shm (0644). ` +
+        `Make it private: chmod 600 ${file} ${file}-wal ${file}-shm`,
     ]);
   });
 
@@ -148,27 +192,63 @@ describe('a database file that exists, open to others', () => {
     writeFileSync(`${file}-shm`, '');
     chmodSync(`${file}-shm`, 0o620);
     chmodSync(file, 0o700);
-    expect(exposedFiles(file)).toEqual([{ path: `${file}-wal`, mode: 0o604 }, { path: `${file}-shm`, mode: 0o620 }]);
-    expect(exposureWarning(file)).toMatch(new RegExp(`: ${escapeRegExp(file)}-wal \\(0604\\), ${escapeRegExp(file)}-shm \\(0620\\)\\. Make it private: chmod 600 '${escapeRegExp(file)}-wal' '${escapeRegExp(file)}-shm'$`));
+    expect(exposedFiles(file)).toEqual([
+      { path: `${file}-wal`, mode: 0o604 },
+      { path: `${file}-shm`, mode: 0o620 },
+    ]);
+    expect(exposureWarning(file)).toMatch(
+      new RegExp(
+        `: ${escapeRegExp(file)}-wal \\(0604\\), ${escapeRegExp(file)}-shm \\(0620\\)\\. Make it private: chmod 600 '${escapeRegExp(file)}-wal' '${escapeRegExp(file)}-shm'$`,
+      ),
+    );
     chmodSync(file, 0o611);
-    expect(exposedFiles(path.relative(process.cwd(), file)).map((f) => f.path)).toEqual([file, `${file}-wal`, `${file}-shm`]);
+    expect(exposedFiles(path.relative(process.cwd(), file)).map((f) => f.path)).toEqual([
+      file,
+      `${file}-wal`,
+      `${file}-shm`,
+    ]);
   });
 });
 
 describe('a database path that is a link, or no file', () => {
   /** The sandbox under umask 000 until it answers or exits; its standard error and exit code (null while it runs). */
   async function start(cwd: string, db: string, port: number) {
-    const child = spawn('sh', ['-c', 'umask 000 && exec "$0" "$@"', process.execPath, '--import', TSX, CLI, 'sandbox', '--quiet', '--port', String(port), '--db', db], {
-      cwd, env: sandboxEnv(), stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'sh',
+      [
+        '-c',
+        'umask 000 && exec "$0" "$@"',
+        process.execPath,
+        '--import',
+        TSX,
+        CLI,
+        'sandbox',
+        '--quiet',
+        '--port',
+        String(port),
+        '--db',
+        db,
+      ],
+      {
+        cwd,
+        env: sandboxEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     children.push(child);
     let stderr = '';
     child.stderr!.on('data', (chunk) => (stderr += chunk));
-    const ready = new Promise<void>((resolve) => child.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('Sandbox listening')) resolve();
-    }));
+    const ready = new Promise<void>((resolve) =>
+      child.stdout!.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('Sandbox listening')) resolve();
+      }),
+    );
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const code = await Promise.race([ready.then(() => null), exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), 20_000))]);
+    const code = await Promise.race([
+      ready.then(() => null),
+      exited,
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 20_000)),
+    ]);
     return { stderr: () => stderr, code, baseUrl: `http://127.0.0.1:${port}` };
   }
 
@@ -183,21 +263,27 @@ describe('a database path that is a link, or no file', () => {
     if (mode !== 0o600) expect(stderr()).toContain('warning: other users of this machine');
     // It is 0600, with the -wal and -shm SQLite writes beside it, and nothing was said.
     await createSession(baseUrl);
-    for (const name of ['target.db', 'target.db-wal', 'target.db-shm']) expect([name, modeOf(path.join(folder, name))]).toEqual([name, 0o600]);
+    for (const name of ['target.db', 'target.db-wal', 'target.db-shm'])
+      expect([name, modeOf(path.join(folder, name))]).toEqual([name, 0o600]);
     expect(existsSync(path.join(folder, 'link.db-wal'))).toBe(false);
     expect(stderr()).toBe('');
   });
 
-  it.each([['a folder', 'folder'], ['an empty path', '']])('--db %s: no advice to chmod 600 a folder, but one line saying what --db takes', async (_what, db) => {
+  it.each([
+    ['a folder', 'folder'],
+    ['an empty path', ''],
+  ])('--db %s: no advice to chmod 600 a folder, but one line saying what --db takes', async (_what, db) => {
     const cwd = scratch();
     mkdirSync(path.join(cwd, 'folder'));
     const { stderr, code } = await start(cwd, db === '' ? '' : path.join(cwd, db), 4701);
     expect(stderr()).not.toMatch(/chmod 600/);
     expect(code).toBe(1);
-    const takes = 'it takes the path of the database\'s file (created when missing), or :memory:';
-    expect(stderr()).toBe(db === ''
-      ? `error: --db is empty: ${takes}\n`
-      : `error: --db ${path.join(cwd, db)} is a folder: ${takes}, such as ${path.join(cwd, db, 'sandbox.db')}\n`);
+    const takes = "it takes the path of the database's file (created when missing), or :memory:";
+    expect(stderr()).toBe(
+      db === ''
+        ? `error: --db is empty: ${takes}\n`
+        : `error: --db ${path.join(cwd, db)} is a folder: ${takes}, such as ${path.join(cwd, db, 'sandbox.db')}\n`,
+    );
   });
 
   it('--db in a "folder" that is a file says which is a file', async () => {
@@ -206,8 +292,10 @@ describe('a database path that is a link, or no file', () => {
     const db = path.join(cwd, 'hostname', 'x.db');
     const { stderr, code } = await start(cwd, db, 4702);
     expect(code).toBe(1);
-    expect(stderr()).toBe(`error: --db ${db}: ${path.join(cwd, 'hostname')} is a file, not a folder: it takes the path `
-      + 'of the database\'s file (created when missing), or :memory:\n');
+    expect(stderr()).toBe(
+      `error: --db ${db}: ${path.join(cwd, 'hostname')} is a file, not a folder: it takes the path ` +
+        "of the database's file (created when missing), or :memory:\n",
+    );
   });
 
   it('an existing file behind a link, open to others, is named as the file it is, with its -wal and -shm', async () => {
@@ -217,7 +305,11 @@ describe('a database path that is a link, or no file', () => {
     chmodSync(target, 0o644);
     symlinkSync(path.join('real', 'target.db'), path.join(folder, 'link.db'));
     const { stderr } = await start(folder, 'link.db', 4703);
-    expect(stderr()).toMatch(new RegExp(`tokens: ${escapeRegExp(target)} \\(0644\\), ${escapeRegExp(target)}-wal \\(0644\\), ${escapeRegExp(target)}-shm \\(0644\\)\\.`));
+    expect(stderr()).toMatch(
+      new RegExp(
+        `tokens: ${escapeRegExp(target)} \\(0644\\), ${escapeRegExp(target)}-wal \\(0644\\), ${escapeRegExp(target)}-shm \\(0644\\)\\.`,
+      ),
+    );
   });
 
   it('databasePath follows every link, relative or absolute, through linked folders, to a file that may not exist', () => {
@@ -231,7 +323,9 @@ describe('a database path that is a link, or no file', () => {
     expect(databasePath(path.join(folder, 'new', 'deep.db'))).toBe(path.join(folder, 'new', 'deep.db'));
     symlinkSync('loop-b.db', path.join(folder, 'loop-a.db'));
     symlinkSync('loop-a.db', path.join(folder, 'loop-b.db'));
-    expect(() => databasePath(path.join(folder, 'loop-a.db'))).toThrow(`--db ${path.join(folder, 'loop-a.db')} is a chain of more than 40 symbolic links`);
+    expect(() => databasePath(path.join(folder, 'loop-a.db'))).toThrow(
+      `--db ${path.join(folder, 'loop-a.db')} is a chain of more than 40 symbolic links`,
+    );
   });
 
   it('checkedDatabasePath refuses what is no regular file, and a file as a folder however deep', () => {
@@ -240,7 +334,9 @@ describe('a database path that is a link, or no file', () => {
     expect(checkedDatabasePath(path.join(folder, 'file'))).toBe(path.join(folder, 'file'));
     expect(checkedDatabasePath(path.join(folder, 'new', 'x.db'))).toBe(path.join(folder, 'new', 'x.db'));
     expect(() => checkedDatabasePath('/dev/null')).toThrow('--db /dev/null is not a regular file: it takes');
-    expect(() => checkedDatabasePath(path.join(folder, 'file', 'a', 'b', 'x.db'))).toThrow(`: ${path.join(folder, 'file')} is a file, not a folder`);
+    expect(() => checkedDatabasePath(path.join(folder, 'file', 'a', 'b', 'x.db'))).toThrow(
+      `: ${path.join(folder, 'file')} is a file, not a folder`,
+    );
     symlinkSync(folder, path.join(folder, 'to-folder'));
     expect(() => checkedDatabasePath(path.join(folder, 'to-folder'))).toThrow('is a folder');
   });

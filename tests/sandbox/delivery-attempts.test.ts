@@ -38,8 +38,10 @@ afterEach(async () => {
 
 const delivery = () => s.db.prepare('SELECT status, attempts, due_at FROM deliveries').get() as DeliveryRow;
 const attemptCount = () => s.db.prepare('SELECT COUNT(*) FROM delivery_attempts').pluck().get() as number;
-const nothingDue = () => s.store.deliveries.allEndpoints()
-  .every((e) => s.store.deliveries.due(e.id, s.store.clock.now(e.channel), { skip: [], limit: 1 }).length === 0);
+const nothingDue = () =>
+  s.store.deliveries
+    .allEndpoints()
+    .every((e) => s.store.deliveries.due(e.id, s.store.clock.now(e.channel), { skip: [], limit: 1 }).length === 0);
 
 /** A dispatcher whose attempts are answered by `answers`, in turn; every request is kept in `sent`. */
 function dispatcherAnswering(answers: AttemptOutcome[]) {
@@ -69,10 +71,14 @@ describe('each attempt of a delivery, as sent and as recorded', () => {
     // The first attempt, answered 500, is recorded before the delivery is due again.
     await until(() => attemptCount() >= 1, 5000, 'the first attempt recorded');
     // Its retry comes by itself within 1.2 s; a minute on the channel's clock makes it due at once.
-    await until(async () => {
-      if (sent.length < 2) await s.post('/sandbox/v1/clock/advance', { seconds: 60 });
-      return sent.length === 2;
-    }, 5000, 'the retry');
+    await until(
+      async () => {
+        if (sent.length < 2) await s.post('/sandbox/v1/clock/advance', { seconds: 60 });
+        return sent.length === 2;
+      },
+      5000,
+      'the retry',
+    );
     await until(() => delivery().status !== 'pending', 5000, 'the retry recorded');
 
     // Two attempts, no more: the delivery is settled, so it is never due again.
@@ -88,7 +94,13 @@ describe('each attempt of a delivery, as sent and as recorded', () => {
         'x-service-signature': expect.stringMatching(/^t=\d+,v0=[0-9a-f]{64}$/),
       });
       // Signed for this body, at the real time it was sent (a minute behind the channel's clock).
-      const verified = verifyWebhook({ rawBody: request.body, signatureHeader: request.headers['x-service-signature'], secret: SECRET, toleranceSeconds: 1, now: sentAt });
+      const verified = verifyWebhook({
+        rawBody: request.body,
+        signatureHeader: request.headers['x-service-signature'],
+        secret: SECRET,
+        toleranceSeconds: 1,
+        now: sentAt,
+      });
       expect(verified.webhook_delivery_id).toBe(event!.payload.webhook_delivery_id);
     }
     expect(sent[1]!.request.body).toBe(sent[0]!.request.body);
@@ -97,9 +109,35 @@ describe('each attempt of a delivery, as sent and as recorded', () => {
     // once the 500 was: one attempt, the delivery still pending, due again after the first backoff
     // (1 s, ±20 %).
     const log = (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts as Array<Record<string, unknown>>;
-    expect(log.map(({ event_id, webhook_delivery_id, url, status, latency_ms, error, response_excerpt }) => ({ event_id, webhook_delivery_id, url, status, latency_ms, error, response_excerpt }))).toEqual([
-      { event_id: event!.id, webhook_delivery_id: event!.payload.webhook_delivery_id, url: ENDPOINT_URL, status: 500, latency_ms: 12, error: null, response_excerpt: serverError },
-      { event_id: event!.id, webhook_delivery_id: event!.payload.webhook_delivery_id, url: ENDPOINT_URL, status: 204, latency_ms: 7, error: null, response_excerpt: { text: '', truncated: false, body_bytes: 0 } },
+    expect(
+      log.map(({ event_id, webhook_delivery_id, url, status, latency_ms, error, response_excerpt }) => ({
+        event_id,
+        webhook_delivery_id,
+        url,
+        status,
+        latency_ms,
+        error,
+        response_excerpt,
+      })),
+    ).toEqual([
+      {
+        event_id: event!.id,
+        webhook_delivery_id: event!.payload.webhook_delivery_id,
+        url: ENDPOINT_URL,
+        status: 500,
+        latency_ms: 12,
+        error: null,
+        response_excerpt: serverError,
+      },
+      {
+        event_id: event!.id,
+        webhook_delivery_id: event!.payload.webhook_delivery_id,
+        url: ENDPOINT_URL,
+        status: 204,
+        latency_ms: 7,
+        error: null,
+        response_excerpt: { text: '', truncated: false, body_bytes: 0 },
+      },
     ]);
     expect(sent[0]!.deliveryBefore).toMatchObject({ status: 'pending', attempts: 0 });
     expect(sent[1]!.deliveryBefore).toMatchObject({ status: 'pending', attempts: 1 });

@@ -26,7 +26,11 @@ async function receiverAt(answer: (response: http.ServerResponse) => void): Prom
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
 }
 
-const request = (url: string): DeliveryRequest => ({ url, body: '{"webhook_delivery_id":"dlv_1"}', headers: { 'content-type': 'application/json' } });
+const request = (url: string): DeliveryRequest => ({
+  url,
+  body: '{"webhook_delivery_id":"dlv_1"}',
+  headers: { 'content-type': 'application/json' },
+});
 
 /** The attempt, and the time it took as seen from outside, in ms. */
 async function timed(url: string, timeoutMs: number) {
@@ -39,7 +43,12 @@ describe('sendAttempt', () => {
   it('a 204 without a body is an empty excerpt of 0 bytes, read to its end, and no error', async () => {
     const url = await receiverAt((response) => response.writeHead(204).end());
     const { outcome, elapsed } = await timed(url, 5000);
-    expect(outcome).toEqual({ status: 204, response: { text: '', truncated: false, body_bytes: 0 }, error: null, latencyMs: expect.any(Number) });
+    expect(outcome).toEqual({
+      status: 204,
+      response: { text: '', truncated: false, body_bytes: 0 },
+      error: null,
+      latencyMs: expect.any(Number),
+    });
     // The attempt's own duration: not more than the call took.
     expect(outcome.latencyMs).toBeGreaterThanOrEqual(0);
     expect(outcome.latencyMs).toBeLessThanOrEqual(Math.ceil(elapsed));
@@ -52,7 +61,12 @@ describe('sendAttempt', () => {
       response.write('partial');
     });
     const { outcome, elapsed } = await timed(url, 300);
-    expect(outcome).toEqual({ status: 200, response: { text: 'partial', truncated: true, body_bytes: null }, error: 'no answer within 0.3 s', latencyMs: expect.any(Number) });
+    expect(outcome).toEqual({
+      status: 200,
+      response: { text: 'partial', truncated: true, body_bytes: null },
+      error: 'no answer within 0.3 s',
+      latencyMs: expect.any(Number),
+    });
     expect(outcome.latencyMs).toBeGreaterThanOrEqual(250);
     expect(outcome.latencyMs).toBeLessThanOrEqual(Math.ceil(elapsed));
   });
@@ -60,7 +74,12 @@ describe('sendAttempt', () => {
   it('a request with no answer within the timeout has no status and no excerpt, and says how long it waited, in seconds', async () => {
     const url = await receiverAt(() => {});
     const { outcome, elapsed } = await timed(url, 200);
-    expect(outcome).toEqual({ status: null, response: null, error: 'no answer within 0.2 s', latencyMs: expect.any(Number) });
+    expect(outcome).toEqual({
+      status: null,
+      response: null,
+      error: 'no answer within 0.2 s',
+      latencyMs: expect.any(Number),
+    });
     expect(outcome.latencyMs).toBeGreaterThanOrEqual(150);
     expect(outcome.latencyMs).toBeLessThanOrEqual(Math.ceil(elapsed));
   });

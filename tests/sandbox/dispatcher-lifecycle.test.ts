@@ -12,8 +12,18 @@ import type { Store } from '../../src/sandbox/store/index.js';
 import { testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 import { until } from '../../testkit/webhook-receiver.js';
 
-const OK: AttemptOutcome = { status: 204, response: { text: '', truncated: false, body_bytes: 0 }, error: null, latencyMs: 3 };
-const FAILED: AttemptOutcome = { status: 500, response: { text: 'Internal Server Error', truncated: false, body_bytes: 21 }, error: null, latencyMs: 3 };
+const OK: AttemptOutcome = {
+  status: 204,
+  response: { text: '', truncated: false, body_bytes: 0 },
+  error: null,
+  latencyMs: 3,
+};
+const FAILED: AttemptOutcome = {
+  status: 500,
+  response: { text: 'Internal Server Error', truncated: false, body_bytes: 21 },
+  error: null,
+  latencyMs: 3,
+};
 
 let s: TestSandbox;
 let dispatcher: Dispatcher | undefined;
@@ -75,7 +85,9 @@ function storeFailingOnce(read: 'allEndpoints' | 'isPending' | 'endpoint', messa
   };
 }
 
-const addEndpoint = async () => (await s.post('/sandbox/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hooks', secret: 'whsec_test_secret' })).body as { id: string };
+const addEndpoint = async () =>
+  (await s.post('/sandbox/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hooks', secret: 'whsec_test_secret' }))
+    .body as { id: string };
 /** One event: a cancelled session's payment_session_complete. */
 const cancelled = async () => {
   const id = await s.createSession();
@@ -84,8 +96,13 @@ const cancelled = async () => {
 };
 const advance = (seconds: number) => s.post('/sandbox/v1/clock/advance', { seconds });
 const attemptCount = () => s.db.prepare('SELECT COUNT(*) FROM delivery_attempts').pluck().get() as number;
-const dueCount = () => s.store.deliveries.allEndpoints()
-  .reduce((n, e) => n + s.store.deliveries.due(e.id, s.store.clock.now(e.channel), { skip: [], limit: 100 }).length, 0);
+const dueCount = () =>
+  s.store.deliveries
+    .allEndpoints()
+    .reduce(
+      (n, e) => n + s.store.deliveries.due(e.id, s.store.clock.now(e.channel), { skip: [], limit: 100 }).length,
+      0,
+    );
 
 describe('waking the dispatcher', () => {
   it('sends a queued delivery in the turn after the request that queued it, each time, without waiting for the timer', async () => {
@@ -109,10 +126,16 @@ describe('waking the dispatcher', () => {
     const events = await s.outbox();
     await addEndpoint();
     let looks = 0;
-    const store: Store = { ...s.store, deliveries: { ...s.store.deliveries, allEndpoints: () => {
-      looks++;
-      return s.store.deliveries.allEndpoints();
-    } } };
+    const store: Store = {
+      ...s.store,
+      deliveries: {
+        ...s.store.deliveries,
+        allEndpoints: () => {
+          looks++;
+          return s.store.deliveries.allEndpoints();
+        },
+      },
+    };
     const { sent, send } = heldSender();
     dispatcher = startDispatcher(store, { send, tickMs: 60_000 });
     expect(looks).toBe(1);
@@ -304,7 +327,10 @@ describe('an attempt whose delivery ended while it was in flight', () => {
     // Stopping waits for the attempt to be recorded, or not.
     await dispatcher.stop();
     dispatcher = undefined;
-    const log = (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts as Array<{ status: number; delivery_status: string }>;
+    const log = (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts as Array<{
+      status: number;
+      delivery_status: string;
+    }>;
     expect(log.map((a) => [a.status, a.delivery_status])).toEqual([[500, 'failed']]);
     expect((await s.get('/sandbox/v1/outbox')).body.events[0].delivered_at).toBeNull();
   });

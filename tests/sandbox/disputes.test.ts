@@ -4,13 +4,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OTHER_KEY, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
-beforeEach(() => { s = testSandbox(); });
+beforeEach(() => {
+  s = testSandbox();
+});
 afterEach(() => s.close());
 
-const open = async (id: string, body: Record<string, unknown> = {}) => (await s.post(`/sandbox/v1/payment_sessions/${id}/disputes`, body)).body;
-const helper = (disputeId: string, action: string, body?: unknown) => s.post(`/sandbox/v1/disputes/${disputeId}/${action}`, body);
+const open = async (id: string, body: Record<string, unknown> = {}) =>
+  (await s.post(`/sandbox/v1/payment_sessions/${id}/disputes`, body)).body;
+const helper = (disputeId: string, action: string, body?: unknown) =>
+  s.post(`/sandbox/v1/disputes/${disputeId}/${action}`, body);
 const types = async () => (await s.outbox()).map((e) => e.event_type).filter((t) => t.startsWith('dispute.'));
-const refund = (id: string, amount: number, key: string) => s.post('/payments/v1/refund', { payment_id: id, amount, idempotency_key: key, reason: 'customer_request' });
+const refund = (id: string, amount: number, key: string) =>
+  s.post('/payments/v1/refund', { payment_id: id, amount, idempotency_key: key, reason: 'customer_request' });
 
 describe('the dispute table of the reference', () => {
   it('created → updated (state or phase changes) → silent re-sync → closed once → silent terminal re-sync', async () => {
@@ -81,14 +86,19 @@ describe('the dispute table of the reference', () => {
     const dispute = await open(id);
     expect((await helper(dispute.dispute_id, 'evidence')).body.state).toBe('under_review');
     await helper(dispute.dispute_id, 'evidence');
-    expect(await types()).toEqual(['dispute.created', 'dispute.evidence_submitted', 'dispute.updated', 'dispute.evidence_submitted']);
+    expect(await types()).toEqual([
+      'dispute.created',
+      'dispute.evidence_submitted',
+      'dispute.updated',
+      'dispute.evidence_submitted',
+    ]);
     await helper(dispute.dispute_id, 'resolve', { outcome: 'expired' });
     expect((await helper(dispute.dispute_id, 'evidence')).body.error).toBe('InvalidState');
   });
 });
 
-describe('the contract\'s dispute operations', () => {
-  it('retrieves the canonical dispute, and not another channel\'s', async () => {
+describe("the contract's dispute operations", () => {
+  it("retrieves the canonical dispute, and not another channel's", async () => {
     const id = await s.capturedOneTime();
     const dispute = await open(id, { amount: 1000, reason: 'product_not_received' });
     expect((await s.get(`/api/v1/disputes/${dispute.dispute_id}`)).body).toEqual(dispute);
@@ -114,19 +124,41 @@ describe('the contract\'s dispute operations', () => {
     expect(first.body.data.map((d: { id: string }) => d.id)).toEqual([ids[2], ids[1]]);
     expect(first.body).toMatchObject({ has_more: true, next_cursor: expect.stringMatching(/^dc_\d+$/) });
     expect(first.body.data[0]).toEqual({
-      id: ids[2], processor: 'SANDBOX', charge_id: id, amount: 300, currency: 'USD', reason: 'fraudulent', state: 'needs_response',
-      due_by: expect.any(String), created_at: expect.any(String), updated_at: expect.any(String),
+      id: ids[2],
+      processor: 'SANDBOX',
+      charge_id: id,
+      amount: 300,
+      currency: 'USD',
+      reason: 'fraudulent',
+      state: 'needs_response',
+      due_by: expect.any(String),
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     const second = await s.get(`/v1/disputes?limit=2&cursor=${first.body.next_cursor}`);
-    expect(second.body).toEqual({ data: [expect.objectContaining({ id: ids[0] })], has_more: false, next_cursor: null });
-    expect((await s.get('/v1/disputes', { key: OTHER_KEY })).body).toEqual({ data: [], has_more: false, next_cursor: null });
+    expect(second.body).toEqual({
+      data: [expect.objectContaining({ id: ids[0] })],
+      has_more: false,
+      next_cursor: null,
+    });
+    expect((await s.get('/v1/disputes', { key: OTHER_KEY })).body).toEqual({
+      data: [],
+      has_more: false,
+      next_cursor: null,
+    });
     expect((await s.get(`/v1/disputes/${ids[1]}`)).body.id).toBe(ids[1]);
   });
 
-  it.each(['limit=0', 'limit=101', 'limit=x', 'limit=1e1', 'limit=+5', 'cursor=abc', 'cursor=dc_', 'limit=1&limit=2'])('answers InvalidRequestParameter for %s', async (query) => {
-    const reply = await s.get(`/v1/disputes?${query}`);
-    expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
-  });
+  it.each(['limit=0', 'limit=101', 'limit=x', 'limit=1e1', 'limit=+5', 'cursor=abc', 'cursor=dc_', 'limit=1&limit=2'])(
+    'answers InvalidRequestParameter for %s',
+    async (query) => {
+      const reply = await s.get(`/v1/disputes?${query}`);
+      expect({ status: reply.status, error: reply.body.error }).toEqual({
+        status: 400,
+        error: 'InvalidRequestParameter',
+      });
+    },
+  );
 
   it('accept: the dispute is accepted and closed, once; its amount leaves the refundable', async () => {
     const id = await s.capturedOneTime();
@@ -171,7 +203,10 @@ describe('syncing and accepting an inquiry or a chargeback', () => {
   it('an inquiry synced to the chargeback phase escalates: dispute.created again, and it is a chargeback from then on', async () => {
     const id = await s.capturedOneTime();
     const inquiry = await open(id, { kind: 'inquiry' });
-    expect((await helper(inquiry.dispute_id, 'sync', { phase: 'dispute' })).body).toMatchObject({ phase: 'dispute', state: 'needs_response' });
+    expect((await helper(inquiry.dispute_id, 'sync', { phase: 'dispute' })).body).toMatchObject({
+      phase: 'dispute',
+      state: 'needs_response',
+    });
     expect(await types()).toEqual(['dispute.created', 'dispute.created']);
     expect((await helper(inquiry.dispute_id, 'escalate')).body.error).toBe('InvalidState');
     expect((await helper(inquiry.dispute_id, 'resolve', { outcome: 'won' })).body.state).toBe('won');
@@ -194,14 +229,20 @@ describe('syncing and accepting an inquiry or a chargeback', () => {
     expect((await s.get(`/api/v1/disputes/${won.dispute_id}`)).body.state).toBe('won');
     const inquiry = await open(id, { kind: 'inquiry', amount: 100 });
     expect((await s.post(`/v1/disputes/${inquiry.dispute_id}/accept`)).status).toBe(200);
-    expect((await s.get(`/api/v1/disputes/${inquiry.dispute_id}`)).body).toMatchObject({ state: 'accepted', phase: 'dispute', outcome: 'accepted' });
+    expect((await s.get(`/api/v1/disputes/${inquiry.dispute_id}`)).body).toMatchObject({
+      state: 'accepted',
+      phase: 'dispute',
+      outcome: 'accepted',
+    });
   });
 
   it('accept of an open inquiry escalates it to the chargeback phase first: dispute.created again, then dispute.closed', async () => {
     const id = await s.capturedOneTime();
     const inquiry = await open(id, { kind: 'inquiry', amount: 100 });
     await s.post(`/v1/disputes/${inquiry.dispute_id}/accept`);
-    const events = (await s.outbox()).filter((e) => e.event_type.startsWith('dispute.')).map((e) => [e.event_type, e.payload.data.phase, e.payload.data.state]);
+    const events = (await s.outbox())
+      .filter((e) => e.event_type.startsWith('dispute.'))
+      .map((e) => [e.event_type, e.payload.data.phase, e.payload.data.state]);
     expect(events).toEqual([
       ['dispute.created', 'inquiry', 'needs_response'],
       ['dispute.created', 'dispute', 'needs_response'],
@@ -226,7 +267,12 @@ describe('status_summary of a disputed session, and what a dispute may claim', (
 
   it('status_summary stays Disputed after a lost dispute, also beside a refund; Refunded when refunds alone took it all', async () => {
     const disputed = await s.capturedOneTime(); // 7799
-    await s.post('/payments/v1/refund', { payment_id: disputed, amount: 799, idempotency_key: 'rf-part', reason: 'customer_request' });
+    await s.post('/payments/v1/refund', {
+      payment_id: disputed,
+      amount: 799,
+      idempotency_key: 'rf-part',
+      reason: 'customer_request',
+    });
     const lost = (await s.post(`/sandbox/v1/payment_sessions/${disputed}/disputes`, { amount: 1000 })).body;
     await s.post(`/sandbox/v1/disputes/${lost.dispute_id}/resolve`, { outcome: 'lost' });
     expect((await s.detail(disputed)).body.status_summary).toBe('Disputed');
@@ -235,13 +281,23 @@ describe('status_summary of a disputed session, and what a dispute may claim', (
     await s.post(`/sandbox/v1/disputes/${wonDispute.dispute_id}/resolve`, { outcome: 'won' });
     expect((await s.detail(won)).body.status_summary).toBe('Captured');
     const refunded = await s.capturedOneTime({ idempotency_key: 'refunded-one' });
-    await s.post('/payments/v1/refund', { payment_id: refunded, amount: 7799, idempotency_key: 'rf-all', reason: 'customer_request' });
+    await s.post('/payments/v1/refund', {
+      payment_id: refunded,
+      amount: 7799,
+      idempotency_key: 'rf-all',
+      reason: 'customer_request',
+    });
     expect((await s.detail(refunded)).body.status_summary).toBe('Refunded');
   });
 
   it('a dispute cannot claim more than the capture less refunds and other open disputes', async () => {
     const id = await s.capturedOneTime(); // 7799 captured
-    await s.post('/payments/v1/refund', { payment_id: id, amount: 799, idempotency_key: 'rf', reason: 'customer_request' });
+    await s.post('/payments/v1/refund', {
+      payment_id: id,
+      amount: 799,
+      idempotency_key: 'rf',
+      reason: 'customer_request',
+    });
     const tooMuch = await s.post(`/sandbox/v1/payment_sessions/${id}/disputes`, { amount: 7001 });
     expect({ status: tooMuch.status, error: tooMuch.body.error }).toEqual({ status: 400, error: 'InvalidRequest' });
     expect((await s.post(`/sandbox/v1/payment_sessions/${id}/disputes`, { amount: 4000 })).status).toBe(200);

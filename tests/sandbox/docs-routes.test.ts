@@ -49,9 +49,18 @@ describe('/docs', () => {
   });
 
   it('serves the landing page, a guide, a stylesheet and a document, without a key, under a strict policy', async () => {
-    for (const [url, type, body] of [['/docs/', 'text/html; charset=utf-8', 'Home'], ['/docs/guides/quick-start.html', 'text/html; charset=utf-8', 'Quick start'], ['/docs/site.css', 'text/css; charset=utf-8', 'body{}'], ['/docs/openapi-3.0.yaml', 'application/yaml', 'openapi: 3.0.3']] as const) {
+    for (const [url, type, body] of [
+      ['/docs/', 'text/html; charset=utf-8', 'Home'],
+      ['/docs/guides/quick-start.html', 'text/html; charset=utf-8', 'Quick start'],
+      ['/docs/site.css', 'text/css; charset=utf-8', 'body{}'],
+      ['/docs/openapi-3.0.yaml', 'application/yaml', 'openapi: 3.0.3'],
+    ] as const) {
       const reply = await get(url);
-      expect({ url, status: reply.statusCode, type: reply.headers['content-type'] }).toEqual({ url, status: 200, type });
+      expect({ url, status: reply.statusCode, type: reply.headers['content-type'] }).toEqual({
+        url,
+        status: 200,
+        type,
+      });
       expect(reply.body).toContain(body);
       expect(reply.headers['content-security-policy']).toContain("connect-src 'self'");
       expect(reply.headers['content-security-policy']).toContain("default-src 'self'");
@@ -65,9 +74,26 @@ describe('/docs', () => {
   });
 
   it.each([
-    '/docs/../secret.html', '/docs/..%2fsecret.html', '/docs/%2e%2e/secret.html', '/docs/%2e%2e%2fsecret.html', '/docs/guides/../../secret.html',
-    '/docs/..%5csecret.html', '/docs/%00', '/docs/index.html%00.css', '/docs/%ff', '/docs/.inputs-sha256', '/docs/nope.html', '/docs//etc/passwd', '/docs/guides',
-    '/docs/link.html', '/docs/outside/secret.html', '/docs/outside/', '/docs/.hidden.html', '/docs/%2ehidden.html', '/docs/.git/config.json', '/docs/guides/..%2f.git/config.json',
+    '/docs/../secret.html',
+    '/docs/..%2fsecret.html',
+    '/docs/%2e%2e/secret.html',
+    '/docs/%2e%2e%2fsecret.html',
+    '/docs/guides/../../secret.html',
+    '/docs/..%5csecret.html',
+    '/docs/%00',
+    '/docs/index.html%00.css',
+    '/docs/%ff',
+    '/docs/.inputs-sha256',
+    '/docs/nope.html',
+    '/docs//etc/passwd',
+    '/docs/guides',
+    '/docs/link.html',
+    '/docs/outside/secret.html',
+    '/docs/outside/',
+    '/docs/.hidden.html',
+    '/docs/%2ehidden.html',
+    '/docs/.git/config.json',
+    '/docs/guides/..%2f.git/config.json',
   ])('answers 404 to %s, never a file outside the site', async (url) => {
     const reply = await get(url);
     expect(reply.statusCode).toBe(404);

@@ -13,36 +13,86 @@ import { OTHER_KEY, testSandbox, type TestSandbox } from '../../testkit/sandbox.
 import { startReceiver, until, type Receiver } from '../../testkit/webhook-receiver.js';
 
 let s: TestSandbox;
-beforeEach(() => { s = testSandbox(); });
+beforeEach(() => {
+  s = testSandbox();
+});
 afterEach(() => s.close());
 
 const ADDED = { note: expect.stringContaining('later version') };
-const drill = (body: Record<string, unknown>, key?: string) => s.call('PUT', '/sandbox/v1/evolution_drill', { body, ...(key ? { key } : {}) });
+const drill = (body: Record<string, unknown>, key?: string) =>
+  s.call('PUT', '/sandbox/v1/evolution_drill', { body, ...(key ? { key } : {}) });
 
 /** Every object in a JSON value, with its path. */
 function objectsIn(value: unknown, at = '$'): Array<[string, Record<string, unknown>]> {
   if (Array.isArray(value)) return value.flatMap((item, i) => objectsIn(item, `${at}[${i}]`));
   if (value === null || typeof value !== 'object') return [];
   const object = value as Record<string, unknown>;
-  return [[at, object], ...Object.entries(object).filter(([key]) => key !== 'added_later').flatMap(([key, field]) => objectsIn(field, `${at}.${key}`))];
+  return [
+    [at, object],
+    ...Object.entries(object)
+      .filter(([key]) => key !== 'added_later')
+      .flatMap(([key, field]) => objectsIn(field, `${at}.${key}`)),
+  ];
 }
-const withoutAddedProperty = (objects: Array<[string, Record<string, unknown>]>) => objects.filter(([, object]) => !('added_later' in object)).map(([at]) => at);
+const withoutAddedProperty = (objects: Array<[string, Record<string, unknown>]>) =>
+  objects.filter(([, object]) => !('added_later' in object)).map(([at]) => at);
 
 /** A captured authorization of 5000 cents, 3000 captured and 1000 refunded: the partner matrix's flow. */
 async function partnerFlow() {
-  const id = await s.authorized({ total_amount: 5000, amount_details: { total_additional_charges: 0, total_discounts: 0 }, order_items: [{ name: 'Monitor', sku: 'BPM-200', quantity: 1, price: 5000, amount_details: { total_additional_charges: 0, total_discounts: 0 } }] });
-  expect((await s.post(`${s.session(id)}/capture`, { total_amount: 3000, idempotency_key: `${id}-capture` })).status).toBe(200);
-  expect((await s.post('/payments/v1/refund', { payment_id: id, amount: 1000, reason: 'customer_request', idempotency_key: `${id}-refund` })).status).toBe(200);
+  const id = await s.authorized({
+    total_amount: 5000,
+    amount_details: { total_additional_charges: 0, total_discounts: 0 },
+    order_items: [
+      {
+        name: 'Monitor',
+        sku: 'BPM-200',
+        quantity: 1,
+        price: 5000,
+        amount_details: { total_additional_charges: 0, total_discounts: 0 },
+      },
+    ],
+  });
+  expect(
+    (await s.post(`${s.session(id)}/capture`, { total_amount: 3000, idempotency_key: `${id}-capture` })).status,
+  ).toBe(200);
+  expect(
+    (
+      await s.post('/payments/v1/refund', {
+        payment_id: id,
+        amount: 1000,
+        reason: 'customer_request',
+        idempotency_key: `${id}-refund`,
+      })
+    ).status,
+  ).toBe(200);
   return id;
 }
 
 /** Whether a JSON value holds anything the drill would add: its property, its values, its event type. */
 const drillTraces = (value: unknown) => JSON.stringify(value).match(/added.?later/gi) ?? [];
-const timelineOf = async (id: string) => ((await s.get(`/sandbox/v1/payment_sessions/${id}/timeline`)).body.entries as Array<{ step: string; state: string | null }>);
+const timelineOf = async (id: string) =>
+  (await s.get(`/sandbox/v1/payment_sessions/${id}/timeline`)).body.entries as Array<{
+    step: string;
+    state: string | null;
+  }>;
 /** An authorization placed and then captured: create, pay (the customer's checkout), capture. */
 async function createPayCapture() {
-  const id = await s.authorized({ total_amount: 5000, amount_details: { total_additional_charges: 0, total_discounts: 0 }, order_items: [{ name: 'Monitor', sku: 'BPM-200', quantity: 1, price: 5000, amount_details: { total_additional_charges: 0, total_discounts: 0 } }] });
-  expect((await s.post(`${s.session(id)}/capture`, { total_amount: 5000, idempotency_key: `${id}-capture` })).status).toBe(200);
+  const id = await s.authorized({
+    total_amount: 5000,
+    amount_details: { total_additional_charges: 0, total_discounts: 0 },
+    order_items: [
+      {
+        name: 'Monitor',
+        sku: 'BPM-200',
+        quantity: 1,
+        price: 5000,
+        amount_details: { total_additional_charges: 0, total_discounts: 0 },
+      },
+    ],
+  });
+  expect(
+    (await s.post(`${s.session(id)}/capture`, { total_amount: 5000, idempotency_key: `${id}-capture` })).status,
+  ).toBe(200);
   return id;
 }
 
@@ -53,7 +103,10 @@ describe('what the drill stores: nothing', () => {
     await drill({ enabled: false });
     expect((await timelineOf(id)).map((entry) => entry.step)).toEqual(['created', 'authorized', 'captured']);
     const stored = await s.outbox();
-    expect(stored.map((event) => [event.event_type, event.payload.data.status])).toEqual([['payment_session_complete', 'authorized'], ['payment_session_complete', 'captured']]);
+    expect(stored.map((event) => [event.event_type, event.payload.data.status])).toEqual([
+      ['payment_session_complete', 'authorized'],
+      ['payment_session_complete', 'captured'],
+    ]);
     expect(drillTraces(stored)).toEqual([]);
   });
 
@@ -63,14 +116,20 @@ describe('what the drill stores: nothing', () => {
     const under = await createPayCapture();
     const [timeline, before] = [await timelineOf(under), await timelineOf(without)];
     expect(timeline.map(({ step, state }) => [step, state])).toEqual(before.map(({ step, state }) => [step, state]));
-    expect(timeline.map(({ step, state }) => [step, state])).toEqual([['created', null], ['authorized', 'authorized'], ['captured', 'captured']]);
-    const events = (await s.get('/sandbox/v1/webhook_events')).body.events as Array<{ payload: { data: { payment_id: string } } }>;
+    expect(timeline.map(({ step, state }) => [step, state])).toEqual([
+      ['created', null],
+      ['authorized', 'authorized'],
+      ['captured', 'captured'],
+    ]);
+    const events = (await s.get('/sandbox/v1/webhook_events')).body.events as Array<{
+      payload: { data: { payment_id: string } };
+    }>;
     expect(events.filter((event) => event.payload.data.payment_id === under)).toHaveLength(2);
     expect(drillTraces(events)).toEqual([]);
     expect(drillTraces(await s.outbox())).toEqual([]);
   });
 
-  it('a session\'s answer is reshaped as it is sent, and read again after the drill, the real one', async () => {
+  it("a session's answer is reshaped as it is sent, and read again after the drill, the real one", async () => {
     await drill({ enabled: true });
     const id = await createPayCapture();
     expect((await s.detail(id)).body).toMatchObject({ status: 'added_later', added_later: ADDED });
@@ -86,7 +145,10 @@ describe('the drill helper', () => {
     expect((await s.get('/sandbox/v1/evolution_drill')).body).toEqual({ enabled: false, service_fee: 'number' });
     expect((await drill({ enabled: true })).body).toEqual({ enabled: true, service_fee: 'number' });
     expect((await drill({ service_fee: 'string' })).body).toEqual({ enabled: true, service_fee: 'string' });
-    expect((await s.get('/sandbox/v1/evolution_drill', { key: OTHER_KEY })).body).toEqual({ enabled: false, service_fee: 'number' });
+    expect((await s.get('/sandbox/v1/evolution_drill', { key: OTHER_KEY })).body).toEqual({
+      enabled: false,
+      service_fee: 'number',
+    });
     expect((await drill({ enabled: false })).body).toEqual({ enabled: false, service_fee: 'string' });
   });
 
@@ -112,9 +174,15 @@ describe('the drill helper', () => {
     const db = openDatabase(':memory:');
     const app = buildSandbox({ store: createStore(db, { drill: { enabled: true, service_fee: 'number' } }) });
     try {
-      const get = (key: string) => app.inject({ url: '/sandbox/v1/evolution_drill', headers: { 'x-service-api-key': key } }).then((r) => r.json());
+      const get = (key: string) =>
+        app.inject({ url: '/sandbox/v1/evolution_drill', headers: { 'x-service-api-key': key } }).then((r) => r.json());
       expect(await get('sandbox-dev-key')).toEqual({ enabled: true, service_fee: 'number' });
-      await app.inject({ method: 'PUT', url: '/sandbox/v1/evolution_drill', headers: { 'x-service-api-key': OTHER_KEY }, payload: { enabled: false } });
+      await app.inject({
+        method: 'PUT',
+        url: '/sandbox/v1/evolution_drill',
+        headers: { 'x-service-api-key': OTHER_KEY },
+        payload: { enabled: false },
+      });
       expect(await get(OTHER_KEY)).toEqual({ enabled: false, service_fee: 'number' });
       expect(await get('sandbox-dev-key')).toEqual({ enabled: true, service_fee: 'number' });
     } finally {
@@ -129,7 +197,15 @@ describe('under the drill', () => {
     const id = await partnerFlow();
     await drill({ enabled: true });
     const { body } = await s.detail(id);
-    expect(body).toMatchObject({ id, status: 'added_later', status_summary: 'Added Later', kind: 'added_later', service_fee: 0, capture_amount: 3000, added_later: ADDED });
+    expect(body).toMatchObject({
+      id,
+      status: 'added_later',
+      status_summary: 'Added Later',
+      kind: 'added_later',
+      service_fee: 0,
+      capture_amount: 3000,
+      added_later: ADDED,
+    });
     expect(withoutAddedProperty(objectsIn(body))).toEqual([]);
     expect(body.order_items[0]).toMatchObject({ sku: 'BPM-200', added_later: ADDED });
   });
@@ -137,12 +213,22 @@ describe('under the drill', () => {
   it('changes only the answer: the session is still captured, and a filter still takes the documented values', async () => {
     const id = await partnerFlow();
     await drill({ enabled: true });
-    const listed = await s.get('/payments/v1/payment_sessions?status=captured&kind=authorization&summarize_refunds=true&include_service_fee=true');
+    const listed = await s.get(
+      '/payments/v1/payment_sessions?status=captured&kind=authorization&summarize_refunds=true&include_service_fee=true',
+    );
     expect(listed.body.payment_sessions.map((item: { id: string }) => item.id)).toEqual([id]);
-    expect(listed.body.payment_sessions[0]).toMatchObject({ status: 'added_later', refund_amount: 1000, service_fee: 0 });
+    expect(listed.body.payment_sessions[0]).toMatchObject({
+      status: 'added_later',
+      refund_amount: 1000,
+      service_fee: 0,
+    });
     expect(withoutAddedProperty(objectsIn(listed.body))).toEqual([]);
     await drill({ enabled: false });
-    expect((await s.detail(id)).body).toMatchObject({ status: 'captured', status_summary: 'Partially Refunded', service_fee: '0.00' });
+    expect((await s.detail(id)).body).toMatchObject({
+      status: 'captured',
+      status_summary: 'Partially Refunded',
+      service_fee: '0.00',
+    });
     expect((await s.detail(id)).body).not.toHaveProperty('added_later');
   });
 
@@ -168,17 +254,30 @@ describe('under the drill', () => {
     expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 400, error: 'InvalidRequest' });
     expect(refused.body.message).toContain('only under the evolution drill');
     await drill({ enabled: true });
-    expect((await s.post('/sandbox/v1/faults', fault)).body).toEqual({ operation_id: 'voidPaymentSession', status: 400, error: 'AddedLater', remaining: 1 });
+    expect((await s.post('/sandbox/v1/faults', fault)).body).toEqual({
+      operation_id: 'voidPaymentSession',
+      status: 400,
+      error: 'AddedLater',
+      remaining: 1,
+    });
     const voided = await s.post(`${s.session(id)}/void`, { idempotency_key: `${id}-void` });
-    expect({ status: voided.status, body: voided.body }).toEqual({ status: 400, body: { error: 'AddedLater', message: expect.any(String), added_later: ADDED } });
-    expect((await s.post(`${s.session(id)}/void`, { idempotency_key: `${id}-void` })).body.error).toBe('SessionCaptured');
+    expect({ status: voided.status, body: voided.body }).toEqual({
+      status: 400,
+      body: { error: 'AddedLater', message: expect.any(String), added_later: ADDED },
+    });
+    expect((await s.post(`${s.session(id)}/void`, { idempotency_key: `${id}-void` })).body.error).toBe(
+      'SessionCaptured',
+    );
   });
 
-  it.each(['addedLater', 'Added Later', 'A'.repeat(65), '1Code'])('still refuses a fault code a later version could not send: %j', async (error) => {
-    await drill({ enabled: true });
-    const reply = await s.post('/sandbox/v1/faults', { operation_id: 'voidPaymentSession', status: 400, error });
-    expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 400, error: 'InvalidRequest' });
-  });
+  it.each(['addedLater', 'Added Later', 'A'.repeat(65), '1Code'])(
+    'still refuses a fault code a later version could not send: %j',
+    async (error) => {
+      await drill({ enabled: true });
+      const reply = await s.post('/sandbox/v1/faults', { operation_id: 'voidPaymentSession', status: 400, error });
+      expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 400, error: 'InvalidRequest' });
+    },
+  );
 
   it('leaves the other channel as today', async () => {
     await drill({ enabled: true });
@@ -188,14 +287,14 @@ describe('under the drill', () => {
     expect(body).not.toHaveProperty('added_later');
   });
 
-  it('leaves the helpers\' own answers as they are', async () => {
+  it("leaves the helpers' own answers as they are", async () => {
     await drill({ enabled: true });
     expect((await s.get('/sandbox/v1/features')).body).toEqual({ authorization: true, tokenization: true });
   });
 });
 
-describe('the values the drill puts in the contract\'s open enums', () => {
-  it('are none of each enum\'s documented values', () => {
+describe("the values the drill puts in the contract's open enums", () => {
+  it("are none of each enum's documented values", () => {
     const found = enumsIn(contract as never, schemaReach(contract as never).answers).filter((e) => e.kind === 'open');
     expect(found.length).toBeGreaterThan(25);
     for (const { at, values } of found) expect(values, at).not.toContain(laterValue(values as string[]));
@@ -206,7 +305,9 @@ describe('the values the drill puts in the contract\'s open enums', () => {
 describe('deliveries under the drill', () => {
   let dispatcher: Dispatcher;
   const receivers: Receiver[] = [];
-  beforeEach(() => { dispatcher = startDispatcher(s.store, { tickMs: 20, timeoutMs: 5000 }); });
+  beforeEach(() => {
+    dispatcher = startDispatcher(s.store, { tickMs: 20, timeoutMs: 5000 });
+  });
   afterEach(async () => {
     for (const receiver of receivers.splice(0)) await receiver.close();
     await dispatcher.stop();
@@ -218,10 +319,15 @@ describe('deliveries under the drill', () => {
     await until(async () => (await log()).length >= count, 10_000, `${count} attempts in the log`);
     return log();
   }
-  async function endpoint(extra: Record<string, unknown> = {}, options: Parameters<typeof startReceiver>[0] = { secret: SECRET }) {
+  async function endpoint(
+    extra: Record<string, unknown> = {},
+    options: Parameters<typeof startReceiver>[0] = { secret: SECRET },
+  ) {
     const receiver = await startReceiver(options);
     receivers.push(receiver);
-    expect((await s.post('/sandbox/v1/webhook_endpoints', { url: receiver.url, secret: SECRET, ...extra })).status).toBe(200);
+    expect(
+      (await s.post('/sandbox/v1/webhook_endpoints', { url: receiver.url, secret: SECRET, ...extra })).status,
+    ).toBe(200);
     return receiver;
   }
 
@@ -234,13 +340,21 @@ describe('deliveries under the drill', () => {
     // The receiver verified each signature over the body as it arrived (webhook-receiver.ts).
     expect(all.rejected).toEqual([]);
     const [complete, unknown] = all.accepted.map((r) => r.body);
-    expect(complete).toMatchObject({ event_type: 'payment_session_complete', added_later: ADDED, data: { payment_id: id, status: 'added_later', added_later: ADDED } });
+    expect(complete).toMatchObject({
+      event_type: 'payment_session_complete',
+      added_later: ADDED,
+      data: { payment_id: id, status: 'added_later', added_later: ADDED },
+    });
     expect(complete!.data.order_items[0]).toMatchObject({ added_later: ADDED });
-    expect(unknown).toMatchObject({ event_type: 'added_later', webhook_delivery_id: expect.stringMatching(/^dlv_/), data: { object: 'added_later', after_event_type: 'payment_session_complete', object_id: id } });
+    expect(unknown).toMatchObject({
+      event_type: 'added_later',
+      webhook_delivery_id: expect.stringMatching(/^dlv_/),
+      data: { object: 'added_later', after_event_type: 'payment_session_complete', object_id: id },
+    });
     expect(disputesOnly.accepted.map((r) => r.body.event_type)).toEqual(['added_later']);
   });
 
-  it('gives a legacy endpoint the unknown event\'s data, flat', async () => {
+  it("gives a legacy endpoint the unknown event's data, flat", async () => {
     const legacy = await endpoint({ mode: 'legacy' }, { legacyKey: SECRET });
     await drill({ enabled: true });
     const id = await s.authorized();
@@ -265,12 +379,19 @@ describe('deliveries under the drill', () => {
     await s.post('/sandbox/v1/clock/advance', { seconds: 3600 });
     const log = await loggedAttempts(3);
     const [retried] = receiver.accepted.map((r) => r.body);
-    expect(retried).toEqual({ webhook_delivery_id: shaped.webhook_delivery_id, event_type: 'payment_session_complete', data: expect.objectContaining({ payment_id: id, status: 'authorized' }) });
+    expect(retried).toEqual({
+      webhook_delivery_id: shaped.webhook_delivery_id,
+      event_type: 'payment_session_complete',
+      data: expect.objectContaining({ payment_id: id, status: 'authorized' }),
+    });
     expect(drillTraces(retried)).toEqual([]);
     // The unknown event's delivery, tried once under the drill, ended when it was turned off.
     const rows = log.map((a) => [a.event_type, a.status, a.delivery_status]);
     // The first two went at once (they are about different resources), in either order.
-    expect(rows.slice(0, 2).sort()).toEqual([['added_later', 500, 'failed'], ['payment_session_complete', 500, 'delivered']]);
+    expect(rows.slice(0, 2).sort()).toEqual([
+      ['added_later', 500, 'failed'],
+      ['payment_session_complete', 500, 'delivered'],
+    ]);
     expect(rows.slice(2)).toEqual([['payment_session_complete', 204, 'delivered']]);
   });
 
@@ -282,28 +403,54 @@ describe('deliveries under the drill', () => {
     await drill({ enabled: true });
     await s.post('/sandbox/v1/clock/advance', { seconds: 3600 });
     const log = await loggedAttempts(2);
-    expect(receiver.accepted[0]!.body).toMatchObject({ event_type: 'payment_session_complete', data: { payment_id: id, status: 'added_later' }, added_later: ADDED });
+    expect(receiver.accepted[0]!.body).toMatchObject({
+      event_type: 'payment_session_complete',
+      data: { payment_id: id, status: 'added_later' },
+      added_later: ADDED,
+    });
     expect(log.map((a) => a.event_type)).toEqual(['payment_session_complete', 'payment_session_complete']);
   });
 
-  it('logs the unknown event\'s attempts under the event it follows, with its own type and delivery id, and leaves the event undelivered when only it was', async () => {
+  it("logs the unknown event's attempts under the event it follows, with its own type and delivery id, and leaves the event undelivered when only it was", async () => {
     const disputesOnly = await endpoint({ event_types: ['dispute.*'] });
     await drill({ enabled: true });
     const id = await s.authorized();
     const log = await loggedAttempts(1);
     const unknown = disputesOnly.accepted[0]!.body;
     expect(unknown).toEqual({
-      webhook_delivery_id: expect.stringMatching(/^dlv_[0-9a-f]{32}$/), event_type: 'added_later',
-      data: { id: expect.any(String), object: 'added_later', after_event_type: 'payment_session_complete', object_id: id, added_later: ADDED },
+      webhook_delivery_id: expect.stringMatching(/^dlv_[0-9a-f]{32}$/),
+      event_type: 'added_later',
+      data: {
+        id: expect.any(String),
+        object: 'added_later',
+        after_event_type: 'payment_session_complete',
+        object_id: id,
+        added_later: ADDED,
+      },
     });
     // Its id is the UUID its delivery id was made of: the same on every retry.
     expect(unknown.data.id.replace(/-/g, '')).toBe(unknown.webhook_delivery_id.slice(4));
     expect(unknown.data.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const [event] = await s.outbox();
     expect(event!.payload.webhook_delivery_id).not.toBe(unknown.webhook_delivery_id);
-    expect(log).toEqual([expect.objectContaining({ event_id: event!.id, event_type: 'added_later', webhook_delivery_id: unknown.webhook_delivery_id, status: 204, delivery_status: 'delivered' })]);
+    expect(log).toEqual([
+      expect.objectContaining({
+        event_id: event!.id,
+        event_type: 'added_later',
+        webhook_delivery_id: unknown.webhook_delivery_id,
+        status: 204,
+        delivery_status: 'delivered',
+      }),
+    ]);
     const listed = (await s.get('/sandbox/v1/webhook_events')).body.events;
-    expect(listed).toEqual([expect.objectContaining({ id: event!.id, event_type: 'payment_session_complete', delivered_at: null, attempts: log })]);
+    expect(listed).toEqual([
+      expect.objectContaining({
+        id: event!.id,
+        event_type: 'payment_session_complete',
+        delivered_at: null,
+        attempts: log,
+      }),
+    ]);
   });
 
   it('turned off before its deliveries went, leaves only the events as stored to send', async () => {
@@ -311,29 +458,50 @@ describe('deliveries under the drill', () => {
     const receiver = await endpoint();
     await drill({ enabled: true });
     const id = await s.authorized();
-    const pending = () => s.db.prepare("SELECT event_type, drill_follow_up IS NOT NULL AS follows FROM deliveries JOIN outbox o ON o.id = outbox_id WHERE status = 'pending' ORDER BY deliveries.id").all();
-    expect(pending()).toEqual([{ event_type: 'payment_session_complete', follows: 0 }, { event_type: 'payment_session_complete', follows: 1 }]);
+    const pending = () =>
+      s.db
+        .prepare(
+          "SELECT event_type, drill_follow_up IS NOT NULL AS follows FROM deliveries JOIN outbox o ON o.id = outbox_id WHERE status = 'pending' ORDER BY deliveries.id",
+        )
+        .all();
+    expect(pending()).toEqual([
+      { event_type: 'payment_session_complete', follows: 0 },
+      { event_type: 'payment_session_complete', follows: 1 },
+    ]);
     await drill({ enabled: false });
     expect(pending()).toEqual([{ event_type: 'payment_session_complete', follows: 0 }]);
     dispatcher = startDispatcher(s.store, { tickMs: 20, timeoutMs: 5000 });
     await until(() => receiver.accepted.length >= 1, 10_000, 'the delivery');
-    expect(receiver.accepted.map((r) => r.body)).toEqual([{ webhook_delivery_id: expect.any(String), event_type: 'payment_session_complete', data: expect.objectContaining({ payment_id: id, status: 'authorized' }) }]);
+    expect(receiver.accepted.map((r) => r.body)).toEqual([
+      {
+        webhook_delivery_id: expect.any(String),
+        event_type: 'payment_session_complete',
+        data: expect.objectContaining({ payment_id: id, status: 'authorized' }),
+      },
+    ]);
   });
 
   it('hands a listener the deliveries as sent: the event reshaped, then the unknown event', async () => {
-    const listener = (await s.post('/sandbox/v1/webhook_listeners', { forward_url: 'http://localhost:3000/webhooks' })).body;
+    const listener = (await s.post('/sandbox/v1/webhook_listeners', { forward_url: 'http://localhost:3000/webhooks' }))
+      .body;
     await drill({ enabled: true });
     const id = await s.authorized();
     const { deliveries } = (await s.get(`/sandbox/v1/webhook_listeners/${listener.id}/deliveries`)).body;
-    expect(deliveries.map((d: { event_type: string; object_id: string | null }) => [d.event_type, d.object_id])).toEqual([['payment_session_complete', id], ['added_later', null]]);
+    expect(
+      deliveries.map((d: { event_type: string; object_id: string | null }) => [d.event_type, d.object_id]),
+    ).toEqual([
+      ['payment_session_complete', id],
+      ['added_later', null],
+    ]);
     const bodies = deliveries.map((d: { request_body: string }) => JSON.parse(d.request_body));
     expect(bodies[0]).toMatchObject({ data: { status: 'added_later' }, added_later: ADDED });
     expect(bodies[1]).toMatchObject({ event_type: 'added_later', data: { object_id: id } });
     expect(deliveries[1].webhook_delivery_id).toBe(bodies[1].webhook_delivery_id);
   });
 
-  it('refuses a listener\'s report of an unknown event\'s delivery that turning the drill off ended, saying so', async () => {
-    const listener = (await s.post('/sandbox/v1/webhook_listeners', { forward_url: 'http://localhost:3000/webhooks' })).body;
+  it("refuses a listener's report of an unknown event's delivery that turning the drill off ended, saying so", async () => {
+    const listener = (await s.post('/sandbox/v1/webhook_listeners', { forward_url: 'http://localhost:3000/webhooks' }))
+      .body;
     await drill({ enabled: true });
     await s.authorized();
     const { deliveries } = (await s.get(`/sandbox/v1/webhook_listeners/${listener.id}/deliveries`)).body;
@@ -342,13 +510,17 @@ describe('deliveries under the drill', () => {
     const { delivery_id, claim_id } = unknown;
     const report = { delivery_id, claim_id, status: 204, latency_ms: 3, error: null };
     const late = await s.post(`/sandbox/v1/webhook_listeners/${listener.id}/attempts`, report);
-    expect([late.status, late.body]).toEqual([400, {
-      error: 'InvalidState',
-      message: `Listener ${listener.id} holds no delivery "${delivery_id}" under claim "${claim_id}": `
-        + 'that claim was never made, its attempt was reported already, its 30 s lease ran out and the delivery '
-        + 'is due again (or claimed again, under another claim id), or its delivery was ended since '
-        + '(turning the drill off ends its added_later deliveries).',
-    }]);
+    expect([late.status, late.body]).toEqual([
+      400,
+      {
+        error: 'InvalidState',
+        message:
+          `Listener ${listener.id} holds no delivery "${delivery_id}" under claim "${claim_id}": ` +
+          'that claim was never made, its attempt was reported already, its 30 s lease ran out and the delivery ' +
+          'is due again (or claimed again, under another claim id), or its delivery was ended since ' +
+          '(turning the drill off ends its added_later deliveries).',
+      },
+    ]);
   });
 
   it('queues nothing more when the drill is off', async () => {

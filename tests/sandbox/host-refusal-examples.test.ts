@@ -11,12 +11,14 @@ const helpers = loadDocument(SANDBOX_FILE);
 const app = buildSandbox({ store: createStore(openDatabase(':memory:')) });
 afterAll(() => app.close());
 
-interface Forbidden { content: { 'application/json': { examples: Record<string, { $ref?: string }> } } }
+interface Forbidden {
+  content: { 'application/json': { examples: Record<string, { $ref?: string }> } };
+}
 const forbidden = resolve<Forbidden>({ $ref: '#/components/responses/Forbidden' }, helpers);
 const examples = forbidden.content['application/json'].examples;
 const exampleValue = (name: string) => resolve<{ value: unknown }>(examples[name]!, helpers).value;
 
-describe('the Host refusal of the helpers\' document', () => {
+describe("the Host refusal of the helpers' document", () => {
   it('is declared by every helper', () => {
     const declares = (responses: Record<string, unknown>) =>
       (responses['403'] as { $ref?: string } | undefined)?.$ref === '#/components/responses/Forbidden';

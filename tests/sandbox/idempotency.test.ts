@@ -8,14 +8,19 @@ import { noCharges, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } f
 import { SANDBOX_API_KEY, startSandboxProcess } from '../../testkit/sandbox-process.js';
 
 let s: TestSandbox;
-beforeEach(() => { s = testSandbox(); });
+beforeEach(() => {
+  s = testSandbox();
+});
 afterEach(() => s.close());
 
-const rowsIn = (channel: string) => s.store.db.prepare('SELECT COUNT(*) FROM payment_sessions WHERE channel = ?').pluck().get(channel) as number;
+const rowsIn = (channel: string) =>
+  s.store.db.prepare('SELECT COUNT(*) FROM payment_sessions WHERE channel = ?').pluck().get(channel) as number;
 
 const create = (body: unknown, options = {}) => s.post('/payments/v1/create_payment_session', body, options);
-const keyed = (overrides: Record<string, unknown> = {}) => sessionRequest({ idempotency_key: 'order-A-1001', ...overrides });
-const countSessions = async () => (await s.get('/payments/v1/payment_sessions?page_size=100')).body.pagination.count as number;
+const keyed = (overrides: Record<string, unknown> = {}) =>
+  sessionRequest({ idempotency_key: 'order-A-1001', ...overrides });
+const countSessions = async () =>
+  (await s.get('/payments/v1/payment_sessions?page_size=100')).body.pagination.count as number;
 
 describe('rule 1: same key, same compared fields', () => {
   it('answers 200 with the same id and creates nothing', async () => {
@@ -61,10 +66,16 @@ describe('rule 1: same key, same compared fields', () => {
       // Rounds of 50 at once, each round with a key of its own: the race is on the first insert of each key.
       for (let round = 0; round < 10; round++) {
         const body = JSON.stringify(keyed({ idempotency_key: `race-${round}` }));
-        const replies = await Promise.all(Array.from({ length: 50 }, async (_, n) => {
-          const response = await fetch(`${sandboxes[n % 2]!.baseUrl}/payments/v1/create_payment_session`, { method: 'POST', headers, body });
-          return { status: response.status, body: (await response.json()) as { id?: string; error?: string } };
-        }));
+        const replies = await Promise.all(
+          Array.from({ length: 50 }, async (_, n) => {
+            const response = await fetch(`${sandboxes[n % 2]!.baseUrl}/payments/v1/create_payment_session`, {
+              method: 'POST',
+              headers,
+              body,
+            });
+            return { status: response.status, body: (await response.json()) as { id?: string; error?: string } };
+          }),
+        );
         expect({ round, refused: replies.filter((r) => r.status !== 200) }).toEqual({ round, refused: [] });
         const ids = new Set(replies.map((r) => r.body.id!));
         expect({ round, ids: ids.size }).toEqual({ round, ids: 1 });
@@ -72,7 +83,9 @@ describe('rule 1: same key, same compared fields', () => {
       }
       expect(created.size).toBe(10);
       for (const sandbox of sandboxes) {
-        const list = (await (await fetch(`${sandbox.baseUrl}/payments/v1/payment_sessions?page_size=100`, { headers })).json()) as { payment_sessions: Array<{ id: string }> };
+        const list = (await (
+          await fetch(`${sandbox.baseUrl}/payments/v1/payment_sessions?page_size=100`, { headers })
+        ).json()) as { payment_sessions: Array<{ id: string }> };
         expect(new Set(list.payment_sessions.map((p) => p.id))).toEqual(created);
         expect(list.payment_sessions).toHaveLength(10);
       }
@@ -90,9 +103,23 @@ describe('rule 2 and 3: a different compared field', () => {
     ['success_url', { success_url: 'https://shop.example/other' }],
     ['failure_url', { failure_url: 'https://shop.example/other' }],
     ['kind', { kind: 'authorization' }],
-    ['order_items.name', { order_items: sessionRequest().order_items.map((i, n) => (n === 0 ? { ...i, name: 'Cuff' } : i)) }],
-    ['order_items.sku', { order_items: sessionRequest().order_items.map((i, n) => (n === 1 ? { ...i, sku: 'TH-11' } : i)) }],
-    ['order_items.amount_details', { order_items: sessionRequest().order_items.map((i, n) => (n === 0 ? { ...i, amount_details: { total_additional_charges: 0, total_discounts: -400 } } : i)), total_amount: 7899 }],
+    [
+      'order_items.name',
+      { order_items: sessionRequest().order_items.map((i, n) => (n === 0 ? { ...i, name: 'Cuff' } : i)) },
+    ],
+    [
+      'order_items.sku',
+      { order_items: sessionRequest().order_items.map((i, n) => (n === 1 ? { ...i, sku: 'TH-11' } : i)) },
+    ],
+    [
+      'order_items.amount_details',
+      {
+        order_items: sessionRequest().order_items.map((i, n) =>
+          n === 0 ? { ...i, amount_details: { total_additional_charges: 0, total_discounts: -400 } } : i,
+        ),
+        total_amount: 7899,
+      },
+    ],
   ])('answers IdempotencyViolation naming %s', async (field, overrides) => {
     await create(keyed());
     const { status, body } = await create(keyed(overrides));
@@ -105,8 +132,11 @@ describe('rule 2 and 3: a different compared field', () => {
     await create(keyed());
     const items = sessionRequest().order_items.map((i) => ({ ...i, quantity: i.quantity + 1, price: i.price + 1 }));
     const total = items.reduce((sum, i) => sum + i.quantity * i.price + i.amount_details.total_discounts, 800);
-    const { body } = await create(keyed({ order_items: items, total_amount: total, success_url: 'https://shop.example/x' }));
-    for (const field of ['total_amount', 'success_url', 'order_items.quantity', 'order_items.price']) expect(body.message).toContain(field);
+    const { body } = await create(
+      keyed({ order_items: items, total_amount: total, success_url: 'https://shop.example/x' }),
+    );
+    for (const field of ['total_amount', 'success_url', 'order_items.quantity', 'order_items.price'])
+      expect(body.message).toContain(field);
     expect(body.message).not.toContain('order_items.name');
   });
 
@@ -119,7 +149,10 @@ describe('rule 2 and 3: a different compared field', () => {
     // Without payment_token on the retry: not compared, so the original comes back.
     expect((await create(keyed())).body.id).toBe(first.body.id);
     const other = await create(keyed({ payment_token: 'ptok_other' }));
-    expect({ error: other.body.error, named: other.body.message.includes('payment_token') }).toEqual({ error: 'IdempotencyViolation', named: true });
+    expect({ error: other.body.error, named: other.body.message.includes('payment_token') }).toEqual({
+      error: 'IdempotencyViolation',
+      named: true,
+    });
   });
 
   it('a charge with a payment_token ignores customer_email: the exact retry, then one that drops or changes the email, return the original', async () => {
@@ -134,10 +167,16 @@ describe('rule 2 and 3: a different compared field', () => {
     // The email is ignored with a token, so leaving it out, or giving another, diverges on nothing.
     const { customer_email: _email, customer_name: _name, ...withoutIdentity } = charge;
     expect(await create(withoutIdentity)).toMatchObject({ status: 200, body: { id: first.body.id } });
-    expect(await create({ ...charge, customer_email: 'someone.else@example.com' })).toMatchObject({ status: 200, body: { id: first.body.id } });
+    expect(await create({ ...charge, customer_email: 'someone.else@example.com' })).toMatchObject({
+      status: 200,
+      body: { id: first.body.id },
+    });
     // Without the token on the retry too (payment_token is compared only when the retry carries it).
     const { payment_token: _token, ...noToken } = withoutIdentity as Record<string, unknown>;
-    expect(await create({ ...noToken, customer_email: 'someone.else@example.com' })).toMatchObject({ status: 200, body: { id: first.body.id } });
+    expect(await create({ ...noToken, customer_email: 'someone.else@example.com' })).toMatchObject({
+      status: 200,
+      body: { id: first.body.id },
+    });
     expect(await countSessions()).toBe(2);
   });
 
@@ -153,12 +192,24 @@ describe('rule 2 and 3: a different compared field', () => {
   });
 
   it('compares display_next_bill_info and is_free_trial when the original was a free trial', async () => {
-    const trial = { total_amount: 0, amount_details: noCharges, tokenize: true, display_next_bill_info: { total_amount: 2500, date: '2026-12-21' }, order_items: [{ name: 'Trial', quantity: 1, price: 0, amount_details: noCharges }] };
+    const trial = {
+      total_amount: 0,
+      amount_details: noCharges,
+      tokenize: true,
+      display_next_bill_info: { total_amount: 2500, date: '2026-12-21' },
+      order_items: [{ name: 'Trial', quantity: 1, price: 0, amount_details: noCharges }],
+    };
     await create(keyed(trial));
     const later = await create(keyed({ ...trial, display_next_bill_info: { total_amount: 2500, date: '2027-01-21' } }));
     expect(later.body.message).toContain('display_next_bill_info.date');
     const { display_next_bill_info: _dropped, ...notTrial } = trial;
-    const dropped = await create(keyed({ ...notTrial, total_amount: 1, order_items: [{ name: 'Trial', quantity: 1, price: 1, amount_details: noCharges }] }));
+    const dropped = await create(
+      keyed({
+        ...notTrial,
+        total_amount: 1,
+        order_items: [{ name: 'Trial', quantity: 1, price: 1, amount_details: noCharges }],
+      }),
+    );
     expect(dropped.body.error).toBe('IdempotencyViolation');
     expect(dropped.body.message).toContain('is_free_trial');
   });
@@ -166,38 +217,72 @@ describe('rule 2 and 3: a different compared field', () => {
 
 describe('rule 4: fields that are not compared', () => {
   it('does not compare tokenize: a free-trial retry without it, or with false, returns the original, while the same body without a key is refused', async () => {
-    const trial = { total_amount: 0, amount_details: noCharges, tokenize: true, display_next_bill_info: { total_amount: 2500, date: '2026-12-21' }, order_items: [{ name: 'Trial', quantity: 1, price: 0, amount_details: noCharges }] };
+    const trial = {
+      total_amount: 0,
+      amount_details: noCharges,
+      tokenize: true,
+      display_next_bill_info: { total_amount: 2500, date: '2026-12-21' },
+      order_items: [{ name: 'Trial', quantity: 1, price: 0, amount_details: noCharges }],
+    };
     const { tokenize: _left, ...withoutTokenize } = trial;
     const first = await create(keyed(trial));
     expect(first.status).toBe(200);
     expect((await create(keyed(withoutTokenize))).body.id).toBe(first.body.id);
     expect((await create(keyed({ ...trial, tokenize: false }))).body.id).toBe(first.body.id);
     const unkeyed = await create(sessionRequest(withoutTokenize));
-    expect({ status: unkeyed.status, error: unkeyed.body.error }).toEqual({ status: 400, error: 'MissingRequiredParameter' });
+    expect({ status: unkeyed.status, error: unkeyed.body.error }).toEqual({
+      status: 400,
+      error: 'MissingRequiredParameter',
+    });
     expect(await countSessions()).toBe(1);
   });
 
   it('returns the original session and applies none of the new values', async () => {
     const first = await create(keyed());
-    const again = await create(keyed({ customer_name: 'J. Doe', metadata: '{"order_id":"CHANGED"}', customer_state: 'NY', survey_config: { x: 1 }, billing_address: { city: 'Albany' }, request_multicapture: true, test_config: { y: 2 } }));
+    const again = await create(
+      keyed({
+        customer_name: 'J. Doe',
+        metadata: '{"order_id":"CHANGED"}',
+        customer_state: 'NY',
+        survey_config: { x: 1 },
+        billing_address: { city: 'Albany' },
+        request_multicapture: true,
+        test_config: { y: 2 },
+      }),
+    );
     expect(again.body.id).toBe(first.body.id);
     expect((await s.detail(first.body.id)).body.metadata).toBe('{"order_id":"A-1001"}');
   });
 
   it('rule 4: a retry whose ignored fields break the schema still returns the original session', async () => {
     const first = await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'k-rule4' }));
-    const retry = await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'k-rule4', customer_state: 'California', metadata: { a: 1 } }));
+    const retry = await s.post(
+      '/payments/v1/create_payment_session',
+      sessionRequest({ idempotency_key: 'k-rule4', customer_state: 'California', metadata: { a: 1 } }),
+    );
     expect({ status: retry.status, id: retry.body.id }).toEqual({ status: 200, id: first.body.id });
     expect((await s.detail(first.body.id)).body.metadata).toBe('{"order_id":"A-1001"}');
     expect(rowsIn('dev')).toBe(1);
   });
 
   it('rule 4 does not excuse a bad ignored field without an original, nor a bad compared field', async () => {
-    const fresh = await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'k-new', metadata: { a: 1 } }));
-    expect({ status: fresh.status, error: fresh.body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+    const fresh = await s.post(
+      '/payments/v1/create_payment_session',
+      sessionRequest({ idempotency_key: 'k-new', metadata: { a: 1 } }),
+    );
+    expect({ status: fresh.status, error: fresh.body.error }).toEqual({
+      status: 400,
+      error: 'InvalidRequestParameter',
+    });
     await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'k-cmp' }));
-    const compared = await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'k-cmp', customer_email: 'not an email' }));
-    expect({ status: compared.status, error: compared.body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+    const compared = await s.post(
+      '/payments/v1/create_payment_session',
+      sessionRequest({ idempotency_key: 'k-cmp', customer_email: 'not an email' }),
+    );
+    expect({ status: compared.status, error: compared.body.error }).toEqual({
+      status: 400,
+      error: 'InvalidRequestParameter',
+    });
   });
 });
 
@@ -206,34 +291,70 @@ describe('the bounds of an idempotency key', () => {
   /** Each operation that takes a key, called with `key`, on a fresh subject; and the code it refuses a bad key with. */
   const operations: Array<[string, string, (key: string) => Promise<{ status: number; body: any }>]> = [
     ['create payment session', 'InvalidRequestParameter', (key) => create(sessionRequest({ idempotency_key: key }))],
-    ['capture', 'MissingField', async (key) => s.post(`${s.session(await s.authorized())}/capture`, { total_amount: 1000, idempotency_key: key })],
-    ['void', 'MissingField', async (key) => s.post(`${s.session(await s.authorized())}/void`, { idempotency_key: key })],
-    ['refund', 'MissingField', async (key) => s.post('/payments/v1/refund', { payment_id: await s.capturedOneTime(), amount: 100, idempotency_key: key, reason: 'customer_request' })],
-    ['create payment token', 'ValidationError', (key) => s.post('/api/v1/payment_tokens/create', { success_url: 'https://a.example/ok', failure_url: 'https://a.example/ko', idempotency_key: key })],
+    [
+      'capture',
+      'MissingField',
+      async (key) => s.post(`${s.session(await s.authorized())}/capture`, { total_amount: 1000, idempotency_key: key }),
+    ],
+    [
+      'void',
+      'MissingField',
+      async (key) => s.post(`${s.session(await s.authorized())}/void`, { idempotency_key: key }),
+    ],
+    [
+      'refund',
+      'MissingField',
+      async (key) =>
+        s.post('/payments/v1/refund', {
+          payment_id: await s.capturedOneTime(),
+          amount: 100,
+          idempotency_key: key,
+          reason: 'customer_request',
+        }),
+    ],
+    [
+      'create payment token',
+      'ValidationError',
+      (key) =>
+        s.post('/api/v1/payment_tokens/create', {
+          success_url: 'https://a.example/ok',
+          failure_url: 'https://a.example/ko',
+          idempotency_key: key,
+        }),
+    ],
   ];
 
   it('an empty key is refused, and stores nothing', async () => {
     const refused = await create(sessionRequest({ idempotency_key: '' }));
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({ error: 'InvalidRequestParameter', message: expect.stringContaining('idempotency_key must NOT have fewer than 1 characters') });
+    expect(refused.body).toEqual({
+      error: 'InvalidRequestParameter',
+      message: expect.stringContaining('idempotency_key must NOT have fewer than 1 characters'),
+    });
     expect(await countSessions()).toBe(0);
   });
 
   it('a 200 KB key is refused', async () => {
     const refused = await create(sessionRequest({ idempotency_key: 'k'.repeat(200 * 1024) }));
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({ error: 'InvalidRequestParameter', message: expect.stringContaining('idempotency_key must NOT have more than 255 characters') });
+    expect(refused.body).toEqual({
+      error: 'InvalidRequestParameter',
+      message: expect.stringContaining('idempotency_key must NOT have more than 255 characters'),
+    });
     expect(await countSessions()).toBe(0);
   });
 
-  it.each(operations)('%s refuses an empty key and a key of 256 characters with %s, and takes one of 255', async (_name, code, call) => {
-    for (const key of ['', `${LONGEST}k`]) {
-      const refused = await call(key);
-      expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 400, error: code });
-    }
-    const taken = await call(LONGEST);
-    expect(taken.status).toBe(200);
-  });
+  it.each(operations)(
+    '%s refuses an empty key and a key of 256 characters with %s, and takes one of 255',
+    async (_name, code, call) => {
+      for (const key of ['', `${LONGEST}k`]) {
+        const refused = await call(key);
+        expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 400, error: code });
+      }
+      const taken = await call(LONGEST);
+      expect(taken.status).toBe(200);
+    },
+  );
 });
 
 describe('keys that are not valid Unicode', () => {
@@ -244,7 +365,10 @@ describe('keys that are not valid Unicode', () => {
       const raw = JSON.stringify(sessionRequest({ total_amount: 1000 })).replace('{', `{"idempotency_key":"${key}",`);
       const refused = await s.call('POST', '/payments/v1/create_payment_session', { raw });
       expect(refused.status).toBe(400);
-      expect(refused.body).toEqual({ error: 'InvalidRequestParameter', message: expect.stringContaining('holds a string that is not valid Unicode at idempotency_key') });
+      expect(refused.body).toEqual({
+        error: 'InvalidRequestParameter',
+        message: expect.stringContaining('holds a string that is not valid Unicode at idempotency_key'),
+      });
     }
     expect(await countSessions()).toBe(0);
     // A surrogate pair, escaped, is a character like any other, and U+FFFD a key of its own.
@@ -255,15 +379,17 @@ describe('keys that are not valid Unicode', () => {
     expect((await create(sessionRequest({ idempotency_key: 'key-\uFFFD' }))).body.id).not.toBe(first.body.id);
   });
 
-  it('anywhere in a body, key or value, with the operation\'s own code', async () => {
-    const capture = await s.call('POST', `${s.session(await s.authorized())}/capture`, { raw: '{"total_amount": 1000, "idempotency_key": "ok", "note": {"\\udfff": 1}}' });
+  it("anywhere in a body, key or value, with the operation's own code", async () => {
+    const capture = await s.call('POST', `${s.session(await s.authorized())}/capture`, {
+      raw: '{"total_amount": 1000, "idempotency_key": "ok", "note": {"\\udfff": 1}}',
+    });
     expect({ status: capture.status, error: capture.body.error }).toEqual({ status: 400, error: 'MissingField' });
     // The path names the key as valid text: the answer never carries the lone surrogate back.
     expect(capture.body.message).toContain('not valid Unicode at note.\uFFFD');
   });
 });
 
-describe('a retry that changes the body under the same key (the sandbox\'s stated choice: the first result)', () => {
+describe("a retry that changes the body under the same key (the sandbox's stated choice: the first result)", () => {
   it('a capture retried with another amount answers 200 with the first capture, and captures nothing more', async () => {
     const id = await s.authorized();
     const first = await s.post(`${s.session(id)}/capture`, { total_amount: 3000, idempotency_key: 'cap-1' });
@@ -274,8 +400,18 @@ describe('a retry that changes the body under the same key (the sandbox\'s state
 
   it('a refund retried with another amount and reason answers 200 with the first refund, and refunds nothing more', async () => {
     const id = await s.capturedOneTime();
-    const first = await s.post('/payments/v1/refund', { payment_id: id, amount: 1000, idempotency_key: 'rf-1', reason: 'customer_request' });
-    const retry = await s.post('/payments/v1/refund', { payment_id: id, amount: 2500, idempotency_key: 'rf-1', reason: 'duplicate_payment' });
+    const first = await s.post('/payments/v1/refund', {
+      payment_id: id,
+      amount: 1000,
+      idempotency_key: 'rf-1',
+      reason: 'customer_request',
+    });
+    const retry = await s.post('/payments/v1/refund', {
+      payment_id: id,
+      amount: 2500,
+      idempotency_key: 'rf-1',
+      reason: 'duplicate_payment',
+    });
     expect({ status: retry.status, body: retry.body }).toEqual({ status: 200, body: first.body });
     const listed = await s.get(`/payments/v1/payment_sessions?search=${id}&summarize_refunds=true`);
     expect(listed.body.payment_sessions[0].refund_amount).toBe(1000);
@@ -283,8 +419,15 @@ describe('a retry that changes the body under the same key (the sandbox\'s state
 
   it('the contract marks both as inferred', async () => {
     const { contract } = await import('../../testkit/contract.js');
-    const schemas = contract.components.schemas as Record<string, { properties: Record<string, Record<string, string>> }>;
-    expect(schemas.CapturePaymentSessionRequest!.properties.idempotency_key!['x-undocumented']).toMatch(/another total_amount/);
-    expect(schemas.CreateRefundRequest!.properties.idempotency_key!['x-undocumented']).toMatch(/another amount or reason/);
+    const schemas = contract.components.schemas as Record<
+      string,
+      { properties: Record<string, Record<string, string>> }
+    >;
+    expect(schemas.CapturePaymentSessionRequest!.properties.idempotency_key!['x-undocumented']).toMatch(
+      /another total_amount/,
+    );
+    expect(schemas.CreateRefundRequest!.properties.idempotency_key!['x-undocumented']).toMatch(
+      /another amount or reason/,
+    );
   });
 });

@@ -6,7 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
-beforeEach(() => { s = testSandbox(); });
+beforeEach(() => {
+  s = testSandbox();
+});
 afterEach(() => s.close());
 
 describe('an empty query value is not an absent one', () => {
@@ -69,7 +71,7 @@ describe('page_size is at most 1000 on every list, as the document says', () => 
     '/api/v1/payment_tokens?page_size=1001',
     '/api/v1/product_catalog/items/list?page_size=1001',
     '/payments/v1/payment_sessions?page_size=1001',
-  ])('GET %s answers the list\'s 400', async (url) => {
+  ])("GET %s answers the list's 400", async (url) => {
     const { status, body } = await s.get(url);
     expect({ status, error: body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
     expect(body.message).toContain('page_size');
@@ -78,11 +80,18 @@ describe('page_size is at most 1000 on every list, as the document says', () => 
 
   it('the document declares the bound, marked inferred, on every list that has a page_size', async () => {
     const contract = (await import('../../generated/openapi.json', { with: { type: 'json' } })).default as any;
-    const lists = Object.values<any>(contract.paths).flatMap((item) => Object.values<any>(item))
-      .filter((operation) => (operation.parameters ?? []).some((p: any) => p.$ref === '#/components/parameters/PageSize'))
+    const lists = Object.values<any>(contract.paths)
+      .flatMap((item) => Object.values<any>(item))
+      .filter((operation) =>
+        (operation.parameters ?? []).some((p: any) => p.$ref === '#/components/parameters/PageSize'),
+      )
       .map((operation) => operation.operationId);
     expect(lists.sort()).toEqual(['listCatalogItems', 'listPaymentSessions', 'listPaymentTokens']);
-    expect(contract.components.parameters.PageSize.schema).toMatchObject({ minimum: 1, maximum: 1000, 'x-inferred-bounds': ['minimum', 'maximum'] });
+    expect(contract.components.parameters.PageSize.schema).toMatchObject({
+      minimum: 1,
+      maximum: 1000,
+      'x-inferred-bounds': ['minimum', 'maximum'],
+    });
   });
 
   it('refuses a page_size above 1000 and a page past int64 on the session list', async () => {
@@ -98,13 +107,18 @@ describe('a search or a date-time at the edge of what the list reads', () => {
     await s.createSession();
     for (const search of ['ab%00', 'jan%00e', '%00abc']) {
       const reply = await s.get(`/payments/v1/payment_sessions?search=${search}`);
-      expect({ search, status: reply.status, count: reply.body.pagination.count }).toEqual({ search, status: 200, count: 0 });
+      expect({ search, status: reply.status, count: reply.body.pagination.count }).toEqual({
+        search,
+        status: 200,
+        count: 0,
+      });
     }
   });
 
   it('a date-time whose offset carries it past year 9999 still compares as the instant it is', async () => {
     await s.createSession();
-    const count = async (query: string) => (await s.get(`/payments/v1/payment_sessions?${query}`)).body.pagination.count;
+    const count = async (query: string) =>
+      (await s.get(`/payments/v1/payment_sessions?${query}`)).body.pagination.count;
     expect(await count('created_on_end=9999-12-31T23:59:59-01:00')).toBe(1);
     expect(await count('created_on_start=9999-12-31T23:59:59-01:00')).toBe(0);
     expect(await count('created_on_start=0000-01-01T00:00:00%2B01:00')).toBe(1);

@@ -22,20 +22,39 @@ describe('an operation without a handler', () => {
     registerJsonParser(app);
     registerAuth(app, DEFAULT_API_KEYS);
     registerOperations(app, {
-      validators: new SchemaValidators(loadDocument(CONTRACT_FILE)), handlers: {}, codesFor: codesOf, store, ids: randomIds, publicUrl: () => 'http://127.0.0.1',
+      validators: new SchemaValidators(loadDocument(CONTRACT_FILE)),
+      handlers: {},
+      codesFor: codesOf,
+      store,
+      ids: randomIds,
+      publicUrl: () => 'http://127.0.0.1',
     });
     await app.ready();
     return app;
   }
   it.each([
-    ['a valid body', { payload: JSON.stringify({ success_url: 'https://a.example', failure_url: 'https://a.example' }), headers: { 'content-type': 'application/json' } }],
+    [
+      'a valid body',
+      {
+        payload: JSON.stringify({ success_url: 'https://a.example', failure_url: 'https://a.example' }),
+        headers: { 'content-type': 'application/json' },
+      },
+    ],
     ['an empty Content-Type', { payload: '{"x":1}', headers: { 'content-type': '' } }],
-    ['a body over the size limit', { payload: JSON.stringify({ x: 'y'.repeat(300 * 1024) }), headers: { 'content-type': 'application/json' } }],
+    [
+      'a body over the size limit',
+      { payload: JSON.stringify({ x: 'y'.repeat(300 * 1024) }), headers: { 'content-type': 'application/json' } },
+    ],
     ['malformed JSON', { payload: '{', headers: { 'content-type': 'application/json' } }],
     ['a form body', { payload: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }],
   ])('answers 501 NotImplemented for %s', async (_case, options) => {
     const app = await handlerless();
-    const reply = await app.inject({ method: 'POST', url: '/api/v1/payment_tokens/create', headers: { ...options.headers, 'x-service-api-key': 'sandbox-dev-key' }, payload: options.payload });
+    const reply = await app.inject({
+      method: 'POST',
+      url: '/api/v1/payment_tokens/create',
+      headers: { ...options.headers, 'x-service-api-key': 'sandbox-dev-key' },
+      payload: options.payload,
+    });
     expect({ status: reply.statusCode, error: reply.json().error }).toEqual({ status: 501, error: 'NotImplemented' });
     await app.close();
   });

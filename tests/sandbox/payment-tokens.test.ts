@@ -8,7 +8,9 @@ import { searchTakesTurn } from '../../src/sandbox/http/turns.js';
 import { noCharges, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
-beforeEach(() => { s = testSandbox(); });
+beforeEach(() => {
+  s = testSandbox();
+});
 afterEach(() => s.close());
 
 const DAY = 24 * 60 * 60;
@@ -20,31 +22,57 @@ const setupRequest = (overrides: Record<string, unknown> = {}) => ({
   metadata: '{"plan":"monthly"}',
   ...overrides,
 });
-const createToken = (overrides: Record<string, unknown> = {}, options = {}) => s.post('/api/v1/payment_tokens/create', setupRequest(overrides), options);
-const complete = (id: string, answers?: Record<string, unknown>, options = {}) => s.post(`/sandbox/v1/provision_requests/${id}/complete`, answers, options);
-const decide = (id: string, decision: 'approve' | 'reject', extra: Record<string, unknown> = {}) => s.post(`/sandbox/v1/provision_requests/${id}/letter`, { decision, ...extra });
+const createToken = (overrides: Record<string, unknown> = {}, options = {}) =>
+  s.post('/api/v1/payment_tokens/create', setupRequest(overrides), options);
+const complete = (id: string, answers?: Record<string, unknown>, options = {}) =>
+  s.post(`/sandbox/v1/provision_requests/${id}/complete`, answers, options);
+const decide = (id: string, decision: 'approve' | 'reject', extra: Record<string, unknown> = {}) =>
+  s.post(`/sandbox/v1/provision_requests/${id}/letter`, { decision, ...extra });
 const eligibility = (id: string, options = {}) => s.get(`/api/v1/eligibility/provision_request/${id}`, options);
 const provisionRequest = (id: string, options = {}) => s.get(`/api/v1/payment_tokens/provision_request/${id}`, options);
 const retrieve = (token: string, options = {}) => s.get(`/api/v1/payment_tokens/${encodeURIComponent(token)}`, options);
 const list = (query = '', options = {}) => s.get(`/api/v1/payment_tokens${query}`, options);
-const update = (token: string, body: unknown) => s.post(`/api/v1/payment_tokens/${encodeURIComponent(token)}/update`, body);
+const update = (token: string, body: unknown) =>
+  s.post(`/api/v1/payment_tokens/${encodeURIComponent(token)}/update`, body);
 const clock = async () => (await s.get('/sandbox/v1/clock')).body.now as string;
 const advance = (seconds: number) => s.post('/sandbox/v1/clock/advance', { seconds });
 
 /** A token provisioned through a setup whose letter is approved at once. */
-async function provisioned(overrides: Record<string, unknown> = {}, answers: Record<string, unknown> = { letter: 'approved' }) {
+async function provisioned(
+  overrides: Record<string, unknown> = {},
+  answers: Record<string, unknown> = { letter: 'approved' },
+) {
   const { body } = await createToken(overrides);
   const done = await complete(body.provision_token_request_id, answers);
   expect(done.body.status).toBe('provisioned');
   return { requestId: body.provision_token_request_id as string, token: done.body.payment_token as string };
 }
 
-const massageGun = { name: 'Percussion massage gun', sku: 'MSG-GUN-1', quantity: 1, price: 19900, amount_details: noCharges };
+const massageGun = {
+  name: 'Percussion massage gun',
+  sku: 'MSG-GUN-1',
+  quantity: 1,
+  price: 19900,
+  amount_details: noCharges,
+};
 const vitaminD = { name: 'Vitamin D3 2000 IU', sku: 'VITD-2000', quantity: 1, price: 1500, amount_details: noCharges };
-const charge = (token: string, items?: unknown[]) => s.post('/payments/v1/create_payment_session', sessionRequest({
-  payment_token: token,
-  ...(items ? { order_items: items, amount_details: noCharges, total_amount: (items as Array<{ price: number; quantity: number }>).reduce((sum, i) => sum + i.price * i.quantity, 0) } : {}),
-}));
+const charge = (token: string, items?: unknown[]) =>
+  s.post(
+    '/payments/v1/create_payment_session',
+    sessionRequest({
+      payment_token: token,
+      ...(items
+        ? {
+            order_items: items,
+            amount_details: noCharges,
+            total_amount: (items as Array<{ price: number; quantity: number }>).reduce(
+              (sum, i) => sum + i.price * i.quantity,
+              0,
+            ),
+          }
+        : {}),
+    }),
+  );
 const requestIdOf = (redirectUrl: string) => new URL(redirectUrl).pathname.split('/').pop()!;
 
 describe('create payment token', () => {
@@ -56,11 +84,16 @@ describe('create payment token', () => {
     const page = await s.call('GET', new URL(body.redirect_url).pathname);
     expect(page.status).toBe(200);
     expect(page.body).toContain('Health survey');
-    expect((await provisionRequest(body.provision_token_request_id)).body).toEqual({ payment_token: null, metadata: '{"plan":"monthly"}' });
+    expect((await provisionRequest(body.provision_token_request_id)).body).toEqual({
+      payment_token: null,
+      metadata: '{"plan":"monthly"}',
+    });
   });
 
   it('makes the redirect iframe-compatible with use_iframe', async () => {
-    expect((await createToken({ use_iframe: true })).body.redirect_url).toMatch(/\/checkout\/setup\/[0-9a-f-]{36}\?mode=iframe$/);
+    expect((await createToken({ use_iframe: true })).body.redirect_url).toMatch(
+      /\/checkout\/setup\/[0-9a-f-]{36}\?mode=iframe$/,
+    );
   });
 
   it.each(['success_url', 'failure_url'])('answers MissingField naming %s when it is absent', async (field) => {
@@ -104,7 +137,11 @@ describe('create payment token', () => {
 
   it('answers IdempotencyViolation naming every parameter that differs under the same key', async () => {
     await createToken({ idempotency_key: 'setup-2' });
-    const reply = await createToken({ idempotency_key: 'setup-2', failure_url: 'https://shop.example/other', metadata: '{"plan":"yearly"}' });
+    const reply = await createToken({
+      idempotency_key: 'setup-2',
+      failure_url: 'https://shop.example/other',
+      metadata: '{"plan":"yearly"}',
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.error).toBe('IdempotencyViolation');
     expect(reply.body.message).toContain('failure_url, metadata');
@@ -117,7 +154,9 @@ describe('create payment token', () => {
     expect(reply.status).toBe(400);
     expect(reply.body.error).toBe('IdempotencyViolation');
     expect(reply.body.message).toContain('update payment token');
-    expect((await createToken({ idempotency_key: 'setup-3' })).body.provision_token_request_id).toBe(body.provision_token_request_id);
+    expect((await createToken({ idempotency_key: 'setup-3' })).body.provision_token_request_id).toBe(
+      body.provision_token_request_id,
+    );
   });
 
   it('answers WaitingForVerification while the letter of that email is with the clinician', async () => {
@@ -146,16 +185,26 @@ describe('create payment token', () => {
 });
 
 describe('an email is checked the same way on every create', () => {
-  const token = (body: Record<string, unknown>) => s.post('/api/v1/payment_tokens/create', {
-    success_url: 'https://shop.example/ok', failure_url: 'https://shop.example/ko', idempotency_key: 'tok-email', ...body,
-  });
+  const token = (body: Record<string, unknown>) =>
+    s.post('/api/v1/payment_tokens/create', {
+      success_url: 'https://shop.example/ok',
+      failure_url: 'https://shop.example/ko',
+      idempotency_key: 'tok-email',
+      ...body,
+    });
 
   it('create payment token refuses "not-an-email" with ValidationError, as create payment session refuses it', async () => {
     const refused = await token({ customer_email: 'not-an-email' });
     expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 400, error: 'ValidationError' });
     expect(refused.body.message).toContain('customer_email');
-    const session = await s.post('/payments/v1/create_payment_session', sessionRequest({ customer_email: 'not-an-email' }));
-    expect({ status: session.status, error: session.body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+    const session = await s.post(
+      '/payments/v1/create_payment_session',
+      sessionRequest({ customer_email: 'not-an-email' }),
+    );
+    expect({ status: session.status, error: session.body.error }).toEqual({
+      status: 400,
+      error: 'InvalidRequestParameter',
+    });
   });
 
   it('accepts the emails create payment session accepts', async () => {
@@ -166,30 +215,50 @@ describe('an email is checked the same way on every create', () => {
 describe('the provision request, the race between redirect and webhook, and eligibility', () => {
   it('before the survey: no token, no items, never_requested', async () => {
     const { body } = await createToken();
-    expect((await eligibility(body.provision_token_request_id)).body).toEqual({ items: [], eligibility_status: 'never_requested', lmn_expires_at: null });
+    expect((await eligibility(body.provision_token_request_id)).body).toEqual({
+      items: [],
+      eligibility_status: 'never_requested',
+      lmn_expires_at: null,
+    });
   });
 
   it('a letter pending: the customer is redirected to success_url before any token exists; the partner polls until the webhook', async () => {
     const { body } = await createToken();
     const id = body.provision_token_request_id;
     const done = await complete(id, { letter: 'pending' });
-    expect(done.body).toMatchObject({ status: 'awaiting_letter', payment_token: null, redirect_url: 'https://shop.example/subscriptions/setup/done' });
+    expect(done.body).toMatchObject({
+      status: 'awaiting_letter',
+      payment_token: null,
+      redirect_url: 'https://shop.example/subscriptions/setup/done',
+    });
     // The redirect has happened; the webhook has not.
     expect(await s.outbox('payment_token.updated')).toEqual([]);
     expect((await provisionRequest(id)).body.payment_token).toBeNull();
-    expect((await eligibility(id)).body).toEqual({ items: ['MSG-GUN-1', 'VITD-2000', 'WLP-12'], eligibility_status: 'pending', lmn_expires_at: null });
+    expect((await eligibility(id)).body).toEqual({
+      items: ['MSG-GUN-1', 'VITD-2000', 'WLP-12'],
+      eligibility_status: 'pending',
+      lmn_expires_at: null,
+    });
 
     const approved = await decide(id, 'approve', { lmn_expires_at: '2099-06-30' });
     const token = approved.body.payment_token;
     expect(token).toMatch(/^ptok_/);
     const [event] = await s.outbox('payment_token.updated');
     expect(event!.payload.data).toEqual({
-      payment_token: token, provision_token_request_id: id, lmn_expires_at: '2099-06-30',
-      customer_email: 'Pat.Lee@example.com', customer_name: 'Pat Lee', metadata: '{"plan":"monthly"}',
+      payment_token: token,
+      provision_token_request_id: id,
+      lmn_expires_at: '2099-06-30',
+      customer_email: 'Pat.Lee@example.com',
+      customer_name: 'Pat Lee',
+      metadata: '{"plan":"monthly"}',
     });
     expect(event!.payload.webhook_delivery_id).toMatch(/^dlv_[0-9a-f]{32}$/);
     expect((await provisionRequest(id)).body).toEqual({ payment_token: token, metadata: '{"plan":"monthly"}' });
-    expect((await eligibility(id)).body).toEqual({ items: ['BPM-200', 'TH-10', 'FAK-50', 'MSG-GUN-1', 'VITD-2000', 'WLP-12'], eligibility_status: 'approved', lmn_expires_at: '2099-06-30' });
+    expect((await eligibility(id)).body).toEqual({
+      items: ['BPM-200', 'TH-10', 'FAK-50', 'MSG-GUN-1', 'VITD-2000', 'WLP-12'],
+      eligibility_status: 'approved',
+      lmn_expires_at: '2099-06-30',
+    });
   });
 
   it('a letter approved at once: the webhook is queued with the redirect, in the same step', async () => {
@@ -200,26 +269,45 @@ describe('the provision request, the race between redirect and webhook, and elig
 
   it('covers only the items the survey named, intersected with the catalog', async () => {
     const { body } = await createToken();
-    await complete(body.provision_token_request_id, { skus: ['VITD-2000', 'NOT-IN-CATALOG', 'BPM-200'], letter: 'pending' });
+    await complete(body.provision_token_request_id, {
+      skus: ['VITD-2000', 'NOT-IN-CATALOG', 'BPM-200'],
+      letter: 'pending',
+    });
     expect((await eligibility(body.provision_token_request_id)).body.items).toEqual(['VITD-2000']);
   });
 
   it('pending: the prediction stays intersected with the catalog, whatever a review decides meanwhile; empty only before the survey', async () => {
     const { body } = await createToken();
     const id = body.provision_token_request_id;
-    expect((await eligibility(id)).body).toEqual({ items: [], eligibility_status: 'never_requested', lmn_expires_at: null });
+    expect((await eligibility(id)).body).toEqual({
+      items: [],
+      eligibility_status: 'never_requested',
+      lmn_expires_at: null,
+    });
     await complete(id, { skus: ['MSG-GUN-1'], letter: 'pending' });
-    expect((await eligibility(id)).body).toEqual({ items: ['MSG-GUN-1'], eligibility_status: 'pending', lmn_expires_at: null });
+    expect((await eligibility(id)).body).toEqual({
+      items: ['MSG-GUN-1'],
+      eligibility_status: 'pending',
+      lmn_expires_at: null,
+    });
     // The item reviewed ineligible is still in the partner's catalog: the prediction keeps it.
     await s.post('/sandbox/v1/catalog/items/review', { sku: 'MSG-GUN-1', eligibility: 'ineligible' });
-    expect((await eligibility(id)).body).toEqual({ items: ['MSG-GUN-1'], eligibility_status: 'pending', lmn_expires_at: null });
+    expect((await eligibility(id)).body).toEqual({
+      items: ['MSG-GUN-1'],
+      eligibility_status: 'pending',
+      lmn_expires_at: null,
+    });
   });
 
   it('no item needs a letter: the token is issued at once and eligibility stays never_requested, with the eligible items', async () => {
     const { body } = await createToken();
     const done = await complete(body.provision_token_request_id, { skus: [] });
     expect(done.body).toMatchObject({ status: 'provisioned', letter: null });
-    expect((await eligibility(body.provision_token_request_id)).body).toEqual({ items: ['BPM-200', 'TH-10', 'FAK-50'], eligibility_status: 'never_requested', lmn_expires_at: null });
+    expect((await eligibility(body.provision_token_request_id)).body).toEqual({
+      items: ['BPM-200', 'TH-10', 'FAK-50'],
+      eligibility_status: 'never_requested',
+      lmn_expires_at: null,
+    });
   });
 
   it('rejected by the clinician: no token, eligibility rejected, no webhook', async () => {
@@ -228,9 +316,17 @@ describe('the provision request, the race between redirect and webhook, and elig
     await complete(id, { letter: 'pending' });
     const rejected = await decide(id, 'reject');
     // The customer left for success_url when the survey ended; the later decision does not move them.
-    expect(rejected.body).toMatchObject({ status: 'rejected', payment_token: null, redirect_url: 'https://shop.example/subscriptions/setup/done' });
+    expect(rejected.body).toMatchObject({
+      status: 'rejected',
+      payment_token: null,
+      redirect_url: 'https://shop.example/subscriptions/setup/done',
+    });
     expect((await provisionRequest(id)).body.payment_token).toBeNull();
-    expect((await eligibility(id)).body).toEqual({ items: ['BPM-200', 'TH-10', 'FAK-50'], eligibility_status: 'rejected', lmn_expires_at: null });
+    expect((await eligibility(id)).body).toEqual({
+      items: ['BPM-200', 'TH-10', 'FAK-50'],
+      eligibility_status: 'rejected',
+      lmn_expires_at: null,
+    });
     expect(await s.outbox('payment_token.updated')).toEqual([]);
   });
 
@@ -238,46 +334,84 @@ describe('the provision request, the race between redirect and webhook, and elig
     const { body } = await createToken();
     const id = body.provision_token_request_id;
     const canceled = await complete(id, { cancel: true });
-    expect(canceled.body).toMatchObject({ status: 'canceled', payment_token: null, redirect_url: 'https://shop.example/subscriptions/setup/failed' });
+    expect(canceled.body).toMatchObject({
+      status: 'canceled',
+      payment_token: null,
+      redirect_url: 'https://shop.example/subscriptions/setup/failed',
+    });
     expect((await provisionRequest(id)).body.payment_token).toBeNull();
-    expect((await eligibility(id)).body).toEqual({ items: [], eligibility_status: 'never_requested', lmn_expires_at: null });
+    expect((await eligibility(id)).body).toEqual({
+      items: [],
+      eligibility_status: 'never_requested',
+      lmn_expires_at: null,
+    });
   });
 
   it('ineligible survey: rejected, sent to failure_url', async () => {
     const { body } = await createToken();
     const done = await complete(body.provision_token_request_id, { eligible: false });
-    expect(done.body).toMatchObject({ status: 'rejected', payment_token: null, redirect_url: 'https://shop.example/subscriptions/setup/failed' });
+    expect(done.body).toMatchObject({
+      status: 'rejected',
+      payment_token: null,
+      redirect_url: 'https://shop.example/subscriptions/setup/failed',
+    });
     expect((await eligibility(body.provision_token_request_id)).body.eligibility_status).toBe('rejected');
   });
 
   it('the letter stands through its expiry day (UTC, inclusive), then eligibility is expired', async () => {
     const today = (await clock()).slice(0, 10);
     const { requestId } = await provisioned({}, { letter: 'approved', lmn_expires_at: today });
-    expect((await eligibility(requestId)).body).toMatchObject({ eligibility_status: 'approved', lmn_expires_at: today });
+    expect((await eligibility(requestId)).body).toMatchObject({
+      eligibility_status: 'approved',
+      lmn_expires_at: today,
+    });
     const untilMidnight = Math.ceil((Date.parse(`${today}T23:59:59.999Z`) - Date.parse(await clock())) / 1000) - 1;
     if (untilMidnight > 0) await advance(untilMidnight);
     expect((await eligibility(requestId)).body.eligibility_status).toBe('approved');
     await advance(2);
-    expect((await eligibility(requestId)).body).toEqual({ items: ['BPM-200', 'TH-10', 'FAK-50'], eligibility_status: 'expired', lmn_expires_at: today });
+    expect((await eligibility(requestId)).body).toEqual({
+      items: ['BPM-200', 'TH-10', 'FAK-50'],
+      eligibility_status: 'expired',
+      lmn_expires_at: today,
+    });
   });
 
   it('answers ValidationError for an id that is not a UUID, and TotalAmountInvalid through the fault helper', async () => {
     const reply = await eligibility('not-a-uuid');
     expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 400, error: 'ValidationError' });
     const { body } = await createToken();
-    await s.post('/sandbox/v1/faults', { operation_id: 'retrieveProvisionRequestEligibility', status: 400, error: 'TotalAmountInvalid' });
+    await s.post('/sandbox/v1/faults', {
+      operation_id: 'retrieveProvisionRequestEligibility',
+      status: 400,
+      error: 'TotalAmountInvalid',
+    });
     const injected = await eligibility(body.provision_token_request_id);
-    expect({ status: injected.status, error: injected.body.error }).toEqual({ status: 400, error: 'TotalAmountInvalid' });
+    expect({ status: injected.status, error: injected.body.error }).toEqual({
+      status: 400,
+      error: 'TotalAmountInvalid',
+    });
     expect((await eligibility(body.provision_token_request_id)).status).toBe(200);
   });
 
   it('refuses a fault code the operation does not have', async () => {
-    const reply = await s.post('/sandbox/v1/faults', { operation_id: 'retrievePaymentToken', status: 400, error: 'TotalAmountInvalid' });
+    const reply = await s.post('/sandbox/v1/faults', {
+      operation_id: 'retrievePaymentToken',
+      status: 400,
+      error: 'TotalAmountInvalid',
+    });
     expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 400, error: 'InvalidRequest' });
-    expect((await s.post('/sandbox/v1/faults', { operation_id: 'capturePaymentSession', status: 500, error: 'SessionVoided' })).body.error).toBe('InvalidRequest');
+    expect(
+      (
+        await s.post('/sandbox/v1/faults', {
+          operation_id: 'capturePaymentSession',
+          status: 500,
+          error: 'SessionVoided',
+        })
+      ).body.error,
+    ).toBe('InvalidRequest');
   });
 
-  it('answers 404 for an unknown request and for another channel\'s', async () => {
+  it("answers 404 for an unknown request and for another channel's", async () => {
     const { body } = await createToken();
     expect((await eligibility('7c9e6679-7425-40de-944b-e07fc1f90ae7')).status).toBe(404);
     expect((await eligibility(body.provision_token_request_id, { key: OTHER_KEY })).status).toBe(404);
@@ -291,8 +425,12 @@ describe('the provision request, the race between redirect and webhook, and elig
     expect((await decide(id, 'approve')).body.error).toBe('InvalidState');
     const past = await complete(id, { card: { number: '4242424242424242', exp_month: 1, exp_year: 2001 } });
     expect(past.body).toMatchObject({ error: 'InvalidRequest', message: expect.stringContaining('expired') });
-    expect((await complete(id, { card: { number: '4242424242424241', exp_month: 12, exp_year: 2099 } })).body.message).toContain('Luhn');
-    expect((await complete(id, { letter: 'approved', lmn_expires_at: '2001-01-01' })).body.message).toContain('lmn_expires_at');
+    expect(
+      (await complete(id, { card: { number: '4242424242424241', exp_month: 12, exp_year: 2099 } })).body.message,
+    ).toContain('Luhn');
+    expect((await complete(id, { letter: 'approved', lmn_expires_at: '2001-01-01' })).body.message).toContain(
+      'lmn_expires_at',
+    );
     expect((await complete(id, { letter: 'approved' })).status).toBe(200);
     expect((await complete(id)).body.error).toBe('InvalidState');
   });
@@ -304,7 +442,11 @@ describe('the eligibility path is a UUID, as the document says', () => {
     expect({ status, error: body.error }).toEqual({ status: 400, error: 'ValidationError' });
     expect(body.message).toContain('provision_token_request_id');
     const contract = (await import('../../generated/openapi.json', { with: { type: 'json' } })).default as any;
-    expect(contract.components.parameters.ProvisionTokenRequestId.schema).toMatchObject({ type: 'string', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', 'x-inferred-bounds': ['pattern'] });
+    expect(contract.components.parameters.ProvisionTokenRequestId.schema).toMatchObject({
+      type: 'string',
+      pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+      'x-inferred-bounds': ['pattern'],
+    });
     expect(contract.components.parameters.ProvisionTokenRequestId.schema.format).toBeUndefined();
   });
 
@@ -316,16 +458,28 @@ describe('the eligibility path is a UUID, as the document says', () => {
 
 describe('retrieve, list, delete', () => {
   it('retrieves the token with its card and letter', async () => {
-    const { token } = await provisioned({}, { letter: 'approved', lmn_expires_at: '2099-01-31', card: { number: '5555555555554444', exp_month: 3, exp_year: 2098 } });
+    const { token } = await provisioned(
+      {},
+      {
+        letter: 'approved',
+        lmn_expires_at: '2099-01-31',
+        card: { number: '5555555555554444', exp_month: 3, exp_year: 2098 },
+      },
+    );
     const { status, body } = await retrieve(token);
     expect(status).toBe(200);
     expect(body).toEqual({
-      payment_token: token, created_at: expect.any(String), customer_email: 'Pat.Lee@example.com', customer_name: 'Pat Lee',
-      user_business_id: expect.stringMatching(/^[0-9a-f-]{36}$/), lmn_expires_at: '2099-01-31', payment_methods: [{ type: 'card', brand: 'mastercard', last4: '4444', exp_month: 3, exp_year: 2098 }],
+      payment_token: token,
+      created_at: expect.any(String),
+      customer_email: 'Pat.Lee@example.com',
+      customer_name: 'Pat Lee',
+      user_business_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      lmn_expires_at: '2099-01-31',
+      payment_methods: [{ type: 'card', brand: 'mastercard', last4: '4444', exp_month: 3, exp_year: 2098 }],
     });
   });
 
-  it('answers 404 for an unknown token, another channel\'s, and a token whose checkout has not finished', async () => {
+  it("answers 404 for an unknown token, another channel's, and a token whose checkout has not finished", async () => {
     const { token } = await provisioned();
     expect((await retrieve('ptok_unknown')).status).toBe(404);
     expect((await retrieve(token, { key: OTHER_KEY })).status).toBe(404);
@@ -334,13 +488,15 @@ describe('retrieve, list, delete', () => {
     expect((await retrieve(pending)).status).toBe(404);
   });
 
-  it('lists the channel\'s tokens newest first, paged, with counts', async () => {
+  it("lists the channel's tokens newest first, paged, with counts", async () => {
     const tokens: string[] = [];
     for (const n of [1, 2, 3]) tokens.push((await provisioned({ customer_email: `c${n}@example.com` })).token);
     const { body } = await list('?page_size=2');
     expect(body.payment_tokens.map((t: { payment_token: string }) => t.payment_token)).toEqual([tokens[2], tokens[1]]);
     expect(body.pagination).toEqual({ current_page: 1, page_size: 2, count: 3, last_page: 2 });
-    expect((await list('?page=2&page_size=2')).body.payment_tokens.map((t: { payment_token: string }) => t.payment_token)).toEqual([tokens[0]]);
+    expect(
+      (await list('?page=2&page_size=2')).body.payment_tokens.map((t: { payment_token: string }) => t.payment_token),
+    ).toEqual([tokens[0]]);
     expect((await list('?page=3&page_size=2')).body.payment_tokens).toEqual([]);
     expect((await list('', { key: OTHER_KEY })).body.pagination.count).toBe(0);
   });
@@ -348,7 +504,8 @@ describe('retrieve, list, delete', () => {
   it('filters by email and name, partially and case-insensitively, short needles included', async () => {
     await provisioned({ customer_email: 'ann.smith@example.com', customer_name: 'Ann Smith' });
     await provisioned({ customer_email: 'bob.jones@example.org', customer_name: 'Bob Jones' });
-    const names = async (query: string) => (await list(query)).body.payment_tokens.map((t: { customer_name: string }) => t.customer_name);
+    const names = async (query: string) =>
+      (await list(query)).body.payment_tokens.map((t: { customer_name: string }) => t.customer_name);
     expect(await names('?email=SMITH')).toEqual(['Ann Smith']);
     expect(await names('?email=.org')).toEqual(['Bob Jones']);
     expect(await names('?email=o')).toEqual(['Bob Jones', 'Ann Smith']);
@@ -359,10 +516,28 @@ describe('retrieve, list, delete', () => {
   });
 
   it('filters card_expires_before and lmn_expires_before on or before, at their boundaries', async () => {
-    await provisioned({ customer_email: 'a@example.com' }, { letter: 'approved', lmn_expires_at: '2098-05-31', card: { number: '4242424242424242', exp_month: 5, exp_year: 2098 } });
-    await provisioned({ customer_email: 'b@example.com' }, { letter: 'approved', lmn_expires_at: '2098-06-01', card: { number: '4242424242424242', exp_month: 6, exp_year: 2098 } });
-    await provisioned({ customer_email: 'c@example.com' }, { skus: [], card: { number: '4242424242424242', exp_month: 1, exp_year: 2099 } });
-    const emails = async (query: string) => (await list(query)).body.payment_tokens.map((t: { customer_email: string }) => t.customer_email).sort();
+    await provisioned(
+      { customer_email: 'a@example.com' },
+      {
+        letter: 'approved',
+        lmn_expires_at: '2098-05-31',
+        card: { number: '4242424242424242', exp_month: 5, exp_year: 2098 },
+      },
+    );
+    await provisioned(
+      { customer_email: 'b@example.com' },
+      {
+        letter: 'approved',
+        lmn_expires_at: '2098-06-01',
+        card: { number: '4242424242424242', exp_month: 6, exp_year: 2098 },
+      },
+    );
+    await provisioned(
+      { customer_email: 'c@example.com' },
+      { skus: [], card: { number: '4242424242424242', exp_month: 1, exp_year: 2099 } },
+    );
+    const emails = async (query: string) =>
+      (await list(query)).body.payment_tokens.map((t: { customer_email: string }) => t.customer_email).sort();
     expect(await emails('?card_expires_before=2098-05')).toEqual(['a@example.com']);
     expect(await emails('?card_expires_before=2098-06')).toEqual(['a@example.com', 'b@example.com']);
     expect(await emails('?card_expires_before=2098-04')).toEqual([]);
@@ -372,11 +547,20 @@ describe('retrieve, list, delete', () => {
     expect((await list('?lmn_expires_before=2098-06-01&email=b@')).body.pagination.count).toBe(1);
   });
 
-  it.each(['card_expires_before=2098-13', 'card_expires_before=2098-5', 'lmn_expires_before=2098-02-30', 'lmn_expires_before=tomorrow', 'page=0', 'page_size=5000'])(
-    'answers InvalidRequestParameter for %s', async (query) => {
-      const reply = await list(`?${query}`);
-      expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+  it.each([
+    'card_expires_before=2098-13',
+    'card_expires_before=2098-5',
+    'lmn_expires_before=2098-02-30',
+    'lmn_expires_before=tomorrow',
+    'page=0',
+    'page_size=5000',
+  ])('answers InvalidRequestParameter for %s', async (query) => {
+    const reply = await list(`?${query}`);
+    expect({ status: reply.status, error: reply.body.error }).toEqual({
+      status: 400,
+      error: 'InvalidRequestParameter',
     });
+  });
 
   it('deletes irreversibly: retrieve, update, delete and a charge then answer NotFound, and the list leaves it out', async () => {
     const { token } = await provisioned();
@@ -400,36 +584,59 @@ describe('retrieve, list, delete', () => {
 
 describe('a token search, whatever another channel holds', () => {
   /** `count` active tokens of channel dev, written straight to the store: the API would take too long. */
-  const seedDev = (count: number) => s.store.transaction(() => {
-    for (let i = 0; i < count; i++) {
-      const email = `buyer${i}@example.com`;
-      s.store.tokens.insert({
-        token: `ptok_seed_${i}`, channel: 'dev', session_id: null, status: 'active', next_action: null, created_at: '2026-01-01T00:00:00.000Z',
-        customer_email: email, customer_name: `Buyer ${i}`, customer_key: email, card_brand: 'visa', card_last4: '4242', card_expires: '2030-01',
-        lmn_expires_at: null, provision_request_id: null, metadata: null, success_url: null, failure_url: null,
-      });
-    }
-  });
+  const seedDev = (count: number) =>
+    s.store.transaction(() => {
+      for (let i = 0; i < count; i++) {
+        const email = `buyer${i}@example.com`;
+        s.store.tokens.insert({
+          token: `ptok_seed_${i}`,
+          channel: 'dev',
+          session_id: null,
+          status: 'active',
+          next_action: null,
+          created_at: '2026-01-01T00:00:00.000Z',
+          customer_email: email,
+          customer_name: `Buyer ${i}`,
+          customer_key: email,
+          card_brand: 'visa',
+          card_last4: '4242',
+          card_expires: '2030-01',
+          lmn_expires_at: null,
+          provision_request_id: null,
+          metadata: null,
+          success_url: null,
+          failure_url: null,
+        });
+      }
+    });
 
   it('in a channel without tokens answers its own empty page', async () => {
     seedDev(300);
     const other = await list('?email=example.com', { key: OTHER_KEY });
     expect({ status: other.status, body: other.body }).toEqual({
-      status: 200, body: { payment_tokens: [], pagination: { current_page: 1, page_size: 30, count: 0, last_page: 1 } },
+      status: 200,
+      body: { payment_tokens: [], pagination: { current_page: 1, page_size: 30, count: 0, last_page: 1 } },
     });
     expect((await list('?email=example.com&name=buyer')).body.pagination.count).toBe(300);
   });
 
-  it('past a bound answers the list\'s 400, saying which bound and what to do', async () => {
+  it("past a bound answers the list's 400, saying which bound and what to do", async () => {
     seedDev(MAX_SEARCH_MATCHES + 1);
     const broad = await list('?email=Example.com');
     expect({ status: broad.status, body: broad.body }).toEqual({
       status: 400,
-      body: { error: 'InvalidRequestParameter', message: `email "Example.com" matches more than ${MAX_SEARCH_MATCHES} tokens, the most the sandbox counts for one search: search for something longer or more specific.` },
+      body: {
+        error: 'InvalidRequestParameter',
+        message: `email "Example.com" matches more than ${MAX_SEARCH_MATCHES} tokens, the most the sandbox counts for one search: search for something longer or more specific.`,
+      },
     });
     const long = await list(`?name=${'a'.repeat(MAX_SEARCH_LENGTH + 1)}`);
     expect({ status: long.status, body: long.body }).toEqual({
-      status: 400, body: { error: 'InvalidRequestParameter', message: `name must be at most ${MAX_SEARCH_LENGTH} characters in the sandbox.` },
+      status: 400,
+      body: {
+        error: 'InvalidRequestParameter',
+        message: `name must be at most ${MAX_SEARCH_LENGTH} characters in the sandbox.`,
+      },
     });
     // A precise search, and another channel, are answered.
     expect((await list('?email=buyer5000@')).body.pagination.count).toBe(1);
@@ -447,29 +654,56 @@ describe('charging with a token, its 422s and their fix', () => {
   it('takes the customer from the token and ignores customer_email and customer_name', async () => {
     const { token } = await provisioned();
     const { body } = await charge(token);
-    expect((await s.get(`/payments/v1/payment_sessions?search=${body.id}`)).body.payment_sessions.map((p: { id: string }) => p.id)).toEqual([body.id]);
+    expect(
+      (await s.get(`/payments/v1/payment_sessions?search=${body.id}`)).body.payment_sessions.map(
+        (p: { id: string }) => p.id,
+      ),
+    ).toEqual([body.id]);
     expect((await s.get(`/sandbox/v1/payment_sessions/${body.id}`)).body.status).toBe('processing');
-    expect((await s.get('/payments/v1/payment_sessions?search=pat.lee')).body.payment_sessions.map((p: { id: string }) => p.id)).toEqual([body.id]);
+    expect(
+      (await s.get('/payments/v1/payment_sessions?search=pat.lee')).body.payment_sessions.map(
+        (p: { id: string }) => p.id,
+      ),
+    ).toEqual([body.id]);
     expect((await s.get('/payments/v1/payment_sessions?search=jane')).body.pagination.count).toBe(0);
   });
 
   it('an expired card answers 422 UpdatePaymentMethod; the customer enters a new card, and the charge goes through', async () => {
     const now = await clock();
     const [year, month] = [Number(now.slice(0, 4)), Number(now.slice(5, 7))];
-    const { token } = await provisioned({}, { letter: 'approved', lmn_expires_at: '2099-12-31', card: { number: '4242424242424242', exp_month: month, exp_year: year } });
+    const { token } = await provisioned(
+      {},
+      {
+        letter: 'approved',
+        lmn_expires_at: '2099-12-31',
+        card: { number: '4242424242424242', exp_month: month, exp_year: year },
+      },
+    );
     expect((await charge(token)).status).toBe(200);
     await advance(32 * DAY);
     const refused = await charge(token);
     expect(refused.status).toBe(422);
-    expect(refused.body).toEqual({ next_action: 'UpdatePaymentMethod', redirect_url: expect.stringMatching(/\/checkout\/setup\/[0-9a-f-]{36}$/) });
+    expect(refused.body).toEqual({
+      next_action: 'UpdatePaymentMethod',
+      redirect_url: expect.stringMatching(/\/checkout\/setup\/[0-9a-f-]{36}$/),
+    });
     const fixId = requestIdOf(refused.body.redirect_url);
     // Asking again sends the customer to the same page.
     expect(requestIdOf((await charge(token)).body.redirect_url)).toBe(fixId);
-    expect((await s.get(`/sandbox/v1/provision_requests/${fixId}`)).body).toMatchObject({ purpose: 'fix', status: 'awaiting_customer', needs: ['card'] });
+    expect((await s.get(`/sandbox/v1/provision_requests/${fixId}`)).body).toMatchObject({
+      purpose: 'fix',
+      status: 'awaiting_customer',
+      needs: ['card'],
+    });
     const fixed = await complete(fixId, { card: { number: '4000056655665556', exp_month: 12, exp_year: year + 2 } });
     expect(fixed.body).toMatchObject({ status: 'provisioned', payment_token: token });
-    expect((await s.outbox('payment_token.updated')).at(-1)!.payload.data).toMatchObject({ payment_token: token, provision_token_request_id: fixId });
-    expect((await retrieve(token)).body.payment_methods).toEqual([{ type: 'card', brand: 'visa', last4: '5556', exp_month: 12, exp_year: year + 2 }]);
+    expect((await s.outbox('payment_token.updated')).at(-1)!.payload.data).toMatchObject({
+      payment_token: token,
+      provision_token_request_id: fixId,
+    });
+    expect((await retrieve(token)).body.payment_methods).toEqual([
+      { type: 'card', brand: 'visa', last4: '5556', exp_month: 12, exp_year: year + 2 },
+    ]);
     expect((await charge(token)).status).toBe(200);
   });
 
@@ -477,19 +711,46 @@ describe('charging with a token, its 422s and their fix', () => {
     // success_url "http://{{payment_session_id}}" passed the check (filled with a UUID), was filled
     // with nothing on the 422's fix page, and the customer's valid card then got a 500.
     const now = await clock();
-    const { token } = await provisioned({}, { letter: 'approved', lmn_expires_at: '2099-12-31', card: { number: '4242424242424242', exp_month: Number(now.slice(5, 7)), exp_year: Number(now.slice(0, 4)) } });
+    const { token } = await provisioned(
+      {},
+      {
+        letter: 'approved',
+        lmn_expires_at: '2099-12-31',
+        card: { number: '4242424242424242', exp_month: Number(now.slice(5, 7)), exp_year: Number(now.slice(0, 4)) },
+      },
+    );
     await advance(32 * DAY);
     for (const field of ['success_url', 'failure_url']) {
-      const refused = await s.post('/payments/v1/create_payment_session', sessionRequest({ payment_token: token, [field]: 'http://{{payment_session_id}}' }));
+      const refused = await s.post(
+        '/payments/v1/create_payment_session',
+        sessionRequest({ payment_token: token, [field]: 'http://{{payment_session_id}}' }),
+      );
       expect(refused.status).toBe(400);
-      expect(refused.body).toEqual({ error: 'InvalidRequestParameter', message: expect.stringContaining(`${field} is not a valid URL once {{payment_session_id}} is left empty`) });
+      expect(refused.body).toEqual({
+        error: 'InvalidRequestParameter',
+        message: expect.stringContaining(`${field} is not a valid URL once {{payment_session_id}} is left empty`),
+      });
     }
     // Refused before the 422: no fix page was made for the customer to reach.
     expect(s.store.db.prepare('SELECT COUNT(*) FROM provision_requests').pluck().get()).toBe(1);
     // Without a token, the same URL is refused just the same: any charge may meet a 422 later.
-    expect((await s.post('/payments/v1/create_payment_session', sessionRequest({ success_url: 'http://{{payment_session_id}}' }))).body.error).toBe('InvalidRequestParameter');
+    expect(
+      (
+        await s.post(
+          '/payments/v1/create_payment_session',
+          sessionRequest({ success_url: 'http://{{payment_session_id}}' }),
+        )
+      ).body.error,
+    ).toBe('InvalidRequestParameter');
     // The placeholder in a path or a query stays valid either way.
-    expect((await s.post('/payments/v1/create_payment_session', sessionRequest({ success_url: 'https://shop.example/ok/{{payment_session_id}}?s={{payment_session_id}}' }))).status).toBe(200);
+    expect(
+      (
+        await s.post(
+          '/payments/v1/create_payment_session',
+          sessionRequest({ success_url: 'https://shop.example/ok/{{payment_session_id}}?s={{payment_session_id}}' }),
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it('an expired letter answers 422 TakeHealthSurvey for items that need one, not for the others', async () => {
@@ -512,7 +773,10 @@ describe('charging with a token, its 422s and their fix', () => {
     const { token } = await provisioned({}, { letter: 'approved', skus: ['MSG-GUN-1'] });
     expect((await charge(token, [massageGun])).status).toBe(200);
     const refused = await charge(token, [massageGun, vitaminD]);
-    expect({ status: refused.status, next_action: refused.body.next_action }).toEqual({ status: 422, next_action: 'TakeHealthSurvey' });
+    expect({ status: refused.status, next_action: refused.body.next_action }).toEqual({
+      status: 422,
+      next_action: 'TakeHealthSurvey',
+    });
   });
 
   it('answers SessionPending before the checkout of the issuing tokenize=true session finishes', async () => {
@@ -527,26 +791,48 @@ describe('charging with a token, its 422s and their fix', () => {
 
   it('a free trial yields a token that a later charge uses', async () => {
     const trial = await s.createSession({
-      total_amount: 0, amount_details: noCharges, tokenize: true, display_next_bill_info: { total_amount: 2500, date: '2099-12-21' },
-      order_items: [{ name: 'Vitamin D3 2000 IU, first month', sku: 'VITD-2000', quantity: 1, price: 0, amount_details: noCharges }],
+      total_amount: 0,
+      amount_details: noCharges,
+      tokenize: true,
+      display_next_bill_info: { total_amount: 2500, date: '2099-12-21' },
+      order_items: [
+        { name: 'Vitamin D3 2000 IU, first month', sku: 'VITD-2000', quantity: 1, price: 0, amount_details: noCharges },
+      ],
     });
     await s.complete(trial);
     const token = (await s.get(`/sandbox/v1/payment_sessions/${trial}`)).body.issued_payment_token;
     const [event] = await s.outbox('payment_token.updated');
-    expect(event!.payload.data).toMatchObject({ payment_token: token, payment_session_id: trial, lmn_expires_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+    expect(event!.payload.data).toMatchObject({
+      payment_token: token,
+      payment_session_id: trial,
+      lmn_expires_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
     // The trial's survey covered its item that needs a letter: the first bill goes through.
     expect((await charge(token, [{ ...vitaminD, price: 2500 }])).status).toBe(200);
-    expect((await s.get(`/sandbox/v1/payment_tokens/${token}/eligibility`)).body).toMatchObject({ eligibility_status: 'approved', items: expect.arrayContaining(['VITD-2000']) });
+    expect((await s.get(`/sandbox/v1/payment_tokens/${token}/eligibility`)).body).toMatchObject({
+      eligibility_status: 'approved',
+      items: expect.arrayContaining(['VITD-2000']),
+    });
   });
 });
 
 describe('customer identity with a payment token', () => {
   it("is the token's user, not the request's customer_email and customer_name", async () => {
-    const issuer = await s.createSession({ tokenize: true, customer_email: 'token.owner@example.com', customer_name: 'Tia Owner' });
+    const issuer = await s.createSession({
+      tokenize: true,
+      customer_email: 'token.owner@example.com',
+      customer_name: 'Tia Owner',
+    });
     const token = (await s.get(`/sandbox/v1/payment_sessions/${issuer}`)).body.issued_payment_token;
     await s.complete(issuer);
-    const charge = (await s.post('/payments/v1/create_payment_session', sessionRequest({ payment_token: token, customer_email: 'someone.else@example.com', customer_name: 'Else' }))).body.id;
-    const search = async (q: string) => (await s.get(`/payments/v1/payment_sessions?search=${q}`)).body.payment_sessions.map((p: any) => p.id);
+    const charge = (
+      await s.post(
+        '/payments/v1/create_payment_session',
+        sessionRequest({ payment_token: token, customer_email: 'someone.else@example.com', customer_name: 'Else' }),
+      )
+    ).body.id;
+    const search = async (q: string) =>
+      (await s.get(`/payments/v1/payment_sessions?search=${q}`)).body.payment_sessions.map((p: any) => p.id);
     expect(await search('someone.else')).toEqual([]);
     expect(await search('token.owner')).toEqual(expect.arrayContaining([charge, issuer]));
   });
@@ -556,20 +842,35 @@ describe('update payment token', () => {
   it('answers None when nothing needs the customer', async () => {
     const { token } = await provisioned();
     expect((await update(token, {})).body).toEqual({ next_action: 'None' });
-    expect((await update(token, { update_card_info: false, order_items: [{ name: 'Thermometer', sku: 'TH-10', quantity: 1, price: 1250, amount_details: noCharges }] })).body).toEqual({ next_action: 'None' });
+    expect(
+      (
+        await update(token, {
+          update_card_info: false,
+          order_items: [{ name: 'Thermometer', sku: 'TH-10', quantity: 1, price: 1250, amount_details: noCharges }],
+        })
+      ).body,
+    ).toEqual({ next_action: 'None' });
     expect((await update(token, { order_items: [massageGun] })).body).toEqual({ next_action: 'None' });
   });
 
   it('answers HealthSurvey for new items that need a letter; the token waits for the customer, then charges', async () => {
     const { token } = await provisioned({}, { letter: 'approved', skus: ['MSG-GUN-1'] });
     const { body } = await update(token, { update_card_info: false, order_items: [massageGun, vitaminD] });
-    expect(body).toEqual({ next_action: 'HealthSurvey', redirect_url: expect.stringContaining(`/checkout/setup/${body.provision_token_request_id}`), provision_token_request_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(body).toEqual({
+      next_action: 'HealthSurvey',
+      redirect_url: expect.stringContaining(`/checkout/setup/${body.provision_token_request_id}`),
+      provision_token_request_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     expect((await charge(token, [massageGun])).body.next_action).toBe('TakeHealthSurvey');
     expect((await eligibility(body.provision_token_request_id)).body.eligibility_status).toBe('approved');
     await complete(body.provision_token_request_id, { letter: 'approved' });
-    expect((await eligibility(body.provision_token_request_id)).body.items).toEqual(expect.arrayContaining(['MSG-GUN-1', 'VITD-2000']));
+    expect((await eligibility(body.provision_token_request_id)).body.items).toEqual(
+      expect.arrayContaining(['MSG-GUN-1', 'VITD-2000']),
+    );
     expect((await charge(token, [massageGun, vitaminD])).status).toBe(200);
-    expect((await s.outbox('payment_token.updated')).at(-1)!.payload.data.provision_token_request_id).toBe(body.provision_token_request_id);
+    expect((await s.outbox('payment_token.updated')).at(-1)!.payload.data.provision_token_request_id).toBe(
+      body.provision_token_request_id,
+    );
   });
 
   it('with update_card_info, sends the customer to enter a card', async () => {
@@ -588,19 +889,27 @@ describe('update payment token', () => {
   ])('answers InvalidRequestParameter for an invalid body %j', async (body) => {
     const { token } = await provisioned();
     const reply = await update(token, body);
-    expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 400, error: 'InvalidRequestParameter' });
+    expect({ status: reply.status, error: reply.body.error }).toEqual({
+      status: 400,
+      error: 'InvalidRequestParameter',
+    });
   });
 });
 
 describe('eligibility keyed on the request, letters, deleted tokens, pending actions', () => {
-  const approvedToken = async (skus: string[], lmnExpiresAt = '2099-12-31') => provisioned({}, { letter: 'approved', skus, lmn_expires_at: lmnExpiresAt });
+  const approvedToken = async (skus: string[], lmnExpiresAt = '2099-12-31') =>
+    provisioned({}, { letter: 'approved', skus, lmn_expires_at: lmnExpiresAt });
 
   it('an update whose survey awaits the clinician answers pending, and rejected once declined, though an older letter stands', async () => {
     const { token } = await approvedToken(['MSG-GUN-1']);
     const { body } = await update(token, { order_items: [vitaminD] });
     const id = body.provision_token_request_id;
     await complete(id, { letter: 'pending' });
-    expect((await eligibility(id)).body).toEqual({ items: ['VITD-2000'], eligibility_status: 'pending', lmn_expires_at: null });
+    expect((await eligibility(id)).body).toEqual({
+      items: ['VITD-2000'],
+      eligibility_status: 'pending',
+      lmn_expires_at: null,
+    });
     await decide(id, 'reject');
     expect((await eligibility(id)).body.eligibility_status).toBe('rejected');
     // The token-keyed question still sees the standing letter.
@@ -611,7 +920,11 @@ describe('eligibility keyed on the request, letters, deleted tokens, pending act
     const { token, requestId } = await approvedToken(['MSG-GUN-1'], '2099-12-31');
     const { body } = await update(token, { order_items: [vitaminD] });
     await complete(body.provision_token_request_id, { letter: 'approved', lmn_expires_at: '2098-01-01' });
-    expect((await eligibility(requestId)).body).toEqual({ items: ['BPM-200', 'TH-10', 'FAK-50', 'MSG-GUN-1', 'VITD-2000'], eligibility_status: 'approved', lmn_expires_at: '2098-01-01' });
+    expect((await eligibility(requestId)).body).toEqual({
+      items: ['BPM-200', 'TH-10', 'FAK-50', 'MSG-GUN-1', 'VITD-2000'],
+      eligibility_status: 'approved',
+      lmn_expires_at: '2098-01-01',
+    });
     expect((await retrieve(token)).body.lmn_expires_at).toBe('2098-01-01');
     expect((await list('?lmn_expires_before=2098-06-01')).body.pagination.count).toBe(1);
   });
@@ -628,26 +941,39 @@ describe('eligibility keyed on the request, letters, deleted tokens, pending act
     const { body } = await update(token, { update_card_info: true });
     const before = (await s.outbox('payment_token.updated')).length;
     await s.post(`/api/v1/payment_tokens/${token}/delete`);
-    expect((await s.get(`/sandbox/v1/provision_requests/${body.provision_token_request_id}`)).body.status).toBe('canceled');
+    expect((await s.get(`/sandbox/v1/provision_requests/${body.provision_token_request_id}`)).body.status).toBe(
+      'canceled',
+    );
     expect((await complete(body.provision_token_request_id)).body.error).toBe('InvalidState');
     expect((await provisionRequest(body.provision_token_request_id)).body.payment_token).toBeNull();
     expect(await s.outbox('payment_token.updated')).toHaveLength(before);
-    expect((await s.post(`/sandbox/v1/payment_tokens/${token}/require_action`, { next_action: 'TakeHealthSurvey' })).status).toBe(404);
+    expect(
+      (await s.post(`/sandbox/v1/payment_tokens/${token}/require_action`, { next_action: 'TakeHealthSurvey' })).status,
+    ).toBe(404);
   });
 
   it('update answers the action still pending from an earlier update, not None', async () => {
     const { token } = await provisioned();
     const first = await update(token, { update_card_info: true });
     const second = await update(token, { update_card_info: false });
-    expect(second.body).toEqual({ next_action: 'UpdatePaymentMethod', redirect_url: first.body.redirect_url, provision_token_request_id: first.body.provision_token_request_id });
+    expect(second.body).toEqual({
+      next_action: 'UpdatePaymentMethod',
+      redirect_url: first.body.redirect_url,
+      provision_token_request_id: first.body.provision_token_request_id,
+    });
   });
 
-  it('a 422 sends the customer back to the refused charge\'s exits, and the customer may cancel there', async () => {
+  it("a 422 sends the customer back to the refused charge's exits, and the customer may cancel there", async () => {
     const { token } = await provisioned();
     await s.post(`/sandbox/v1/payment_tokens/${token}/require_action`, { next_action: 'UpdatePaymentMethod' });
-    const refused = await s.post('/payments/v1/create_payment_session', sessionRequest({
-      payment_token: token, success_url: 'https://shop.example/renewal/{{payment_session_id}}/ok', failure_url: 'https://shop.example/renewal/ko',
-    }));
+    const refused = await s.post(
+      '/payments/v1/create_payment_session',
+      sessionRequest({
+        payment_token: token,
+        success_url: 'https://shop.example/renewal/{{payment_session_id}}/ok',
+        failure_url: 'https://shop.example/renewal/ko',
+      }),
+    );
     const fixId = requestIdOf(refused.body.redirect_url);
     const canceled = await complete(fixId, { cancel: true });
     expect(canceled.body).toMatchObject({ status: 'canceled', redirect_url: 'https://shop.example/renewal/ko' });
@@ -666,14 +992,20 @@ describe('eligibility keyed on the request, letters, deleted tokens, pending act
     const first = await charge(token, [massageGun]);
     await complete(requestIdOf(first.body.redirect_url), { letter: 'pending' });
     const second = await charge(token, [massageGun]);
-    expect({ status: second.status, page: requestIdOf(second.body.redirect_url) }).toEqual({ status: 422, page: requestIdOf(first.body.redirect_url) });
+    expect({ status: second.status, page: requestIdOf(second.body.redirect_url) }).toEqual({
+      status: 422,
+      page: requestIdOf(first.body.redirect_url),
+    });
   });
 
   it('two setups of one email open at once give one token, not two', async () => {
     const a = await createToken();
     const b = await createToken({ customer_email: 'PAT.LEE@example.com' });
     const first = await complete(a.body.provision_token_request_id, { skus: [] });
-    const second = await complete(b.body.provision_token_request_id, { skus: [], card: { number: '5555555555554444', exp_month: 1, exp_year: 2099 } });
+    const second = await complete(b.body.provision_token_request_id, {
+      skus: [],
+      card: { number: '5555555555554444', exp_month: 1, exp_year: 2099 },
+    });
     expect(second.body.payment_token).toBe(first.body.payment_token);
     expect((await list()).body.pagination.count).toBe(1);
     expect((await retrieve(first.body.payment_token)).body.payment_methods[0].last4).toBe('4444');
@@ -690,9 +1022,16 @@ describe('eligibility keyed on the request, letters, deleted tokens, pending act
   });
 
   it('injects 501 NotImplemented, and says when a 400 fault will answer 500', async () => {
-    expect((await s.post('/sandbox/v1/faults', { operation_id: 'listPaymentTokens', status: 501 })).body).toEqual({ operation_id: 'listPaymentTokens', status: 501, error: 'NotImplemented', remaining: 1 });
+    expect((await s.post('/sandbox/v1/faults', { operation_id: 'listPaymentTokens', status: 501 })).body).toEqual({
+      operation_id: 'listPaymentTokens',
+      status: 501,
+      error: 'NotImplemented',
+      remaining: 1,
+    });
     expect((await list()).body.error).toBe('NotImplemented');
-    expect((await s.post('/sandbox/v1/faults', { operation_id: 'retrievePaymentToken', status: 400 })).body).toMatchObject({ status: 500, error: 'ServerError' });
+    expect(
+      (await s.post('/sandbox/v1/faults', { operation_id: 'retrievePaymentToken', status: 400 })).body,
+    ).toMatchObject({ status: 500, error: 'ServerError' });
     expect((await retrieve('ptok_x')).status).toBe(500);
   });
 });
@@ -709,7 +1048,11 @@ describe('Unicode case and the last years of the clock', () => {
   it('keeps default cards and letter expiries within year 9999', async () => {
     // The clock moves at most ten years a call.
     const target = Date.parse('9999-06-01T00:00:00Z');
-    for (let left = (target - Date.parse(await clock())) / 1000; left > 1; left = (target - Date.parse(await clock())) / 1000) {
+    for (
+      let left = (target - Date.parse(await clock())) / 1000;
+      left > 1;
+      left = (target - Date.parse(await clock())) / 1000
+    ) {
       expect((await advance(Math.min(315_360_000, Math.floor(left)))).status).toBe(200);
     }
     const { token } = await provisioned({}, { letter: 'approved' });

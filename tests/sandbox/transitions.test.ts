@@ -4,7 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { noCharges, OTHER_KEY, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
-beforeEach(() => { s = testSandbox(); });
+beforeEach(() => {
+  s = testSandbox();
+});
 afterEach(() => s.close());
 
 const HOLD_SECONDS = 6.95 * 24 * 60 * 60;
@@ -13,24 +15,42 @@ const voidHold = (id: string, body: unknown = {}) => s.post(`${s.session(id)}/vo
 const cancel = (id: string) => s.post(`${s.session(id)}/cancel`, {});
 const refund = (id: string, amount: number, key = `rf-${amount}-${Math.random()}`, extra = {}) =>
   s.post('/payments/v1/refund', { payment_id: id, amount, idempotency_key: key, reason: 'customer_request', ...extra });
-const completions = async (id: string) => (await s.outbox('payment_session_complete')).filter((e) => e.payload.data.payment_id === id).map((e) => e.payload.data.status);
-const expectError = (reply: { status: number; body: any }, status: number, error: string) => expect({ status: reply.status, error: reply.body.error }).toEqual({ status, error });
+const completions = async (id: string) =>
+  (await s.outbox('payment_session_complete'))
+    .filter((e) => e.payload.data.payment_id === id)
+    .map((e) => e.payload.data.status);
+const expectError = (reply: { status: number; body: any }, status: number, error: string) =>
+  expect({ status: reply.status, error: reply.body.error }).toEqual({ status, error });
 
 describe('one_time_payment', () => {
   it('pending → processing → captured, with payment_session_complete at the end of the flow and at the capture', async () => {
     const id = await s.createSession();
     expect((await s.detail(id)).body).toMatchObject({ status: 'pending', capture_amount: 0, authorize_amount: 0 });
     expect((await s.complete(id)).body.status).toBe('processing');
-    expect((await s.detail(id)).body).toMatchObject({ status: 'processing', status_summary: 'Incomplete', capture_amount: 0, authorize_amount: 0 });
+    expect((await s.detail(id)).body).toMatchObject({
+      status: 'processing',
+      status_summary: 'Incomplete',
+      capture_amount: 0,
+      authorize_amount: 0,
+    });
     expect(await completions(id)).toEqual(['processing']);
     expect((await s.review(id, 'accept')).body.status).toBe('captured');
     const detail = (await s.detail(id)).body;
-    expect(detail).toMatchObject({ status: 'captured', status_summary: 'Captured', capture_amount: 7799, metadata: '{"order_id":"A-1001"}' });
+    expect(detail).toMatchObject({
+      status: 'captured',
+      status_summary: 'Captured',
+      capture_amount: 7799,
+      metadata: '{"order_id":"A-1001"}',
+    });
     expect(detail.order_items[0]).toMatchObject({ total_refundable: 4499, quantity_refundable: 1 });
     expect(detail.order_items[0].total_capturable).toBeUndefined();
     expect(detail.authorize_amount).toBe(7799);
     const [, event] = (await s.outbox('payment_session_complete')).map((e) => e.payload);
-    expect(event).toMatchObject({ event_type: 'payment_session_complete', webhook_delivery_id: expect.stringMatching(/^dlv_/), data: { payment_id: id, status: 'captured', capture_amount: 7799, metadata: '{"order_id":"A-1001"}' } });
+    expect(event).toMatchObject({
+      event_type: 'payment_session_complete',
+      webhook_delivery_id: expect.stringMatching(/^dlv_/),
+      data: { payment_id: id, status: 'captured', capture_amount: 7799, metadata: '{"order_id":"A-1001"}' },
+    });
   });
 
   it('processing → rejected when the review declines, with a webhook', async () => {
@@ -103,7 +123,11 @@ describe('authorization', () => {
     await s.post('/sandbox/v1/clock/advance', { seconds: 120 });
     expectError(await capture(id, { total_amount: 100, idempotency_key: 'late' }), 400, 'SessionExpired');
     const detail = (await s.detail(id)).body;
-    expect(detail).toMatchObject({ status: 'authorization_expired', status_summary: 'Expired', capture_failed_details: expect.any(String) });
+    expect(detail).toMatchObject({
+      status: 'authorization_expired',
+      status_summary: 'Expired',
+      capture_failed_details: expect.any(String),
+    });
     expect(detail.capture_failed_on).not.toBeNull();
     expect(await completions(id)).toEqual(['authorized', 'authorization_expired']);
     expectError(await capture(id, { total_amount: 100 }), 400, 'SessionExpired');
@@ -112,7 +136,8 @@ describe('authorization', () => {
 
   it('capture answers TotalAmountInvalid above the original total, at 0 and below', async () => {
     const id = await s.authorized();
-    for (const amount of [7800, 0, -1]) expectError(await capture(id, { total_amount: amount }), 400, 'TotalAmountInvalid');
+    for (const amount of [7800, 0, -1])
+      expectError(await capture(id, { total_amount: amount }), 400, 'TotalAmountInvalid');
     expect((await capture(id, { total_amount: 7799 })).status).toBe(200);
   });
 
@@ -131,7 +156,11 @@ describe('authorization', () => {
     const id = await s.createSession({ kind: 'authorization' });
     expectError(await capture(id, { total_amount: 100 }), 400, 'SessionPending');
     expectError(await capture(id, { idempotency_key: 'k' }), 400, 'MissingField');
-    expectError(await capture('00000000-0000-4000-8000-000000000000', { total_amount: 100 }), 400, 'PaymentSessionDoesNotExist');
+    expectError(
+      await capture('00000000-0000-4000-8000-000000000000', { total_amount: 100 }),
+      400,
+      'PaymentSessionDoesNotExist',
+    );
   });
 
   it('void answers SessionPending before checkout, SessionCaptured after a capture, and the other codes', async () => {
@@ -150,10 +179,14 @@ describe('authorization', () => {
     await cancel(id);
     const captured = await capture(id, { total_amount: 100, idempotency_key: 'cap-canceled' });
     expect({ status: captured.status, body: captured.body }).toEqual({
-      status: 400, body: { error: 'SessionPending', message: 'The customer has not finished checkout: no hold exists yet.' },
+      status: 400,
+      body: { error: 'SessionPending', message: 'The customer has not finished checkout: no hold exists yet.' },
     });
     const voided = await voidHold(id, { idempotency_key: 'void-canceled' });
-    expect({ status: voided.status, body: voided.body }).toEqual({ status: 400, body: { error: 'SessionPending', message: 'No hold exists yet.' } });
+    expect({ status: voided.status, body: voided.body }).toEqual({
+      status: 400,
+      body: { error: 'SessionPending', message: 'No hold exists yet.' },
+    });
     expect((await s.detail(id)).body.status).toBe('canceled');
     expect(await completions(id)).toEqual(['canceled']);
   });
@@ -174,12 +207,20 @@ describe('capturable amounts', () => {
       total_amount: 1100,
       amount_details: { total_additional_charges: 300, total_discounts: 0 },
       order_items: [
-        { name: 'Sample', quantity: 1, price: 100, amount_details: { total_additional_charges: 0, total_discounts: -300 } },
+        {
+          name: 'Sample',
+          quantity: 1,
+          price: 100,
+          amount_details: { total_additional_charges: 0, total_discounts: -300 },
+        },
         { name: 'Monitor', quantity: 1, price: 1000, amount_details: noCharges },
       ],
     });
     const items = (await s.detail(id)).body.order_items;
-    expect(items.map((i: any) => [i.total_capturable, i.quantity_capturable])).toEqual([[0, 1], [1000, 1]]);
+    expect(items.map((i: any) => [i.total_capturable, i.quantity_capturable])).toEqual([
+      [0, 1],
+      [1000, 1],
+    ]);
   });
 });
 
@@ -197,7 +238,9 @@ describe('amounts on the detail record', () => {
     const processing = await s.createSession();
     await s.complete(processing);
     const captured = await s.capturedOneTime();
-    const items = (await s.get('/payments/v1/payment_sessions')).body.payment_sessions as Array<Record<string, unknown>>;
+    const items = (await s.get('/payments/v1/payment_sessions')).body.payment_sessions as Array<
+      Record<string, unknown>
+    >;
     const byId = Object.fromEntries(items.map((i) => [i.id, i]));
     expect(byId[processing]!.authorized_on).toBeUndefined();
     expect(byId[captured]!.authorized_on).toBe(byId[captured]!.captured_on);
@@ -228,11 +271,23 @@ describe('cancel', () => {
     const createdAt = event!.payload.data.created_at as string;
     expect(Date.parse(createdAt)).toBeGreaterThanOrEqual(Date.parse(before));
     expect(Date.parse(createdAt)).toBeLessThanOrEqual(Date.parse(after));
-    expect(Date.parse(createdAt) - Date.parse((await s.detail(id)).body.created_at)).toBeGreaterThanOrEqual(3600 * 1000);
+    expect(Date.parse(createdAt) - Date.parse((await s.detail(id)).body.created_at)).toBeGreaterThanOrEqual(
+      3600 * 1000,
+    );
   });
 
   it('returns order items with sku only where the partner gave one', async () => {
-    const id = await s.createSession({ order_items: [{ name: 'Gift wrap', quantity: 1, price: 300, amount_details: { total_additional_charges: 0, total_discounts: 0 } }], total_amount: 1100 });
+    const id = await s.createSession({
+      order_items: [
+        {
+          name: 'Gift wrap',
+          quantity: 1,
+          price: 300,
+          amount_details: { total_additional_charges: 0, total_discounts: 0 },
+        },
+      ],
+      total_amount: 1100,
+    });
     expect((await cancel(id)).body.order_items[0].sku).toBeUndefined();
   });
 
@@ -247,7 +302,14 @@ describe('cancel', () => {
 
   it('ignores a body, since it takes no fields', async () => {
     const id = await s.createSession();
-    expect((await s.post(`${s.session(id)}/cancel`, undefined, { raw: '{not json', headers: { 'content-type': 'application/json' } })).status).toBe(200);
+    expect(
+      (
+        await s.post(`${s.session(id)}/cancel`, undefined, {
+          raw: '{not json',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -257,7 +319,9 @@ describe('a cancel that cannot be done leads somewhere', () => {
     await s.complete(id);
     const cancel = await s.post(`${s.session(id)}/cancel`, {});
     expect({ status: cancel.status, error: cancel.body.error }).toEqual({ status: 400, error: 'SessionAuthorized' });
-    expect(cancel.body.message).toContain('wait for the payment_session_complete webhook, then refund it if it was captured');
+    expect(cancel.body.message).toContain(
+      'wait for the payment_session_complete webhook, then refund it if it was captured',
+    );
     expect(cancel.body.message).not.toMatch(/void/i);
     expect((await s.post(`${s.session(id)}/void`, {})).body.error).toBe('ImmediateCapture');
   });
@@ -265,7 +329,10 @@ describe('a cancel that cannot be done leads somewhere', () => {
   it('an authorization whose hold is placed: void it, which then works', async () => {
     const id = await s.authorized();
     const cancel = await s.post(`${s.session(id)}/cancel`, {});
-    expect(cancel.body).toMatchObject({ error: 'SessionAuthorized', message: expect.stringContaining('void the authorization') });
+    expect(cancel.body).toMatchObject({
+      error: 'SessionAuthorized',
+      message: expect.stringContaining('void the authorization'),
+    });
     expect((await s.post(`${s.session(id)}/void`, {})).status).toBe(200);
   });
 });
@@ -273,7 +340,9 @@ describe('a cancel that cannot be done leads somewhere', () => {
 describe('refund', () => {
   it('refunds in part, tracked per session and per item, then in full', async () => {
     const id = await s.capturedOneTime();
-    const first = await refund(id, 1250, 'rf-1', { item_details: [{ item_id: (await s.detail(id)).body.order_items[1].item_id, quantity: 1 }] });
+    const first = await refund(id, 1250, 'rf-1', {
+      item_details: [{ item_id: (await s.detail(id)).body.order_items[1].item_id, quantity: 1 }],
+    });
     expect(first.body.refund_id).toMatch(/^rf_/);
     let detail = (await s.detail(id)).body;
     expect(detail.status_summary).toBe('Partially Refunded');
@@ -292,7 +361,11 @@ describe('refund', () => {
     const id = await s.capturedOneTime();
     expectError(await refund(id, 0), 400, 'AmountInvalid');
     expectError(await refund(id, -10), 400, 'AmountInvalid');
-    expectError(await s.post('/payments/v1/refund', { payment_id: id, amount: 100, idempotency_key: 'x' }), 400, 'MissingField');
+    expectError(
+      await s.post('/payments/v1/refund', { payment_id: id, amount: 100, idempotency_key: 'x' }),
+      400,
+      'MissingField',
+    );
     expectError(await refund('00000000-0000-4000-8000-000000000000', 100), 400, 'InvalidPaymentId');
   });
 
@@ -311,8 +384,15 @@ describe('refund', () => {
     expect(closed.body).toMatchObject({ state: 'lost', outcome: 'lost', resolved_at: expect.any(String) });
     expectError(await refund(id, 5800), 400, 'AmountInvalid');
     expect((await refund(id, 5799)).status).toBe(200);
-    expect((await s.outbox()).map((e) => e.event_type).filter((t) => t.startsWith('dispute.'))).toEqual(['dispute.created', 'dispute.closed']);
-    expectError(await s.post(`/sandbox/v1/disputes/${dispute.dispute_id}/resolve`, { outcome: 'won' }), 400, 'InvalidState');
+    expect((await s.outbox()).map((e) => e.event_type).filter((t) => t.startsWith('dispute.'))).toEqual([
+      'dispute.created',
+      'dispute.closed',
+    ]);
+    expectError(
+      await s.post(`/sandbox/v1/disputes/${dispute.dispute_id}/resolve`, { outcome: 'won' }),
+      400,
+      'InvalidState',
+    );
   });
 
   it('a won dispute leaves the refundable amount whole', async () => {
@@ -347,7 +427,11 @@ describe('sales channels and keys', () => {
   it("answers 404 for another channel's session, and keeps it out of the list", async () => {
     const id = await s.createSession();
     expectError(await s.detail(id).then(() => s.get(s.session(id), { key: OTHER_KEY })), 404, 'NotFound');
-    expectError(await s.post(`${s.session(id)}/capture`, { total_amount: 1 }, { key: OTHER_KEY }), 400, 'PaymentSessionDoesNotExist');
+    expectError(
+      await s.post(`${s.session(id)}/capture`, { total_amount: 1 }, { key: OTHER_KEY }),
+      400,
+      'PaymentSessionDoesNotExist',
+    );
     expect((await s.get('/payments/v1/payment_sessions', { key: OTHER_KEY })).body.pagination.count).toBe(0);
   });
 

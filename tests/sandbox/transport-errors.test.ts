@@ -6,20 +6,27 @@ import { jsonBody, rawExchange as rawHttp, statusLine } from '../support/raw-htt
 import { testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
-beforeEach(() => { s = testSandbox(); });
+beforeEach(() => {
+  s = testSandbox();
+});
 afterEach(() => s.close());
 
 const rawExchange = (request: string) => rawHttp(s.app, request);
 
 describe('transport errors', () => {
   it('headers over the limit answer 431 in the contract shape, and close the connection', async () => {
-    const { text, error } = await rawExchange(`GET /payments/v1/payment_sessions HTTP/1.1\r\nHost: x\r\nx-service-api-key: sandbox-dev-key\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const { text, error } = await rawExchange(
+      `GET /payments/v1/payment_sessions HTTP/1.1\r\nHost: x\r\nx-service-api-key: sandbox-dev-key\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     expect(error).toBeUndefined();
     expect(statusLine(text)).toBe('HTTP/1.1 431 Request Header Fields Too Large');
     expect(text).toMatch(/\r\nConnection: close\r\n/i);
     // Answered before the request's Origin is read: the default policy (this machine's pages) sends no CORS header.
     expect(text).not.toMatch(/Access-Control-Allow-Origin/i);
-    expect(jsonBody(text)).toEqual({ error: 'RequestHeaderFieldsTooLarge', message: expect.stringContaining('16 KiB') });
+    expect(jsonBody(text)).toEqual({
+      error: 'RequestHeaderFieldsTooLarge',
+      message: expect.stringContaining('16 KiB'),
+    });
   });
 
   it('a request line that is not HTTP answers 400 in the contract shape', async () => {
@@ -37,7 +44,9 @@ describe('requests HTTP allows and the sandbox cannot serve', () => {
   });
 
   it('an Expect the sandbox cannot meet answers 417 in the contract shape', async () => {
-    const { text } = await rawExchange('GET /payments/v1/payment_sessions HTTP/1.1\r\nHost: x\r\nx-service-api-key: sandbox-dev-key\r\nExpect: 200-ok\r\n\r\n');
+    const { text } = await rawExchange(
+      'GET /payments/v1/payment_sessions HTTP/1.1\r\nHost: x\r\nx-service-api-key: sandbox-dev-key\r\nExpect: 200-ok\r\n\r\n',
+    );
     expect(statusLine(text)).toBe('HTTP/1.1 417 Expectation Failed');
     expect(jsonBody(text).error).toBe('MalformedRequest');
   });
@@ -54,6 +63,7 @@ describe('transport errors are declared', () => {
     const { SANDBOX_FILE, SchemaValidators, loadDocument } = await import('../../src/sandbox/http/document.js');
     const { TRANSPORT_ERRORS } = await import('../../src/sandbox/http/transport-errors.js');
     const validate = new SchemaValidators(loadDocument(SANDBOX_FILE)).at('#/components/schemas/SandboxError');
-    for (const { error, message } of Object.values(TRANSPORT_ERRORS)) expect(validate({ error, message }), error).toBe(true);
+    for (const { error, message } of Object.values(TRANSPORT_ERRORS))
+      expect(validate({ error, message }), error).toBe(true);
   });
 });

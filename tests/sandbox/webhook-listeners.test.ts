@@ -26,28 +26,45 @@ afterEach(async () => {
 });
 
 const FORWARD = 'http://localhost:3000/webhooks';
-const listen = (body: Record<string, unknown> = {}, key?: string) => s.post('/sandbox/v1/webhook_listeners', { forward_url: FORWARD, ...body }, key ? { key } : {});
-const receive = (id: string, query = '', key?: string) => s.get(`/sandbox/v1/webhook_listeners/${id}/deliveries${query}`, key ? { key } : {});
-const report = (id: string, body: Record<string, unknown>, key?: string) => s.post(`/sandbox/v1/webhook_listeners/${id}/attempts`, body, key ? { key } : {});
+const listen = (body: Record<string, unknown> = {}, key?: string) =>
+  s.post('/sandbox/v1/webhook_listeners', { forward_url: FORWARD, ...body }, key ? { key } : {});
+const receive = (id: string, query = '', key?: string) =>
+  s.get(`/sandbox/v1/webhook_listeners/${id}/deliveries${query}`, key ? { key } : {});
+const report = (id: string, body: Record<string, unknown>, key?: string) =>
+  s.post(`/sandbox/v1/webhook_listeners/${id}/attempts`, body, key ? { key } : {});
 /** What a claim answers of one delivery: its id and the claim's, which a report names. */
 interface Claim {
   delivery_id: string;
   claim_id: string;
 }
 const delivered = ({ delivery_id, claim_id }: Claim) => ({
-  delivery_id, claim_id, status: 204, latency_ms: 3, response_excerpt: { text: '', truncated: false, body_bytes: 0 },
+  delivery_id,
+  claim_id,
+  status: 204,
+  latency_ms: 3,
+  response_excerpt: { text: '', truncated: false, body_bytes: 0 },
 });
 /** A claim no listener made. */
 const NO_CLAIM: Claim = { delivery_id: '1', claim_id: 'lc_none' };
 const advance = (seconds: number) => s.post('/sandbox/v1/clock/advance', { seconds });
-const pendingOf = (endpointId: string) => s.db.prepare("SELECT COUNT(*) FROM deliveries WHERE endpoint_id = ? AND status = 'pending'").pluck().get(endpointId) as number;
-const rowsOf = (endpointId: string) => s.db.prepare('SELECT COUNT(*) FROM webhook_endpoints WHERE id = ?').pluck().get(endpointId) as number;
+const pendingOf = (endpointId: string) =>
+  s.db
+    .prepare("SELECT COUNT(*) FROM deliveries WHERE endpoint_id = ? AND status = 'pending'")
+    .pluck()
+    .get(endpointId) as number;
+const rowsOf = (endpointId: string) =>
+  s.db.prepare('SELECT COUNT(*) FROM webhook_endpoints WHERE id = ?').pluck().get(endpointId) as number;
 
 describe('registering a listener', () => {
   it('answers a secret derived from the channel and the URL: the same on every registration, another for another URL or channel', async () => {
     const first = await listen();
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ id: expect.stringMatching(/^wl_/), forward_url: FORWARD, event_types: ['*'], secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{32}$/) });
+    expect(first.body).toMatchObject({
+      id: expect.stringMatching(/^wl_/),
+      forward_url: FORWARD,
+      event_types: ['*'],
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{32}$/),
+    });
     // Another listener of the same URL (other events): the same secret.
     const again = await listen({ forward_url: 'HTTP://LocalHost:3000/webhooks', event_types: ['dispute.*'] });
     expect(again.body.forward_url).toBe(FORWARD);
@@ -58,7 +75,9 @@ describe('registering a listener', () => {
     // Another database (another sandbox) derives another: the secret is not the URL's alone.
     const elsewhere = testSandbox();
     try {
-      expect((await elsewhere.post('/sandbox/v1/webhook_listeners', { forward_url: FORWARD })).body.secret).not.toBe(first.body.secret);
+      expect((await elsewhere.post('/sandbox/v1/webhook_listeners', { forward_url: FORWARD })).body.secret).not.toBe(
+        first.body.secret,
+      );
     } finally {
       await elsewhere.close();
     }
@@ -67,18 +86,22 @@ describe('registering a listener', () => {
   it('keeps the secret across a reset, and keeps the listener', async () => {
     const { body } = await listen();
     await s.post('/sandbox/v1/reset');
-    expect((await s.get('/sandbox/v1/webhook_listeners')).body.listeners.map((l: { id: string }) => l.id)).toEqual([body.id]);
+    expect((await s.get('/sandbox/v1/webhook_listeners')).body.listeners.map((l: { id: string }) => l.id)).toEqual([
+      body.id,
+    ]);
     expect((await listen()).body.secret).toBe(body.secret);
   });
 
-  it('lists the channel\'s listeners only, apart from its webhook endpoints', async () => {
+  it("lists the channel's listeners only, apart from its webhook endpoints", async () => {
     const mine = (await listen({ event_types: ['dispute.*', 'payment_token_updated'] })).body;
     expect(mine.event_types).toEqual(['dispute.*', 'payment_token.updated']);
     await listen({}, OTHER_KEY);
     await s.post('/sandbox/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/webhooks' });
     const { body } = await s.get('/sandbox/v1/webhook_listeners');
     expect(body.listeners).toEqual([mine]);
-    expect((await s.get('/sandbox/v1/webhook_endpoints')).body.endpoints.map((e: { url: string }) => e.url)).toEqual(['http://127.0.0.1:9/webhooks']);
+    expect((await s.get('/sandbox/v1/webhook_endpoints')).body.endpoints.map((e: { url: string }) => e.url)).toEqual([
+      'http://127.0.0.1:9/webhooks',
+    ]);
     // Another channel's listener is not found by this one.
     const theirs = (await s.get('/sandbox/v1/webhook_listeners', { key: OTHER_KEY })).body.listeners[0].id as string;
     expect((await receive(theirs)).status).toBe(404);
@@ -97,20 +120,32 @@ describe('registering a listener', () => {
       {},
     ]) {
       const reply = await s.post('/sandbox/v1/webhook_listeners', body);
-      expect({ body, status: reply.status, error: reply.body.error }).toEqual({ body, status: 400, error: 'InvalidRequest' });
+      expect({ body, status: reply.status, error: reply.body.error }).toEqual({
+        body,
+        status: 400,
+        error: 'InvalidRequest',
+      });
     }
     for (let i = 0; i < 20; i++) expect((await listen({ forward_url: `${FORWARD}/${i}` })).status).toBe(200);
     const full = await listen({ forward_url: `${FORWARD}/20` });
     expect(full.status).toBe(400);
-    expect(full.body).toMatchObject({ error: 'InvalidRequest', message: expect.stringContaining('at most 20 webhook listeners') });
+    expect(full.body).toMatchObject({
+      error: 'InvalidRequest',
+      message: expect.stringContaining('at most 20 webhook listeners'),
+    });
     // Listeners do not count against the 20 webhook endpoints.
     expect((await s.post('/sandbox/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/webhooks' })).status).toBe(200);
   });
 
   it('needs a key: 401 Unauthorized on every listener route', async () => {
     const id = (await listen()).body.id as string;
-    for (const [method, url] of [['POST', '/sandbox/v1/webhook_listeners'], ['GET', '/sandbox/v1/webhook_listeners'], ['DELETE', `/sandbox/v1/webhook_listeners/${id}`],
-      ['GET', `/sandbox/v1/webhook_listeners/${id}/deliveries`], ['POST', `/sandbox/v1/webhook_listeners/${id}/attempts`]] as const) {
+    for (const [method, url] of [
+      ['POST', '/sandbox/v1/webhook_listeners'],
+      ['GET', '/sandbox/v1/webhook_listeners'],
+      ['DELETE', `/sandbox/v1/webhook_listeners/${id}`],
+      ['GET', `/sandbox/v1/webhook_listeners/${id}/deliveries`],
+      ['POST', `/sandbox/v1/webhook_listeners/${id}/attempts`],
+    ] as const) {
       const reply = await s.call(method, url, { key: null, body: {} });
       expect([url, reply.status, reply.body.error]).toEqual([url, 401, 'Unauthorized']);
     }
@@ -119,7 +154,7 @@ describe('registering a listener', () => {
 });
 
 describe('claiming deliveries', () => {
-  it('hands each due delivery once, with the exact request to forward, signed with the listener\'s secret', async () => {
+  it("hands each due delivery once, with the exact request to forward, signed with the listener's secret", async () => {
     const listener = (await listen()).body;
     expect((await receive(listener.id)).body).toEqual({ deliveries: [] });
     const id = await s.authorized();
@@ -127,12 +162,27 @@ describe('claiming deliveries', () => {
     expect(body.deliveries).toHaveLength(1);
     const [delivery] = body.deliveries;
     expect(delivery).toMatchObject({
-      delivery_id: expect.stringMatching(/^\d+$/), claim_id: expect.stringMatching(/^lc_[0-9a-f]{20}$/),
-      event_type: 'payment_session_complete', object_id: id, attempt: 1,
+      delivery_id: expect.stringMatching(/^\d+$/),
+      claim_id: expect.stringMatching(/^lc_[0-9a-f]{20}$/),
+      event_type: 'payment_session_complete',
+      object_id: id,
+      attempt: 1,
     });
-    expect(delivery.request_headers).toMatchObject({ 'content-type': 'application/json', 'x-sandbox-webhook-delivery': '1', 'x-service-signature': expect.stringMatching(/^t=\d+,v0=[0-9a-f]{64}$/) });
-    const event = verifyWebhook({ rawBody: delivery.request_body, signatureHeader: delivery.request_headers['x-service-signature'], secret: listener.secret });
-    expect(event).toMatchObject({ webhook_delivery_id: delivery.webhook_delivery_id, event_type: 'payment_session_complete', data: { payment_id: id, status: 'authorized' } });
+    expect(delivery.request_headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-sandbox-webhook-delivery': '1',
+      'x-service-signature': expect.stringMatching(/^t=\d+,v0=[0-9a-f]{64}$/),
+    });
+    const event = verifyWebhook({
+      rawBody: delivery.request_body,
+      signatureHeader: delivery.request_headers['x-service-signature'],
+      secret: listener.secret,
+    });
+    expect(event).toMatchObject({
+      webhook_delivery_id: delivery.webhook_delivery_id,
+      event_type: 'payment_session_complete',
+      data: { payment_id: id, status: 'authorized' },
+    });
     // Signed with the real time, whatever the sandbox clock says.
     const t = Number(/t=(\d+)/.exec(delivery.request_headers['x-service-signature'])![1]);
     expect(Math.abs(t - Date.now() / 1000)).toBeLessThan(300);
@@ -145,7 +195,9 @@ describe('claiming deliveries', () => {
     const session = await s.capturedOneTime();
     const dispute = (await s.post(`/sandbox/v1/payment_sessions/${session}/disputes`, {})).body;
     const { deliveries } = (await receive(listener.id)).body;
-    expect(deliveries.map((d: { event_type: string; object_id: string }) => [d.event_type, d.object_id])).toEqual([['dispute.created', dispute.dispute_id]]);
+    expect(deliveries.map((d: { event_type: string; object_id: string }) => [d.event_type, d.object_id])).toEqual([
+      ['dispute.created', dispute.dispute_id],
+    ]);
   });
 
   it('answers a long poll as soon as an event is queued', async () => {
@@ -175,10 +227,11 @@ describe('claiming deliveries', () => {
     const third = (await receive(listener.id)).body.deliveries as typeof first;
     expect(third).toHaveLength(1);
     expect(new Set([...first, ...second, ...third].map((d) => d.object_id)).size).toBe(12);
-    for (const query of ['?limit=0', '?limit=9']) expect((await receive(listener.id, query)).body.error).toBe('InvalidRequest');
+    for (const query of ['?limit=0', '?limit=9'])
+      expect((await receive(listener.id, query)).body.error).toBe('InvalidRequest');
   });
 
-  it('hands a resource\'s later event only after its earlier one is settled', async () => {
+  it("hands a resource's later event only after its earlier one is settled", async () => {
     const listener = (await listen()).body;
     const id = await s.createSession();
     await s.complete(id);
@@ -203,10 +256,13 @@ describe('claiming deliveries', () => {
 
   it('is never POSTed by the dispatcher', async () => {
     const sent: DeliveryRequest[] = [];
-    const dispatcher = startDispatcher(s.store, { tickMs: 10, send: async (request) => {
-      sent.push(request);
-      return { status: 204, response: null, error: null, latencyMs: 1 };
-    } });
+    const dispatcher = startDispatcher(s.store, {
+      tickMs: 10,
+      send: async (request) => {
+        sent.push(request);
+        return { status: 204, response: null, error: null, latencyMs: 1 };
+      },
+    });
     try {
       const listener = (await listen()).body;
       await s.post('/sandbox/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/webhooks' });
@@ -223,18 +279,27 @@ describe('claiming deliveries', () => {
 });
 
 describe('reporting attempts', () => {
-  it('records a failure in the delivery log and retries it on the channel\'s clock; a 204 delivers it', async () => {
+  it("records a failure in the delivery log and retries it on the channel's clock; a 204 delivers it", async () => {
     const listener = (await listen()).body;
     await s.authorized();
     const [delivery] = (await receive(listener.id)).body.deliveries;
     const failed = await report(listener.id, {
-      delivery_id: delivery.delivery_id, claim_id: delivery.claim_id, status: 500, latency_ms: 4,
-      response_excerpt: { text: 'Internal Server Error', truncated: false, body_bytes: 21 }, error: null,
+      delivery_id: delivery.delivery_id,
+      claim_id: delivery.claim_id,
+      status: 500,
+      latency_ms: 4,
+      response_excerpt: { text: 'Internal Server Error', truncated: false, body_bytes: 21 },
+      error: null,
     });
     expect(failed.status).toBe(200);
     expect(failed.body.attempt).toMatchObject({
-      event_type: 'payment_session_complete', webhook_delivery_id: delivery.webhook_delivery_id, endpoint_id: listener.id, url: FORWARD,
-      status: 500, latency_ms: 4, delivery_status: 'pending',
+      event_type: 'payment_session_complete',
+      webhook_delivery_id: delivery.webhook_delivery_id,
+      endpoint_id: listener.id,
+      url: FORWARD,
+      status: 500,
+      latency_ms: 4,
+      delivery_status: 'pending',
     });
     const retryIn = Date.parse(failed.body.next_attempt_at) - Date.parse(failed.body.attempt.attempted_at);
     expect(retryIn).toBeGreaterThanOrEqual(800);
@@ -246,12 +311,18 @@ describe('reporting attempts', () => {
     expect((await receive(listener.id)).body.deliveries).toEqual([]);
     await advance(2);
     const [retry] = (await receive(listener.id)).body.deliveries;
-    expect(retry).toMatchObject({ delivery_id: delivery.delivery_id, webhook_delivery_id: delivery.webhook_delivery_id, attempt: 2 });
+    expect(retry).toMatchObject({
+      delivery_id: delivery.delivery_id,
+      webhook_delivery_id: delivery.webhook_delivery_id,
+      attempt: 2,
+    });
     expect(retry.claim_id).not.toBe(delivery.claim_id);
     const ok = await report(listener.id, delivered(retry));
     expect(ok.body).toMatchObject({ attempt: { status: 204, delivery_status: 'delivered' }, next_attempt_at: null });
     expect((await s.outbox())[0]!).toMatchObject({ delivered_at: expect.any(String) });
-    expect((await s.get('/sandbox/v1/webhook_deliveries')).body.attempts.map((a: { status: number }) => a.status)).toEqual([500, 204]);
+    expect(
+      (await s.get('/sandbox/v1/webhook_deliveries')).body.attempts.map((a: { status: number }) => a.status),
+    ).toEqual([500, 204]);
   });
 
   it('counts no answer as a failure', async () => {
@@ -261,7 +332,12 @@ describe('reporting attempts', () => {
     const { delivery_id, claim_id } = delivery;
     const error = 'no answer within 10 s';
     const { body } = await report(listener.id, { delivery_id, claim_id, status: null, latency_ms: 10000, error });
-    expect(body.attempt).toMatchObject({ status: null, response_excerpt: null, error: 'no answer within 10 s', delivery_status: 'pending' });
+    expect(body.attempt).toMatchObject({
+      status: null,
+      response_excerpt: null,
+      error: 'no answer within 10 s',
+      delivery_status: 'pending',
+    });
     expect(body.next_attempt_at).toEqual(expect.any(String));
   });
 
@@ -296,13 +372,19 @@ describe('reporting attempts', () => {
       { ...claim, status: 204, latency_ms: -1 },
       { ...claim, status: 204, latency_ms: 1, error: 'x'.repeat(501) },
       {
-        ...claim, status: 204, latency_ms: 1,
+        ...claim,
+        status: 204,
+        latency_ms: 1,
         response_excerpt: { text: 'x'.repeat(201), truncated: true, body_bytes: 300 },
       },
       { ...claim, status: 204, latency_ms: 1, extra: true },
     ]) {
       const reply = await report(listener.id, body);
-      expect({ body, status: reply.status, error: reply.body.error }).toEqual({ body, status: 400, error: 'InvalidRequest' });
+      expect({ body, status: reply.status, error: reply.body.error }).toEqual({
+        body,
+        status: 400,
+        error: 'InvalidRequest',
+      });
     }
     const unknown = await report('wl_nope', delivered(NO_CLAIM));
     expect([unknown.status, unknown.body.error]).toEqual([404, 'NotFound']);
@@ -314,10 +396,14 @@ describe('reporting attempts', () => {
     const [delivery] = (await receive(listener.id)).body.deliveries;
     const { delivery_id } = delivery;
     const old = await report(listener.id, { delivery_id, status: 204, latency_ms: 3, error: null });
-    expect([old.status, old.body]).toEqual([400, {
-      error: 'InvalidRequest',
-      message: "claim_id is required: this listen is older than the sandbox; run the listen of the sandbox's version.",
-    }]);
+    expect([old.status, old.body]).toEqual([
+      400,
+      {
+        error: 'InvalidRequest',
+        message:
+          "claim_id is required: this listen is older than the sandbox; run the listen of the sandbox's version.",
+      },
+    ]);
     expect((await s.get('/sandbox/v1/webhook_deliveries')).body.attempts).toEqual([]);
     // Still held under its claim: the current listen's report is taken.
     expect((await report(listener.id, delivered(delivery))).status).toBe(200);
@@ -346,10 +432,12 @@ describe('a late report', () => {
 
     const late = await report(listener.id, delivered(first));
     expect([late.status, late.body.error]).toEqual([400, 'InvalidState']);
-    expect(late.body.message).toBe(`Listener ${listener.id} holds no delivery "${first.delivery_id}" `
-      + `under claim "${first.claim_id}": that claim was never made, its attempt was reported already, `
-      + 'its 30 s lease ran out and the delivery is due again (or claimed again, under another claim id), '
-      + 'or its delivery was ended since (turning the drill off ends its added_later deliveries).');
+    expect(late.body.message).toBe(
+      `Listener ${listener.id} holds no delivery "${first.delivery_id}" ` +
+        `under claim "${first.claim_id}": that claim was never made, its attempt was reported already, ` +
+        'its 30 s lease ran out and the delivery is due again (or claimed again, under another claim id), ' +
+        'or its delivery was ended since (turning the drill off ends its added_later deliveries).',
+    );
     expect((await s.get('/sandbox/v1/webhook_deliveries')).body.attempts).toEqual([]);
     // The current claim's report is the one taken.
     const current = await report(listener.id, delivered(second));
@@ -419,7 +507,8 @@ describe('a listener started again', () => {
     const { port } = s.app.server.address() as AddressInfo;
     const killed = new AbortController();
     const claim = fetch(`http://127.0.0.1:${port}/sandbox/v1/webhook_listeners/${first.id}/deliveries?wait=10`, {
-      headers: { 'x-service-api-key': 'sandbox-dev-key' }, signal: killed.signal,
+      headers: { 'x-service-api-key': 'sandbox-dev-key' },
+      signal: killed.signal,
     }).catch((error: Error) => error.name);
     await new Promise((resolve) => setTimeout(resolve, 200));
     killed.abort();
@@ -523,7 +612,9 @@ describe('removing a listener', () => {
     expect(rowsOf(listener.id)).toBe(0);
     expect((await s.get('/sandbox/v1/webhook_listeners')).body.listeners).toEqual([]);
     // The attempt it made stays in the log, its URL gone with it.
-    expect((await s.get('/sandbox/v1/webhook_deliveries')).body.attempts).toMatchObject([{ endpoint_id: listener.id, url: null, delivery_status: 'failed' }]);
+    expect((await s.get('/sandbox/v1/webhook_deliveries')).body.attempts).toMatchObject([
+      { endpoint_id: listener.id, url: null, delivery_status: 'failed' },
+    ]);
     const removedAgain = await s.call('DELETE', `/sandbox/v1/webhook_listeners/${listener.id}`);
     for (const reply of [removedAgain, await receive(listener.id), await report(listener.id, delivered(tried))]) {
       expect([reply.status, reply.body.error]).toEqual([404, 'NotFound']);
@@ -555,7 +646,7 @@ describe('removing a listener', () => {
   });
 });
 
-describe('the listeners\' leases', () => {
+describe("the listeners' leases", () => {
   it('offers a claimed delivery again once its lease ran out unreported; a release ends a lease once', async () => {
     // Its own hub over the test sandbox's store, with a monotonic clock the test moves.
     let monotonic = 0;
@@ -587,7 +678,15 @@ describe('the listeners\' leases', () => {
     let now = 1_000_000;
     const hub = new WebhookListeners(store, { now: () => now });
     try {
-      const endpoint = { id: 'wl_a', channel: 'dev', url: FORWARD, event_types: ['*'], secret: 'whsec_x', mode: 'signed' as const, created_at: new Date().toISOString() };
+      const endpoint = {
+        id: 'wl_a',
+        channel: 'dev',
+        url: FORWARD,
+        event_types: ['*'],
+        secret: 'whsec_x',
+        mode: 'signed' as const,
+        created_at: new Date().toISOString(),
+      };
       store.listeners.add({ ...endpoint, polled_at: now });
       store.listeners.add({ ...endpoint, id: 'wl_b', channel: 'other', polled_at: now + 30_000 });
       now += IDLE_EXPIRY_MS + 1;

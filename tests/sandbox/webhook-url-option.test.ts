@@ -54,32 +54,66 @@ describe('--webhook-url: the URLs the sandbox refuses at start', () => {
   });
 
   it('refuses a user, a password, or both, in the URL', async () => {
-    for (const url of ['http://user:pass@127.0.0.1:9/hooks', 'http://user@127.0.0.1:9/hooks', 'https://:pass@127.0.0.1:9/hooks']) {
+    for (const url of [
+      'http://user:pass@127.0.0.1:9/hooks',
+      'http://user@127.0.0.1:9/hooks',
+      'https://:pass@127.0.0.1:9/hooks',
+    ]) {
       expect(await refusal(url)).toBe(`--webhook-url ${url}: url must not carry a user or a password.`);
     }
   });
 
   it('takes http and https URLs', async () => {
-    expect((await start({ url: 'https://receiver.example/hooks' })).webhook).toMatchObject({ url: 'https://receiver.example/hooks', mode: 'signed' });
-    expect((await start({ url: 'HTTP://127.0.0.1:9/hooks' })).webhook).toMatchObject({ url: 'HTTP://127.0.0.1:9/hooks', mode: 'signed' });
+    expect((await start({ url: 'https://receiver.example/hooks' })).webhook).toMatchObject({
+      url: 'https://receiver.example/hooks',
+      mode: 'signed',
+    });
+    expect((await start({ url: 'HTTP://127.0.0.1:9/hooks' })).webhook).toMatchObject({
+      url: 'HTTP://127.0.0.1:9/hooks',
+      mode: 'signed',
+    });
   });
 });
 
 describe('--webhook-url: the endpoint it owns on the development channel', () => {
   const endpointsOf = async (sandbox: Awaited<ReturnType<typeof start>>) =>
-    (await sandbox.app.inject({ method: 'GET', url: '/sandbox/v1/webhook_endpoints', headers: { 'x-service-api-key': DEV_KEY } })).json().endpoints as Array<Record<string, unknown>>;
+    (
+      await sandbox.app.inject({
+        method: 'GET',
+        url: '/sandbox/v1/webhook_endpoints',
+        headers: { 'x-service-api-key': DEV_KEY },
+      })
+    ).json().endpoints as Array<Record<string, unknown>>;
 
   it('is added with the secret given, or one made when none is; a restart with another URL or secret points the same endpoint there, and one without a secret keeps the secret in use', async () => {
     const db = path.join(dir, 'restarts.db');
     const first = await start({ url: 'http://127.0.0.1:9/first', secret: 'whsec_one' }, db);
-    expect(first.webhook).toEqual({ channel: 'dev', url: 'http://127.0.0.1:9/first', secret: 'whsec_one', mode: 'signed', event_types: ['*'] });
+    expect(first.webhook).toEqual({
+      channel: 'dev',
+      url: 'http://127.0.0.1:9/first',
+      secret: 'whsec_one',
+      mode: 'signed',
+      event_types: ['*'],
+    });
     const [endpoint] = await endpointsOf(first);
-    expect(endpoint).toMatchObject({ id: expect.stringMatching(/^we_[0-9A-Za-z]+$/), url: 'http://127.0.0.1:9/first', secret: 'whsec_one', mode: 'signed', event_types: ['*'] });
+    expect(endpoint).toMatchObject({
+      id: expect.stringMatching(/^we_[0-9A-Za-z]+$/),
+      url: 'http://127.0.0.1:9/first',
+      secret: 'whsec_one',
+      mode: 'signed',
+      event_types: ['*'],
+    });
     await stop(first);
 
     // Another URL, no secret: the same endpoint, pointed there, with the secret it had.
     const second = await start({ url: 'http://127.0.0.1:9/second' }, db);
-    expect(second.webhook).toEqual({ channel: 'dev', url: 'http://127.0.0.1:9/second', secret: 'whsec_one', mode: 'signed', event_types: ['*'] });
+    expect(second.webhook).toEqual({
+      channel: 'dev',
+      url: 'http://127.0.0.1:9/second',
+      secret: 'whsec_one',
+      mode: 'signed',
+      event_types: ['*'],
+    });
     expect(await endpointsOf(second)).toEqual([{ ...endpoint, url: 'http://127.0.0.1:9/second' }]);
     await stop(second);
 
@@ -98,16 +132,24 @@ describe('--webhook-url: the endpoint it owns on the development channel', () =>
   it('makes a secret when none is given', async () => {
     const sandbox = await start({ url: 'http://127.0.0.1:9/hooks' });
     expect(sandbox.webhook!.secret).toMatch(/^whsec_[A-Za-z0-9_-]{32}$/);
-    expect(await endpointsOf(sandbox)).toEqual([expect.objectContaining({ id: expect.stringMatching(/^we_/), secret: sandbox.webhook!.secret })]);
+    expect(await endpointsOf(sandbox)).toEqual([
+      expect.objectContaining({ id: expect.stringMatching(/^we_/), secret: sandbox.webhook!.secret }),
+    ]);
   });
 });
 
-describe('the helper route: the token event\'s other spelling', () => {
-  it('takes payment_token_updated, the reference\'s spelling, as payment_token.updated, once', async () => {
+describe("the helper route: the token event's other spelling", () => {
+  it("takes payment_token_updated, the reference's spelling, as payment_token.updated, once", async () => {
     const s = testSandbox();
     try {
-      const added = await s.post('/sandbox/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hooks', event_types: ['payment_token_updated', 'payment_token.updated', 'dispute.*'] });
-      expect({ status: added.status, event_types: added.body.event_types }).toEqual({ status: 200, event_types: ['payment_token.updated', 'dispute.*'] });
+      const added = await s.post('/sandbox/v1/webhook_endpoints', {
+        url: 'http://127.0.0.1:9/hooks',
+        event_types: ['payment_token_updated', 'payment_token.updated', 'dispute.*'],
+      });
+      expect({ status: added.status, event_types: added.body.event_types }).toEqual({
+        status: 200,
+        event_types: ['payment_token.updated', 'dispute.*'],
+      });
     } finally {
       await s.close();
     }

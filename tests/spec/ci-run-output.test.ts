@@ -25,14 +25,20 @@ describe('.ci/run', () => {
     expect(suiteFunction).toContain('tee "$LOGS/$name.log"');
   });
 
-  it("shows a pytest-framed closing line without its frame, so that no reader takes it for a runner that ran nothing", () => {
-    const run = runSuite('framed', "echo '============================= 2 warnings in 41.37s ============================='; echo after");
+  it('shows a pytest-framed closing line without its frame, so that no reader takes it for a runner that ran nothing', () => {
+    const run = runSuite(
+      'framed',
+      "echo '============================= 2 warnings in 41.37s ============================='; echo after",
+    );
     expect(run.stdout).toBe('-- 2 warnings in 41.37s --\nafter\n');
     expect(readFileSync(path.join(logs, 'framed.log'), 'utf8')).toContain('===== 2 warnings in 41.37s =====');
   });
 
   it('shows every other line as printed, headings framed with = included', () => {
-    const run = runSuite('plain', "echo '=================== SUMMARY ==================='; echo ' Tests  3 passed (3)'");
+    const run = runSuite(
+      'plain',
+      "echo '=================== SUMMARY ==================='; echo ' Tests  3 passed (3)'",
+    );
     expect(run.stdout).toBe('=================== SUMMARY ===================\n Tests  3 passed (3)\n');
   });
 

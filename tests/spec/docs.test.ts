@@ -15,8 +15,13 @@ import { buildSite, isFresh } from '../../build/docs/build-site.mjs';
 import { GUIDES } from '../../build/docs/pages.mjs';
 // @ts-expect-error: as above.
 import { edgesOf, stateDiagrams, tableRows } from '../../build/docs/state-diagrams.mjs';
-// @ts-expect-error: as above.
-import { consoleAnchor, referenceAnchor, samplePrograms, SANDBOX_SERVER } from '../../build/docs/reference-document.mjs';
+import {
+  consoleAnchor,
+  referenceAnchor,
+  samplePrograms,
+  SANDBOX_SERVER,
+  // @ts-expect-error: as above (where a long import is wrapped, on the line that names the module).
+} from '../../build/docs/reference-document.mjs';
 import { openEnumValues } from '../../src/contract/open-enum.js';
 import { commentOf, operationIdsOf, samplesOf } from '../../build/lib/samples.mjs';
 import { curlSamples, rows } from '../../partners/harness/index.js';
@@ -29,9 +34,21 @@ const doc = contract as Tagged;
 let dir: string;
 const read = (file: string) => readFileSync(path.join(dir, file), 'utf8');
 
-interface CodeSample { lang: string; label: string; source: string }
-type ReferenceOperation = { operationId?: string; tags?: string[]; description?: string; 'x-codeSamples'?: CodeSample[] };
-interface ReferenceDocument { servers: Array<{ url: string; description?: string }>; paths: Record<string, Record<string, ReferenceOperation>> }
+interface CodeSample {
+  lang: string;
+  label: string;
+  source: string;
+}
+type ReferenceOperation = {
+  operationId?: string;
+  tags?: string[];
+  description?: string;
+  'x-codeSamples'?: CodeSample[];
+};
+interface ReferenceDocument {
+  servers: Array<{ url: string; description?: string }>;
+  paths: Record<string, Record<string, ReferenceOperation>>;
+}
 
 /** The document the reference renders: Redoc's build inlines it into the page. */
 const referenceDefinition = (): ReferenceDocument => {
@@ -39,15 +56,24 @@ const referenceDefinition = (): ReferenceDocument => {
   const start = html.indexOf('const __redoc_definition = ') + 'const __redoc_definition = '.length;
   return JSON.parse(html.slice(start, html.indexOf(';\n      const __redoc_options', start))) as ReferenceDocument;
 };
-const operationsOfDocument = (doc: ReferenceDocument) => Object.entries(doc.paths).flatMap(([route, item]) =>
-  Object.entries(item).filter(([, op]) => op?.operationId).map(([method, op]) => ({ route, method, op })));
+const operationsOfDocument = (doc: ReferenceDocument) =>
+  Object.entries(doc.paths).flatMap(([route, item]) =>
+    Object.entries(item)
+      .filter(([, op]) => op?.operationId)
+      .map(([method, op]) => ({ route, method, op })),
+  );
 const referenceOperations = () => operationsOfDocument(referenceDefinition());
 
 /** The console's map from an operationId to its anchor, as console.js holds it. */
-const consoleAnchors = () => JSON.parse(/var anchors = (\{.*\});/.exec(read('try/console.js'))![1]!) as Record<string, string>;
+const consoleAnchors = () =>
+  JSON.parse(/var anchors = (\{.*\});/.exec(read('try/console.js'))![1]!) as Record<string, string>;
 
 /** A line of code without its indentation; blank lines left out. */
-const significantLines = (text: string) => text.split('\n').map((line) => line.trim()).filter(Boolean);
+const significantLines = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
 
 /**
  * A program's samples two ways: cut by the shared extraction, and, independently, the lines
@@ -62,13 +88,20 @@ function regionsOf(file: string) {
   const between = (operationId: string) => {
     const start = lines.findIndex((line) => line.trim() === `${comment} sample: ${operationId}`);
     const end = lines.findIndex((line, i) => i > start && line.trim() === `${comment} end sample`);
-    expect({ file, operationId, start: start >= 0, end: end > start }).toEqual({ file, operationId, start: true, end: true });
+    expect({ file, operationId, start: start >= 0, end: end > start }).toEqual({
+      file,
+      operationId,
+      start: true,
+      end: true,
+    });
     return significantLines(lines.slice(start + 1, end).join('\n'));
   };
   return { cut: samples, between };
 }
-const htmlFiles = (sub = ''): string[] => readdirSync(path.join(dir, sub), { withFileTypes: true })
-  .flatMap((e) => (e.isDirectory() ? htmlFiles(path.join(sub, e.name)) : e.name.endsWith('.html') ? [path.join(sub, e.name)] : []));
+const htmlFiles = (sub = ''): string[] =>
+  readdirSync(path.join(dir, sub), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? htmlFiles(path.join(sub, e.name)) : e.name.endsWith('.html') ? [path.join(sub, e.name)] : [],
+  );
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'contract-docs-'));
@@ -81,7 +114,9 @@ describe('the docs site', () => {
     const pages = htmlFiles();
     expect(pages.length).toBe(GUIDES.length + 3);
     for (const page of pages) {
-      const external = [...read(page).matchAll(/<(script|link|img)\b[^>]*\b(src|href)=["']?(https?:)?\/\//gi)].map((m) => m[0]);
+      const external = [...read(page).matchAll(/<(script|link|img)\b[^>]*\b(src|href)=["']?(https?:)?\/\//gi)].map(
+        (m) => m[0],
+      );
       expect({ page, external }).toEqual({ page, external: [] });
     }
   });
@@ -93,7 +128,7 @@ describe('the docs site', () => {
     for (const { op } of operations()) expect(html).toContain(op.summary);
   });
 
-  it('serves the console\'s bundle from the site itself, with its default fonts off', () => {
+  it("serves the console's bundle from the site itself, with its default fonts off", () => {
     expect(existsSync(path.join(dir, 'try', 'scalar.js'))).toBe(true);
     expect(read('try/index.html')).toContain('<script src="scalar.js"></script>');
     expect(read('try/console.js')).toContain('withDefaultFonts: false');
@@ -103,7 +138,9 @@ describe('the docs site', () => {
     type Examples = Record<string, { value?: unknown; serializedValue?: string }>;
     const copy = JSON.parse(read('try/openapi.json')) as { components: { examples: Examples } };
     const ours = (contract as unknown as { components: { examples: Examples } }).components.examples;
-    const templated = Object.keys(ours).filter((name) => JSON.stringify(ours[name]!.value).includes('{{payment_session_id}}'));
+    const templated = Object.keys(ours).filter((name) =>
+      JSON.stringify(ours[name]!.value).includes('{{payment_session_id}}'),
+    );
     expect(templated.length).toBeGreaterThan(0);
     for (const [name, example] of Object.entries(copy.components.examples)) {
       // What Scalar shows and sends: the serialized body when there is one, else the value as JSON.
@@ -118,7 +155,11 @@ describe('the docs site', () => {
   });
 
   it('renders every guide, with no script, and every link resolving to a page or a reference anchor', () => {
-    const anchors = new Set(operations().map(({ op }) => `#/${op.tags![0]!.toLowerCase().replace(/[^a-z0-9]+/g, '-')}/${op.operationId!.toLowerCase()}`));
+    const anchors = new Set(
+      operations().map(
+        ({ op }) => `#/${op.tags![0]!.toLowerCase().replace(/[^a-z0-9]+/g, '-')}/${op.operationId!.toLowerCase()}`,
+      ),
+    );
     for (const tag of doc.tags) anchors.add(`#/${tag.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`);
     for (const { slug } of GUIDES as Array<{ slug: string }>) {
       const html = read(`guides/${slug}.html`);
@@ -126,8 +167,13 @@ describe('the docs site', () => {
       for (const [, href] of html.matchAll(/<a href="([^"]+)"/g)) {
         if (/^(https?:|mailto:|#)/.test(href!)) continue;
         const [file, hash] = href!.split('#');
-        expect({ slug, href, exists: existsSync(path.join(dir, 'guides', file!)) }).toEqual({ slug, href, exists: true });
-        if (file!.endsWith('reference/') && hash) expect({ slug, href, known: anchors.has(`#${hash}`) }).toEqual({ slug, href, known: true });
+        expect({ slug, href, exists: existsSync(path.join(dir, 'guides', file!)) }).toEqual({
+          slug,
+          href,
+          exists: true,
+        });
+        if (file!.endsWith('reference/') && hash)
+          expect({ slug, href, known: anchors.has(`#${hash}`) }).toEqual({ slug, href, known: true });
       }
     }
   });
@@ -141,19 +187,27 @@ describe('the docs site', () => {
 
   it('offers the contract in OpenAPI 3.1 and, beside it, its 3.0.3 companion, as files of the site itself', () => {
     const documents = ['openapi.json', 'openapi.yaml', 'openapi-3.0.json', 'openapi-3.0.yaml'];
-    for (const [page, up] of [['index.html', ''], ['reference/index.html', '../']] as const) {
+    for (const [page, up] of [
+      ['index.html', ''],
+      ['reference/index.html', '../'],
+    ] as const) {
       const links = [...read(page).matchAll(/<a href="([^"]+)" download>/g)].map((m) => m[1]);
       expect({ page, links }).toEqual({ page, links: documents.map((file) => `${up}downloads/${file}`) });
     }
-    for (const file of documents) expect(read(`downloads/${file}`)).toBe(readFileSync(path.join(repoRoot, 'generated', file), 'utf8'));
+    for (const file of documents)
+      expect(read(`downloads/${file}`)).toBe(readFileSync(path.join(repoRoot, 'generated', file), 'utf8'));
     expect(JSON.parse(read('downloads/openapi-3.0.json')).openapi).toBe('3.0.3');
   });
 
   it('sums up every guide on the landing page in its first whole sentence, never one cut at a colon', () => {
-    const blurbs = [...read('index.html').matchAll(/<li><a href="guides\/[\w-]+\.html">[^<]+<\/a> — ([^<]+)<\/li>/g)].map((m) => m[1]!);
+    const blurbs = [
+      ...read('index.html').matchAll(/<li><a href="guides\/[\w-]+\.html">[^<]+<\/a> — ([^<]+)<\/li>/g),
+    ].map((m) => m[1]!);
     expect(blurbs).toHaveLength(GUIDES.length);
     for (const blurb of blurbs) expect(blurb).toMatch(/^This guide [^:]*(:[^:]+)?\.$/);
-    expect(blurbs).toContain('This guide explains who does what during a checkout: your server, the customer\'s browser, the hosted page, the service and the webhook.');
+    expect(blurbs).toContain(
+      "This guide explains who does what during a checkout: your server, the customer's browser, the hosted page, the service and the webhook.",
+    );
   });
 
   it('renders the reference from its own copy: the local sandbox first among its servers, the published documents unchanged', () => {
@@ -175,32 +229,47 @@ describe('the docs site', () => {
     expect(reference.map(({ op }) => op.operationId).sort()).toEqual(operationIdsOf(contract).sort());
     for (const { op } of reference) {
       const samples = op['x-codeSamples'] ?? [];
-      expect({ operation: op.operationId, tabs: samples.map((s) => s.label) }).toEqual({ operation: op.operationId, tabs: programs.map((p) => p.label) });
+      expect({ operation: op.operationId, tabs: samples.map((s) => s.label) }).toEqual({
+        operation: op.operationId,
+        tabs: programs.map((p) => p.label),
+      });
       for (const sample of samples) {
         const program = programs.find((p) => p.label === sample.label)!;
         expect(sample.lang).toBe(program.lang);
         // Cut by the shared extraction, and line for line the text between the program's markers.
-        expect({ operation: op.operationId, label: sample.label, source: sample.source }).toEqual({ operation: op.operationId, label: sample.label, source: regions.get(sample.label)!.cut.get(op.operationId!) });
+        expect({ operation: op.operationId, label: sample.label, source: sample.source }).toEqual({
+          operation: op.operationId,
+          label: sample.label,
+          source: regions.get(sample.label)!.cut.get(op.operationId!),
+        });
         expect(significantLines(sample.source)).toEqual(regions.get(sample.label)!.between(op.operationId!));
       }
     }
   });
 
-  it('offers the samples\' languages in Redoc\'s code-sample menu, in the same order', () => {
-    const options = JSON.parse(/const __redoc_options = (.*);\n/.exec(read('reference/index.html'))![1]!) as { codeSamples: { languages: Array<{ label: string; lang: string }> } };
-    expect(options.codeSamples.languages).toEqual(referenceOperations()[0]!.op['x-codeSamples']!.map(({ label, lang }) => ({ label, lang })));
+  it("offers the samples' languages in Redoc's code-sample menu, in the same order", () => {
+    const options = JSON.parse(/const __redoc_options = (.*);\n/.exec(read('reference/index.html'))![1]!) as {
+      codeSamples: { languages: Array<{ label: string; lang: string }> };
+    };
+    expect(options.codeSamples.languages).toEqual(
+      referenceOperations()[0]!.op['x-codeSamples']!.map(({ label, lang }) => ({ label, lang })),
+    );
   });
 
   it('links every operation of the reference to the same operation in the console, and back', () => {
     const anchors = consoleAnchors();
     for (const { op } of referenceOperations()) {
-      expect(op.description).toMatch(new RegExp(`\\n\\n\\[Try it in the console\\]\\(\\.\\./try/\\?operation=${op.operationId}\\)$`));
+      expect(op.description).toMatch(
+        new RegExp(`\\n\\n\\[Try it in the console\\]\\(\\.\\./try/\\?operation=${op.operationId}\\)$`),
+      );
     }
     const consoleCopy = JSON.parse(read('try/openapi.json')) as ReferenceDocument;
     for (const entry of operationsOfDocument(consoleCopy)) {
       const { op, method, route } = entry;
       // The console opens at the operation the link names, at its own anchor.
-      expect(anchors[op.operationId!]).toBe(`#tag/${op.tags![0]!.toLowerCase().replace(/[^a-z0-9]+/g, '-')}/${method.toUpperCase()}${route}`);
+      expect(anchors[op.operationId!]).toBe(
+        `#tag/${op.tags![0]!.toLowerCase().replace(/[^a-z0-9]+/g, '-')}/${method.toUpperCase()}${route}`,
+      );
       expect(anchors[op.operationId!]).toBe(consoleAnchor(entry));
       const back = `../reference/#/${op.tags![0]!.toLowerCase().replace(/[^a-z0-9]+/g, '-')}/${op.operationId!.toLowerCase()}`;
       expect(op.description!.endsWith(`\n\n[Read it in the reference](${back})`)).toBe(true);
@@ -223,38 +292,60 @@ describe('a samples program that is missing or whose markers are wrong', () => {
     try {
       mkdirSync(path.join(root, 'partners', 'curl'), { recursive: true });
       const ids = operationIdsOf(contract);
-      const marked = ids.slice(1).map((id) => `# sample: ${id}\ncurl "$BASE_URL/${id}"\n# end sample`).join('\n');
-      writeFileSync(path.join(root, 'partners', 'curl', 'samples.sh'), `${marked}\n# sample: ${ids[1]}\ncurl again\n# end sample\n`);
+      const marked = ids
+        .slice(1)
+        .map((id) => `# sample: ${id}\ncurl "$BASE_URL/${id}"\n# end sample`)
+        .join('\n');
+      writeFileSync(
+        path.join(root, 'partners', 'curl', 'samples.sh'),
+        `${marked}\n# sample: ${ids[1]}\ncurl again\n# end sample\n`,
+      );
       const curl = [{ id: 'curl', file: 'partners/curl/samples.sh', label: 'curl', lang: 'shell' }];
-      expect(() => samplePrograms(root, ids, curl)).toThrow(`The samples of partners/curl/samples.sh cannot be quoted in the reference:\n${ids[1]} has 2 samples`);
+      expect(() => samplePrograms(root, ids, curl)).toThrow(
+        `The samples of partners/curl/samples.sh cannot be quoted in the reference:\n${ids[1]} has 2 samples`,
+      );
       expect(() => samplePrograms(root, ids, curl)).toThrow(`no sample of ${ids[0]}`);
-      writeFileSync(path.join(root, 'partners', 'curl', 'samples.sh'), ids.map((id) => `# sample: ${id}\ncurl "$BASE_URL/${id}"\n# end sample`).join('\n'));
+      writeFileSync(
+        path.join(root, 'partners', 'curl', 'samples.sh'),
+        ids.map((id) => `# sample: ${id}\ncurl "$BASE_URL/${id}"\n# end sample`).join('\n'),
+      );
       expect(samplePrograms(root, ids, curl).map((program: { label: string }) => program.label)).toEqual(['curl']);
       // Every program the reference quotes must be there.
-      expect(() => samplePrograms(root, ids)).toThrow('The samples of the reference need partners/typescript/openapi-fetch/samples.ts, which is missing');
+      expect(() => samplePrograms(root, ids)).toThrow(
+        'The samples of the reference need partners/typescript/openapi-fetch/samples.ts, which is missing',
+      );
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
   });
 });
 
-describe('the state diagrams, from the document\'s tables', () => {
+describe("the state diagrams, from the document's tables", () => {
   const sessionTable = () => doc.tags.find((t) => t.name === 'Payment sessions')!.description!;
 
   it('has an edge for every row of the session status table, and every status', async () => {
     const rows = tableRows(sessionTable(), '| State | Moved by | Condition | Next state |');
     expect(rows).toHaveLength(9);
     const edges = edgesOf(rows, { from: 0, movedBy: 1, condition: 2, to: 3, also: 4 });
-    expect(edges).toContainEqual({ from: 'pending', to: 'canceled', label: 'cancel: customer has not entered payment information', webhooks: ['payment_session_complete'] });
+    expect(edges).toContainEqual({
+      from: 'pending',
+      to: 'canceled',
+      label: 'cancel: customer has not entered payment information',
+      webhooks: ['payment_session_complete'],
+    });
     expect(edges).toContainEqual(expect.objectContaining({ from: 'authorized', to: 'authorization_expired' }));
     const svg = (await stateDiagrams(contract))['session-status'];
-    for (const status of openEnumValues(contract.components!.schemas!.PaymentSessionStatus)!) expect(svg).toContain(`>${status}<`);
+    for (const status of openEnumValues(contract.components!.schemas!.PaymentSessionStatus)!)
+      expect(svg).toContain(`>${status}<`);
   });
 
   it('changes when the table changes: a new row is a new edge', async () => {
     const copy = structuredClone(doc);
     const tag = copy.tags.find((t) => t.name === 'Payment sessions')!;
-    tag.description = tag.description!.replace('| `authorized` | void |', '| `captured` | chargeback lost | | `lost_to_the_bank` | |\n| `authorized` | void |');
+    tag.description = tag.description!.replace(
+      '| `authorized` | void |',
+      '| `captured` | chargeback lost | | `lost_to_the_bank` | |\n| `authorized` | void |',
+    );
     const svg = (await stateDiagrams(copy))['session-status'];
     expect(svg).toContain('lost_to_the_bank');
     expect((await stateDiagrams(contract))['session-status']).not.toContain('lost_to_the_bank');
@@ -268,12 +359,15 @@ describe('the state diagrams, from the document\'s tables', () => {
 });
 
 describe('a guide that asks for a diagram no one draws', () => {
-  it('fails the build with the diagram\'s name', async () => {
+  it("fails the build with the diagram's name", async () => {
     const docs = mkdtempSync(path.join(os.tmpdir(), 'contract-guides-'));
     const out = mkdtempSync(path.join(os.tmpdir(), 'contract-docs-bad-'));
     try {
       cpSync(path.join(repoRoot, 'docs'), docs, { recursive: true });
-      writeFileSync(path.join(docs, 'guides', 'disputes.md'), '# Disputes\n\nText.\n\n<!-- diagram: no-such-diagram -->\n');
+      writeFileSync(
+        path.join(docs, 'guides', 'disputes.md'),
+        '# Disputes\n\nText.\n\n<!-- diagram: no-such-diagram -->\n',
+      );
       await expect(buildSite(out, { quiet: true, docs })).rejects.toThrow('"no-such-diagram", which does not exist');
     } finally {
       rmSync(docs, { recursive: true, force: true });
@@ -285,7 +379,7 @@ describe('a guide that asks for a diagram no one draws', () => {
 // A guide speaks to the partner: what the reference does not settle is said once per section, in a
 // note labelled so at its end, not as a hedge inside the sentences a partner follows. The marks
 // themselves stay in the contract (x-undocumented, "inferred" in descriptions).
-describe('the guides\' notes on what the reference does not settle', () => {
+describe("the guides' notes on what the reference does not settle", () => {
   const NOTE = '> **Not settled by the reference.**';
   const HEDGE = /\binferred\b|not documented|undocumented|not shown|does not (?:say|show|state|define)/gi;
   const guides = [
@@ -293,30 +387,65 @@ describe('the guides\' notes on what the reference does not settle', () => {
     'docs/client-and-webhooks.md',
   ];
   /** What breaks the rule in a guide's text: per `## ` section (code left out), its hedges and misplaced notes. */
-  const problems = (markdown: string) => markdown.replace(/```[\s\S]*?```/g, '').split(/\n(?=## )/).flatMap((text) => {
-    const heading = text.split('\n')[0]!;
-    const lines = text.trimEnd().split('\n');
-    const hedges = lines.filter((line) => !line.startsWith('>')).join('\n').match(HEDGE) ?? [];
-    const notes = lines.flatMap((line, i) => (line.startsWith(NOTE) ? [i] : []));
-    return [
-      ...hedges.map((hedge) => `${heading}: "${hedge}" outside the note`),
-      ...(notes.length > 1 ? [`${heading}: ${notes.length} notes`] : []),
-      // The note is the section's last block: only its own quoted lines follow it.
-      ...(notes.length === 1 && !lines.slice(notes[0]).every((line) => line.startsWith('>'))
-        ? [`${heading}: the note is not last`]
-        : []),
-    ];
-  });
+  const problems = (markdown: string) =>
+    markdown
+      .replace(/```[\s\S]*?```/g, '')
+      .split(/\n(?=## )/)
+      .flatMap((text) => {
+        const heading = text.split('\n')[0]!;
+        const lines = text.trimEnd().split('\n');
+        const hedges =
+          lines
+            .filter((line) => !line.startsWith('>'))
+            .join('\n')
+            .match(HEDGE) ?? [];
+        const notes = lines.flatMap((line, i) => (line.startsWith(NOTE) ? [i] : []));
+        return [
+          ...hedges.map((hedge) => `${heading}: "${hedge}" outside the note`),
+          ...(notes.length > 1 ? [`${heading}: ${notes.length} notes`] : []),
+          // The note is the section's last block: only its own quoted lines follow it.
+          ...(notes.length === 1 && !lines.slice(notes[0]).every((line) => line.startsWith('>'))
+            ? [`${heading}: the note is not last`]
+            : []),
+        ];
+      });
 
-  it.each(guides)('%s hedges only in its notes, at most one per section, each at the section\'s end', (file) => {
+  it.each(guides)("%s hedges only in its notes, at most one per section, each at the section's end", (file) => {
     expect(problems(readFileSync(path.join(repoRoot, file), 'utf8'))).toEqual([]);
   });
 
   it('finds a hedge in the prose, a second note, and a note that is not last', () => {
-    const guide = ['# G', '', '## A', '', 'The prefix of other ids is inferred.', '',
-      '## B', '', `${NOTE} One.`, '', `${NOTE} Two.`, '', '## C', '', `${NOTE} Three.`, '', 'More text.', '',
-      '## D', '', '```sh', '# not documented, in code', '```', '', `${NOTE} Four: not shown.`].join('\n');
-    expect(problems(guide))
-      .toEqual(['## A: "inferred" outside the note', '## B: 2 notes', '## C: the note is not last']);
+    const guide = [
+      '# G',
+      '',
+      '## A',
+      '',
+      'The prefix of other ids is inferred.',
+      '',
+      '## B',
+      '',
+      `${NOTE} One.`,
+      '',
+      `${NOTE} Two.`,
+      '',
+      '## C',
+      '',
+      `${NOTE} Three.`,
+      '',
+      'More text.',
+      '',
+      '## D',
+      '',
+      '```sh',
+      '# not documented, in code',
+      '```',
+      '',
+      `${NOTE} Four: not shown.`,
+    ].join('\n');
+    expect(problems(guide)).toEqual([
+      '## A: "inferred" outside the note',
+      '## B: 2 notes',
+      '## C: the note is not last',
+    ]);
   });
 });

@@ -12,7 +12,10 @@ type Document = EvolutionDocument;
 const read = (file: string): Document => JSON.parse(readFileSync(path.join(repoRoot, 'generated', file), 'utf8'));
 const v31 = read('openapi.json');
 const v30 = read('openapi-3.0.json');
-const documents: Array<[string, Document]> = [['OpenAPI 3.1 (openapi.json)', v31], ['OpenAPI 3.0 (openapi-3.0.json)', v30]];
+const documents: Array<[string, Document]> = [
+  ['OpenAPI 3.1 (openapi.json)', v31],
+  ['OpenAPI 3.0 (openapi-3.0.json)', v30],
+];
 
 describe.each(documents)('%s', (_name, doc) => {
   const { answers, requests } = schemaReach(doc);
@@ -20,7 +23,17 @@ describe.each(documents)('%s', (_name, doc) => {
   const requestEnums = enumsIn(doc, requests);
 
   it('answers and deliveries reach the resources, the errors and the events', () => {
-    for (const name of ['PaymentSession', 'PaymentSessionListItem', 'Dispute', 'PaymentToken', 'CatalogItem', 'PaymentSessionCaptureError', 'NotFoundError', 'PaymentSessionCompleteEvent', 'DisputeCreatedEvent']) {
+    for (const name of [
+      'PaymentSession',
+      'PaymentSessionListItem',
+      'Dispute',
+      'PaymentToken',
+      'CatalogItem',
+      'PaymentSessionCaptureError',
+      'NotFoundError',
+      'PaymentSessionCompleteEvent',
+      'DisputeCreatedEvent',
+    ]) {
       expect(answers.has(name), name).toBe(true);
     }
     expect(answers.size).toBeGreaterThan(60);
@@ -36,7 +49,7 @@ describe.each(documents)('%s', (_name, doc) => {
     expect(answerEnums.filter((found) => found.kind !== 'closed').length).toBeGreaterThan(25);
   });
 
-  it('the enums that stay closed are the event envelopes\' own event types', () => {
+  it("the enums that stay closed are the event envelopes' own event types", () => {
     const closed = answerEnums.filter((found) => found.kind === 'closed');
     expect(closed.map((found) => found.at.replace(/^#\/components\/schemas\//, '')).sort()).toEqual([
       'DisputeClosedEvent/properties/event_type',
@@ -69,7 +82,14 @@ describe.each(documents)('%s', (_name, doc) => {
 describe('the two documents', () => {
   it('open the same enums, with the same known values: anyOf in 3.1, x-extensible-enum in 3.0', () => {
     // As sets: the 3.0 companion writes a nullable open enum inline where it is used (openapi-30.mjs).
-    const of = (doc: Document, kind: string) => [...new Set(enumsIn(doc, schemaReach(doc).answers).filter((e) => e.kind === kind).map((e) => JSON.stringify(e.values)))].sort();
+    const of = (doc: Document, kind: string) =>
+      [
+        ...new Set(
+          enumsIn(doc, schemaReach(doc).answers)
+            .filter((e) => e.kind === kind)
+            .map((e) => JSON.stringify(e.values)),
+        ),
+      ].sort();
     expect(of(v30, 'open')).toEqual([]);
     expect(of(v31, 'extensible')).toEqual([]);
     expect(of(v30, 'extensible')).toEqual(of(v31, 'open'));
@@ -77,10 +97,15 @@ describe('the two documents', () => {
 
   it('in 3.0, an open enum is a string whose description lists its known values', () => {
     for (const found of enumsIn(v30, schemaReach(v30).answers).filter((e) => e.kind === 'extensible')) {
-      const schema = found.at.slice(2).split('/').reduce<any>((node, key) => node[key], v30);
+      const schema = found.at
+        .slice(2)
+        .split('/')
+        .reduce<any>((node, key) => node[key], v30);
       expect(schema.type, found.at).toBe('string');
       expect(schema.enum, found.at).toBeUndefined();
-      expect(schema.description, found.at).toContain(`Known values: ${found.values.map((v) => `\`${v}\``).join(', ')}.`);
+      expect(schema.description, found.at).toContain(
+        `Known values: ${found.values.map((v) => `\`${v}\``).join(', ')}.`,
+      );
     }
   });
 });

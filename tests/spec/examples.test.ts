@@ -17,7 +17,10 @@ describe('examples', () => {
   it.each(sites.map((s) => [s.where, s] as const))('%s: every example validates', (_where, site) => {
     for (const [name, example] of Object.entries(site.media.examples ?? {})) {
       const { value } = resolve<{ value: unknown }>(example);
-      expect({ example: name, problems: violations(site.media.schema, value) }).toEqual({ example: name, problems: [] });
+      expect({ example: name, problems: violations(site.media.schema, value) }).toEqual({
+        example: name,
+        problems: [],
+      });
     }
   });
 
@@ -34,18 +37,26 @@ describe('examples', () => {
 
   it('a one-time payment on the detail record and list items carries capture_amount, equal to authorize_amount (reference: always present and equal)', () => {
     const okExamples = (operationId: string) => {
-      const ok = resolve<{ content: Record<string, { examples?: Record<string, { $ref?: string }> }> }>(operationById(operationId).op.responses['200']!);
-      return Object.entries(ok.content['application/json']!.examples ?? {}).map(([name, example]) => [name, resolve<{ value: any }>(example).value] as const);
+      const ok = resolve<{ content: Record<string, { examples?: Record<string, { $ref?: string }> }> }>(
+        operationById(operationId).op.responses['200']!,
+      );
+      return Object.entries(ok.content['application/json']!.examples ?? {}).map(
+        ([name, example]) => [name, resolve<{ value: any }>(example).value] as const,
+      );
     };
     type Row = readonly [string, Record<string, unknown>];
     const records: Row[] = [
       ...okExamples('retrievePaymentSession'),
-      ...okExamples('listPaymentSessions').flatMap(([name, value]) => (value.payment_sessions as Array<Record<string, unknown>>).map((item, i): Row => [`${name}[${i}]`, item])),
+      ...okExamples('listPaymentSessions').flatMap(([name, value]) =>
+        (value.payment_sessions as Array<Record<string, unknown>>).map((item, i): Row => [`${name}[${i}]`, item]),
+      ),
     ];
     const oneTime = records.filter(([, record]) => record.kind === 'one_time_payment');
     expect(oneTime.length).toBeGreaterThanOrEqual(3);
     const flawed = oneTime
-      .filter(([, record]) => typeof record.capture_amount !== 'number' || record.capture_amount !== record.authorize_amount)
+      .filter(
+        ([, record]) => typeof record.capture_amount !== 'number' || record.capture_amount !== record.authorize_amount,
+      )
       .map(([name]) => name);
     expect(flawed).toEqual([]);
   });

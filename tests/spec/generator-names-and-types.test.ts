@@ -13,7 +13,9 @@ const DERIVED_SUFFIXES = ['Response', 'Responses', 'Error', 'Errors', 'Data'];
 
 /** Schema names that equal `<OperationId>` capitalised plus a derived suffix. */
 function derivedNameClashes(schemaNames: string[], operationIds: string[]): string[] {
-  const derived = new Set(operationIds.flatMap((id) => DERIVED_SUFFIXES.map((suffix) => id[0]!.toUpperCase() + id.slice(1) + suffix)));
+  const derived = new Set(
+    operationIds.flatMap((id) => DERIVED_SUFFIXES.map((suffix) => id[0]!.toUpperCase() + id.slice(1) + suffix)),
+  );
   return schemaNames.filter((name) => derived.has(name));
 }
 
@@ -30,15 +32,23 @@ describe('schema names', () => {
   });
 
   it('the check reports a clash', () => {
-    expect(derivedNameClashes(['CreatePaymentSessionResponse', 'PaymentSession', 'ReceiveDisputeCreatedData', 'ListPaymentTokensErrors'], operationIds))
-      .toEqual(['CreatePaymentSessionResponse', 'ReceiveDisputeCreatedData', 'ListPaymentTokensErrors']);
+    expect(
+      derivedNameClashes(
+        ['CreatePaymentSessionResponse', 'PaymentSession', 'ReceiveDisputeCreatedData', 'ListPaymentTokensErrors'],
+        operationIds,
+      ),
+    ).toEqual(['CreatePaymentSessionResponse', 'ReceiveDisputeCreatedData', 'ListPaymentTokensErrors']);
   });
 });
 
 /** The `components.schemas` members of a declaration file, by name. */
 function schemaTypes(source: ts.SourceFile): Map<string, ts.TypeNode> {
-  const components = source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'components');
-  const schemas = components?.members.find((m): m is ts.PropertySignature => ts.isPropertySignature(m) && m.name.getText(source) === 'schemas');
+  const components = source.statements.find(
+    (s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'components',
+  );
+  const schemas = components?.members.find(
+    (m): m is ts.PropertySignature => ts.isPropertySignature(m) && m.name.getText(source) === 'schemas',
+  );
   if (!schemas?.type || !ts.isTypeLiteralNode(schemas.type)) throw new Error('No components.schemas type literal');
   return new Map(schemas.type.members.filter(ts.isPropertySignature).map((m) => [m.name.getText(source), m.type!]));
 }
@@ -65,7 +75,8 @@ function unknownFields(type: ts.TypeNode, source: ts.SourceFile, at = ''): strin
   if (ts.isTypeReferenceNode(type) || ts.isIndexedAccessTypeNode(type)) return [];
   if (ts.isParenthesizedTypeNode(type)) return unknownFields(type.type, source, at);
   if (ts.isArrayTypeNode(type)) return unknownFields(type.elementType, source, `${at}[]`);
-  if (ts.isUnionTypeNode(type) || ts.isIntersectionTypeNode(type)) return type.types.flatMap((t) => unknownFields(t, source, at));
+  if (ts.isUnionTypeNode(type) || ts.isIntersectionTypeNode(type))
+    return type.types.flatMap((t) => unknownFields(t, source, at));
   if (!ts.isTypeLiteralNode(type)) return [];
   return type.members.filter(ts.isPropertySignature).flatMap((member) => {
     const name = `${at}${at ? '.' : ''}${member.name.getText(source)}`;
@@ -114,20 +125,42 @@ describe('generated/schema.d.ts', () => {
 
   it('the open enums keep their known values, which an editor offers, and take any other string', () => {
     // `string | "a"` would collapse into `string`, and an editor would offer no value; `string & {}` does not.
-    expect(types.get('DisputeState')!.getText(source)).toBe('"needs_response" | "under_review" | "won" | "lost" | "accepted" | "expired" | "closed" | (string & {})');
-    expect(types.get('PaymentSessionStatusSummary')!.getText(source)).toMatch(/^"Incomplete" \| .*"Expired" \| \(string & \{\}\)$/);
+    expect(types.get('DisputeState')!.getText(source)).toBe(
+      '"needs_response" | "under_review" | "won" | "lost" | "accepted" | "expired" | "closed" | (string & {})',
+    );
+    expect(types.get('PaymentSessionStatusSummary')!.getText(source)).toMatch(
+      /^"Incomplete" \| .*"Expired" \| \(string & \{\}\)$/,
+    );
   });
 
   it('the closed lists of requests stay closed', () => {
     expect(types.get('PaymentSessionStatusInput')!.getText(source)).not.toContain('string');
-    expect(types.get('RefundReasonInput')!.getText(source)).toBe('"customer_request" | "fraudulent" | "duplicate_payment"');
+    expect(types.get('RefundReasonInput')!.getText(source)).toBe(
+      '"customer_request" | "fraudulent" | "duplicate_payment"',
+    );
   });
 
   it.each([
-    'PaymentSession', 'PaymentSessionFields', 'PaymentSessionListItem', 'PaymentSessionCancelResponse', 'Refund',
-    'Dispute', 'DisputeRecord', 'PaymentToken', 'PaymentMethod', 'ProvisionTokenRequest', 'EligibilityResponse', 'CatalogItem',
-    'PaymentSessionCompleteEvent', 'PaymentSessionCompleteData', 'PaymentTokenUpdatedEvent', 'PaymentTokenUpdatedData',
-    'ItemEligibilityUpdatedEvent', 'DisputeCreatedEvent', 'DisputeUpdatedEvent', 'DisputeClosedEvent',
+    'PaymentSession',
+    'PaymentSessionFields',
+    'PaymentSessionListItem',
+    'PaymentSessionCancelResponse',
+    'Refund',
+    'Dispute',
+    'DisputeRecord',
+    'PaymentToken',
+    'PaymentMethod',
+    'ProvisionTokenRequest',
+    'EligibilityResponse',
+    'CatalogItem',
+    'PaymentSessionCompleteEvent',
+    'PaymentSessionCompleteData',
+    'PaymentTokenUpdatedEvent',
+    'PaymentTokenUpdatedData',
+    'ItemEligibilityUpdatedEvent',
+    'DisputeCreatedEvent',
+    'DisputeUpdatedEvent',
+    'DisputeClosedEvent',
   ])('%s is answered or sent by the service', (name) => {
     expect(answered.has(name)).toBe(true);
   });
@@ -142,23 +175,32 @@ describe('generated/schema.d.ts', () => {
       const fields = (function names(type: ts.TypeNode): string[] {
         if (ts.isParenthesizedTypeNode(type)) return names(type.type);
         if (ts.isIntersectionTypeNode(type)) return type.types.flatMap(names);
-        return ts.isTypeLiteralNode(type) ? type.members.filter(ts.isPropertySignature).map((m) => m.name.getText(source)) : [];
+        return ts.isTypeLiteralNode(type)
+          ? type.members.filter(ts.isPropertySignature).map((m) => m.name.getText(source))
+          : [];
       })(types.get(name)!);
       expect(fields).toEqual(expect.arrayContaining(['id', 'kind', 'total_amount', 'created_at']));
     }
     // Open on the composed schema itself (any other property, unknown), and the fields of PaymentSessionFields.
     for (const name of ['PaymentSession', 'PaymentSessionListItem']) {
-      expect(types.get(name)!.getText(source)).toMatch(/^\{\s*\[key: string\]: unknown;\s*\} & \(components\["schemas"\]\["PaymentSessionFields"\] &/);
+      expect(types.get(name)!.getText(source)).toMatch(
+        /^\{\s*\[key: string\]: unknown;\s*\} & \(components\["schemas"\]\["PaymentSessionFields"\] &/,
+      );
     }
   });
 
   it('the checks report an unknown enum branch and an unknown field', () => {
-    const broken = ts.createSourceFile('broken.d.ts', [
-      'export interface components { schemas: {',
-      '  DisputeState: string | ("needs_response" | "won") | unknown;',
-      '  PaymentSession: components["schemas"]["Base"] & ({ id?: unknown; order_items: { sku?: unknown }[] } & { [key: string]: unknown });',
-      '}; }',
-    ].join('\n'), ts.ScriptTarget.Latest, true);
+    const broken = ts.createSourceFile(
+      'broken.d.ts',
+      [
+        'export interface components { schemas: {',
+        '  DisputeState: string | ("needs_response" | "won") | unknown;',
+        '  PaymentSession: components["schemas"]["Base"] & ({ id?: unknown; order_items: { sku?: unknown }[] } & { [key: string]: unknown });',
+        '}; }',
+      ].join('\n'),
+      ts.ScriptTarget.Latest,
+      true,
+    );
     expect(unknownUnions(broken)).toEqual(['string | ("needs_response" | "won") | unknown']);
     expect(unknownFields(schemaTypes(broken).get('PaymentSession')!, broken)).toEqual(['id', 'order_items[].sku']);
   });

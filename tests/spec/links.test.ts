@@ -10,8 +10,12 @@ const links = documentLinks(contract);
 /** Where a response's links lead: target operationId → how the link feeds it. */
 function linksOf(operationId: string, status = '200') {
   return Object.fromEntries(
-    links.filter((l) => l.source.operation.operationId === operationId && l.status === status)
-      .map((l) => [l.link.operationId!, { parameters: l.link.parameters ?? {}, requestBody: l.link['x-request-body'] }]),
+    links
+      .filter((l) => l.source.operation.operationId === operationId && l.status === status)
+      .map((l) => [
+        l.link.operationId!,
+        { parameters: l.link.parameters ?? {}, requestBody: l.link['x-request-body'] },
+      ]),
   );
 }
 
@@ -38,24 +42,35 @@ describe('links', () => {
     });
   });
 
-  it.each(['createPaymentToken', 'updatePaymentToken'])('%s: its provision token request leads to the request and its eligibility', (operationId) => {
-    const byRequest = { parameters: { provision_token_request_id: '$response.body#/provision_token_request_id' }, requestBody: undefined };
-    expect(linksOf(operationId)).toEqual({
-      retrieveProvisionTokenRequest: byRequest,
-      retrieveProvisionRequestEligibility: byRequest,
-    });
-  });
+  it.each(['createPaymentToken', 'updatePaymentToken'])(
+    '%s: its provision token request leads to the request and its eligibility',
+    (operationId) => {
+      const byRequest = {
+        parameters: { provision_token_request_id: '$response.body#/provision_token_request_id' },
+        requestBody: undefined,
+      };
+      expect(linksOf(operationId)).toEqual({
+        retrieveProvisionTokenRequest: byRequest,
+        retrieveProvisionRequestEligibility: byRequest,
+      });
+    },
+  );
 
   it.each([
-    ['retrieveProvisionTokenRequest', ['retrievePaymentToken', 'updatePaymentToken', 'deletePaymentToken', 'createPaymentSession']],
+    [
+      'retrieveProvisionTokenRequest',
+      ['retrievePaymentToken', 'updatePaymentToken', 'deletePaymentToken', 'createPaymentSession'],
+    ],
     ['retrievePaymentToken', ['updatePaymentToken', 'deletePaymentToken', 'createPaymentSession']],
   ])('%s: its payment token leads to the token operations and a charge', (operationId, targets) => {
     const found = linksOf(operationId);
     expect(Object.keys(found).sort()).toEqual([...targets].sort());
     for (const target of targets) {
-      expect(found[target]).toEqual(target === 'createPaymentSession'
-        ? { parameters: {}, requestBody: { payment_token: '$response.body#/payment_token' } }
-        : { parameters: { payment_token: '$response.body#/payment_token' }, requestBody: undefined });
+      expect(found[target]).toEqual(
+        target === 'createPaymentSession'
+          ? { parameters: {}, requestBody: { payment_token: '$response.body#/payment_token' } }
+          : { parameters: { payment_token: '$response.body#/payment_token' }, requestBody: undefined },
+      );
     }
   });
 });
@@ -69,17 +84,73 @@ describe('the link check can fail', () => {
   }
 
   it.each<[string, LinkObject, RegExp]>([
-    ['an unknown operation', { operationId: 'retrievePaymentSessions', description: 'x', parameters: { business_id: '$response.body#/id' } }, /no operation of the document/],
-    ['a parameter the target does not take', { operationId: 'retrievePaymentSession', description: 'x', parameters: { business_id: '$response.body#/id', session_id: '$response.body#/id' } }, /parameter session_id is no parameter/],
-    ['a parameter in the wrong place', { operationId: 'retrievePaymentSession', description: 'x', parameters: { 'query.business_id': '$response.body#/id' } }, /parameter query\.business_id is no parameter/],
-    ['a field the response does not declare', { operationId: 'retrievePaymentSession', description: 'x', parameters: { business_id: '$response.body#/session_id' } }, /names no field the 200 response declares/],
-    ['an expression that is not a response body pointer', { operationId: 'retrievePaymentSession', description: 'x', parameters: { business_id: '$request.body#/id' } }, /not a \$response\.body/],
-    ['a path parameter left unset', { operationId: 'retrievePaymentSession', description: 'x', parameters: {} }, /sets no value for retrievePaymentSession's path parameter business_id/],
-    ['a body field the target does not take', { operationId: 'createRefund', description: 'x', 'x-request-body': { session_id: '$response.body#/id' } }, /x-request-body field session_id is no field/],
-    ['a body field of another type', { operationId: 'createRefund', description: 'x', 'x-request-body': { amount: '$response.body#/id' } }, /no type in common/],
-    ['a whole-body expression', { operationId: 'createRefund', description: 'x', 'x-request-body': '$response.body#/id' }, /x-request-body must be an object/],
-    ['a requestBody, which openapi-generator refuses', { operationId: 'createRefund', description: 'x', requestBody: { payment_id: '$response.body#/id' } }, /openapi-generator refuses a non-string one/],
-    ['no description', { operationId: 'retrievePaymentSession', parameters: { business_id: '$response.body#/id' } }, /has no description/],
+    [
+      'an unknown operation',
+      { operationId: 'retrievePaymentSessions', description: 'x', parameters: { business_id: '$response.body#/id' } },
+      /no operation of the document/,
+    ],
+    [
+      'a parameter the target does not take',
+      {
+        operationId: 'retrievePaymentSession',
+        description: 'x',
+        parameters: { business_id: '$response.body#/id', session_id: '$response.body#/id' },
+      },
+      /parameter session_id is no parameter/,
+    ],
+    [
+      'a parameter in the wrong place',
+      {
+        operationId: 'retrievePaymentSession',
+        description: 'x',
+        parameters: { 'query.business_id': '$response.body#/id' },
+      },
+      /parameter query\.business_id is no parameter/,
+    ],
+    [
+      'a field the response does not declare',
+      {
+        operationId: 'retrievePaymentSession',
+        description: 'x',
+        parameters: { business_id: '$response.body#/session_id' },
+      },
+      /names no field the 200 response declares/,
+    ],
+    [
+      'an expression that is not a response body pointer',
+      { operationId: 'retrievePaymentSession', description: 'x', parameters: { business_id: '$request.body#/id' } },
+      /not a \$response\.body/,
+    ],
+    [
+      'a path parameter left unset',
+      { operationId: 'retrievePaymentSession', description: 'x', parameters: {} },
+      /sets no value for retrievePaymentSession's path parameter business_id/,
+    ],
+    [
+      'a body field the target does not take',
+      { operationId: 'createRefund', description: 'x', 'x-request-body': { session_id: '$response.body#/id' } },
+      /x-request-body field session_id is no field/,
+    ],
+    [
+      'a body field of another type',
+      { operationId: 'createRefund', description: 'x', 'x-request-body': { amount: '$response.body#/id' } },
+      /no type in common/,
+    ],
+    [
+      'a whole-body expression',
+      { operationId: 'createRefund', description: 'x', 'x-request-body': '$response.body#/id' },
+      /x-request-body must be an object/,
+    ],
+    [
+      'a requestBody, which openapi-generator refuses',
+      { operationId: 'createRefund', description: 'x', requestBody: { payment_id: '$response.body#/id' } },
+      /openapi-generator refuses a non-string one/,
+    ],
+    [
+      'no description',
+      { operationId: 'retrievePaymentSession', parameters: { business_id: '$response.body#/id' } },
+      /has no description/,
+    ],
   ])('reports %s', (_case, link, problem) => {
     const problems = linkProblems(withLink('Broken', link));
     expect(problems).toContainEqual(expect.stringMatching(problem));

@@ -33,12 +33,19 @@ describe('custom Spectral rules', () => {
 }, 60_000);
 
 describe('redocly.yaml', () => {
-  const redocly = (args: string[], cwd: string) => spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'redocly'), args, {
-    cwd, encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
-  });
+  const redocly = (args: string[], cwd: string) =>
+    spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'redocly'), args, {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
+    });
   /** The rules whose problems `redocly lint <target>` reports, with the project's config. */
   const rulesBroken = (target: string, cwd: string) =>
-    new Set((JSON.parse(redocly(['lint', target, '--format', 'json'], cwd).stdout) as { problems: Array<{ ruleId: string }> }).problems.map((p) => p.ruleId));
+    new Set(
+      (
+        JSON.parse(redocly(['lint', target, '--format', 'json'], cwd).stdout) as { problems: Array<{ ruleId: string }> }
+      ).problems.map((p) => p.ruleId),
+    );
 
   it('keeps its OpenAPI rules live for each document: no-ambiguous-paths on for the helper API only, examples checked in all', () => {
     // The project's config, with the fixture in place of each API's root.
@@ -48,10 +55,23 @@ describe('redocly.yaml', () => {
       mkdirSync(path.join(dir, 'openapi'));
       const fixture = readFileSync(path.join(repoRoot, 'tests/spec/fixtures/redocly-scoped-rules.yaml'), 'utf8');
       for (const root of ['openapi.yaml', 'sandbox.yaml']) writeFileSync(path.join(dir, 'openapi', root), fixture);
-      writeFileSync(path.join(dir, 'companion.yaml'), fixture.replace('openapi: 3.1.0', 'openapi: 3.0.3').replace('identifier: MIT', 'url: https://license.example'));
-      const [contract, sandbox, companion] = ['contract', 'sandbox', 'companion.yaml'].map((target) => rulesBroken(target, dir));
-      expect([contract!.has('no-ambiguous-paths'), sandbox!.has('no-ambiguous-paths'), companion!.has('no-ambiguous-paths')]).toEqual([false, true, false]);
-      expect([contract!.has('no-invalid-media-type-examples'), sandbox!.has('no-invalid-media-type-examples'), companion!.has('no-invalid-media-type-examples')]).toEqual([true, true, true]);
+      writeFileSync(
+        path.join(dir, 'companion.yaml'),
+        fixture.replace('openapi: 3.1.0', 'openapi: 3.0.3').replace('identifier: MIT', 'url: https://license.example'),
+      );
+      const [contract, sandbox, companion] = ['contract', 'sandbox', 'companion.yaml'].map((target) =>
+        rulesBroken(target, dir),
+      );
+      expect([
+        contract!.has('no-ambiguous-paths'),
+        sandbox!.has('no-ambiguous-paths'),
+        companion!.has('no-ambiguous-paths'),
+      ]).toEqual([false, true, false]);
+      expect([
+        contract!.has('no-invalid-media-type-examples'),
+        sandbox!.has('no-invalid-media-type-examples'),
+        companion!.has('no-invalid-media-type-examples'),
+      ]).toEqual([true, true, true]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -12,8 +12,10 @@ import { DOCUMENTS, landingPage, referenceAnchors } from '../../build/docs/pages
 import { contract, repoRoot } from '../../testkit/contract.js';
 import { githubSlug, headingAnchors, linkProblems, linksOf, type SitePages } from '../support/markdown-links.js';
 
-const markdownUnder = (dir: string): string[] => readdirSync(path.join(repoRoot, dir), { withFileTypes: true })
-  .flatMap((e) => (e.isDirectory() ? markdownUnder(path.join(dir, e.name)) : e.name.endsWith('.md') ? [path.join(dir, e.name)] : []));
+const markdownUnder = (dir: string): string[] =>
+  readdirSync(path.join(repoRoot, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? markdownUnder(path.join(dir, e.name)) : e.name.endsWith('.md') ? [path.join(dir, e.name)] : [],
+  );
 
 const FILES = ['README.md', 'CONTRIBUTING.md', ...markdownUnder('docs')];
 
@@ -43,10 +45,20 @@ describe('the links of the Markdown', () => {
   });
 
   it('are checked in the README, CONTRIBUTING.md and every guide', () => {
-    expect(FILES).toEqual(expect.arrayContaining(['docs/guides/sandbox.md', 'docs/guides/package.md', 'docs/client-and-webhooks.md']));
+    expect(FILES).toEqual(
+      expect.arrayContaining(['docs/guides/sandbox.md', 'docs/guides/package.md', 'docs/client-and-webhooks.md']),
+    );
     // The README links the guides, the contributors' page and the partner programs.
     const readme = linksOf(readFileSync(path.join(repoRoot, 'README.md'), 'utf8'));
-    expect(readme).toEqual(expect.arrayContaining(['CONTRIBUTING.md', 'docs/guides/package.md', 'docs/guides/sandbox.md', 'partners/', 'docs/guides/testing.md#listen-and-trigger']));
+    expect(readme).toEqual(
+      expect.arrayContaining([
+        'CONTRIBUTING.md',
+        'docs/guides/package.md',
+        'docs/guides/sandbox.md',
+        'partners/',
+        'docs/guides/testing.md#listen-and-trigger',
+      ]),
+    );
   });
 });
 
@@ -62,23 +74,32 @@ describe('the check can fail', () => {
 
   it('names a missing file, a missing heading, a missing site anchor, and passes code and external links', () => {
     const dir = write({
-      'README.md': '# Top\n\n## Set up\n\n[ok](#set-up) [bad](#setup) [gone](docs/nowhere.md) [heading](docs/guides/a.md#no-such) ' +
+      'README.md':
+        '# Top\n\n## Set up\n\n[ok](#set-up) [bad](#setup) [gone](docs/nowhere.md) [heading](docs/guides/a.md#no-such) ' +
         '[fine](docs/guides/a.md#the-a_b-part) [web](https://example.com/x) `[code](nowhere.md)`\n\n```md\n[fenced](nowhere.md)\n```\n',
-      'docs/guides/a.md': '# A\n\n## The a_b part\n\n[op](../reference/#operation/capturePaymentSession) [no op](../reference/#operation/capturePaymentSessions) ' +
+      'docs/guides/a.md':
+        '# A\n\n## The a_b part\n\n[op](../reference/#operation/capturePaymentSession) [no op](../reference/#operation/capturePaymentSessions) ' +
         '[home](../index.html#openapi-documents) [no home](../index.html#nothing) [try](../try/)\n',
     });
     try {
       const problems = (file: string) => linkProblems(dir, file, site).map((p) => p.link);
       expect(problems('README.md')).toEqual(['#setup', 'docs/nowhere.md', 'docs/guides/a.md#no-such']);
-      expect(problems('docs/guides/a.md')).toEqual(['../reference/#operation/capturePaymentSessions', '../index.html#nothing']);
+      expect(problems('docs/guides/a.md')).toEqual([
+        '../reference/#operation/capturePaymentSessions',
+        '../index.html#nothing',
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it('makes anchors as GitHub does: repeated headings numbered, punctuation dropped, underscores kept', () => {
-    expect([...headingAnchors('# A\n## Set up\n## Set up\n## `npm run listen` and trigger\n## The a_b: part\n')]).toEqual(['a', 'set-up', 'set-up-1', 'npm-run-listen-and-trigger', 'the-a_b-part']);
-    expect(githubSlug('Conformance: Schemathesis against the sandbox')).toBe('conformance-schemathesis-against-the-sandbox');
+    expect([
+      ...headingAnchors('# A\n## Set up\n## Set up\n## `npm run listen` and trigger\n## The a_b: part\n'),
+    ]).toEqual(['a', 'set-up', 'set-up-1', 'npm-run-listen-and-trigger', 'the-a_b-part']);
+    expect(githubSlug('Conformance: Schemathesis against the sandbox')).toBe(
+      'conformance-schemathesis-against-the-sandbox',
+    );
   });
 });
 
@@ -90,7 +111,7 @@ describe('the README', () => {
     expect(readme.trimEnd().split('\n').length).toBeLessThanOrEqual(120);
   });
 
-  it('gives the two commands, says the project brings its own Node, and states the package\'s Node', () => {
+  it("gives the two commands, says the project brings its own Node, and states the package's Node", () => {
     expect(readme).toContain('npm ci && npm start');
     expect(readme).toContain('npm ci && npm test');
     expect(readme).toMatch(/the project brings its own Node/i);

@@ -19,9 +19,17 @@ const { losses } = (toOpenApi30 as (document: Json) => { losses: Loss[] })(sourc
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 /** Every operation of a map of path items: `METHOD key operationId [response codes]`. */
-const operationsOf = (items: Json = {}) => Object.entries(items).flatMap(([key, item]) =>
-  METHODS.filter((method) => item[method]).map((method) => `${method.toUpperCase()} ${key} ${item[method].operationId} [${Object.keys(item[method].responses).join(' ')}]`));
-const namesOf = (document: Json) => Object.fromEntries(Object.entries(document.components).map(([kind, entries]) => [kind, Object.keys(entries as Json)]));
+const operationsOf = (items: Json = {}) =>
+  Object.entries(items).flatMap(([key, item]) =>
+    METHODS.filter((method) => item[method]).map(
+      (method) =>
+        `${method.toUpperCase()} ${key} ${item[method].operationId} [${Object.keys(item[method].responses).join(' ')}]`,
+    ),
+  );
+const namesOf = (document: Json) =>
+  Object.fromEntries(
+    Object.entries(document.components).map(([kind, entries]) => [kind, Object.keys(entries as Json)]),
+  );
 
 describe('the OpenAPI 3.0 companion', () => {
   it('is valid against the official OpenAPI 3.0 schema', async () => {
@@ -51,7 +59,7 @@ describe('the OpenAPI 3.0 companion', () => {
     expect(knownValueLists.every((name) => name.endsWith('KnownValue'))).toBe(true);
   });
 
-  it('names, in x-known-values, a closed enum of each open enum\'s known values, which nothing refers to', () => {
+  it("names, in x-known-values, a closed enum of each open enum's known values, which nothing refers to", () => {
     const schemas = companion.components.schemas;
     const named: string[] = [];
     const walk = (node: unknown): void => {
@@ -62,7 +70,10 @@ describe('the OpenAPI 3.0 companion', () => {
           named.push(schema['x-known-values']);
           expect(schema).toMatchObject({ type: 'string' });
           expect(schema).not.toHaveProperty('enum');
-          expect(schemas[schema['x-known-values']]).toMatchObject({ type: 'string', enum: schema['x-extensible-enum'] });
+          expect(schemas[schema['x-known-values']]).toMatchObject({
+            type: 'string',
+            enum: schema['x-extensible-enum'],
+          });
         }
         Object.values(schema).forEach(walk);
       }
@@ -70,8 +81,13 @@ describe('the OpenAPI 3.0 companion', () => {
     walk(companion);
     const lists = Object.keys(schemas).filter((name) => name.endsWith('KnownValue'));
     expect(new Set(named)).toEqual(new Set(lists));
-    expect(lists).toEqual(expect.arrayContaining(
-      ['PaymentSessionStatusSummaryKnownValue', 'PaymentSessionVoidErrorErrorKnownValue', 'CatalogEligibilityKnownValue']));
+    expect(lists).toEqual(
+      expect.arrayContaining([
+        'PaymentSessionStatusSummaryKnownValue',
+        'PaymentSessionVoidErrorErrorKnownValue',
+        'CatalogEligibilityKnownValue',
+      ]),
+    );
     const voidError = source.components.schemas.PaymentSessionVoidError.properties.error;
     expect(schemas.PaymentSessionVoidErrorErrorKnownValue.enum).toEqual(voidError.anyOf[0].enum);
     for (const name of lists) expect(JSON.stringify(companion)).not.toContain(`"#/components/schemas/${name}"`);
@@ -79,9 +95,17 @@ describe('the OpenAPI 3.0 companion', () => {
 
   it('says in 3.0 terms what the 3.1 document says in its own', () => {
     const schemas = companion.components.schemas;
-    expect(schemas.CatalogItemList.properties.pagination).toMatchObject({ type: 'object', nullable: true, allOf: [{ $ref: '#/components/schemas/Pagination' }] });
-    expect(schemas.CreatePaymentSessionRequest['x-dependent-schemas']).toEqual(source.components.schemas.CreatePaymentSessionRequest.dependentSchemas);
-    expect(schemas.CreatePaymentSessionRequest.description).toContain('kept in JSON Schema 2020-12 in `x-dependent-schemas`, `x-if` and `x-then`');
+    expect(schemas.CatalogItemList.properties.pagination).toMatchObject({
+      type: 'object',
+      nullable: true,
+      allOf: [{ $ref: '#/components/schemas/Pagination' }],
+    });
+    expect(schemas.CreatePaymentSessionRequest['x-dependent-schemas']).toEqual(
+      source.components.schemas.CreatePaymentSessionRequest.dependentSchemas,
+    );
+    expect(schemas.CreatePaymentSessionRequest.description).toContain(
+      'kept in JSON Schema 2020-12 in `x-dependent-schemas`, `x-if` and `x-then`',
+    );
     expect(companion.info['x-summary']).toBe(source.info.summary);
   });
 
@@ -94,17 +118,23 @@ describe('the OpenAPI 3.0 companion', () => {
   it('reports each loss where the 3.1 document has it', () => {
     expect(losses.length).toBeGreaterThan(0);
     for (const { at } of losses) {
-      const found = at.slice(2).split('/').reduce((node: unknown, key) => (node as Json | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], source);
+      const found = at
+        .slice(2)
+        .split('/')
+        .reduce(
+          (node: unknown, key) => (node as Json | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')],
+          source,
+        );
       expect({ at, found: found !== undefined }).toEqual({ at, found: true });
     }
   });
 
-  it('has its every kind of loss named in CONTRIBUTING.md\'s list', () => {
+  it("has its every kind of loss named in CONTRIBUTING.md's list", () => {
     const contributing = read('CONTRIBUTING.md');
     const start = contributing.indexOf('<!-- losses:');
     expect(start).toBeGreaterThan(0);
     const list = contributing.slice(start, contributing.indexOf('\n## ', start));
     const unnamed = [...new Set(losses.map((loss) => loss.kind))].filter((kind) => !list.includes(`\`${kind}\``));
-    expect(unnamed, 'name each kind of loss, with where the companion keeps it, in CONTRIBUTING.md\'s list').toEqual([]);
+    expect(unnamed, "name each kind of loss, with where the companion keeps it, in CONTRIBUTING.md's list").toEqual([]);
   });
 });

@@ -31,23 +31,32 @@ const read = (row: string, file: string) => readFileSync(path.join(repoRoot, 'pa
 
 describe('the partner flow programs', () => {
   it('are every row of partners/ that has a flow program', () => {
-    for (const row of Object.keys(FLOWS)) expect({ row, exists: existsSync(path.join(repoRoot, 'partners', row, FLOWS[row]![0]!)) }).toEqual({ row, exists: true });
+    for (const row of Object.keys(FLOWS))
+      expect({ row, exists: existsSync(path.join(repoRoot, 'partners', row, FLOWS[row]![0]!)) }).toEqual({
+        row,
+        exists: true,
+      });
   });
 
-  it.each(Object.keys(FLOWS))('%s: reads the three variables with the local sandbox\'s defaults, and names a wrong value in one line', (row) => {
-    const source = FLOWS[row]!.map((file) => read(row, file)).join('\n');
-    for (const variable of ['PARTNER_BASE_URL', 'PARTNER_API_KEY', 'PARTNER_RUN']) expect(source).toContain(variable);
-    expect(source).toContain('http://127.0.0.1:4010');
-    expect(source).toContain('sandbox-dev-key');
-    // PARTNER_RUN defaults to the time in base 36.
-    expect(source).toMatch(/36/);
-    expect(source).toContain('is not an http(s) URL');
-    expect(source).toContain('is not 1 to 64 letters, digits, - or _');
-    expect(source).toContain('PARTNER_API_KEY was refused (401): ');
-    expect(source).toContain('is the sandbox running (npm start)?');
-    // No variable is read without its default any more (the crash of a copied program).
-    expect(source).not.toMatch(/os\.environ\["PARTNER_|ENV\.fetch\('PARTNER_|process\.env\.PARTNER_\w+!|\$ENV\{PARTNER_\w+\}(?!\s*\/\/)|std::env::var\("PARTNER_\w+"\)\?/);
-  });
+  it.each(Object.keys(FLOWS))(
+    "%s: reads the three variables with the local sandbox's defaults, and names a wrong value in one line",
+    (row) => {
+      const source = FLOWS[row]!.map((file) => read(row, file)).join('\n');
+      for (const variable of ['PARTNER_BASE_URL', 'PARTNER_API_KEY', 'PARTNER_RUN']) expect(source).toContain(variable);
+      expect(source).toContain('http://127.0.0.1:4010');
+      expect(source).toContain('sandbox-dev-key');
+      // PARTNER_RUN defaults to the time in base 36.
+      expect(source).toMatch(/36/);
+      expect(source).toContain('is not an http(s) URL');
+      expect(source).toContain('is not 1 to 64 letters, digits, - or _');
+      expect(source).toContain('PARTNER_API_KEY was refused (401): ');
+      expect(source).toContain('is the sandbox running (npm start)?');
+      // No variable is read without its default any more (the crash of a copied program).
+      expect(source).not.toMatch(
+        /os\.environ\["PARTNER_|ENV\.fetch\('PARTNER_|process\.env\.PARTNER_\w+!|\$ENV\{PARTNER_\w+\}(?!\s*\/\/)|std::env::var\("PARTNER_\w+"\)\?/,
+      );
+    },
+  );
 
   it.each(Object.keys(FLOWS))('%s: its NOTES.md lists the variables with their defaults', (row) => {
     const notes = read(row, 'NOTES.md');

@@ -20,25 +20,95 @@ export interface ReferenceOperation {
 }
 
 export const OPERATIONS: ReferenceOperation[] = [
-  { operationId: 'createPaymentSession', method: 'post', path: '/payments/v1/create_payment_session', statuses: ['200', '400', '422'] },
-  { operationId: 'retrievePaymentSession', method: 'get', path: '/payments/v1/payment_session/{business_id}', statuses: ['200'] },
+  {
+    operationId: 'createPaymentSession',
+    method: 'post',
+    path: '/payments/v1/create_payment_session',
+    statuses: ['200', '400', '422'],
+  },
+  {
+    operationId: 'retrievePaymentSession',
+    method: 'get',
+    path: '/payments/v1/payment_session/{business_id}',
+    statuses: ['200'],
+  },
   { operationId: 'listPaymentSessions', method: 'get', path: '/payments/v1/payment_sessions', statuses: ['200'] },
-  { operationId: 'capturePaymentSession', method: 'post', path: '/payments/v1/payment_session/{business_id}/capture', statuses: ['200', '400'] },
-  { operationId: 'cancelPaymentSession', method: 'post', path: '/payments/v1/payment_session/{business_id}/cancel', statuses: ['200', '400'] },
-  { operationId: 'voidPaymentSession', method: 'post', path: '/payments/v1/payment_session/{business_id}/void', statuses: ['200', '400'] },
+  {
+    operationId: 'capturePaymentSession',
+    method: 'post',
+    path: '/payments/v1/payment_session/{business_id}/capture',
+    statuses: ['200', '400'],
+  },
+  {
+    operationId: 'cancelPaymentSession',
+    method: 'post',
+    path: '/payments/v1/payment_session/{business_id}/cancel',
+    statuses: ['200', '400'],
+  },
+  {
+    operationId: 'voidPaymentSession',
+    method: 'post',
+    path: '/payments/v1/payment_session/{business_id}/void',
+    statuses: ['200', '400'],
+  },
   { operationId: 'createRefund', method: 'post', path: '/payments/v1/refund', statuses: ['200', '400'] },
-  { operationId: 'createPaymentToken', method: 'post', path: '/api/v1/payment_tokens/create', statuses: ['200', '400'] },
-  { operationId: 'retrievePaymentToken', method: 'get', path: '/api/v1/payment_tokens/{payment_token}', statuses: ['200'] },
+  {
+    operationId: 'createPaymentToken',
+    method: 'post',
+    path: '/api/v1/payment_tokens/create',
+    statuses: ['200', '400'],
+  },
+  {
+    operationId: 'retrievePaymentToken',
+    method: 'get',
+    path: '/api/v1/payment_tokens/{payment_token}',
+    statuses: ['200'],
+  },
   { operationId: 'listPaymentTokens', method: 'get', path: '/api/v1/payment_tokens', statuses: ['200'] },
-  { operationId: 'updatePaymentToken', method: 'post', path: '/api/v1/payment_tokens/{payment_token}/update', statuses: ['200'] },
-  { operationId: 'deletePaymentToken', method: 'post', path: '/api/v1/payment_tokens/{payment_token}/delete', statuses: ['200'] },
-  { operationId: 'retrieveProvisionTokenRequest', method: 'get', path: '/api/v1/payment_tokens/provision_request/{provision_token_request_id}', statuses: ['200'] },
-  { operationId: 'retrieveProvisionRequestEligibility', method: 'get', path: '/api/v1/eligibility/provision_request/{provision_token_request_id}', statuses: ['200', '400'] },
+  {
+    operationId: 'updatePaymentToken',
+    method: 'post',
+    path: '/api/v1/payment_tokens/{payment_token}/update',
+    statuses: ['200'],
+  },
+  {
+    operationId: 'deletePaymentToken',
+    method: 'post',
+    path: '/api/v1/payment_tokens/{payment_token}/delete',
+    statuses: ['200'],
+  },
+  {
+    operationId: 'retrieveProvisionTokenRequest',
+    method: 'get',
+    path: '/api/v1/payment_tokens/provision_request/{provision_token_request_id}',
+    statuses: ['200'],
+  },
+  {
+    operationId: 'retrieveProvisionRequestEligibility',
+    method: 'get',
+    path: '/api/v1/eligibility/provision_request/{provision_token_request_id}',
+    statuses: ['200', '400'],
+  },
   { operationId: 'listCatalogItems', method: 'get', path: '/api/v1/product_catalog/items/list', statuses: ['200'] },
-  { operationId: 'createCatalogItem', method: 'post', path: '/api/v1/product_catalog/items/create', statuses: ['200', '409'] },
+  {
+    operationId: 'createCatalogItem',
+    method: 'post',
+    path: '/api/v1/product_catalog/items/create',
+    statuses: ['200', '409'],
+  },
   { operationId: 'updateCatalogItem', method: 'post', path: '/api/v1/product_catalog/items/update', statuses: ['200'] },
-  { operationId: 'retrieveCatalogItem', method: 'post', path: '/api/v1/product_catalog/items/detail', statuses: ['200'] },
-  { operationId: 'retrieveCheckoutMethod', method: 'post', path: '/api/v1/product_catalog/service_checkout_method', statuses: ['200'] },
+  {
+    operationId: 'retrieveCatalogItem',
+    method: 'post',
+    path: '/api/v1/product_catalog/items/detail',
+    statuses: ['200'],
+  },
+  {
+    operationId: 'retrieveCheckoutMethod',
+    method: 'post',
+    path: '/api/v1/product_catalog/service_checkout_method',
+    statuses: ['200'],
+  },
   { operationId: 'retrieveDispute', method: 'get', path: '/api/v1/disputes/{dispute_id}', statuses: ['200'] },
   { operationId: 'listDisputes', method: 'get', path: '/v1/disputes', statuses: ['200'] },
   { operationId: 'retrieveDisputeRecord', method: 'get', path: '/v1/disputes/{id}', statuses: ['200'] },
@@ -49,15 +119,42 @@ export const OPERATIONS: ReferenceOperation[] = [
 export const ERRORS_400: Record<string, { schema: string; codes: string[] }> = {
   createPaymentSession: {
     schema: 'PaymentSessionCreateError',
-    codes: ['MissingRequiredParameter', 'InvalidRequestParameter', 'TotalAmountInvalid', 'OrderItemsInvalid', 'IdempotencyViolation', 'ServerError', 'SessionPending', 'TokenizeNotSupported', 'FeatureNotEnabled'],
+    codes: [
+      'MissingRequiredParameter',
+      'InvalidRequestParameter',
+      'TotalAmountInvalid',
+      'OrderItemsInvalid',
+      'IdempotencyViolation',
+      'ServerError',
+      'SessionPending',
+      'TokenizeNotSupported',
+      'FeatureNotEnabled',
+    ],
   },
   capturePaymentSession: {
     schema: 'PaymentSessionCaptureError',
-    codes: ['MissingField', 'TotalAmountInvalid', 'PaymentSessionDoesNotExist', 'ServerError', 'SessionVoided', 'SessionExpired', 'SessionPending', 'SessionCaptured', 'ImmediateCapture'],
+    codes: [
+      'MissingField',
+      'TotalAmountInvalid',
+      'PaymentSessionDoesNotExist',
+      'ServerError',
+      'SessionVoided',
+      'SessionExpired',
+      'SessionPending',
+      'SessionCaptured',
+      'ImmediateCapture',
+    ],
   },
   voidPaymentSession: {
     schema: 'PaymentSessionVoidError',
-    codes: ['MissingField', 'PaymentSessionDoesNotExist', 'ServerError', 'SessionCaptured', 'SessionPending', 'ImmediateCapture'],
+    codes: [
+      'MissingField',
+      'PaymentSessionDoesNotExist',
+      'ServerError',
+      'SessionCaptured',
+      'SessionPending',
+      'ImmediateCapture',
+    ],
   },
   cancelPaymentSession: {
     schema: 'PaymentSessionCancelError',
@@ -121,7 +218,14 @@ export const LIST_SESSION_PARAMETERS: Record<string, { type: string; default?: u
   payment_token: { type: 'string' },
 };
 
-export const LIST_TOKEN_PARAMETERS = ['page', 'page_size', 'email', 'name', 'card_expires_before', 'lmn_expires_before'];
+export const LIST_TOKEN_PARAMETERS = [
+  'page',
+  'page_size',
+  'email',
+  'name',
+  'card_expires_before',
+  'lmn_expires_before',
+];
 export const LIST_CATALOG_PARAMETERS = ['page', 'page_size', 'eligibility', 'updated_after'];
 
 /**
@@ -131,8 +235,27 @@ export const LIST_CATALOG_PARAMETERS = ['page', 'page_size', 'eligibility', 'upd
  * carries it, not in the enum.
  */
 export const ENUMS: Record<string, string[]> = {
-  PaymentSessionStatus: ['captured', 'canceled', 'pending', 'processing', 'rejected', 'authorized', 'authorization_voided', 'authorization_expired'],
-  PaymentSessionStatusSummary: ['Incomplete', 'Authorized', 'Captured', 'Partially Captured', 'Refunded', 'Partially Refunded', 'Disputed', 'Voided', 'Expired'],
+  PaymentSessionStatus: [
+    'captured',
+    'canceled',
+    'pending',
+    'processing',
+    'rejected',
+    'authorized',
+    'authorization_voided',
+    'authorization_expired',
+  ],
+  PaymentSessionStatusSummary: [
+    'Incomplete',
+    'Authorized',
+    'Captured',
+    'Partially Captured',
+    'Refunded',
+    'Partially Refunded',
+    'Disputed',
+    'Voided',
+    'Expired',
+  ],
   PaymentSessionKind: ['one_time_payment', 'authorization'],
   EligibilityStatus: ['approved', 'pending', 'expired', 'rejected', 'never_requested'],
   CatalogEligibility: ['eligible', 'eligible_with_lmn', 'ineligible', 'not_eligible'],
@@ -155,21 +278,59 @@ export const REQUEST_ENUMS: Record<string, string> = {
 
 /** Webhook name → request body schema; signed ones carry x-service-signature. */
 export const WEBHOOKS: Record<string, { schema: string; signed: boolean; eventType?: string }> = {
-  payment_session_complete: { schema: 'PaymentSessionCompleteEvent', signed: true, eventType: 'payment_session_complete' },
+  payment_session_complete: {
+    schema: 'PaymentSessionCompleteEvent',
+    signed: true,
+    eventType: 'payment_session_complete',
+  },
   'payment_session_complete.legacy': { schema: 'PaymentSessionCompleteData', signed: false },
   'payment_token.updated': { schema: 'PaymentTokenUpdatedEvent', signed: true, eventType: 'payment_token.updated' },
   'payment_token_updated.legacy': { schema: 'PaymentTokenUpdatedData', signed: false },
-  'product_catalog.item.eligibility_updated': { schema: 'ItemEligibilityUpdatedEvent', signed: true, eventType: 'product_catalog.item.eligibility_updated' },
+  'product_catalog.item.eligibility_updated': {
+    schema: 'ItemEligibilityUpdatedEvent',
+    signed: true,
+    eventType: 'product_catalog.item.eligibility_updated',
+  },
   'product_catalog.item.eligibility_updated.legacy': { schema: 'ItemEligibilityUpdatedData', signed: false },
   'dispute.created': { schema: 'DisputeCreatedEvent', signed: true, eventType: 'dispute.created' },
   'dispute.updated': { schema: 'DisputeUpdatedEvent', signed: true, eventType: 'dispute.updated' },
   'dispute.closed': { schema: 'DisputeClosedEvent', signed: true, eventType: 'dispute.closed' },
-  'dispute.evidence_submitted': { schema: 'DisputeEvidenceSubmittedEvent', signed: true, eventType: 'dispute.evidence_submitted' },
+  'dispute.evidence_submitted': {
+    schema: 'DisputeEvidenceSubmittedEvent',
+    signed: true,
+    eventType: 'dispute.evidence_submitted',
+  },
   'dispute.legacy': { schema: 'Dispute', signed: false },
 };
 
 /** create_payment_session idempotency: rules 3 and 4. */
 export const IDEMPOTENCY = {
-  compared: ['customer_email', 'total_amount', 'success_url', 'failure_url', 'order_items.name', 'order_items.sku', 'order_items.quantity', 'order_items.price', 'order_items.amount_details', 'kind', 'payment_token', 'display_next_bill_info.total_amount', 'display_next_bill_info.date', 'is_free_trial'],
-  ignored: ['customer_name', 'metadata', 'customer_state', 'survey_config', 'billing_name', 'billing_address', 'shipping_name', 'shipping_address', 'request_multicapture', 'test_config'],
+  compared: [
+    'customer_email',
+    'total_amount',
+    'success_url',
+    'failure_url',
+    'order_items.name',
+    'order_items.sku',
+    'order_items.quantity',
+    'order_items.price',
+    'order_items.amount_details',
+    'kind',
+    'payment_token',
+    'display_next_bill_info.total_amount',
+    'display_next_bill_info.date',
+    'is_free_trial',
+  ],
+  ignored: [
+    'customer_name',
+    'metadata',
+    'customer_state',
+    'survey_config',
+    'billing_name',
+    'billing_address',
+    'shipping_name',
+    'shipping_address',
+    'request_multicapture',
+    'test_config',
+  ],
 };

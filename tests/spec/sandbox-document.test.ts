@@ -10,7 +10,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_FILE, SchemaValidators } from '../../src/sandbox/http/document.js';
 import {
-  contract, loadDocument, mediaSites, operations, repoRoot, resolve, type MediaType,
+  contract,
+  loadDocument,
+  mediaSites,
+  operations,
+  repoRoot,
+  resolve,
+  type MediaType,
 } from '../../testkit/contract.js';
 
 const sandbox = loadDocument(SANDBOX_FILE);
@@ -28,12 +34,40 @@ const ref = (name: string) => `#/components/schemas/${name}`;
 
 // operationId, method, path, request body schema (or null), 200 schema, whether it declares 400.
 const HELPERS: Array<[string, string, string, string | null, string, boolean]> = [
-  ['completeCheckout', 'post', '/sandbox/v1/payment_sessions/{payment_session_id}/complete_checkout', 'CompleteCheckoutRequest', 'CheckoutOutcome', true],
-  ['reviewPaymentSession', 'post', '/sandbox/v1/payment_sessions/{payment_session_id}/review', 'ReviewRequest', 'ReviewOutcome', true],
-  ['inspectPaymentSession', 'get', '/sandbox/v1/payment_sessions/{payment_session_id}', null, 'SandboxPaymentSession', false],
+  [
+    'completeCheckout',
+    'post',
+    '/sandbox/v1/payment_sessions/{payment_session_id}/complete_checkout',
+    'CompleteCheckoutRequest',
+    'CheckoutOutcome',
+    true,
+  ],
+  [
+    'reviewPaymentSession',
+    'post',
+    '/sandbox/v1/payment_sessions/{payment_session_id}/review',
+    'ReviewRequest',
+    'ReviewOutcome',
+    true,
+  ],
+  [
+    'inspectPaymentSession',
+    'get',
+    '/sandbox/v1/payment_sessions/{payment_session_id}',
+    null,
+    'SandboxPaymentSession',
+    false,
+  ],
   ['retrieveClock', 'get', '/sandbox/v1/clock', null, 'SandboxClock', false],
   ['advanceClock', 'post', '/sandbox/v1/clock/advance', 'AdvanceClockRequest', 'SandboxClock', true],
-  ['openDispute', 'post', '/sandbox/v1/payment_sessions/{payment_session_id}/disputes', 'OpenDisputeRequest', 'Dispute', true],
+  [
+    'openDispute',
+    'post',
+    '/sandbox/v1/payment_sessions/{payment_session_id}/disputes',
+    'OpenDisputeRequest',
+    'Dispute',
+    true,
+  ],
   ['resolveDispute', 'post', '/sandbox/v1/disputes/{dispute_id}/resolve', 'ResolveDisputeRequest', 'Dispute', true],
   ['listOutboxEvents', 'get', '/sandbox/v1/outbox', null, 'OutboxEventList', true],
   ['retrieveFeatures', 'get', '/sandbox/v1/features', null, 'ChannelFeatures', false],
@@ -41,12 +75,47 @@ const HELPERS: Array<[string, string, string, string | null, string, boolean]> =
   ['retrieveEvolutionDrill', 'get', '/sandbox/v1/evolution_drill', null, 'EvolutionDrill', false],
   ['updateEvolutionDrill', 'put', '/sandbox/v1/evolution_drill', 'UpdateEvolutionDrillRequest', 'EvolutionDrill', true],
   ['createFault', 'post', '/sandbox/v1/faults', 'FaultRequest', 'Fault', true],
-  ['requireTokenAction', 'post', '/sandbox/v1/payment_tokens/{payment_token}/require_action', 'RequireTokenActionRequest', 'TokenActionState', true],
+  [
+    'requireTokenAction',
+    'post',
+    '/sandbox/v1/payment_tokens/{payment_token}/require_action',
+    'RequireTokenActionRequest',
+    'TokenActionState',
+    true,
+  ],
   ['resetChannel', 'post', '/sandbox/v1/reset', null, 'ResetResult', false],
-  ['inspectProvisionRequest', 'get', '/sandbox/v1/provision_requests/{provision_token_request_id}', null, 'SandboxProvisionRequest', false],
-  ['completeProvisionRequest', 'post', '/sandbox/v1/provision_requests/{provision_token_request_id}/complete', 'CompleteProvisionRequestRequest', 'SandboxProvisionRequest', true],
-  ['decideLetter', 'post', '/sandbox/v1/provision_requests/{provision_token_request_id}/letter', 'DecideLetterRequest', 'SandboxProvisionRequest', true],
-  ['retrieveTokenEligibility', 'get', '/sandbox/v1/payment_tokens/{payment_token}/eligibility', null, 'EligibilityResponse', false],
+  [
+    'inspectProvisionRequest',
+    'get',
+    '/sandbox/v1/provision_requests/{provision_token_request_id}',
+    null,
+    'SandboxProvisionRequest',
+    false,
+  ],
+  [
+    'completeProvisionRequest',
+    'post',
+    '/sandbox/v1/provision_requests/{provision_token_request_id}/complete',
+    'CompleteProvisionRequestRequest',
+    'SandboxProvisionRequest',
+    true,
+  ],
+  [
+    'decideLetter',
+    'post',
+    '/sandbox/v1/provision_requests/{provision_token_request_id}/letter',
+    'DecideLetterRequest',
+    'SandboxProvisionRequest',
+    true,
+  ],
+  [
+    'retrieveTokenEligibility',
+    'get',
+    '/sandbox/v1/payment_tokens/{payment_token}/eligibility',
+    null,
+    'EligibilityResponse',
+    false,
+  ],
   ['replaceCatalog', 'put', '/sandbox/v1/catalog', 'ReplaceCatalogRequest', 'CatalogReplaced', true],
   ['reviewCatalogItem', 'post', '/sandbox/v1/catalog/items/review', 'ReviewCatalogItemRequest', 'CatalogItem', true],
   ['syncDispute', 'post', '/sandbox/v1/disputes/{dispute_id}/sync', 'SyncDisputeRequest', 'Dispute', true],
@@ -58,14 +127,35 @@ const HELPERS: Array<[string, string, string, string | null, string, boolean]> =
   ['deleteWebhookEndpoint', 'delete', '/sandbox/v1/webhook_endpoints/{endpoint_id}', null, 'WebhookEndpoint', false],
   ['listWebhookDeliveries', 'get', '/sandbox/v1/webhook_deliveries', null, 'DeliveryAttemptList', true],
   ['redeliverEvent', 'post', '/sandbox/v1/outbox/{event_id}/redeliver', null, 'Redelivery', false],
-  ['listSessionTimeline', 'get', '/sandbox/v1/payment_sessions/{payment_session_id}/timeline', null, 'SessionTimeline', true],
+  [
+    'listSessionTimeline',
+    'get',
+    '/sandbox/v1/payment_sessions/{payment_session_id}/timeline',
+    null,
+    'SessionTimeline',
+    true,
+  ],
   ['listWebhookEvents', 'get', '/sandbox/v1/webhook_events', null, 'WebhookEventList', true],
   ['retrieveRevision', 'get', '/sandbox/v1/revision', null, 'SandboxRevision', false],
   ['createWebhookListener', 'post', '/sandbox/v1/webhook_listeners', 'WebhookListenerRequest', 'WebhookListener', true],
   ['listWebhookListeners', 'get', '/sandbox/v1/webhook_listeners', null, 'WebhookListenerList', false],
   ['deleteWebhookListener', 'delete', '/sandbox/v1/webhook_listeners/{listener_id}', null, 'WebhookListener', false],
-  ['receiveListenerDeliveries', 'get', '/sandbox/v1/webhook_listeners/{listener_id}/deliveries', null, 'ListenerDeliveryBatch', true],
-  ['createListenerAttempt', 'post', '/sandbox/v1/webhook_listeners/{listener_id}/attempts', 'ListenerAttemptRequest', 'ListenerAttemptOutcome', true],
+  [
+    'receiveListenerDeliveries',
+    'get',
+    '/sandbox/v1/webhook_listeners/{listener_id}/deliveries',
+    null,
+    'ListenerDeliveryBatch',
+    true,
+  ],
+  [
+    'createListenerAttempt',
+    'post',
+    '/sandbox/v1/webhook_listeners/{listener_id}/attempts',
+    'ListenerAttemptRequest',
+    'ListenerAttemptOutcome',
+    true,
+  ],
 ];
 
 // The error code each status's examples may carry.
@@ -82,11 +172,14 @@ const CODES_BY_STATUS: Record<string, string[]> = {
 
 const sites = mediaSites(sandbox);
 const tagNames = (sandbox as unknown as { tags: Array<{ name: string }> }).tags.map((t) => t.name);
-const exampleValue = (example: { $ref?: string; value?: unknown }) => resolve<{ value: unknown }>(example, sandbox).value;
+const exampleValue = (example: { $ref?: string; value?: unknown }) =>
+  resolve<{ value: unknown }>(example, sandbox).value;
 
 describe('sandbox helper API: operations', () => {
   it('declares exactly the helpers, each under /sandbox/v1/', () => {
-    const declared = sandboxOperations.map(({ method, path: p, op }) => `${op.operationId} ${method.toUpperCase()} ${p}`).sort();
+    const declared = sandboxOperations
+      .map(({ method, path: p, op }) => `${op.operationId} ${method.toUpperCase()} ${p}`)
+      .sort();
     const expected = HELPERS.map(([id, method, p]) => `${id} ${method.toUpperCase()} ${p}`).sort();
     expect(declared).toEqual(expected);
   });
@@ -105,24 +198,44 @@ describe('sandbox helper API: operations', () => {
     }
   });
 
-  it.each(sandboxOperations.map((o) => [o.op.operationId, o] as const))('%s has one tag, a summary, a description and a verb-first camelCase id', (_id, { op }) => {
-    expect(op.tags).toHaveLength(1);
-    expect(tagNames).toContain(op.tags![0]);
-    expect(op.summary).toBeTruthy();
-    expect(op.description).toBeTruthy();
-    expect(op.operationId).toMatch(/^[a-z]+[A-Z][A-Za-z0-9]*$/);
-  });
+  it.each(sandboxOperations.map((o) => [o.op.operationId, o] as const))(
+    '%s has one tag, a summary, a description and a verb-first camelCase id',
+    (_id, { op }) => {
+      expect(op.tags).toHaveLength(1);
+      expect(tagNames).toContain(op.tags![0]);
+      expect(op.summary).toBeTruthy();
+      expect(op.description).toBeTruthy();
+      expect(op.operationId).toMatch(/^[a-z]+[A-Z][A-Za-z0-9]*$/);
+    },
+  );
 
   it('answers every 4xx and 5xx with SandboxError', () => {
     const wrong: string[] = [];
     for (const site of sites) {
-      if (site.status && /^[45]/.test(site.status) && site.media.schema?.$ref !== ref('SandboxError')) wrong.push(site.where);
+      if (site.status && /^[45]/.test(site.status) && site.media.schema?.$ref !== ref('SandboxError'))
+        wrong.push(site.where);
     }
     expect(wrong).toEqual([]);
     expect(sandbox.components.schemas!.SandboxError).toMatchObject({
       required: ['error', 'message'],
       additionalProperties: false,
-      properties: { error: { enum: ['InvalidRequest', 'InvalidState', 'NotFound', 'MethodNotAllowed', 'ServerError', 'NotImplemented', 'Unauthorized', 'Forbidden', 'MalformedRequest', 'RequestTimeout', 'RequestHeaderFieldsTooLarge'] } },
+      properties: {
+        error: {
+          enum: [
+            'InvalidRequest',
+            'InvalidState',
+            'NotFound',
+            'MethodNotAllowed',
+            'ServerError',
+            'NotImplemented',
+            'Unauthorized',
+            'Forbidden',
+            'MalformedRequest',
+            'RequestTimeout',
+            'RequestHeaderFieldsTooLarge',
+          ],
+        },
+      },
     });
   });
 
@@ -139,7 +252,7 @@ describe('sandbox helper API: operations', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('is secured by the contract\'s API key header and served by the local sandbox', () => {
+  it("is secured by the contract's API key header and served by the local sandbox", () => {
     const doc = sandbox as unknown as {
       info: { title: string; version: string; license: unknown; description: string };
       security: unknown;
@@ -147,11 +260,22 @@ describe('sandbox helper API: operations', () => {
     expect(doc.info.title).toBe('HSA/FSA Checkout Sandbox helpers');
     expect(doc.info.version).toBe('1.0.0');
     expect(doc.info.license).toEqual((contract as unknown as { info: { license: unknown } }).info.license);
-    expect(sandbox.servers.map(({ url, description }) => ({ url, description }))).toEqual([{ url: 'http://127.0.0.1:4010', description: 'local sandbox' }]);
+    expect(sandbox.servers.map(({ url, description }) => ({ url, description }))).toEqual([
+      { url: 'http://127.0.0.1:4010', description: 'local sandbox' },
+    ]);
     expect(doc.security).toEqual([{ ServiceApiKey: [] }]);
-    expect(sandbox.components.securitySchemes!.ServiceApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-service-api-key' });
+    expect(sandbox.components.securitySchemes!.ServiceApiKey).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'x-service-api-key',
+    });
     for (const { op } of sandboxOperations) expect(op.security, op.operationId).toBeUndefined();
-    for (const key of ['Where the reference is silent, the sandbox chooses', 'sandbox-dev-key', 'sandbox-other-key', 'SANDBOX_API_KEYS']) {
+    for (const key of [
+      'Where the reference is silent, the sandbox chooses',
+      'sandbox-dev-key',
+      'sandbox-other-key',
+      'SANDBOX_API_KEYS',
+    ]) {
       expect(doc.info.description).toContain(key);
     }
   });
@@ -163,14 +287,23 @@ describe('sandbox helper API: operations', () => {
 });
 
 describe('sandbox helper API: schemas', () => {
-  it('reuses the contract\'s schemas and parameters unchanged', () => {
+  it("reuses the contract's schemas and parameters unchanged", () => {
     for (const section of ['schemas', 'parameters'] as const) {
-      const shared = Object.keys(sandbox.components[section] ?? {}).filter((name) => name in (contract.components[section] ?? {}));
+      const shared = Object.keys(sandbox.components[section] ?? {}).filter(
+        (name) => name in (contract.components[section] ?? {}),
+      );
       for (const name of shared) {
         expect(sandbox.components[section]![name], `${section}/${name}`).toEqual(contract.components[section]![name]);
       }
       if (section === 'schemas') {
-        expect(shared).toEqual(expect.arrayContaining(['Dispute', 'PaymentSessionStatus', 'PaymentSessionStatusSummary', 'PaymentSessionKind']));
+        expect(shared).toEqual(
+          expect.arrayContaining([
+            'Dispute',
+            'PaymentSessionStatus',
+            'PaymentSessionStatusSummary',
+            'PaymentSessionKind',
+          ]),
+        );
       }
     }
   });
@@ -191,7 +324,15 @@ describe('sandbox helper API: schemas', () => {
 
   it('requires what the helpers need', () => {
     const required = (name: string) => [...(sandbox.components.schemas![name].required ?? [])].sort();
-    expect(required('SandboxPaymentSession')).toEqual(['channel', 'created_at', 'id', 'kind', 'status', 'status_summary', 'total_amount']);
+    expect(required('SandboxPaymentSession')).toEqual([
+      'channel',
+      'created_at',
+      'id',
+      'kind',
+      'status',
+      'status_summary',
+      'total_amount',
+    ]);
     expect(required('CheckoutOutcome')).toEqual(['redirect_url', 'status']);
     expect(required('CompleteCheckoutRequest')).toEqual([]);
     expect(required('OpenDisputeRequest')).toEqual([]);
@@ -203,7 +344,17 @@ describe('sandbox helper API: schemas', () => {
     expect(required('RequireTokenActionRequest')).toEqual(['next_action']);
     expect(required('WebhookListenerRequest')).toEqual(['forward_url']);
     expect(required('ListenerAttemptRequest')).toEqual(['claim_id', 'delivery_id', 'latency_ms', 'status']);
-    expect(required('ListenerDelivery')).toEqual(['attempt', 'claim_id', 'delivery_id', 'event_id', 'event_type', 'object_id', 'request_body', 'request_headers', 'webhook_delivery_id']);
+    expect(required('ListenerDelivery')).toEqual([
+      'attempt',
+      'claim_id',
+      'delivery_id',
+      'event_id',
+      'event_type',
+      'object_id',
+      'request_body',
+      'request_headers',
+      'webhook_delivery_id',
+    ]);
   });
 });
 
@@ -218,7 +369,10 @@ describe('sandbox helper API: examples', () => {
 
   it.each(sites.map((s) => [s.where, s] as const))('%s: every example validates', (_where, site) => {
     for (const [name, example] of Object.entries(site.media.examples ?? {})) {
-      expect({ example: name, problems: violations(site.media.schema, exampleValue(example)) }).toEqual({ example: name, problems: [] });
+      expect({ example: name, problems: violations(site.media.schema, exampleValue(example)) }).toEqual({
+        example: name,
+        problems: [],
+      });
     }
   });
 
@@ -236,11 +390,15 @@ describe('sandbox helper API: examples', () => {
     expect(violations({ $ref: ref('SandboxError') }, { error: 'SessionVoided', message: 'x' })).not.toEqual([]);
     expect(violations({ $ref: ref('CompleteCheckoutRequest') }, { eligible: true, extra: 1 })).not.toEqual([]);
     expect(violations({ $ref: ref('UpdateFeaturesRequest') }, {})).not.toEqual([]);
-    expect(violations({ $ref: ref('FaultRequest') }, { operation_id: 'capturePaymentSession', status: 404 })).not.toEqual([]);
+    expect(
+      violations({ $ref: ref('FaultRequest') }, { operation_id: 'capturePaymentSession', status: 404 }),
+    ).not.toEqual([]);
     expect(violations({ $ref: ref('RequireTokenActionRequest') }, { next_action: null })).toEqual([]);
     expect(violations({ $ref: ref('SandboxPaymentSession') }, { id: 'not-a-uuid' })).not.toEqual([]);
     expect(violations({ $ref: ref('WebhookListenerRequest') }, { forward_url: 'ftp://localhost/' })).not.toEqual([]);
-    expect(violations({ $ref: ref('ListenerAttemptRequest') }, { delivery_id: '1', status: 99, latency_ms: 0 })).not.toEqual([]);
+    expect(
+      violations({ $ref: ref('ListenerAttemptRequest') }, { delivery_id: '1', status: 99, latency_ms: 0 }),
+    ).not.toEqual([]);
   });
 });
 
@@ -254,7 +412,9 @@ describe('sandbox helper API: Spectral overrides', () => {
       ['lint', file, '--ruleset', '.spectral.yaml', '--format', 'json', '--quiet'],
       { cwd: repoRoot, encoding: 'utf8' },
     );
-    return (JSON.parse(result.stdout) as Array<{ code: string; path: string[] }>).map((r) => `${r.code} ${r.path.join('.')}`);
+    return (JSON.parse(result.stdout) as Array<{ code: string; path: string[] }>).map(
+      (r) => `${r.code} ${r.path.join('.')}`,
+    );
   };
   beforeAll(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'sandbox-spectral-'));
@@ -264,7 +424,11 @@ describe('sandbox helper API: Spectral overrides', () => {
   it('still reject an unknown verb and a second plain-HTTP server in sandbox.yaml', () => {
     const broken = structuredClone(sandbox) as typeof sandbox;
     (broken.paths['/sandbox/v1/clock']!.get as { operationId: string }).operationId = 'fetchClock';
-    broken.servers.push({ url: 'http://sandbox.example.net', description: 'remote', 'x-internal': false } as (typeof broken.servers)[number]);
+    broken.servers.push({
+      url: 'http://sandbox.example.net',
+      description: 'remote',
+      'x-internal': false,
+    } as (typeof broken.servers)[number]);
     writeFileSync(path.join(dir, 'sandbox.yaml'), JSON.stringify(broken));
     expect(lint(path.join(dir, 'sandbox.yaml')).sort()).toEqual([
       'operation-id-camel-case-verb-first paths./sandbox/v1/clock.get.operationId',

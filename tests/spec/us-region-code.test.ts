@@ -22,7 +22,8 @@ describe('UsRegionCode', () => {
 
   it('is what both creates take as customer_state', () => {
     for (const name of ['CreatePaymentSessionRequest', 'CreatePaymentTokenRequest']) {
-      const property = (contract.components!.schemas![name] as { properties: Record<string, { $ref?: string }> }).properties.customer_state;
+      const property = (contract.components!.schemas![name] as { properties: Record<string, { $ref?: string }> })
+        .properties.customer_state;
       expect(property!.$ref).toBe('#/components/schemas/UsRegionCode');
     }
   });

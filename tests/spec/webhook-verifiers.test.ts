@@ -6,10 +6,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../testkit/contract.js';
 
-const filesUnder = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-  const file = path.join(dir, entry.name);
-  return entry.isDirectory() ? filesUnder(file) : [file];
-});
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(file) : [file];
+  });
 
 const verifiers = filesUnder(path.join(repoRoot, 'partners'))
   .map((file) => path.relative(repoRoot, file))
@@ -19,7 +20,18 @@ const guide = readFileSync(path.join(repoRoot, 'docs', 'guides', 'webhooks.md'),
 describe('the webhooks guide', () => {
   it('has a verifier for each language of the partner matrix', () => {
     const languages = new Set(verifiers.map((file) => file.split(path.sep)[1]));
-    expect([...languages].sort()).toEqual(['csharp', 'go', 'java', 'kotlin', 'perl', 'php', 'python', 'ruby', 'rust', 'typescript']);
+    expect([...languages].sort()).toEqual([
+      'csharp',
+      'go',
+      'java',
+      'kotlin',
+      'perl',
+      'php',
+      'python',
+      'ruby',
+      'rust',
+      'typescript',
+    ]);
   });
 
   it.each(verifiers)('quotes %s whole, as the matrix runs it', (file) => {

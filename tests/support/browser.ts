@@ -13,13 +13,23 @@ export const SHOTS = path.join(repoRoot, 'test-results', 'screenshots');
 export function launchChromium(args: string[] = []): Promise<Browser> {
   mkdirSync(SHOTS, { recursive: true });
   return chromium.launch({
-    executablePath: '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-component-update', '--disable-sync', '--no-first-run', ...args],
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-gpu',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      ...args,
+    ],
   });
 }
 
 /** A full-page screenshot of `page`, as test-results/screenshots/NAME.png. */
-export const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+export const screenshot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -29,6 +39,12 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
  */
 export async function axeViolations(target: Pick<Page, 'evaluate'>): Promise<string[]> {
   await target.evaluate(AXE);
-  const result = await target.evaluate(async () => (window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string; help: string; nodes: unknown[] }> }> } }).axe.run());
+  const result = await target.evaluate(async () =>
+    (
+      window as unknown as {
+        axe: { run: () => Promise<{ violations: Array<{ id: string; help: string; nodes: unknown[] }> }> };
+      }
+    ).axe.run(),
+  );
   return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
 }

@@ -10,7 +10,13 @@ export const at = (minute: number) => new Date(Date.UTC(2026, 2, 1, 12, minute))
 /** A one-time payment of 7799, created at minute 0 and awaiting the customer. */
 export function pendingSession(): Session {
   let n = 0;
-  return newSession({ id: 'c0ffee00-1111-4222-8333-444455556666', channel: 'dev', request: sessionRequest() as CreateSessionRequest, now: at(0), newId: () => `item${++n}` });
+  return newSession({
+    id: 'c0ffee00-1111-4222-8333-444455556666',
+    channel: 'dev',
+    request: sessionRequest() as CreateSessionRequest,
+    now: at(0),
+    newId: () => `item${++n}`,
+  });
 }
 
 /** A one-time payment of 7799, captured at minute 2. */

@@ -46,10 +46,11 @@ export async function serve(answer: (request: Seen, response: http.ServerRespons
     url: `http://127.0.0.1:${port}`,
     seen,
     open: () => open,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   opened.push(served);
   return served;
@@ -68,7 +69,9 @@ export const json = (response: http.ServerResponse, body: unknown, status = 200)
 /** Starts `hsa-fsa-sandbox <args>` from the sources; its output, whole, and its exit code. */
 export function cli(args: string[]) {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'cli.ts'), ...args], {
-    cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: sandboxEnv(),
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: sandboxEnv(),
   });
   const output = { stdout: '', stderr: '' };
   child.stdout!.on('data', (chunk: Buffer) => (output.stdout += chunk.toString('utf8')));
@@ -79,28 +82,50 @@ export function cli(args: string[]) {
 
 export const BODY = '{"webhook_delivery_id":"dlv_1","event_type":"dispute.created","data":{"dispute_id":"d-1"}}';
 export const SIGNED = {
-  'content-type': 'application/json', 'x-service-signature': 't=1795428000,v0=00', 'x-sandbox-webhook-delivery': '1',
+  'content-type': 'application/json',
+  'x-service-signature': 't=1795428000,v0=00',
+  'x-sandbox-webhook-delivery': '1',
 };
 
 /** A registration's answer: the listener `id`, for `forwardUrl`. */
 export const listenerOf = (forwardUrl: string, id = 'wl_fake') => ({
-  id, forward_url: forwardUrl, event_types: ['*'], secret: 'whsec_fake',
-  created_at: '2026-11-23T10:00:00.000Z', expires_at: '2026-11-23T10:01:00.000Z',
+  id,
+  forward_url: forwardUrl,
+  event_types: ['*'],
+  secret: 'whsec_fake',
+  created_at: '2026-11-23T10:00:00.000Z',
+  expires_at: '2026-11-23T10:01:00.000Z',
 });
 
 /** A claimed delivery, with `over` in place of its fields. */
 export const deliveryOf = (over: Record<string, unknown> = {}) => ({
-  delivery_id: '12', claim_id: 'lc_1', event_id: '7', webhook_delivery_id: 'dlv_1', event_type: 'dispute.created',
-  object_id: 'd-1', attempt: 1, request_body: BODY, request_headers: SIGNED,
+  delivery_id: '12',
+  claim_id: 'lc_1',
+  event_id: '7',
+  webhook_delivery_id: 'dlv_1',
+  event_type: 'dispute.created',
+  object_id: 'd-1',
+  attempt: 1,
+  request_body: BODY,
+  request_headers: SIGNED,
   ...over,
 });
 
 /** A report's answer: the attempt recorded, delivered. */
 export const outcome = {
   attempt: {
-    id: '1', event_id: '7', webhook_delivery_id: 'dlv_1', event_type: 'dispute.created', endpoint_id: 'wl_fake',
-    url: 'http://localhost:3000/webhooks', attempted_at: '2026-11-23T10:00:00.000Z', status: 204, latency_ms: 1,
-    response_excerpt: null, error: null, delivery_status: 'delivered',
+    id: '1',
+    event_id: '7',
+    webhook_delivery_id: 'dlv_1',
+    event_type: 'dispute.created',
+    endpoint_id: 'wl_fake',
+    url: 'http://localhost:3000/webhooks',
+    attempted_at: '2026-11-23T10:00:00.000Z',
+    status: 204,
+    latency_ms: 1,
+    response_excerpt: null,
+    error: null,
+    delivery_status: 'delivered',
   },
   next_attempt_at: null,
 };

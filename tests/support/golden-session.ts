@@ -15,8 +15,12 @@ export function goldenSession(): Session {
   const newId = () => `golden${String(++n).padStart(4, '0')}`;
   const at = (minute: number) => new Date(Date.UTC(2026, 0, 15, 9, minute)).toISOString();
   const session = newSession({
-    id: '5b0c7d1e-2f3a-4b4c-8d5e-6f7a8b9c0d1e', channel: 'dev', request: sessionRequest({ idempotency_key: 'golden-order' }) as CreateSessionRequest,
-    now: at(0), newId, userBusinessId: '9e8d7c6b-5a4f-4e3d-9c2b-1a0f9e8d7c6b',
+    id: '5b0c7d1e-2f3a-4b4c-8d5e-6f7a8b9c0d1e',
+    channel: 'dev',
+    request: sessionRequest({ idempotency_key: 'golden-order' }) as CreateSessionRequest,
+    now: at(0),
+    newId,
+    userBusinessId: '9e8d7c6b-5a4f-4e3d-9c2b-1a0f9e8d7c6b',
   });
   completeCheckout(session, at(1));
   review(session, 'accept', at(2));
@@ -35,7 +39,15 @@ export function goldenSession(): Session {
  * fixed session: a changed rendering fails until the version is bumped and the new rendering
  * added under it; a bump alone fails until the golden is added too.
  */
-export function describePinnedRendering(name: string, pin: { version: number; goldenFile: URL; render: (session: Session) => string; stored: (session: Session) => Record<string, unknown> }): void {
+export function describePinnedRendering(
+  name: string,
+  pin: {
+    version: number;
+    goldenFile: URL;
+    render: (session: Session) => string;
+    stored: (session: Session) => Record<string, unknown>;
+  },
+): void {
   describe(`the stored ${name} rendering, pinned to its version`, () => {
     const golden = JSON.parse(readFileSync(pin.goldenFile, 'utf8')) as Record<string, unknown>;
 
@@ -51,7 +63,11 @@ export function describePinnedRendering(name: string, pin: { version: number; go
       const versions = Object.keys(golden).map(Number);
       expect(Math.max(...versions)).toBe(pin.version);
       const current = JSON.stringify(golden[String(pin.version)]);
-      for (const version of versions.filter((v) => v !== pin.version)) expect({ version, same: JSON.stringify(golden[String(version)]) === current }).toEqual({ version, same: false });
+      for (const version of versions.filter((v) => v !== pin.version))
+        expect({ version, same: JSON.stringify(golden[String(version)]) === current }).toEqual({
+          version,
+          same: false,
+        });
     });
   });
 }

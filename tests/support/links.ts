@@ -2,7 +2,12 @@
 // document (the target operation exists, every parameter is one of its parameters, every runtime
 // expression names a field the source response declares), and evaluated against a real response
 // body, the way a stateful tester such as Schemathesis follows them.
-import { listOperations, resolveRef, type LocatedOperation, type OpenApiDocument } from '../../src/sandbox/http/document.js';
+import {
+  listOperations,
+  resolveRef,
+  type LocatedOperation,
+  type OpenApiDocument,
+} from '../../src/sandbox/http/document.js';
 
 export interface LinkObject {
   operationId?: string;
@@ -32,9 +37,18 @@ export function documentLinks(doc: OpenApiDocument): DocumentLink[] {
   const found: DocumentLink[] = [];
   for (const source of listOperations(doc)) {
     for (const [status, raw] of Object.entries(source.operation.responses)) {
-      const response = resolveRef<{ links?: Record<string, unknown>; content?: Record<string, { schema?: unknown }> }>(doc, raw);
+      const response = resolveRef<{ links?: Record<string, unknown>; content?: Record<string, { schema?: unknown }> }>(
+        doc,
+        raw,
+      );
       for (const [name, link] of Object.entries(response.links ?? {})) {
-        found.push({ source, status, name, link: resolveRef<LinkObject>(doc, link as LinkObject), responseSchema: response.content?.['application/json']?.schema });
+        found.push({
+          source,
+          status,
+          name,
+          link: resolveRef<LinkObject>(doc, link as LinkObject),
+          responseSchema: response.content?.['application/json']?.schema,
+        });
       }
     }
   }
@@ -48,7 +62,10 @@ export function bodyPointer(expression: unknown): string[] | undefined {
   if (typeof expression !== 'string') return undefined;
   const match = BODY_EXPRESSION.exec(expression);
   if (!match) return undefined;
-  return (match[1] ?? '').split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return (match[1] ?? '')
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** The branches a value of this schema may take: itself, and its allOf, anyOf and oneOf members, references resolved. */
@@ -66,18 +83,20 @@ function branches(doc: OpenApiDocument, schema: Schema): Schema[] {
 export function declaredAt(doc: OpenApiDocument, schema: unknown, pointer: string[]): Schema[] {
   let reached: Schema[] = schema ? [schema as Schema] : [];
   for (const segment of pointer) {
-    reached = reached.flatMap((s) => branches(doc, s)).flatMap((s) => {
-      if (/^(0|[1-9][0-9]*)$/.test(segment) && s.items) return [s.items as Schema];
-      const property = (s.properties as Record<string, Schema> | undefined)?.[segment];
-      return property ? [property] : [];
-    });
+    reached = reached
+      .flatMap((s) => branches(doc, s))
+      .flatMap((s) => {
+        if (/^(0|[1-9][0-9]*)$/.test(segment) && s.items) return [s.items as Schema];
+        const property = (s.properties as Record<string, Schema> | undefined)?.[segment];
+        return property ? [property] : [];
+      });
   }
   return reached;
 }
 
 /** The JSON types a schema allows (through its branches), or undefined when it does not say. */
 function typesOf(doc: OpenApiDocument, schema: Schema): Set<string> | undefined {
-  const types = branches(doc, schema).flatMap((s) => (s.type === undefined ? [] : [s.type].flat() as string[]));
+  const types = branches(doc, schema).flatMap((s) => (s.type === undefined ? [] : ([s.type].flat() as string[])));
   return types.length > 0 ? new Set(types) : undefined;
 }
 
@@ -99,7 +118,8 @@ export function linkProblems(doc: OpenApiDocument): string[] {
     const where = `${source.operation.operationId} ${status} link ${name}`;
     const say = (problem: string) => problems.push(`${where}: ${problem}`);
     if (!link.description?.trim()) say('has no description');
-    if (link.operationRef !== undefined || link.server !== undefined) say('uses operationRef or server; the contract links by operationId only');
+    if (link.operationRef !== undefined || link.server !== undefined)
+      say('uses operationRef or server; the contract links by operationId only');
     const target = operations.find((o) => o.operation.operationId === link.operationId);
     if (!target) {
       say(`operationId ${link.operationId} is no operation of the document`);
@@ -118,14 +138,17 @@ export function linkProblems(doc: OpenApiDocument): string[] {
     };
     const parameters = Object.entries(link.parameters ?? {});
     for (const [key, expression] of parameters) {
-      const [location, parameterName] = key.includes('.') ? key.split('.', 2) as [string, string] : [undefined, key];
-      const parameter = target.parameters.find((p) => p.name === parameterName && (location === undefined || p.in === location));
+      const [location, parameterName] = key.includes('.') ? (key.split('.', 2) as [string, string]) : [undefined, key];
+      const parameter = target.parameters.find(
+        (p) => p.name === parameterName && (location === undefined || p.in === location),
+      );
       if (!parameter) {
         say(`parameter ${key} is no parameter of ${link.operationId}`);
         continue;
       }
       const reached = reach(expression, `parameter ${key}`);
-      if (reached && !compatible(doc, reached, parameter.schema)) say(`parameter ${key}: ${String(expression)} has no type in common with the parameter`);
+      if (reached && !compatible(doc, reached, parameter.schema))
+        say(`parameter ${key}: ${String(expression)} has no type in common with the parameter`);
     }
     for (const required of target.parameters.filter((p) => p.in === 'path')) {
       if (!parameters.some(([key]) => key === required.name || key === `path.${required.name}`)) {
@@ -135,12 +158,17 @@ export function linkProblems(doc: OpenApiDocument): string[] {
     // A link's own requestBody stays unused: swagger-parser (openapi-generator, swagger-codegen)
     // refuses the document when it is not a string, and OpenAPI evaluates no expression inside a
     // literal value. Body fields go in x-request-body, which a stateful tester's run maps back.
-    if (link.requestBody !== undefined) say('has a requestBody: openapi-generator refuses a non-string one; set body fields with x-request-body');
+    if (link.requestBody !== undefined)
+      say('has a requestBody: openapi-generator refuses a non-string one; set body fields with x-request-body');
     if (link['x-request-body'] !== undefined) {
       const bodySchema = target.operation.requestBody?.content['application/json']?.schema;
       if (!bodySchema) {
         say(`has an x-request-body, but ${link.operationId} takes no JSON body`);
-      } else if (typeof link['x-request-body'] !== 'object' || link['x-request-body'] === null || Array.isArray(link['x-request-body'])) {
+      } else if (
+        typeof link['x-request-body'] !== 'object' ||
+        link['x-request-body'] === null ||
+        Array.isArray(link['x-request-body'])
+      ) {
         say('x-request-body must be an object whose values are runtime expressions (merged into the body)');
       } else {
         for (const [field, expression] of Object.entries(link['x-request-body'])) {
@@ -150,7 +178,8 @@ export function linkProblems(doc: OpenApiDocument): string[] {
             continue;
           }
           const reached = reach(expression, `x-request-body field ${field}`);
-          if (reached && !declared.some((d) => compatible(doc, reached, d))) say(`x-request-body field ${field}: ${String(expression)} has no type in common with the field`);
+          if (reached && !declared.some((d) => compatible(doc, reached, d)))
+            say(`x-request-body field ${field}: ${String(expression)} has no type in common with the field`);
         }
       }
     }
@@ -159,17 +188,27 @@ export function linkProblems(doc: OpenApiDocument): string[] {
 }
 
 function atPointer(value: unknown, pointer: string[]): unknown {
-  return pointer.reduce<unknown>((at, segment) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[segment] : undefined), value);
+  return pointer.reduce<unknown>(
+    (at, segment) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[segment] : undefined),
+    value,
+  );
 }
 
 /** The values a link gives its target, from a response body: its parameters by name, and its body fields. */
-export function followLink(link: LinkObject, responseBody: unknown): { parameters: Record<string, unknown>; body: Record<string, unknown> } {
+export function followLink(
+  link: LinkObject,
+  responseBody: unknown,
+): { parameters: Record<string, unknown>; body: Record<string, unknown> } {
   const evaluate = (expression: unknown) => {
     const pointer = bodyPointer(expression);
     if (!pointer) throw new Error(`Unsupported runtime expression ${JSON.stringify(expression)}`);
     return atPointer(responseBody, pointer);
   };
-  const parameters = Object.fromEntries(Object.entries(link.parameters ?? {}).map(([key, e]) => [key.replace(/^[a-z]+\./, ''), evaluate(e)]));
-  const body = Object.fromEntries(Object.entries((link['x-request-body'] ?? {}) as Record<string, unknown>).map(([field, e]) => [field, evaluate(e)]));
+  const parameters = Object.fromEntries(
+    Object.entries(link.parameters ?? {}).map(([key, e]) => [key.replace(/^[a-z]+\./, ''), evaluate(e)]),
+  );
+  const body = Object.fromEntries(
+    Object.entries((link['x-request-body'] ?? {}) as Record<string, unknown>).map(([field, e]) => [field, evaluate(e)]),
+  );
   return { parameters, body };
 }

@@ -22,11 +22,23 @@ export const linksOf = (markdown: string) =>
 
 /** GitHub's anchor of a heading: lower case, its punctuation dropped (not `-` or `_`), each space a dash. */
 export const githubSlug = (heading: string) =>
-  heading.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '').toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').trim().replace(/ /g, '-');
+  heading
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<[^>]+>/g, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .trim()
+    .replace(/ /g, '-');
 
 /** The docs site's anchor of a heading (build/docs/pages.mjs): the same, but `_` dropped and spaces collapsed. */
 export const siteSlug = (heading: string) =>
-  heading.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '').toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, '').trim().replace(/\s+/g, '-');
+  heading
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<[^>]+>/g, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s-]/gu, '')
+    .trim()
+    .replace(/\s+/g, '-');
 
 /** The anchors of a Markdown file's headings, as GitHub numbers repeated ones (`-1`, `-2`, …). */
 export function headingAnchors(markdown: string, slug = githubSlug): Set<string> {
@@ -66,7 +78,11 @@ export function linkProblems(root: string, file: string, site?: SitePages): Link
       if (anchor && resolved.endsWith('.md')) {
         const other = readFileSync(path.join(root, resolved), 'utf8');
         if (!headingAnchors(other).has(anchor)) say(`no heading of ${resolved} has the anchor #${anchor}`);
-        else if (file.startsWith('docs/') && resolved.startsWith('docs/') && !headingAnchors(other, siteSlug).has(anchor)) {
+        else if (
+          file.startsWith('docs/') &&
+          resolved.startsWith('docs/') &&
+          !headingAnchors(other, siteSlug).has(anchor)
+        ) {
           say(`${resolved}'s page on the docs site has no anchor #${anchor}`);
         }
       } else if (anchor && statSync(path.join(root, resolved)).isDirectory()) {
@@ -75,8 +91,15 @@ export function linkProblems(root: string, file: string, site?: SitePages): Link
       continue;
     }
     // A guide's link into the site itself: the guides are pages in guides/, beside the site's own.
-    const sitePage = file.startsWith('docs/') && site ? path.posix.normalize(path.posix.join('guides', target)) : undefined;
-    if (sitePage && !sitePage.startsWith('..') && !sitePage.startsWith('docs/') && site!.has(sitePage.endsWith('/') || !sitePage.includes('.') ? sitePage.replace(/\/?$/, '/') : sitePage, anchor)) continue;
+    const sitePage =
+      file.startsWith('docs/') && site ? path.posix.normalize(path.posix.join('guides', target)) : undefined;
+    if (
+      sitePage &&
+      !sitePage.startsWith('..') &&
+      !sitePage.startsWith('docs/') &&
+      site!.has(sitePage.endsWith('/') || !sitePage.includes('.') ? sitePage.replace(/\/?$/, '/') : sitePage, anchor)
+    )
+      continue;
     say(`${resolved} does not exist${sitePage ? ', in the repository or on the docs site' : ''}`);
   }
   return problems;

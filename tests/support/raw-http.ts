@@ -8,7 +8,8 @@ import type { FastifyInstance } from 'fastify';
  * not give, such as a lone 0xA0), and collects everything written back until the server closes.
  */
 export async function rawExchange(
-  app: FastifyInstance, request: string | Buffer,
+  app: FastifyInstance,
+  request: string | Buffer,
 ): Promise<{ text: string; error?: Error }> {
   if (!app.server.listening) await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;

@@ -27,10 +27,11 @@ export async function startSite(): Promise<Site> {
       pages.set(path, html);
       return `${origin}${path}`;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -45,5 +46,7 @@ export const framingPage = (src: string) =>
 /** A page whose form posts `fields` to `action` as soon as it loads, as a forged form does. */
 export const autoSubmittingForm = (action: string, fields: Record<string, string>) =>
   `<!doctype html><html lang="en"><head><title>You won a prize</title></head><body><form method="post" action="${attribute(action)}">` +
-  Object.entries(fields).map(([name, value]) => `<input type="hidden" name="${attribute(name)}" value="${attribute(value)}">`).join('') +
+  Object.entries(fields)
+    .map(([name, value]) => `<input type="hidden" name="${attribute(name)}" value="${attribute(value)}">`)
+    .join('') +
   `</form><script>document.forms[0].submit();</script></body></html>`;

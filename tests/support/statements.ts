@@ -17,11 +17,16 @@ export function statementsRun(db: Db, call: () => unknown): RunStatement[] {
   const spies = (['all', 'get', 'run', 'iterate'] as const).map((method) => vi.spyOn(prototype, method));
   try {
     call();
-    return spies.flatMap((spy) => spy.mock.contexts.map((statement, i) => ({
-      order: spy.mock.invocationCallOrder[i]!,
-      sql: (statement as Statement).source,
-      args: spy.mock.calls[i] as unknown[],
-    }))).sort((a, b) => a.order - b.order).map(({ sql, args }) => ({ sql, args }));
+    return spies
+      .flatMap((spy) =>
+        spy.mock.contexts.map((statement, i) => ({
+          order: spy.mock.invocationCallOrder[i]!,
+          sql: (statement as Statement).source,
+          args: spy.mock.calls[i] as unknown[],
+        })),
+      )
+      .sort((a, b) => a.order - b.order)
+      .map(({ sql, args }) => ({ sql, args }));
   } finally {
     // Restoring a spy forgets its calls: they are read first.
     for (const spy of spies) spy.mockRestore();
@@ -30,5 +35,7 @@ export function statementsRun(db: Db, call: () => unknown): RunStatement[] {
 
 /** The query plan of a statement run, with the parameters it was run with. */
 export function planOf(db: Db, { sql, args }: RunStatement): string {
-  return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>).map((row) => row.detail).join('\n');
+  return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>)
+    .map((row) => row.detail)
+    .join('\n');
 }

@@ -12,7 +12,9 @@ type Kind = Schemas['PaymentSessionKind'];
 const client = createServiceClient({ environment: 'http://127.0.0.1:4010', apiKey: 'sandbox-dev-key' });
 
 export async function retrievedSession(businessId: string) {
-  const { data: session } = await client.GET('/payments/v1/payment_session/{business_id}', { params: { path: { business_id: businessId } } });
+  const { data: session } = await client.GET('/payments/v1/payment_session/{business_id}', {
+    params: { path: { business_id: businessId } },
+  });
   if (!session) return undefined;
   const id: string | undefined = session.id;
   const kind: Kind | undefined = session.kind;
@@ -44,7 +46,9 @@ export async function listedSessions() {
 }
 
 export async function canceledSession(businessId: string) {
-  const { data } = await client.POST('/payments/v1/payment_session/{business_id}/cancel', { params: { path: { business_id: businessId } } });
+  const { data } = await client.POST('/payments/v1/payment_session/{business_id}/cancel', {
+    params: { path: { business_id: businessId } },
+  });
   if (!data) return undefined;
   const id: string | undefined = data.id;
   const status: Schemas['PaymentSessionStatus'] | undefined = data.status;

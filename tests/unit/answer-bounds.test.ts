@@ -2,7 +2,13 @@
 // commas included, in bytes of UTF-8, at most the bound; past it the list's refusal, thrown as soon
 // as an item passes it (no later item is rendered), or before any when the stored lengths tell.
 import { describe, expect, it } from 'vitest';
-import { answerTooLarge, boundedAnswer, MAX_ANSWER_BYTES, rendered, utf8Bytes } from '../../src/sandbox/domain/answer-bounds.js';
+import {
+  answerTooLarge,
+  boundedAnswer,
+  MAX_ANSWER_BYTES,
+  rendered,
+  utf8Bytes,
+} from '../../src/sandbox/domain/answer-bounds.js';
 
 class TooLarge extends Error {}
 const tooLarge = () => new TooLarge('too large');
@@ -24,19 +30,27 @@ function counted(items: string[]) {
 describe('one answer of a list', () => {
   it('is at most 1 MiB of JSON, and the refusal says so and what to ask instead', () => {
     expect(MAX_ANSWER_BYTES).toBe(1_048_576);
-    expect(answerTooLarge('ask for less')).toBe('The page would answer more than 1048576 bytes (1 MiB) of JSON, the most the sandbox sends in one answer: ask for less.');
+    expect(answerTooLarge('ask for less')).toBe(
+      'The page would answer more than 1048576 bytes (1 MiB) of JSON, the most the sandbox sends in one answer: ask for less.',
+    );
   });
 
   it('joins the items between its envelope, with nothing asked of an empty page', () => {
-    expect(boundedAnswer({ prefix: '{"a":', items: ['1', '{"b":2}', '"c"'], suffix: ',"n":3}', tooLarge })).toBe('{"a":[1,{"b":2},"c"],"n":3}');
+    expect(boundedAnswer({ prefix: '{"a":', items: ['1', '{"b":2}', '"c"'], suffix: ',"n":3}', tooLarge })).toBe(
+      '{"a":[1,{"b":2},"c"],"n":3}',
+    );
     expect(boundedAnswer({ prefix: '{"a":', items: [], suffix: '}', tooLarge })).toBe('{"a":[]}');
   });
 
   it('is served when it is exactly the bound, envelope and commas counted, and refused one byte past it', () => {
     const answer = boundedAnswer({ prefix: '{"a":', items: ['11', '22'], suffix: '}', tooLarge, bound: 14 });
     expect([answer, utf8Bytes(answer)]).toEqual(['{"a":[11,22]}', 13]);
-    expect(boundedAnswer({ prefix: '{"a":', items: ['111', '22'], suffix: '}', tooLarge, bound: 14 })).toBe('{"a":[111,22]}');
-    expect(() => boundedAnswer({ prefix: '{"a":', items: ['111', '222'], suffix: '}', tooLarge, bound: 14 })).toThrow(TooLarge);
+    expect(boundedAnswer({ prefix: '{"a":', items: ['111', '22'], suffix: '}', tooLarge, bound: 14 })).toBe(
+      '{"a":[111,22]}',
+    );
+    expect(() => boundedAnswer({ prefix: '{"a":', items: ['111', '222'], suffix: '}', tooLarge, bound: 14 })).toThrow(
+      TooLarge,
+    );
     // The envelope alone counts, with no item and nothing known.
     expect(() => boundedAnswer({ prefix: '{"aaaa":', items: [], suffix: '}', tooLarge, bound: 10 })).toThrow(TooLarge);
     expect(boundedAnswer({ prefix: '{"aaa":', items: [], suffix: '}', tooLarge, bound: 10 })).toBe('{"aaa":[]}');
@@ -58,10 +72,14 @@ describe('one answer of a list', () => {
 
   it('refuses before asking for any item when the stored lengths already pass the bound', () => {
     const past = counted(['1']);
-    expect(() => boundedAnswer({ prefix: '{"a":', items: past.items(), suffix: '}', knownBytes: 9, tooLarge, bound: 16 })).toThrow(TooLarge);
+    expect(() =>
+      boundedAnswer({ prefix: '{"a":', items: past.items(), suffix: '}', knownBytes: 9, tooLarge, bound: 16 }),
+    ).toThrow(TooLarge);
     expect(past.seen.pulled).toBe(0);
     const at = counted(['1']);
-    expect(boundedAnswer({ prefix: '{"a":', items: at.items(), suffix: '}', knownBytes: 8, tooLarge, bound: 16 })).toBe('{"a":[1]}');
+    expect(boundedAnswer({ prefix: '{"a":', items: at.items(), suffix: '}', knownBytes: 8, tooLarge, bound: 16 })).toBe(
+      '{"a":[1]}',
+    );
     expect(at.seen.pulled).toBe(1);
   });
 

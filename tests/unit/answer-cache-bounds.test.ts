@@ -3,7 +3,13 @@
 // oldest dropped first (the oldest of any channel for the total); an answer larger than a budget is
 // answered and not kept; a key of up to 1,000 characters is kept, a longer one computed each time.
 import { describe, expect, it } from 'vitest';
-import { ANSWER_CACHE_BOUNDS, answerCache, ENTRY_BYTES, keptBytes, type AnswerCacheBounds } from '../../src/sandbox/store/answer-cache.js';
+import {
+  ANSWER_CACHE_BOUNDS,
+  answerCache,
+  ENTRY_BYTES,
+  keptBytes,
+  type AnswerCacheBounds,
+} from '../../src/sandbox/store/answer-cache.js';
 import { factCache } from '../../src/sandbox/store/fact-cache.js';
 import { openDatabase } from '../../src/sandbox/store/index.js';
 
@@ -12,19 +18,21 @@ function cache(bounds?: AnswerCacheBounds) {
   const facts = factCache(openDatabase(':memory:'));
   const answers = answerCache(facts, bounds);
   const computed: string[] = [];
-  const answer = (channel: string, key: string, text = `answer to ${key}`) => answers.answer(channel, key, () => {
-    computed.push(key);
-    return text;
-  });
+  const answer = (channel: string, key: string, text = `answer to ${key}`) =>
+    answers.answer(channel, key, () => {
+      computed.push(key);
+      return text;
+    });
   return { facts, answers, answer, computed };
 }
 
 /** A text that, kept under `key`, is counted at exactly `bytes`. */
 const sized = (key: string, bytes: number) => 'x'.repeat((bytes - ENTRY_BYTES) / 2 - 2 * key.length);
-const kept = (answers: ReturnType<typeof cache>['answers'], channel: string, keys: string[]) => keys.filter((key) => answers.get(channel, key) !== undefined);
+const kept = (answers: ReturnType<typeof cache>['answers'], channel: string, keys: string[]) =>
+  keys.filter((key) => answers.get(channel, key) !== undefined);
 
 describe('kept answers, counted in bytes', () => {
-  it('count 2 bytes per character of the text and of the key, kept twice, and the entries\' own bytes', () => {
+  it("count 2 bytes per character of the text and of the key, kept twice, and the entries' own bytes", () => {
     const { answers, answer } = cache();
     expect(keptBytes('ab', 'xyz')).toBe(2 * (4 + 3) + ENTRY_BYTES);
     expect(ENTRY_BYTES).toBe(128);
@@ -54,7 +62,7 @@ describe('kept answers, per channel', () => {
     expect(computed).toEqual(['a', 'b', 'c']);
   });
 
-  it('keep an answer that fills the channel\'s budget exactly, and answer a larger one without keeping it', () => {
+  it("keep an answer that fills the channel's budget exactly, and answer a larger one without keeping it", () => {
     const { answers, answer, computed } = cache({ perChannelBytes: 1_000, totalBytes: 5_000 });
     answer('dev', 'fits', sized('fits', 1_000));
     expect(answers.bytes('dev')).toBe(1_000);
@@ -111,9 +119,11 @@ describe('kept answers, per channel', () => {
 
   it('keep nothing of an answer that throws', () => {
     const { answers, answer } = cache();
-    expect(() => answers.answer('dev', 'a', () => {
-      throw new Error('refused');
-    })).toThrow('refused');
+    expect(() =>
+      answers.answer('dev', 'a', () => {
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
     expect(answers.get('dev', 'a')).toBeUndefined();
     expect(answers.bytes()).toBe(0);
     expect(answer('dev', 'a')).toBe('answer to a');
@@ -142,7 +152,11 @@ describe('kept answers, across channels', () => {
     answer('dev', 'a3', sized('a3', 300));
     expect([kept(answers, 'dev', ['a1', 'a2', 'a3']), kept(answers, 'other', ['b1'])]).toEqual([['a2', 'a3'], ['b1']]);
     answer('third', 'c1', sized('c1', 300));
-    expect([kept(answers, 'dev', ['a2', 'a3']), kept(answers, 'other', ['b1']), kept(answers, 'third', ['c1'])]).toEqual([['a2', 'a3'], [], ['c1']]);
+    expect([
+      kept(answers, 'dev', ['a2', 'a3']),
+      kept(answers, 'other', ['b1']),
+      kept(answers, 'third', ['c1']),
+    ]).toEqual([['a2', 'a3'], [], ['c1']]);
     expect([answers.bytes('other'), answers.bytes()]).toEqual([0, 900]);
   });
 
@@ -151,7 +165,11 @@ describe('kept answers, across channels', () => {
     answer('dev', 'a1', sized('a1', 400));
     answer('other', 'b1', sized('b1', 400));
     answer('other', 'b2', sized('b2', 400));
-    expect([kept(answers, 'dev', ['a1']), kept(answers, 'other', ['b1', 'b2']), answers.bytes('dev')]).toEqual([[], ['b1', 'b2'], 0]);
+    expect([kept(answers, 'dev', ['a1']), kept(answers, 'other', ['b1', 'b2']), answers.bytes('dev')]).toEqual([
+      [],
+      ['b1', 'b2'],
+      0,
+    ]);
     answer('third', 'c1', sized('c1', 400));
     expect([kept(answers, 'other', ['b1', 'b2']), kept(answers, 'third', ['c1'])]).toEqual([['b2'], ['c1']]);
     // The emptied channel keeps answers again.
@@ -159,7 +177,7 @@ describe('kept answers, across channels', () => {
     expect([kept(answers, 'dev', ['a2']), answers.bytes()]).toEqual([['a2'], 1_000]);
   });
 
-  it('forget the ages of a dropped channel\'s answers: the total then drops the oldest of those kept', () => {
+  it("forget the ages of a dropped channel's answers: the total then drops the oldest of those kept", () => {
     const { answers, answer } = cache({ perChannelBytes: 1_000, totalBytes: 1_000 });
     answer('dev', 'a1', sized('a1', 400));
     answer('other', 'b1', sized('b1', 400));
@@ -168,15 +186,23 @@ describe('kept answers, across channels', () => {
     answers.dropChannel('third');
     answer('other', 'b2', sized('b2', 400));
     answer('dev', 'a2', sized('a2', 400));
-    expect([kept(answers, 'dev', ['a1', 'a2']), kept(answers, 'other', ['b1', 'b2']), answers.bytes()]).toEqual([['a2'], ['b2'], 800]);
+    expect([kept(answers, 'dev', ['a1', 'a2']), kept(answers, 'other', ['b1', 'b2']), answers.bytes()]).toEqual([
+      ['a2'],
+      ['b2'],
+      800,
+    ]);
   });
 
-  it('drop one channel\'s answers on its write, and every answer when the cached facts are emptied', () => {
+  it("drop one channel's answers on its write, and every answer when the cached facts are emptied", () => {
     const { facts, answers, answer, computed } = cache();
     answer('dev', 'a');
     answer('other', 'x');
     answers.dropChannel('dev');
-    expect([answers.get('dev', 'a'), answers.get('other', 'x'), answers.bytes('dev')]).toEqual([undefined, 'answer to x', 0]);
+    expect([answers.get('dev', 'a'), answers.get('other', 'x'), answers.bytes('dev')]).toEqual([
+      undefined,
+      'answer to x',
+      0,
+    ]);
     facts.clear();
     expect([answers.get('other', 'x'), answers.bytes()]).toEqual([undefined, 0]);
     answer('other', 'x');

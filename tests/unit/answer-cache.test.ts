@@ -28,7 +28,9 @@ describe('kept answers', () => {
     expect(reads).toHaveBeenCalledTimes(1);
 
     // Another channel's write leaves the answer kept.
-    await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'other-1' }), { key: OTHER_KEY });
+    await s.post('/payments/v1/create_payment_session', sessionRequest({ idempotency_key: 'other-1' }), {
+      key: OTHER_KEY,
+    });
     expect((await s.get('/payments/v1/payment_sessions?page_size=5')).body).toEqual(before.body);
     expect(reads).toHaveBeenCalledTimes(1);
 
@@ -56,7 +58,8 @@ describe('kept answers', () => {
     // A key too long to keep (a query stuffed with parameters) is answered all the same, and computed each time.
     let computed = 0;
     const longKey = `list ${'x'.repeat(1200)}`;
-    for (let n = 0; n < 2; n++) expect(s.store.sessions.answer('dev', longKey, () => `answer ${++computed}`)).toBe(`answer ${n + 1}`);
+    for (let n = 0; n < 2; n++)
+      expect(s.store.sessions.answer('dev', longKey, () => `answer ${++computed}`)).toBe(`answer ${n + 1}`);
     expect(s.store.sessions.answer('dev', 'list short', () => 'kept')).toBe('kept');
     expect(s.store.sessions.answer('dev', 'list short', () => 'computed again')).toBe('kept');
     const refused = await s.get('/payments/v1/payment_sessions?page_size=0');
@@ -94,12 +97,21 @@ describe('kept answers', () => {
       rmSync(dir, { recursive: true, force: true });
     });
     const headers = { 'x-service-api-key': 'sandbox-dev-key', 'content-type': 'application/json' };
-    const list = async () => (await here.inject({ method: 'GET', url: '/payments/v1/payment_sessions', headers })).json().pagination.count as number;
+    const list = async () =>
+      (await here.inject({ method: 'GET', url: '/payments/v1/payment_sessions', headers })).json().pagination
+        .count as number;
     expect(await list()).toBe(0);
-    const created = await there.inject({ method: 'POST', url: '/payments/v1/create_payment_session', headers, payload: JSON.stringify(sessionRequest({ idempotency_key: 'there-1' })) });
+    const created = await there.inject({
+      method: 'POST',
+      url: '/payments/v1/create_payment_session',
+      headers,
+      payload: JSON.stringify(sessionRequest({ idempotency_key: 'there-1' })),
+    });
     const { id } = created.json() as { id: string };
     expect(await list()).toBe(1);
-    const retrieve = async () => (await here.inject({ method: 'GET', url: `/payments/v1/payment_session/${id}`, headers })).json().status as string;
+    const retrieve = async () =>
+      (await here.inject({ method: 'GET', url: `/payments/v1/payment_session/${id}`, headers })).json()
+        .status as string;
     expect(await retrieve()).toBe('pending');
     await there.inject({ method: 'POST', url: `/payments/v1/payment_session/${id}/cancel`, headers, payload: '{}' });
     expect(await retrieve()).toBe('canceled');

@@ -19,7 +19,8 @@ function withCheckDigit(digits: string): string {
   throw new Error('unreachable');
 }
 
-const brandOf = (digits: string) => acceptCard({ number: withCheckDigit(digits), exp_month: 12, exp_year: 2030 }, NOW).brand;
+const brandOf = (digits: string) =>
+  acceptCard({ number: withCheckDigit(digits), exp_month: 12, exp_year: 2030 }, NOW).brand;
 
 describe('card brands', () => {
   it('reads the brand from the leading digits only', () => {
@@ -31,7 +32,15 @@ describe('card brands', () => {
       amex34: brandOf('34000000000000'),
       amex37: brandOf('37828224631000'),
       discover: brandOf('601111111111111'),
-    }).toEqual({ visa: 'visa', mastercard51: 'mastercard', mastercard22: 'mastercard', mastercard27: 'mastercard', amex34: 'amex', amex37: 'amex', discover: 'discover' });
+    }).toEqual({
+      visa: 'visa',
+      mastercard51: 'mastercard',
+      mastercard22: 'mastercard',
+      mastercard27: 'mastercard',
+      amex34: 'amex',
+      amex37: 'amex',
+      discover: 'discover',
+    });
   });
 
   it('does not take digits further into the number for a brand', () => {
@@ -44,15 +53,26 @@ describe('card brands', () => {
   });
 
   it('calls a number of no known brand a card', () => {
-    expect([brandOf('900000000000000'), brandOf('210000000000000'), brandOf('350000000000000'), brandOf('500000000000000')]).toEqual(['card', 'card', 'card', 'card']);
+    expect([
+      brandOf('900000000000000'),
+      brandOf('210000000000000'),
+      brandOf('350000000000000'),
+      brandOf('500000000000000'),
+    ]).toEqual(['card', 'card', 'card', 'card']);
   });
 
   it('keeps the expiry month as YYYY-MM, a one-digit month with its leading zero', () => {
-    expect(acceptCard({ number: '4242424242424242', exp_month: 3, exp_year: 2030 }, NOW)).toEqual({ brand: 'visa', last4: '4242', expires: '2030-03' });
+    expect(acceptCard({ number: '4242424242424242', exp_month: 3, exp_year: 2030 }, NOW)).toEqual({
+      brand: 'visa',
+      last4: '4242',
+      expires: '2030-03',
+    });
   });
 
   it('writes the expiry year with four digits', () => {
-    expect(() => acceptCard({ number: '4242424242424242', exp_month: 12, exp_year: 999 }, NOW)).toThrow('card expired at the end of 0999-12; the sandbox clock is at 2026-05.');
+    expect(() => acceptCard({ number: '4242424242424242', exp_month: 12, exp_year: 999 }, NOW)).toThrow(
+      'card expired at the end of 0999-12; the sandbox clock is at 2026-05.',
+    );
   });
 
   it('enters a Visa ending 4242 when given no card', () => {

@@ -8,13 +8,19 @@ import { clearTextWarning, isLoopbackUrl } from '../../src/sandbox/cli/clear-tex
 describe('the clear-text warning', () => {
   it('is given for plain http to another machine, naming the origin', () => {
     const far = [
-      'http://10.0.0.5:4010', 'http://sandbox.qa.example:4010', 'http://0.0.0.0:4010', 'http://[2001:db8::1]:4010',
-      'http://localhost.example', 'http://128.0.0.1',
+      'http://10.0.0.5:4010',
+      'http://sandbox.qa.example:4010',
+      'http://0.0.0.0:4010',
+      'http://[2001:db8::1]:4010',
+      'http://localhost.example',
+      'http://128.0.0.1',
     ];
     for (const sandbox of far) {
-      expect(clearTextWarning(sandbox), sandbox).toBe(`warning: the sandbox at ${new URL(sandbox).origin} is reached `
-        + 'over plain HTTP on another machine: the API key travels in clear text, and anyone on the network between '
-        + 'can read it and change the answers. Use https, or a tunnel to an address of this machine.');
+      expect(clearTextWarning(sandbox), sandbox).toBe(
+        `warning: the sandbox at ${new URL(sandbox).origin} is reached ` +
+          'over plain HTTP on another machine: the API key travels in clear text, and anyone on the network between ' +
+          'can read it and change the answers. Use https, or a tunnel to an address of this machine.',
+      );
     }
   });
 
@@ -25,8 +31,15 @@ describe('the clear-text warning', () => {
 
   it('is not given for https, nor for loopback: localhost itself, 127.0.0.0/8, ::1', () => {
     const safe = [
-      'https://sandbox.qa.example', 'https://10.0.0.5:8443', 'http://localhost:4010', 'http://LOCALHOST',
-      'https://api.localhost:4010', 'http://127.0.0.1:4010', 'http://127.255.0.9', 'http://127.1', 'http://[::1]:4010',
+      'https://sandbox.qa.example',
+      'https://10.0.0.5:8443',
+      'http://localhost:4010',
+      'http://LOCALHOST',
+      'https://api.localhost:4010',
+      'http://127.0.0.1:4010',
+      'http://127.255.0.9',
+      'http://127.1',
+      'http://[::1]:4010',
       'http://[::ffff:127.0.0.1]:4010',
     ];
     for (const sandbox of safe) expect(clearTextWarning(sandbox), sandbox).toBeUndefined();

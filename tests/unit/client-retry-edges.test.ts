@@ -8,7 +8,8 @@ import { withRetries } from '../../src/client/retry.js';
 
 const SESSION = '3f1c2a9e-8b7d-4c55-9e21-6a0d4b7c9f10';
 const CAPTURE_URL = 'http://127.0.0.1:1/payments/v1/payment_session/s-1/capture';
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const serverError = () => json(500, { error: 'ServerError', message: 'x' });
 
 /** A fetch that answers from a script, optionally running a step before each answer. */
@@ -24,11 +25,24 @@ function scriptedFetch(...answers: Array<Response | Error | (() => Response)>) {
 const fastRetry = { retries: 3, baseDelayMs: 1, maxDelayMs: 2, random: () => 0.5 };
 const client = (fetch: (r: Request) => Promise<Response>) =>
   createServiceClient({ environment: 'http://127.0.0.1:1', apiKey: 'key', fetch, retry: fastRetry });
-const capture = (c: ReturnType<typeof client>, body: unknown, extra: { signal?: AbortSignal; bodySerializer?: (body: unknown) => string } = {}) =>
-  c.POST('/payments/v1/payment_session/{business_id}/capture', { params: { path: { business_id: SESSION } }, body: body as never, ...extra });
+const capture = (
+  c: ReturnType<typeof client>,
+  body: unknown,
+  extra: { signal?: AbortSignal; bodySerializer?: (body: unknown) => string } = {},
+) =>
+  c.POST('/payments/v1/payment_session/{business_id}/capture', {
+    params: { path: { business_id: SESSION } },
+    body: body as never,
+    ...extra,
+  });
 
 const postWithKey = (signal?: AbortSignal) =>
-  new Request(CAPTURE_URL, { method: 'POST', body: JSON.stringify({ total_amount: 100, idempotency_key: 'k1' }), headers: { 'content-type': 'application/json' }, signal });
+  new Request(CAPTURE_URL, {
+    method: 'POST',
+    body: JSON.stringify({ total_amount: 100, idempotency_key: 'k1' }),
+    headers: { 'content-type': 'application/json' },
+    signal,
+  });
 
 afterEach(() => {
   vi.useRealTimers();
@@ -49,29 +63,43 @@ describe('what carries an idempotency_key', () => {
 
   it('does not retry a 500 for a body that is not JSON, even one naming an idempotency_key', async () => {
     const fetch = scriptedFetch(serverError(), json(200, { id: 'cap_1' }));
-    const { response } = await capture(client(fetch), { total_amount: 100, idempotency_key: 'k1' }, { bodySerializer: () => 'total_amount=100&idempotency_key=k1' });
+    const { response } = await capture(
+      client(fetch),
+      { total_amount: 100, idempotency_key: 'k1' },
+      { bodySerializer: () => 'total_amount=100&idempotency_key=k1' },
+    );
     expect(response.status).toBe(500);
     expect(fetch).toHaveBeenCalledTimes(1);
   });
 });
 
 describe('failures that stop the retries at once', () => {
-  it.each(['AbortError', 'TimeoutError'])('does not retry a fetch that rejects with a %s, though the caller did not abort', async (name) => {
-    // e.g. a custom fetch with its own timeout: it gave up on purpose, a retry would undo that.
-    const fetch = scriptedFetch(new DOMException('the fetch gave up', name), json(200, { id: 'cap_1' }));
-    const rejection = await capture(client(fetch), { total_amount: 100, idempotency_key: 'k1' }).catch((error: unknown) => error);
-    expect(rejection).toBeInstanceOf(DOMException);
-    expect(rejection).toMatchObject({ name, message: 'the fetch gave up' });
-    expect(fetch).toHaveBeenCalledTimes(1);
-  });
+  it.each(['AbortError', 'TimeoutError'])(
+    'does not retry a fetch that rejects with a %s, though the caller did not abort',
+    async (name) => {
+      // e.g. a custom fetch with its own timeout: it gave up on purpose, a retry would undo that.
+      const fetch = scriptedFetch(new DOMException('the fetch gave up', name), json(200, { id: 'cap_1' }));
+      const rejection = await capture(client(fetch), { total_amount: 100, idempotency_key: 'k1' }).catch(
+        (error: unknown) => error,
+      );
+      expect(rejection).toBeInstanceOf(DOMException);
+      expect(rejection).toMatchObject({ name, message: 'the fetch gave up' });
+      expect(fetch).toHaveBeenCalledTimes(1);
+    },
+  );
 
   it('does not wait nor retry when the caller aborted while the 500 was coming back', async () => {
     const controller = new AbortController();
-    const fetch = scriptedFetch(() => {
-      controller.abort(new DOMException('stopped by the caller', 'AbortError'));
-      return serverError();
-    }, json(200, { id: 'cap_1' }));
-    await expect(capture(client(fetch), { total_amount: 100, idempotency_key: 'k1' }, { signal: controller.signal })).rejects.toThrow('stopped by the caller');
+    const fetch = scriptedFetch(
+      () => {
+        controller.abort(new DOMException('stopped by the caller', 'AbortError'));
+        return serverError();
+      },
+      json(200, { id: 'cap_1' }),
+    );
+    await expect(
+      capture(client(fetch), { total_amount: 100, idempotency_key: 'k1' }, { signal: controller.signal }),
+    ).rejects.toThrow('stopped by the caller');
     expect(fetch).toHaveBeenCalledTimes(1);
   });
 });

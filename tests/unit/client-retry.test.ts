@@ -4,7 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { backoffDelay, createServiceClient } from '../../src/client/index.js';
 
 const SESSION = '3f1c2a9e-8b7d-4c55-9e21-6a0d4b7c9f10';
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /** A fetch that answers from a script and records what it was sent. */
 function scriptedFetch(...answers: Array<Response | Error>) {
@@ -20,19 +21,35 @@ function scriptedFetch(...answers: Array<Response | Error>) {
 }
 
 const fastRetry = { retries: 3, baseDelayMs: 1, maxDelayMs: 2, random: () => 0.5 };
-const client = (fetch: (r: Request) => Promise<Response>, retry: Parameters<typeof createServiceClient>[0]['retry'] = fastRetry) =>
-  createServiceClient({ environment: 'http://127.0.0.1:1', apiKey: 'key', fetch, retry });
+const client = (
+  fetch: (r: Request) => Promise<Response>,
+  retry: Parameters<typeof createServiceClient>[0]['retry'] = fastRetry,
+) => createServiceClient({ environment: 'http://127.0.0.1:1', apiKey: 'key', fetch, retry });
 
-const capture = (c: ReturnType<typeof client>, body: { total_amount: number; idempotency_key?: string }, signal?: AbortSignal) =>
-  c.POST('/payments/v1/payment_session/{business_id}/capture', { params: { path: { business_id: SESSION } }, body, signal });
+const capture = (
+  c: ReturnType<typeof client>,
+  body: { total_amount: number; idempotency_key?: string },
+  signal?: AbortSignal,
+) =>
+  c.POST('/payments/v1/payment_session/{business_id}/capture', {
+    params: { path: { business_id: SESSION } },
+    body,
+    signal,
+  });
 
 describe('retries', () => {
   it('retries a 500 when the body carries an idempotency_key, resending the same body', async () => {
-    const { fetch, seen } = scriptedFetch(json(500, { error: 'ServerError', message: 'x' }), json(500, { error: 'ServerError', message: 'x' }), json(200, { id: 'cap_1' }));
+    const { fetch, seen } = scriptedFetch(
+      json(500, { error: 'ServerError', message: 'x' }),
+      json(500, { error: 'ServerError', message: 'x' }),
+      json(200, { id: 'cap_1' }),
+    );
     const { data } = await capture(client(fetch), { total_amount: 100, idempotency_key: 'k1' });
     expect(data).toEqual({ id: 'cap_1' });
     expect(fetch).toHaveBeenCalledTimes(3);
-    expect(new Set(seen.map((s) => s.body))).toEqual(new Set([JSON.stringify({ total_amount: 100, idempotency_key: 'k1' })]));
+    expect(new Set(seen.map((s) => s.body))).toEqual(
+      new Set([JSON.stringify({ total_amount: 100, idempotency_key: 'k1' })]),
+    );
   });
 
   it('retries a network error when the body carries an idempotency_key', async () => {
@@ -57,14 +74,19 @@ describe('retries', () => {
   });
 
   it('never retries a 400, even with an idempotency_key', async () => {
-    const { fetch } = scriptedFetch(json(400, { error: 'SessionVoided', message: 'voided' }), json(200, { id: 'cap_1' }));
+    const { fetch } = scriptedFetch(
+      json(400, { error: 'SessionVoided', message: 'voided' }),
+      json(200, { id: 'cap_1' }),
+    );
     const { error } = await capture(client(fetch), { total_amount: 100, idempotency_key: 'k1' });
     expect(error).toEqual({ error: 'SessionVoided', message: 'voided' });
     expect(fetch).toHaveBeenCalledTimes(1);
   });
 
   it('gives up after the configured retries and returns the last 500', async () => {
-    const { fetch } = scriptedFetch(...Array.from({ length: 4 }, () => json(500, { error: 'ServerError', message: 'x' })));
+    const { fetch } = scriptedFetch(
+      ...Array.from({ length: 4 }, () => json(500, { error: 'ServerError', message: 'x' })),
+    );
     const { response } = await capture(client(fetch), { total_amount: 100, idempotency_key: 'k1' });
     expect(response.status).toBe(500);
     expect(fetch).toHaveBeenCalledTimes(4);

@@ -11,7 +11,13 @@ function capturingFetch() {
     requests,
     fetch: async (request: Request) => {
       requests.push(request);
-      return new Response(JSON.stringify({ payment_sessions: [], pagination: { current_page: 1, page_size: 30, count: 0, last_page: 1 } }), { status: 200, headers: { 'content-type': 'application/json' } });
+      return new Response(
+        JSON.stringify({
+          payment_sessions: [],
+          pagination: { current_page: 1, page_size: 30, count: 0, last_page: 1 },
+        }),
+        { status: 200, headers: { 'content-type': 'application/json' } },
+      );
     },
   };
 }
@@ -39,10 +45,15 @@ describe('createServiceClient', () => {
   it('serializes comma-separated list filters as the contract says', async () => {
     const { fetch, requests } = capturingFetch();
     const client = createServiceClient({ environment: 'production', apiKey: 'k', fetch });
-    await client.GET('/payments/v1/payment_sessions', { params: { query: { kind: ['authorization', 'one_time_payment'], status: ['captured', 'authorized'] } } });
+    await client.GET('/payments/v1/payment_sessions', {
+      params: { query: { kind: ['authorization', 'one_time_payment'], status: ['captured', 'authorized'] } },
+    });
     const query = new URL(requests[0]!.url).searchParams;
     // Each filter once, its values joined by commas (style form, explode false), never repeated.
-    expect([...query.entries()]).toEqual([['kind', 'authorization,one_time_payment'], ['status', 'captured,authorized']]);
+    expect([...query.entries()]).toEqual([
+      ['kind', 'authorization,one_time_payment'],
+      ['status', 'captured,authorized'],
+    ]);
   });
 
   it('passes the caller AbortSignal to the request', async () => {
@@ -63,7 +74,10 @@ describe('createServiceClient', () => {
   });
 
   it.each([
-    [{ environment: 'staging', apiKey: 'k' }, /environment must be "development", "production" or an absolute base URL/],
+    [
+      { environment: 'staging', apiKey: 'k' },
+      /environment must be "development", "production" or an absolute base URL/,
+    ],
     [{ environment: 'ftp://files.example', apiKey: 'k' }, /http or https/],
     [{ environment: 'production', apiKey: '' }, /apiKey is required/],
     [{ environment: 'production', apiKey: 'sk_test_1\n' }, /whitespace/],
@@ -91,21 +105,45 @@ describe('the default fetch (sendRequest)', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as import('node:net').AddressInfo;
-    return { seen, baseUrl: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+    return {
+      seen,
+      baseUrl: `http://127.0.0.1:${port}`,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
   }
 
   it('sends a GET from its parts with the key, the User-Agent and the query, and follows a redirect', async () => {
     const server = await recordingServer();
     try {
-      const client = createServiceClient({ environment: server.baseUrl, apiKey: 'sk_test_1', userAgent: 'acme-shop/2.1' });
-      const moved = await client.GET('/payments/v1/payment_session/{business_id}', { params: { path: { business_id: 'moved' } } });
+      const client = createServiceClient({
+        environment: server.baseUrl,
+        apiKey: 'sk_test_1',
+        userAgent: 'acme-shop/2.1',
+      });
+      const moved = await client.GET('/payments/v1/payment_session/{business_id}', {
+        params: { path: { business_id: 'moved' } },
+      });
       expect(moved.data).toEqual({ status: 'captured' });
-      expect(server.seen.map((r) => r.url)).toEqual(['/payments/v1/payment_session/moved', '/payments/v1/payment_session/landed']);
-      const listed = await client.GET('/payments/v1/payment_sessions', { params: { query: { kind: ['authorization'], page: 2 } } });
+      expect(server.seen.map((r) => r.url)).toEqual([
+        '/payments/v1/payment_session/moved',
+        '/payments/v1/payment_session/landed',
+      ]);
+      const listed = await client.GET('/payments/v1/payment_sessions', {
+        params: { query: { kind: ['authorization'], page: 2 } },
+      });
       expect(listed.response.status).toBe(200);
       const last = server.seen.at(-1)!;
-      expect({ method: last.method, url: last.url, key: last.headers['x-service-api-key'], agent: last.headers['user-agent'] })
-        .toEqual({ method: 'GET', url: '/payments/v1/payment_sessions?kind=authorization&page=2', key: 'sk_test_1', agent: `${USER_AGENT} acme-shop/2.1` });
+      expect({
+        method: last.method,
+        url: last.url,
+        key: last.headers['x-service-api-key'],
+        agent: last.headers['user-agent'],
+      }).toEqual({
+        method: 'GET',
+        url: '/payments/v1/payment_sessions?kind=authorization&page=2',
+        key: 'sk_test_1',
+        agent: `${USER_AGENT} acme-shop/2.1`,
+      });
     } finally {
       await server.close();
     }
@@ -115,10 +153,20 @@ describe('the default fetch (sendRequest)', () => {
     const server = await recordingServer();
     try {
       const client = createServiceClient({ environment: server.baseUrl, apiKey: 'k', retry: false });
-      await client.POST('/payments/v1/payment_session/{business_id}/capture', { params: { path: { business_id: 's-1' } }, body: { total_amount: 3000, idempotency_key: 'cap-1' } });
-      expect(server.seen.at(-1)).toMatchObject({ method: 'POST', body: '{"total_amount":3000,"idempotency_key":"cap-1"}', headers: { 'content-type': 'application/json', 'x-service-api-key': 'k' } });
+      await client.POST('/payments/v1/payment_session/{business_id}/capture', {
+        params: { path: { business_id: 's-1' } },
+        body: { total_amount: 3000, idempotency_key: 'cap-1' },
+      });
+      expect(server.seen.at(-1)).toMatchObject({
+        method: 'POST',
+        body: '{"total_amount":3000,"idempotency_key":"cap-1"}',
+        headers: { 'content-type': 'application/json', 'x-service-api-key': 'k' },
+      });
       const controller = new AbortController();
-      const pending = client.GET('/payments/v1/payment_session/{business_id}', { params: { path: { business_id: 'slow' } }, signal: controller.signal });
+      const pending = client.GET('/payments/v1/payment_session/{business_id}', {
+        params: { path: { business_id: 'slow' } },
+        signal: controller.signal,
+      });
       setTimeout(() => controller.abort(new Error('gave up')), 50);
       await expect(pending).rejects.toThrow('gave up');
     } finally {

@@ -5,22 +5,39 @@ import type { Session } from '../../src/sandbox/domain/types.js';
 
 const now = '2026-03-01T00:00:00.000Z';
 const session = (fields: Partial<Session>): Session =>
-  ({ id: 'pay_1', kind: 'authorization', status: 'authorized', total_amount: 500, items: [], request: {}, authorized_at: now, ...fields }) as unknown as Session;
+  ({
+    id: 'pay_1',
+    kind: 'authorization',
+    status: 'authorized',
+    total_amount: 500,
+    items: [],
+    request: {},
+    authorized_at: now,
+    ...fields,
+  }) as unknown as Session;
 const data = (fields: Partial<Session>) => completionEvent(session(fields), now).data as Record<string, unknown>;
 
 describe('completionEvent', () => {
   it('reports the token a session charged', () => {
-    expect(data({ payment_token: 'tok_charged', issued_payment_token: 'tok_issued' }).payment_token).toBe('tok_charged');
+    expect(data({ payment_token: 'tok_charged', issued_payment_token: 'tok_issued' }).payment_token).toBe(
+      'tok_charged',
+    );
   });
 
   it('reports the token a completed checkout issued', () => {
     expect(data({ status: 'authorized', issued_payment_token: 'tok_issued' }).payment_token).toBe('tok_issued');
-    expect(data({ status: 'captured', capture_amount: 500, issued_payment_token: 'tok_issued' }).payment_token).toBe('tok_issued');
+    expect(data({ status: 'captured', capture_amount: 500, issued_payment_token: 'tok_issued' }).payment_token).toBe(
+      'tok_issued',
+    );
   });
 
   it('reports no token for a pending or canceled checkout, nor for a session without one', () => {
-    expect(Object.keys(data({ status: 'pending', authorized_at: undefined, issued_payment_token: 'tok_issued' }))).not.toContain('payment_token');
-    expect(Object.keys(data({ status: 'canceled', authorized_at: undefined, issued_payment_token: 'tok_issued' }))).not.toContain('payment_token');
+    expect(
+      Object.keys(data({ status: 'pending', authorized_at: undefined, issued_payment_token: 'tok_issued' })),
+    ).not.toContain('payment_token');
+    expect(
+      Object.keys(data({ status: 'canceled', authorized_at: undefined, issued_payment_token: 'tok_issued' })),
+    ).not.toContain('payment_token');
     expect(Object.keys(data({}))).not.toContain('payment_token');
   });
 

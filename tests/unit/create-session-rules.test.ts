@@ -7,10 +7,18 @@ import type { CreateSessionRequest, Features } from '../../src/sandbox/domain/ty
 
 const noCharges = { total_additional_charges: 0, total_discounts: 0 };
 const base: CreateSessionRequest = {
-  total_amount: 2500, amount_details: noCharges, success_url: 'https://shop.example/ok', failure_url: 'https://shop.example/ko',
+  total_amount: 2500,
+  amount_details: noCharges,
+  success_url: 'https://shop.example/ok',
+  failure_url: 'https://shop.example/ko',
   order_items: [{ name: 'Thermometer', quantity: 1, price: 2500, amount_details: noCharges }],
 };
-const trial = { ...base, total_amount: 0, order_items: [{ name: 'Trial', quantity: 1, price: 0, amount_details: noCharges }], display_next_bill_info: { total_amount: 2500, date: '2026-12-21' } };
+const trial = {
+  ...base,
+  total_amount: 0,
+  order_items: [{ name: 'Trial', quantity: 1, price: 0, amount_details: noCharges }],
+  display_next_bill_info: { total_amount: 2500, date: '2026-12-21' },
+};
 const all: Features = { authorization: true, tokenization: true };
 const usable: TokenFacts = { exists: true, deleted: false, pendingCheckout: false, needs: [] };
 
@@ -48,99 +56,174 @@ describe('redirect URLs', () => {
   });
 
   it('refuses a URL that breaks once the placeholder is left empty, as on the page of a 422', () => {
-    expect(refusal(() => checkCreateRules({ ...base, success_url: 'http://{{payment_session_id}}' }, all, undefined)))
-      .toMatchObject({ code: 'InvalidRequestParameter', message: expect.stringMatching(/^success_url is not a valid URL once \{\{payment_session_id\}\} is left empty/) });
+    expect(
+      refusal(() => checkCreateRules({ ...base, success_url: 'http://{{payment_session_id}}' }, all, undefined)),
+    ).toMatchObject({
+      code: 'InvalidRequestParameter',
+      message: expect.stringMatching(/^success_url is not a valid URL once \{\{payment_session_id\}\} is left empty/),
+    });
   });
 
   it('refuses a URL that breaks once the session id is put in, though it holds with the placeholder left empty', () => {
     const request = { ...base, success_url: 'https://shop.example:{{payment_session_id}}/ok' };
-    expect(refusal(() => checkCreateRules(request, all, undefined))).toMatchObject({ code: 'InvalidRequestParameter', message: 'success_url is not a valid URL.' });
+    expect(refusal(() => checkCreateRules(request, all, undefined))).toMatchObject({
+      code: 'InvalidRequestParameter',
+      message: 'success_url is not a valid URL.',
+    });
     const failure = { ...base, failure_url: 'http{{payment_session_id}}://shop.example/ko' };
-    expect(refusal(() => checkCreateRules(failure, all, undefined))).toMatchObject({ code: 'InvalidRequestParameter', message: 'failure_url is not a valid URL.' });
+    expect(refusal(() => checkCreateRules(failure, all, undefined))).toMatchObject({
+      code: 'InvalidRequestParameter',
+      message: 'failure_url is not a valid URL.',
+    });
   });
 });
 
 describe('order items and amounts', () => {
   it('refuses an empty order_items, saying it needs an item', () => {
-    expect(refusal(() => checkCreateRules({ ...base, total_amount: 0, order_items: [] }, all, undefined)))
-      .toMatchObject({ code: 'OrderItemsInvalid', message: expect.stringMatching(/order_items must hold at least one item/) });
+    expect(
+      refusal(() => checkCreateRules({ ...base, total_amount: 0, order_items: [] }, all, undefined)),
+    ).toMatchObject({
+      code: 'OrderItemsInvalid',
+      message: expect.stringMatching(/order_items must hold at least one item/),
+    });
   });
 
   it('refuses a total of 0 outside a free trial, naming it', () => {
-    const free = { ...base, total_amount: 0, order_items: [{ name: 'Sample', quantity: 1, price: 0, amount_details: noCharges }] };
-    expect(refusal(() => checkCreateRules(free, all, undefined))).toMatchObject({ code: 'TotalAmountInvalid', message: 'total_amount must be greater than 0, not 0.' });
+    const free = {
+      ...base,
+      total_amount: 0,
+      order_items: [{ name: 'Sample', quantity: 1, price: 0, amount_details: noCharges }],
+    };
+    expect(refusal(() => checkCreateRules(free, all, undefined))).toMatchObject({
+      code: 'TotalAmountInvalid',
+      message: 'total_amount must be greater than 0, not 0.',
+    });
   });
 
   it('refuses a negative total, naming it', () => {
-    const negative = { ...base, total_amount: -100, order_items: [{ name: 'Credit', quantity: 1, price: -100, amount_details: noCharges }] };
-    expect(refusal(() => checkCreateRules(negative, all, undefined))).toMatchObject({ code: 'TotalAmountInvalid', message: 'total_amount must be greater than 0, not -100.' });
+    const negative = {
+      ...base,
+      total_amount: -100,
+      order_items: [{ name: 'Credit', quantity: 1, price: -100, amount_details: noCharges }],
+    };
+    expect(refusal(() => checkCreateRules(negative, all, undefined))).toMatchObject({
+      code: 'TotalAmountInvalid',
+      message: 'total_amount must be greater than 0, not -100.',
+    });
   });
 
   it('refuses an item whose quantity × price is beyond 2^53, naming the item', () => {
     const item = { name: 'Bulk', quantity: 2 ** 30, price: 2 ** 30, amount_details: noCharges };
     const request = { ...base, order_items: [base.order_items[0]!, item] };
-    const refused = refusal(() => checkCreateRules({ ...request, total_amount: expectedTotal(request) }, all, undefined));
-    expect(refused).toMatchObject({ code: 'OrderItemsInvalid', message: `order_items[1] has an amount beyond ${Number.MAX_SAFE_INTEGER} cents.` });
+    const refused = refusal(() =>
+      checkCreateRules({ ...request, total_amount: expectedTotal(request) }, all, undefined),
+    );
+    expect(refused).toMatchObject({
+      code: 'OrderItemsInvalid',
+      message: `order_items[1] has an amount beyond ${Number.MAX_SAFE_INTEGER} cents.`,
+    });
   });
 
   it('refuses an item with one amount beyond 2^53, though the others are whole cents', () => {
-    const item = { name: 'Fee', quantity: 1, price: 100, amount_details: { total_additional_charges: 2 ** 53 + 2, total_discounts: 0 } };
+    const item = {
+      name: 'Fee',
+      quantity: 1,
+      price: 100,
+      amount_details: { total_additional_charges: 2 ** 53 + 2, total_discounts: 0 },
+    };
     const request = { ...base, order_items: [item] };
-    const refused = refusal(() => checkCreateRules({ ...request, total_amount: expectedTotal(request) }, all, undefined));
-    expect(refused).toMatchObject({ code: 'OrderItemsInvalid', message: expect.stringMatching(/^order_items\[0\] has an amount beyond/) });
+    const refused = refusal(() =>
+      checkCreateRules({ ...request, total_amount: expectedTotal(request) }, all, undefined),
+    );
+    expect(refused).toMatchObject({
+      code: 'OrderItemsInvalid',
+      message: expect.stringMatching(/^order_items\[0\] has an amount beyond/),
+    });
   });
 
   it('refuses a session amount beyond 2^53 even when the total adds up', () => {
     const request = { ...base, amount_details: { total_additional_charges: 2 ** 53 + 2, total_discounts: 0 } };
-    const refused = refusal(() => checkCreateRules({ ...request, total_amount: expectedTotal(request) }, all, undefined));
-    expect(refused).toMatchObject({ code: 'TotalAmountInvalid', message: `Amounts must be whole cents below ${Number.MAX_SAFE_INTEGER}.` });
+    const refused = refusal(() =>
+      checkCreateRules({ ...request, total_amount: expectedTotal(request) }, all, undefined),
+    );
+    expect(refused).toMatchObject({
+      code: 'TotalAmountInvalid',
+      message: `Amounts must be whole cents below ${Number.MAX_SAFE_INTEGER}.`,
+    });
   });
 });
 
 describe('tokens and free trials', () => {
   it('refuses tokenize=true with a payment_token, and takes tokenize=false', () => {
-    expect(refusal(() => checkCreateRules({ ...base, payment_token: 'tok', tokenize: true }, all, usable)))
-      .toMatchObject({ code: 'TokenizeNotSupported', message: 'tokenize must be false when payment_token is given.' });
+    expect(
+      refusal(() => checkCreateRules({ ...base, payment_token: 'tok', tokenize: true }, all, usable)),
+    ).toMatchObject({ code: 'TokenizeNotSupported', message: 'tokenize must be false when payment_token is given.' });
     expect(checkCreateRules({ ...base, payment_token: 'tok', tokenize: false }, all, usable)).toEqual([]);
   });
 
   it('refuses a free trial without tokenize as a missing parameter', () => {
-    expect(refusal(() => checkCreateRules(trial, all, undefined)))
-      .toMatchObject({ code: 'MissingRequiredParameter', message: 'display_next_bill_info (a free trial) requires tokenize=true.' });
+    expect(refusal(() => checkCreateRules(trial, all, undefined))).toMatchObject({
+      code: 'MissingRequiredParameter',
+      message: 'display_next_bill_info (a free trial) requires tokenize=true.',
+    });
   });
 
   it('refuses a free trial with tokenize=false as an invalid parameter', () => {
-    expect(refusal(() => checkCreateRules({ ...trial, tokenize: false }, all, undefined)))
-      .toMatchObject({ code: 'InvalidRequestParameter', message: 'display_next_bill_info (a free trial) requires tokenize=true, not false.' });
+    expect(refusal(() => checkCreateRules({ ...trial, tokenize: false }, all, undefined))).toMatchObject({
+      code: 'InvalidRequestParameter',
+      message: 'display_next_bill_info (a free trial) requires tokenize=true, not false.',
+    });
   });
 
   it('refuses a free trial that charges something now', () => {
-    expect(refusal(() => checkCreateRules({ ...base, tokenize: true, display_next_bill_info: trial.display_next_bill_info }, all, undefined)))
-      .toMatchObject({ code: 'TotalAmountInvalid', message: 'display_next_bill_info (a free trial) requires total_amount=0.' });
+    expect(
+      refusal(() =>
+        checkCreateRules(
+          { ...base, tokenize: true, display_next_bill_info: trial.display_next_bill_info },
+          all,
+          undefined,
+        ),
+      ),
+    ).toMatchObject({
+      code: 'TotalAmountInvalid',
+      message: 'display_next_bill_info (a free trial) requires total_amount=0.',
+    });
     expect(checkCreateRules({ ...trial, tokenize: true }, all, undefined)).toEqual([]);
   });
 
   it('answers a token that does not exist, or was deleted, not found, naming it', () => {
     const charge = { ...base, payment_token: 'tok-404' };
-    expect(refusal(() => checkCreateRules(charge, all, undefined))).toMatchObject({ code: 'NotFound', message: 'No payment token tok-404.' });
-    expect(refusal(() => checkCreateRules(charge, all, { ...usable, deleted: true }))).toMatchObject({ code: 'NotFound', message: 'No payment token tok-404.' });
+    expect(refusal(() => checkCreateRules(charge, all, undefined))).toMatchObject({
+      code: 'NotFound',
+      message: 'No payment token tok-404.',
+    });
+    expect(refusal(() => checkCreateRules(charge, all, { ...usable, deleted: true }))).toMatchObject({
+      code: 'NotFound',
+      message: 'No payment token tok-404.',
+    });
   });
 
   it('refuses a token whose initial checkout is unfinished, saying so', () => {
-    expect(refusal(() => checkCreateRules({ ...base, payment_token: 'tok' }, all, { ...usable, pendingCheckout: true })))
-      .toMatchObject({ code: 'SessionPending', message: expect.stringMatching(/not finished the initial checkout/) });
+    expect(
+      refusal(() => checkCreateRules({ ...base, payment_token: 'tok' }, all, { ...usable, pendingCheckout: true })),
+    ).toMatchObject({ code: 'SessionPending', message: expect.stringMatching(/not finished the initial checkout/) });
   });
 });
 
 describe('merchant features', () => {
   it('refuses an authorization when the merchant has none, saying which feature', () => {
-    expect(refusal(() => checkCreateRules({ ...base, kind: 'authorization' }, { ...all, authorization: false }, undefined)))
-      .toMatchObject({ code: 'FeatureNotEnabled', message: expect.stringMatching(/Authorization sessions .* not enabled/) });
+    expect(
+      refusal(() => checkCreateRules({ ...base, kind: 'authorization' }, { ...all, authorization: false }, undefined)),
+    ).toMatchObject({
+      code: 'FeatureNotEnabled',
+      message: expect.stringMatching(/Authorization sessions .* not enabled/),
+    });
     expect(checkCreateRules(base, { ...all, authorization: false }, undefined)).toEqual([]);
   });
 
   it('refuses a charge with a payment_token when the merchant has no tokens', () => {
-    expect(refusal(() => checkCreateRules({ ...base, payment_token: 'tok' }, { ...all, tokenization: false }, usable)))
-      .toMatchObject({ code: 'FeatureNotEnabled', message: 'Payment tokens are not enabled for this merchant.' });
+    expect(
+      refusal(() => checkCreateRules({ ...base, payment_token: 'tok' }, { ...all, tokenization: false }, usable)),
+    ).toMatchObject({ code: 'FeatureNotEnabled', message: 'Payment tokens are not enabled for this merchant.' });
   });
 });

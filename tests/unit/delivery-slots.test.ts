@@ -1,6 +1,11 @@
 // How many deliveries an endpoint may be sent now: 8 answering at once, 64 open at once.
 import { describe, expect, it } from 'vitest';
-import { CONCURRENT_PER_ENDPOINT, OPEN_PER_ENDPOINT, UNANSWERED_AFTER_MS, freeSlots } from '../../src/sandbox/domain/delivery-slots.js';
+import {
+  CONCURRENT_PER_ENDPOINT,
+  OPEN_PER_ENDPOINT,
+  UNANSWERED_AFTER_MS,
+  freeSlots,
+} from '../../src/sandbox/domain/delivery-slots.js';
 
 const now = 50_000;
 

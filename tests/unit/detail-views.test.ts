@@ -15,14 +15,21 @@ afterEach(async () => {
   await s?.close();
 });
 
-const ids = (sandbox: TestSandbox) => sandbox.db.prepare('SELECT id FROM payment_sessions ORDER BY seq').pluck().all() as string[];
-const fromDocument = (sandbox: TestSandbox, id: string) => JSON.stringify(toDetail(sandbox.store.sessions.get('dev', id)!));
+const ids = (sandbox: TestSandbox) =>
+  sandbox.db.prepare('SELECT id FROM payment_sessions ORDER BY seq').pluck().all() as string[];
+const fromDocument = (sandbox: TestSandbox, id: string) =>
+  JSON.stringify(toDetail(sandbox.store.sessions.get('dev', id)!));
 
 async function sessionsInEveryState(sandbox: TestSandbox) {
   await sandbox.createSession();
   await sandbox.authorized();
   const refunded = await sandbox.capturedOneTime();
-  await sandbox.post('/payments/v1/refund', { payment_id: refunded, amount: 500, idempotency_key: 'r-1', reason: 'customer_request' });
+  await sandbox.post('/payments/v1/refund', {
+    payment_id: refunded,
+    amount: 500,
+    idempotency_key: 'r-1',
+    reason: 'customer_request',
+  });
   const disputed = await sandbox.capturedOneTime();
   await sandbox.post(`/sandbox/v1/payment_sessions/${disputed}/disputes`, { amount: 1000 });
   const canceled = await sandbox.createSession();
@@ -52,11 +59,23 @@ describe('the stored detail rendering', () => {
     s = testSandbox();
     const { refunded } = await sessionsInEveryState(s);
     const before = (await s.get(`/payments/v1/payment_session/${refunded}`)).body;
-    await s.post('/payments/v1/refund', { payment_id: refunded, amount: 700, idempotency_key: 'r-2', reason: 'customer_request' });
+    await s.post('/payments/v1/refund', {
+      payment_id: refunded,
+      amount: 700,
+      idempotency_key: 'r-2',
+      reason: 'customer_request',
+    });
     const after = (await s.get(`/payments/v1/payment_session/${refunded}`)).body;
     expect([before.status_summary, after.status_summary]).toEqual(['Partially Refunded', 'Partially Refunded']);
-    expect(after.order_items.map((item: { total_refundable: number }) => item.total_refundable).reduce((a: number, b: number) => a + b))
-      .toBe(before.order_items.map((item: { total_refundable: number }) => item.total_refundable).reduce((a: number, b: number) => a + b) - 700);
+    expect(
+      after.order_items
+        .map((item: { total_refundable: number }) => item.total_refundable)
+        .reduce((a: number, b: number) => a + b),
+    ).toBe(
+      before.order_items
+        .map((item: { total_refundable: number }) => item.total_refundable)
+        .reduce((a: number, b: number) => a + b) - 700,
+    );
     expect(s.store.sessions.detailView('dev', refunded)).toBe(fromDocument(s, refunded));
   });
 
@@ -64,8 +83,14 @@ describe('the stored detail rendering', () => {
     s = testSandbox();
     await sessionsInEveryState(s);
     const expected = ids(s).map((id) => fromDocument(s, id));
-    s.db.prepare('UPDATE payment_sessions SET detail_view = NULL, detail_view_version = NULL WHERE rowid % 2 = 0').run();
-    s.db.prepare(`UPDATE payment_sessions SET detail_view = '{"stale":true}', detail_view_version = 0 WHERE rowid % 2 = 1`).run();
+    s.db
+      .prepare('UPDATE payment_sessions SET detail_view = NULL, detail_view_version = NULL WHERE rowid % 2 = 0')
+      .run();
+    s.db
+      .prepare(
+        `UPDATE payment_sessions SET detail_view = '{"stale":true}', detail_view_version = 0 WHERE rowid % 2 = 1`,
+      )
+      .run();
     expect(ids(s).map((id) => s.store.sessions.detailView('dev', id))).toEqual(expected);
   });
 

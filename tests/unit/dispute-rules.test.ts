@@ -3,7 +3,13 @@
 // and older documents whose disputes carry no kind (chargebacks).
 import { describe, expect, it } from 'vitest';
 import {
-  acceptDispute, dropInquiry, escalateInquiry, openDispute, resolveDispute, submitEvidence, syncDispute,
+  acceptDispute,
+  dropInquiry,
+  escalateInquiry,
+  openDispute,
+  resolveDispute,
+  submitEvidence,
+  syncDispute,
 } from '../../src/sandbox/domain/disputes.js';
 import type { Session } from '../../src/sandbox/domain/types.js';
 import { sessionItems } from '../../src/sandbox/domain/views.js';
@@ -12,27 +18,31 @@ import { thrown } from '../support/thrown.js';
 
 const FOURTEEN_DAYS_MS = 14 * 24 * 60 * 60 * 1000;
 
-
 /** The refusal's code and message, as a helper's 400 answers them. */
 function refusal(run: () => unknown) {
   const error = thrown(run) as { code?: string; message?: string };
   return { code: error.code, message: error.message };
 }
 
-const refundableOfItems = (session: Session) => sessionItems(session).reduce((sum, item) => sum + item.total_refundable!, 0);
+const refundableOfItems = (session: Session) =>
+  sessionItems(session).reduce((sum, item) => sum + item.total_refundable!, 0);
 
 describe('opening a dispute', () => {
   it('refuses a session that is not captured, naming its status', () => {
     expect(refusal(() => openDispute(pendingSession(), { id: 'dp-1', now: at(3) }))).toEqual({
-      code: 'InvalidState', message: 'Only a captured session can be disputed; this one is pending.',
+      code: 'InvalidState',
+      message: 'Only a captured session can be disputed; this one is pending.',
     });
   });
 
   it('refuses a chargeback already closed when first seen: only an inquiry can be', () => {
     const session = capturedSession();
     for (const kind of [undefined, 'chargeback' as const]) {
-      expect(refusal(() => openDispute(session, { id: 'dp-1', now: at(3), alreadyClosed: true, ...(kind ? { kind } : {}) }))).toEqual({
-        code: 'InvalidRequest', message: 'Only an inquiry can be closed before it is first seen.',
+      expect(
+        refusal(() => openDispute(session, { id: 'dp-1', now: at(3), alreadyClosed: true, ...(kind ? { kind } : {}) })),
+      ).toEqual({
+        code: 'InvalidRequest',
+        message: 'Only an inquiry can be closed before it is first seen.',
       });
     }
     expect(session.disputes).toEqual([]);
@@ -50,7 +60,10 @@ describe('opening a dispute', () => {
     const message = 'amount must be between 1 and 7799: the capture less refunds, lost disputes and open disputes.';
     for (const amount of [0, -5, 1.5, 7800, Number.NaN]) {
       const session = capturedSession();
-      expect({ amount, refused: refusal(() => openDispute(session, { id: 'dp-1', amount, now: at(3) })) }).toEqual({ amount, refused: { code: 'InvalidRequest', message } });
+      expect({ amount, refused: refusal(() => openDispute(session, { id: 'dp-1', amount, now: at(3) })) }).toEqual({
+        amount,
+        refused: { code: 'InvalidRequest', message },
+      });
       expect(session.disputes).toEqual([]);
     }
     for (const amount of [1, 2, 7799]) {
@@ -62,7 +75,8 @@ describe('opening a dispute', () => {
     const session = capturedSession();
     openDispute(session, { id: 'dp-1', now: at(3) });
     expect(refusal(() => openDispute(session, { id: 'dp-2', amount: 1, now: at(4) }))).toEqual({
-      code: 'InvalidState', message: 'Nothing is left to dispute: refunds and other disputes already cover the capture.',
+      code: 'InvalidState',
+      message: 'Nothing is left to dispute: refunds and other disputes already cover the capture.',
     });
   });
 });
@@ -76,7 +90,8 @@ describe('moving a dispute', () => {
       () => escalateInquiry(session, 'dp-none', at(5)),
       () => dropInquiry(session, 'dp-none', at(5)),
       () => acceptDispute(session, 'dp-none', at(5)),
-    ]) expect(refusal(move)).toEqual({ code: 'InvalidState', message: 'No dispute dp-none on this session.' });
+    ])
+      expect(refusal(move)).toEqual({ code: 'InvalidState', message: 'No dispute dp-none on this session.' });
   });
 
   it('a terminal dispute re-synced with another phase is refused, not silently kept', () => {
@@ -84,7 +99,8 @@ describe('moving a dispute', () => {
     openDispute(session, { id: 'dp-1', now: at(3) });
     resolveDispute(session, 'dp-1', 'won', at(4));
     expect(refusal(() => syncDispute(session, 'dp-1', { phase: 'pre_arbitration' }, at(5)))).toEqual({
-      code: 'InvalidState', message: 'The dispute is already won; a terminal dispute does not change.',
+      code: 'InvalidState',
+      message: 'The dispute is already won; a terminal dispute does not change.',
     });
     expect(syncDispute(session, 'dp-1', { state: 'won', phase: 'dispute' }, at(6)).events).toEqual([]);
   });
@@ -103,10 +119,12 @@ describe('moving a dispute', () => {
     openDispute(session, { id: 'dp-inquiry', kind: 'inquiry', amount: 100, now: at(3) });
     openDispute(session, { id: 'dp-chargeback', amount: 100, now: at(3) });
     expect(refusal(() => syncDispute(session, 'dp-inquiry', { state: 'lost' }, at(4)))).toEqual({
-      code: 'InvalidState', message: 'An inquiry ends closed (dropped) or escalates to a chargeback; it is not lost.',
+      code: 'InvalidState',
+      message: 'An inquiry ends closed (dropped) or escalates to a chargeback; it is not lost.',
     });
     expect(refusal(() => syncDispute(session, 'dp-chargeback', { state: 'closed' }, at(4)))).toEqual({
-      code: 'InvalidState', message: 'A chargeback ends won, lost, accepted or expired; only an inquiry is closed.',
+      code: 'InvalidState',
+      message: 'A chargeback ends won, lost, accepted or expired; only an inquiry is closed.',
     });
   });
 
@@ -129,7 +147,8 @@ describe('moving a dispute', () => {
     openDispute(session, { id: 'dp-1', kind: 'inquiry', now: at(3) });
     for (const outcome of ['won', 'lost', 'accepted', 'expired'] as const) {
       expect(refusal(() => resolveDispute(session, 'dp-1', outcome, at(4)))).toEqual({
-        code: 'InvalidState', message: 'An inquiry is not resolved: escalate it to a chargeback, or drop it.',
+        code: 'InvalidState',
+        message: 'An inquiry is not resolved: escalate it to a chargeback, or drop it.',
       });
     }
     expect(session.disputes[0]!.dispute.state).toBe('needs_response');
@@ -140,7 +159,8 @@ describe('moving a dispute', () => {
     openDispute(session, { id: 'dp-1', now: at(3) });
     resolveDispute(session, 'dp-1', 'expired', at(4));
     expect(refusal(() => submitEvidence(session, 'dp-1', at(5)))).toEqual({
-      code: 'InvalidState', message: 'The dispute is already expired; evidence is no longer taken.',
+      code: 'InvalidState',
+      message: 'The dispute is already expired; evidence is no longer taken.',
     });
   });
 
@@ -149,17 +169,23 @@ describe('moving a dispute', () => {
     openDispute(session, { id: 'dp-chargeback', amount: 100, now: at(3) });
     openDispute(session, { id: 'dp-inquiry', kind: 'inquiry', amount: 100, now: at(3) });
     expect(refusal(() => escalateInquiry(session, 'dp-chargeback', at(4)))).toEqual({
-      code: 'InvalidState', message: 'Only an open inquiry escalates to a chargeback.',
+      code: 'InvalidState',
+      message: 'Only an open inquiry escalates to a chargeback.',
     });
     const { dispute } = escalateInquiry(session, 'dp-inquiry', at(10));
-    expect(dispute).toMatchObject({ state: 'needs_response', phase: 'dispute', due_by: new Date(Date.parse(at(10)) + FOURTEEN_DAYS_MS).toISOString() });
+    expect(dispute).toMatchObject({
+      state: 'needs_response',
+      phase: 'dispute',
+      due_by: new Date(Date.parse(at(10)) + FOURTEEN_DAYS_MS).toISOString(),
+    });
   });
 
   it('drop refuses a chargeback: a chargeback is resolved instead', () => {
     const session = capturedSession();
     openDispute(session, { id: 'dp-1', now: at(3) });
     expect(refusal(() => dropInquiry(session, 'dp-1', at(4)))).toEqual({
-      code: 'InvalidState', message: 'Only an inquiry is dropped; a chargeback is resolved.',
+      code: 'InvalidState',
+      message: 'Only an inquiry is dropped; a chargeback is resolved.',
     });
     expect(session.disputes[0]!.dispute.state).toBe('needs_response');
   });
@@ -178,7 +204,9 @@ describe('a dispute stored without a kind (an older document)', () => {
     const session = withLegacyDispute();
     expect(refusal(() => dropInquiry(session, 'dp-1', at(4))).code).toBe('InvalidState');
     expect(refusal(() => escalateInquiry(session, 'dp-1', at(4))).code).toBe('InvalidState');
-    expect(refusal(() => syncDispute(session, 'dp-1', { state: 'closed' }, at(4))).message).toBe('A chargeback ends won, lost, accepted or expired; only an inquiry is closed.');
+    expect(refusal(() => syncDispute(session, 'dp-1', { state: 'closed' }, at(4))).message).toBe(
+      'A chargeback ends won, lost, accepted or expired; only an inquiry is closed.',
+    );
     const { dispute, events } = resolveDispute(session, 'dp-1', 'lost', at(5));
     expect(dispute).toMatchObject({ state: 'lost', outcome: 'lost' });
     expect(events.map((e) => e.event_type)).toEqual(['dispute.closed']);

@@ -2,9 +2,17 @@
 // `type: 'object'` (no properties, no allOf): that branch still describes the object, so what it
 // says of added properties holds.
 import { describe, expect, it } from 'vitest';
-import { ADDED_PROPERTY, ADDED_PROPERTY_VALUE, evolveValue, type DrillSchema, type EvolveOptions } from '../../src/sandbox/domain/evolution-drill.js';
+import {
+  ADDED_PROPERTY,
+  ADDED_PROPERTY_VALUE,
+  evolveValue,
+  type DrillSchema,
+  type EvolveOptions,
+} from '../../src/sandbox/domain/evolution-drill.js';
 
-const schemas: Record<string, DrillSchema> = { Status: { type: 'string', anyOf: [{ type: 'string', enum: ['captured'] }, { type: 'string' }] } };
+const schemas: Record<string, DrillSchema> = {
+  Status: { type: 'string', anyOf: [{ type: 'string', enum: ['captured'] }, { type: 'string' }] },
+};
 const options: EvolveOptions = {
   resolve: (ref) => schemas[ref.slice(2)]!,
   settings: { enabled: true, service_fee: 'number' },
@@ -18,10 +26,15 @@ describe('an object branch known by its type alone', () => {
   });
 
   it('walks a typed map with the branch’s value schema, adding no property to it', () => {
-    expect(evolveValue({ a: 'captured' }, nullable({ type: 'object', additionalProperties: { $ref: '#/Status' } }), options)).toEqual({ a: 'added_later' });
+    expect(
+      evolveValue({ a: 'captured' }, nullable({ type: 'object', additionalProperties: { $ref: '#/Status' } }), options),
+    ).toEqual({ a: 'added_later' });
   });
 
   it('leaves a branch of another type out, so the object stays open', () => {
-    expect(evolveValue({ a: 1 }, nullable({ type: 'string' }), options)).toEqual({ a: 1, [ADDED_PROPERTY]: ADDED_PROPERTY_VALUE });
+    expect(evolveValue({ a: 1 }, nullable({ type: 'string' }), options)).toEqual({
+      a: 1,
+      [ADDED_PROPERTY]: ADDED_PROPERTY_VALUE,
+    });
   });
 });

@@ -3,20 +3,41 @@
 // representation, and the event of an unknown type.
 import { describe, expect, it } from 'vitest';
 import {
-  ADDED_PROPERTY, ADDED_PROPERTY_VALUE, evolveValue, laterValue, openEnumOf, unknownEventAfter, UNKNOWN_EVENT_TYPE,
-  type DrillSchema, type DrillSettings, type EvolveOptions,
+  ADDED_PROPERTY,
+  ADDED_PROPERTY_VALUE,
+  evolveValue,
+  laterValue,
+  openEnumOf,
+  unknownEventAfter,
+  UNKNOWN_EVENT_TYPE,
+  type DrillSchema,
+  type DrillSettings,
+  type EvolveOptions,
 } from '../../src/sandbox/domain/evolution-drill.js';
 
-const open = (...known: string[]): DrillSchema => ({ type: 'string', anyOf: [{ type: 'string', enum: known }, { type: 'string' }] });
+const open = (...known: string[]): DrillSchema => ({
+  type: 'string',
+  anyOf: [{ type: 'string', enum: known }, { type: 'string' }],
+});
 const schemas: Record<string, DrillSchema> = {
   Status: open('captured', 'authorized'),
   Summary: open('Partially Refunded', 'Captured'),
   Fee: { anyOf: [{ type: 'string' }, { type: 'number' }] },
-  Item: { type: 'object', properties: { name: { type: 'string' }, status: { $ref: '#/Status' } }, additionalProperties: true },
-  Session: {
-    allOf: [{ $ref: '#/Fields' }, { type: 'object', properties: { order_items: { type: 'array', items: { $ref: '#/Item' } } } }],
+  Item: {
+    type: 'object',
+    properties: { name: { type: 'string' }, status: { $ref: '#/Status' } },
+    additionalProperties: true,
   },
-  Fields: { type: 'object', properties: { status: { $ref: '#/Status' }, status_summary: { $ref: '#/Summary' }, service_fee: { $ref: '#/Fee' } } },
+  Session: {
+    allOf: [
+      { $ref: '#/Fields' },
+      { type: 'object', properties: { order_items: { type: 'array', items: { $ref: '#/Item' } } } },
+    ],
+  },
+  Fields: {
+    type: 'object',
+    properties: { status: { $ref: '#/Status' }, status_summary: { $ref: '#/Summary' }, service_fee: { $ref: '#/Fee' } },
+  },
   Loop: { $ref: '#/Loop' },
 };
 const resolve = (ref: string) => {
@@ -25,7 +46,12 @@ const resolve = (ref: string) => {
   return found;
 };
 const on: DrillSettings = { enabled: true, service_fee: 'number' };
-const options = (overrides: Partial<EvolveOptions> = {}): EvolveOptions => ({ resolve, settings: on, newValues: true, ...overrides });
+const options = (overrides: Partial<EvolveOptions> = {}): EvolveOptions => ({
+  resolve,
+  settings: on,
+  newValues: true,
+  ...overrides,
+});
 const added = { [ADDED_PROPERTY]: ADDED_PROPERTY_VALUE };
 
 describe('laterValue', () => {
@@ -55,7 +81,15 @@ describe('openEnumOf', () => {
   it.each([
     ['a closed enum', { type: 'string', enum: ['a'] }],
     ['three branches', { anyOf: [{ type: 'string', enum: ['a'] }, { type: 'string' }, { type: 'null' }] }],
-    ['two enums', { anyOf: [{ type: 'string', enum: ['a'] }, { type: 'string', enum: ['b'] }] }],
+    [
+      'two enums',
+      {
+        anyOf: [
+          { type: 'string', enum: ['a'] },
+          { type: 'string', enum: ['b'] },
+        ],
+      },
+    ],
     ['no enum', { anyOf: [{ type: 'string' }, { type: 'string' }] }],
     ['a branch of another type', { anyOf: [{ type: 'string', enum: ['a'] }, { type: 'number' }] }],
     ['a nullable reference', { anyOf: [{ $ref: '#/Status' }, { type: 'null' }] }],
@@ -66,9 +100,18 @@ describe('openEnumOf', () => {
 
 describe('evolveValue', () => {
   it('adds added_later at every object level, replaces open-enum values, and writes service_fee as a number', () => {
-    const session = { status: 'captured', status_summary: 'Partially Refunded', service_fee: '0.00', order_items: [{ name: 'M', status: 'authorized' }] };
+    const session = {
+      status: 'captured',
+      status_summary: 'Partially Refunded',
+      service_fee: '0.00',
+      order_items: [{ name: 'M', status: 'authorized' }],
+    };
     expect(evolveValue(session, { $ref: '#/Session' }, options())).toEqual({
-      status: 'added_later', status_summary: 'Added Later', service_fee: 0, order_items: [{ name: 'M', status: 'added_later', ...added }], ...added,
+      status: 'added_later',
+      status_summary: 'Added Later',
+      service_fee: 0,
+      order_items: [{ name: 'M', status: 'added_later', ...added }],
+      ...added,
     });
   });
 
@@ -80,7 +123,13 @@ describe('evolveValue', () => {
   });
 
   it('keeps the values of a refusal (newValues false), and still adds the property', () => {
-    expect(evolveValue({ status: 'captured', status_summary: 'Captured' }, { $ref: '#/Fields' }, options({ newValues: false }))).toEqual({ status: 'captured', status_summary: 'Captured', ...added });
+    expect(
+      evolveValue(
+        { status: 'captured', status_summary: 'Captured' },
+        { $ref: '#/Fields' },
+        options({ newValues: false }),
+      ),
+    ).toEqual({ status: 'captured', status_summary: 'Captured', ...added });
   });
 
   it('leaves a value the enum does not list, and one of another type', () => {
@@ -120,8 +169,14 @@ describe('evolveValue', () => {
 
   it('walks the object branch of a nullable composition, whichever keyword makes it one', () => {
     const kind = { kind: { $ref: '#/Status' } };
-    for (const branch of [{ type: 'object', properties: kind }, { properties: kind }, { allOf: [{ type: 'object', properties: kind }] }] as DrillSchema[]) {
-      expect(evolveValue({ kind: 'captured' }, { anyOf: [{ type: 'null' }, { type: 'string' }, branch] }, options())).toEqual({ kind: 'added_later', ...added });
+    for (const branch of [
+      { type: 'object', properties: kind },
+      { properties: kind },
+      { allOf: [{ type: 'object', properties: kind }] },
+    ] as DrillSchema[]) {
+      expect(
+        evolveValue({ kind: 'captured' }, { anyOf: [{ type: 'null' }, { type: 'string' }, branch] }, options()),
+      ).toEqual({ kind: 'added_later', ...added });
     }
   });
 
@@ -137,9 +192,13 @@ describe('evolveValue', () => {
 
   it('adds no property where the contract forbids one, nor to a map whose values it types', () => {
     expect(evolveValue({ a: 1 }, { type: 'object', additionalProperties: false }, options())).toEqual({ a: 1 });
-    expect(evolveValue({ a: 'x' }, { type: 'object', additionalProperties: { type: 'string' } }, options())).toEqual({ a: 'x' });
+    expect(evolveValue({ a: 'x' }, { type: 'object', additionalProperties: { type: 'string' } }, options())).toEqual({
+      a: 'x',
+    });
     // The map's values are walked with its schema.
-    expect(evolveValue({ a: 'captured' }, { type: 'object', additionalProperties: { $ref: '#/Status' } }, options())).toEqual({ a: 'added_later' });
+    expect(
+      evolveValue({ a: 'captured' }, { type: 'object', additionalProperties: { $ref: '#/Status' } }, options()),
+    ).toEqual({ a: 'added_later' });
   });
 
   it('adds it to a free-form object, and keeps one already there', () => {
@@ -169,7 +228,10 @@ describe('evolveValue', () => {
 
   it('keeps a value the schema does not describe, and a field no schema declares', () => {
     expect(evolveValue({ x: 'captured' }, undefined, options())).toEqual({ x: 'captured' });
-    expect(evolveValue({ x: 'captured' }, { type: 'object', properties: {} }, options())).toEqual({ x: 'captured', ...added });
+    expect(evolveValue({ x: 'captured' }, { type: 'object', properties: {} }, options())).toEqual({
+      x: 'captured',
+      ...added,
+    });
     expect(evolveValue(true, { $ref: '#/Status' }, options())).toBe(true);
   });
 
@@ -182,7 +244,13 @@ describe('unknownEventAfter', () => {
   it('names the event and the object it follows, and carries the added property', () => {
     expect(unknownEventAfter({ event_type: 'payment_session_complete', data: {} }, 'ps_1', 'ev_1')).toEqual({
       event_type: UNKNOWN_EVENT_TYPE,
-      data: { id: 'ev_1', object: UNKNOWN_EVENT_TYPE, after_event_type: 'payment_session_complete', object_id: 'ps_1', ...added },
+      data: {
+        id: 'ev_1',
+        object: UNKNOWN_EVENT_TYPE,
+        after_event_type: 'payment_session_complete',
+        object_id: 'ps_1',
+        ...added,
+      },
     });
     expect(unknownEventAfter({ event_type: 'x', data: {} }, undefined, 'ev_2').data).not.toHaveProperty('object_id');
     expect(UNKNOWN_EVENT_TYPE).toBe('added_later');

@@ -63,19 +63,24 @@ describe('the cached clock, faults and features', () => {
     expect(here.clock.offsetSeconds('dev')).toBe(60);
     here.transaction(() => here.faults.arm('dev', 'listDisputes', { status: 500, error: 'ServerError' }, 1));
     expect(here.faults.anyArmed('dev')).toBe(true);
-    expect(here.transaction(() => here.faults.take('dev', 'listDisputes'))).toEqual({ status: 500, error: 'ServerError' });
+    expect(here.transaction(() => here.faults.take('dev', 'listDisputes'))).toEqual({
+      status: 500,
+      error: 'ServerError',
+    });
     expect(here.faults.anyArmed('dev')).toBe(false);
   });
 
   it('forget a value written and read inside a transaction that rolled back', () => {
     const [here] = twoConnections();
     expect(offset(here)).toBe(0);
-    expect(() => here.transaction(() => {
-      here.clock.advance('dev', 999);
-      // Read inside the transaction: the cache holds the uncommitted offset for a moment.
-      expect(here.clock.offsetSeconds('dev')).toBe(999);
-      throw new Error('refused');
-    })).toThrow('refused');
+    expect(() =>
+      here.transaction(() => {
+        here.clock.advance('dev', 999);
+        // Read inside the transaction: the cache holds the uncommitted offset for a moment.
+        expect(here.clock.offsetSeconds('dev')).toBe(999);
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
     expect(here.clock.offsetSeconds('dev')).toBe(0);
     expect(offset(here)).toBe(0);
   });

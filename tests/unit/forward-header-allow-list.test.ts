@@ -4,16 +4,21 @@
 // reaches the receiver, and the user-agent is listen's own.
 import { describe, expect, it } from 'vitest';
 import {
-  FORWARD_USER_AGENT, FORWARDED_HEADERS, forwardedHeaders, forwardedRequest,
+  FORWARD_USER_AGENT,
+  FORWARDED_HEADERS,
+  forwardedHeaders,
+  forwardedRequest,
 } from '../../src/sandbox/cli/forwarded-request.js';
 
 const signed = {
-  'content-type': 'application/json', 'user-agent': 'hsa-fsa-sandbox-webhooks',
-  'x-sandbox-webhook-delivery': '1', 'x-service-signature': 't=1,v0=ab',
+  'content-type': 'application/json',
+  'user-agent': 'hsa-fsa-sandbox-webhooks',
+  'x-sandbox-webhook-delivery': '1',
+  'x-service-signature': 't=1,v0=ab',
 };
 
 describe('the headers listen forwards', () => {
-  it('are the signature, the content type and the delivery mark of the claim, and listen\'s own user-agent', () => {
+  it("are the signature, the content type and the delivery mark of the claim, and listen's own user-agent", () => {
     expect(FORWARDED_HEADERS).toEqual(['content-type', 'x-service-signature', 'x-sandbox-webhook-delivery']);
     expect(forwardedHeaders(signed)).toEqual({ ...signed, 'user-agent': FORWARD_USER_AGENT });
     expect(FORWARD_USER_AGENT).toBe('hsa-fsa-sandbox-webhooks');
@@ -21,8 +26,15 @@ describe('the headers listen forwards', () => {
 
   it('drop every other header a claim names, whatever its case', () => {
     const hostile = {
-      ...signed, authorization: 'Bearer injected', Cookie: 'session=1', host: 'internal', 'user-agent': 'evil',
-      'X-Service-Api-Key': 'k', 'x-forwarded-for': '10.0.0.1', 'transfer-encoding': 'chunked', 'content-length': '5',
+      ...signed,
+      authorization: 'Bearer injected',
+      Cookie: 'session=1',
+      host: 'internal',
+      'user-agent': 'evil',
+      'X-Service-Api-Key': 'k',
+      'x-forwarded-for': '10.0.0.1',
+      'transfer-encoding': 'chunked',
+      'content-length': '5',
     };
     expect(forwardedHeaders(hostile)).toEqual({ ...signed, 'user-agent': FORWARD_USER_AGENT });
   });

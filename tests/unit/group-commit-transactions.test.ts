@@ -21,7 +21,7 @@ function recordingTransaction() {
   return { log, transaction };
 }
 
-describe('group commit\'s transactions', () => {
+describe("group commit's transactions", () => {
   it('begins and commits once for the writes of one turn, and once again for a later turn', async () => {
     const { log, transaction } = recordingTransaction();
     const write = groupCommit(transaction);

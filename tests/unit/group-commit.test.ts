@@ -16,11 +16,15 @@ describe('group commit', () => {
     const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
     const count = db.prepare('SELECT COUNT(*) FROM notes').pluck();
     const begins: number[] = [];
-    const answers = await Promise.all(['a', 'b', 'c'].map((text) => s.write(() => {
-      begins.push(db.inTransaction ? 1 : 0);
-      insert.run(text);
-      return count.get();
-    })));
+    const answers = await Promise.all(
+      ['a', 'b', 'c'].map((text) =>
+        s.write(() => {
+          begins.push(db.inTransaction ? 1 : 0);
+          insert.run(text);
+          return count.get();
+        }),
+      ),
+    );
     expect(answers).toEqual([1, 2, 3]);
     expect(begins).toEqual([1, 1, 1]);
     expect(notes()).toEqual(['a', 'b', 'c']);
@@ -30,7 +34,9 @@ describe('group commit', () => {
     const { db, store: s } = store();
     const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
     const commits: number[] = [];
-    const writes = ['a', 'b', 'c'].map((text) => s.write(() => insert.run(text)).then(() => commits.push(db.inTransaction ? 0 : 1)));
+    const writes = ['a', 'b', 'c'].map((text) =>
+      s.write(() => insert.run(text)).then(() => commits.push(db.inTransaction ? 0 : 1)),
+    );
     // Nothing has run yet: the writes wait for the end of this turn.
     expect(db.prepare('SELECT COUNT(*) FROM notes').pluck().get()).toBe(0);
     await Promise.all(writes);
@@ -63,7 +69,9 @@ describe('group commit', () => {
     const { db, store: s, notes } = store();
     const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
     // A deferred foreign key fails at COMMIT, after every write of the turn has run.
-    db.exec('CREATE TABLE parents (id INTEGER PRIMARY KEY); CREATE TABLE children (parent INTEGER REFERENCES parents (id) DEFERRABLE INITIALLY DEFERRED)');
+    db.exec(
+      'CREATE TABLE parents (id INTEGER PRIMARY KEY); CREATE TABLE children (parent INTEGER REFERENCES parents (id) DEFERRABLE INITIALLY DEFERRED)',
+    );
     const outcomes = await Promise.allSettled([
       s.write(() => insert.run('a')),
       s.write(() => db.prepare('INSERT INTO children (parent) VALUES (42)').run()),

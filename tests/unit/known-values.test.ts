@@ -4,7 +4,17 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { isKnownValue, type components, type KnownValues } from '../../src/client/index.js';
 
 type Summary = components['schemas']['PaymentSessionStatusSummary'];
-const SUMMARIES = ['Incomplete', 'Authorized', 'Captured', 'Partially Captured', 'Refunded', 'Partially Refunded', 'Disputed', 'Voided', 'Expired'] as const;
+const SUMMARIES = [
+  'Incomplete',
+  'Authorized',
+  'Captured',
+  'Partially Captured',
+  'Refunded',
+  'Partially Refunded',
+  'Disputed',
+  'Voided',
+  'Expired',
+] as const;
 
 describe('KnownValues', () => {
   it('keeps the documented values of an open enum, and drops its any-other-string', () => {
@@ -14,7 +24,9 @@ describe('KnownValues', () => {
 
   it('gives nothing of a plain string, and keeps a closed enum whole', () => {
     expectTypeOf<KnownValues<string>>().toBeNever();
-    expectTypeOf<KnownValues<components['schemas']['RefundReasonInput']>>().toEqualTypeOf<'customer_request' | 'fraudulent' | 'duplicate_payment'>();
+    expectTypeOf<KnownValues<components['schemas']['RefundReasonInput']>>().toEqualTypeOf<
+      'customer_request' | 'fraudulent' | 'duplicate_payment'
+    >();
   });
 
   it('an open enum still takes a value the contract does not list', () => {

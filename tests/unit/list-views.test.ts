@@ -18,14 +18,21 @@ afterEach(async () => {
 
 const page = { offset: 0, limit: 30 };
 const fromDocuments = (sandbox: TestSandbox) =>
-  sandbox.store.sessions.list('dev', sessionListFilter({}), page).sessions.map((session) => JSON.stringify(listItemOf(session, {})));
+  sandbox.store.sessions
+    .list('dev', sessionListFilter({}), page)
+    .sessions.map((session) => JSON.stringify(listItemOf(session, {})));
 const fromViews = (sandbox: TestSandbox) => sandbox.store.sessions.listViews('dev', sessionListFilter({}), page).views;
 
 async function sessionsInEveryState(sandbox: TestSandbox) {
   await sandbox.createSession();
   await sandbox.authorized();
   const refunded = await sandbox.capturedOneTime();
-  await sandbox.post('/payments/v1/refund', { payment_id: refunded, amount: 500, idempotency_key: 'r-1', reason: 'customer_request' });
+  await sandbox.post('/payments/v1/refund', {
+    payment_id: refunded,
+    amount: 500,
+    idempotency_key: 'r-1',
+    reason: 'customer_request',
+  });
   const disputed = await sandbox.capturedOneTime();
   await sandbox.post(`/sandbox/v1/payment_sessions/${disputed}/disputes`, { amount: 1000 });
   const canceled = await sandbox.createSession();
@@ -62,9 +69,18 @@ describe('the stored list rendering', () => {
   it('follows each write: a refund after the first list shows in the next', async () => {
     s = testSandbox();
     const { refunded } = await sessionsInEveryState(s);
-    const before = (await s.get('/payments/v1/payment_sessions')).body.payment_sessions.find((item: { id: string }) => item.id === refunded);
-    await s.post('/payments/v1/refund', { payment_id: refunded, amount: 700, idempotency_key: 'r-2', reason: 'customer_request' });
-    const after = (await s.get('/payments/v1/payment_sessions')).body.payment_sessions.find((item: { id: string }) => item.id === refunded);
+    const before = (await s.get('/payments/v1/payment_sessions')).body.payment_sessions.find(
+      (item: { id: string }) => item.id === refunded,
+    );
+    await s.post('/payments/v1/refund', {
+      payment_id: refunded,
+      amount: 700,
+      idempotency_key: 'r-2',
+      reason: 'customer_request',
+    });
+    const after = (await s.get('/payments/v1/payment_sessions')).body.payment_sessions.find(
+      (item: { id: string }) => item.id === refunded,
+    );
     expect([before.refunds.length, after.refunds.length]).toEqual([1, 2]);
     expect(fromViews(s)).toEqual(fromDocuments(s));
   });
@@ -74,7 +90,9 @@ describe('the stored list rendering', () => {
     await sessionsInEveryState(s);
     const expected = fromDocuments(s);
     s.db.prepare('UPDATE payment_sessions SET list_view = NULL, list_view_version = NULL WHERE rowid % 2 = 0').run();
-    s.db.prepare(`UPDATE payment_sessions SET list_view = '{"stale":true}', list_view_version = 0 WHERE rowid % 2 = 1`).run();
+    s.db
+      .prepare(`UPDATE payment_sessions SET list_view = '{"stale":true}', list_view_version = 0 WHERE rowid % 2 = 1`)
+      .run();
     expect(fromViews(s)).toEqual(expected);
   });
 });

@@ -5,12 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { chooseDeliveries, deliveryFault, listenerFault, outcomeFault } from '../../src/sandbox/cli/sandbox-answers.js';
 import { deliveryOf, listenerOf, outcome } from '../support/fake-sandbox.js';
 
-describe('a registration\'s answer', () => {
+describe("a registration's answer", () => {
   it('is a listener: an id, a secret, a forward URL and a list of event types', () => {
     expect(listenerFault(listenerOf('http://localhost:3000/webhooks'))).toBeUndefined();
     const cases: Array<[unknown, string]> = [
-      [null, 'it is not an object'], [[], 'it is not an object'], ['wl_1', 'it is not an object'],
-      [{ ...listenerOf('x'), id: 42 }, 'its id is not a string'], [{ ...listenerOf('x'), id: '' }, 'its id is not a string'],
+      [null, 'it is not an object'],
+      [[], 'it is not an object'],
+      ['wl_1', 'it is not an object'],
+      [{ ...listenerOf('x'), id: 42 }, 'its id is not a string'],
+      [{ ...listenerOf('x'), id: '' }, 'its id is not a string'],
       [{ ...listenerOf('x'), secret: null }, 'its secret is not a string'],
       [{ ...listenerOf('x'), forward_url: {} }, 'its forward_url is not a string'],
       [{ ...listenerOf('x'), event_types: '*' }, 'its event_types is not a list of strings'],
@@ -21,7 +24,7 @@ describe('a registration\'s answer', () => {
 });
 
 describe('a claimed delivery', () => {
-  it('has the helper document\'s shape, or the first field that has not is named', () => {
+  it("has the helper document's shape, or the first field that has not is named", () => {
     expect(deliveryFault(deliveryOf())).toBeUndefined();
     expect(deliveryFault(deliveryOf({ object_id: null, attempt: 3, delivery_id: '123456789012345' }))).toBeUndefined();
     const cases: Array<[Record<string, unknown>, string]> = [
@@ -29,28 +32,34 @@ describe('a claimed delivery', () => {
       [{ delivery_id: '1234567890123456' }, 'its delivery_id is not a delivery id (1 to 15 digits)'],
       [{ delivery_id: '1x' }, 'its delivery_id is not a delivery id (1 to 15 digits)'],
       [{ delivery_id: 'x1' }, 'its delivery_id is not a delivery id (1 to 15 digits)'],
-      [{ claim_id: 'lc_' }, 'its claim_id is not a claim id (lc_…)'], [{ claim_id: 'lc_a-b' }, 'its claim_id is not a claim id (lc_…)'],
-      [{ claim_id: 'xlc_1' }, 'its claim_id is not a claim id (lc_…)'], [{ claim_id: `lc_${'a'.repeat(41)}` }, 'its claim_id is not a claim id (lc_…)'],
+      [{ claim_id: 'lc_' }, 'its claim_id is not a claim id (lc_…)'],
+      [{ claim_id: 'lc_a-b' }, 'its claim_id is not a claim id (lc_…)'],
+      [{ claim_id: 'xlc_1' }, 'its claim_id is not a claim id (lc_…)'],
+      [{ claim_id: `lc_${'a'.repeat(41)}` }, 'its claim_id is not a claim id (lc_…)'],
       [{ claim_id: 1 }, 'its claim_id is not a claim id (lc_…)'],
-      [{ event_type: 42 }, 'its event_type is not a string'], [{ object_id: 42 }, 'its object_id is not a string or null'],
+      [{ event_type: 42 }, 'its event_type is not a string'],
+      [{ object_id: 42 }, 'its object_id is not a string or null'],
       [{ object_id: undefined }, 'its object_id is not a string or null'],
-      [{ attempt: 0 }, 'its attempt is not a whole number from 1'], [{ attempt: 1.5 }, 'its attempt is not a whole number from 1'],
+      [{ attempt: 0 }, 'its attempt is not a whole number from 1'],
+      [{ attempt: 1.5 }, 'its attempt is not a whole number from 1'],
       [{ attempt: '1' }, 'its attempt is not a whole number from 1'],
       [{ request_body: {} }, 'its request_body is not a string'],
-      [{ request_headers: null }, 'its request_headers is not an object'], [{ request_headers: [] }, 'its request_headers is not an object'],
+      [{ request_headers: null }, 'its request_headers is not an object'],
+      [{ request_headers: [] }, 'its request_headers is not an object'],
     ];
     for (const [over, fault] of cases) expect(deliveryFault(deliveryOf(over)), JSON.stringify(over)).toBe(fault);
     expect(deliveryFault(deliveryOf({ claim_id: `lc_${'a'.repeat(40)}` }))).toBeUndefined();
   });
 });
 
-describe('a report\'s answer', () => {
-  it('is the attempt\'s record: its status, when, how long, and when the next is due', () => {
+describe("a report's answer", () => {
+  it("is the attempt's record: its status, when, how long, and when the next is due", () => {
     expect(outcomeFault(outcome)).toBeUndefined();
     expect(outcomeFault({ ...outcome, next_attempt_at: '2026-11-23T10:00:01.000Z' })).toBeUndefined();
     const attempt = (over: Record<string, unknown>) => ({ ...outcome, attempt: { ...outcome.attempt, ...over } });
     const cases: Array<[unknown, string]> = [
-      [null, 'it is not an object'], [{ next_attempt_at: null }, 'its attempt is not an object'],
+      [null, 'it is not an object'],
+      [{ next_attempt_at: null }, 'its attempt is not an object'],
       [{ ...outcome, next_attempt_at: 'soon' }, 'its next_attempt_at is not a time or null'],
       [{ ...outcome, next_attempt_at: 1 }, 'its next_attempt_at is not a time or null'],
       [attempt({ delivery_status: 1 }), 'its attempt: delivery_status is not a string'],
@@ -77,12 +86,21 @@ describe('the deliveries a claim forwards', () => {
     const deliveries = Array.from({ length: 300 }, (_, i) => numbered(i + 1));
     const { forward, skipped } = chooseDeliveries({ deliveries }, 8, [])!;
     expect(forward.map((d) => d.delivery_id)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
-    expect(skipped).toEqual(['skipped 292 deliveries beyond the 8 asked for: the sandbox handed more; they come again when their lease ends']);
-    expect(chooseDeliveries({ deliveries: deliveries.slice(0, 3) }, 3, [])).toEqual({ forward: deliveries.slice(0, 3), skipped: [] });
+    expect(skipped).toEqual([
+      'skipped 292 deliveries beyond the 8 asked for: the sandbox handed more; they come again when their lease ends',
+    ]);
+    expect(chooseDeliveries({ deliveries: deliveries.slice(0, 3) }, 3, [])).toEqual({
+      forward: deliveries.slice(0, 3),
+      skipped: [],
+    });
   });
 
   it('are each once, and none in flight', () => {
-    const { forward, skipped } = chooseDeliveries({ deliveries: [numbered(1), numbered(2), numbered(1), numbered(3)] }, 8, [2])!;
+    const { forward, skipped } = chooseDeliveries(
+      { deliveries: [numbered(1), numbered(2), numbered(1), numbered(3)] },
+      8,
+      [2],
+    )!;
     expect(forward.map((d) => d.delivery_id)).toEqual(['1', '3']);
     expect(skipped).toEqual(['skipped 2 deliveries the sandbox handed twice, or while they are being forwarded']);
   });
@@ -92,20 +110,26 @@ describe('the deliveries a claim forwards', () => {
     const { forward, skipped } = chooseDeliveries({ deliveries: [numbered(1), ...bad, 7, numbered(2)] }, 8, [])!;
     expect(forward.map((d) => d.delivery_id)).toEqual(['1', '2']);
     expect(skipped).toHaveLength(9);
-    expect(skipped[0]).toBe('skipped delivery 2 of the sandbox\'s answer, which is not one: its delivery_id is not a delivery id '
-      + '(1 to 15 digits) (delivery_id "x0")');
+    expect(skipped[0]).toBe(
+      "skipped delivery 2 of the sandbox's answer, which is not one: its delivery_id is not a delivery id " +
+        '(1 to 15 digits) (delivery_id "x0")',
+    );
     expect(skipped[7]).toMatch(/^skipped delivery 9 of .*\(delivery_id "x7"\)$/);
-    expect(skipped[8]).toBe('skipped 3 more of the sandbox\'s answer, which are not deliveries');
+    expect(skipped[8]).toBe("skipped 3 more of the sandbox's answer, which are not deliveries");
   });
 
   it('quote at most 100 characters of what is left out', () => {
     const long = 'x'.repeat(300);
     const { skipped } = chooseDeliveries({ deliveries: [deliveryOf({ delivery_id: long }), long] }, 8, [])!;
-    expect(skipped[0]).toBe(`skipped delivery 1 of the sandbox's answer, which is not one: its delivery_id is not a delivery id `
-      + `(1 to 15 digits) (delivery_id "${'x'.repeat(99)}…)`);
-    expect(skipped[1]).toBe(`skipped delivery 2 of the sandbox's answer, which is not one: it is not an object (delivery_id "${'x'.repeat(99)}…)`);
+    expect(skipped[0]).toBe(
+      `skipped delivery 1 of the sandbox's answer, which is not one: its delivery_id is not a delivery id ` +
+        `(1 to 15 digits) (delivery_id "${'x'.repeat(99)}…)`,
+    );
+    expect(skipped[1]).toBe(
+      `skipped delivery 2 of the sandbox's answer, which is not one: it is not an object (delivery_id "${'x'.repeat(99)}…)`,
+    );
     expect(chooseDeliveries({ deliveries: [undefined] }, 8, [])!.skipped).toEqual([
-      'skipped delivery 1 of the sandbox\'s answer, which is not one: it is not an object (delivery_id undefined)',
+      "skipped delivery 1 of the sandbox's answer, which is not one: it is not an object (delivery_id undefined)",
     ]);
   });
 });

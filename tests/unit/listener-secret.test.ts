@@ -5,14 +5,17 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { listenerSecret } from '../../src/sandbox/delivery/listener-secret.js';
 
-const hmac = (key: Buffer, parts: string[]) => createHmac('sha256', key).update(JSON.stringify(parts)).digest().subarray(0, 24).toString('base64url');
+const hmac = (key: Buffer, parts: string[]) =>
+  createHmac('sha256', key).update(JSON.stringify(parts)).digest().subarray(0, 24).toString('base64url');
 
 describe('listenerSecret', () => {
   const databaseSecret = randomBytes(32);
   const url = 'http://localhost:3000/webhooks';
 
   it('is the HMAC of its own label, the channel and the URL under the database secret', () => {
-    expect(listenerSecret(databaseSecret, 'dev', url)).toBe(`whsec_${hmac(databaseSecret, ['webhook-listener', 'dev', url])}`);
+    expect(listenerSecret(databaseSecret, 'dev', url)).toBe(
+      `whsec_${hmac(databaseSecret, ['webhook-listener', 'dev', url])}`,
+    );
   });
 
   it('differs from the HMAC of the channel and URL without the label, or under another label', () => {

@@ -7,27 +7,60 @@ import type { CreateSessionRequest } from '../../src/sandbox/domain/types.js';
 
 const noCharges = { total_additional_charges: 0, total_discounts: 0 };
 const plain: CreateSessionRequest = {
-  total_amount: 2500, amount_details: noCharges, success_url: 'https://shop.example/ok', failure_url: 'https://shop.example/ko',
+  total_amount: 2500,
+  amount_details: noCharges,
+  success_url: 'https://shop.example/ok',
+  failure_url: 'https://shop.example/ko',
   order_items: [{ name: 'Thermometer', quantity: 1, price: 2500, amount_details: noCharges }],
 };
 const fixed = { id: 's-1', channel: 'c-1', now: '2026-11-25T08:00:00.000Z', newId: () => 'item-1' };
-const item = { item_id: 'item-1', name: 'Thermometer', quantity: 1, price: 2500, total_additional_charges: 0, total_discounts: 0, captured: 0, refunded: 0, disputed: 0 };
+const item = {
+  item_id: 'item-1',
+  name: 'Thermometer',
+  quantity: 1,
+  price: 2500,
+  total_additional_charges: 0,
+  total_discounts: 0,
+  captured: 0,
+  refunded: 0,
+  disputed: 0,
+};
 
 describe('newSession', () => {
   it('carries no optional field the request, token and customer did not give', () => {
     expect(newSession({ ...fixed, request: plain })).toStrictEqual({
-      shape_version: SESSION_SHAPE_VERSION, id: 's-1', channel: 'c-1', kind: 'one_time_payment', status: 'pending',
-      created_at: fixed.now, request: plain, total_amount: 2500, items: [item],
-      capture_keys: {}, void_keys: {}, refunds: [], disputes: [],
+      shape_version: SESSION_SHAPE_VERSION,
+      id: 's-1',
+      channel: 'c-1',
+      kind: 'one_time_payment',
+      status: 'pending',
+      created_at: fixed.now,
+      request: plain,
+      total_amount: 2500,
+      items: [item],
+      capture_keys: {},
+      void_keys: {},
+      refunds: [],
+      disputes: [],
     });
   });
 
   it('carries the key, token, customer, business id and issued token when given', () => {
-    const request = { ...plain, idempotency_key: 'k-1', payment_token: 'tok-1', customer_email: 'jane@example.com', customer_name: 'Jane' };
+    const request = {
+      ...plain,
+      idempotency_key: 'k-1',
+      payment_token: 'tok-1',
+      customer_email: 'jane@example.com',
+      customer_name: 'Jane',
+    };
     const session = newSession({ ...fixed, request, userBusinessId: 'ub-1', issuedToken: 'tok-2' });
     expect(session).toMatchObject({
-      idempotency_key: 'k-1', payment_token: 'tok-1', customer_email: 'jane@example.com', customer_name: 'Jane',
-      user_business_id: 'ub-1', issued_payment_token: 'tok-2',
+      idempotency_key: 'k-1',
+      payment_token: 'tok-1',
+      customer_email: 'jane@example.com',
+      customer_name: 'Jane',
+      user_business_id: 'ub-1',
+      issued_payment_token: 'tok-2',
     });
   });
 
@@ -42,15 +75,23 @@ describe('newSession', () => {
 
 describe('orderItems', () => {
   it('keeps a sku and an item id given, and adds neither when absent', () => {
-    const request = { ...plain, order_items: [{ ...plain.order_items[0]!, item_id: 'mine', sku: 'TH-10' }, plain.order_items[0]!] };
-    expect(orderItems(request, () => 'new')).toStrictEqual([{ ...item, item_id: 'mine', sku: 'TH-10' }, { ...item, item_id: 'new' }]);
+    const request = {
+      ...plain,
+      order_items: [{ ...plain.order_items[0]!, item_id: 'mine', sku: 'TH-10' }, plain.order_items[0]!],
+    };
+    expect(orderItems(request, () => 'new')).toStrictEqual([
+      { ...item, item_id: 'mine', sku: 'TH-10' },
+      { ...item, item_id: 'new' },
+    ]);
   });
 });
 
 describe('sessionCustomerKey', () => {
   it('is the token user, else the email, else a customer of the session itself', () => {
     expect(sessionCustomerKey({ ...plain, customer_email: 'Jane@Example.com' }, 's-1', 'tok-user')).toBe('tok-user');
-    expect(sessionCustomerKey({ ...plain, customer_email: ' Jane@Example.com ' }, 's-1', undefined)).toBe('jane@example.com');
+    expect(sessionCustomerKey({ ...plain, customer_email: ' Jane@Example.com ' }, 's-1', undefined)).toBe(
+      'jane@example.com',
+    );
     expect(sessionCustomerKey(plain, 's-1', undefined)).toBe('session:s-1');
     expect(sessionCustomerKey(plain, 's-2', undefined)).not.toBe(sessionCustomerKey(plain, 's-1', undefined));
   });

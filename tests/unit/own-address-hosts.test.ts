@@ -4,7 +4,12 @@ import { canonicalHost, ownAddressNamed, type SandboxAddress } from '../../src/s
 
 describe('canonicalHost', () => {
   it('writes IPv4 in dotted decimal and IPv6 compressed, without brackets', () => {
-    expect([canonicalHost('0x7f.1'), canonicalHost('0:0:0:0:0:0:0:1'), canonicalHost('[0:0:0:0:0:0:0:1]'), canonicalHost('Example.COM.')]).toEqual(['127.0.0.1', '::1', '::1', 'example.com']);
+    expect([
+      canonicalHost('0x7f.1'),
+      canonicalHost('0:0:0:0:0:0:0:1'),
+      canonicalHost('[0:0:0:0:0:0:0:1]'),
+      canonicalHost('Example.COM.'),
+    ]).toEqual(['127.0.0.1', '::1', '::1', 'example.com']);
   });
 
   it('lower-cases a host the URL parser refuses, and strips only brackets that enclose it', () => {

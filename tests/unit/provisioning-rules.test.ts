@@ -5,8 +5,13 @@ import { describe, expect, it } from 'vitest';
 import type { Card } from '../../src/sandbox/domain/cards.js';
 import { Refusal } from '../../src/sandbox/domain/errors.js';
 import {
-  completeByCustomer, customerKeyOf, decideByClinician, divergingSetupFields,
-  type CreatePaymentTokenRequest, type CustomerAnswers, type ProvisionRequest,
+  completeByCustomer,
+  customerKeyOf,
+  decideByClinician,
+  divergingSetupFields,
+  type CreatePaymentTokenRequest,
+  type CustomerAnswers,
+  type ProvisionRequest,
 } from '../../src/sandbox/domain/provisioning.js';
 import { thrown } from '../support/thrown.js';
 
@@ -15,13 +20,27 @@ const visa: Card = { brand: 'visa', last4: '4242', expires: '2029-12' };
 
 function provisionRequest(overrides: Partial<ProvisionRequest> = {}): ProvisionRequest {
   return {
-    id: 'pr-1', channel: 'dev', created_at: NOW, purpose: 'setup', status: 'awaiting_customer', customer_key: 'jane@example.com',
-    needs: ['survey', 'card'], success_url: 'https://shop.example/ok', failure_url: 'https://shop.example/ko', use_iframe: false,
+    id: 'pr-1',
+    channel: 'dev',
+    created_at: NOW,
+    purpose: 'setup',
+    status: 'awaiting_customer',
+    customer_key: 'jane@example.com',
+    needs: ['survey', 'card'],
+    success_url: 'https://shop.example/ok',
+    failure_url: 'https://shop.example/ko',
+    use_iframe: false,
     ...overrides,
   };
 }
 
-const answers = (overrides: Partial<CustomerAnswers> = {}): CustomerAnswers => ({ cancel: false, eligible: true, lmnSkus: [], letter: 'pending', ...overrides });
+const answers = (overrides: Partial<CustomerAnswers> = {}): CustomerAnswers => ({
+  cancel: false,
+  eligible: true,
+  lmnSkus: [],
+  letter: 'pending',
+  ...overrides,
+});
 
 describe('customerKeyOf', () => {
   it('keys a customer on the email, trimmed and lower-cased', () => {
@@ -36,7 +55,12 @@ describe('customerKeyOf', () => {
 });
 
 describe('divergingSetupFields', () => {
-  const setup: CreatePaymentTokenRequest = { success_url: 'https://shop.example/ok', failure_url: 'https://shop.example/ko', customer_email: 'Jane@Example.com', idempotency_key: 'k-1' };
+  const setup: CreatePaymentTokenRequest = {
+    success_url: 'https://shop.example/ok',
+    failure_url: 'https://shop.example/ko',
+    customer_email: 'Jane@Example.com',
+    idempotency_key: 'k-1',
+  };
 
   it('compares every field but the idempotency key', () => {
     expect(divergingSetupFields(setup, { ...setup, idempotency_key: 'k-2' })).toEqual([]);
@@ -50,7 +74,12 @@ describe('divergingSetupFields', () => {
   });
 
   it('names the diverging fields in alphabetical order', () => {
-    const retry: CreatePaymentTokenRequest = { success_url: 'https://shop.example/a', failure_url: 'https://shop.example/b', customer_email: 'john@example.com', idempotency_key: 'k-1' };
+    const retry: CreatePaymentTokenRequest = {
+      success_url: 'https://shop.example/a',
+      failure_url: 'https://shop.example/b',
+      customer_email: 'john@example.com',
+      idempotency_key: 'k-1',
+    };
     expect(divergingSetupFields(setup, retry)).toEqual(['customer_email', 'failure_url', 'success_url']);
   });
 });
@@ -67,22 +96,38 @@ describe('completeByCustomer', () => {
 
   it('rejects a setup whose survey finds the customer ineligible, whatever the page was asked for', () => {
     const request = provisionRequest({ needs: ['card'] });
-    expect(completeByCustomer(request, answers({ eligible: false, lmnSkus: ['CGM-1'] }), NOW)).toEqual({ letter: { status: 'rejected', skus: ['CGM-1'], expires_on: null } });
+    expect(completeByCustomer(request, answers({ eligible: false, lmnSkus: ['CGM-1'] }), NOW)).toEqual({
+      letter: { status: 'rejected', skus: ['CGM-1'], expires_on: null },
+    });
     expect(request.status).toBe('rejected');
   });
 
   it('does not survey a fix that only asks for a card: an ineligible answer changes nothing there', () => {
     const request = provisionRequest({ purpose: 'fix', needs: ['card'], payment_token: 'tok_1', skus: ['CGM-1'] });
-    expect(completeByCustomer(request, answers({ eligible: false, card: visa, lmnSkus: ['CGM-1'], letter: 'approved' }), NOW)).toEqual({ provision: { card: visa } });
+    expect(
+      completeByCustomer(
+        request,
+        answers({ eligible: false, card: visa, lmnSkus: ['CGM-1'], letter: 'approved' }),
+        NOW,
+      ),
+    ).toEqual({ provision: { card: visa } });
     expect(request.status).toBe('provisioned');
   });
 
-  it('leaves a pending letter without expiry and keeps the card for the clinician\'s approval', () => {
+  it("leaves a pending letter without expiry and keeps the card for the clinician's approval", () => {
     const request = provisionRequest();
-    expect(completeByCustomer(request, answers({ card: visa, lmnSkus: ['CGM-1'], letter: 'pending', lmnExpiresOn: '2026-06-30' }), NOW))
-      .toEqual({ letter: { status: 'pending', skus: ['CGM-1'], expires_on: null } });
+    expect(
+      completeByCustomer(
+        request,
+        answers({ card: visa, lmnSkus: ['CGM-1'], letter: 'pending', lmnExpiresOn: '2026-06-30' }),
+        NOW,
+      ),
+    ).toEqual({ letter: { status: 'pending', skus: ['CGM-1'], expires_on: null } });
     expect(request.status).toBe('awaiting_letter');
-    expect(decideByClinician(request, 'approve', NOW)).toEqual({ decided: { status: 'approved', expires_on: '2027-03-10' }, provision: { card: visa } });
+    expect(decideByClinician(request, 'approve', NOW)).toEqual({
+      decided: { status: 'approved', expires_on: '2027-03-10' },
+      provision: { card: visa },
+    });
     expect(request.status).toBe('provisioned');
     expect(request.card).toBeUndefined();
   });
@@ -106,11 +151,17 @@ describe('decideByClinician', () => {
     });
   });
 
-  it('refuses an expiry before the sandbox clock\'s date, and leaves the request awaiting its letter', () => {
+  it("refuses an expiry before the sandbox clock's date, and leaves the request awaiting its letter", () => {
     const request = provisionRequest({ status: 'awaiting_letter', needs: [] });
     const error = thrown(() => decideByClinician(request, 'approve', NOW, '2026-03-09'));
-    expect(error).toMatchObject({ code: 'InvalidRequest', message: expect.stringMatching(/lmn_expires_at 2026-03-09 is before the sandbox clock's date, 2026-03-10/) });
+    expect(error).toMatchObject({
+      code: 'InvalidRequest',
+      message: expect.stringMatching(/lmn_expires_at 2026-03-09 is before the sandbox clock's date, 2026-03-10/),
+    });
     expect(request.status).toBe('awaiting_letter');
-    expect(decideByClinician(request, 'approve', NOW, '2026-03-10')).toEqual({ decided: { status: 'approved', expires_on: '2026-03-10' }, provision: {} });
+    expect(decideByClinician(request, 'approve', NOW, '2026-03-10')).toEqual({
+      decided: { status: 'approved', expires_on: '2026-03-10' },
+      provision: {},
+    });
   });
 });

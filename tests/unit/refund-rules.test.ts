@@ -8,7 +8,12 @@ import { sessionItems } from '../../src/sandbox/domain/views.js';
 import { at, capturedSession, pendingSession } from '../support/domain-sessions.js';
 import { thrown } from '../support/thrown.js';
 
-const request = (amount: number, more: Partial<RefundRequest> = {}): RefundRequest => ({ amount, idempotency_key: `rk-${amount}`, reason: 'requested_by_customer' as RefundRequest['reason'], ...more });
+const request = (amount: number, more: Partial<RefundRequest> = {}): RefundRequest => ({
+  amount,
+  idempotency_key: `rk-${amount}`,
+  reason: 'requested_by_customer' as RefundRequest['reason'],
+  ...more,
+});
 const run = (session: Session, req: RefundRequest) => refund(session, req, at(5), () => 'r1');
 
 function refusal(go: () => unknown) {
@@ -18,26 +23,39 @@ function refusal(go: () => unknown) {
 
 describe('what a refund refuses', () => {
   it('a payment with nothing captured', () => {
-    expect(refusal(() => run(pendingSession(), request(100)))).toEqual({ code: 'NoSessionCaptures', message: 'Nothing has been captured on this payment yet.' });
+    expect(refusal(() => run(pendingSession(), request(100)))).toEqual({
+      code: 'NoSessionCaptures',
+      message: 'Nothing has been captured on this payment yet.',
+    });
   });
 
   it('a payment with a pending dispute', () => {
     const session = capturedSession();
     openDispute(session, { id: 'dp-1', now: at(3) });
-    expect(refusal(() => run(session, request(100)))).toEqual({ code: 'ChargeDisputed', message: 'A pending dispute blocks refunds until it is resolved.' });
+    expect(refusal(() => run(session, request(100)))).toEqual({
+      code: 'ChargeDisputed',
+      message: 'A pending dispute blocks refunds until it is resolved.',
+    });
   });
 
   it('an amount of 0 or less, or more than remains, naming what remains', () => {
     for (const amount of [0, -100, 7800, 1.5]) {
       expect(refusal(() => run(capturedSession(), request(amount)))).toEqual({
-        code: 'AmountInvalid', message: `amount must be greater than 0 and at most the remaining refundable amount, 7799; got ${amount}.`,
+        code: 'AmountInvalid',
+        message: `amount must be greater than 0 and at most the remaining refundable amount, 7799; got ${amount}.`,
       });
     }
   });
 
   it('item_details naming an item the payment does not have, by its position', () => {
-    expect(refusal(() => run(capturedSession(), request(100, { item_details: [{ item_id: 'line-1' }, { item_id: 'nope' }] })))).toEqual({
-      code: 'MissingField', message: 'item_details[1].item_id "nope" names no order item of this payment: give the item_id of one of its order_items.',
+    expect(
+      refusal(() =>
+        run(capturedSession(), request(100, { item_details: [{ item_id: 'line-1' }, { item_id: 'nope' }] })),
+      ),
+    ).toEqual({
+      code: 'MissingField',
+      message:
+        'item_details[1].item_id "nope" names no order item of this payment: give the item_id of one of its order_items.',
     });
   });
 
@@ -45,7 +63,8 @@ describe('what a refund refuses', () => {
     const session = capturedSession();
     const left = sessionItems(session)[0]!.total_refundable!;
     expect(refusal(() => run(session, request(left + 1, { item_details: [{ item_id: 'line-1' }] })))).toEqual({
-      code: 'AmountInvalid', message: `amount ${left + 1} is more than the items named in item_details have left to refund, ${left}.`,
+      code: 'AmountInvalid',
+      message: `amount ${left + 1} is more than the items named in item_details have left to refund, ${left}.`,
     });
   });
 });
@@ -54,7 +73,10 @@ describe('what a refund accepts', () => {
   it('exactly what the first named item has left, taken from it', () => {
     const session = capturedSession();
     const left = sessionItems(session)[0]!.total_refundable!;
-    expect(run(session, request(left, { item_details: [{ item_id: 'line-1' }] }))).toMatchObject({ refund_id: 'rf_r1', amount: left });
+    expect(run(session, request(left, { item_details: [{ item_id: 'line-1' }] }))).toMatchObject({
+      refund_id: 'rf_r1',
+      amount: left,
+    });
     expect(sessionItems(session)[0]!.total_refundable).toBe(0);
   });
 

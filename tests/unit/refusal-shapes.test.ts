@@ -34,7 +34,8 @@ describe('tokenListFilter', () => {
   });
 
   it('filters on everything the query gives', () => {
-    expect(tokenListFilter({ email: 'a@b', name: 'Jane', card_expires_before: '2027-01', lmn_expires_before: '2027-01-31' }))
-      .toEqual({ email: 'a@b', name: 'Jane', cardExpiresBefore: '2027-01', lmnExpiresBefore: '2027-01-31' });
+    expect(
+      tokenListFilter({ email: 'a@b', name: 'Jane', card_expires_before: '2027-01', lmn_expires_before: '2027-01-31' }),
+    ).toEqual({ email: 'a@b', name: 'Jane', cardExpiresBefore: '2027-01', lmnExpiresBefore: '2027-01-31' });
   });
 });

@@ -29,12 +29,20 @@ describe('excerptCollector', () => {
   it('labels as truncated a body of exactly EXCERPT_CHARACTERS characters followed by a cut one', () => {
     const collector = excerptCollector();
     collector.add(bytes('a'.repeat(EXCERPT_CHARACTERS), HALF_OF_EURO));
-    expect(collector.result(true)).toEqual({ text: 'a'.repeat(EXCERPT_CHARACTERS), truncated: true, body_bytes: EXCERPT_CHARACTERS + 2 });
+    expect(collector.result(true)).toEqual({
+      text: 'a'.repeat(EXCERPT_CHARACTERS),
+      truncated: true,
+      body_bytes: EXCERPT_CHARACTERS + 2,
+    });
   });
 
   it('keeps a body of exactly EXCERPT_CHARACTERS characters whole', () => {
     const collector = excerptCollector();
     collector.add(bytes('a'.repeat(EXCERPT_CHARACTERS)));
-    expect(collector.result(true)).toEqual({ text: 'a'.repeat(EXCERPT_CHARACTERS), truncated: false, body_bytes: EXCERPT_CHARACTERS });
+    expect(collector.result(true)).toEqual({
+      text: 'a'.repeat(EXCERPT_CHARACTERS),
+      truncated: false,
+      body_bytes: EXCERPT_CHARACTERS,
+    });
   });
 });

@@ -13,7 +13,9 @@ describe('where npm run test:lts installs the other Node', () => {
     expect(runtimesDir({ XDG_CACHE_HOME: '/var/cache/dev' }, '/home/dev')).toBe(
       '/var/cache/dev/hsa-fsa-checkout-contract/runtimes',
     );
-    expect(runtimesDir({ XDG_CACHE_HOME: 'cache' }, '/home/dev')).toBe('/home/dev/.cache/hsa-fsa-checkout-contract/runtimes');
+    expect(runtimesDir({ XDG_CACHE_HOME: 'cache' }, '/home/dev')).toBe(
+      '/home/dev/.cache/hsa-fsa-checkout-contract/runtimes',
+    );
   });
 
   it('is RUNTIMES_CACHE_DIR when it is set, resolved from the working folder', () => {

@@ -18,17 +18,25 @@ import { sessionColumns } from '../../src/sandbox/store/session-columns.js';
 import { sessionRequest } from '../../testkit/sandbox.js';
 
 let n = 0;
-const session = (email: string, channel = 'dev'): Session => newSession({
-  id: `00000000-0000-4000-8000-${String(n++).padStart(12, '0')}`, channel, request: sessionRequest({ customer_email: email }) as CreateSessionRequest,
-  now: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(), newId: () => `item${n}-${Math.random()}`,
-});
+const session = (email: string, channel = 'dev'): Session =>
+  newSession({
+    id: `00000000-0000-4000-8000-${String(n++).padStart(12, '0')}`,
+    channel,
+    request: sessionRequest({ customer_email: email }) as CreateSessionRequest,
+    now: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
+    newId: () => `item${n}-${Math.random()}`,
+  });
 const search = (store: ReturnType<typeof createStore>, needle: string, channel = 'dev') =>
-  store.sessions.list(channel, sessionListFilter({ search: needle }), { offset: 0, limit: 30 }).sessions.map((s) => s.customer_email);
+  store.sessions
+    .list(channel, sessionListFilter({ search: needle }), { offset: 0, limit: 30 })
+    .sessions.map((s) => s.customer_email);
 const pending = (db: Db) => db.prepare('SELECT COUNT(*) FROM session_search_pending').pluck().get() as number;
 const indexed = (db: Db) => db.prepare('SELECT COUNT(*) FROM session_search').pluck().get() as number;
 
 const dirs: string[] = [];
-afterEach(() => { for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true }); });
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('the trigram index of sessions', () => {
   it('queues a created session, which a search finds before it is indexed, and after', () => {
@@ -97,10 +105,16 @@ describe('the trigram index of sessions', () => {
     const store = createStore(db);
     let failing = true;
     let attempts = 0;
-    const failingStore = { ...store, sessions: { ...store.sessions, indexPendingSearches: () => {
-      attempts++;
-      if (failing) throw new Error('database or disk is full');
-    } } } as typeof store;
+    const failingStore = {
+      ...store,
+      sessions: {
+        ...store.sessions,
+        indexPendingSearches: () => {
+          attempts++;
+          if (failing) throw new Error('database or disk is full');
+        },
+      },
+    } as typeof store;
     const warnings: string[] = [];
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const maintenance = startMaintenance(db, failingStore, { intervalMs: 2, warn: (line) => warnings.push(line) });
@@ -115,7 +129,9 @@ describe('the trigram index of sessions', () => {
       // Failing again after a success: said again, once.
       failing = true;
       vi.advanceTimersByTime(4);
-      expect(warnings).toEqual(Array(2).fill('Maintenance of the database failed, and is retried: database or disk is full'));
+      expect(warnings).toEqual(
+        Array(2).fill('Maintenance of the database failed, and is retried: database or disk is full'),
+      );
     } finally {
       maintenance.stop();
       vi.useRealTimers();
@@ -127,17 +143,27 @@ describe('the trigram index of sessions', () => {
     dirs.push(dir);
     const file = path.join(dir, 'new.db');
     openDatabase(file).close();
-    expect(() => openDatabase(file, MIGRATIONS.filter((m) => m.version <= 9))).toThrow(`written by a newer sandbox (schema ${Math.max(...MIGRATIONS.map((m) => m.version))}; this one knows 9)`);
+    expect(() =>
+      openDatabase(
+        file,
+        MIGRATIONS.filter((m) => m.version <= 9),
+      ),
+    ).toThrow(`written by a newer sandbox (schema ${Math.max(...MIGRATIONS.map((m) => m.version))}; this one knows 9)`);
   });
 
   it('keeps the index of a database of schema 9, and queues only what comes after', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'search-index-'));
     dirs.push(dir);
     const file = path.join(dir, 'old.db');
-    const old = openDatabase(file, MIGRATIONS.filter((m) => m.version <= 9));
+    const old = openDatabase(
+      file,
+      MIGRATIONS.filter((m) => m.version <= 9),
+    );
     // The store of schema 9 inserted like this; its trigger indexed the row at once.
-    old.prepare(`INSERT INTO payment_sessions (seq, id, channel, created_at, idempotency_key, kind, status, captured_at, email_search, name_search, payment_token, document)
-      VALUES (1, @id, @channel, @created_at, @idempotency_key, @kind, @status, @captured_at, @email_search, @name_search, @payment_token, @document)`).run(sessionColumns(session('sarah.jane@example.com')));
+    old
+      .prepare(`INSERT INTO payment_sessions (seq, id, channel, created_at, idempotency_key, kind, status, captured_at, email_search, name_search, payment_token, document)
+      VALUES (1, @id, @channel, @created_at, @idempotency_key, @kind, @status, @captured_at, @email_search, @name_search, @payment_token, @document)`)
+      .run(sessionColumns(session('sarah.jane@example.com')));
     expect(indexed(old)).toBe(1);
     old.close();
     const db = openDatabase(file);

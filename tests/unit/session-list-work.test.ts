@@ -6,7 +6,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { newSession } from '../../src/sandbox/domain/create-session.js';
 import { sessionListFilter, type ListQuery } from '../../src/sandbox/domain/listing.js';
-import { MAX_SEARCH_MATCHES, MAX_SHORT_SEARCH_ROWS, MAX_UNINDEXED_SESSIONS } from '../../src/sandbox/domain/search-bounds.js';
+import {
+  MAX_SEARCH_MATCHES,
+  MAX_SHORT_SEARCH_ROWS,
+  MAX_UNINDEXED_SESSIONS,
+} from '../../src/sandbox/domain/search-bounds.js';
 import type { CreateSessionRequest, Session } from '../../src/sandbox/domain/types.js';
 import { createStore, openDatabase, type Store } from '../../src/sandbox/store/index.js';
 import { sessionSearch } from '../../src/sandbox/store/session-search.js';
@@ -20,7 +24,13 @@ let n = 0;
 function session(email: string, fields: Partial<Session> = {}): Session {
   n++;
   const request = sessionRequest({ customer_email: email }) as CreateSessionRequest;
-  const created = newSession({ id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, channel: 'dev', request, now: '2026-01-01T00:00:00.000Z', newId: () => `item${n}` });
+  const created = newSession({
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    channel: 'dev',
+    request,
+    now: '2026-01-01T00:00:00.000Z',
+    newId: () => `item${n}`,
+  });
   return { ...created, ...fields };
 }
 
@@ -34,12 +44,19 @@ function insertMany(store: Store, count: number, email = (i: number) => `b${i}@s
 function sixSessions() {
   const db = openDatabase(':memory:');
   const store = createStore(db);
-  for (let i = 0; i < 6; i++) store.sessions.insert(session(`p${i}@example.com`, { status: i % 2 ? 'captured' : 'pending', ...(i < 2 ? { payment_token: 'ptok_1' } : {}) }));
+  for (let i = 0; i < 6; i++)
+    store.sessions.insert(
+      session(`p${i}@example.com`, {
+        status: i % 2 ? 'captured' : 'pending',
+        ...(i < 2 ? { payment_token: 'ptok_1' } : {}),
+      }),
+    );
   store.sessions.indexPendingSearches();
   return { db, store };
 }
 
-const list = (store: Store, query: ListQuery, offset = 0, limit = 30) => store.sessions.list('dev', sessionListFilter(query), { offset, limit });
+const list = (store: Store, query: ListQuery, offset = 0, limit = 30) =>
+  store.sessions.list('dev', sessionListFilter(query), { offset, limit });
 const emailsOf = (listed: { sessions: Session[] }) => listed.sessions.map((s) => s.customer_email);
 
 describe('the statements a session list runs', () => {
@@ -47,7 +64,10 @@ describe('the statements a session list runs', () => {
     const { db, store } = sixSessions();
     let listed!: ReturnType<typeof list>;
     const run = statementsRun(db, () => (listed = list(store, {}, 1, 2)));
-    expect({ count: listed.count, emails: emailsOf(listed) }).toEqual({ count: 6, emails: ['p4@example.com', 'p3@example.com'] });
+    expect({ count: listed.count, emails: emailsOf(listed) }).toEqual({
+      count: 6,
+      emails: ['p4@example.com', 'p3@example.com'],
+    });
     const reads = run.filter((s) => s.sql.includes('payment_sessions'));
     expect(reads.map((s) => s.sql)).not.toContainEqual(expect.stringContaining('COUNT('));
     expect(reads).toHaveLength(1);
@@ -60,11 +80,16 @@ describe('the statements a session list runs', () => {
     const { db, store } = sixSessions();
     let listed!: ReturnType<typeof list>;
     const run = statementsRun(db, () => (listed = list(store, { status: ['captured'] })));
-    expect({ count: listed.count, emails: emailsOf(listed) }).toEqual({ count: 3, emails: ['p5@example.com', 'p3@example.com', 'p1@example.com'] });
+    expect({ count: listed.count, emails: emailsOf(listed) }).toEqual({
+      count: 3,
+      emails: ['p5@example.com', 'p3@example.com', 'p1@example.com'],
+    });
     const reads = run.filter((s) => s.sql.includes('payment_sessions'));
     expect(reads.map((s) => s.sql)).not.toContainEqual(expect.stringContaining('COUNT('));
     expect(reads).toHaveLength(1);
-    expect(planOf(db, reads[0]!)).toContain('INDEX payment_sessions_channel_status_kind (channel=? AND status=? AND kind=?)');
+    expect(planOf(db, reads[0]!)).toContain(
+      'INDEX payment_sessions_channel_status_kind (channel=? AND status=? AND kind=?)',
+    );
   });
 
   it('searched alone: the matches are read as they are, with no statement filtering them again', () => {
@@ -89,12 +114,18 @@ describe('the statements a session list runs', () => {
 
   it('searched beside a payment token or a time range: only the matches that hold them', () => {
     const { store } = sixSessions();
-    expect(emailsOf(list(store, { search: 'example.com', payment_token: 'ptok_1' }))).toEqual(['p1@example.com', 'p0@example.com']);
-    expect(list(store, { search: 'example.com', created_on_start: '2027-01-01T00:00:00Z' })).toEqual({ sessions: [], count: 0 });
+    expect(emailsOf(list(store, { search: 'example.com', payment_token: 'ptok_1' }))).toEqual([
+      'p1@example.com',
+      'p0@example.com',
+    ]);
+    expect(list(store, { search: 'example.com', created_on_start: '2027-01-01T00:00:00Z' })).toEqual({
+      sessions: [],
+      count: 0,
+    });
   });
 });
 
-describe('a search\'s matches', () => {
+describe("a search's matches", () => {
   it('come newest first, so that the first page holds the newest', () => {
     const { db, store } = sixSessions();
     const seqs = sessionSearch(db).matches('dev', 'example.com', 'example.com').seqs;

@@ -8,7 +8,12 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { newSession } from '../../src/sandbox/domain/create-session.js';
 import { sessionListFilter, type ListQuery } from '../../src/sandbox/domain/listing.js';
-import { MAX_SEARCH_LENGTH, MAX_SEARCH_MATCHES, MAX_SHORT_SEARCH_ROWS, MAX_UNINDEXED_SESSIONS } from '../../src/sandbox/domain/search-bounds.js';
+import {
+  MAX_SEARCH_LENGTH,
+  MAX_SEARCH_MATCHES,
+  MAX_SHORT_SEARCH_ROWS,
+  MAX_UNINDEXED_SESSIONS,
+} from '../../src/sandbox/domain/search-bounds.js';
 import type { CreateSessionRequest, Session } from '../../src/sandbox/domain/types.js';
 import { openDatabase, type Db } from '../../src/sandbox/store/database.js';
 import { createStore, type Store } from '../../src/sandbox/store/index.js';
@@ -24,11 +29,22 @@ let n = 0;
 function session(channel: string, email: string, name = 'Jane Doe'): Session {
   n++;
   const request = sessionRequest({ customer_email: email, customer_name: name }) as CreateSessionRequest;
-  return newSession({ id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, channel, request, now: new Date(Date.UTC(2026, 0, 1, 0, 0, n % 50_000)).toISOString(), newId: () => `item${n}` });
+  return newSession({
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    channel,
+    request,
+    now: new Date(Date.UTC(2026, 0, 1, 0, 0, n % 50_000)).toISOString(),
+    newId: () => `item${n}`,
+  });
 }
 
 /** `count` sessions of `channel`, written in one transaction, queued for the index (not indexed). */
-function insertMany(store: Store, channel: string, count: number, email = (i: number) => `buyer${i}@example.com`): void {
+function insertMany(
+  store: Store,
+  channel: string,
+  count: number,
+  email = (i: number) => `buyer${i}@example.com`,
+): void {
   store.transaction(() => {
     for (let i = 0; i < count; i++) store.sessions.insert(session(channel, email(i), `Buyer ${i}`));
   });
@@ -36,10 +52,11 @@ function insertMany(store: Store, channel: string, count: number, email = (i: nu
 
 const list = (store: Store, channel: string, query: ListQuery, offset = 0, limit = 30) =>
   store.sessions.list(channel, sessionListFilter(query), { offset, limit });
-const emails = (store: Store, channel: string, query: ListQuery) => list(store, channel, query).sessions.map((s) => s.customer_email);
+const emails = (store: Store, channel: string, query: ListQuery) =>
+  list(store, channel, query).sessions.map((s) => s.customer_email);
 
 describe('a search in one channel', () => {
-  it('reads none of another channel\'s sessions: an empty channel answers empty, at no cost', () => {
+  it("reads none of another channel's sessions: an empty channel answers empty, at no cost", () => {
     const db = openDatabase(':memory:');
     const store = createStore(db);
     insertMany(store, 'dev', 400);
@@ -63,20 +80,29 @@ describe('a search in one channel', () => {
     expect(search.matches('dev', 'example', 'example')).toMatchObject({ indexedRead: 440, queuedRead: 0 });
   });
 
-  it('asks the index for the channel\'s own rowid range, in the index\'s order, and looks each queued session up by its seq', () => {
+  it("asks the index for the channel's own rowid range, in the index's order, and looks each queued session up by its seq", () => {
     const db = openDatabase(':memory:');
     const spy = vi.spyOn(db, 'prepare');
     sessionSearch(db);
     const plan = (sql: string) => {
-      const params = Object.fromEntries([...sql.matchAll(/@(\w+)/g)].map(([, name]) => [name, /first|last/.test(name!) ? 1n : name === 'limit' ? 1 : '"x"']));
-      return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as Array<{ detail: string }>).map((row) => row.detail).join('\n');
+      const params = Object.fromEntries(
+        [...sql.matchAll(/@(\w+)/g)].map(([, name]) => [
+          name,
+          /first|last/.test(name!) ? 1n : name === 'limit' ? 1 : '"x"',
+        ]),
+      );
+      return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as Array<{ detail: string }>)
+        .map((row) => row.detail)
+        .join('\n');
     };
     const statements = spy.mock.calls.map(([sql]) => sql);
     const indexed = plan(statements.find((sql) => sql.includes('MATCH'))!);
     // FTS5 takes the MATCH and both rowid bounds itself (M…><), and delivers its rows in order: no sort.
     expect(indexed).toMatch(/^SCAN session_search VIRTUAL TABLE INDEX \d+:M\d*><$/);
     const queued = plan(statements.find((sql) => sql.includes('session_search_pending'))!);
-    expect(queued).toContain('SEARCH session_search_pending USING COVERING INDEX session_search_pending_channel (channel=?)');
+    expect(queued).toContain(
+      'SEARCH session_search_pending USING COVERING INDEX session_search_pending_channel (channel=?)',
+    );
     expect(queued).toContain('SEARCH s USING COVERING INDEX payment_sessions_channel_seq (channel=? AND seq=?)');
     expect(`${indexed}\n${queued}`).not.toMatch(/TEMP B-TREE|AUTOMATIC/);
   });
@@ -114,15 +140,27 @@ describe('a search in one channel', () => {
     const store = createStore(openDatabase(':memory:'));
     for (let i = 0; i < 12; i++) {
       const created = session('dev', `p${i}@example.com`);
-      store.sessions.insert({ ...created, kind: i % 2 ? 'authorization' : 'one_time_payment', status: i % 3 ? 'captured' : 'pending' });
+      store.sessions.insert({
+        ...created,
+        kind: i % 2 ? 'authorization' : 'one_time_payment',
+        status: i % 3 ? 'captured' : 'pending',
+      });
       if (i === 5) store.sessions.indexPendingSearches();
     }
     store.sessions.insert(session('dev', 'someone@else.org'));
     const all = emails(store, 'dev', { search: '@example' });
     expect(all).toEqual(Array.from({ length: 12 }, (_, i) => `p${11 - i}@example.com`));
-    expect(emails(store, 'dev', { search: '@example', kind: ['authorization'], filter_pending: true })).toEqual(['p11@example.com', 'p7@example.com', 'p5@example.com', 'p1@example.com']);
+    expect(emails(store, 'dev', { search: '@example', kind: ['authorization'], filter_pending: true })).toEqual([
+      'p11@example.com',
+      'p7@example.com',
+      'p5@example.com',
+      'p1@example.com',
+    ]);
     const second = list(store, 'dev', { search: '@example' }, 5, 5);
-    expect({ count: second.count, page: second.sessions.map((s) => s.customer_email) }).toEqual({ count: 12, page: all.slice(5, 10) });
+    expect({ count: second.count, page: second.sessions.map((s) => s.customer_email) }).toEqual({
+      count: 12,
+      page: all.slice(5, 10),
+    });
     expect(list(store, 'dev', { search: '@example' }, 20, 5)).toEqual({ sessions: [], count: 12 });
   });
 });
@@ -140,7 +178,9 @@ describe('the bounds of a search', () => {
       message: `search "EXAMPLE.com" matches more than ${MAX_SEARCH_MATCHES} sessions, the most the sandbox counts for one search: search for something longer or more specific.`,
     });
     // Filters do not lift it: the matches are read before the filters test them.
-    expect(refusalOf(() => list(store, 'dev', { search: 'example.com', status: ['captured'] })).code).toBe('InvalidRequestParameter');
+    expect(refusalOf(() => list(store, 'dev', { search: 'example.com', status: ['captured'] })).code).toBe(
+      'InvalidRequestParameter',
+    );
     store.sessions.indexPendingSearches();
     expect(refusalOf(() => list(store, 'dev', { search: 'example.com' })).code).toBe('InvalidRequestParameter');
     // A narrower search, and another channel, are answered as before.
@@ -163,7 +203,9 @@ describe('the bounds of a search', () => {
       code: 'InvalidRequestParameter',
       message: `search "b7" is shorter than 3 characters, so it reads every session of the channel one by one, and the sandbox does so for at most ${MAX_SHORT_SEARCH_ROWS} sessions: search for 3 characters or more, or filter by status or kind first.`,
     });
-    expect(refusalOf(() => list(store, 'dev', { search: 'b7@\u0000' })).message).toMatch(/^search "b7@\\u0000" holds a NUL character, so it reads every session/);
+    expect(refusalOf(() => list(store, 'dev', { search: 'b7@\u0000' })).message).toMatch(
+      /^search "b7@\\u0000" holds a NUL character, so it reads every session/,
+    );
     // Filtered by status, the channel holds few enough: the short search is answered.
     const one = { ...session('dev', 'zz@shop.test'), status: 'captured' as const };
     store.sessions.insert(one);
@@ -182,20 +224,34 @@ describe('the bounds of a search', () => {
 
 describe('a database of schema 11', () => {
   const dirs: string[] = [];
-  afterEach(() => { for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true }); });
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
 
   it('is indexed again, each channel in its own range, with nothing left queued', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'session-search-'));
     dirs.push(dir);
     const file = path.join(dir, 'old.db');
-    const old = openDatabase(file, MIGRATIONS.filter((m) => m.version <= 11));
-    const insert = old.prepare(`INSERT INTO payment_sessions (seq, id, channel, created_at, idempotency_key, kind, status, captured_at, email_search, name_search, payment_token, document)
+    const old = openDatabase(
+      file,
+      MIGRATIONS.filter((m) => m.version <= 11),
+    );
+    const insert =
+      old.prepare(`INSERT INTO payment_sessions (seq, id, channel, created_at, idempotency_key, kind, status, captured_at, email_search, name_search, payment_token, document)
       VALUES (@seq, @id, @channel, @created_at, @idempotency_key, @kind, @status, @captured_at, @email_search, @name_search, @payment_token, @document)`);
     const write = (seq: number, created: Session) => insert.run({ ...sessionColumns(created), seq });
     write(1, session('dev', 'amelia@example.com'));
     write(2, session('other', 'ood@example.com'));
-    old.prepare("INSERT INTO session_search (rowid, id, email, name) SELECT rowid, id, email_search, name_search FROM payment_sessions WHERE seq <= 2").run();
-    old.prepare('DELETE FROM session_search_pending WHERE session_rowid IN (SELECT rowid FROM payment_sessions WHERE seq <= 2)').run();
+    old
+      .prepare(
+        'INSERT INTO session_search (rowid, id, email, name) SELECT rowid, id, email_search, name_search FROM payment_sessions WHERE seq <= 2',
+      )
+      .run();
+    old
+      .prepare(
+        'DELETE FROM session_search_pending WHERE session_rowid IN (SELECT rowid FROM payment_sessions WHERE seq <= 2)',
+      )
+      .run();
     write(3, session('dev', 'rory@example.com')); // queued under schema 11
     old.close();
 
@@ -203,9 +259,15 @@ describe('a database of schema 11', () => {
     const store = createStore(db);
     expect(db.prepare('SELECT COUNT(*) FROM session_search_pending').pluck().get()).toBe(0);
     // Each entry's rowid is its channel's number, shifted, plus the session's seq.
-    const entries = db.prepare(`SELECT c.channel, e.rowid & ${2 ** 40 - 1} AS seq FROM session_search e
-      JOIN search_channels c ON c.number = e.rowid >> 40 ORDER BY e.rowid`).all();
-    expect(entries).toEqual([{ channel: 'dev', seq: 1 }, { channel: 'dev', seq: 3 }, { channel: 'other', seq: 2 }]);
+    const entries = db
+      .prepare(`SELECT c.channel, e.rowid & ${2 ** 40 - 1} AS seq FROM session_search e
+      JOIN search_channels c ON c.number = e.rowid >> 40 ORDER BY e.rowid`)
+      .all();
+    expect(entries).toEqual([
+      { channel: 'dev', seq: 1 },
+      { channel: 'dev', seq: 3 },
+      { channel: 'other', seq: 2 },
+    ]);
     expect(emails(store, 'dev', { search: 'example.com' })).toEqual(['rory@example.com', 'amelia@example.com']);
     expect(emails(store, 'other', { search: 'example.com' })).toEqual(['ood@example.com']);
     db.close();
@@ -214,15 +276,21 @@ describe('a database of schema 11', () => {
 
 describe('a database of schema 14', () => {
   const dirs: string[] = [];
-  afterEach(() => { for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true }); });
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
 
   it('gives every customer a business id, on its tokens and its sessions, and search matches it', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'session-search-'));
     dirs.push(dir);
     const file = path.join(dir, 'old.db');
-    const old = openDatabase(file, MIGRATIONS.filter((m) => m.version <= 14));
+    const old = openDatabase(
+      file,
+      MIGRATIONS.filter((m) => m.version <= 14),
+    );
     // The store of schema 14 wrote sessions and tokens like this: no customer, no business id.
-    const insert = old.prepare(`INSERT INTO payment_sessions (seq, id, channel, created_at, idempotency_key, kind, status, captured_at, email_search, name_search, payment_token, document, list_view, list_view_version)
+    const insert =
+      old.prepare(`INSERT INTO payment_sessions (seq, id, channel, created_at, idempotency_key, kind, status, captured_at, email_search, name_search, payment_token, document, list_view, list_view_version)
       VALUES (@seq, @id, @channel, @created_at, @idempotency_key, @kind, @status, @captured_at, @email_search, @name_search, @payment_token, @document, @list_view, 1)`);
     let seq = 0;
     const write = (created: Session) => {
@@ -230,13 +298,24 @@ describe('a database of schema 14', () => {
       return created.id;
     };
     // A token of a setup that named no email: its customer is the request, not any email.
-    old.prepare(`INSERT INTO payment_tokens (token, channel, session_id, status, next_action, created_at, customer_key, seq)
-      VALUES ('ptok_old', 'dev', NULL, 'active', NULL, '2026-01-01T00:00:00.000Z', 'request:1234', 1)`).run();
+    old
+      .prepare(`INSERT INTO payment_tokens (token, channel, session_id, status, next_action, created_at, customer_key, seq)
+      VALUES ('ptok_old', 'dev', NULL, 'active', NULL, '2026-01-01T00:00:00.000Z', 'request:1234', 1)`)
+      .run();
     const amelia = write(session('dev', 'amelia@example.com'));
     const ameliaAgain = write(session('dev', 'AMELIA@example.com'));
     const ameliaElsewhere = write(session('other', 'amelia@example.com'));
-    const anonymous = write({ ...session('dev', 'x@example.com'), customer_email: undefined, customer_name: undefined });
-    const charged = write({ ...session('dev', 'x@example.com'), customer_email: undefined, customer_name: undefined, payment_token: 'ptok_old' });
+    const anonymous = write({
+      ...session('dev', 'x@example.com'),
+      customer_email: undefined,
+      customer_name: undefined,
+    });
+    const charged = write({
+      ...session('dev', 'x@example.com'),
+      customer_email: undefined,
+      customer_name: undefined,
+      payment_token: 'ptok_old',
+    });
     old.close();
 
     const db = openDatabase(file);
@@ -246,12 +325,20 @@ describe('a database of schema 14', () => {
     expect(tokenUser).toMatch(/^[0-9a-f-]{36}$/);
     expect(userOf('dev', charged)).toBe(tokenUser);
     expect(userOf('dev', ameliaAgain)).toBe(userOf('dev', amelia));
-    expect(new Set([userOf('dev', amelia), userOf('other', ameliaElsewhere), userOf('dev', anonymous), tokenUser]).size).toBe(4);
+    expect(
+      new Set([userOf('dev', amelia), userOf('other', ameliaElsewhere), userOf('dev', anonymous), tokenUser]).size,
+    ).toBe(4);
     expect(db.prepare('SELECT COUNT(*) FROM payment_sessions WHERE user_business_id IS NULL').pluck().get()).toBe(0);
     // The stored list items carry it, and the rebuilt index (nothing left queued) finds it.
     expect(db.prepare('SELECT COUNT(*) FROM session_search_pending').pluck().get()).toBe(0);
-    const views = store.sessions.listViews('dev', sessionListFilter({ search: userOf('dev', amelia) }), { offset: 0, limit: 30 });
-    expect(views.views.map((view) => JSON.parse(view).user_business_id)).toEqual([userOf('dev', amelia), userOf('dev', amelia)]);
+    const views = store.sessions.listViews('dev', sessionListFilter({ search: userOf('dev', amelia) }), {
+      offset: 0,
+      limit: 30,
+    });
+    expect(views.views.map((view) => JSON.parse(view).user_business_id)).toEqual([
+      userOf('dev', amelia),
+      userOf('dev', amelia),
+    ]);
     expect(list(store, 'dev', { search: tokenUser!.slice(0, 13) }).sessions.map((s) => s.id)).toEqual([charged]);
     // A customer seen again after the upgrade keeps its id.
     expect(store.customers.businessIdOf('dev', 'amelia@example.com', () => 'minted')).toBe(userOf('dev', amelia));

@@ -5,7 +5,10 @@ import { upgradeSession } from '../../src/sandbox/domain/session-shape.js';
 
 const customer = (document: Record<string, unknown>) => {
   const session = upgradeSession(document) as unknown as Record<string, unknown>;
-  return { email: 'customer_email' in session ? session.customer_email : 'absent', name: 'customer_name' in session ? session.customer_name : 'absent' };
+  return {
+    email: 'customer_email' in session ? session.customer_email : 'absent',
+    name: 'customer_name' in session ? session.customer_name : 'absent',
+  };
 };
 
 const request = { customer_email: 'req@example.com', customer_name: 'Req Name' };
@@ -16,7 +19,10 @@ describe('the customer of an upgraded shape-1 document', () => {
   });
 
   it('keeps the customer the document has over the request', () => {
-    expect(customer({ request, customer_email: 'doc@example.com', customer_name: 'Doc Name' })).toEqual({ email: 'doc@example.com', name: 'Doc Name' });
+    expect(customer({ request, customer_email: 'doc@example.com', customer_name: 'Doc Name' })).toEqual({
+      email: 'doc@example.com',
+      name: 'Doc Name',
+    });
   });
 
   it('takes none from the request of a charge with a payment token', () => {

@@ -8,7 +8,14 @@ import { openDispute, resolveDispute } from '../../src/sandbox/domain/disputes.j
 import { refund } from '../../src/sandbox/domain/refunds.js';
 import { capture, completeCheckout, HOLD_VALIDITY_MS, review } from '../../src/sandbox/domain/sessions.js';
 import type { CreateSessionRequest, Session } from '../../src/sandbox/domain/types.js';
-import { amountFields, hasDefaultListFlags, sessionItems, statusSummary, toDetail, toListItem } from '../../src/sandbox/domain/views.js';
+import {
+  amountFields,
+  hasDefaultListFlags,
+  sessionItems,
+  statusSummary,
+  toDetail,
+  toListItem,
+} from '../../src/sandbox/domain/views.js';
 import { noCharges, sessionRequest } from '../../testkit/sandbox.js';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 2, 1, 12, minute)).toISOString();
@@ -16,7 +23,14 @@ const SESSION_ID = 'c0ffee00-1111-4222-8333-444455556666';
 
 function pendingSession(overrides: Record<string, unknown> = {}, fields: { userBusinessId?: string } = {}): Session {
   let n = 0;
-  return newSession({ id: SESSION_ID, channel: 'dev', request: sessionRequest(overrides) as CreateSessionRequest, now: at(0), newId: () => `item${++n}`, ...fields });
+  return newSession({
+    id: SESSION_ID,
+    channel: 'dev',
+    request: sessionRequest(overrides) as CreateSessionRequest,
+    now: at(0),
+    newId: () => `item${++n}`,
+    ...fields,
+  });
 }
 
 function capturedOneTime(overrides: Record<string, unknown> = {}): Session {
@@ -36,19 +50,36 @@ function authorized(overrides: Record<string, unknown> = {}): Session {
 const freeTrial = {
   total_amount: 0,
   amount_details: noCharges,
-  order_items: [{ name: 'Trial kit', sku: 'TRIAL-1', item_id: 'trial', quantity: 1, price: 500, amount_details: { total_additional_charges: 0, total_discounts: -500 } }],
+  order_items: [
+    {
+      name: 'Trial kit',
+      sku: 'TRIAL-1',
+      item_id: 'trial',
+      quantity: 1,
+      price: 500,
+      amount_details: { total_additional_charges: 0, total_discounts: -500 },
+    },
+  ],
 };
 
 describe('status_summary', () => {
   it('a captured free trial is Captured: nothing was refunded or lost, though nothing is left to refund', () => {
     const session = capturedOneTime(freeTrial);
-    expect({ status: session.status, capture_amount: session.capture_amount }).toEqual({ status: 'captured', capture_amount: 0 });
+    expect({ status: session.status, capture_amount: session.capture_amount }).toEqual({
+      status: 'captured',
+      capture_amount: 0,
+    });
     expect(statusSummary(session)).toBe('Captured');
   });
 
   // sessionRequest() captures 7799.
   const refunded = (session: Session, amount: number) => {
-    refund(session, { amount, idempotency_key: `rf-${amount}`, reason: 'customer_request' }, at(3), () => `rf${amount}`);
+    refund(
+      session,
+      { amount, idempotency_key: `rf-${amount}`, reason: 'customer_request' },
+      at(3),
+      () => `rf${amount}`,
+    );
     return session;
   };
   const disputed = (session: Session, outcome: 'won' | 'lost' | 'accepted' | undefined, amount?: number) => {
@@ -63,7 +94,11 @@ describe('status_summary', () => {
     ['a chargeback accepted on the whole amount, no refund', 'Disputed', (s: Session) => disputed(s, 'accepted')],
     ['a dispute lost on part, beside a refund', 'Disputed', (s: Session) => disputed(refunded(s, 799), 'lost', 1000)],
     ['a dispute won', 'Captured', (s: Session) => disputed(s, 'won')],
-    ['a dispute won, beside a partial refund', 'Partially Refunded', (s: Session) => disputed(refunded(s, 799), 'won', 1000)],
+    [
+      'a dispute won, beside a partial refund',
+      'Partially Refunded',
+      (s: Session) => disputed(refunded(s, 799), 'won', 1000),
+    ],
     ['refunds of the whole amount', 'Refunded', (s: Session) => refunded(s, 7799)],
     ['a partial refund', 'Partially Refunded', (s: Session) => refunded(s, 1)],
   ] as const)('a captured session with %s is %s', (_name, expected, change) => {
@@ -74,7 +109,15 @@ describe('status_summary', () => {
 describe('the order items of a captured session', () => {
   it('an item whose discount takes its whole price has no unit to refund', () => {
     const [item] = sessionItems(capturedOneTime(freeTrial));
-    expect(item).toStrictEqual({ item_id: 'trial', name: 'Trial kit', sku: 'TRIAL-1', price: 500, quantity: 1, total_refundable: 0, quantity_refundable: 0 });
+    expect(item).toStrictEqual({
+      item_id: 'trial',
+      name: 'Trial kit',
+      sku: 'TRIAL-1',
+      price: 500,
+      quantity: 1,
+      total_refundable: 0,
+      quantity_refundable: 0,
+    });
   });
 
   it('an item whose discounts exceed its price captured nothing, so has no unit to refund', () => {
@@ -82,16 +125,33 @@ describe('the order items of a captured session', () => {
       total_amount: 1800,
       amount_details: noCharges,
       order_items: [
-        { name: 'Bundle gift', item_id: 'gift', quantity: 2, price: 300, amount_details: { total_additional_charges: 0, total_discounts: -700 } },
+        {
+          name: 'Bundle gift',
+          item_id: 'gift',
+          quantity: 2,
+          price: 300,
+          amount_details: { total_additional_charges: 0, total_discounts: -700 },
+        },
         { name: 'Monitor', item_id: 'monitor', quantity: 1, price: 1900, amount_details: noCharges },
       ],
     });
-    expect(sessionItems(session).map((item) => [item.item_id, item.total_refundable, item.quantity_refundable])).toEqual([['gift', 0, 0], ['monitor', 1800, 1]]);
+    expect(
+      sessionItems(session).map((item) => [item.item_id, item.total_refundable, item.quantity_refundable]),
+    ).toEqual([
+      ['gift', 0, 0],
+      ['monitor', 1800, 1],
+    ]);
   });
 
   it('an item given without a sku has no sku key at all', () => {
-    const session = capturedOneTime({ order_items: [{ name: 'Gauze', item_id: 'gauze', quantity: 3, price: 233, amount_details: noCharges }], total_amount: 699, amount_details: noCharges });
-    expect(sessionItems(session)).toStrictEqual([{ item_id: 'gauze', name: 'Gauze', price: 233, quantity: 3, total_refundable: 699, quantity_refundable: 3 }]);
+    const session = capturedOneTime({
+      order_items: [{ name: 'Gauze', item_id: 'gauze', quantity: 3, price: 233, amount_details: noCharges }],
+      total_amount: 699,
+      amount_details: noCharges,
+    });
+    expect(sessionItems(session)).toStrictEqual([
+      { item_id: 'gauze', name: 'Gauze', price: 233, quantity: 3, total_refundable: 699, quantity_refundable: 3 },
+    ]);
   });
 });
 
@@ -101,8 +161,17 @@ describe('the detail record', () => {
     delete session.request.metadata;
     const detail = toDetail(session);
     expect(Object.keys(detail).sort()).toEqual([
-      'capture_failed_amount_collected', 'capture_failed_details', 'capture_failed_on', 'created_at', 'id', 'kind', 'order_items',
-      'service_fee', 'status', 'status_summary', 'total_amount',
+      'capture_failed_amount_collected',
+      'capture_failed_details',
+      'capture_failed_on',
+      'created_at',
+      'id',
+      'kind',
+      'order_items',
+      'service_fee',
+      'status',
+      'status_summary',
+      'total_amount',
     ]);
   });
 
@@ -115,8 +184,11 @@ describe('the detail record', () => {
     const late = new Date(Date.parse(at(1)) + HOLD_VALIDITY_MS + 60_000).toISOString();
     capture(session, 7799, undefined, late, () => 'cap-1');
     expect(toDetail(session)).toMatchObject({
-      status: 'authorization_expired', status_summary: 'Expired',
-      capture_failed_on: late, capture_failed_details: 'The hold expired and re-authorization failed.', capture_failed_amount_collected: null,
+      status: 'authorization_expired',
+      status_summary: 'Expired',
+      capture_failed_on: late,
+      capture_failed_details: 'The hold expired and re-authorization failed.',
+      capture_failed_amount_collected: null,
     });
   });
 });
@@ -147,8 +219,13 @@ describe('the default list flags', () => {
 
   it('do not hold once any flag adds to or takes from the default item', () => {
     for (const flags of [
-      { include_metadata: true }, { include_order_items: true }, { summarize_refunds: true }, { include_service_fee: true },
-      { include_refunds: false }, { include_disputes: false },
-    ]) expect({ flags, default: hasDefaultListFlags(flags) }).toEqual({ flags, default: false });
+      { include_metadata: true },
+      { include_order_items: true },
+      { summarize_refunds: true },
+      { include_service_fee: true },
+      { include_refunds: false },
+      { include_disputes: false },
+    ])
+      expect({ flags, default: hasDefaultListFlags(flags) }).toEqual({ flags, default: false });
   });
 });

@@ -25,7 +25,9 @@ describe('store', () => {
     expect(first.pragma('journal_mode', { simple: true })).toBe('wal');
     first.close();
     const again = openDatabase(file);
-    expect(again.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual(MIGRATIONS.map((m) => m.version));
+    expect(again.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual(
+      MIGRATIONS.map((m) => m.version),
+    );
     again.close();
   });
 
@@ -40,7 +42,12 @@ describe('store', () => {
     const store = createStore(openDatabase(':memory:'));
     expect(() =>
       store.transaction(() => {
-        store.outbox.enqueue('dev', { event_type: 'payment_session_complete', data: {} }, new Date().toISOString(), deliveryId(randomIds));
+        store.outbox.enqueue(
+          'dev',
+          { event_type: 'payment_session_complete', data: {} },
+          new Date().toISOString(),
+          deliveryId(randomIds),
+        );
         throw new Error('boom');
       }),
     ).toThrow('boom');
@@ -49,7 +56,8 @@ describe('store', () => {
 
   it('pages the outbox oldest first, by cursor, and by event type', () => {
     const store = createStore(openDatabase(':memory:'));
-    for (const type of ['a', 'b', 'a', 'a', 'b']) store.outbox.enqueue('dev', { event_type: type, data: {} }, '2026-01-01T00:00:00.000Z', deliveryId(randomIds));
+    for (const type of ['a', 'b', 'a', 'a', 'b'])
+      store.outbox.enqueue('dev', { event_type: type, data: {} }, '2026-01-01T00:00:00.000Z', deliveryId(randomIds));
     store.outbox.enqueue('other', { event_type: 'a', data: {} }, '2026-01-01T00:00:00.000Z', deliveryId(randomIds));
     const first = store.outbox.list('dev', { limit: 2 });
     expect(first.events.map((e) => e.event_type)).toEqual(['a', 'b']);
@@ -63,15 +71,39 @@ describe('store', () => {
 
   it('keeps the delivery id of an outbox event stable: a retry and a redelivery send the payload as first queued', () => {
     const store = createStore(openDatabase(':memory:'));
-    store.deliveries.addEndpoint({ id: 'we_1', channel: 'dev', url: 'http://127.0.0.1:9/hook', event_types: ['*'], secret: 'whsec_1', mode: 'signed', created_at: '2026-01-01T00:00:00.000Z' });
-    store.outbox.enqueue('dev', { event_type: 'dispute.created', data: { dispute_id: 'dp_1' } }, '2026-01-01T00:00:00.000Z', deliveryId(randomIds));
+    store.deliveries.addEndpoint({
+      id: 'we_1',
+      channel: 'dev',
+      url: 'http://127.0.0.1:9/hook',
+      event_types: ['*'],
+      secret: 'whsec_1',
+      mode: 'signed',
+      created_at: '2026-01-01T00:00:00.000Z',
+    });
+    store.outbox.enqueue(
+      'dev',
+      { event_type: 'dispute.created', data: { dispute_id: 'dp_1' } },
+      '2026-01-01T00:00:00.000Z',
+      deliveryId(randomIds),
+    );
     const [event] = store.outbox.list('dev', { limit: 10 }).events;
     const id = event!.payload.webhook_delivery_id;
     expect(id).toMatch(/^dlv_[0-9a-f]{32}$/);
     const dueAt = (at: string) => store.deliveries.due('we_1', at, { skip: [], limit: 10 });
     const [first] = dueAt('2026-01-01T00:00:00.000Z');
-    expect({ attempts: first!.attempts, id: (JSON.parse(first!.payload) as { webhook_delivery_id: string }).webhook_delivery_id }).toEqual({ attempts: 0, id });
-    const attempt = (at: string, status: number) => ({ channel: 'dev', delivery_id: first!.id, attempted_at: at, status, latency_ms: 1, response: null, error: null });
+    expect({
+      attempts: first!.attempts,
+      id: (JSON.parse(first!.payload) as { webhook_delivery_id: string }).webhook_delivery_id,
+    }).toEqual({ attempts: 0, id });
+    const attempt = (at: string, status: number) => ({
+      channel: 'dev',
+      delivery_id: first!.id,
+      attempted_at: at,
+      status,
+      latency_ms: 1,
+      response: null,
+      error: null,
+    });
     // A failed attempt: due again later, with the same payload, byte for byte.
     store.deliveries.failed(attempt('2026-01-01T00:00:00.000Z', 500), '2026-01-01T00:00:01.000Z');
     expect(dueAt('2026-01-01T00:00:00.500Z')).toEqual([]);

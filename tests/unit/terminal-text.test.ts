@@ -35,15 +35,19 @@ describe('visible', () => {
   });
 
   it.each([
-    ['zero width space', '\u200b'], ['zero width non-joiner', '\u200c'], ['zero width joiner', '\u200d'],
-    ['word joiner', '\u2060'], ['byte order mark', '\ufeff'], ['soft hyphen', '\u00ad'],
+    ['zero width space', '\u200b'],
+    ['zero width non-joiner', '\u200c'],
+    ['zero width joiner', '\u200d'],
+    ['word joiner', '\u2060'],
+    ['byte order mark', '\ufeff'],
+    ['soft hyphen', '\u00ad'],
     ['a tag character', '\u{e0041}'],
   ])('shows the invisible format character %s escaped: two different ids never print the same', (_name, character) => {
     expect(visible(`wl_fa${character}ke`)).not.toContain(character);
     expect(visible(`wl_fa${character}ke`)).not.toBe(visible('wl_fake'));
   });
 
-  it('escapes every format character (Unicode\'s Cf) and the whole tag block, as \\xNN, \\uNNNN or \\u{NNNNN}', () => {
+  it("escapes every format character (Unicode's Cf) and the whole tag block, as \\xNN, \\uNNNN or \\u{NNNNN}", () => {
     expect(visible('\u00ad')).toBe('\\xad');
     expect(visible('a\u200bb\ufeffc')).toBe('a\\u200bb\\ufeffc');
     const format = [...range(0x200b, 0x200f), ...range(0x2060, 0x2064), ...range(0x2066, 0x206f)];
@@ -59,9 +63,30 @@ describe('visible', () => {
 
   it('leaves printable text as it is: letters of any script, emoji, a backslash, the neighbours of each range', () => {
     const kept = [
-      ' ', '~', '\u00a0', 'é', 'ÿ', 'Ω', '日本', '\u{1f600}', '\\x1b',
-      '\u061b', '\u061d', '\u200a', '\u2010', '\u2027', '\u202f', '\u2065', '\u2070', '\ufefe', '\ufff8',
-      '\u00ac', '\u00ae', '\u{dffff}', '\u{e0080}', '\u{e0100}',
+      ' ',
+      '~',
+      '\u00a0',
+      'é',
+      'ÿ',
+      'Ω',
+      '日本',
+      '\u{1f600}',
+      '\\x1b',
+      '\u061b',
+      '\u061d',
+      '\u200a',
+      '\u2010',
+      '\u2027',
+      '\u202f',
+      '\u2065',
+      '\u2070',
+      '\ufefe',
+      '\ufff8',
+      '\u00ac',
+      '\u00ae',
+      '\u{dffff}',
+      '\u{e0080}',
+      '\u{e0100}',
     ];
     for (const text of kept) expect(visible(text)).toBe(text);
     expect(visible('')).toBe('');

@@ -5,14 +5,25 @@ import { describe, expect, it } from 'vitest';
 import { eventEntry, recordEntries, timelinePage, type SessionEvent } from '../../src/sandbox/domain/timeline.js';
 import type { Session } from '../../src/sandbox/domain/types.js';
 
-const refund = (refund_id: string, created_at: string, amount = 100) =>
-  ({ refund_id, idempotency_key: refund_id, amount, reason: 'customer_request', created_at });
+const refund = (refund_id: string, created_at: string, amount = 100) => ({
+  refund_id,
+  idempotency_key: refund_id,
+  amount,
+  reason: 'customer_request',
+  created_at,
+});
 const sessionAt = (created_at: string, refunds: ReturnType<typeof refund>[] = []) =>
   ({ id: 'ps_1', created_at, total_amount: 5000, refunds }) as unknown as Session;
 
 let next = 0;
-const event = (event_type: string, created_at: string, data: Record<string, unknown> = {}): SessionEvent =>
-  ({ id: String(++next), event_type, webhook_delivery_id: `dlv_${next}`, created_at, delivered_at: null, data });
+const event = (event_type: string, created_at: string, data: Record<string, unknown> = {}): SessionEvent => ({
+  id: String(++next),
+  event_type,
+  webhook_delivery_id: `dlv_${next}`,
+  created_at,
+  delivered_at: null,
+  data,
+});
 const at = '2026-11-20T10:00:00.000Z';
 
 describe('timeline amounts', () => {
@@ -31,7 +42,9 @@ describe('timeline amounts', () => {
     ['no amount', undefined],
   ])('gives no amount for %s', (_name, amount) => {
     expect(eventEntry(event('dispute.updated', at, { amount })).amount).toBeNull();
-    expect(eventEntry(event('payment_session_complete', at, { status: 'captured', capture_amount: amount })).amount).toBeNull();
+    expect(
+      eventEntry(event('payment_session_complete', at, { status: 'captured', capture_amount: amount })).amount,
+    ).toBeNull();
   });
 });
 
@@ -40,7 +53,15 @@ describe('the record steps', () => {
     const entries = recordEntries(sessionAt(at, [refund('ref_1', '2026-11-20T11:00:00.000Z', 200)]));
     expect(entries).toEqual([
       { at, step: 'created', amount: 5000, refund_id: null, state: null, dispute_id: null, webhook: null },
-      { at: '2026-11-20T11:00:00.000Z', step: 'refunded', amount: 200, refund_id: 'ref_1', state: null, dispute_id: null, webhook: null },
+      {
+        at: '2026-11-20T11:00:00.000Z',
+        step: 'refunded',
+        amount: 200,
+        refund_id: 'ref_1',
+        state: null,
+        dispute_id: null,
+        webhook: null,
+      },
     ]);
   });
 });
@@ -48,7 +69,12 @@ describe('the record steps', () => {
 describe('time order', () => {
   it('orders times as instants, not as they are spelled', () => {
     // As text, "10:00:00.500Z" sorts before "10:00:00Z"; as instants it is half a second later.
-    const entries = recordEntries(sessionAt('2026-11-20T10:00:00.500Z', [refund('ref_1', '2026-11-20T10:00:00Z'), refund('ref_2', '2026-11-20T10:00:01Z')]));
+    const entries = recordEntries(
+      sessionAt('2026-11-20T10:00:00.500Z', [
+        refund('ref_1', '2026-11-20T10:00:00Z'),
+        refund('ref_2', '2026-11-20T10:00:01Z'),
+      ]),
+    );
     expect(entries.map((e) => e.refund_id ?? e.step)).toEqual(['ref_1', 'created', 'ref_2']);
   });
 
@@ -58,7 +84,9 @@ describe('time order', () => {
   });
 
   it('keeps steps at the same stray time in the order the record lists them', () => {
-    const entries = recordEntries(sessionAt('stray-a', [refund('ref_1', 'stray-b'), refund('ref_2', 'stray-b'), refund('ref_3', 'stray-b')]));
+    const entries = recordEntries(
+      sessionAt('stray-a', [refund('ref_1', 'stray-b'), refund('ref_2', 'stray-b'), refund('ref_3', 'stray-b')]),
+    );
     expect(entries.map((e) => e.refund_id ?? e.step)).toEqual(['created', 'ref_1', 'ref_2', 'ref_3']);
   });
 

@@ -7,9 +7,24 @@ import type { PaymentTokenRecord } from '../../src/sandbox/domain/types.js';
 import { newCatalogItem } from '../../src/sandbox/domain/catalog.js';
 
 const token = (n: number, overrides: Partial<PaymentTokenRecord> = {}): PaymentTokenRecord => ({
-  token: `ptok_${n}`, channel: 'dev', session_id: null, status: 'active', next_action: null, created_at: `2026-01-0${n}T00:00:00.000Z`,
-  customer_email: `c${n}@example.com`, customer_name: `Customer ${n}`, customer_key: `c${n}@example.com`, card_brand: 'visa', card_last4: '4242',
-  card_expires: `2027-0${n}`, lmn_expires_at: `2027-0${n}-15`, provision_request_id: null, metadata: null, success_url: null, failure_url: null, ...overrides,
+  token: `ptok_${n}`,
+  channel: 'dev',
+  session_id: null,
+  status: 'active',
+  next_action: null,
+  created_at: `2026-01-0${n}T00:00:00.000Z`,
+  customer_email: `c${n}@example.com`,
+  customer_name: `Customer ${n}`,
+  customer_key: `c${n}@example.com`,
+  card_brand: 'visa',
+  card_last4: '4242',
+  card_expires: `2027-0${n}`,
+  lmn_expires_at: `2027-0${n}-15`,
+  provision_request_id: null,
+  metadata: null,
+  success_url: null,
+  failure_url: null,
+  ...overrides,
 });
 
 /** Every statement a call prepares, with its query plan. */
@@ -20,8 +35,15 @@ function plansOf(db: Db, run: () => void): string[] {
   spy.mockRestore();
   expect(statements.length).toBeGreaterThan(0);
   return statements.map((sql) => {
-    const params = Object.fromEntries([...sql.matchAll(/@(\w+)/g)].map(([, name]) => [name, /limit|offset/.test(name!) ? 30 : name === 'match' ? 'email : "xyz"' : 'x']));
-    return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as Array<{ detail: string }>).map((r) => r.detail).join('\n');
+    const params = Object.fromEntries(
+      [...sql.matchAll(/@(\w+)/g)].map(([, name]) => [
+        name,
+        /limit|offset/.test(name!) ? 30 : name === 'match' ? 'email : "xyz"' : 'x',
+      ]),
+    );
+    return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as Array<{ detail: string }>)
+      .map((r) => r.detail)
+      .join('\n');
   });
 }
 
@@ -66,7 +88,10 @@ describe('catalog lists', () => {
   ] as const)('reads an index for %s, never the whole table', (_case, filter) => {
     const db = openDatabase(':memory:');
     const store = createStore(db);
-    store.catalog.insert('dev', newCatalogItem({ sku: 'A', eligibility: 'eligible' }, 'prod_a', '2026-01-02T00:00:00.000Z'));
+    store.catalog.insert(
+      'dev',
+      newCatalogItem({ sku: 'A', eligibility: 'eligible' }, 'prod_a', '2026-01-02T00:00:00.000Z'),
+    );
     const fresh = createStore(db);
     for (const plan of plansOf(db, () => fresh.catalog.list('dev', filter, { offset: 0, limit: 30 }))) {
       expect(plan).not.toMatch(/SCAN catalog_items(?! USING)/);

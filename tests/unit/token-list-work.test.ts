@@ -15,9 +15,24 @@ let n = 0;
 function token(email: string, name: string, overrides: Partial<PaymentTokenRecord> = {}): PaymentTokenRecord {
   n++;
   return {
-    token: `ptok_${n}`, channel: 'dev', session_id: null, status: 'active', next_action: null, created_at: '2026-01-01T00:00:00.000Z',
-    customer_email: email, customer_name: name, customer_key: email.toLowerCase(), card_brand: 'visa', card_last4: '4242',
-    card_expires: '2030-01', lmn_expires_at: null, provision_request_id: null, metadata: null, success_url: null, failure_url: null, ...overrides,
+    token: `ptok_${n}`,
+    channel: 'dev',
+    session_id: null,
+    status: 'active',
+    next_action: null,
+    created_at: '2026-01-01T00:00:00.000Z',
+    customer_email: email,
+    customer_name: name,
+    customer_key: email.toLowerCase(),
+    card_brand: 'visa',
+    card_last4: '4242',
+    card_expires: '2030-01',
+    lmn_expires_at: null,
+    provision_request_id: null,
+    metadata: null,
+    success_url: null,
+    failure_url: null,
+    ...overrides,
   };
 }
 
@@ -25,7 +40,10 @@ function token(email: string, name: string, overrides: Partial<PaymentTokenRecor
 function threeTokens() {
   const db = openDatabase(':memory:');
   const store = createStore(db);
-  for (const i of [1, 2, 3]) store.tokens.insert(token(`t${i}@example.com`, `Customer ${i}`, { card_expires: `2030-0${i}`, lmn_expires_at: `2030-0${i}-15` }));
+  for (const i of [1, 2, 3])
+    store.tokens.insert(
+      token(`t${i}@example.com`, `Customer ${i}`, { card_expires: `2030-0${i}`, lmn_expires_at: `2030-0${i}-15` }),
+    );
   return { db, store };
 }
 
@@ -42,7 +60,10 @@ describe('the statements a token list runs', () => {
   it('without a filter: the count from the per-channel count, and one page read', () => {
     const { db, store } = threeTokens();
     const { listed, run, reads } = listRun(db, store, {});
-    expect({ count: listed.count, emails: emails(listed) }).toEqual({ count: 3, emails: ['t3@example.com', 't2@example.com', 't1@example.com'] });
+    expect({ count: listed.count, emails: emails(listed) }).toEqual({
+      count: 3,
+      emails: ['t3@example.com', 't2@example.com', 't1@example.com'],
+    });
     expect(run.map((s) => s.sql)).toContainEqual(expect.stringContaining('token_counts'));
     expect(reads.map((s) => s.sql)).not.toContainEqual(expect.stringContaining('COUNT('));
     expect(reads).toHaveLength(1);
@@ -75,12 +96,23 @@ describe('the statements a token list runs', () => {
   });
 
   it.each([
-    ['card_expires_before', { cardExpiresBefore: '2030-02' }, 'payment_tokens_channel_card (channel=? AND card_expires<?)'],
-    ['lmn_expires_before', { lmnExpiresBefore: '2030-02-15' }, 'payment_tokens_channel_lmn (channel=? AND lmn_expires_at<?)'],
+    [
+      'card_expires_before',
+      { cardExpiresBefore: '2030-02' },
+      'payment_tokens_channel_card (channel=? AND card_expires<?)',
+    ],
+    [
+      'lmn_expires_before',
+      { lmnExpiresBefore: '2030-02-15' },
+      'payment_tokens_channel_lmn (channel=? AND lmn_expires_at<?)',
+    ],
   ] as const)('filtered by %s: counts and pages on the range of its own index', (_case, filter, index) => {
     const { db, store } = threeTokens();
     const { listed, reads } = listRun(db, store, filter);
-    expect({ count: listed.count, emails: emails(listed) }).toEqual({ count: 2, emails: ['t2@example.com', 't1@example.com'] });
+    expect({ count: listed.count, emails: emails(listed) }).toEqual({
+      count: 2,
+      emails: ['t2@example.com', 't1@example.com'],
+    });
     // The count, then the page.
     const plans = reads.map((s) => planOf(db, s));
     expect(plans).toHaveLength(2);
@@ -91,7 +123,7 @@ describe('the statements a token list runs', () => {
   });
 });
 
-describe('a token search\'s case folding', () => {
+describe("a token search's case folding", () => {
   it('keeps a needle one character long per character: "aß" is too short for the index, and is found token by token', () => {
     const store = createStore(openDatabase(':memory:'));
     store.tokens.insert(token('anna@example.com', 'Anna Aßmann'));
@@ -117,7 +149,9 @@ describe('a token search\'s case folding', () => {
     store.tokens.insert(token('ann@example.com', 'Ann Lee'));
     store.tokens.insert(token('bob@example.org', 'Bob Lee'));
     const search = tokenSearch(db);
-    expect(search.matches('dev', { email: 'example.com', name: undefined })).toEqual(search.matches('dev', { email: 'example.com' }));
+    expect(search.matches('dev', { email: 'example.com', name: undefined })).toEqual(
+      search.matches('dev', { email: 'example.com' }),
+    );
     expect(search.matches('dev', { email: 'example.com', name: undefined }).seqs).toHaveLength(1);
   });
 });

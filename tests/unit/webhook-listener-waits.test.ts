@@ -5,7 +5,14 @@
 // seconds, the listeners that stopped asking. A listener is in use while a claim of it waits, or
 // for 35 s after it asked, unless its last claim's client went away.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CLAIM_MOST, FIRST_CLAIM_MS, HOLD_MOST, IDLE_EXPIRY_MS, IN_USE_MS, WebhookListeners } from '../../src/sandbox/delivery/listeners.js';
+import {
+  CLAIM_MOST,
+  FIRST_CLAIM_MS,
+  HOLD_MOST,
+  IDLE_EXPIRY_MS,
+  IN_USE_MS,
+  WebhookListeners,
+} from '../../src/sandbox/delivery/listeners.js';
 import { createStore, openDatabase, type Store } from '../../src/sandbox/store/index.js';
 
 const FORWARD = 'http://localhost:3000/webhooks';
@@ -27,21 +34,38 @@ afterEach(() => {
 });
 
 const listener = (id = 'wl_a', channel = 'dev') => {
-  const record = { id, channel, url: FORWARD, event_types: ['*'], secret: 'whsec_x', mode: 'signed' as const, created_at: new Date(now).toISOString(), polled_at: now };
+  const record = {
+    id,
+    channel,
+    url: FORWARD,
+    event_types: ['*'],
+    secret: 'whsec_x',
+    mode: 'signed' as const,
+    created_at: new Date(now).toISOString(),
+    polled_at: now,
+  };
   store.listeners.add(record);
   return store.listeners.liveOne(channel, id, hub.cutoff())!;
 };
 let events = 0;
-const queue = (count = 1, channel = 'dev') => store.transaction(() => {
-  for (let i = 0; i < count; i++) {
-    events++;
-    store.outbox.enqueue(channel, { event_type: 'dispute.created', data: { dispute_id: `d-${events}` } }, store.clock.now(channel), `dlv_${events}`);
-  }
-});
+const queue = (count = 1, channel = 'dev') =>
+  store.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      events++;
+      store.outbox.enqueue(
+        channel,
+        { event_type: 'dispute.created', data: { dispute_id: `d-${events}` } },
+        store.clock.now(channel),
+        `dlv_${events}`,
+      );
+    }
+  });
 /** A wait, and whether it has ended. */
 const waitFor = (ms: number, signal = new AbortController().signal) => {
   const state = { ended: false };
-  const done = hub.nextChance(ms, signal).then(() => { state.ended = true; });
+  const done = hub.nextChance(ms, signal).then(() => {
+    state.ended = true;
+  });
   return { state, done };
 };
 /** Lets setImmediate callbacks, and the promises they resolve, run. */
@@ -156,8 +180,14 @@ describe('a claim', () => {
 describe('a listener in use by a command line', () => {
   /** A listener as stored, its last request `ago` ms before now (inUse reads no more than that). */
   const asked = (ago: number) => ({
-    id: 'wl_a', channel: 'dev', url: FORWARD, event_types: ['*'], secret: 'whsec_x', mode: 'signed' as const,
-    created_at: new Date(now).toISOString(), polled_at: now - ago,
+    id: 'wl_a',
+    channel: 'dev',
+    url: FORWARD,
+    event_types: ['*'],
+    secret: 'whsec_x',
+    mode: 'signed' as const,
+    created_at: new Date(now).toISOString(),
+    polled_at: now - ago,
   });
 
   it('is one that asked within 35 s (the longest wait of a claim, and 5 s), and no longer', () => {
@@ -177,7 +207,7 @@ describe('a listener in use by a command line', () => {
     expect(hub.inUse(asked(0))).toBe(true);
   });
 
-  it('is not one whose last claim\'s client went away, though it asked just now, until a claim or a take-up', () => {
+  it("is not one whose last claim's client went away, though it asked just now, until a claim or a take-up", () => {
     hub.claimWaits('wl_a')(true);
     expect(hub.inUse(asked(0))).toBe(false);
     // Another listener is not concerned.
@@ -245,9 +275,14 @@ describe('the sweep', () => {
     now += IDLE_EXPIRY_MS + 1;
     store.listeners.touch('wl_b', now);
     vi.advanceTimersByTime(4_999);
-    expect(db.prepare("SELECT id FROM webhook_endpoints WHERE origin = 'listener' ORDER BY id").pluck().all()).toEqual(['wl_a', 'wl_b']);
+    expect(db.prepare("SELECT id FROM webhook_endpoints WHERE origin = 'listener' ORDER BY id").pluck().all()).toEqual([
+      'wl_a',
+      'wl_b',
+    ]);
     vi.advanceTimersByTime(1);
-    expect(db.prepare("SELECT id FROM webhook_endpoints WHERE origin = 'listener' ORDER BY id").pluck().all()).toEqual(['wl_b']);
+    expect(db.prepare("SELECT id FROM webhook_endpoints WHERE origin = 'listener' ORDER BY id").pluck().all()).toEqual([
+      'wl_b',
+    ]);
     expect(db.prepare("SELECT COUNT(*) FROM deliveries WHERE endpoint_id = 'wl_a'").pluck().get()).toBe(0);
     // Its leases went with it: a listener of the same id starts holding nothing.
     expect(hub.release('wl_a', claimed!.delivery.id, claimed!.claimId)).toBeUndefined();
@@ -272,7 +307,12 @@ describe('the sweep', () => {
   it('reports a failure other than a busy database, and stays quiet on a busy one', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     hub.close();
-    const failing = { ...store, transaction: () => { throw new Error(failure); } } as unknown as Store;
+    const failing = {
+      ...store,
+      transaction: () => {
+        throw new Error(failure);
+      },
+    } as unknown as Store;
     let failure = 'SQLITE_BUSY: database is locked';
     hub = new WebhookListeners(failing, { now: () => now });
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);

@@ -20,16 +20,18 @@ beforeAll(async () => {
     // vm.Script runs scripts, and ES modules in vm need a flag: wrap the same module graph in an IIFE.
     format: 'iife',
     globalName: 'webhooks',
-    plugins: [{
-      name: 'node-builtins-throw',
-      setup(b) {
-        b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: 'node-builtin' }));
-        b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({
-          contents: `throw new Error(${JSON.stringify(`${args.path} is not available in this runtime`)});`,
-          loader: 'js',
-        }));
+    plugins: [
+      {
+        name: 'node-builtins-throw',
+        setup(b) {
+          b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: 'node-builtin' }));
+          b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({
+            contents: `throw new Error(${JSON.stringify(`${args.path} is not available in this runtime`)});`,
+            loader: 'js',
+          }));
+        },
       },
-    }],
+    ],
   });
   bundle = result.outputFiles[0]!.text;
 });
@@ -38,7 +40,11 @@ beforeAll(async () => {
 function edgeContext(): vm.Context {
   const context = vm.createContext({ crypto: globalThis.crypto, TextEncoder, TextDecoder });
   for (const name of ['Buffer', 'process', 'require']) {
-    Object.defineProperty(context, name, { get: () => { throw new Error(`${name} is not available in this runtime`); } });
+    Object.defineProperty(context, name, {
+      get: () => {
+        throw new Error(`${name} is not available in this runtime`);
+      },
+    });
   }
   return context;
 }
@@ -48,7 +54,12 @@ async function runInEdge(script: string): Promise<unknown> {
   const context = edgeContext();
   vm.runInContext(bundle, context);
   // JSON crosses the realm boundary, so the assertions compare plain values.
-  return JSON.parse(await (vm.runInContext(`(async () => JSON.stringify(await (async () => { ${script} })()))()`, context) as Promise<string>));
+  return JSON.parse(
+    await (vm.runInContext(
+      `(async () => JSON.stringify(await (async () => { ${script} })()))()`,
+      context,
+    ) as Promise<string>),
+  );
 }
 
 describe('the ./webhooks entry without node: modules, Buffer or process', () => {
@@ -86,7 +97,11 @@ describe('the ./webhooks entry without node: modules, Buffer or process', () => 
   it('says which function to use when a sync one is called there', async () => {
     const context = vm.createContext({ crypto: globalThis.crypto, TextEncoder, TextDecoder }); // no process at all
     vm.runInContext(bundle, context);
-    expect(() => vm.runInContext(`webhooks.verifyWebhook({ rawBody: '{}', signatureHeader: 't=1,v0=${'a'.repeat(64)}', secret: 's' })`, context))
-      .toThrow(/verifyWebhookAsync/);
+    expect(() =>
+      vm.runInContext(
+        `webhooks.verifyWebhook({ rawBody: '{}', signatureHeader: 't=1,v0=${'a'.repeat(64)}', secret: 's' })`,
+        context,
+      ),
+    ).toThrow(/verifyWebhookAsync/);
   });
 });

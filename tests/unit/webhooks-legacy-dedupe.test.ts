@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createDeliveryDeduplicator, parseLegacyWebhook, WebhookPayloadError, WebhookSignatureError, type WebhookPayloadFailure } from '../../src/webhooks/index.js';
+import {
+  createDeliveryDeduplicator,
+  parseLegacyWebhook,
+  WebhookPayloadError,
+  WebhookSignatureError,
+  type WebhookPayloadFailure,
+} from '../../src/webhooks/index.js';
 import { contract, resolve } from '../../testkit/contract.js';
 
 const example = (name: string) => resolve<{ value: unknown }>(contract.components.examples![name]).value;
@@ -18,15 +24,23 @@ describe('parseLegacyWebhook', () => {
 
   it('checks the shared secret in x-service-api-key when given', () => {
     const body = JSON.stringify(example('PaymentTokenUpdatedLegacyPayload'));
-    expect(parseLegacyWebhook(body, { apiKeyHeader: 'shared', sharedSecret: 'shared' }).kind).toBe('payment_token_updated');
-    expect(() => parseLegacyWebhook(body, { apiKeyHeader: 'wrong', sharedSecret: 'shared' })).toThrow(WebhookSignatureError);
+    expect(parseLegacyWebhook(body, { apiKeyHeader: 'shared', sharedSecret: 'shared' }).kind).toBe(
+      'payment_token_updated',
+    );
+    expect(() => parseLegacyWebhook(body, { apiKeyHeader: 'wrong', sharedSecret: 'shared' })).toThrow(
+      WebhookSignatureError,
+    );
     expect(() => parseLegacyWebhook(body, { apiKeyHeader: null, sharedSecret: 'shared' })).toThrow(/does not equal/);
   });
 
   it('refuses a shared secret that is a prefix or an extension of the real one', () => {
     const body = JSON.stringify(example('PaymentTokenUpdatedLegacyPayload'));
-    expect(() => parseLegacyWebhook(body, { apiKeyHeader: 'shared-and-more', sharedSecret: 'shared' })).toThrow(WebhookSignatureError);
-    expect(() => parseLegacyWebhook(body, { apiKeyHeader: 'shar', sharedSecret: 'shared' })).toThrow(WebhookSignatureError);
+    expect(() => parseLegacyWebhook(body, { apiKeyHeader: 'shared-and-more', sharedSecret: 'shared' })).toThrow(
+      WebhookSignatureError,
+    );
+    expect(() => parseLegacyWebhook(body, { apiKeyHeader: 'shar', sharedSecret: 'shared' })).toThrow(
+      WebhookSignatureError,
+    );
     expect(() => parseLegacyWebhook(body, { apiKeyHeader: 'x', sharedSecret: '' })).toThrow(WebhookSignatureError);
   });
 

@@ -16,7 +16,10 @@ describe('parseLegacyWebhook', () => {
     ['event_type', { event_type: 'payment_token.updated', payment_token: 'ptok_1' }],
     ['webhook_delivery_id', { webhook_delivery_id: 'dlv_1', payment_token: 'ptok_1' }],
   ])('refuses a body with only %s of the envelope as a signed envelope', (_field, body) => {
-    expect(thrown(() => parseLegacyWebhook(JSON.stringify(body)))).toMatchObject({ name: 'WebhookPayloadError', reason: 'signed_envelope' });
+    expect(thrown(() => parseLegacyWebhook(JSON.stringify(body)))).toMatchObject({
+      name: 'WebhookPayloadError',
+      reason: 'signed_envelope',
+    });
   });
 
   it.each<[string, object, string]>([
@@ -39,14 +42,26 @@ describe('parseLegacyWebhook', () => {
   });
 
   it('refuses with a WebhookSignatureError named so when the header does not match', () => {
-    expect(thrown(() => parseLegacyWebhook('{"payment_token":"ptok_1"}', { apiKeyHeader: undefined, sharedSecret: 'shared' }))).toMatchObject({
-      name: 'WebhookSignatureError', reason: 'signature_mismatch', message: 'The x-service-api-key header does not equal the shared secret.',
+    expect(
+      thrown(() =>
+        parseLegacyWebhook('{"payment_token":"ptok_1"}', { apiKeyHeader: undefined, sharedSecret: 'shared' }),
+      ),
+    ).toMatchObject({
+      name: 'WebhookSignatureError',
+      reason: 'signature_mismatch',
+      message: 'The x-service-api-key header does not equal the shared secret.',
     });
   });
 
-  it.each([undefined, null, '', 'anything'])('refuses an empty shared secret as invalid, with the header %j', (apiKeyHeader) => {
-    const error = thrown(() => parseLegacyWebhook('{"payment_token":"ptok_1"}', { apiKeyHeader, sharedSecret: '' }));
-    expect(error).toBeInstanceOf(WebhookSignatureError);
-    expect(error).toMatchObject({ reason: 'secret_invalid', message: expect.stringMatching(/sharedSecret is empty/) });
-  });
+  it.each([undefined, null, '', 'anything'])(
+    'refuses an empty shared secret as invalid, with the header %j',
+    (apiKeyHeader) => {
+      const error = thrown(() => parseLegacyWebhook('{"payment_token":"ptok_1"}', { apiKeyHeader, sharedSecret: '' }));
+      expect(error).toBeInstanceOf(WebhookSignatureError);
+      expect(error).toMatchObject({
+        reason: 'secret_invalid',
+        message: expect.stringMatching(/sharedSecret is empty/),
+      });
+    },
+  );
 });

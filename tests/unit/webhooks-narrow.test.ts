@@ -3,11 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { isPaymentSessionComplete, type WebhookEvent } from '../../src/webhooks/index.js';
 
-const delivery = (event_type: string | undefined, data: object) => ({ webhook_delivery_id: 'dlv_1', event_type, data }) as WebhookEvent;
+const delivery = (event_type: string | undefined, data: object) =>
+  ({ webhook_delivery_id: 'dlv_1', event_type, data }) as WebhookEvent;
 
 describe('isPaymentSessionComplete', () => {
   it('accepts an undocumented or absent event_type carrying a status', () => {
-    expect(isPaymentSessionComplete(delivery('payment_session.complete', { payment_id: 'p', status: 'captured' }))).toBe(true);
+    expect(
+      isPaymentSessionComplete(delivery('payment_session.complete', { payment_id: 'p', status: 'captured' })),
+    ).toBe(true);
     expect(isPaymentSessionComplete(delivery(undefined, { payment_id: 'p', status: 'captured' }))).toBe(true);
   });
 
@@ -17,6 +20,8 @@ describe('isPaymentSessionComplete', () => {
   });
 
   it('refuses a documented event_type even with a status', () => {
-    expect(isPaymentSessionComplete(delivery('payment_token.updated', { payment_token: 'ptok_1', status: 'active' }))).toBe(false);
+    expect(
+      isPaymentSessionComplete(delivery('payment_token.updated', { payment_token: 'ptok_1', status: 'active' })),
+    ).toBe(false);
   });
 });

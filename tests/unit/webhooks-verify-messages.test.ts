@@ -3,7 +3,11 @@
 // bodies are an envelope. Every test runs against both flavours.
 import { describe, expect, it } from 'vitest';
 import {
-  signWebhook, verifyWebhook, verifyWebhookAsync, type VerifyWebhookOptions, type WebhookEvent,
+  signWebhook,
+  verifyWebhook,
+  verifyWebhookAsync,
+  type VerifyWebhookOptions,
+  type WebhookEvent,
 } from '../../src/webhooks/index.js';
 
 const flavours: Array<{ name: string; verify: (options: VerifyWebhookOptions) => Promise<WebhookEvent> }> = [
@@ -14,7 +18,11 @@ const flavours: Array<{ name: string; verify: (options: VerifyWebhookOptions) =>
 const secret = 'whsec_test_51Hq8';
 const now = 1_763_700_000_000;
 const t = now / 1000;
-const event = { webhook_delivery_id: 'dlv_1', event_type: 'dispute.created', data: { dispute_id: 'd', state: 'needs_response' } };
+const event = {
+  webhook_delivery_id: 'dlv_1',
+  event_type: 'dispute.created',
+  data: { dispute_id: 'd', state: 'needs_response' },
+};
 const signedWith = (payload: unknown): VerifyWebhookOptions => {
   const s = signWebhook(payload, secret, t);
   return { rawBody: s.body, signatureHeader: s.signatureHeader, secret, now };
@@ -47,9 +55,10 @@ describe.each(flavours)('$name', ({ verify }) => {
     const parsed = await rejection(() => verify({ ...base, rawBody: JSON.parse(base.rawBody as string) as string }));
     expect(parsed).toMatchObject({
       reason: 'body_not_raw',
-      message: 'rawBody must be the request body exactly as received (string, Buffer or Uint8Array), but got object. '
-        + 'A parsed and re-serialized body does not match the signature: capture the raw body (express.raw({ type: "application/json" }), '
-        + 'or a Fastify content-type parser with parseAs: "buffer"; in a fetch handler, await request.text()).',
+      message:
+        'rawBody must be the request body exactly as received (string, Buffer or Uint8Array), but got object. ' +
+        'A parsed and re-serialized body does not match the signature: capture the raw body (express.raw({ type: "application/json" }), ' +
+        'or a Fastify content-type parser with parseAs: "buffer"; in a fetch handler, await request.text()).',
     });
     const none = await rejection(() => verify({ ...base, rawBody: null as unknown as string }));
     expect(none).toMatchObject({ reason: 'body_not_raw', message: expect.stringContaining('but got null. A parsed') });
@@ -88,7 +97,8 @@ describe.each(flavours)('$name', ({ verify }) => {
 
   it('says when the signed body is not JSON', async () => {
     expect(await rejection(() => verify(signedWith('{"event_type":')))).toMatchObject({
-      reason: 'payload_invalid', message: 'The signed body is not JSON.',
+      reason: 'payload_invalid',
+      message: 'The signed body is not JSON.',
     });
   });
 
@@ -103,7 +113,10 @@ describe.each(flavours)('$name', ({ verify }) => {
     ['a numeric webhook_delivery_id', { webhook_delivery_id: 42, event_type: 'dispute.created', data: {} }],
   ])('refuses a signed body with %s as no envelope', async (_case, payload) => {
     const options = signedWith(JSON.stringify(payload));
-    expect(await rejection(() => verify(options))).toMatchObject({ reason: 'payload_invalid', message: envelopeMessage });
+    expect(await rejection(() => verify(options))).toMatchObject({
+      reason: 'payload_invalid',
+      message: envelopeMessage,
+    });
   });
 
   it('accepts an envelope without webhook_delivery_id', async () => {

@@ -5,13 +5,32 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  computeSignature, computeSignatureAsync, isEventType, isPaymentSessionComplete, parseSignatureHeader, signWebhook, signWebhookAsync,
-  verifyWebhook, verifyWebhookAsync, WebhookSignatureError, type SignedWebhook, type VerifyWebhookOptions, type WebhookEvent,
+  computeSignature,
+  computeSignatureAsync,
+  isEventType,
+  isPaymentSessionComplete,
+  parseSignatureHeader,
+  signWebhook,
+  signWebhookAsync,
+  verifyWebhook,
+  verifyWebhookAsync,
+  WebhookSignatureError,
+  type SignedWebhook,
+  type VerifyWebhookOptions,
+  type WebhookEvent,
   type WebhookSignatureFailure,
 } from '../../src/webhooks/index.js';
 
-interface Vector { name: string; secret: string; timestamp: number; body: string; v0: string }
-const { vectors } = JSON.parse(readFileSync(new URL('./fixtures/signature-vectors.json', import.meta.url), 'utf8')) as { vectors: Vector[] };
+interface Vector {
+  name: string;
+  secret: string;
+  timestamp: number;
+  body: string;
+  v0: string;
+}
+const { vectors } = JSON.parse(readFileSync(new URL('./fixtures/signature-vectors.json', import.meta.url), 'utf8')) as {
+  vectors: Vector[];
+};
 
 interface Flavour {
   name: string;
@@ -22,14 +41,23 @@ interface Flavour {
 
 // The sync functions, wrapped so that one suite awaits both; a sync throw becomes a rejection.
 const flavours: Flavour[] = [
-  { name: 'sync (node:crypto)', verify: async (o) => verifyWebhook(o), sign: async (...a) => signWebhook(...a), compute: async (...a) => computeSignature(...a) },
+  {
+    name: 'sync (node:crypto)',
+    verify: async (o) => verifyWebhook(o),
+    sign: async (...a) => signWebhook(...a),
+    compute: async (...a) => computeSignature(...a),
+  },
   { name: 'async (Web Crypto)', verify: verifyWebhookAsync, sign: signWebhookAsync, compute: computeSignatureAsync },
 ];
 
 const secret = 'whsec_test_51Hq8';
 const now = 1_763_700_000_000;
 const t = now / 1000;
-const event = { webhook_delivery_id: 'dlv_01HZX3Q6T2', event_type: 'dispute.created', data: { dispute_id: 'd', state: 'needs_response', amount: 1, currency: 'USD', created_at: '2026-11-20T10:00:00Z' } };
+const event = {
+  webhook_delivery_id: 'dlv_01HZX3Q6T2',
+  event_type: 'dispute.created',
+  data: { dispute_id: 'd', state: 'needs_response', amount: 1, currency: 'USD', created_at: '2026-11-20T10:00:00Z' },
+};
 
 async function failure(run: () => Promise<unknown>): Promise<WebhookSignatureFailure | 'passed'> {
   try {
@@ -57,7 +85,9 @@ describe.each(flavours)('$name', ({ verify, sign, compute }) => {
       expect((await sign(v.body, v.secret, v.timestamp)).signatureHeader).toBe(`t=${v.timestamp},v0=${v.v0}`);
       const header = `t=${v.timestamp},v0=${v.v0}`;
       for (const rawBody of [v.body, Buffer.from(v.body, 'utf8'), new TextEncoder().encode(v.body)]) {
-        expect(await verify({ rawBody, signatureHeader: header, secret: v.secret, now: v.timestamp * 1000 })).toEqual(JSON.parse(v.body));
+        expect(await verify({ rawBody, signatureHeader: header, secret: v.secret, now: v.timestamp * 1000 })).toEqual(
+          JSON.parse(v.body),
+        );
       }
     });
   });
@@ -71,21 +101,29 @@ describe.each(flavours)('$name', ({ verify, sign, compute }) => {
 
     it('any of several receiver secrets (the partner rotating)', async () => {
       const { body, signatureHeader } = await sign(event, secret, t);
-      expect((await verify({ rawBody: body, signatureHeader, secret: ['new-secret', secret], now })).webhook_delivery_id).toBe('dlv_01HZX3Q6T2');
+      expect(
+        (await verify({ rawBody: body, signatureHeader, secret: ['new-secret', secret], now })).webhook_delivery_id,
+      ).toBe('dlv_01HZX3Q6T2');
     });
 
     it('a signature in upper-case hex (the reference says hex, not which case)', async () => {
       const { body, signatureHeader } = await sign(event, secret, t);
       const upper = signatureHeader.replace(/v0=([0-9a-f]+)/, (_m, hex: string) => `v0=${hex.toUpperCase()}`);
       expect(upper).not.toBe(signatureHeader);
-      expect((await verify({ rawBody: body, signatureHeader: upper, secret, now })).webhook_delivery_id).toBe('dlv_01HZX3Q6T2');
+      expect((await verify({ rawBody: body, signatureHeader: upper, secret, now })).webhook_delivery_id).toBe(
+        'dlv_01HZX3Q6T2',
+      );
     });
 
     it('timestamps at the edge of the tolerance, past and future', async () => {
       const old = await sign(event, secret, t - 300);
       const ahead = await sign(event, secret, t + 300);
-      expect(await failure(() => verify({ rawBody: old.body, signatureHeader: old.signatureHeader, secret, now }))).toBe('passed');
-      expect(await failure(() => verify({ rawBody: ahead.body, signatureHeader: ahead.signatureHeader, secret, now }))).toBe('passed');
+      expect(
+        await failure(() => verify({ rawBody: old.body, signatureHeader: old.signatureHeader, secret, now })),
+      ).toBe('passed');
+      expect(
+        await failure(() => verify({ rawBody: ahead.body, signatureHeader: ahead.signatureHeader, secret, now })),
+      ).toBe('passed');
     });
 
     it('a t with leading zeros, signed over t exactly as received; the same t signed as a number is refused', async () => {
@@ -95,8 +133,12 @@ describe.each(flavours)('$name', ({ verify, sign, compute }) => {
       const overText = `t=${padded},v0=${computeSignature(body, secret, padded)}`;
       const overNumber = `t=${padded},v0=${computeSignature(body, secret, t)}`;
       expect(overText).not.toBe(overNumber);
-      expect((await verify({ rawBody: body, signatureHeader: overText, secret, now })).webhook_delivery_id).toBe('dlv_01HZX3Q6T2');
-      expect(await failure(() => verify({ rawBody: body, signatureHeader: overNumber, secret, now }))).toBe('signature_mismatch');
+      expect((await verify({ rawBody: body, signatureHeader: overText, secret, now })).webhook_delivery_id).toBe(
+        'dlv_01HZX3Q6T2',
+      );
+      expect(await failure(() => verify({ rawBody: body, signatureHeader: overNumber, secret, now }))).toBe(
+        'signature_mismatch',
+      );
     });
 
     it('returns an event that narrows by event type', async () => {
@@ -111,7 +153,11 @@ describe.each(flavours)('$name', ({ verify, sign, compute }) => {
     });
 
     it('an event_type it does not know, such as the undocumented signed spelling of payment_session_complete', async () => {
-      const complete = { webhook_delivery_id: 'dlv_9', event_type: 'payment_session.complete', data: { payment_id: 'p', status: 'captured' } };
+      const complete = {
+        webhook_delivery_id: 'dlv_9',
+        event_type: 'payment_session.complete',
+        data: { payment_id: 'p', status: 'captured' },
+      };
       const verified = await verify(signedWith(complete));
       expect(isPaymentSessionComplete(verified) && verified.data.status).toBe('captured');
     });
@@ -123,12 +169,20 @@ describe.each(flavours)('$name', ({ verify, sign, compute }) => {
       ['missing_header', 'empty header', { ...base, signatureHeader: '' }],
       ['malformed_header', 'no t', { ...base, signatureHeader: signed.signatureHeader.replace(/^t=\d+,/, '') }],
       ['malformed_header', 'two t', { ...base, signatureHeader: `t=${t},${signed.signatureHeader}` }],
-      ['malformed_header', 'non-numeric t', { ...base, signatureHeader: signed.signatureHeader.replace(/^t=\d+/, 't=abc') }],
+      [
+        'malformed_header',
+        'non-numeric t',
+        { ...base, signatureHeader: signed.signatureHeader.replace(/^t=\d+/, 't=abc') },
+      ],
       ['malformed_header', 'short v0', { ...base, signatureHeader: `t=${t},v0=abc` }],
       ['malformed_header', 'garbage', { ...base, signatureHeader: 'sha256=deadbeef' }],
       ['no_signature', 'only other versions', { ...base, signatureHeader: `t=${t},v1=${'a'.repeat(64)}` }],
       ['signature_mismatch', 'wrong secret', { ...base, secret: 'other' }],
-      ['signature_mismatch', 're-serialized body', { ...base, rawBody: JSON.stringify(JSON.parse(signed.body), null, 2) }],
+      [
+        'signature_mismatch',
+        're-serialized body',
+        { ...base, rawBody: JSON.stringify(JSON.parse(signed.body), null, 2) },
+      ],
       ['timestamp_too_old', 'replayed after 301 s', { ...base, now: now + 301_000 }],
       ['timestamp_in_future', 'clock 301 s behind', { ...base, now: now - 301_000 }],
       ['timestamp_too_old', 'a tighter tolerance', { ...base, now: now + 11_000, toleranceSeconds: 10 }],
@@ -138,7 +192,11 @@ describe.each(flavours)('$name', ({ verify, sign, compute }) => {
       ['secret_invalid', 'no secret at all', { ...base, secret: [] }],
       ['payload_invalid', 'a signed body that is not JSON', signedWith('not json')],
       ['payload_invalid', 'a signed body without envelope', signedWith({ status: 'captured' })],
-      ['payload_invalid', 'an envelope without data', signedWith({ webhook_delivery_id: 'dlv_1', event_type: 'dispute.created' })],
+      [
+        'payload_invalid',
+        'an envelope without data',
+        signedWith({ webhook_delivery_id: 'dlv_1', event_type: 'dispute.created' }),
+      ],
     ];
 
     it.each(cases)('%s: %s', async (reason, _case, options) => {
@@ -157,7 +215,9 @@ describe.each(flavours)('$name', ({ verify, sign, compute }) => {
 
     it('checks the signature before trusting the timestamp', async () => {
       // A forged header with a fresh timestamp and a wrong signature is a mismatch, whatever its age.
-      expect(await failure(() => verify({ ...base, signatureHeader: `t=${t + 10_000},v0=${'0'.repeat(64)}` }))).toBe('signature_mismatch');
+      expect(await failure(() => verify({ ...base, signatureHeader: `t=${t + 10_000},v0=${'0'.repeat(64)}` }))).toBe(
+        'signature_mismatch',
+      );
     });
   });
 
@@ -188,7 +248,9 @@ describe.each(flavours)('$name', ({ verify, sign, compute }) => {
           if (header === null) return;
           // Hex is read in either case: a digit that only changes case is the same signature.
           if (header.toString('latin1').toLowerCase() === signed.signatureHeader.toLowerCase()) return;
-          expect(await failure(() => verify({ ...base, signatureHeader: header.toString('latin1') }))).not.toBe('passed');
+          expect(await failure(() => verify({ ...base, signatureHeader: header.toString('latin1') }))).not.toBe(
+            'passed',
+          );
         }),
         { numRuns: 500 },
       );
@@ -200,7 +262,9 @@ describe('both flavours agree', () => {
   it('on any body, secret and timestamp', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(fc.string({ unit: 'binary' }), fc.uint8Array()), fc.string({ unit: 'binary', minLength: 1 }), fc.integer({ min: 0, max: 2 ** 40 }),
+        fc.oneof(fc.string({ unit: 'binary' }), fc.uint8Array()),
+        fc.string({ unit: 'binary', minLength: 1 }),
+        fc.integer({ min: 0, max: 2 ** 40 }),
         async (body, key, timestamp) => {
           expect(await computeSignatureAsync(body, key, timestamp)).toBe(computeSignature(body, key, timestamp));
         },

@@ -6,13 +6,16 @@ import { describe, expect, it, vi } from 'vitest';
 import { computeSignature, signWebhook, verifyWebhook } from '../../src/webhooks/index.js';
 
 const message =
-  'verifyWebhook, signWebhook and computeSignature need node:crypto (Node 22 or 24, through process.getBuiltinModule). '
-  + 'Where it is absent (Workers, edge routes), use verifyWebhookAsync, signWebhookAsync and computeSignatureAsync, on Web Crypto.';
+  'verifyWebhook, signWebhook and computeSignature need node:crypto (Node 22 or 24, through process.getBuiltinModule). ' +
+  'Where it is absent (Workers, edge routes), use verifyWebhookAsync, signWebhookAsync and computeSignatureAsync, on Web Crypto.';
 
 const calls: Array<[string, () => unknown]> = [
   ['computeSignature', () => computeSignature('{}', 'whsec', 1)],
   ['signWebhook', () => signWebhook({}, 'whsec', 1)],
-  ['verifyWebhook', () => verifyWebhook({ rawBody: '{}', signatureHeader: `t=1,v0=${'a'.repeat(64)}`, secret: 'whsec', now: 1000 })],
+  [
+    'verifyWebhook',
+    () => verifyWebhook({ rawBody: '{}', signatureHeader: `t=1,v0=${'a'.repeat(64)}`, secret: 'whsec', now: 1000 }),
+  ],
 ];
 
 /** Runs `call` synchronously in the altered environment and returns what it threw, once restored. */

@@ -32,7 +32,12 @@ const debianLibraries = ['mono-mcs', 'libnewtonsoft-json5.0-cil'];
  * mcs would warn for each public member it leaves undocumented.
  */
 const mcs = (ctx: RowContext, args: string[]) => ctx.run('mcs', ['-langversion:7.2', '-nowarn:1591', ...args]);
-const references = ['-r:System.Net.Http', '-r:System.ComponentModel.DataAnnotations', '-r:System.Runtime.Serialization', `-r:${newtonsoft}`];
+const references = [
+  '-r:System.Net.Http',
+  '-r:System.ComponentModel.DataAnnotations',
+  '-r:System.Runtime.Serialization',
+  `-r:${newtonsoft}`,
+];
 
 /** Debian's Json.NET 6 lacks NamingStrategy, which the generated code sets: Newtonsoft6.cs stands in (NOTES.md). */
 const newtonsoft6 = (ctx: RowContext) => path.join(ctx.root, source, 'Newtonsoft6.cs');
@@ -44,23 +49,42 @@ const newtonsoft6 = (ctx: RowContext) => path.join(ctx.root, source, 'Newtonsoft
 const defaults: DefaultsClient = {
   additions: [
     `packageName=${packageName}: the partner's namespace and assembly`,
-    "--library httpclient, this machine's toolchain: the default generichost needs System.Text.Json and "
-      + 'Microsoft.Extensions.Hosting, which neither Mono nor Debian 12 has (nor NuGet here)',
-    "targetFramework=netstandard2.0, this machine's toolchain: the default net10.0 turns on nullable reference "
-      + "types, which Mono's mcs (C# 7.2 at most) cannot compile",
+    "--library httpclient, this machine's toolchain: the default generichost needs System.Text.Json and " +
+      'Microsoft.Extensions.Hosting, which neither Mono nor Debian 12 has (nor NuGet here)',
+    "targetFramework=netstandard2.0, this machine's toolchain: the default net10.0 turns on nullable reference " +
+      "types, which Mono's mcs (C# 7.2 at most) cannot compile",
     "supportsRetry=false, this machine's toolchain: the default retries through Polly, which Debian 12 lacks",
-    "Newtonsoft6.cs compiled beside the client, this machine's toolchain: Debian's Json.NET 6.0.8 has no "
-      + 'NamingStrategy (9.0.1), which the generated serializer settings set',
+    "Newtonsoft6.cs compiled beside the client, this machine's toolchain: Debian's Json.NET 6.0.8 has no " +
+      'NamingStrategy (9.0.1), which the generated serializer settings set',
   ],
   async build(ctx) {
     const result = await openapiGenerator(ctx, [
-      'generate', '-g', 'csharp', '--library', 'httpclient', '-i', ctx.documents.openapi30, '-o', 'client',
+      'generate',
+      '-g',
+      'csharp',
+      '--library',
+      'httpclient',
+      '-i',
+      ctx.documents.openapi30,
+      '-o',
+      'client',
       '--additional-properties',
       [`packageName=${packageName}`, 'targetFramework=netstandard2.0', 'supportsRetry=false'].join(','),
     ]);
     mkdirSync(path.join(ctx.workDir, 'bin'), { recursive: true });
-    await mcs(ctx, ['-target:library', `-out:bin/${packageName}.dll`, ...references, `-recurse:${clientSources}/*.cs`, newtonsoft6(ctx)]);
-    await mcs(ctx, ['-out:bin/Flow.exe', `-r:bin/${packageName}.dll`, ...references, path.join(ctx.root, source, 'defaults', 'Flow.cs')]);
+    await mcs(ctx, [
+      '-target:library',
+      `-out:bin/${packageName}.dll`,
+      ...references,
+      `-recurse:${clientSources}/*.cs`,
+      newtonsoft6(ctx),
+    ]);
+    await mcs(ctx, [
+      '-out:bin/Flow.exe',
+      `-r:bin/${packageName}.dll`,
+      ...references,
+      path.join(ctx.root, source, 'defaults', 'Flow.cs'),
+    ]);
     return { warnings: [...generatorWarnings(result.output)] };
   },
   flow: async (ctx, env) => (await ctx.run('mono', ['bin/Flow.exe'], { env: { ...env } })).output,
@@ -76,27 +100,45 @@ export const csharpOpenapiGenerator: Row = {
     OPENAPI_GENERATOR_TOOLCHAIN,
     { command: 'mcs', hint: "Mono's C# compiler (Debian's mono-mcs)", debian: ['mono-mcs'] },
     { command: 'mono', hint: "the Mono runtime (Debian's mono-runtime)", debian: ['mono-runtime'] },
-    { command: newtonsoft, hint: "Json.NET for Mono (Debian's libnewtonsoft-json5.0-cil)", debian: ['libnewtonsoft-json5.0-cil'] },
-    { command: netHttp, hint: "Mono's System.Net.Http (Debian's libmono-system-net-http4.0-cil)", debian: ['libmono-system-net-http4.0-cil'] },
-    { command: dataAnnotations, hint: "Mono's System.ComponentModel.DataAnnotations (Debian's libmono-system-componentmodel-dataannotations4.0-cil)", debian: ['libmono-system-componentmodel-dataannotations4.0-cil'] },
+    {
+      command: newtonsoft,
+      hint: "Json.NET for Mono (Debian's libnewtonsoft-json5.0-cil)",
+      debian: ['libnewtonsoft-json5.0-cil'],
+    },
+    {
+      command: netHttp,
+      hint: "Mono's System.Net.Http (Debian's libmono-system-net-http4.0-cil)",
+      debian: ['libmono-system-net-http4.0-cil'],
+    },
+    {
+      command: dataAnnotations,
+      hint: "Mono's System.ComponentModel.DataAnnotations (Debian's libmono-system-componentmodel-dataannotations4.0-cil)",
+      debian: ['libmono-system-componentmodel-dataannotations4.0-cil'],
+    },
   ],
   async generate(ctx) {
     const pinned = debianLibraries.filter((name) => ctx.pins[name]);
     await expectDebianPins(ctx, pinned);
     for (const name of debianLibraries.filter((n) => !ctx.pins[n])) {
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own format, not a template
-      const installed = (await ctx.run('dpkg-query', ['-W', '-f=${Version}', name], { allowFailure: true })).output.trim();
+      const installed =
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own format, not a template
+        (await ctx.run('dpkg-query', ['-W', '-f=${Version}', name], { allowFailure: true })).output.trim();
       ctx.log(`toolchain.json does not pin ${name}; the machine has ${installed || 'none'}`);
     }
     const result = await openapiGenerator(ctx, [
-      'generate', '-g', 'csharp', '--library', 'httpclient',
-      '-i', ctx.documents.openapi30, '-o', 'client',
-      '--global-property', 'apiTests=false,modelTests=false,apiDocs=false,modelDocs=false',
-      '--additional-properties', [
-        `packageName=${packageName}`,
-        'targetFramework=netstandard2.0',
-        'supportsRetry=false',
-      ].join(','),
+      'generate',
+      '-g',
+      'csharp',
+      '--library',
+      'httpclient',
+      '-i',
+      ctx.documents.openapi30,
+      '-o',
+      'client',
+      '--global-property',
+      'apiTests=false,modelTests=false,apiDocs=false,modelDocs=false',
+      '--additional-properties',
+      [`packageName=${packageName}`, 'targetFramework=netstandard2.0', 'supportsRetry=false'].join(','),
     ]);
     return { warnings: [...generatorWarnings(result.output)] };
   },
@@ -104,18 +146,38 @@ export const csharpOpenapiGenerator: Row = {
     // The client as a library, as a partner's solution would reference the generated project; the
     // flow, the samples and the verifier as programs beside it (mcs does not make the output folder).
     mkdirSync(path.join(ctx.workDir, 'bin'), { recursive: true });
-    await mcs(ctx, ['-target:library', `-out:bin/${packageName}.dll`, ...references, `-recurse:${clientSources}/*.cs`, newtonsoft6(ctx)]);
-    await mcs(ctx, ['-out:bin/Flow.exe', `-r:bin/${packageName}.dll`, ...references, path.join(ctx.root, source, 'Flow.cs')]);
-    await mcs(ctx, ['-out:bin/Samples.exe', `-r:bin/${packageName}.dll`, ...references, path.join(ctx.root, source, 'Samples.cs')]);
+    await mcs(ctx, [
+      '-target:library',
+      `-out:bin/${packageName}.dll`,
+      ...references,
+      `-recurse:${clientSources}/*.cs`,
+      newtonsoft6(ctx),
+    ]);
+    await mcs(ctx, [
+      '-out:bin/Flow.exe',
+      `-r:bin/${packageName}.dll`,
+      ...references,
+      path.join(ctx.root, source, 'Flow.cs'),
+    ]);
+    await mcs(ctx, [
+      '-out:bin/Samples.exe',
+      `-r:bin/${packageName}.dll`,
+      ...references,
+      path.join(ctx.root, source, 'Samples.cs'),
+    ]);
     await mcs(ctx, ['-out:bin/VerifyWebhook.exe', `-r:${newtonsoft}`, path.join(ctx.root, source, 'VerifyWebhook.cs')]);
   },
   async flow(ctx, env) {
     return (await ctx.run('mono', ['bin/Flow.exe'], { env: { ...env } })).output;
   },
-  verify: (ctx, input) => ctx.run('mono', ['bin/VerifyWebhook.exe', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+  verify: (ctx, input) =>
+    ctx.run('mono', ['bin/VerifyWebhook.exe', input.bodyFile, input.signatureHeader, input.secret], {
+      allowFailure: true,
+    }),
   samples: {
     ...sampleProgramOf('csharp-openapi-generator'),
-    run: async (ctx, env) => (await ctx.run('mono', ['bin/Samples.exe'], { env: { ...env }, timeoutMs: 120_000 })).output,
+    run: async (ctx, env) =>
+      (await ctx.run('mono', ['bin/Samples.exe'], { env: { ...env }, timeoutMs: 120_000 })).output,
   },
   async typeNames(ctx) {
     // Retrieve's answer: the return type of the generated method.
@@ -124,10 +186,15 @@ export const csharpOpenapiGenerator: Row = {
     // The httpclient library throws ApiException for every answer that is not 2xx, with the body as
     // text: capture's 400 model is the one the generator's copy of the document gives it.
     const document = parse(readFileSync(path.join(ctx.workDir, 'client', 'api', 'openapi.yaml'), 'utf8'));
-    const ref: string | undefined = document.paths['/payments/v1/payment_session/{business_id}/capture'].post.responses['400'].content['application/json'].schema.$ref;
+    const ref: string | undefined =
+      document.paths['/payments/v1/payment_session/{business_id}/capture'].post.responses['400'].content[
+        'application/json'
+      ].schema.$ref;
     const captureError = ref?.split('/').pop();
-    if (!session || !captureError) throw new Error(`the generated code names no session type (${session}) or capture error schema (${ref})`);
-    if (!existsSync(path.join(ctx.workDir, clientSources, 'Model', `${captureError}.cs`))) throw new Error(`no generated model ${captureError}.cs for capture's 400`);
+    if (!session || !captureError)
+      throw new Error(`the generated code names no session type (${session}) or capture error schema (${ref})`);
+    if (!existsSync(path.join(ctx.workDir, clientSources, 'Model', `${captureError}.cs`)))
+      throw new Error(`no generated model ${captureError}.cs for capture's 400`);
     return { session, captureError };
   },
   defaults,

@@ -23,8 +23,10 @@ export async function expectDebianPins(ctx: RowContext, packages: string[]): Pro
     // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own format, not a template
     const result = await ctx.run('dpkg-query', ['-W', '-f=${Version}', name], { allowFailure: true });
     const installed = result.output.trim();
-    if (result.status !== 0 || installed === '') throw new Error(`Debian's ${name} is not installed (apt-get install ${name})`);
-    if (upstreamVersion(installed) !== pin) throw new Error(`toolchain.json pins ${name} ${pin}, but the machine has ${installed}`);
+    if (result.status !== 0 || installed === '')
+      throw new Error(`Debian's ${name} is not installed (apt-get install ${name})`);
+    if (upstreamVersion(installed) !== pin)
+      throw new Error(`toolchain.json pins ${name} ${pin}, but the machine has ${installed}`);
   }
 }
 

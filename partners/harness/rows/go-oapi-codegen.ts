@@ -11,13 +11,15 @@ import { sampleProgramOf } from '../../../build/lib/samples.mjs';
 
 const source = 'partners/go/oapi-codegen';
 const generated = 'checkoutapi/checkoutapi.gen.go';
-const GO_HINT = 'Go 1.21 or later (it fetches the newer toolchain a module asks for from the Go module proxy), from https://go.dev/dl';
+const GO_HINT =
+  'Go 1.21 or later (it fetches the newer toolchain a module asks for from the Go module proxy), from https://go.dev/dl';
 
 /** The Go toolchain must be 1.21 or later: older ones neither read go.mod's `go 1.24.0` nor fetch a toolchain that does. */
 async function checkGoVersion(ctx: RowContext): Promise<void> {
   const version = (await ctx.run('go', ['env', 'GOVERSION'])).output.trim();
   const [, major, minor] = /^go(\d+)\.(\d+)/.exec(version) ?? [];
-  if (Number(major) === 1 && Number(minor) < 21) throw new Error(`missing toolchain: ${version} is too old; ${GO_HINT}`);
+  if (Number(major) === 1 && Number(minor) < 21)
+    throw new Error(`missing toolchain: ${version} is too old; ${GO_HINT}`);
 }
 
 /** go.mod requires the runtime library at the version toolchain.json pins: the two must not drift. */
@@ -25,7 +27,10 @@ function checkRuntimePin(ctx: RowContext): void {
   const goMod = readFileSync(path.join(ctx.workDir, 'go.mod'), 'utf8');
   const required = /^\s*(?:require\s+)?github\.com\/oapi-codegen\/runtime\s+v(\S+)/m.exec(goMod)?.[1];
   const pinned = ctx.pins['oapi-codegen-runtime'];
-  if (required !== pinned) throw new Error(`${source}/go.mod requires github.com/oapi-codegen/runtime v${required}, but toolchain.json pins ${pinned}`);
+  if (required !== pinned)
+    throw new Error(
+      `${source}/go.mod requires github.com/oapi-codegen/runtime v${required}, but toolchain.json pins ${pinned}`,
+    );
 }
 
 /**
@@ -33,7 +38,8 @@ function checkRuntimePin(ctx: RowContext): void {
  * each), and a response it cannot type ("Response <op>.<name> has nil value"). Go's own
  * "go: downloading …" lines are not warnings.
  */
-export const oapiCodegenWarnings = (output: string) => output.split('\n').filter((line) => /^WARNING:|^- [\w-]+: |has nil value$/.test(line));
+export const oapiCodegenWarnings = (output: string) =>
+  output.split('\n').filter((line) => /^WARNING:|^- [\w-]+: |has nil value$/.test(line));
 
 /** The Go type of a response member (JSON200, JSON400, …) of an operation's generated response struct. */
 function memberType(code: string, operation: string, member: string): string {
@@ -49,10 +55,13 @@ function memberType(code: string, operation: string, member: string): string {
  * nothing else. From 3.1 it needs `skip-prune` (NOTES.md, "With the generator's defaults").
  */
 const defaults: DefaultsClient = {
-  additions: ['package: checkoutapi, output: checkoutapi/checkoutapi.gen.go, generate: models and client: the configuration oapi-codegen\'s README gives a client'],
+  additions: [
+    "package: checkoutapi, output: checkoutapi/checkoutapi.gen.go, generate: models and client: the configuration oapi-codegen's README gives a client",
+  ],
   async build(ctx) {
     await checkGoVersion(ctx);
-    for (const file of ['go.mod', 'go.sum']) copyFileSync(path.join(ctx.root, source, file), path.join(ctx.workDir, file));
+    for (const file of ['go.mod', 'go.sum'])
+      copyFileSync(path.join(ctx.root, source, file), path.join(ctx.workDir, file));
     cpSync(path.join(ctx.root, source, 'defaults'), ctx.workDir, { recursive: true });
     const generator = `github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@v${ctx.pins['oapi-codegen']}`;
     const result = await ctx.run('go', ['run', generator, '-config', 'oapi-codegen.yaml', ctx.documents.openapi30]);
@@ -92,10 +101,16 @@ export const goOapiCodegen: Row = {
       return (await ctx.run(path.join(ctx.workDir, 'bin', 'samples'), [], { env: { ...env } })).output;
     },
   },
-  verify: (ctx, input) => ctx.run(path.join(ctx.workDir, 'bin', 'verify-webhook'), [input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+  verify: (ctx, input) =>
+    ctx.run(path.join(ctx.workDir, 'bin', 'verify-webhook'), [input.bodyFile, input.signatureHeader, input.secret], {
+      allowFailure: true,
+    }),
   async typeNames(ctx) {
     const code = readFileSync(path.join(ctx.workDir, generated), 'utf8');
-    return { session: memberType(code, 'RetrievePaymentSession', 'JSON200'), captureError: memberType(code, 'CapturePaymentSession', 'JSON400') };
+    return {
+      session: memberType(code, 'RetrievePaymentSession', 'JSON200'),
+      captureError: memberType(code, 'CapturePaymentSession', 'JSON400'),
+    };
   },
   defaults,
 };

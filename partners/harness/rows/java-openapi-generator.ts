@@ -18,9 +18,19 @@ const packageDir = (ctx: RowContext, sub: string) => path.join(sources(ctx), ...
  * the verifier uses java.util.HexFormat, so Java 17.
  */
 const maven = (ctx: RowContext, goals: string[]) =>
-  ctx.run('mvn', ['-B', '-q', `-Dmaven.repo.local=${path.join(ctx.cacheDir, 'maven')}`, '-Dmaven.compiler.release=17', ...goals]);
+  ctx.run('mvn', [
+    '-B',
+    '-q',
+    `-Dmaven.repo.local=${path.join(ctx.cacheDir, 'maven')}`,
+    '-Dmaven.compiler.release=17',
+    ...goals,
+  ]);
 
-const classpath = (ctx: RowContext) => [path.join(ctx.workDir, 'target', 'classes'), readFileSync(path.join(ctx.workDir, 'classpath.txt'), 'utf8').trim()].join(path.delimiter);
+const classpath = (ctx: RowContext) =>
+  [
+    path.join(ctx.workDir, 'target', 'classes'),
+    readFileSync(path.join(ctx.workDir, 'classpath.txt'), 'utf8').trim(),
+  ].join(path.delimiter);
 
 /**
  * The generator with its defaults (library okhttp-gson) from the OpenAPI 3.1 document, only the
@@ -30,11 +40,27 @@ const defaults: DefaultsClient = {
   additions: [`invokerPackage, apiPackage, modelPackage: the partner's packages (${clientPackage}, .api, .model)`],
   async build(ctx) {
     const result = await openapiGenerator(ctx, [
-      'generate', '-g', 'java', '-i', ctx.documents.openapi31, '-o', ctx.workDir,
-      '--additional-properties', [`invokerPackage=${clientPackage}`, `apiPackage=${clientPackage}.api`, `modelPackage=${clientPackage}.model`].join(','),
+      'generate',
+      '-g',
+      'java',
+      '-i',
+      ctx.documents.openapi31,
+      '-o',
+      ctx.workDir,
+      '--additional-properties',
+      [
+        `invokerPackage=${clientPackage}`,
+        `apiPackage=${clientPackage}.api`,
+        `modelPackage=${clientPackage}.model`,
+      ].join(','),
     ]);
     copyFileSync(path.join(ctx.root, source, 'defaults', 'Flow.java'), path.join(sources(ctx), 'Flow.java'));
-    await maven(ctx, ['compile', 'dependency:build-classpath', '-Dmdep.outputFile=classpath.txt', '-DincludeScope=runtime']);
+    await maven(ctx, [
+      'compile',
+      'dependency:build-classpath',
+      '-Dmdep.outputFile=classpath.txt',
+      '-DincludeScope=runtime',
+    ]);
     return { warnings: [...generatorWarnings(result.output)] };
   },
   async flow(ctx, env) {
@@ -56,11 +82,16 @@ export const javaOpenapiGenerator: Row = {
   async generate(ctx) {
     const result = await openapiGenerator(ctx, [
       'generate',
-      '-g', 'java',
-      '--library', 'native',
-      '-i', ctx.documents.openapi31,
-      '-o', ctx.workDir,
-      '--global-property', 'apiTests=false,modelTests=false,apiDocs=false,modelDocs=false',
+      '-g',
+      'java',
+      '--library',
+      'native',
+      '-i',
+      ctx.documents.openapi31,
+      '-o',
+      ctx.workDir,
+      '--global-property',
+      'apiTests=false,modelTests=false,apiDocs=false,modelDocs=false',
       '--additional-properties',
       [
         `invokerPackage=${clientPackage}`,
@@ -77,20 +108,31 @@ export const javaOpenapiGenerator: Row = {
       // type of its own, even where two operations list the same codes (the generator would otherwise
       // reuse the first one's: ListDisputesBadRequestError.error typed as
       // ListPaymentSessionsBadRequestErrorError). See NOTES.md, "Settings that make the client tolerant".
-      '--inline-schema-options', 'RESOLVE_INLINE_ENUMS=true,SKIP_SCHEMA_REUSE=true',
+      '--inline-schema-options',
+      'RESOLVE_INLINE_ENUMS=true,SKIP_SCHEMA_REUSE=true',
       // ServiceFee's number branch (format double, the only one in the document) as a BigDecimal:
       // money, and a decimal string ("0.00") or number (0) both read into it with its scale.
-      '--type-mappings', 'double=BigDecimal',
+      '--type-mappings',
+      'double=BigDecimal',
     ]);
     // The partner's code sits beside the generated client, in the default package.
-    for (const file of ['Flow.java', 'Samples.java']) copyFileSync(path.join(ctx.root, source, file), path.join(sources(ctx), file));
-    copyFileSync(path.join(ctx.root, 'partners/java/VerifyWebhook.java'), path.join(sources(ctx), 'VerifyWebhook.java'));
+    for (const file of ['Flow.java', 'Samples.java'])
+      copyFileSync(path.join(ctx.root, source, file), path.join(sources(ctx), file));
+    copyFileSync(
+      path.join(ctx.root, 'partners/java/VerifyWebhook.java'),
+      path.join(sources(ctx), 'VerifyWebhook.java'),
+    );
     return { warnings: [...generatorWarnings(result.output)] };
   },
   async compile(ctx) {
     // Only the compile phase: no tests, javadoc or jars to build. The runtime classpath goes to a file
     // for the flow's `java -cp`.
-    await maven(ctx, ['compile', 'dependency:build-classpath', '-Dmdep.outputFile=classpath.txt', '-DincludeScope=runtime']);
+    await maven(ctx, [
+      'compile',
+      'dependency:build-classpath',
+      '-Dmdep.outputFile=classpath.txt',
+      '-DincludeScope=runtime',
+    ]);
   },
   async flow(ctx, env) {
     return (await ctx.run('java', ['-cp', classpath(ctx), 'Flow'], { env: { ...env } })).output;
@@ -102,7 +144,18 @@ export const javaOpenapiGenerator: Row = {
     },
   },
   verify: (ctx, input) =>
-    ctx.run('java', ['-cp', path.join(ctx.workDir, 'target', 'classes'), 'VerifyWebhook', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+    ctx.run(
+      'java',
+      [
+        '-cp',
+        path.join(ctx.workDir, 'target', 'classes'),
+        'VerifyWebhook',
+        input.bodyFile,
+        input.signatureHeader,
+        input.secret,
+      ],
+      { allowFailure: true },
+    ),
   async typeNames(ctx) {
     // Retrieve's answer: the return type of the generated method.
     const api = readFileSync(path.join(packageDir(ctx, 'api'), 'PaymentSessionsApi.java'), 'utf8');
@@ -111,10 +164,15 @@ export const javaOpenapiGenerator: Row = {
     // 400's model is the one the generator's own copy of the document (api/openapi.yaml, after its
     // inline-schema naming) gives capture's 400.
     const document = parse(readFileSync(path.join(ctx.workDir, 'api', 'openapi.yaml'), 'utf8'));
-    const ref: string | undefined = document.paths['/payments/v1/payment_session/{business_id}/capture'].post.responses['400'].content['application/json'].schema.$ref;
+    const ref: string | undefined =
+      document.paths['/payments/v1/payment_session/{business_id}/capture'].post.responses['400'].content[
+        'application/json'
+      ].schema.$ref;
     const captureError = ref?.split('/').pop();
-    if (!session || !captureError) throw new Error(`the generated code names no session type (${session}) or capture error schema (${ref})`);
-    if (!existsSync(path.join(packageDir(ctx, 'model'), `${captureError}.java`))) throw new Error(`no generated model ${captureError}.java for capture's 400`);
+    if (!session || !captureError)
+      throw new Error(`the generated code names no session type (${session}) or capture error schema (${ref})`);
+    if (!existsSync(path.join(packageDir(ctx, 'model'), `${captureError}.java`)))
+      throw new Error(`no generated model ${captureError}.java for capture's 400`);
     return { session, captureError };
   },
   defaults,

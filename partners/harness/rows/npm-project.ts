@@ -4,9 +4,22 @@ import path from 'node:path';
 import { sampleProgramOf } from '../../../build/lib/samples.mjs';
 import type { DefaultsClient, Row, RowContext, SampleProgram } from '../row.js';
 
-export async function npmProject(ctx: RowContext, deps: { dependencies?: Record<string, string>; devDependencies?: Record<string, string> }): Promise<void> {
-  writeFileSync(path.join(ctx.workDir, 'package.json'), `${JSON.stringify({ name: 'partner', private: true, type: 'module', ...deps }, null, 2)}\n`);
-  await ctx.run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--save-exact', `--cache=${path.join(ctx.cacheDir, 'npm')}`]);
+export async function npmProject(
+  ctx: RowContext,
+  deps: { dependencies?: Record<string, string>; devDependencies?: Record<string, string> },
+): Promise<void> {
+  writeFileSync(
+    path.join(ctx.workDir, 'package.json'),
+    `${JSON.stringify({ name: 'partner', private: true, type: 'module', ...deps }, null, 2)}\n`,
+  );
+  await ctx.run('npm', [
+    'install',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+    '--save-exact',
+    `--cache=${path.join(ctx.cacheDir, 'npm')}`,
+  ]);
 }
 
 /** Copies the partner's own files (flow program, verifier, build files) from partners/… into the row's folder. */
@@ -25,7 +38,10 @@ export const runCompiledTypescript: Pick<Row, 'flow' | 'verify'> = {
   async flow(ctx, env) {
     return (await ctx.run(process.execPath, ['dist/flow.js'], { env: { ...env } })).output;
   },
-  verify: (ctx, input) => ctx.run(process.execPath, ['dist/verify-webhook.js', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+  verify: (ctx, input) =>
+    ctx.run(process.execPath, ['dist/verify-webhook.js', input.bodyFile, input.signatureHeader, input.secret], {
+      allowFailure: true,
+    }),
 };
 
 /** A TypeScript row's samples program (samples.ts, compiled with the flow), run from dist/. */

@@ -14,7 +14,8 @@ const document = 'openapi-3.0.json';
 /** The schema an operation's answer with this status references: what the validator checks the body against. */
 function responseSchema(ctx: RowContext, pathName: string, method: string, status: number): string {
   const spec = JSON.parse(readFileSync(path.join(ctx.workDir, document), 'utf8'));
-  const ref: string | undefined = spec.paths[pathName]?.[method]?.responses?.[status]?.content?.['application/json']?.schema?.$ref;
+  const ref: string | undefined =
+    spec.paths[pathName]?.[method]?.responses?.[status]?.content?.['application/json']?.schema?.$ref;
   if (!ref) throw new Error(`${method} ${pathName} ${status} references no schema`);
   return ref;
 }
@@ -45,7 +46,11 @@ export const perlOpenapiClient: Row = {
   document: '3.0',
   toolchain: [
     { command: 'perl', hint: 'Perl 5', debian: ['perl'] },
-    { command: '/usr/share/perl5/OpenAPI/Client.pm', hint: "OpenAPI::Client with JSON::Validator (Debian's libopenapi-client-perl)", debian: ['libopenapi-client-perl'] },
+    {
+      command: '/usr/share/perl5/OpenAPI/Client.pm',
+      hint: "OpenAPI::Client with JSON::Validator (Debian's libopenapi-client-perl)",
+      debian: ['libopenapi-client-perl'],
+    },
   ],
   async generate(ctx) {
     await expectDebianPins(ctx, ['libopenapi-client-perl', 'libjson-validator-perl']);
@@ -53,8 +58,15 @@ export const perlOpenapiClient: Row = {
     copyFileSync(ctx.documents.openapi30, path.join(ctx.workDir, document));
     // JSON::Validator fetches what its cache lacks: a dead proxy makes any such fetch fail, and its
     // debug log names every source it loads (the document, and the OpenAPI 3.0 schema it bundles).
-    const offline = { HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9', NO_PROXY: '', JSON_VALIDATOR_DEBUG: '1' };
-    const result = await ctx.run('perl', ['-MOpenAPI::Client', '-e', 'OpenAPI::Client->new(shift)', document], { env: offline });
+    const offline = {
+      HTTP_PROXY: 'http://127.0.0.1:9',
+      HTTPS_PROXY: 'http://127.0.0.1:9',
+      NO_PROXY: '',
+      JSON_VALIDATOR_DEBUG: '1',
+    };
+    const result = await ctx.run('perl', ['-MOpenAPI::Client', '-e', 'OpenAPI::Client->new(shift)', document], {
+      env: offline,
+    });
     const lines = result.output.split('\n').filter((line) => line.trim() !== '');
     for (const line of lines.filter((l) => / Load from /.test(l))) ctx.log(line.trim());
     return { warnings: lines.filter((line) => !line.startsWith('[JSON::Validator]')) };
@@ -65,10 +77,12 @@ export const perlOpenapiClient: Row = {
   async flow(ctx, env) {
     return (await ctx.run('perl', ['flow.pl', document], { env: { ...env } })).output;
   },
-  verify: (ctx, input) => ctx.run('perl', ['verify-webhook.pl', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+  verify: (ctx, input) =>
+    ctx.run('perl', ['verify-webhook.pl', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
   samples: {
     ...sampleProgramOf('perl-openapi-client'),
-    run: async (ctx, env) => (await ctx.run('perl', ['samples.pl', document], { env: { ...env }, timeoutMs: 120_000 })).output,
+    run: async (ctx, env) =>
+      (await ctx.run('perl', ['samples.pl', document], { env: { ...env }, timeoutMs: 120_000 })).output,
   },
   async typeNames(ctx) {
     return {

@@ -19,13 +19,17 @@ const namespace = 'Partner\\Payments';
 const partnerFiles = ['autoload.php', 'flow.php', 'samples.php', 'verify-webhook.php'];
 /** Options a partner would set (each is explained in NOTES.md). */
 const options = [
-  '--global-property', 'apiTests=false,modelTests=false',
-  '--additional-properties', `invokerPackage=${namespace}`,
+  '--global-property',
+  'apiTests=false,modelTests=false',
+  '--additional-properties',
+  `invokerPackage=${namespace}`,
   // The service fee as the decimal string it is, from a JSON string or a JSON number. Both mappings
   // are needed (measured): the type mapping alone changes nothing, the schema mapping alone types
   // the property as a Model\ServiceFee class that is not written.
-  '--type-mappings', 'ServiceFee=string',
-  '--schema-mappings', 'ServiceFee=string',
+  '--type-mappings',
+  'ServiceFee=string',
+  '--schema-mappings',
+  'ServiceFee=string',
 ];
 
 // Loading it: the extensions the generated composer.json requires (Composer would check them), and
@@ -53,7 +57,9 @@ function responseClass(ctx: RowContext, api: string, operation: string, status: 
   const text = readFileSync(path.join(ctx.workDir, 'client', 'lib', 'Api', `${api}.php`), 'utf8');
   const start = text.indexOf(`public function ${operation}WithHttpInfo(`);
   const end = text.indexOf('public function ', start + 1);
-  const match = new RegExp(`case ${status}:\\s*return \\$this->handleResponseWithDataType\\(\\s*'\\\\?([^']+)'`).exec(text.slice(start, end));
+  const match = new RegExp(`case ${status}:\\s*return \\$this->handleResponseWithDataType\\(\\s*'\\\\?([^']+)'`).exec(
+    text.slice(start, end),
+  );
   if (start < 0 || !match) throw new Error(`${api}::${operation}WithHttpInfo has no model for status ${status}`);
   return match[1]!;
 }
@@ -64,10 +70,20 @@ function responseClass(ctx: RowContext, api: string, operation: string, status: 
  * machine's: Debian's Guzzle and a small autoloader instead of Composer.
  */
 const defaults: DefaultsClient = {
-  additions: ["this machine's toolchain: no Composer (Packagist is not reachable): Debian's Guzzle and defaults/autoload.php load the client"],
+  additions: [
+    "this machine's toolchain: no Composer (Packagist is not reachable): Debian's Guzzle and defaults/autoload.php load the client",
+  ],
   async build(ctx) {
     cpSync(path.join(ctx.root, source, 'defaults'), ctx.workDir, { recursive: true });
-    const result = await openapiGenerator(ctx, ['generate', '-g', 'php', '-i', ctx.documents.openapi30, '-o', 'client']);
+    const result = await openapiGenerator(ctx, [
+      'generate',
+      '-g',
+      'php',
+      '-i',
+      ctx.documents.openapi30,
+      '-o',
+      'client',
+    ]);
     await checkEach(['autoload.php', 'flow.php'], (file) => ctx.run('php', ['-l', file]));
     return { warnings: [...generatorWarnings(result.output)] };
   },
@@ -82,14 +98,29 @@ export const phpOpenapiGenerator: Row = {
   document: '3.0',
   toolchain: [
     OPENAPI_GENERATOR_TOOLCHAIN,
-    { command: 'php', hint: "PHP 8.1 or later with the curl and mbstring extensions (Debian's php-cli, php-curl, php-mbstring)", debian: ['php-cli', 'php-curl', 'php-mbstring'] },
-    { command: '/usr/share/php/GuzzleHttp/autoload.php', hint: "Guzzle 7 for PHP (Debian's php-guzzlehttp-guzzle)", debian: ['php-guzzlehttp-guzzle', 'php-curl', 'php-mbstring'] },
+    {
+      command: 'php',
+      hint: "PHP 8.1 or later with the curl and mbstring extensions (Debian's php-cli, php-curl, php-mbstring)",
+      debian: ['php-cli', 'php-curl', 'php-mbstring'],
+    },
+    {
+      command: '/usr/share/php/GuzzleHttp/autoload.php',
+      hint: "Guzzle 7 for PHP (Debian's php-guzzlehttp-guzzle)",
+      debian: ['php-guzzlehttp-guzzle', 'php-curl', 'php-mbstring'],
+    },
   ],
   async generate(ctx) {
     await expectDebianPins(ctx, ['php-guzzlehttp-guzzle']);
     copyPartnerFiles(ctx, source);
     const result = await openapiGenerator(ctx, [
-      'generate', '-g', 'php', '-i', ctx.documents.openapi30, '-o', 'client', ...options,
+      'generate',
+      '-g',
+      'php',
+      '-i',
+      ctx.documents.openapi30,
+      '-o',
+      'client',
+      ...options,
     ]);
     return { warnings: [...generatorWarnings(result.output)] };
   },
@@ -101,7 +132,8 @@ export const phpOpenapiGenerator: Row = {
   async flow(ctx, env) {
     return (await ctx.run('php', ['flow.php'], { env: { ...env } })).output;
   },
-  verify: (ctx, input) => ctx.run('php', ['verify-webhook.php', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+  verify: (ctx, input) =>
+    ctx.run('php', ['verify-webhook.php', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
   samples: {
     ...sampleProgramOf('php-openapi-generator'),
     run: async (ctx, env) => (await ctx.run('php', ['samples.php'], { env: { ...env }, timeoutMs: 120_000 })).output,
@@ -111,5 +143,6 @@ export const phpOpenapiGenerator: Row = {
       session: responseClass(ctx, 'PaymentSessionsApi', 'retrievePaymentSession', 200),
       captureError: responseClass(ctx, 'PaymentSessionsApi', 'capturePaymentSession', 400),
     };
-  },  defaults,
+  },
+  defaults,
 };

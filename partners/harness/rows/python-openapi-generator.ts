@@ -18,7 +18,11 @@ const pkg = 'checkout_client';
 
 /** The partner's venv: what the generated package imports (its requirements.txt), and mypy. */
 const runtime = (ctx: RowContext) =>
-  pythonVenv(ctx, 'openapi-generator-python-runtime', ['pydantic', 'urllib3', 'python-dateutil', 'typing-extensions', 'mypy'].map((name) => `${name}==${ctx.pins[name]}`));
+  pythonVenv(
+    ctx,
+    'openapi-generator-python-runtime',
+    ['pydantic', 'urllib3', 'python-dateutil', 'typing-extensions', 'mypy'].map((name) => `${name}==${ctx.pins[name]}`),
+  );
 const python = async (ctx: RowContext) => path.join(await runtime(ctx), 'bin', 'python');
 
 /**
@@ -55,7 +59,8 @@ export const pythonOpenapiGenerator: Row = {
   toolchain: [PYTHON_TOOLCHAIN, OPENAPI_GENERATOR_TOOLCHAIN],
   async generate(ctx) {
     const document = ctx.documents.openapi30;
-    if (!existsSync(document)) throw new Error(`${path.relative(ctx.root, document)} is missing: npm run build writes it`);
+    if (!existsSync(document))
+      throw new Error(`${path.relative(ctx.root, document)} is missing: npm run build writes it`);
     copyPartnerFiles(ctx, source);
     copyVerifier(ctx);
     // The package alone, without setup.py and tox.ini. Open answers keep undeclared properties with the
@@ -63,7 +68,19 @@ export const pythonOpenapiGenerator: Row = {
     const options = [`packageName=${pkg}`, 'generateSourceCodeOnly=true'];
     // The package alone: no test stubs or Markdown docs inside it.
     const skip = 'apiTests=false,modelTests=false,apiDocs=false,modelDocs=false';
-    const result = await openapiGenerator(ctx, ['generate', '-g', 'python', '-i', document, '-o', '.', '--additional-properties', options.join(','), '--global-property', skip]);
+    const result = await openapiGenerator(ctx, [
+      'generate',
+      '-g',
+      'python',
+      '-i',
+      document,
+      '-o',
+      '.',
+      '--additional-properties',
+      options.join(','),
+      '--global-property',
+      skip,
+    ]);
     // Its logger (OnceLogger) repeats a warning at most once every 2 s rather than once per run, so
     // how many times the same line appears depends on the machine's speed: each line counts once.
     return { warnings: [...new Set(generatorWarnings(result.output))] };
@@ -75,15 +92,29 @@ export const pythonOpenapiGenerator: Row = {
     // mypy checks the partner's code against the generated types; it does not report the generated
     // package's own findings (mypy.ini, NOTES.md).
     const mypyCache = path.join(ctx.cacheDir, 'mypy-openapi-generator-python');
-    await ctx.run(py, ['-m', 'mypy', '--config-file', 'mypy.ini', '--cache-dir', mypyCache, 'flow.py', 'verify_webhook.py', 'samples.py']);
+    await ctx.run(py, [
+      '-m',
+      'mypy',
+      '--config-file',
+      'mypy.ini',
+      '--cache-dir',
+      mypyCache,
+      'flow.py',
+      'verify_webhook.py',
+      'samples.py',
+    ]);
   },
   async flow(ctx, env) {
     return (await ctx.run(await python(ctx), ['flow.py'], { env: { ...env } })).output;
   },
-  verify: async (ctx, input) => ctx.run(await python(ctx), ['verify_webhook.py', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+  verify: async (ctx, input) =>
+    ctx.run(await python(ctx), ['verify_webhook.py', input.bodyFile, input.signatureHeader, input.secret], {
+      allowFailure: true,
+    }),
   samples: {
     ...sampleProgramOf('python-openapi-generator'),
-    run: async (ctx, env) => (await ctx.run(await python(ctx), ['samples.py'], { env: { ...env }, timeoutMs: 120_000 })).output,
+    run: async (ctx, env) =>
+      (await ctx.run(await python(ctx), ['samples.py'], { env: { ...env }, timeoutMs: 120_000 })).output,
   },
   async typeNames(ctx) {
     // The classes the operations deserialize their 200 and 400 answers into.
@@ -91,7 +122,8 @@ export const pythonOpenapiGenerator: Row = {
     const answer = (operation: string, status: number) => {
       const serialize = api.indexOf(`def ${operation}_with_http_info(`);
       const name = new RegExp(`'${status}': "(\\w+)"`).exec(api.slice(serialize))?.[1];
-      if (serialize < 0 || !name) throw new Error(`${pkg}/api/payment_sessions_api.py maps no ${status} answer of ${operation} to a model`);
+      if (serialize < 0 || !name)
+        throw new Error(`${pkg}/api/payment_sessions_api.py maps no ${status} answer of ${operation} to a model`);
       return name;
     };
     return { session: answer('retrieve_payment_session', 200), captureError: answer('capture_payment_session', 400) };

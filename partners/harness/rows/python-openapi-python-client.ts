@@ -12,7 +12,12 @@ const source = 'partners/python/openapi-python-client';
 const pkg = 'checkout_client';
 
 /** The partner's venv: the generated package's runtime dependencies, and mypy. */
-const runtime = (ctx: RowContext) => pythonVenv(ctx, 'openapi-python-client-runtime', ['httpx', 'attrs', 'mypy'].map((name) => `${name}==${ctx.pins[name]}`));
+const runtime = (ctx: RowContext) =>
+  pythonVenv(
+    ctx,
+    'openapi-python-client-runtime',
+    ['httpx', 'attrs', 'mypy'].map((name) => `${name}==${ctx.pins[name]}`),
+  );
 const python = async (ctx: RowContext) => path.join(await runtime(ctx), 'bin', 'python');
 /** The generator's venv; its scripts go on the PATH, since its post-generation hooks run the ruff it comes with. */
 const generator = (ctx: RowContext) =>
@@ -56,7 +61,17 @@ export const pythonOpenapiPythonClient: Row = {
     // Its post-generation hooks run ruff, which comes with it: the venv's scripts go on the PATH.
     const result = await ctx.run(
       path.join(venv, 'bin', 'openapi-python-client'),
-      ['generate', '--path', ctx.documents.openapi31, '--meta', 'none', '--output-path', pkg, '--config', 'config.yaml'],
+      [
+        'generate',
+        '--path',
+        ctx.documents.openapi31,
+        '--meta',
+        'none',
+        '--output-path',
+        pkg,
+        '--config',
+        'config.yaml',
+      ],
       { env: withScripts(venv) },
     );
     return { warnings: generatorWarnings(result.output) };
@@ -66,15 +81,30 @@ export const pythonOpenapiPythonClient: Row = {
     await ctx.run(py, ['-m', 'compileall', '-q', pkg, 'flow.py', 'verify_webhook.py', 'samples.py']);
     await ctx.run(py, ['-c', 'import flow, verify_webhook, samples']);
     const mypyCache = path.join(ctx.cacheDir, 'mypy-openapi-python-client');
-    await ctx.run(py, ['-m', 'mypy', '--config-file', 'mypy.ini', '--cache-dir', mypyCache, 'flow.py', 'verify_webhook.py', 'samples.py', pkg]);
+    await ctx.run(py, [
+      '-m',
+      'mypy',
+      '--config-file',
+      'mypy.ini',
+      '--cache-dir',
+      mypyCache,
+      'flow.py',
+      'verify_webhook.py',
+      'samples.py',
+      pkg,
+    ]);
   },
   async flow(ctx, env) {
     return (await ctx.run(await python(ctx), ['flow.py'], { env: { ...env } })).output;
   },
-  verify: async (ctx, input) => ctx.run(await python(ctx), ['verify_webhook.py', input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+  verify: async (ctx, input) =>
+    ctx.run(await python(ctx), ['verify_webhook.py', input.bodyFile, input.signatureHeader, input.secret], {
+      allowFailure: true,
+    }),
   samples: {
     ...sampleProgramOf('python-openapi-python-client'),
-    run: async (ctx, env) => (await ctx.run(await python(ctx), ['samples.py'], { env: { ...env }, timeoutMs: 120_000 })).output,
+    run: async (ctx, env) =>
+      (await ctx.run(await python(ctx), ['samples.py'], { env: { ...env }, timeoutMs: 120_000 })).output,
   },
   async typeNames(ctx) {
     // The classes each operation's module parses its 200 and 400 answers into.
@@ -84,7 +114,10 @@ export const pythonOpenapiPythonClient: Row = {
       if (!name) throw new Error(`${file} parses no ${status} answer into a model`);
       return name;
     };
-    return { session: parsedAs('retrieve_payment_session', 200), captureError: parsedAs('capture_payment_session', 400) };
+    return {
+      session: parsedAs('retrieve_payment_session', 200),
+      captureError: parsedAs('capture_payment_session', 400),
+    };
   },
   defaults,
 };

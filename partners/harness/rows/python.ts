@@ -4,9 +4,16 @@ import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RowContext, Toolchain } from '../row.js';
 
-export const PYTHON_TOOLCHAIN: Toolchain = { command: 'python3', hint: 'Python 3.11 or later, with its venv module', debian: ['python3', 'python3-venv'] };
+export const PYTHON_TOOLCHAIN: Toolchain = {
+  command: 'python3',
+  hint: 'Python 3.11 or later, with its venv module',
+  debian: ['python3', 'python3-venv'],
+};
 
 /** Copies the shared verifier into the row's folder, next to its flow program. */
 export function copyVerifier(ctx: RowContext): void {
-  copyFileSync(path.join(ctx.root, 'partners', 'python', 'verify_webhook.py'), path.join(ctx.workDir, 'verify_webhook.py'));
+  copyFileSync(
+    path.join(ctx.root, 'partners', 'python', 'verify_webhook.py'),
+    path.join(ctx.workDir, 'verify_webhook.py'),
+  );
 }

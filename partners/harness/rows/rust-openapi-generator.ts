@@ -21,7 +21,11 @@ const options = [`packageName=${client}`, 'supportAsync=false', 'useSingleReques
 const targetDir = (ctx: RowContext) => path.join(ctx.cacheDir, 'cargo-target', 'rust-openapi-generator');
 const program = (ctx: RowContext, name: string) => path.join(targetDir(ctx), 'debug', name);
 // Without debug info the cached target folder is a fraction of the size, and links faster.
-const cargoEnv = (ctx: RowContext) => ({ CARGO_TARGET_DIR: targetDir(ctx), CARGO_PROFILE_DEV_DEBUG: 'false', CARGO_TERM_COLOR: 'never' });
+const cargoEnv = (ctx: RowContext) => ({
+  CARGO_TARGET_DIR: targetDir(ctx),
+  CARGO_PROFILE_DEV_DEBUG: 'false',
+  CARGO_TERM_COLOR: 'never',
+});
 
 /** The generated name of a type, as the generated code spells it, found by a pattern over one of its files. */
 function generatedName(ctx: RowContext, file: string, pattern: RegExp, what: string): string {
@@ -44,8 +48,15 @@ const defaults: DefaultsClient = {
   async build(ctx) {
     cpSync(path.join(ctx.root, source, 'defaults'), ctx.workDir, { recursive: true });
     const result = await openapiGenerator(ctx, [
-      'generate', '--input-spec', ctx.documents.openapi30, '--generator-name', 'rust', '--output', path.join(ctx.workDir, client),
-      '--additional-properties', `packageName=${client}`,
+      'generate',
+      '--input-spec',
+      ctx.documents.openapi30,
+      '--generator-name',
+      'rust',
+      '--output',
+      path.join(ctx.workDir, client),
+      '--additional-properties',
+      `packageName=${client}`,
     ]);
     await ctx.run('cargo', ['build', '--locked'], { env: cargoEnv(ctx) });
     return { warnings: [...new Set(generatorWarnings(result.output))] };
@@ -63,20 +74,36 @@ export const rustOpenapiGenerator: Row = {
   document: '3.0',
   toolchain: [
     OPENAPI_GENERATOR_TOOLCHAIN,
-    { command: 'cargo', hint: 'Rust 1.89 or later with cargo, from https://rustup.rs (Debian bookworm’s cargo is older than the crates need)' },
+    {
+      command: 'cargo',
+      hint: 'Rust 1.89 or later with cargo, from https://rustup.rs (Debian bookworm’s cargo is older than the crates need)',
+    },
     { command: 'cc', hint: 'a C compiler and linker, which rustc links with', debian: ['gcc', 'libc6-dev'] },
-    { command: 'pkg-config', hint: 'pkg-config, which finds OpenSSL for reqwest’s default TLS (native-tls)', debian: ['pkg-config'] },
-    { command: '/usr/include/openssl/ssl.h', hint: 'the OpenSSL headers, which reqwest’s default TLS (native-tls) builds against', debian: ['libssl-dev'] },
+    {
+      command: 'pkg-config',
+      hint: 'pkg-config, which finds OpenSSL for reqwest’s default TLS (native-tls)',
+      debian: ['pkg-config'],
+    },
+    {
+      command: '/usr/include/openssl/ssl.h',
+      hint: 'the OpenSSL headers, which reqwest’s default TLS (native-tls) builds against',
+      debian: ['libssl-dev'],
+    },
   ],
   async generate(ctx) {
     copyPartnerFiles(ctx, source);
     const result = await openapiGenerator(ctx, [
       'generate',
-      '--input-spec', ctx.documents.openapi30,
-      '--generator-name', 'rust',
-      '--library', 'reqwest',
-      '--output', path.join(ctx.workDir, client),
-      '--additional-properties', options.join(','),
+      '--input-spec',
+      ctx.documents.openapi30,
+      '--generator-name',
+      'rust',
+      '--library',
+      'reqwest',
+      '--output',
+      path.join(ctx.workDir, client),
+      '--additional-properties',
+      options.join(','),
     ]);
     // One line per request body and response media type repeats the same warning: each kind once.
     return { warnings: [...new Set(generatorWarnings(result.output))] };
@@ -94,12 +121,25 @@ export const rustOpenapiGenerator: Row = {
       return (await ctx.run(program(ctx, 'samples'), [], { env: { ...env } })).output;
     },
   },
-  verify: (ctx, input) => ctx.run(program(ctx, 'verify_webhook'), [input.bodyFile, input.signatureHeader, input.secret], { allowFailure: true }),
+  verify: (ctx, input) =>
+    ctx.run(program(ctx, 'verify_webhook'), [input.bodyFile, input.signatureHeader, input.secret], {
+      allowFailure: true,
+    }),
   async typeNames(ctx) {
     const api = 'src/apis/payment_sessions_api.rs';
     return {
-      session: generatedName(ctx, api, /pub fn retrieve_payment_session\([^)]*\) -> Result<([\w:]+),/, 'retrieve_payment_session'),
-      captureError: generatedName(ctx, api, /pub enum CapturePaymentSessionError \{[^}]*?Status400\(([\w:]+)\)/, 'Status400 member of CapturePaymentSessionError'),
+      session: generatedName(
+        ctx,
+        api,
+        /pub fn retrieve_payment_session\([^)]*\) -> Result<([\w:]+),/,
+        'retrieve_payment_session',
+      ),
+      captureError: generatedName(
+        ctx,
+        api,
+        /pub enum CapturePaymentSessionError \{[^}]*?Status400\(([\w:]+)\)/,
+        'Status400 member of CapturePaymentSessionError',
+      ),
     };
   },
   defaults,

@@ -28,10 +28,12 @@ export function unknownsIn(file: string, style: Style, roots: string[] = checked
   const declarations = new Map<string, ts.Node[]>();
   const declare = (name: string, node: ts.Node) => declarations.set(name, [...(declarations.get(name) ?? []), node]);
   for (const statement of source.statements) {
-    if (ts.isTypeAliasDeclaration(statement) || ts.isInterfaceDeclaration(statement)) declare(statement.name.text, statement);
+    if (ts.isTypeAliasDeclaration(statement) || ts.isInterfaceDeclaration(statement))
+      declare(statement.name.text, statement);
     if (ts.isVariableStatement(statement)) {
       for (const declaration of statement.declarationList.declarations) {
-        if (ts.isIdentifier(declaration.name) && declaration.initializer) declare(declaration.name.text, declaration.initializer);
+        if (ts.isIdentifier(declaration.name) && declaration.initializer)
+          declare(declaration.name.text, declaration.initializer);
       }
     }
   }
@@ -46,7 +48,13 @@ export function unknownsIn(file: string, style: Style, roots: string[] = checked
     const via = reached.get(name)!;
     const visit = (node: ts.Node): void => {
       if (isOpenUnknown(node, style)) findings.push({ path: pathTo(node, via), text: shorten(enclosingText(node)) });
-      if (ts.isIdentifier(node) && node.text !== name && declarations.has(node.text) && !reached.has(node.text) && isReference(node)) {
+      if (
+        ts.isIdentifier(node) &&
+        node.text !== name &&
+        declarations.has(node.text) &&
+        !reached.has(node.text) &&
+        isReference(node)
+      ) {
         reached.set(node.text, `${pathTo(node, via)} → ${node.text}`);
         queue.push(node.text);
       }
@@ -65,9 +73,18 @@ function isOpenUnknown(node: ts.Node, style: Style): boolean {
     }
     return true;
   }
-  if (!ts.isCallExpression(node) || !ts.isPropertyAccessExpression(node.expression) || node.expression.name.text !== 'unknown') return false;
+  if (
+    !ts.isCallExpression(node) ||
+    !ts.isPropertyAccessExpression(node.expression) ||
+    node.expression.name.text !== 'unknown'
+  )
+    return false;
   const call = node.parent;
-  const isRecordValue = ts.isCallExpression(call) && ts.isPropertyAccessExpression(call.expression) && call.expression.name.text === 'record' && call.arguments[1] === node;
+  const isRecordValue =
+    ts.isCallExpression(call) &&
+    ts.isPropertyAccessExpression(call.expression) &&
+    call.expression.name.text === 'record' &&
+    call.arguments[1] === node;
   return !isRecordValue;
 }
 
@@ -84,14 +101,22 @@ function isReference(node: ts.Identifier): boolean {
 function pathTo(node: ts.Node, via: string): string {
   const names: string[] = [];
   for (let up = node.parent; up; up = up.parent) {
-    if ((ts.isPropertySignature(up) || ts.isPropertyAssignment(up)) && up.name) names.unshift(up.name.getText().replace(/^["']|["']$/g, ''));
+    if ((ts.isPropertySignature(up) || ts.isPropertyAssignment(up)) && up.name)
+      names.unshift(up.name.getText().replace(/^["']|["']$/g, ''));
   }
   return [via, ...names].join('.');
 }
 
 function enclosingText(node: ts.Node): string {
   let up: ts.Node = node;
-  while (up.parent && !ts.isPropertySignature(up.parent) && !ts.isPropertyAssignment(up.parent) && !ts.isTypeAliasDeclaration(up.parent) && !ts.isVariableDeclaration(up.parent)) up = up.parent;
+  while (
+    up.parent &&
+    !ts.isPropertySignature(up.parent) &&
+    !ts.isPropertyAssignment(up.parent) &&
+    !ts.isTypeAliasDeclaration(up.parent) &&
+    !ts.isVariableDeclaration(up.parent)
+  )
+    up = up.parent;
   return up.getText().replace(/\.describe\((?:'(?:[^'\\]|\\.)*')\)/g, '');
 }
 
@@ -106,7 +131,10 @@ export function clashRenames(file: string, document: string): string[] {
   const known = new Set(Object.values(components).flatMap((section) => Object.keys(section as object)));
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
   return source.statements
-    .filter((s): s is ts.TypeAliasDeclaration | ts.InterfaceDeclaration => ts.isTypeAliasDeclaration(s) || ts.isInterfaceDeclaration(s))
+    .filter(
+      (s): s is ts.TypeAliasDeclaration | ts.InterfaceDeclaration =>
+        ts.isTypeAliasDeclaration(s) || ts.isInterfaceDeclaration(s),
+    )
     .map((s) => s.name.text)
     .filter((name) => /[A-Za-z]2$/.test(name) && !known.has(name));
 }
@@ -115,9 +143,19 @@ export function clashRenames(file: string, document: string): string[] {
 export function memberType(file: string, typeName: string, member: string): string {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   for (const statement of source.statements) {
-    if (!ts.isTypeAliasDeclaration(statement) || statement.name.text !== typeName || !ts.isTypeLiteralNode(statement.type)) continue;
+    if (
+      !ts.isTypeAliasDeclaration(statement) ||
+      statement.name.text !== typeName ||
+      !ts.isTypeLiteralNode(statement.type)
+    )
+      continue;
     for (const property of statement.type.members) {
-      if (ts.isPropertySignature(property) && property.name.getText().replace(/^["']|["']$/g, '') === member && property.type) return property.type.getText();
+      if (
+        ts.isPropertySignature(property) &&
+        property.name.getText().replace(/^["']|["']$/g, '') === member &&
+        property.type
+      )
+        return property.type.getText();
     }
   }
   throw new Error(`${file} has no ${typeName} with a member ${member}`);
@@ -125,10 +163,12 @@ export function memberType(file: string, typeName: string, member: string): stri
 
 /** Lines of a generator's output that warn, without terminal colours. */
 export function warningLines(output: string): string[] {
-  return output
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's colour codes start with ESC
-    .replace(/\u001b\[[0-9;]*m/g, '')
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => /warn|⚠/i.test(line));
+  return (
+    output
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's colour codes start with ESC
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => /warn|⚠/i.test(line))
+  );
 }

@@ -27,19 +27,32 @@ export const typescriptHeyApi: Row = {
   toolchain: [{ command: 'npm', hint: 'npm, which comes with Node.js' }],
   async generate(ctx) {
     await npmProject(ctx, {
-      devDependencies: { '@hey-api/openapi-ts': ctx.pins['@hey-api/openapi-ts']!, typescript: ctx.pins.typescript!, '@types/node': ctx.pins['@types/node']! },
+      devDependencies: {
+        '@hey-api/openapi-ts': ctx.pins['@hey-api/openapi-ts']!,
+        typescript: ctx.pins.typescript!,
+        '@types/node': ctx.pins['@types/node']!,
+      },
     });
     copyPartnerFiles(ctx, source);
-    copyFileSync(path.join(ctx.root, 'partners/typescript/openapi-fetch/verify-webhook.ts'), path.join(ctx.workDir, 'verify-webhook.ts'));
+    copyFileSync(
+      path.join(ctx.root, 'partners/typescript/openapi-fetch/verify-webhook.ts'),
+      path.join(ctx.workDir, 'verify-webhook.ts'),
+    );
     copyFileSync(ctx.documents.openapi31, path.join(ctx.workDir, 'openapi.json'));
     // openapi-ts.config.ts names the input (openapi.json) and the output (client/).
     const result = await ctx.run('npx', ['--no-install', 'openapi-ts'], { env: { NO_COLOR: '1' } });
 
     const problems: string[] = [];
     const renamed = clashRenames(typesFile(ctx.workDir), ctx.documents.openapi31);
-    if (renamed.length > 0) problems.push(`${renamed.length} type names renamed with a 2 (a schema name clashes with one derived from an operationId): ${renamed.join(', ')}`);
+    if (renamed.length > 0)
+      problems.push(
+        `${renamed.length} type names renamed with a 2 (a schema name clashes with one derived from an operationId): ${renamed.join(', ')}`,
+      );
     const unknowns = unknownsIn(typesFile(ctx.workDir), 'types');
-    if (unknowns.length > 0) problems.push(`${checkedSchemas.join(', ')} type ${unknowns.length} values unknown:\n${unknowns.map((u) => `  ${u.path}: ${u.text}`).join('\n')}`);
+    if (unknowns.length > 0)
+      problems.push(
+        `${checkedSchemas.join(', ')} type ${unknowns.length} values unknown:\n${unknowns.map((u) => `  ${u.path}: ${u.text}`).join('\n')}`,
+      );
     if (problems.length > 0) throw new Error(problems.join('\n'));
     return { warnings: warningLines(result.output) };
   },

@@ -35,11 +35,22 @@ export const typescriptOpenapiFetch: Row = {
   async generate(ctx) {
     await npmProject(ctx, {
       dependencies: { 'openapi-fetch': ctx.pins['openapi-fetch']! },
-      devDependencies: { 'openapi-typescript': ctx.pins['openapi-typescript']!, typescript: ctx.pins.typescript!, '@types/node': ctx.pins['@types/node']! },
+      devDependencies: {
+        'openapi-typescript': ctx.pins['openapi-typescript']!,
+        typescript: ctx.pins.typescript!,
+        '@types/node': ctx.pins['@types/node']!,
+      },
     });
     copyPartnerFiles(ctx, source);
     // schema.ts: the types, and the arrays of each enum's documented values (compiled with the flow).
-    const result = await ctx.run('npx', ['--no-install', 'openapi-typescript', ctx.documents.openapi31, '--enum-values', '-o', 'schema.ts']);
+    const result = await ctx.run('npx', [
+      '--no-install',
+      'openapi-typescript',
+      ctx.documents.openapi31,
+      '--enum-values',
+      '-o',
+      'schema.ts',
+    ]);
     return { warnings: result.output.split('\n').filter((line) => /warn/i.test(line)) };
   },
   compile: compileTypescript,
@@ -47,7 +58,10 @@ export const typescriptOpenapiFetch: Row = {
   samples: compiledTypescriptSamples('typescript-openapi-fetch'),
   async typeNames(ctx) {
     const schema = readFileSync(path.join(ctx.workDir, 'schema.ts'), 'utf8');
-    return { session: answerType(schema, 'retrievePaymentSession', 200), captureError: answerType(schema, 'capturePaymentSession', 400) };
+    return {
+      session: answerType(schema, 'retrievePaymentSession', 200),
+      captureError: answerType(schema, 'capturePaymentSession', 400),
+    };
   },
   // openapi-typescript with no option: the types alone, in schema.d.ts.
   defaults: typescriptDefaults({

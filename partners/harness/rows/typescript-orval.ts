@@ -36,23 +36,36 @@ export const typescriptOrval: Row = {
   async generate(ctx) {
     await npmProject(ctx, {
       dependencies: { zod: ctx.pins.zod! },
-      devDependencies: { orval: ctx.pins.orval!, typescript: ctx.pins.typescript!, '@types/node': ctx.pins['@types/node']! },
+      devDependencies: {
+        orval: ctx.pins.orval!,
+        typescript: ctx.pins.typescript!,
+        '@types/node': ctx.pins['@types/node']!,
+      },
     });
     copyPartnerFiles(ctx, source);
-    copyFileSync(path.join(ctx.root, 'partners/typescript/openapi-fetch/verify-webhook.ts'), path.join(ctx.workDir, 'verify-webhook.ts'));
+    copyFileSync(
+      path.join(ctx.root, 'partners/typescript/openapi-fetch/verify-webhook.ts'),
+      path.join(ctx.workDir, 'verify-webhook.ts'),
+    );
     copyFileSync(ctx.documents.openapi31, path.join(ctx.workDir, 'openapi.json'));
     // orval.config.ts names the input (openapi.json) and the outputs (client/).
     const result = await ctx.run('npx', ['--no-install', 'orval'], { env: { NO_COLOR: '1' } });
 
     const unknowns = unknownsIn(path.join(ctx.workDir, 'client', 'payments.zod.ts'), 'zod');
-    if (unknowns.length > 0) throw new Error(`The Zod schemas of ${checkedSchemas.join(', ')} hold ${unknowns.length} zod.unknown():\n${unknowns.map((u) => `  ${u.path}: ${u.text}`).join('\n')}`);
+    if (unknowns.length > 0)
+      throw new Error(
+        `The Zod schemas of ${checkedSchemas.join(', ')} hold ${unknowns.length} zod.unknown():\n${unknowns.map((u) => `  ${u.path}: ${u.text}`).join('\n')}`,
+      );
     return { warnings: warningLines(result.output) };
   },
   compile: compileTypescript,
   ...runCompiledTypescript,
   samples: compiledTypescriptSamples('typescript-orval'),
   async typeNames(ctx) {
-    return { session: answerType(ctx.workDir, 'retrievePaymentSession', 200), captureError: answerType(ctx.workDir, 'capturePaymentSession', 400) };
+    return {
+      session: answerType(ctx.workDir, 'retrievePaymentSession', 200),
+      captureError: answerType(ctx.workDir, 'capturePaymentSession', 400),
+    };
   },
   // No configuration file: the CLI's input and output alone. Orval's default client is axios, which
   // the partner installs (its only import).

@@ -64,7 +64,8 @@ function settings() {
   // Unique to each run: it goes into the idempotency keys, the email and the metadata.
   const run = process.env.PARTNER_RUN || Date.now().toString(36);
   if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(baseUrl)) fail(`PARTNER_BASE_URL=${baseUrl} is not an http(s) URL`);
-  if (!/^[A-Za-z0-9][\w-]{0,63}$/.test(run)) fail(`PARTNER_RUN=${run} is not 1 to 64 letters, digits, - or _ (it goes into idempotency keys and an email)`);
+  if (!/^[A-Za-z0-9][\w-]{0,63}$/.test(run))
+    fail(`PARTNER_RUN=${run} is not 1 to 64 letters, digits, - or _ (it goes into idempotency keys and an email)`);
   return { baseUrl: baseUrl.replace(/\/$/, ''), apiKey, run, fail };
 }
 const { baseUrl, apiKey, run, fail } = settings();
@@ -76,7 +77,10 @@ client.interceptors.response.use(async (response) => {
   return response;
 });
 client.interceptors.error.use((error, response) => {
-  if (response === undefined) fail(`Nothing answers at PARTNER_BASE_URL=${baseUrl} (${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}): is the sandbox running (npm start)?`);
+  if (response === undefined)
+    fail(
+      `Nothing answers at PARTNER_BASE_URL=${baseUrl} (${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}): is the sandbox running (npm start)?`,
+    );
   return error;
 });
 const noCharges = { total_additional_charges: 0, total_discounts: 0 };
@@ -93,7 +97,9 @@ const created = await createPaymentSession({
     customer_name: 'Partner Matrix',
     metadata: run,
     idempotency_key: `${run}-create`,
-    order_items: [{ name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 5000, amount_details: noCharges }],
+    order_items: [
+      { name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 5000, amount_details: noCharges },
+    ],
   },
 });
 if (!created.data) throw new Error(`create answered ${created.response?.status}: ${JSON.stringify(created.error)}`);
@@ -111,25 +117,33 @@ const path = { business_id: id };
 const captured = await capturePaymentSession({ path, body: { total_amount: 3000, idempotency_key: `${run}-capture` } });
 if (!captured.data) throw new Error(`capture answered ${captured.response?.status}: ${JSON.stringify(captured.error)}`);
 
-const refund = await createRefund({ body: { payment_id: id, amount: 1000, reason: RefundReasonInput.CUSTOMER_REQUEST, idempotency_key: `${run}-refund` } });
+const refund = await createRefund({
+  body: { payment_id: id, amount: 1000, reason: RefundReasonInput.CUSTOMER_REQUEST, idempotency_key: `${run}-refund` },
+});
 if (!refund.data) throw new Error(`refund answered ${refund.response?.status}: ${JSON.stringify(refund.error)}`);
 
 const retrieved = await retrievePaymentSession({ path });
 const session: PaymentSession | undefined = retrieved.data;
 if (!session) throw new Error(`retrieve answered ${retrieved.response?.status}: ${JSON.stringify(retrieved.error)}`);
-const list = await listPaymentSessions({ query: { search: `${run}@partner.example`, status: [PaymentSessionStatusInput.CAPTURED] } });
+const list = await listPaymentSessions({
+  query: { search: `${run}@partner.example`, status: [PaymentSessionStatusInput.CAPTURED] },
+});
 const listed = list.data?.payment_sessions.some((item) => item.id === id) ?? false;
 
 // A second capture: `error` is the union of capture's error bodies; the 400 one is
 // PaymentSessionCaptureError, whose code is an open enum.
-const { error, response } = await capturePaymentSession({ path, body: { total_amount: 1000, idempotency_key: `${run}-capture-2` } });
+const { error, response } = await capturePaymentSession({
+  path,
+  body: { total_amount: 1000, idempotency_key: `${run}-capture-2` },
+});
 const refusal: CapturePaymentSessionError | undefined = error;
 let captureError: PaymentSessionCaptureError['error'] | undefined;
 if (response?.status === 400 && refusal) captureError = (refusal as CapturePaymentSessionErrors[400]).error;
 
 // A void of the captured session: its 400 body is PaymentSessionVoidError.
 const voided = await voidPaymentSession({ path, body: { idempotency_key: `${run}-void` } });
-if (voided.response?.status !== 400 || !voided.error) throw new Error(`void answered ${voided.response?.status}: ${JSON.stringify(voided.data ?? voided.error)}`);
+if (voided.response?.status !== 400 || !voided.error)
+  throw new Error(`void answered ${voided.response?.status}: ${JSON.stringify(voided.data ?? voided.error)}`);
 const voidError = (voided.error as VoidPaymentSessionErrors[400]).error;
 const voidErrorKnown = isKnown(KNOWN_VOID_ERRORS, voidError);
 

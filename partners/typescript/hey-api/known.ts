@@ -6,7 +6,10 @@
 export type Known<T> = T extends string ? (string extends T ? never : T) : never;
 
 /** `true` when `Listed` names every documented value of `T`; otherwise a type that names the missing ones, so that the assignment does not compile. */
-export type ListsAll<T, Listed> = [Exclude<Known<T>, Listed>] extends [never] ? true : { missing: Exclude<Known<T>, Listed> };
+export type ListsAll<T, Listed> = [Exclude<Known<T>, Listed>] extends [never]
+  ? true
+  : { missing: Exclude<Known<T>, Listed> };
 
 /** Whether `value` is one of the `known` values: narrows it to them. */
-export const isKnown = <K extends string>(known: ReadonlyArray<K>, value: string): value is K => (known as ReadonlyArray<string>).includes(value);
+export const isKnown = <K extends string>(known: ReadonlyArray<K>, value: string): value is K =>
+  (known as ReadonlyArray<string>).includes(value);

@@ -47,7 +47,8 @@ function environment() {
   const apiKey = process.env.PARTNER_API_KEY || 'sandbox-dev-key';
   const run = process.env.PARTNER_RUN || Date.now().toString(36);
   if (!/^https?:\/\/[^/\s]+(\/\S*)?$/.test(baseUrl)) fail(`PARTNER_BASE_URL=${baseUrl} is not an http(s) URL`);
-  if (!/^[A-Za-z0-9][\w-]{0,63}$/.test(run)) fail(`PARTNER_RUN=${run} is not 1 to 64 letters, digits, - or _ (it goes into emails and skus)`);
+  if (!/^[A-Za-z0-9][\w-]{0,63}$/.test(run))
+    fail(`PARTNER_RUN=${run} is not 1 to 64 letters, digits, - or _ (it goes into emails and skus)`);
   return { baseUrl: baseUrl.replace(/\/$/, ''), apiKey, run, fail };
 }
 const { baseUrl, apiKey, run, fail } = environment();
@@ -60,7 +61,10 @@ client.interceptors.response.use(async (response) => {
   return response;
 });
 client.interceptors.error.use((error, response) => {
-  if (!response) fail(`Nothing answers at PARTNER_BASE_URL=${baseUrl} (${(error as Error & { cause?: Error }).cause?.message ?? String(error)}): is the sandbox running (npm start)?`);
+  if (!response)
+    fail(
+      `Nothing answers at PARTNER_BASE_URL=${baseUrl} (${(error as Error & { cause?: Error }).cause?.message ?? String(error)}): is the sandbox running (npm start)?`,
+    );
   return error;
 });
 
@@ -69,8 +73,13 @@ const record = (operationId: string, response: Response | undefined) => (statuse
 
 /** A sandbox helper: the customer, the clinician or the card network. */
 async function helper(path: string, body: object = {}): Promise<Record<string, unknown>> {
-  const response = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'x-service-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (response.status !== 200) throw new Error(`the helper ${path} answered ${response.status}: ${await response.text()}`);
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'x-service-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 200)
+    throw new Error(`the helper ${path} answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as Record<string, unknown>;
 }
 
@@ -78,8 +87,12 @@ async function helper(path: string, body: object = {}): Promise<Record<string, u
 async function newSession(name: string): Promise<string> {
   const { data, response } = await createPaymentSession({
     body: {
-      kind: PaymentSessionKindInput.AUTHORIZATION, total_amount: 2500, amount_details: noCharges, idempotency_key: `${run}-${name}`,
-      success_url: 'https://partner.example/orders/ok', failure_url: 'https://partner.example/orders/failed',
+      kind: PaymentSessionKindInput.AUTHORIZATION,
+      total_amount: 2500,
+      amount_details: noCharges,
+      idempotency_key: `${run}-${name}`,
+      success_url: 'https://partner.example/orders/ok',
+      failure_url: 'https://partner.example/orders/failed',
       order_items: [{ name: 'Thermometer', sku: 'TH-10', quantity: 1, price: 2500, amount_details: noCharges }],
     },
   });
@@ -99,7 +112,9 @@ const created = await createPaymentSession({
     failure_url: 'https://partner.example/orders/{{payment_session_id}}/failed',
     customer_email: `jane-${run}@partner.example`,
     idempotency_key: `order-${run}`,
-    order_items: [{ name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 5000, amount_details: noCharges }],
+    order_items: [
+      { name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 5000, amount_details: noCharges },
+    ],
   },
 });
 if (created.error) throw new Error(`create answered ${created.response?.status}: ${JSON.stringify(created.error)}`);
@@ -111,7 +126,8 @@ await helper(`/sandbox/v1/payment_sessions/${sessionId}/complete_checkout`);
 
 // sample: retrievePaymentSession
 const retrieved = await retrievePaymentSession({ path: { business_id: sessionId } });
-if (retrieved.error) throw new Error(`retrieve answered ${retrieved.response?.status}: ${JSON.stringify(retrieved.error)}`);
+if (retrieved.error)
+  throw new Error(`retrieve answered ${retrieved.response?.status}: ${JSON.stringify(retrieved.error)}`);
 console.log(`session ${retrieved.data.id} is ${retrieved.data.status} (${retrieved.data.status_summary})`);
 // end sample
 record('retrievePaymentSession', retrieved.response);
@@ -137,7 +153,12 @@ record('capturePaymentSession', captured.response);
 
 // sample: createRefund
 const refund = await createRefund({
-  body: { payment_id: sessionId, amount: 1000, reason: RefundReasonInput.CUSTOMER_REQUEST, idempotency_key: `refund-${run}` },
+  body: {
+    payment_id: sessionId,
+    amount: 1000,
+    reason: RefundReasonInput.CUSTOMER_REQUEST,
+    idempotency_key: `refund-${run}`,
+  },
 });
 if (refund.error) throw new Error(`refund answered ${refund.response?.status}: ${refund.error.error}`);
 console.log(`refund ${refund.data.refund_id}`);
@@ -186,7 +207,10 @@ await helper(`/sandbox/v1/provision_requests/${requestId}/complete`, { letter: '
 
 // sample: retrieveProvisionTokenRequest
 const provision = await retrieveProvisionTokenRequest({ path: { provision_token_request_id: requestId } });
-if (provision.error) throw new Error(`retrieve provision request answered ${provision.response?.status}: ${JSON.stringify(provision.error)}`);
+if (provision.error)
+  throw new Error(
+    `retrieve provision request answered ${provision.response?.status}: ${JSON.stringify(provision.error)}`,
+  );
 // null until the customer has finished the setup page
 const paymentToken = provision.data.payment_token;
 // end sample
@@ -195,8 +219,11 @@ if (!paymentToken) throw new Error('the provision request issued no payment toke
 
 // sample: retrieveProvisionRequestEligibility
 const eligibility = await retrieveProvisionRequestEligibility({ path: { provision_token_request_id: requestId } });
-if (eligibility.error) throw new Error(`eligibility answered ${eligibility.response?.status}: ${eligibility.error.error}`);
-console.log(`eligibility ${eligibility.data.eligibility_status}, letter valid until ${eligibility.data.lmn_expires_at}`);
+if (eligibility.error)
+  throw new Error(`eligibility answered ${eligibility.response?.status}: ${eligibility.error.error}`);
+console.log(
+  `eligibility ${eligibility.data.eligibility_status}, letter valid until ${eligibility.data.lmn_expires_at}`,
+);
 // end sample
 record('retrieveProvisionRequestEligibility', eligibility.response);
 
@@ -209,7 +236,8 @@ record('listPaymentTokens', tokens.response);
 
 // sample: retrievePaymentToken
 const token = await retrievePaymentToken({ path: { payment_token: paymentToken } });
-if (token.error) throw new Error(`retrieve payment token answered ${token.response?.status}: ${JSON.stringify(token.error)}`);
+if (token.error)
+  throw new Error(`retrieve payment token answered ${token.response?.status}: ${JSON.stringify(token.error)}`);
 console.log(`token of ${token.data.customer_email}, letter valid until ${token.data.lmn_expires_at}`);
 // end sample
 record('retrievePaymentToken', token.response);
@@ -226,7 +254,8 @@ record('updatePaymentToken', update.response);
 
 // sample: deletePaymentToken
 const deleted = await deletePaymentToken({ path: { payment_token: paymentToken } });
-if (deleted.error) throw new Error(`delete payment token answered ${deleted.response?.status}: ${JSON.stringify(deleted.error)}`);
+if (deleted.error)
+  throw new Error(`delete payment token answered ${deleted.response?.status}: ${JSON.stringify(deleted.error)}`);
 // end sample
 record('deletePaymentToken', deleted.response);
 
@@ -248,7 +277,8 @@ const updatedItem = await updateCatalogItem({
     url: 'https://partner.example/products/th',
   },
 });
-if (updatedItem.error) throw new Error(`update catalog item answered ${updatedItem.response?.status}: ${updatedItem.error.error}`);
+if (updatedItem.error)
+  throw new Error(`update catalog item answered ${updatedItem.response?.status}: ${updatedItem.error.error}`);
 // end sample
 record('updateCatalogItem', updatedItem.response);
 
@@ -268,7 +298,8 @@ record('listCatalogItems', catalog.response);
 
 // sample: retrieveCheckoutMethod
 const method = await retrieveCheckoutMethod({ body: {} });
-if (method.error) throw new Error(`checkout method answered ${method.response?.status}: ${JSON.stringify(method.error)}`);
+if (method.error)
+  throw new Error(`checkout method answered ${method.response?.status}: ${JSON.stringify(method.error)}`);
 console.log(`checkout method: ${JSON.stringify(method.data)}`);
 // end sample
 record('retrieveCheckoutMethod', method.response);
@@ -278,7 +309,8 @@ const disputeId = String((await helper(`/sandbox/v1/payment_sessions/${sessionId
 
 // sample: retrieveDispute
 const dispute = await retrieveDispute({ path: { dispute_id: disputeId } });
-if (dispute.error) throw new Error(`retrieve dispute answered ${dispute.response?.status}: ${JSON.stringify(dispute.error)}`);
+if (dispute.error)
+  throw new Error(`retrieve dispute answered ${dispute.response?.status}: ${JSON.stringify(dispute.error)}`);
 console.log(`dispute ${dispute.data.dispute_id} is ${dispute.data.state}: respond by ${dispute.data.due_by}`);
 // end sample
 record('retrieveDispute', dispute.response);
@@ -292,14 +324,20 @@ record('listDisputes', disputes.response);
 
 // sample: retrieveDisputeRecord
 const disputeRecord = await retrieveDisputeRecord({ path: { id: disputeId } });
-if (disputeRecord.error) throw new Error(`retrieve dispute record answered ${disputeRecord.response?.status}: ${JSON.stringify(disputeRecord.error)}`);
-console.log(`dispute ${disputeRecord.data.id} of charge ${disputeRecord.data.charge_id} is ${disputeRecord.data.state}`);
+if (disputeRecord.error)
+  throw new Error(
+    `retrieve dispute record answered ${disputeRecord.response?.status}: ${JSON.stringify(disputeRecord.error)}`,
+  );
+console.log(
+  `dispute ${disputeRecord.data.id} of charge ${disputeRecord.data.charge_id} is ${disputeRecord.data.state}`,
+);
 // end sample
 record('retrieveDisputeRecord', disputeRecord.response);
 
 // sample: acceptDispute
 const accepted = await acceptDispute({ path: { id: disputeId }, body: {} });
-if (accepted.error) throw new Error(`accept dispute answered ${accepted.response?.status}: ${JSON.stringify(accepted.error)}`);
+if (accepted.error)
+  throw new Error(`accept dispute answered ${accepted.response?.status}: ${JSON.stringify(accepted.error)}`);
 // end sample
 record('acceptDispute', accepted.response);
 

@@ -37,7 +37,8 @@ function settings() {
   // Unique to each run: it goes into the idempotency keys, the email and the metadata.
   const run = process.env.PARTNER_RUN || Date.now().toString(36);
   if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(baseUrl)) fail(`PARTNER_BASE_URL=${baseUrl} is not an http(s) URL`);
-  if (!/^[A-Za-z0-9][\w-]{0,63}$/.test(run)) fail(`PARTNER_RUN=${run} is not 1 to 64 letters, digits, - or _ (it goes into idempotency keys and an email)`);
+  if (!/^[A-Za-z0-9][\w-]{0,63}$/.test(run))
+    fail(`PARTNER_RUN=${run} is not 1 to 64 letters, digits, - or _ (it goes into idempotency keys and an email)`);
   return { baseUrl: baseUrl.replace(/\/$/, ''), apiKey, run, fail };
 }
 const { baseUrl, apiKey, run, fail } = settings();
@@ -48,7 +49,9 @@ client.use({
     if (response.status === 401) fail(`PARTNER_API_KEY was refused (401): ${await response.clone().text()}`);
   },
   onError({ error }) {
-    fail(`Nothing answers at PARTNER_BASE_URL=${baseUrl} (${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}): is the sandbox running (npm start)?`);
+    fail(
+      `Nothing answers at PARTNER_BASE_URL=${baseUrl} (${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}): is the sandbox running (npm start)?`,
+    );
   },
 });
 const noCharges = { total_additional_charges: 0, total_discounts: 0 };
@@ -65,7 +68,9 @@ const created = await client.POST('/payments/v1/create_payment_session', {
     customer_name: 'Partner Matrix',
     metadata: run,
     idempotency_key: `${run}-create`,
-    order_items: [{ name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 5000, amount_details: noCharges }],
+    order_items: [
+      { name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 5000, amount_details: noCharges },
+    ],
   },
 });
 if (!created.data) throw new Error(`create answered ${created.response.status}: ${JSON.stringify(created.error)}`);
@@ -80,27 +85,42 @@ const completed = await fetch(`${baseUrl}/sandbox/v1/payment_sessions/${id}/comp
 if (!completed.ok) throw new Error(`complete_checkout answered ${completed.status}`);
 
 const params = { path: { business_id: id } };
-const captured = await client.POST('/payments/v1/payment_session/{business_id}/capture', { params, body: { total_amount: 3000, idempotency_key: `${run}-capture` } });
+const captured = await client.POST('/payments/v1/payment_session/{business_id}/capture', {
+  params,
+  body: { total_amount: 3000, idempotency_key: `${run}-capture` },
+});
 if (!captured.data) throw new Error(`capture answered ${captured.response.status}: ${JSON.stringify(captured.error)}`);
 
-const refund = await client.POST('/payments/v1/refund', { body: { payment_id: id, amount: 1000, reason: 'customer_request', idempotency_key: `${run}-refund` } });
+const refund = await client.POST('/payments/v1/refund', {
+  body: { payment_id: id, amount: 1000, reason: 'customer_request', idempotency_key: `${run}-refund` },
+});
 if (!refund.data) throw new Error(`refund answered ${refund.response.status}: ${JSON.stringify(refund.error)}`);
 
 const retrieved = await client.GET('/payments/v1/payment_session/{business_id}', { params });
 const session: PaymentSession | undefined = retrieved.data;
 if (!session) throw new Error(`retrieve answered ${retrieved.response.status}: ${JSON.stringify(retrieved.error)}`);
 // The list's status filter is PaymentSessionStatusInput[]: the closed list of what the partner may send.
-const list = await client.GET('/payments/v1/payment_sessions', { params: { query: { search: `${run}@partner.example`, status: ['captured'] } } });
+const list = await client.GET('/payments/v1/payment_sessions', {
+  params: { query: { search: `${run}@partner.example`, status: ['captured'] } },
+});
 const listed = list.data?.payment_sessions.some((item) => item.id === id) ?? false;
 
 // A second capture: its 400 body is the generated CaptureError, whose code is an open enum.
-const again = await client.POST('/payments/v1/payment_session/{business_id}/capture', { params, body: { total_amount: 1000, idempotency_key: `${run}-capture-2` } });
+const again = await client.POST('/payments/v1/payment_session/{business_id}/capture', {
+  params,
+  body: { total_amount: 1000, idempotency_key: `${run}-capture-2` },
+});
 let captureError: CaptureError['error'] | undefined;
-if (again.response.status === 400 && again.error && 'error' in again.error) captureError = (again.error as CaptureError).error;
+if (again.response.status === 400 && again.error && 'error' in again.error)
+  captureError = (again.error as CaptureError).error;
 
 // A void of the captured session: its 400 body is the generated VoidError.
-const voided = await client.POST('/payments/v1/payment_session/{business_id}/void', { params, body: { idempotency_key: `${run}-void` } });
-if (voided.response.status !== 400 || !voided.error || !('error' in voided.error)) throw new Error(`void answered ${voided.response.status}: ${JSON.stringify(voided.data ?? voided.error)}`);
+const voided = await client.POST('/payments/v1/payment_session/{business_id}/void', {
+  params,
+  body: { idempotency_key: `${run}-void` },
+});
+if (voided.response.status !== 400 || !voided.error || !('error' in voided.error))
+  throw new Error(`void answered ${voided.response.status}: ${JSON.stringify(voided.data ?? voided.error)}`);
 const voidError: VoidError['error'] = (voided.error as VoidError).error;
 const voidErrorKnown = isKnown(KNOWN_VOID_ERRORS, voidError);
 

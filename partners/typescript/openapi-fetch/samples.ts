@@ -20,7 +20,8 @@ function environment() {
   const apiKey = process.env.PARTNER_API_KEY || 'sandbox-dev-key';
   const run = process.env.PARTNER_RUN || Date.now().toString(36);
   if (!/^https?:\/\/[^/\s]+(\/\S*)?$/.test(baseUrl)) fail(`PARTNER_BASE_URL=${baseUrl} is not an http(s) URL`);
-  if (!/^[A-Za-z0-9][\w-]{0,63}$/.test(run)) fail(`PARTNER_RUN=${run} is not 1 to 64 letters, digits, - or _ (it goes into emails and skus)`);
+  if (!/^[A-Za-z0-9][\w-]{0,63}$/.test(run))
+    fail(`PARTNER_RUN=${run} is not 1 to 64 letters, digits, - or _ (it goes into emails and skus)`);
   return { baseUrl: baseUrl.replace(/\/$/, ''), apiKey, run, fail };
 }
 const { baseUrl, apiKey, run, fail } = environment();
@@ -32,7 +33,9 @@ client.use({
     if (response.status === 401) fail(`PARTNER_API_KEY was refused (401): ${await response.clone().text()}`);
   },
   onError({ error }) {
-    fail(`Nothing answers at PARTNER_BASE_URL=${baseUrl} (${(error as Error & { cause?: Error }).cause?.message ?? String(error)}): is the sandbox running (npm start)?`);
+    fail(
+      `Nothing answers at PARTNER_BASE_URL=${baseUrl} (${(error as Error & { cause?: Error }).cause?.message ?? String(error)}): is the sandbox running (npm start)?`,
+    );
   },
 });
 
@@ -41,8 +44,13 @@ const record = (operationId: string, response: Response) => (statuses[operationI
 
 /** A sandbox helper: the customer, the clinician or the card network. */
 async function helper(path: string, body: object = {}): Promise<Record<string, unknown>> {
-  const response = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'x-service-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (response.status !== 200) throw new Error(`the helper ${path} answered ${response.status}: ${await response.text()}`);
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'x-service-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 200)
+    throw new Error(`the helper ${path} answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as Record<string, unknown>;
 }
 
@@ -50,8 +58,12 @@ async function helper(path: string, body: object = {}): Promise<Record<string, u
 async function newSession(name: string): Promise<string> {
   const { data, response } = await client.POST('/payments/v1/create_payment_session', {
     body: {
-      kind: 'authorization', total_amount: 2500, amount_details: noCharges, idempotency_key: `${run}-${name}`,
-      success_url: 'https://partner.example/orders/ok', failure_url: 'https://partner.example/orders/failed',
+      kind: 'authorization',
+      total_amount: 2500,
+      amount_details: noCharges,
+      idempotency_key: `${run}-${name}`,
+      success_url: 'https://partner.example/orders/ok',
+      failure_url: 'https://partner.example/orders/failed',
       order_items: [{ name: 'Thermometer', sku: 'TH-10', quantity: 1, price: 2500, amount_details: noCharges }],
     },
   });
@@ -71,7 +83,9 @@ const created = await client.POST('/payments/v1/create_payment_session', {
     failure_url: 'https://partner.example/orders/{{payment_session_id}}/failed',
     customer_email: `jane-${run}@partner.example`,
     idempotency_key: `order-${run}`,
-    order_items: [{ name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 5000, amount_details: noCharges }],
+    order_items: [
+      { name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 5000, amount_details: noCharges },
+    ],
   },
 });
 if (!created.data) throw new Error(`create answered ${created.response.status}: ${JSON.stringify(created.error)}`);
@@ -85,7 +99,8 @@ await helper(`/sandbox/v1/payment_sessions/${sessionId}/complete_checkout`);
 const retrieved = await client.GET('/payments/v1/payment_session/{business_id}', {
   params: { path: { business_id: sessionId } },
 });
-if (!retrieved.data) throw new Error(`retrieve answered ${retrieved.response.status}: ${JSON.stringify(retrieved.error)}`);
+if (!retrieved.data)
+  throw new Error(`retrieve answered ${retrieved.response.status}: ${JSON.stringify(retrieved.error)}`);
 console.log(`session ${retrieved.data.id} is ${retrieved.data.status} (${retrieved.data.status_summary})`);
 // end sample
 record('retrievePaymentSession', retrieved.response);
@@ -165,7 +180,10 @@ await helper(`/sandbox/v1/provision_requests/${requestId}/complete`, { letter: '
 const provision = await client.GET('/api/v1/payment_tokens/provision_request/{provision_token_request_id}', {
   params: { path: { provision_token_request_id: requestId } },
 });
-if (!provision.data) throw new Error(`retrieve provision request answered ${provision.response.status}: ${JSON.stringify(provision.error)}`);
+if (!provision.data)
+  throw new Error(
+    `retrieve provision request answered ${provision.response.status}: ${JSON.stringify(provision.error)}`,
+  );
 // null until the customer has finished the setup page
 const paymentToken = provision.data.payment_token;
 // end sample
@@ -176,8 +194,11 @@ if (!paymentToken) throw new Error('the provision request issued no payment toke
 const eligibility = await client.GET('/api/v1/eligibility/provision_request/{provision_token_request_id}', {
   params: { path: { provision_token_request_id: requestId } },
 });
-if (eligibility.error) throw new Error(`eligibility answered ${eligibility.response.status}: ${eligibility.error.error}`);
-console.log(`eligibility ${eligibility.data.eligibility_status}, letter valid until ${eligibility.data.lmn_expires_at}`);
+if (eligibility.error)
+  throw new Error(`eligibility answered ${eligibility.response.status}: ${eligibility.error.error}`);
+console.log(
+  `eligibility ${eligibility.data.eligibility_status}, letter valid until ${eligibility.data.lmn_expires_at}`,
+);
 // end sample
 record('retrieveProvisionRequestEligibility', eligibility.response);
 
@@ -194,7 +215,8 @@ record('listPaymentTokens', tokens.response);
 const token = await client.GET('/api/v1/payment_tokens/{payment_token}', {
   params: { path: { payment_token: paymentToken } },
 });
-if (!token.data) throw new Error(`retrieve payment token answered ${token.response.status}: ${JSON.stringify(token.error)}`);
+if (!token.data)
+  throw new Error(`retrieve payment token answered ${token.response.status}: ${JSON.stringify(token.error)}`);
 console.log(`token of ${token.data.customer_email}, letter valid until ${token.data.lmn_expires_at}`);
 // end sample
 record('retrievePaymentToken', token.response);
@@ -213,7 +235,8 @@ record('updatePaymentToken', update.response);
 const deleted = await client.POST('/api/v1/payment_tokens/{payment_token}/delete', {
   params: { path: { payment_token: paymentToken } },
 });
-if (!deleted.data) throw new Error(`delete payment token answered ${deleted.response.status}: ${JSON.stringify(deleted.error)}`);
+if (!deleted.data)
+  throw new Error(`delete payment token answered ${deleted.response.status}: ${JSON.stringify(deleted.error)}`);
 // end sample
 record('deletePaymentToken', deleted.response);
 
@@ -237,7 +260,8 @@ const updatedItem = await client.POST('/api/v1/product_catalog/items/update', {
     url: 'https://partner.example/products/th',
   },
 });
-if (updatedItem.error) throw new Error(`update catalog item answered ${updatedItem.response.status}: ${updatedItem.error.error}`);
+if (updatedItem.error)
+  throw new Error(`update catalog item answered ${updatedItem.response.status}: ${updatedItem.error.error}`);
 // end sample
 record('updateCatalogItem', updatedItem.response);
 
@@ -259,7 +283,8 @@ record('listCatalogItems', catalog.response);
 
 // sample: retrieveCheckoutMethod
 const method = await client.POST('/api/v1/product_catalog/service_checkout_method', { body: {} });
-if (!method.data) throw new Error(`checkout method answered ${method.response.status}: ${JSON.stringify(method.error)}`);
+if (!method.data)
+  throw new Error(`checkout method answered ${method.response.status}: ${JSON.stringify(method.error)}`);
 console.log(`checkout method: ${JSON.stringify(method.data)}`);
 // end sample
 record('retrieveCheckoutMethod', method.response);
@@ -271,7 +296,8 @@ const disputeId = String((await helper(`/sandbox/v1/payment_sessions/${sessionId
 const dispute = await client.GET('/api/v1/disputes/{dispute_id}', {
   params: { path: { dispute_id: disputeId } },
 });
-if (!dispute.data) throw new Error(`retrieve dispute answered ${dispute.response.status}: ${JSON.stringify(dispute.error)}`);
+if (!dispute.data)
+  throw new Error(`retrieve dispute answered ${dispute.response.status}: ${JSON.stringify(dispute.error)}`);
 console.log(`dispute ${dispute.data.dispute_id} is ${dispute.data.state}: respond by ${dispute.data.due_by}`);
 // end sample
 record('retrieveDispute', dispute.response);
@@ -287,8 +313,13 @@ record('listDisputes', disputes.response);
 const disputeRecord = await client.GET('/v1/disputes/{id}', {
   params: { path: { id: disputeId } },
 });
-if (!disputeRecord.data) throw new Error(`retrieve dispute record answered ${disputeRecord.response.status}: ${JSON.stringify(disputeRecord.error)}`);
-console.log(`dispute ${disputeRecord.data.id} of charge ${disputeRecord.data.charge_id} is ${disputeRecord.data.state}`);
+if (!disputeRecord.data)
+  throw new Error(
+    `retrieve dispute record answered ${disputeRecord.response.status}: ${JSON.stringify(disputeRecord.error)}`,
+  );
+console.log(
+  `dispute ${disputeRecord.data.id} of charge ${disputeRecord.data.charge_id} is ${disputeRecord.data.state}`,
+);
 // end sample
 record('retrieveDisputeRecord', disputeRecord.response);
 
@@ -297,7 +328,8 @@ const accepted = await client.POST('/v1/disputes/{id}/accept', {
   params: { path: { id: disputeId } },
   body: {},
 });
-if (!accepted.data) throw new Error(`accept dispute answered ${accepted.response.status}: ${JSON.stringify(accepted.error)}`);
+if (!accepted.data)
+  throw new Error(`accept dispute answered ${accepted.response.status}: ${JSON.stringify(accepted.error)}`);
 // end sample
 record('acceptDispute', accepted.response);
 

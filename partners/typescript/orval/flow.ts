@@ -4,7 +4,14 @@
 // session's status_summary and service_fee, telling a value this client knows from one a later
 // version of the service sends. Each answer is typed per status by the generated function and
 // parsed with the generated schema before it is used.
-import { capturePaymentSession, createPaymentSession, createRefund, listPaymentSessions, retrievePaymentSession, voidPaymentSession } from './client/payments.js';
+import {
+  capturePaymentSession,
+  createPaymentSession,
+  createRefund,
+  listPaymentSessions,
+  retrievePaymentSession,
+  voidPaymentSession,
+} from './client/payments.js';
 import { PaymentSessionKindInput } from './client/model/paymentSessionKindInput.js';
 import { PaymentSessionStatusInput } from './client/model/paymentSessionStatusInput.js';
 import { RefundReasonInput } from './client/model/refundReasonInput.js';
@@ -25,7 +32,8 @@ import { settings } from './service-fetch.js';
 // documented values. Anything else is a value a later version of the service added.
 const KNOWN_VOID_ERRORS = PaymentSessionVoidError.shape.error.options[0].options;
 const KNOWN_STATUS_SUMMARIES = PaymentSessionStatusSummary.options[0].options;
-const isKnown = <K extends string>(known: ReadonlyArray<K>, value: string): value is K => (known as ReadonlyArray<string>).includes(value);
+const isKnown = <K extends string>(known: ReadonlyArray<K>, value: string): value is K =>
+  (known as ReadonlyArray<string>).includes(value);
 
 // PARTNER_BASE_URL, PARTNER_API_KEY and PARTNER_RUN, with the local sandbox's defaults (service-fetch.ts).
 const { baseUrl, apiKey, run } = settings;
@@ -42,7 +50,9 @@ const created = await createPaymentSession({
   customer_name: 'Partner Matrix',
   metadata: run,
   idempotency_key: `${run}-create`,
-  order_items: [{ name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 5000, amount_details: noCharges }],
+  order_items: [
+    { name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 5000, amount_details: noCharges },
+  ],
 });
 if (created.status !== 200) throw new Error(`create answered ${created.status}: ${JSON.stringify(created.data)}`);
 const { id } = PaymentSessionCreateResponse.parse(created.data);
@@ -59,15 +69,25 @@ const captured = await capturePaymentSession(id, { total_amount: 3000, idempoten
 if (captured.status !== 200) throw new Error(`capture answered ${captured.status}: ${JSON.stringify(captured.data)}`);
 CaptureResponse.parse(captured.data);
 
-const refunded = await createRefund({ payment_id: id, amount: 1000, reason: RefundReasonInput.customer_request, idempotency_key: `${run}-refund` });
+const refunded = await createRefund({
+  payment_id: id,
+  amount: 1000,
+  reason: RefundReasonInput.customer_request,
+  idempotency_key: `${run}-refund`,
+});
 if (refunded.status !== 200) throw new Error(`refund answered ${refunded.status}: ${JSON.stringify(refunded.data)}`);
 const refund = RefundCreateResponse.parse(refunded.data);
 
 const retrieved = await retrievePaymentSession(id);
-if (retrieved.status !== 200) throw new Error(`retrieve answered ${retrieved.status}: ${JSON.stringify(retrieved.data)}`);
+if (retrieved.status !== 200)
+  throw new Error(`retrieve answered ${retrieved.status}: ${JSON.stringify(retrieved.data)}`);
 const session = PaymentSession.parse(retrieved.data);
-const list = await listPaymentSessions({ search: `${run}@partner.example`, status: [PaymentSessionStatusInput.captured] });
-const listed = list.status === 200 && PaymentSessionList.parse(list.data).payment_sessions.some((item) => item.id === id);
+const list = await listPaymentSessions({
+  search: `${run}@partner.example`,
+  status: [PaymentSessionStatusInput.captured],
+});
+const listed =
+  list.status === 200 && PaymentSessionList.parse(list.data).payment_sessions.some((item) => item.id === id);
 
 // A second capture: its 400 answer is typed PaymentSessionCaptureError, whose code is an open enum.
 const again = await capturePaymentSession(id, { total_amount: 1000, idempotency_key: `${run}-capture-2` });

@@ -47,19 +47,29 @@ const record = (operationId: string, answer: { status: number }) => (statuses[op
 
 /** A sandbox helper: the customer, the clinician or the card network. */
 async function helper(path: string, body: object = {}): Promise<Record<string, unknown>> {
-  const response = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'x-service-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (response.status !== 200) throw new Error(`the helper ${path} answered ${response.status}: ${await response.text()}`);
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'x-service-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 200)
+    throw new Error(`the helper ${path} answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as Record<string, unknown>;
 }
 
 /** A payment session for the calls that need one in another state. */
 async function newSession(name: string): Promise<string> {
   const answer = await createPaymentSession({
-    kind: PaymentSessionKindInput.authorization, total_amount: 2500, amount_details: noCharges, idempotency_key: `${run}-${name}`,
-    success_url: 'https://partner.example/orders/ok', failure_url: 'https://partner.example/orders/failed',
+    kind: PaymentSessionKindInput.authorization,
+    total_amount: 2500,
+    amount_details: noCharges,
+    idempotency_key: `${run}-${name}`,
+    success_url: 'https://partner.example/orders/ok',
+    failure_url: 'https://partner.example/orders/failed',
     order_items: [{ name: 'Thermometer', sku: 'TH-10', quantity: 1, price: 2500, amount_details: noCharges }],
   });
-  if (answer.status !== 200) throw new Error(`creating a session answered ${answer.status}: ${JSON.stringify(answer.data)}`);
+  if (answer.status !== 200)
+    throw new Error(`creating a session answered ${answer.status}: ${JSON.stringify(answer.data)}`);
   return answer.data.id;
 }
 
@@ -74,7 +84,9 @@ const created = await createPaymentSession({
   failure_url: 'https://partner.example/orders/{{payment_session_id}}/failed',
   customer_email: `jane-${run}@partner.example`,
   idempotency_key: `order-${run}`,
-  order_items: [{ name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 5000, amount_details: noCharges }],
+  order_items: [
+    { name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 5000, amount_details: noCharges },
+  ],
 });
 if (created.status !== 200) throw new Error(`create answered ${created.status}: ${JSON.stringify(created.data)}`);
 const sessionId = created.data.id;
@@ -85,7 +97,8 @@ await helper(`/sandbox/v1/payment_sessions/${sessionId}/complete_checkout`);
 
 // sample: retrievePaymentSession
 const retrieved = await retrievePaymentSession(sessionId);
-if (retrieved.status !== 200) throw new Error(`retrieve answered ${retrieved.status}: ${JSON.stringify(retrieved.data)}`);
+if (retrieved.status !== 200)
+  throw new Error(`retrieve answered ${retrieved.status}: ${JSON.stringify(retrieved.data)}`);
 // The generated Zod schema checks the answer before it is used.
 const session = PaymentSession.parse(retrieved.data);
 console.log(`session ${session.id} is ${session.status} (${session.status_summary})`);
@@ -150,7 +163,8 @@ const setup = await createPaymentToken({
   failure_url: 'https://partner.example/plan/failed',
   metadata: 'plan-monthly',
 });
-if (setup.status !== 200) throw new Error(`create payment token answered ${setup.status}: ${JSON.stringify(setup.data)}`);
+if (setup.status !== 200)
+  throw new Error(`create payment token answered ${setup.status}: ${JSON.stringify(setup.data)}`);
 const requestId = setup.data.provision_token_request_id;
 console.log(`send the customer to ${setup.data.redirect_url}`);
 // end sample
@@ -159,7 +173,8 @@ await helper(`/sandbox/v1/provision_requests/${requestId}/complete`, { letter: '
 
 // sample: retrieveProvisionTokenRequest
 const provision = await retrieveProvisionTokenRequest(requestId);
-if (provision.status !== 200) throw new Error(`retrieve provision request answered ${provision.status}: ${JSON.stringify(provision.data)}`);
+if (provision.status !== 200)
+  throw new Error(`retrieve provision request answered ${provision.status}: ${JSON.stringify(provision.data)}`);
 // null until the customer has finished the setup page
 const paymentToken = provision.data.payment_token;
 // end sample
@@ -168,35 +183,42 @@ if (!paymentToken) throw new Error('the provision request issued no payment toke
 
 // sample: retrieveProvisionRequestEligibility
 const eligibility = await retrieveProvisionRequestEligibility(requestId);
-if (eligibility.status !== 200) throw new Error(`eligibility answered ${eligibility.status}: ${JSON.stringify(eligibility.data)}`);
-console.log(`eligibility ${eligibility.data.eligibility_status}, letter valid until ${eligibility.data.lmn_expires_at}`);
+if (eligibility.status !== 200)
+  throw new Error(`eligibility answered ${eligibility.status}: ${JSON.stringify(eligibility.data)}`);
+console.log(
+  `eligibility ${eligibility.data.eligibility_status}, letter valid until ${eligibility.data.lmn_expires_at}`,
+);
 // end sample
 record('retrieveProvisionRequestEligibility', eligibility);
 
 // sample: listPaymentTokens
 const tokens = await listPaymentTokens({ email: `sam-${run}@partner.example` });
-if (tokens.status !== 200) throw new Error(`list payment tokens answered ${tokens.status}: ${JSON.stringify(tokens.data)}`);
+if (tokens.status !== 200)
+  throw new Error(`list payment tokens answered ${tokens.status}: ${JSON.stringify(tokens.data)}`);
 for (const token of tokens.data.payment_tokens) console.log(token.payment_token, token.customer_email);
 // end sample
 record('listPaymentTokens', tokens);
 
 // sample: retrievePaymentToken
 const token = await retrievePaymentToken(paymentToken);
-if (token.status !== 200) throw new Error(`retrieve payment token answered ${token.status}: ${JSON.stringify(token.data)}`);
+if (token.status !== 200)
+  throw new Error(`retrieve payment token answered ${token.status}: ${JSON.stringify(token.data)}`);
 console.log(`token of ${token.data.customer_email}, letter valid until ${token.data.lmn_expires_at}`);
 // end sample
 record('retrievePaymentToken', token);
 
 // sample: updatePaymentToken
 const update = await updatePaymentToken(paymentToken, { update_card_info: true });
-if (update.status !== 200) throw new Error(`update payment token answered ${update.status}: ${JSON.stringify(update.data)}`);
+if (update.status !== 200)
+  throw new Error(`update payment token answered ${update.status}: ${JSON.stringify(update.data)}`);
 console.log(`next: ${update.data.next_action}, at ${update.data.redirect_url}`);
 // end sample
 record('updatePaymentToken', update);
 
 // sample: deletePaymentToken
 const deleted = await deletePaymentToken(paymentToken);
-if (deleted.status !== 200) throw new Error(`delete payment token answered ${deleted.status}: ${JSON.stringify(deleted.data)}`);
+if (deleted.status !== 200)
+  throw new Error(`delete payment token answered ${deleted.status}: ${JSON.stringify(deleted.data)}`);
 // end sample
 record('deletePaymentToken', deleted);
 
@@ -216,20 +238,23 @@ const updatedItem = await updateCatalogItem({
   image_urls: ['https://partner.example/images/th.jpg'],
   url: 'https://partner.example/products/th',
 });
-if (updatedItem.status !== 200) throw new Error(`update catalog item answered ${updatedItem.status}: ${JSON.stringify(updatedItem.data)}`);
+if (updatedItem.status !== 200)
+  throw new Error(`update catalog item answered ${updatedItem.status}: ${JSON.stringify(updatedItem.data)}`);
 // end sample
 record('updateCatalogItem', updatedItem);
 
 // sample: retrieveCatalogItem
 const detail = await retrieveCatalogItem({ sku });
-if (detail.status !== 200) throw new Error(`catalog item detail answered ${detail.status}: ${JSON.stringify(detail.data)}`);
+if (detail.status !== 200)
+  throw new Error(`catalog item detail answered ${detail.status}: ${JSON.stringify(detail.data)}`);
 console.log(`${detail.data.sku}: ${detail.data.name}, eligibility ${detail.data.eligibility ?? 'not reviewed yet'}`);
 // end sample
 record('retrieveCatalogItem', detail);
 
 // sample: listCatalogItems
 const catalog = await listCatalogItems({ page_size: 20 });
-if (catalog.status !== 200) throw new Error(`list catalog items answered ${catalog.status}: ${JSON.stringify(catalog.data)}`);
+if (catalog.status !== 200)
+  throw new Error(`list catalog items answered ${catalog.status}: ${JSON.stringify(catalog.data)}`);
 for (const entry of catalog.data.data) console.log(entry.sku, entry.eligibility);
 // end sample
 record('listCatalogItems', catalog);
@@ -246,28 +271,34 @@ const disputeId = String((await helper(`/sandbox/v1/payment_sessions/${sessionId
 
 // sample: retrieveDispute
 const dispute = await retrieveDispute(disputeId);
-if (dispute.status !== 200) throw new Error(`retrieve dispute answered ${dispute.status}: ${JSON.stringify(dispute.data)}`);
+if (dispute.status !== 200)
+  throw new Error(`retrieve dispute answered ${dispute.status}: ${JSON.stringify(dispute.data)}`);
 console.log(`dispute ${dispute.data.dispute_id} is ${dispute.data.state}: respond by ${dispute.data.due_by}`);
 // end sample
 record('retrieveDispute', dispute);
 
 // sample: listDisputes
 const disputes = await listDisputes();
-if (disputes.status !== 200) throw new Error(`list disputes answered ${disputes.status}: ${JSON.stringify(disputes.data)}`);
+if (disputes.status !== 200)
+  throw new Error(`list disputes answered ${disputes.status}: ${JSON.stringify(disputes.data)}`);
 for (const entry of disputes.data.data) console.log(entry.id, entry.state, entry.amount);
 // end sample
 record('listDisputes', disputes);
 
 // sample: retrieveDisputeRecord
 const disputeRecord = await retrieveDisputeRecord(disputeId);
-if (disputeRecord.status !== 200) throw new Error(`retrieve dispute record answered ${disputeRecord.status}: ${JSON.stringify(disputeRecord.data)}`);
-console.log(`dispute ${disputeRecord.data.id} of charge ${disputeRecord.data.charge_id} is ${disputeRecord.data.state}`);
+if (disputeRecord.status !== 200)
+  throw new Error(`retrieve dispute record answered ${disputeRecord.status}: ${JSON.stringify(disputeRecord.data)}`);
+console.log(
+  `dispute ${disputeRecord.data.id} of charge ${disputeRecord.data.charge_id} is ${disputeRecord.data.state}`,
+);
 // end sample
 record('retrieveDisputeRecord', disputeRecord);
 
 // sample: acceptDispute
 const accepted = await acceptDispute(disputeId, {});
-if (accepted.status !== 200) throw new Error(`accept dispute answered ${accepted.status}: ${JSON.stringify(accepted.data)}`);
+if (accepted.status !== 200)
+  throw new Error(`accept dispute answered ${accepted.status}: ${JSON.stringify(accepted.data)}`);
 // end sample
 record('acceptDispute', accepted);
 

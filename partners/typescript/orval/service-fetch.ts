@@ -16,8 +16,10 @@ const baseUrl = (process.env.PARTNER_BASE_URL || 'http://127.0.0.1:4010').replac
 const apiKey = process.env.PARTNER_API_KEY || 'sandbox-dev-key';
 // Unique to each run: it goes into the idempotency keys, the email and the metadata.
 const run = process.env.PARTNER_RUN || Date.now().toString(36);
-if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(baseUrl)) fail(`PARTNER_BASE_URL=${process.env.PARTNER_BASE_URL} is not an http(s) URL`);
-if (!/^[A-Za-z0-9][\w-]{0,63}$/.test(run)) fail(`PARTNER_RUN=${run} is not 1 to 64 letters, digits, - or _ (it goes into idempotency keys and an email)`);
+if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(baseUrl))
+  fail(`PARTNER_BASE_URL=${process.env.PARTNER_BASE_URL} is not an http(s) URL`);
+if (!/^[A-Za-z0-9][\w-]{0,63}$/.test(run))
+  fail(`PARTNER_RUN=${run} is not 1 to 64 letters, digits, - or _ (it goes into idempotency keys and an email)`);
 export const settings = { baseUrl, apiKey, run };
 
 export async function serviceFetch<T>(url: string, init: RequestInit): Promise<T> {
@@ -25,7 +27,10 @@ export async function serviceFetch<T>(url: string, init: RequestInit): Promise<T
   headers.set('x-service-api-key', apiKey);
   // A refused key, or no sandbox at that address, ends the program on one line.
   const response = await fetch(`${baseUrl}${url}`, { ...init, headers }).catch((error: Error & { cause?: Error }) =>
-    fail(`Nothing answers at PARTNER_BASE_URL=${baseUrl} (${error.cause?.message ?? error.message}): is the sandbox running (npm start)?`));
+    fail(
+      `Nothing answers at PARTNER_BASE_URL=${baseUrl} (${error.cause?.message ?? error.message}): is the sandbox running (npm start)?`,
+    ),
+  );
   if (response.status === 401) fail(`PARTNER_API_KEY was refused (401): ${await response.clone().text()}`);
   const text = await response.text();
   const data: unknown = text ? JSON.parse(text) : undefined;

@@ -30,7 +30,10 @@ export interface CreateReplay {
    * replays its original; undefined otherwise (the refusal stands).
    */
   answerInvalidBody(
-    store: SandboxStore, context: ReplayContext, request: CreateSessionRequest, violatedFields: readonly string[],
+    store: SandboxStore,
+    context: ReplayContext,
+    request: CreateSessionRequest,
+    violatedFields: readonly string[],
   ): ReplayedCreate | undefined;
 }
 
@@ -46,8 +49,10 @@ export function createReplay(rules: IdempotencyRules): CreateReplay {
     const diverging = divergingFields(original.request, request, rules);
     if (diverging.length > 0) {
       const key = quoted(request.idempotency_key);
-      throw refuseCreate('IdempotencyViolation',
-        `idempotency_key ${key} was already used with different values of: ${diverging.join(', ')}.`);
+      throw refuseCreate(
+        'IdempotencyViolation',
+        `idempotency_key ${key} was already used with different values of: ${diverging.join(', ')}.`,
+      );
     }
     return { id: original.id, redirect_url: checkoutUrl(context.origin, original) };
   };

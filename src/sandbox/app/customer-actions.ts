@@ -12,7 +12,9 @@ import { activateIssuedToken, applyOutcome } from './token-writes.js';
 
 /** The customer finishes a session's hosted flow: eligible (then pays with `card`) or not. */
 export function finishCheckout(
-  store: SandboxStore, context: WriteContext, session: Session,
+  store: SandboxStore,
+  context: WriteContext,
+  session: Session,
   outcome: { eligible: boolean; card?: Card; accepted?: boolean },
 ) {
   if (!outcome.eligible) {
@@ -32,7 +34,10 @@ export function finishCheckout(
 
 /** The customer finishes a provision request's page: the survey, the letter it may request, the card. */
 export function finishProvisionRequest(
-  store: SandboxStore, context: WriteContext, request: ProvisionRequest, answers: CustomerAnswers,
+  store: SandboxStore,
+  context: WriteContext,
+  request: ProvisionRequest,
+  answers: CustomerAnswers,
 ): void {
   applyOutcome(store, context, request, completeByCustomer(request, answers, context.now));
 }

@@ -13,7 +13,10 @@ import { finishCheckout, finishProvisionRequest } from './customer-actions.js';
 
 /** The catalog eligibility of a session's items, shown beside them. */
 export const itemEligibility = (store: SandboxStore, session: Session): ReadonlyMap<string, string | null> =>
-  store.catalog.eligibilityOf(session.channel, session.items.flatMap((item) => (item.sku ? [item.sku] : [])));
+  store.catalog.eligibilityOf(
+    session.channel,
+    session.items.flatMap((item) => (item.sku ? [item.sku] : [])),
+  );
 
 const DECLINED = 'Your card was declined. Try another card.';
 
@@ -24,9 +27,12 @@ export type CheckoutSubmit =
   | { outcome: 'timed_out' | 'closed'; session: Session }
   /** The form again (400 when `errors` has any), with these values. */
   | {
-    outcome: 'form'; session: Session; eligibility: ReadonlyMap<string, string | null>;
-    values: FormValues; errors: Record<string, string>;
-  }
+      outcome: 'form';
+      session: Session;
+      eligibility: ReadonlyMap<string, string | null>;
+      values: FormValues;
+      errors: Record<string, string>;
+    }
   /** The card to confirm before paying. */
   | { outcome: 'confirm'; session: Session; values: FormValues; last4: string }
   /** The flow ended (paid, or ineligible) at `url`. */
@@ -41,8 +47,13 @@ export function submitCheckout(store: SandboxStore, ids: IdSource, id: string, v
     if (session.status !== 'pending') return { outcome: 'closed', session };
     const context = { channel: session.channel, now: store.clock.now(session.channel), ids };
     const checked = checkCustomerForm(values, context.now, true);
-    const form = (shown: FormValues, errors: Record<string, string>): CheckoutSubmit =>
-      ({ outcome: 'form', session, eligibility: itemEligibility(store, session), values: shown, errors });
+    const form = (shown: FormValues, errors: Record<string, string>): CheckoutSubmit => ({
+      outcome: 'form',
+      session,
+      eligibility: itemEligibility(store, session),
+      values: shown,
+      errors,
+    });
     if (Object.keys(checked.errors).length > 0) return form(values, checked.errors);
     if (!checked.eligible) {
       const { redirect_url: url } = finishCheckout(store, context, session, { eligible: false });
@@ -78,7 +89,7 @@ export function submitSetup(store: SandboxStore, ids: IdSource, id: string, valu
     if (!provision) return { outcome: 'not_found' };
     if (provision.status !== 'awaiting_customer') return { outcome: 'done_before', provision };
     const context = { channel: provision.channel, now: store.clock.now(provision.channel), ids };
-    const lmnSkus = provision.purpose === 'setup' ? store.catalog.lmnSkus(provision.channel) : provision.skus ?? [];
+    const lmnSkus = provision.purpose === 'setup' ? store.catalog.lmnSkus(provision.channel) : (provision.skus ?? []);
     if (values.action === 'cancel') {
       finishProvisionRequest(store, context, provision, { cancel: true, eligible: true, lmnSkus, letter: 'pending' });
       return { outcome: 'finished', provision, success: false, url: provision.redirect_url! };
@@ -96,7 +107,10 @@ export function submitSetup(store: SandboxStore, ids: IdSource, id: string, valu
       return { outcome: 'form', provision, values: { ...values, card_number: '' }, errors: { card_number: DECLINED } };
     }
     finishProvisionRequest(store, context, provision, {
-      cancel: false, eligible: checked.eligible, ...(checked.card ? { card: checked.card } : {}), lmnSkus,
+      cancel: false,
+      eligible: checked.eligible,
+      ...(checked.card ? { card: checked.card } : {}),
+      lmnSkus,
       letter: letter as 'approved' | 'pending' | 'rejected',
     });
     const success = (provision.status as string) !== 'rejected';

@@ -11,7 +11,9 @@ import type { SandboxStore } from '../store/store.js';
  * operation answers its own "does not exist" code.
  */
 export function sessionOf(
-  store: SandboxStore, channel: string, id: string,
+  store: SandboxStore,
+  channel: string,
+  id: string,
   missing: () => Refusal = () => notFound(`No payment session ${id}.`),
 ): Session {
   const session = store.sessions.get(channel, id);
@@ -21,7 +23,9 @@ export function sessionOf(
 
 /** The dispute and the session it belongs to, or NotFound. */
 export function disputeOf(
-  store: SandboxStore, channel: string, disputeId: string,
+  store: SandboxStore,
+  channel: string,
+  disputeId: string,
 ): { session: Session; entry: SessionDispute } {
   const sessionId = store.disputes.sessionOf(channel, disputeId);
   const session = sessionId ? store.sessions.get(channel, sessionId) : undefined;

@@ -4,7 +4,11 @@
 // (http/handlers/payment-sessions.ts) read the request and answer what these return.
 import { checkoutUrl, provisionUrl } from '../checkout/urls.js';
 import {
-  checkCreateRules, newSession, resolveRedirect, sessionCustomerKey, type TokenFacts,
+  checkCreateRules,
+  newSession,
+  resolveRedirect,
+  sessionCustomerKey,
+  type TokenFacts,
 } from '../domain/create-session.js';
 import { customerActionNeeded, refusalsOf, type Refusal } from '../domain/errors.js';
 import { actionOf, chargeNeeds } from '../domain/payment-tokens.js';
@@ -41,19 +45,21 @@ function tokenFacts(store: SandboxStore, context: WriteContext, token: string, l
  * URL, or the refusal to answer once the provision request that fixes the token is stored.
  */
 export function createPaymentSession(
-  store: SandboxStore, context: ContractWriteContext, request: CreateSessionRequest,
+  store: SandboxStore,
+  context: ContractWriteContext,
+  request: CreateSessionRequest,
 ): { id: string; redirect_url: string } | { refusedAfterCommit: Refusal } {
   const newId = () => context.ids.short();
   const lmnSkus = request.payment_token !== undefined ? lmnSkusOf(store, context.channel, request.order_items) : [];
-  const token = request.payment_token !== undefined
-    ? tokenFacts(store, context, request.payment_token, lmnSkus)
-    : undefined;
+  const token =
+    request.payment_token !== undefined ? tokenFacts(store, context, request.payment_token, lmnSkus) : undefined;
   const needs = checkCreateRules(request, store.features.get(context.channel), token);
   if (needs.length > 0) {
     // The customer fixes the token on the page of a provision request, kept even though the charge is refused.
     // Its exits are the refused charge's; the 422 creates no session, so {{payment_session_id}} has none to name.
     const exits = {
-      success_url: resolveRedirect(request.success_url, ''), failure_url: resolveRedirect(request.failure_url, ''),
+      success_url: resolveRedirect(request.success_url, ''),
+      failure_url: resolveRedirect(request.failure_url, ''),
     };
     const record = store.tokens.get(context.channel, request.payment_token!)!;
     const fix = requestForToken(store, context, record, 'fix', needs, lmnSkus, exits);
@@ -65,8 +71,14 @@ export function createPaymentSession(
   const customerKey = sessionCustomerKey(request, id, token?.customer_key);
   const userBusinessId = store.customers.businessIdOf(context.channel, customerKey, () => context.ids.uuid());
   const session = newSession({
-    id, channel: context.channel, request, now: context.now, newId, userBusinessId,
-    ...(issuedToken ? { issuedToken } : {}), ...(tokenUser ? { tokenUser } : {}),
+    id,
+    channel: context.channel,
+    request,
+    now: context.now,
+    newId,
+    userBusinessId,
+    ...(issuedToken ? { issuedToken } : {}),
+    ...(tokenUser ? { tokenUser } : {}),
   });
   // A usable stored payment method is charged without the hosted flow.
   const events = request.payment_token !== undefined ? completeCheckout(session, context.now) : [];
@@ -77,7 +89,10 @@ export function createPaymentSession(
 
 /** Captures a hold: the capture's id, and the refusal to answer once an expired hold is stored as such. */
 export function capturePaymentSession(
-  store: SandboxStore, context: WriteContext, id: string, body: { total_amount: number; idempotency_key?: string },
+  store: SandboxStore,
+  context: WriteContext,
+  id: string,
+  body: { total_amount: number; idempotency_key?: string },
 ): { captureId: string; failure?: Refusal } {
   const missing = () => refusalsOf('capturePaymentSession')('PaymentSessionDoesNotExist', doesNotExist(id));
   const session = sessionOf(store, context.channel, id, missing);
@@ -88,7 +103,10 @@ export function capturePaymentSession(
 
 /** Voids a hold: the void's id. */
 export function voidPaymentSession(
-  store: SandboxStore, context: WriteContext, id: string, idempotencyKey: string | undefined,
+  store: SandboxStore,
+  context: WriteContext,
+  id: string,
+  idempotencyKey: string | undefined,
 ): { voidId: string } {
   const missing = () => refusalsOf('voidPaymentSession')('PaymentSessionDoesNotExist', doesNotExist(id));
   const session = sessionOf(store, context.channel, id, missing);
@@ -104,8 +122,11 @@ export function cancelPaymentSession(store: SandboxStore, context: WriteContext,
   saveSessionAndQueueEvents(store, context, session, cancel(session, context.now));
   // A canceled checkout never issues its token: a charge with it answers NotFound.
   const issued = session.issued_payment_token;
-  if (issued && session.status === 'canceled'
-    && store.tokens.get(context.channel, issued)?.status === 'pending_checkout') {
+  if (
+    issued &&
+    session.status === 'canceled' &&
+    store.tokens.get(context.channel, issued)?.status === 'pending_checkout'
+  ) {
     store.tokens.setStatus(context.channel, issued, 'deleted');
   }
   return session;
@@ -113,7 +134,9 @@ export function cancelPaymentSession(store: SandboxStore, context: WriteContext,
 
 /** Refunds a captured session: the refund's id. */
 export function refundPaymentSession(
-  store: SandboxStore, context: WriteContext, request: RefundRequest & { payment_id: string },
+  store: SandboxStore,
+  context: WriteContext,
+  request: RefundRequest & { payment_id: string },
 ): { refundId: string } {
   const id = request.payment_id;
   const missing = () => refusalsOf('createRefund')('InvalidPaymentId', doesNotExist(id));

@@ -12,7 +12,9 @@ export interface Redelivery {
 
 /** Queues the channel's event `eventId` again for every endpoint subscribed to it now, or NotFound. */
 export function redeliverEvent(
-  store: SandboxStore, context: { channel: string; now: string }, eventId: string,
+  store: SandboxStore,
+  context: { channel: string; now: string },
+  eventId: string,
 ): Redelivery {
   const outboxId = /^[0-9]{1,15}$/.test(eventId) ? Number(eventId) : NaN;
   const queued = Number.isNaN(outboxId) ? undefined : store.outbox.redeliver(context.channel, outboxId, context.now);

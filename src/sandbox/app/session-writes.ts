@@ -6,7 +6,10 @@ import { queueEvents, type WriteContext } from './event-queue.js';
 
 /** Stores a session's new state and queues the events of the move that led to it. */
 export function saveSessionAndQueueEvents(
-  store: SandboxStore, context: WriteContext, session: Session, events: DomainEvent[],
+  store: SandboxStore,
+  context: WriteContext,
+  session: Session,
+  events: DomainEvent[],
 ): void {
   store.sessions.update(session);
   queueEvents(store, context, events);
@@ -14,7 +17,10 @@ export function saveSessionAndQueueEvents(
 
 /** Stores a new session, in its state after any first move, and queues the events of that move. */
 export function insertSessionAndQueueEvents(
-  store: SandboxStore, context: WriteContext, session: Session, events: DomainEvent[],
+  store: SandboxStore,
+  context: WriteContext,
+  session: Session,
+  events: DomainEvent[],
 ): void {
   store.sessions.insert(session);
   queueEvents(store, context, events);

@@ -7,25 +7,41 @@ import { resolveRedirect } from '../domain/create-session.js';
 import { aYearOn, eligibilityOf, tokenLetterExpiry, type Letter } from '../domain/letters.js';
 import { tokenUpdatedEvent } from '../domain/payment-tokens.js';
 import {
-  customerKeyOf, endOfPage, type Need, type ProvisionOutcome, type ProvisionRequest,
+  customerKeyOf,
+  endOfPage,
+  type Need,
+  type ProvisionOutcome,
+  type ProvisionRequest,
 } from '../domain/provisioning.js';
 import type { PaymentTokenRecord, Session } from '../domain/types.js';
 import type { SandboxStore } from '../store/store.js';
 import { queueEvents, type WriteContext } from './event-queue.js';
 
-export const lettersOf = (
-  store: SandboxStore, channel: string, customerKey: string,
-): Letter[] => store.letters.ofCustomer(channel, customerKey);
+export const lettersOf = (store: SandboxStore, channel: string, customerKey: string): Letter[] =>
+  store.letters.ofCustomer(channel, customerKey);
 
 /** The eligibility answer from a customer's letters (and a provision request's own letter, when keyed on one). */
 export function customerEligibility(
-  store: SandboxStore, channel: string, customerKey: string, now: string, keyedOn?: ProvisionRequest,
+  store: SandboxStore,
+  channel: string,
+  customerKey: string,
+  now: string,
+  keyedOn?: ProvisionRequest,
 ) {
   const letters = lettersOf(store, channel, customerKey);
   const own = keyedOn ? store.letters.ofRequest(keyedOn.id) : undefined;
   // The survey of a request the customer left (canceled) was never finished, as one still awaiting them.
   const surveyFinished = keyedOn ? keyedOn.status !== 'awaiting_customer' && keyedOn.status !== 'canceled' : true;
-  return eligibilityOf(letters, own, surveyFinished, store.catalog.facts(channel, letters.flatMap((l) => l.skus)), now);
+  return eligibilityOf(
+    letters,
+    own,
+    surveyFinished,
+    store.catalog.facts(
+      channel,
+      letters.flatMap((l) => l.skus),
+    ),
+    now,
+  );
 }
 
 /** Every token of the customer shows the same letter expiry, recomputed whenever their letters change. */
@@ -46,8 +62,13 @@ export interface PageExits {
  * awaits the customer gains the new needs, and a fix the exits of the latest refused charge.
  */
 export function requestForToken(
-  store: SandboxStore, context: WriteContext & { origin: string }, token: PaymentTokenRecord,
-  purpose: 'update' | 'fix', needs: Need[], skus: string[], exits?: PageExits,
+  store: SandboxStore,
+  context: WriteContext & { origin: string },
+  token: PaymentTokenRecord,
+  purpose: 'update' | 'fix',
+  needs: Need[],
+  skus: string[],
+  exits?: PageExits,
 ): ProvisionRequest {
   const open = store.provisionRequests.openForToken(context.channel, token.token);
   const withLetter = open.find((r) => r.status === 'awaiting_letter');
@@ -64,10 +85,18 @@ export function requestForToken(
   // A token without exits of its own (issued before they were kept) sends the customer back to the page itself.
   const page = `${context.origin}/checkout/setup/${id}`;
   const request: ProvisionRequest = {
-    id, channel: context.channel, created_at: context.now, purpose, status: 'awaiting_customer',
-    customer_key: token.customer_key, payment_token: token.token, needs, skus,
+    id,
+    channel: context.channel,
+    created_at: context.now,
+    purpose,
+    status: 'awaiting_customer',
+    customer_key: token.customer_key,
+    payment_token: token.token,
+    needs,
+    skus,
     success_url: exits?.success_url ?? token.success_url ?? page,
-    failure_url: exits?.failure_url ?? token.failure_url ?? page, use_iframe: false,
+    failure_url: exits?.failure_url ?? token.failure_url ?? page,
+    use_iframe: false,
     ...(token.customer_email !== null ? { customer_email: token.customer_email } : {}),
     ...(token.customer_name !== null ? { customer_name: token.customer_name } : {}),
     ...(token.metadata !== null ? { metadata: token.metadata } : {}),
@@ -98,13 +127,24 @@ function tokenOfSetup(store: SandboxStore, context: WriteContext, request: Provi
     return existing;
   }
   const token: PaymentTokenRecord = {
-    token: `ptok_${context.ids.short()}`, channel: context.channel, session_id: null, status: 'active',
-    next_action: null, created_at: context.now, customer_email: request.customer_email ?? null,
-    customer_name: request.customer_name ?? null, customer_key: request.customer_key,
+    token: `ptok_${context.ids.short()}`,
+    channel: context.channel,
+    session_id: null,
+    status: 'active',
+    next_action: null,
+    created_at: context.now,
+    customer_email: request.customer_email ?? null,
+    customer_name: request.customer_name ?? null,
+    customer_key: request.customer_key,
     user_business_id: store.customers.businessIdOf(context.channel, request.customer_key, () => context.ids.uuid()),
-    card_brand: card.brand, card_last4: card.last4, card_expires: card.expires, lmn_expires_at: null,
-    provision_request_id: request.id, metadata: request.metadata ?? null,
-    success_url: request.success_url, failure_url: request.failure_url,
+    card_brand: card.brand,
+    card_last4: card.last4,
+    card_expires: card.expires,
+    lmn_expires_at: null,
+    provision_request_id: request.id,
+    metadata: request.metadata ?? null,
+    success_url: request.success_url,
+    failure_url: request.failure_url,
   };
   store.tokens.insert(token);
   return token.token;
@@ -115,14 +155,19 @@ function tokenOfSetup(store: SandboxStore, context: WriteContext, request: Provi
  * provisioned, the issued or fixed token and its payment_token.updated event.
  */
 export function applyOutcome(
-  store: SandboxStore, context: WriteContext, request: ProvisionRequest, outcome: ProvisionOutcome,
+  store: SandboxStore,
+  context: WriteContext,
+  request: ProvisionRequest,
+  outcome: ProvisionOutcome,
 ): void {
   if (outcome.letter) {
     if (store.letters.ofRequest(request.id)) {
       store.letters.decide(request.id, outcome.letter.status, outcome.letter.expires_on);
     } else {
       store.letters.add(context.channel, {
-        customer_key: request.customer_key, provision_request_id: request.id, created_at: context.now,
+        customer_key: request.customer_key,
+        provision_request_id: request.id,
+        created_at: context.now,
         ...outcome.letter,
       });
     }
@@ -138,9 +183,9 @@ export function applyOutcome(
       store.tokens.setNextAction(context.channel, token, null);
     }
     refreshLetterExpiry(store, context, request.customer_key);
-    const updated = tokenUpdatedEvent(
-      store.tokens.get(context.channel, token)!, { provision_token_request_id: request.id },
-    );
+    const updated = tokenUpdatedEvent(store.tokens.get(context.channel, token)!, {
+      provision_token_request_id: request.id,
+    });
     queueEvents(store, context, [updated]);
   } else if (outcome.letter) {
     refreshLetterExpiry(store, context, request.customer_key);
@@ -159,7 +204,7 @@ export function inspectRequest(store: SandboxStore, origin: string, request: Pro
     provision_token_request_id: request.id,
     purpose: request.purpose,
     status: request.status,
-    payment_token: request.status === 'provisioned' ? request.payment_token ?? null : null,
+    payment_token: request.status === 'provisioned' ? (request.payment_token ?? null) : null,
     needs: request.needs,
     letter: letter ? { status: letter.status, skus: letter.skus, lmn_expires_at: letter.expires_on } : null,
     redirect_url: request.redirect_url ?? provisionUrl(origin, request),
@@ -188,8 +233,12 @@ export function activateIssuedToken(store: SandboxStore, context: WriteContext, 
   const lmnSkus = lmnSkusOf(store, context.channel, session.items);
   if (lmnSkus.length > 0) {
     store.letters.add(context.channel, {
-      customer_key: token.customer_key, provision_request_id: null, status: 'approved', skus: lmnSkus,
-      expires_on: aYearOn(context.now), created_at: context.now,
+      customer_key: token.customer_key,
+      provision_request_id: null,
+      status: 'approved',
+      skus: lmnSkus,
+      expires_on: aYearOn(context.now),
+      created_at: context.now,
     });
   }
   refreshLetterExpiry(store, context, token.customer_key);
@@ -200,13 +249,22 @@ export function activateIssuedToken(store: SandboxStore, context: WriteContext, 
 /** The token a tokenize=true session issues: not usable until its checkout completes. */
 export function pendingSessionToken(session: Session, token: string): PaymentTokenRecord {
   return {
-    token, channel: session.channel, session_id: session.id, status: 'pending_checkout', next_action: null,
+    token,
+    channel: session.channel,
+    session_id: session.id,
+    status: 'pending_checkout',
+    next_action: null,
     created_at: session.created_at,
-    customer_email: session.customer_email ?? null, customer_name: session.customer_name ?? null,
+    customer_email: session.customer_email ?? null,
+    customer_name: session.customer_name ?? null,
     customer_key: customerKeyOf(session.customer_email, `session:${session.id}`),
     // The session's customer is the token's user: the same key, so the same business id.
     user_business_id: session.user_business_id ?? null,
-    card_brand: null, card_last4: null, card_expires: null, lmn_expires_at: null, provision_request_id: null,
+    card_brand: null,
+    card_last4: null,
+    card_expires: null,
+    lmn_expires_at: null,
+    provision_request_id: null,
     metadata: session.request.metadata ?? null,
     success_url: resolveRedirect(session.request.success_url, session.id),
     failure_url: resolveRedirect(session.request.failure_url, session.id),

@@ -18,7 +18,8 @@ export interface FormTokens {
 }
 
 export function formTokens(secret: () => Buffer): FormTokens {
-  const issue = (purpose: FormPurpose, id: string) => createHmac('sha256', secret()).update(`${purpose}\n${id}`).digest('base64url');
+  const issue = (purpose: FormPurpose, id: string) =>
+    createHmac('sha256', secret()).update(`${purpose}\n${id}`).digest('base64url');
   return {
     issue,
     verify(purpose, id, token) {

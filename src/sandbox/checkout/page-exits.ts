@@ -27,14 +27,21 @@ export const NO_EXITS: PageExits = { iframe: false, origins: [] };
  */
 function originOf(url: string): string | undefined {
   const parsed = URL.parse(url);
-  return parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && hasPlainHost(parsed) ? parsed.origin : undefined;
+  return parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && hasPlainHost(parsed)
+    ? parsed.origin
+    : undefined;
 }
 
-const exitsOf = (iframe: boolean, urls: string[]): PageExits =>
-  ({ iframe, origins: [...new Set(urls.flatMap((url) => originOf(url) ?? []))] });
+const exitsOf = (iframe: boolean, urls: string[]): PageExits => ({
+  iframe,
+  origins: [...new Set(urls.flatMap((url) => originOf(url) ?? []))],
+});
 
 export const sessionExits = (session: Session): PageExits =>
-  exitsOf(session.request.use_iframe === true, [session.request.success_url, session.request.failure_url].map((url) => resolveRedirect(url, session.id)));
+  exitsOf(
+    session.request.use_iframe === true,
+    [session.request.success_url, session.request.failure_url].map((url) => resolveRedirect(url, session.id)),
+  );
 
 export const provisionExits = (request: ProvisionRequest): PageExits =>
   exitsOf(request.use_iframe, [request.success_url, request.failure_url]);

@@ -4,7 +4,9 @@
 // when the docs are not built.
 import { inlineAsset } from './inline-assets.js';
 
-export const SITE_STYLE = inlineAsset('style', `:root{--ink:#111827;--muted:#4b5563;--accent:#3730a3;--line:#e5e7eb;--soft:#f5f7ff;--ok:#166534;--ko:#9f1239}
+export const SITE_STYLE = inlineAsset(
+  'style',
+  `:root{--ink:#111827;--muted:#4b5563;--accent:#3730a3;--line:#e5e7eb;--soft:#f5f7ff;--ok:#166534;--ko:#9f1239}
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--ink)}
 a{color:var(--accent)}
@@ -28,7 +30,8 @@ ul.links li{margin:.3rem 0}
 .outcome{padding:1rem 1.25rem;border:1px solid var(--line);border-left:6px solid var(--muted);border-radius:10px;max-width:46rem}
 .outcome.ok{border-left-color:var(--ok)}.outcome.ko{border-left-color:var(--ko)}
 dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.3rem 1.5rem;margin:1rem 0 0}
-dt{color:var(--muted)}dd{margin:0}`);
+dt{color:var(--muted)}dd{margin:0}`,
+);
 
 /** The policy of a page with this style alone: it loads nothing, runs nothing, posts no form and is framed by no one. */
 export const SITE_PAGE_POLICY = `default-src 'none'; style-src ${SITE_STYLE.source}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;

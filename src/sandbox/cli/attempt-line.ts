@@ -30,7 +30,11 @@ export function verdictOf({ attempt, next_attempt_at: nextAt }: RecordedAttempt)
   if (attempt.delivery_status === 'delivered') return { kind: 'delivered' };
   if (nextAt === null) return { kind: 'failed' };
   // From when the answer came (the attempt's start and latency), on the sandbox clock, which may be days ahead of the real time.
-  return { kind: 'retry', dueAt: nextAt, inMs: Math.max(0, Date.parse(nextAt) - Date.parse(attempt.attempted_at) - attempt.latency_ms) };
+  return {
+    kind: 'retry',
+    dueAt: nextAt,
+    inMs: Math.max(0, Date.parse(nextAt) - Date.parse(attempt.attempted_at) - attempt.latency_ms),
+  };
 }
 
 const two = (n: number) => String(n).padStart(2, '0');
@@ -53,10 +57,17 @@ const EVENT_COLUMN = 40;
 const OBJECT_COLUMN = 36;
 
 export function attemptLine(forwarded: ForwardedAttempt): string {
-  const answer = forwarded.status === null
-    ? `no answer (${forwarded.error ?? 'unknown'})`
-    : `${forwarded.status}${forwarded.error ? ` (${forwarded.error})` : ''}`;
-  const columns = [localTime(forwarded.at), forwarded.eventType.padEnd(EVENT_COLUMN), (forwarded.objectId ?? '-').padEnd(OBJECT_COLUMN), answer, `${Math.round(forwarded.latencyMs)} ms`];
+  const answer =
+    forwarded.status === null
+      ? `no answer (${forwarded.error ?? 'unknown'})`
+      : `${forwarded.status}${forwarded.error ? ` (${forwarded.error})` : ''}`;
+  const columns = [
+    localTime(forwarded.at),
+    forwarded.eventType.padEnd(EVENT_COLUMN),
+    (forwarded.objectId ?? '-').padEnd(OBJECT_COLUMN),
+    answer,
+    `${Math.round(forwarded.latencyMs)} ms`,
+  ];
   return `${columns.join('  ')}${tail(forwarded)}`;
 }
 

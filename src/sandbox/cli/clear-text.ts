@@ -20,7 +20,9 @@ export function isLoopbackUrl({ hostname }: URL): boolean {
 export function clearTextWarning(sandbox: string): string | undefined {
   const url = new URL(sandbox);
   if (url.protocol === 'https:' || isLoopbackUrl(url)) return undefined;
-  return `warning: the sandbox at ${url.origin} is reached over plain HTTP on another machine: `
-    + 'the API key travels in clear text, and anyone on the network between can read it and change the answers. '
-    + 'Use https, or a tunnel to an address of this machine.';
+  return (
+    `warning: the sandbox at ${url.origin} is reached over plain HTTP on another machine: ` +
+    'the API key travels in clear text, and anyone on the network between can read it and change the answers. ' +
+    'Use https, or a tunnel to an address of this machine.'
+  );
 }

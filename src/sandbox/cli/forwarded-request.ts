@@ -11,7 +11,9 @@ import type { DeliveryRequest } from '../delivery/attempt.js';
  * refuse one forwarded to itself. The delivery's id is in the body (`webhook_delivery_id`).
  */
 export const FORWARDED_HEADERS: readonly string[] = [
-  'content-type', 'x-service-signature', 'x-sandbox-webhook-delivery',
+  'content-type',
+  'x-service-signature',
+  'x-sandbox-webhook-delivery',
 ];
 
 /** Sent by `listen` itself, whatever the claim says: the dispatcher's, one sender to a receiver. */
@@ -29,7 +31,8 @@ export function forwardedHeaders(claimed: Record<string, unknown>): Record<strin
 
 /** The POST to the receiver: to `forwardTo` (the flag), the claimed body, the allowed headers. */
 export function forwardedRequest(
-  forwardTo: string, claim: { request_body: string; request_headers: Record<string, unknown> },
+  forwardTo: string,
+  claim: { request_body: string; request_headers: Record<string, unknown> },
 ): DeliveryRequest {
   return { url: forwardTo, body: claim.request_body, headers: forwardedHeaders(claim.request_headers) };
 }

@@ -24,7 +24,17 @@ import { forwardedRequest } from './forwarded-request.js';
 import { asListener, asOutcome, chooseDeliveries, listenerFault, outcomeFault } from './sandbox-answers.js';
 import { printable } from './terminal-text.js';
 import {
-  isHttpUrl, knownEventFilters, parseOptions, pause, Redirected, RefusedCall, SandboxApi, TARGET_OPTIONS, targetOf, Unreachable, UsageError,
+  isHttpUrl,
+  knownEventFilters,
+  parseOptions,
+  pause,
+  Redirected,
+  RefusedCall,
+  SandboxApi,
+  TARGET_OPTIONS,
+  targetOf,
+  Unreachable,
+  UsageError,
   type Target,
 } from './target.js';
 
@@ -53,12 +63,25 @@ export interface ListenOptions {
 }
 
 export function parseListenArgs(args: string[], env: NodeJS.ProcessEnv = process.env): ListenOptions {
-  const { values } = parseOptions(args, { ...TARGET_OPTIONS, 'forward-to': { type: 'string', short: 'f' }, events: { type: 'string', short: 'e' } });
+  const { values } = parseOptions(args, {
+    ...TARGET_OPTIONS,
+    'forward-to': { type: 'string', short: 'f' },
+    events: { type: 'string', short: 'e' },
+  });
   const forwardTo = values['forward-to'];
-  if (forwardTo === undefined) throw new UsageError('listen needs --forward-to URL: where your webhook receiver listens, such as http://localhost:3000/webhooks');
-  if (!isHttpUrl(forwardTo)) throw new UsageError(`--forward-to must be an http or https URL, such as http://localhost:3000/webhooks, not ${JSON.stringify(forwardTo)}`);
+  if (forwardTo === undefined)
+    throw new UsageError(
+      'listen needs --forward-to URL: where your webhook receiver listens, such as http://localhost:3000/webhooks',
+    );
+  if (!isHttpUrl(forwardTo))
+    throw new UsageError(
+      `--forward-to must be an http or https URL, such as http://localhost:3000/webhooks, not ${JSON.stringify(forwardTo)}`,
+    );
   const url = new URL(forwardTo);
-  if (url.username !== '' || url.password !== '') throw new UsageError('--forward-to must not carry a user or a password: the sandbox would keep them with every attempt it logs');
+  if (url.username !== '' || url.password !== '')
+    throw new UsageError(
+      '--forward-to must not carry a user or a password: the sandbox would keep them with every attempt it logs',
+    );
   return { target: targetOf(values, env), forwardTo, eventTypes: parseEventFilter(values.events, knownEventFilters()) };
 }
 
@@ -80,14 +103,17 @@ export async function listen(args: string[], given: ListenIo = defaultIo): Promi
   const register = async () => {
     const body = { forward_url: options.forwardTo, event_types: options.eventTypes as EventFilter[] };
     const answer: unknown = await api.ok('register the listener', () =>
-      api.helpers.POST('/sandbox/v1/webhook_listeners', { body }));
+      api.helpers.POST('/sandbox/v1/webhook_listeners', { body }),
+    );
     const fault = listenerFault(answer);
     if (fault !== undefined) throw api.notASandbox('register the listener', 200, fault);
     const registered = asListener(answer);
     // A sandbox names the URL it was given, serialized; another is not where listen forwards.
     if (registered.forward_url !== new URL(options.forwardTo).href) {
-      io.err(`warning: the sandbox registered the listener for ${registered.forward_url}; `
-        + `forwarding to --forward-to ${options.forwardTo} all the same.`);
+      io.err(
+        `warning: the sandbox registered the listener for ${registered.forward_url}; ` +
+          `forwarding to --forward-to ${options.forwardTo} all the same.`,
+      );
     }
     return registered;
   };
@@ -113,8 +139,10 @@ export async function listen(args: string[], given: ListenIo = defaultIo): Promi
 
   let listener = await register();
   io.out(`Ready! Your webhook signing secret is ${listener.secret} (the same on every run with this key and URL)`);
-  io.out(`Forwarding ${listener.event_types.join(', ')} from the sandbox at ${options.target.sandbox} `
-    + `to ${options.forwardTo} (listener ${listener.id}). Press Ctrl-C to stop.`);
+  io.out(
+    `Forwarding ${listener.event_types.join(', ')} from the sandbox at ${options.target.sandbox} ` +
+      `to ${options.forwardTo} (listener ${listener.id}). Press Ctrl-C to stop.`,
+  );
 
   // The requests open at the receiver, under the dispatcher's slots (domain/delivery-slots.ts): 8
   // answering at once, one unanswered after 1 s giving up its slot, 64 open at most.
@@ -136,7 +164,8 @@ export async function listen(args: string[], given: ListenIo = defaultIo): Promi
           api.helpers.GET('/sandbox/v1/webhook_listeners/{listener_id}/deliveries', {
             params: { path: { listener_id: listener.id }, query: { wait: WAIT_SECONDS, limit: free } },
             signal: AbortSignal.any([stopping.signal, AbortSignal.timeout(CLAIM_TIMEOUT_MS)]),
-          }));
+          }),
+        );
       } catch (error) {
         if (stopping.signal.aborted) return;
         if (error instanceof RefusedCall && error.status === 404) {
@@ -146,7 +175,9 @@ export async function listen(args: string[], given: ListenIo = defaultIo): Promi
           gone++;
           if (stopping.signal.aborted) return;
           listener = await register();
-          io.out(`The listener was gone (expired, or removed); registered again as ${listener.id}, with the same secret.`);
+          io.out(
+            `The listener was gone (expired, or removed); registered again as ${listener.id}, with the same secret.`,
+          );
           continue;
         }
         if (!(error instanceof Unreachable)) throw error;
@@ -206,7 +237,10 @@ async function forward(run: Forwarding, delivery: ClaimedDelivery): Promise<void
 
 /** Reports what the receiver answered, and prints the attempt's line with the sandbox's verdict. Never throws. */
 async function report(
-  { api, listener, io, fail }: Forwarding, delivery: ClaimedDelivery, at: Date, outcome: AttemptOutcome,
+  { api, listener, io, fail }: Forwarding,
+  delivery: ClaimedDelivery,
+  at: Date,
+  outcome: AttemptOutcome,
 ): Promise<void> {
   let verdict: AttemptVerdict;
   try {
@@ -214,33 +248,53 @@ async function report(
       api.helpers.POST('/sandbox/v1/webhook_listeners/{listener_id}/attempts', {
         params: { path: { listener_id: listener.id } },
         body: {
-          delivery_id: delivery.delivery_id, claim_id: delivery.claim_id,
-          status: outcome.status, latency_ms: outcome.latencyMs, response_excerpt: outcome.response, error: outcome.error,
+          delivery_id: delivery.delivery_id,
+          claim_id: delivery.claim_id,
+          status: outcome.status,
+          latency_ms: outcome.latencyMs,
+          response_excerpt: outcome.response,
+          error: outcome.error,
         },
-      }));
+      }),
+    );
     const fault = outcomeFault(answer);
-    verdict = fault === undefined
-      ? verdictOf(asOutcome(answer))
-      : { kind: 'unrecorded', reason: `the sandbox's answer is no record of it: ${fault}` };
+    verdict =
+      fault === undefined
+        ? verdictOf(asOutcome(answer))
+        : { kind: 'unrecorded', reason: `the sandbox's answer is no record of it: ${fault}` };
   } catch (error) {
     if (error instanceof Redirected) return fail(error);
     verdict = { kind: 'unrecorded', reason: (error as Error).message };
   }
-  io.out(attemptLine({
-    at, eventType: delivery.event_type, objectId: delivery.object_id, attempt: delivery.attempt,
-    status: outcome.status, error: outcome.error, latencyMs: outcome.latencyMs, verdict,
-  }));
+  io.out(
+    attemptLine({
+      at,
+      eventType: delivery.event_type,
+      objectId: delivery.object_id,
+      attempt: delivery.attempt,
+      status: outcome.status,
+      error: outcome.error,
+      latencyMs: outcome.latencyMs,
+      verdict,
+    }),
+  );
 }
 
 /** Removes the listener, and with it its pending deliveries. */
 async function detach(api: SandboxApi, listener: Listener, io: ListenIo): Promise<void> {
   try {
-    await api.ok('remove the listener', () => api.helpers.DELETE('/sandbox/v1/webhook_listeners/{listener_id}', {
-      params: { path: { listener_id: listener.id } }, signal: AbortSignal.timeout(DETACH_TIMEOUT_MS),
-    }));
+    await api.ok('remove the listener', () =>
+      api.helpers.DELETE('/sandbox/v1/webhook_listeners/{listener_id}', {
+        params: { path: { listener_id: listener.id } },
+        signal: AbortSignal.timeout(DETACH_TIMEOUT_MS),
+      }),
+    );
     io.out(`Stopped: listener ${listener.id} removed, with its pending deliveries.`);
   } catch (error) {
-    if (error instanceof RefusedCall && error.status === 404) return io.out(`Stopped: listener ${listener.id} was already gone.`);
-    io.err(`Stopped, but listener ${listener.id} could not be removed (${(error as Error).message}); it expires 60 s after its last claim.`);
+    if (error instanceof RefusedCall && error.status === 404)
+      return io.out(`Stopped: listener ${listener.id} was already gone.`);
+    io.err(
+      `Stopped, but listener ${listener.id} could not be removed (${(error as Error).message}); it expires 60 s after its last claim.`,
+    );
   }
 }

@@ -95,8 +95,10 @@ export function chooseDeliveries(answer: unknown, asked: number, inFlight: reado
   for (const [index, delivery] of answer.deliveries.entries()) {
     const fault = deliveryFault(delivery);
     if (fault !== undefined) {
-      faults.push(`skipped delivery ${index + 1} of the sandbox's answer, which is not one: ${fault} `
-        + `(delivery_id ${quoted(isObject(delivery) ? delivery.delivery_id : delivery)})`);
+      faults.push(
+        `skipped delivery ${index + 1} of the sandbox's answer, which is not one: ${fault} ` +
+          `(delivery_id ${quoted(isObject(delivery) ? delivery.delivery_id : delivery)})`,
+      );
     } else if (taken.has(Number((delivery as ClaimedDelivery).delivery_id))) {
       again++;
     } else if (forward.length === asked) {
@@ -114,8 +116,10 @@ export function chooseDeliveries(answer: unknown, asked: number, inFlight: reado
     skipped.push(`skipped ${again} deliveries the sandbox handed twice, or while they are being forwarded`);
   }
   if (beyond > 0) {
-    skipped.push(`skipped ${beyond} deliveries beyond the ${asked} asked for: the sandbox handed more; `
-      + 'they come again when their lease ends');
+    skipped.push(
+      `skipped ${beyond} deliveries beyond the ${asked} asked for: the sandbox handed more; ` +
+        'they come again when their lease ends',
+    );
   }
   return { forward, skipped };
 }

@@ -28,7 +28,11 @@ export const TARGET_OPTIONS = {
 } as const satisfies ParseArgsConfig['options'];
 
 /** parseArgs, whose own errors become one line of usage. */
-export function parseOptions<Options extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: Options, allowPositionals = false) {
+export function parseOptions<Options extends NonNullable<ParseArgsConfig['options']>>(
+  args: string[],
+  options: Options,
+  allowPositionals = false,
+) {
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
   } catch (error) {
@@ -44,11 +48,20 @@ export interface Target {
 }
 
 /** --sandbox and --key, else SANDBOX_URL and SANDBOX_KEY, else the local sandbox and the development key. */
-export function targetOf(values: { sandbox?: string | undefined; key?: string | undefined }, env: NodeJS.ProcessEnv = process.env): Target {
+export function targetOf(
+  values: { sandbox?: string | undefined; key?: string | undefined },
+  env: NodeJS.ProcessEnv = process.env,
+): Target {
   const sandbox = values.sandbox ?? env.SANDBOX_URL ?? DEFAULT_SANDBOX;
   const key = values.key ?? env.SANDBOX_KEY ?? DEFAULT_KEY;
-  if (!isHttpUrl(sandbox)) throw new UsageError(`--sandbox must be the sandbox's http(s) address, such as ${DEFAULT_SANDBOX}, not ${JSON.stringify(sandbox)}`);
-  if (key.trim() === '' || key !== key.trim()) throw new UsageError(`--key must be an API key of the sandbox, without spaces around it, not ${JSON.stringify(key)}`);
+  if (!isHttpUrl(sandbox))
+    throw new UsageError(
+      `--sandbox must be the sandbox's http(s) address, such as ${DEFAULT_SANDBOX}, not ${JSON.stringify(sandbox)}`,
+    );
+  if (key.trim() === '' || key !== key.trim())
+    throw new UsageError(
+      `--key must be an API key of the sandbox, without spaces around it, not ${JSON.stringify(key)}`,
+    );
   return { sandbox: sandbox.replace(/\/+$/, ''), key };
 }
 
@@ -76,7 +89,11 @@ export class SandboxApi {
   constructor(readonly target: Target) {
     // Both through fetchFromSandbox: a redirect of the sandbox is an answer, never followed.
     this.contract = createServiceClient({
-      environment: target.sandbox, apiKey: target.key, retry: false, userAgent: 'hsa-fsa-sandbox-cli', fetch: fetchFromSandbox,
+      environment: target.sandbox,
+      apiKey: target.key,
+      retry: false,
+      userAgent: 'hsa-fsa-sandbox-cli',
+      fetch: fetchFromSandbox,
     });
     this.helpers = createClient<HelperPaths>({
       baseUrl: target.sandbox,
@@ -99,24 +116,33 @@ export class SandboxApi {
     if (answer.data !== undefined && status === 200) return answer.data;
     if (status >= 300 && status < 400) throw new Redirected(what, status, answer.response.headers.get('location'));
     if (status === 401) {
-      throw new CliError(`the sandbox at ${this.target.sandbox} refused the key ${JSON.stringify(this.target.key)} (401 Unauthorized): give one of its keys with --key (or SANDBOX_KEY)`);
+      throw new CliError(
+        `the sandbox at ${this.target.sandbox} refused the key ${JSON.stringify(this.target.key)} (401 Unauthorized): give one of its keys with --key (or SANDBOX_KEY)`,
+      );
     }
     const refusal = answer.error as { error?: unknown; message?: unknown } | undefined;
-    if (typeof refusal?.error === 'string') throw new RefusedCall(what, status, refusal.error, String(refusal.message ?? ''));
+    if (typeof refusal?.error === 'string')
+      throw new RefusedCall(what, status, refusal.error, String(refusal.message ?? ''));
     throw this.notASandbox(what, status);
   }
 
   /** The error for an answer that no sandbox gives: of another status, or another shape (`why`). */
   notASandbox(what: string, status: number, why?: string): CliError {
     const shape = why === undefined ? '' : ` (${why})`;
-    return new CliError(`${what} answered ${status}, not an answer of the sandbox${shape}: is ${this.target.sandbox} a sandbox (npm start)?`);
+    return new CliError(
+      `${what} answered ${status}, not an answer of the sandbox${shape}: is ${this.target.sandbox} a sandbox (npm start)?`,
+    );
   }
 
   /** Why the sandbox could not be reached, in one line. */
   unreachable(error: unknown): string {
     const failure = error as Error & { cause?: { code?: string; message?: string } };
-    const why = shortened(failure.name === 'TimeoutError' ? 'no answer in time'
-      : failure.cause?.code ?? failure.cause?.message ?? failure.message, MESSAGE_SHOWN_CHARS);
+    const why = shortened(
+      failure.name === 'TimeoutError'
+        ? 'no answer in time'
+        : (failure.cause?.code ?? failure.cause?.message ?? failure.message),
+      MESSAGE_SHOWN_CHARS,
+    );
     return `the sandbox at ${this.target.sandbox} is not reachable (${why}): start it with npm start (or hsa-fsa-sandbox sandbox), or give its address with --sandbox URL`;
   }
 }
@@ -133,10 +159,16 @@ const LOCATION_SHOWN_CHARS = 200;
  * chooses, and read back what answers there: an address only this machine reaches, say.
  */
 export class Redirected extends CliError {
-  constructor(readonly what: string, readonly status: number, readonly location: string | null) {
+  constructor(
+    readonly what: string,
+    readonly status: number,
+    readonly location: string | null,
+  ) {
     const shown = location === null ? 'no Location' : `Location ${visible(shortened(location, LOCATION_SHOWN_CHARS))}`;
-    super(`${what} answered ${status}, a redirect (${shown}), which listen and trigger never follow: `
-      + 'give the sandbox\'s own address with --sandbox (https://… if it redirects from http)');
+    super(
+      `${what} answered ${status}, a redirect (${shown}), which listen and trigger never follow: ` +
+        "give the sandbox's own address with --sandbox (https://… if it redirects from http)",
+    );
   }
 }
 
@@ -146,7 +178,12 @@ const MESSAGE_SHOWN_CHARS = 500;
 
 /** A refusal of the sandbox, in the contract's shape: its status and code, for a caller that expects one. */
 export class RefusedCall extends CliError {
-  constructor(readonly what: string, readonly status: number, readonly code: string, readonly detail: string) {
+  constructor(
+    readonly what: string,
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+  ) {
     super(`${what} answered ${status} ${shortened(code, CODE_SHOWN_CHARS)}: ${shortened(detail, MESSAGE_SHOWN_CHARS)}`);
   }
 }
@@ -154,7 +191,9 @@ export class RefusedCall extends CliError {
 /** The event types a listener may name, as the helper document lists them (WebhookEventFilter), read at run time. */
 export function knownEventFilters(): string[] {
   const file = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..', 'generated', 'sandbox.json');
-  const document = JSON.parse(readFileSync(file, 'utf8')) as { components: { schemas: { WebhookEventFilter: { enum: string[] } } } };
+  const document = JSON.parse(readFileSync(file, 'utf8')) as {
+    components: { schemas: { WebhookEventFilter: { enum: string[] } } };
+  };
   return document.components.schemas.WebhookEventFilter.enum;
 }
 

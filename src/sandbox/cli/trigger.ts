@@ -16,7 +16,11 @@ const defaultIo: TriggerIo = { out: (line) => console.log(line), err: (line) => 
 
 export async function trigger(args: string[], given: TriggerIo = defaultIo): Promise<void> {
   const io: TriggerIo = { out: (line) => given.out(printable(line)), err: (line) => given.err(printable(line)) };
-  const { values, positionals } = parseOptions(args, { ...TARGET_OPTIONS, list: { type: 'boolean', short: 'l' } }, true);
+  const { values, positionals } = parseOptions(
+    args,
+    { ...TARGET_OPTIONS, list: { type: 'boolean', short: 'l' } },
+    true,
+  );
   if (values.list) {
     for (const line of triggerList()) io.out(line);
     return;
@@ -42,6 +46,8 @@ async function hintWhenNobodyReceives(api: SandboxApi, io: TriggerIo): Promise<v
     api.ok('list webhook listeners', () => api.helpers.GET('/sandbox/v1/webhook_listeners')),
   ]);
   if (endpoints.length === 0 && listeners.length === 0) {
-    io.out('No webhook endpoint or listener receives this channel\'s events: it waits in the outbox (GET /sandbox/v1/outbox). Forward them with: hsa-fsa-sandbox listen --forward-to URL');
+    io.out(
+      "No webhook endpoint or listener receives this channel's events: it waits in the outbox (GET /sandbox/v1/outbox). Forward them with: hsa-fsa-sandbox listen --forward-to URL",
+    );
   }
 }

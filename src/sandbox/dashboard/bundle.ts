@@ -24,8 +24,15 @@ function entryPoint(): string {
 export async function bundleDashboardClient(): Promise<string> {
   const { build } = await import('esbuild');
   const result = await build({
-    entryPoints: [entryPoint()], absWorkingDir: here, bundle: true, write: false, format: 'iife',
-    platform: 'browser', target: 'es2022', legalComments: 'none', logLevel: 'silent',
+    entryPoints: [entryPoint()],
+    absWorkingDir: here,
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    legalComments: 'none',
+    logLevel: 'silent',
   });
   return result.outputFiles[0]!.text;
 }

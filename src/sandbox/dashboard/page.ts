@@ -6,10 +6,16 @@ import { escapeHtml } from '../checkout/page.js';
 import { DASHBOARD_STYLE } from './style.js';
 
 /** Allows the page's style, its script and requests to its own origin; nothing else, no form target, no frame. */
-export const dashboardPolicy = (script: InlineAsset) => [
-  "default-src 'none'", `style-src ${DASHBOARD_STYLE.source}`, `script-src ${script.source}`, "connect-src 'self'",
-  "form-action 'none'", "base-uri 'none'", "frame-ancestors 'none'",
-].join('; ');
+export const dashboardPolicy = (script: InlineAsset) =>
+  [
+    "default-src 'none'",
+    `style-src ${DASHBOARD_STYLE.source}`,
+    `script-src ${script.source}`,
+    "connect-src 'self'",
+    "form-action 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 
 /** A JSON data block: `<` escaped, so that no value can close the element. */
 const dataBlock = (id: string, value: unknown) =>
@@ -19,14 +25,16 @@ const section = (id: string, title: string, intro = '') =>
   `<section aria-labelledby="${id}-title"${id === 'detail' ? ' id="detail-section" hidden' : ''}>` +
   `<h2 id="${id}-title">${escapeHtml(title)}</h2>${intro}<div id="${id}"></div></section>`;
 
-const EVENTS_INTRO = '<p class="hint">The outbox, newest first: each event with its latest delivery attempts, ' +
-  'the receiver\'s status and the first characters of its answer. ' +
+const EVENTS_INTRO =
+  '<p class="hint">The outbox, newest first: each event with its latest delivery attempts, ' +
+  "the receiver's status and the first characters of its answer. " +
   'Resend delivers an event again under the same <code>webhook_delivery_id</code>.</p>';
 
 /** `docs`: whether the sandbox serves the docs site (the bar links it); `script`: the page's (script.ts). */
 export function dashboardPage(token: string, docs: boolean, script: InlineAsset): string {
   const nav = `${docs ? '<a href="/docs/">Docs</a>' : ''}<a href="/dashboard/" aria-current="page">Dashboard</a>`;
-  return '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+  return (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
     `<title>Dashboard · HSA/FSA checkout sandbox</title>${DASHBOARD_STYLE.element}</head><body>` +
     '<a class="skip" href="#main">Skip to the dashboard</a>' +
@@ -52,5 +60,6 @@ export function dashboardPage(token: string, docs: boolean, script: InlineAsset)
     section('disputes', 'Disputes') +
     section('events', 'Webhook events', EVENTS_INTRO) +
     '</div></main>' +
-    `${dataBlock('dashboard-settings', { token })}${script.element}</body></html>`;
+    `${dataBlock('dashboard-settings', { token })}${script.element}</body></html>`
+  );
 }

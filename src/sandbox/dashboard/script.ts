@@ -26,7 +26,9 @@ let made: Promise<InlineAsset> | undefined;
 export function dashboardScript(): Promise<InlineAsset> {
   if (made === undefined) {
     made = scriptText().then((text) => inlineAsset('script', text));
-    made.catch(() => { made = undefined; });
+    made.catch(() => {
+      made = undefined;
+    });
   }
   return made;
 }

@@ -3,7 +3,9 @@
 // elsewhere. Colours keep a contrast of at least 4.5:1 on their backgrounds.
 import { inlineAsset } from '../checkout/inline-assets.js';
 
-export const DASHBOARD_STYLE = inlineAsset('style', `
+export const DASHBOARD_STYLE = inlineAsset(
+  'style',
+  `
 :root{--ink:#111827;--muted:#4b5563;--accent:#3730a3;--line:#e5e7eb;--soft:#f5f7ff}
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--ink);background:#fff}
@@ -60,4 +62,5 @@ tr.selected td{background:#eef2ff}
 .actions{margin:.5rem 0}
 .pager{display:flex;gap:.5rem;margin:.5rem 0}
 summary{cursor:pointer;color:var(--accent)}
-`);
+`,
+);

@@ -30,14 +30,30 @@ export interface DeliveryRequest {
 export type SendAttempt = (request: DeliveryRequest, timeoutMs: number) => Promise<AttemptOutcome>;
 
 /** The request a delivery sends: the signed envelope, or a legacy endpoint's flat data object. */
-export function deliveryRequest(endpoint: WebhookEndpoint, payload: string, now: () => number = Date.now): DeliveryRequest {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'hsa-fsa-sandbox-webhooks', [DELIVERY_HEADER]: '1' };
+export function deliveryRequest(
+  endpoint: WebhookEndpoint,
+  payload: string,
+  now: () => number = Date.now,
+): DeliveryRequest {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': 'hsa-fsa-sandbox-webhooks',
+    [DELIVERY_HEADER]: '1',
+  };
   if (endpoint.mode === 'legacy') {
-    return { url: endpoint.url, body: JSON.stringify((JSON.parse(payload) as { data: unknown }).data), headers: { ...headers, 'x-service-api-key': endpoint.secret } };
+    return {
+      url: endpoint.url,
+      body: JSON.stringify((JSON.parse(payload) as { data: unknown }).data),
+      headers: { ...headers, 'x-service-api-key': endpoint.secret },
+    };
   }
   // The real time, which the receiver checks against its own clock, whatever the sandbox clock says.
   const signed = signWebhook(payload, endpoint.secret, Math.floor(now() / 1000));
-  return { url: endpoint.url, body: signed.body, headers: { ...headers, 'x-service-signature': signed.signatureHeader } };
+  return {
+    url: endpoint.url,
+    body: signed.body,
+    headers: { ...headers, 'x-service-signature': signed.signatureHeader },
+  };
 }
 
 function reason(cause: unknown, timeoutMs: number): string {
@@ -70,9 +86,20 @@ export async function sendAttempt({ url, body, headers }: DeliveryRequest, timeo
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   try {
-    const answer = await fetch(url, { method: 'POST', body, headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    const answer = await fetch(url, {
+      method: 'POST',
+      body,
+      headers,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     const { excerpt, failure } = await readExcerpt(answer);
-    return { status: answer.status, response: excerpt, error: failure === undefined ? null : reason(failure, timeoutMs), latencyMs: latency() };
+    return {
+      status: answer.status,
+      response: excerpt,
+      error: failure === undefined ? null : reason(failure, timeoutMs),
+      latencyMs: latency(),
+    };
   } catch (cause) {
     return { status: null, response: null, error: reason(cause, timeoutMs), latencyMs: latency() };
   }

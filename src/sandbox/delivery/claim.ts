@@ -9,5 +9,10 @@ export function claimDue(store: SandboxStore, endpoint: WebhookEndpoint, inFligh
   const free = inFlight.freeSlots(endpoint.id);
   if (free <= 0) return [];
   // Due on the channel's clock, which helpers advance: a retry comes as soon as its time is reached.
-  return store.read(() => store.deliveries.due(endpoint.id, store.clock.now(endpoint.channel), { skip: inFlight.deliveryIds(endpoint.id), limit: free }));
+  return store.read(() =>
+    store.deliveries.due(endpoint.id, store.clock.now(endpoint.channel), {
+      skip: inFlight.deliveryIds(endpoint.id),
+      limit: free,
+    }),
+  );
 }

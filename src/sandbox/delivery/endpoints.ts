@@ -20,23 +20,47 @@ function checkUrl(url: string, sandbox: SandboxAddress | undefined): void {
   } catch {
     throw helperRefusal('InvalidRequest', `url is not an absolute URL: ${JSON.stringify(url.slice(0, 100))}.`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw helperRefusal('InvalidRequest', 'url must be an http or https URL.');
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw helperRefusal('InvalidRequest', 'url must be an http or https URL.');
   // Credentials in a URL would be sent, and logged, with every delivery.
-  if (parsed.username !== '' || parsed.password !== '') throw helperRefusal('InvalidRequest', 'url must not carry a user or a password.');
+  if (parsed.username !== '' || parsed.password !== '')
+    throw helperRefusal('InvalidRequest', 'url must not carry a user or a password.');
   const own = sandbox && ownAddressNamed(parsed, sandbox);
   if (own) {
-    throw helperRefusal('InvalidRequest', `url points at the sandbox itself (${own}): give the address of your own receiver; the sandbox does not deliver webhooks to itself.`);
+    throw helperRefusal(
+      'InvalidRequest',
+      `url points at the sandbox itself (${own}): give the address of your own receiver; the sandbox does not deliver webhooks to itself.`,
+    );
   }
 }
 
-export function newEndpoint(fields: { id: string; channel: string; url: string; eventTypes?: string[]; secret?: string; mode?: EndpointMode; now: string; sandbox?: SandboxAddress }): WebhookEndpoint {
+export function newEndpoint(fields: {
+  id: string;
+  channel: string;
+  url: string;
+  eventTypes?: string[];
+  secret?: string;
+  mode?: EndpointMode;
+  now: string;
+  sandbox?: SandboxAddress;
+}): WebhookEndpoint {
   checkUrl(fields.url, fields.sandbox);
   // Which events an endpoint may name (as the outbox names them, `*` every one, `dispute.*` every
   // dispute event) is the request's enum (openapi/sandbox/components/schemas/WebhookEndpointRequest.yaml):
   // the helper route refuses any other before this runs, and --webhook-url names none.
   // The reference writes the token event both ways; the outbox names it with a dot.
-  const eventTypes = (fields.eventTypes ?? ['*']).map((type) => (type === 'payment_token_updated' ? 'payment_token.updated' : type));
-  return { id: fields.id, channel: fields.channel, url: fields.url, event_types: [...new Set(eventTypes)], secret: fields.secret ?? newSecret(), mode: fields.mode ?? 'signed', created_at: fields.now };
+  const eventTypes = (fields.eventTypes ?? ['*']).map((type) =>
+    type === 'payment_token_updated' ? 'payment_token.updated' : type,
+  );
+  return {
+    id: fields.id,
+    channel: fields.channel,
+    url: fields.url,
+    event_types: [...new Set(eventTypes)],
+    secret: fields.secret ?? newSecret(),
+    mode: fields.mode ?? 'signed',
+    created_at: fields.now,
+  };
 }
 
 /**
@@ -44,7 +68,10 @@ export function newEndpoint(fields: { id: string; channel: string; url: string; 
  * or secret points it there (its pending deliveries follow); without a secret, the one in use stays.
  */
 export function configureEndpoint(
-  store: SandboxStore, channel: string, option: { url: string; secret?: string }, sandbox?: SandboxAddress,
+  store: SandboxStore,
+  channel: string,
+  option: { url: string; secret?: string },
+  sandbox?: SandboxAddress,
 ) {
   const existing = store.deliveries.cliEndpoint(channel);
   if (existing) {
@@ -55,7 +82,20 @@ export function configureEndpoint(
     store.deliveries.repoint(existing.id, option.url, secret);
     return { channel, url: option.url, secret, mode: existing.mode, event_types: existing.event_types };
   }
-  const endpoint = newEndpoint({ id: `we_${randomIds.short()}`, channel, url: option.url, ...(option.secret ? { secret: option.secret } : {}), now: store.clock.now(channel), sandbox });
+  const endpoint = newEndpoint({
+    id: `we_${randomIds.short()}`,
+    channel,
+    url: option.url,
+    ...(option.secret ? { secret: option.secret } : {}),
+    now: store.clock.now(channel),
+    sandbox,
+  });
   store.deliveries.addEndpoint(endpoint, 'cli');
-  return { channel, url: endpoint.url, secret: endpoint.secret, mode: endpoint.mode, event_types: endpoint.event_types };
+  return {
+    channel,
+    url: endpoint.url,
+    secret: endpoint.secret,
+    mode: endpoint.mode,
+    event_types: endpoint.event_types,
+  };
 }

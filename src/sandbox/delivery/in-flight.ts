@@ -22,7 +22,10 @@ export class InFlight {
   /** How many more deliveries the endpoint may be sent now (domain/delivery-slots.ts). */
   freeSlots(endpointId: string, now: number = performance.now()): number {
     const flights = this.byEndpoint.get(endpointId)?.values() ?? [];
-    return freeSlots([...flights].map((flight) => flight.startedAt), now);
+    return freeSlots(
+      [...flights].map((flight) => flight.startedAt),
+      now,
+    );
   }
 
   add(endpointId: string, deliveryId: number, run: Promise<void>, startedAt: number = performance.now()): void {

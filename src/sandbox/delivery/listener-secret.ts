@@ -8,7 +8,9 @@ import { createHmac } from 'node:crypto';
 /** `forwardUrl` as the listener stores it (WHATWG-serialized), so that its spellings agree. */
 export function listenerSecret(databaseSecret: Buffer, channel: string, forwardUrl: string): string {
   // A JSON array keeps the label, the channel and the URL apart, whatever characters they hold.
-  const digest = createHmac('sha256', databaseSecret).update(JSON.stringify(['webhook-listener', channel, forwardUrl])).digest();
+  const digest = createHmac('sha256', databaseSecret)
+    .update(JSON.stringify(['webhook-listener', channel, forwardUrl]))
+    .digest();
   // The length and alphabet of the secrets the sandbox makes (delivery/endpoints.ts).
   return `whsec_${digest.subarray(0, 24).toString('base64url')}`;
 }

@@ -85,7 +85,10 @@ export class WebhookListeners {
   /** performance.now(): how long a lease has been held. */
   private readonly monotonic: () => number;
 
-  constructor(private readonly store: SandboxStore, clocks: { now?: () => number; monotonic?: () => number } = {}) {
+  constructor(
+    private readonly store: SandboxStore,
+    clocks: { now?: () => number; monotonic?: () => number } = {},
+  ) {
     this.now = clocks.now ?? (() => Date.now());
     this.monotonic = clocks.monotonic ?? (() => performance.now());
     // Told inside the writing transaction: wake the waiting claims once it has committed.
@@ -125,7 +128,12 @@ export class WebhookListeners {
   hasDue(listener: WebhookListener): boolean {
     const held = this.held(listener.id);
     if (held.size >= HOLD_MOST) return false;
-    return this.store.deliveries.due(listener.id, this.store.clock.now(listener.channel), { skip: [...held.keys()], limit: 1 }).length > 0;
+    return (
+      this.store.deliveries.due(listener.id, this.store.clock.now(listener.channel), {
+        skip: [...held.keys()],
+        limit: 1,
+      }).length > 0
+    );
   }
 
   /**
@@ -237,7 +245,8 @@ export class WebhookListeners {
       if (this.store.isOpen()) this.store.transaction(() => this.removeExpired());
     } catch (error) {
       // A busy database (another process writing) is swept at the next tick.
-      if (!/SQLITE_BUSY|database is locked/i.test((error as Error).message)) console.error(`webhook listeners: ${(error as Error).message}`);
+      if (!/SQLITE_BUSY|database is locked/i.test((error as Error).message))
+        console.error(`webhook listeners: ${(error as Error).message}`);
     }
   }
 

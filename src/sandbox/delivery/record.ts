@@ -7,15 +7,24 @@ import type { AttemptOutcome } from './attempt.js';
 
 /** `attemptedAt` is when the attempt was sent, on the channel's clock. */
 export function recordAttempt(
-  store: SandboxStore, endpoint: WebhookEndpoint, delivery: DueDelivery, attemptedAt: string, outcome: AttemptOutcome,
+  store: SandboxStore,
+  endpoint: WebhookEndpoint,
+  delivery: DueDelivery,
+  attemptedAt: string,
+  outcome: AttemptOutcome,
 ): void {
   store.transaction(() => {
     // A reset, or the endpoint's removal, may have ended the delivery while it was in flight.
     if (!store.deliveries.isPending(delivery.id)) return;
     const now = store.clock.now(endpoint.channel);
     const record = {
-      channel: endpoint.channel, delivery_id: delivery.id, attempted_at: attemptedAt, status: outcome.status,
-      latency_ms: outcome.latencyMs, response: outcome.response, error: outcome.error,
+      channel: endpoint.channel,
+      delivery_id: delivery.id,
+      attempted_at: attemptedAt,
+      status: outcome.status,
+      latency_ms: outcome.latencyMs,
+      response: outcome.response,
+      error: outcome.error,
     };
     const next = deliveryOutcome(outcome.status, delivery, now);
     if (next.kind === 'delivered') store.deliveries.delivered(record, delivery.outbox_id, now);

@@ -8,7 +8,12 @@ export const itemRemaining = (item: OrderItem) => Math.max(0, item.captured - it
  * Takes the amount from the items at `first` (in that order), then from the rest in order. Any
  * remainder was captured outside the items (session-level charges such as shipping).
  */
-export function takeFromItems(items: OrderItem[], amount: number, into: 'refunded' | 'disputed', first: number[] = []): void {
+export function takeFromItems(
+  items: OrderItem[],
+  amount: number,
+  into: 'refunded' | 'disputed',
+  first: number[] = [],
+): void {
   let left = amount;
   for (const index of [...first, ...items.keys()]) {
     const item = items[index]!;

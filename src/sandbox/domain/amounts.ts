@@ -5,7 +5,9 @@ type ItemInput = CreateSessionRequest['order_items'][number];
 
 /** quantity × price + the item's additional charges + its discounts. */
 export function itemTotal(item: Pick<ItemInput, 'quantity' | 'price' | 'amount_details'>): number {
-  return item.quantity * item.price + item.amount_details.total_additional_charges + item.amount_details.total_discounts;
+  return (
+    item.quantity * item.price + item.amount_details.total_additional_charges + item.amount_details.total_discounts
+  );
 }
 
 /** The total the reference requires: session charges + session discounts + every item's total. */
@@ -18,6 +20,11 @@ export function expectedTotal(request: Pick<CreateSessionRequest, 'amount_detail
 }
 
 /** The same total, for an item as the sandbox stores it. */
-export function storedItemTotal(item: { quantity: number; price: number; total_additional_charges: number; total_discounts: number }): number {
+export function storedItemTotal(item: {
+  quantity: number;
+  price: number;
+  total_additional_charges: number;
+  total_discounts: number;
+}): number {
   return item.quantity * item.price + item.total_additional_charges + item.total_discounts;
 }

@@ -25,7 +25,14 @@ export interface BoundedAnswer {
 }
 
 /** `prefix[item,…]suffix`, or `tooLarge()` thrown as soon as it would pass the bound. */
-export function boundedAnswer({ prefix, suffix, items, knownBytes = 0, tooLarge, bound = MAX_ANSWER_BYTES }: BoundedAnswer): string {
+export function boundedAnswer({
+  prefix,
+  suffix,
+  items,
+  knownBytes = 0,
+  tooLarge,
+  bound = MAX_ANSWER_BYTES,
+}: BoundedAnswer): string {
   const envelope = utf8Bytes(prefix) + utf8Bytes(suffix) + 2;
   if (envelope + knownBytes > bound) throw tooLarge();
   const rendered: string[] = [];

@@ -27,7 +27,15 @@ export function passesLuhn(number: string): boolean {
 }
 
 const brandOf = (number: string) =>
-  number.startsWith('4') ? 'visa' : /^5[1-5]|^2[2-7]/.test(number) ? 'mastercard' : /^3[47]/.test(number) ? 'amex' : /^6/.test(number) ? 'discover' : 'card';
+  number.startsWith('4')
+    ? 'visa'
+    : /^5[1-5]|^2[2-7]/.test(number)
+      ? 'mastercard'
+      : /^3[47]/.test(number)
+        ? 'amex'
+        : /^6/.test(number)
+          ? 'discover'
+          : 'card';
 
 export const monthOf = (isoTime: string) => isoTime.slice(0, 7);
 
@@ -36,14 +44,30 @@ export const cardExpired = (card: Pick<Card, 'expires'>, now: string) => card.ex
 
 /** A card the customer entered, or the helper's InvalidRequest that names what is wrong. */
 export function acceptCard(input: CardInput, now: string): Card {
-  if (!passesLuhn(input.number)) throw helperRefusal('InvalidRequest', 'card.number fails the Luhn check; 4242424242424242 is a test card that passes it.');
-  const card = { brand: brandOf(input.number), last4: input.number.slice(-4), expires: `${String(input.exp_year).padStart(4, '0')}-${String(input.exp_month).padStart(2, '0')}` };
-  if (cardExpired(card, now)) throw helperRefusal('InvalidRequest', `card expired at the end of ${card.expires}; the sandbox clock is at ${monthOf(now)}.`);
+  if (!passesLuhn(input.number))
+    throw helperRefusal(
+      'InvalidRequest',
+      'card.number fails the Luhn check; 4242424242424242 is a test card that passes it.',
+    );
+  const card = {
+    brand: brandOf(input.number),
+    last4: input.number.slice(-4),
+    expires: `${String(input.exp_year).padStart(4, '0')}-${String(input.exp_month).padStart(2, '0')}`,
+  };
+  if (cardExpired(card, now))
+    throw helperRefusal(
+      'InvalidRequest',
+      `card expired at the end of ${card.expires}; the sandbox clock is at ${monthOf(now)}.`,
+    );
   return card;
 }
 
 /** The test card a helper enters when given none: a Visa ending 4242, expiring in December three years on (9999 at most). */
-export const defaultCard = (now: string): Card => ({ brand: 'visa', last4: '4242', expires: `${Math.min(Number(now.slice(0, 4)) + 3, 9999)}-12` });
+export const defaultCard = (now: string): Card => ({
+  brand: 'visa',
+  last4: '4242',
+  expires: `${Math.min(Number(now.slice(0, 4)) + 3, 9999)}-12`,
+});
 
 /** A payment method entry: the contract declares last4, exp_month and exp_year (inferred names); type and brand are the sandbox's own (openapi/sandbox.yaml). */
 export const paymentMethodOf = (card: Card) => ({

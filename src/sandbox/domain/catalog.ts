@@ -28,16 +28,62 @@ export interface NewItem {
 }
 
 /** A small realistic catalog: items of each eligibility, and one awaiting review (openapi/sandbox.yaml). */
-export const SEED_CATALOG: NewItem[] = ([
-  { sku: 'BPM-200', name: 'Blood pressure monitor', description: 'Upper-arm blood pressure monitor with a wide-range cuff.', eligibility: 'eligible' },
-  { sku: 'TH-10', name: 'Digital thermometer', description: 'Oral and underarm digital thermometer.', eligibility: 'eligible' },
-  { sku: 'FAK-50', name: 'First aid kit', description: 'A 50-piece first aid kit for home and travel.', eligibility: 'eligible' },
-  { sku: 'MSG-GUN-1', name: 'Percussion massage gun', description: 'Deep-tissue massage gun for muscle recovery.', eligibility: 'eligible_with_lmn' },
-  { sku: 'VITD-2000', name: 'Vitamin D3 2000 IU', description: 'A 90-day supply of vitamin D3.', eligibility: 'eligible_with_lmn' },
-  { sku: 'WLP-12', name: '12-week weight-loss program', description: 'A coached 12-week weight-loss program.', eligibility: 'eligible_with_lmn' },
-  { sku: 'WHT-KIT', name: 'Teeth whitening kit', description: 'A cosmetic teeth whitening kit.', eligibility: 'ineligible' },
-  { sku: 'AIRP-3', name: 'HEPA air purifier', description: 'A HEPA air purifier for allergy relief.', eligibility: null },
-] satisfies NewItem[]).map((item) => ({ ...item, url: `https://shop.example/products/${item.sku.toLowerCase()}`, image_urls: [`https://shop.example/images/${item.sku.toLowerCase()}.jpg`] }));
+export const SEED_CATALOG: NewItem[] = (
+  [
+    {
+      sku: 'BPM-200',
+      name: 'Blood pressure monitor',
+      description: 'Upper-arm blood pressure monitor with a wide-range cuff.',
+      eligibility: 'eligible',
+    },
+    {
+      sku: 'TH-10',
+      name: 'Digital thermometer',
+      description: 'Oral and underarm digital thermometer.',
+      eligibility: 'eligible',
+    },
+    {
+      sku: 'FAK-50',
+      name: 'First aid kit',
+      description: 'A 50-piece first aid kit for home and travel.',
+      eligibility: 'eligible',
+    },
+    {
+      sku: 'MSG-GUN-1',
+      name: 'Percussion massage gun',
+      description: 'Deep-tissue massage gun for muscle recovery.',
+      eligibility: 'eligible_with_lmn',
+    },
+    {
+      sku: 'VITD-2000',
+      name: 'Vitamin D3 2000 IU',
+      description: 'A 90-day supply of vitamin D3.',
+      eligibility: 'eligible_with_lmn',
+    },
+    {
+      sku: 'WLP-12',
+      name: '12-week weight-loss program',
+      description: 'A coached 12-week weight-loss program.',
+      eligibility: 'eligible_with_lmn',
+    },
+    {
+      sku: 'WHT-KIT',
+      name: 'Teeth whitening kit',
+      description: 'A cosmetic teeth whitening kit.',
+      eligibility: 'ineligible',
+    },
+    {
+      sku: 'AIRP-3',
+      name: 'HEPA air purifier',
+      description: 'A HEPA air purifier for allergy relief.',
+      eligibility: null,
+    },
+  ] satisfies NewItem[]
+).map((item) => ({
+  ...item,
+  url: `https://shop.example/products/${item.sku.toLowerCase()}`,
+  image_urls: [`https://shop.example/images/${item.sku.toLowerCase()}.jpg`],
+}));
 
 /** A new item: unreviewed unless the sandbox's own seed or replacement says otherwise. */
 export function newCatalogItem(input: NewItem, productId: string, now: string): StoredCatalogItem {
@@ -72,17 +118,23 @@ export function updateCatalogItem(item: StoredCatalogItem, update: ItemUpdate, n
 }
 
 /** The service's review; the event when the eligibility changed, none when it confirmed it. */
-export function reviewCatalogItem(item: StoredCatalogItem, eligibility: ReviewedEligibility, now: string): DomainEvent[] {
+export function reviewCatalogItem(
+  item: StoredCatalogItem,
+  eligibility: ReviewedEligibility,
+  now: string,
+): DomainEvent[] {
   const changed = item.eligibility !== eligibility;
   item.eligibility = eligibility;
   item.reviewed_at = now;
   item.updated_at = now;
   if (!changed) return [];
-  return [{
-    event_type: 'product_catalog.item.eligibility_updated',
-    timestamp: now,
-    data: { object: { sku: item.sku, name: item.name, eligibility, reviewed_at: now, created_at: item.created_at } },
-  }];
+  return [
+    {
+      event_type: 'product_catalog.item.eligibility_updated',
+      timestamp: now,
+      data: { object: { sku: item.sku, name: item.name, eligibility, reviewed_at: now, created_at: item.created_at } },
+    },
+  ];
 }
 
 /** The item as the contract shows it (its last update is the sandbox's own). */

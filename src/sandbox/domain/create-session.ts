@@ -61,14 +61,21 @@ export function hasPlainHost(url: URL): boolean {
  * Refuses a request that breaks a rule; otherwise what the customer must do before a charge with
  * its payment_token (the 422), or nothing.
  */
-export function checkCreateRules(request: CreateSessionRequest, features: Features, token: TokenFacts | undefined): Need[] {
+export function checkCreateRules(
+  request: CreateSessionRequest,
+  features: Features,
+  token: TokenFacts | undefined,
+): Need[] {
   for (const field of ['success_url', 'failure_url'] as const) {
     if (!isValidUrl(resolveRedirect(request[field], '00000000-0000-4000-8000-000000000000'))) {
       throw refuse('InvalidRequestParameter', `${field} is not a valid URL.`);
     }
     // A 422 creates no session, so its page fills the placeholder with nothing: the URL must hold then too.
     if (!isValidUrl(resolveRedirect(request[field], ''))) {
-      throw refuse('InvalidRequestParameter', `${field} is not a valid URL once ${SESSION_ID_PLACEHOLDER} is left empty, as it is when a charge with a payment_token is refused with a 422 and no session exists.`);
+      throw refuse(
+        'InvalidRequestParameter',
+        `${field} is not a valid URL once ${SESSION_ID_PLACEHOLDER} is left empty, as it is when a charge with a payment_token is refused with a 422 and no session exists.`,
+      );
     }
   }
   // "Required in effect": a session charges for items, so an empty list is refused (sandbox.yaml).
@@ -92,7 +99,10 @@ export function checkCreateRules(request: CreateSessionRequest, features: Featur
   }
   const expected = expectedTotal(request);
   if (request.total_amount !== expected) {
-    throw refuse('TotalAmountInvalid', `total_amount ${request.total_amount} does not equal the sum of the amounts, ${expected}.`);
+    throw refuse(
+      'TotalAmountInvalid',
+      `total_amount ${request.total_amount} does not equal the sum of the amounts, ${expected}.`,
+    );
   }
   if (request.kind === 'authorization' && !features.authorization) {
     throw refuse('FeatureNotEnabled', 'Authorization sessions (kind=authorization) are not enabled for this merchant.');
@@ -106,12 +116,22 @@ export function checkCreateRules(request: CreateSessionRequest, features: Featur
 /** Amounts beyond 2^53 cannot be summed exactly in JSON numbers; the service's are cents. */
 function checkSafeAmounts(request: CreateSessionRequest): void {
   for (const [n, item] of request.order_items.entries()) {
-    const values = [item.quantity, item.price, item.amount_details.total_additional_charges, item.amount_details.total_discounts];
+    const values = [
+      item.quantity,
+      item.price,
+      item.amount_details.total_additional_charges,
+      item.amount_details.total_discounts,
+    ];
     if (!values.every(Number.isSafeInteger) || !Number.isSafeInteger(item.quantity * item.price)) {
       throw refuse('OrderItemsInvalid', `order_items[${n}] has an amount beyond ${Number.MAX_SAFE_INTEGER} cents.`);
     }
   }
-  const values = [request.total_amount, request.amount_details.total_additional_charges, request.amount_details.total_discounts, expectedTotal(request)];
+  const values = [
+    request.total_amount,
+    request.amount_details.total_additional_charges,
+    request.amount_details.total_discounts,
+    expectedTotal(request),
+  ];
   if (!values.every(Number.isSafeInteger)) {
     throw refuse('TotalAmountInvalid', `Amounts must be whole cents below ${Number.MAX_SAFE_INTEGER}.`);
   }
@@ -120,7 +140,10 @@ function checkSafeAmounts(request: CreateSessionRequest): void {
 function checkToken(paymentToken: string, token: TokenFacts | undefined): Need[] {
   if (!token?.exists || token.deleted) throw notFound(`No payment token ${paymentToken}.`);
   if (token.pendingCheckout) {
-    throw refuse('SessionPending', 'The customer has not finished the initial checkout of the session that created this payment token.');
+    throw refuse(
+      'SessionPending',
+      'The customer has not finished the initial checkout of the session that created this payment token.',
+    );
   }
   return token.needs;
 }
@@ -145,8 +168,11 @@ export function orderItems(request: CreateSessionRequest, newId: () => string): 
  * Who a new session's customer is: the token's user when it charges a payment_token (its customer
  * key), else the customer of the request's email, else a customer of the session's own.
  */
-export const sessionCustomerKey = (request: CreateSessionRequest, sessionId: string, tokenCustomerKey: string | undefined) =>
-  tokenCustomerKey ?? customerKeyOf(request.customer_email, `session:${sessionId}`);
+export const sessionCustomerKey = (
+  request: CreateSessionRequest,
+  sessionId: string,
+  tokenCustomerKey: string | undefined,
+) => tokenCustomerKey ?? customerKeyOf(request.customer_email, `session:${sessionId}`);
 
 export function newSession(fields: {
   id: string;

@@ -26,18 +26,30 @@ const isInquiry = (entry: SessionDispute) => entry.kind === 'inquiry';
 
 const event = (type: string, dispute: Dispute): DomainEvent => ({ event_type: type, data: { ...dispute } });
 
-export function openDispute(session: Session, fields: { id: string; kind?: DisputeKind; amount?: number; reason?: string; now: string; alreadyClosed?: boolean }): { dispute: Dispute; events: DomainEvent[] } {
-  if (session.status !== 'captured') throw helperRefusal('InvalidState', `Only a captured session can be disputed; this one is ${session.status}.`);
+export function openDispute(
+  session: Session,
+  fields: { id: string; kind?: DisputeKind; amount?: number; reason?: string; now: string; alreadyClosed?: boolean },
+): { dispute: Dispute; events: DomainEvent[] } {
+  if (session.status !== 'captured')
+    throw helperRefusal('InvalidState', `Only a captured session can be disputed; this one is ${session.status}.`);
   const kind = fields.kind ?? 'chargeback';
-  if (fields.alreadyClosed && kind !== 'inquiry') throw helperRefusal('InvalidRequest', 'Only an inquiry can be closed before it is first seen.');
+  if (fields.alreadyClosed && kind !== 'inquiry')
+    throw helperRefusal('InvalidRequest', 'Only an inquiry can be closed before it is first seen.');
   // A dispute claims money the customer paid and still has with the merchant: the capture, less
   // refunds and lost disputes, less what the session's other open disputes already claim.
   const claimed = session.disputes.filter((d) => d.open).reduce((sum, d) => sum + d.dispute.amount, 0);
   const disputable = refundable(session) - claimed;
-  if (disputable <= 0) throw helperRefusal('InvalidState', 'Nothing is left to dispute: refunds and other disputes already cover the capture.');
+  if (disputable <= 0)
+    throw helperRefusal(
+      'InvalidState',
+      'Nothing is left to dispute: refunds and other disputes already cover the capture.',
+    );
   const amount = fields.amount ?? disputable;
   if (!Number.isSafeInteger(amount) || amount < 1 || amount > disputable) {
-    throw helperRefusal('InvalidRequest', `amount must be between 1 and ${disputable}: the capture less refunds, lost disputes and open disputes.`);
+    throw helperRefusal(
+      'InvalidRequest',
+      `amount must be between 1 and ${disputable}: the capture less refunds, lost disputes and open disputes.`,
+    );
   }
   const dispute: Dispute = {
     dispute_id: fields.id,
@@ -53,7 +65,12 @@ export function openDispute(session: Session, fields: { id: string; kind?: Dispu
     created_at: fields.now,
     counters: [],
     metadata: {},
-    evidence_requirements: { merchant_explanation: 'Explain why the charge is valid.', compelling: [], supporting: [], other: [] },
+    evidence_requirements: {
+      merchant_explanation: 'Explain why the charge is valid.',
+      compelling: [],
+      supporting: [],
+      other: [],
+    },
     payment: { order_id: session.id },
     ...(fields.alreadyClosed ? { resolved_at: fields.now } : {}),
   };
@@ -73,13 +90,21 @@ function entryOf(session: Session, disputeId: string): SessionDispute {
  * table decides what fires. A terminal state is final: a re-sync of it is silent, another state
  * after it is refused.
  */
-export function syncDispute(session: Session, disputeId: string, change: { state?: string; phase?: string }, now: string): { dispute: Dispute; events: DomainEvent[] } {
+export function syncDispute(
+  session: Session,
+  disputeId: string,
+  change: { state?: string; phase?: string },
+  now: string,
+): { dispute: Dispute; events: DomainEvent[] } {
   const entry = entryOf(session, disputeId);
   const state = change.state ?? String(entry.dispute.state);
   const phase = change.phase ?? entry.dispute.phase;
   if (isTerminal(String(entry.dispute.state))) {
     if (state === entry.dispute.state && phase === entry.dispute.phase) return { dispute: entry.dispute, events: [] };
-    throw helperRefusal('InvalidState', `The dispute is already ${entry.dispute.state}; a terminal dispute does not change.`);
+    throw helperRefusal(
+      'InvalidState',
+      `The dispute is already ${entry.dispute.state}; a terminal dispute does not change.`,
+    );
   }
   if (state === entry.dispute.state && phase === entry.dispute.phase) return { dispute: entry.dispute, events: [] };
   const inquiry = isInquiry(entry);
@@ -87,9 +112,12 @@ export function syncDispute(session: Session, disputeId: string, change: { state
   if (inquiry && phase === PHASE_OF.chargeback && !isTerminal(state)) return escalateInquiry(session, disputeId, now);
   // Outcomes belong to chargebacks; `closed` to inquiries the bank drops (the reference's table).
   if (isTerminal(state) && (state === 'closed') !== inquiry) {
-    throw helperRefusal('InvalidState', inquiry
-      ? `An inquiry ends closed (dropped) or escalates to a chargeback; it is not ${state}.`
-      : 'A chargeback ends won, lost, accepted or expired; only an inquiry is closed.');
+    throw helperRefusal(
+      'InvalidState',
+      inquiry
+        ? `An inquiry ends closed (dropped) or escalates to a chargeback; it is not ${state}.`
+        : 'A chargeback ends won, lost, accepted or expired; only an inquiry is closed.',
+    );
   }
   entry.updated_at = now;
   if (!isTerminal(state)) {
@@ -97,7 +125,13 @@ export function syncDispute(session: Session, disputeId: string, change: { state
     return { dispute: entry.dispute, events: [event('dispute.updated', entry.dispute)] };
   }
   entry.open = false;
-  entry.dispute = { ...entry.dispute, state, phase, ...(state !== 'closed' ? { outcome: state } : {}), resolved_at: now };
+  entry.dispute = {
+    ...entry.dispute,
+    state,
+    phase,
+    ...(state !== 'closed' ? { outcome: state } : {}),
+    resolved_at: now,
+  };
   // A lost (or accepted) dispute takes its amount out of what the items can still refund.
   if (state === 'lost' || state === 'accepted') takeFromItems(session.items, entry.dispute.amount, 'disputed');
   return { dispute: entry.dispute, events: [event('dispute.closed', entry.dispute)] };
@@ -118,7 +152,8 @@ export function resolveDispute(session: Session, disputeId: string, outcome: Dis
  */
 export function submitEvidence(session: Session, disputeId: string, now: string) {
   const entry = entryOf(session, disputeId);
-  if (isTerminal(String(entry.dispute.state))) throw helperRefusal('InvalidState', `The dispute is already ${entry.dispute.state}; evidence is no longer taken.`);
+  if (isTerminal(String(entry.dispute.state)))
+    throw helperRefusal('InvalidState', `The dispute is already ${entry.dispute.state}; evidence is no longer taken.`);
   const synced = syncDispute(session, disputeId, { state: 'under_review' }, now);
   return { dispute: synced.dispute, events: [event('dispute.evidence_submitted', synced.dispute), ...synced.events] };
 }
@@ -131,7 +166,12 @@ export function escalateInquiry(session: Session, disputeId: string, now: string
   }
   entry.kind = 'chargeback';
   entry.updated_at = now;
-  entry.dispute = { ...entry.dispute, state: 'needs_response', phase: PHASE_OF.chargeback, due_by: new Date(Date.parse(now) + RESPONSE_WINDOW_MS).toISOString() };
+  entry.dispute = {
+    ...entry.dispute,
+    state: 'needs_response',
+    phase: PHASE_OF.chargeback,
+    due_by: new Date(Date.parse(now) + RESPONSE_WINDOW_MS).toISOString(),
+  };
   return { dispute: entry.dispute, events: [event('dispute.created', entry.dispute)] };
 }
 
@@ -160,7 +200,15 @@ export function acceptDispute(session: Session, disputeId: string, now: string) 
 export function disputeRecord(entry: SessionDispute, session: Session) {
   const { dispute } = entry;
   return {
-    id: dispute.dispute_id, processor: dispute.processor, charge_id: session.id, amount: dispute.amount, currency: dispute.currency,
-    reason: dispute.reason, state: String(dispute.state), due_by: dispute.due_by, created_at: dispute.created_at, updated_at: entry.updated_at ?? dispute.created_at,
+    id: dispute.dispute_id,
+    processor: dispute.processor,
+    charge_id: session.id,
+    amount: dispute.amount,
+    currency: dispute.currency,
+    reason: dispute.reason,
+    state: String(dispute.state),
+    due_by: dispute.due_by,
+    created_at: dispute.created_at,
+    updated_at: entry.updated_at ?? dispute.created_at,
   };
 }

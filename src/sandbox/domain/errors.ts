@@ -33,7 +33,10 @@ export function refusalsOf<Op extends OperationId>(_operationId: Op) {
 }
 
 /** Codes the sandbox's own helpers refuse with (openapi/sandbox.yaml). */
-export type HelperRefusalCode = Extract<SandboxComponents['schemas']['SandboxError']['error'], 'InvalidRequest' | 'InvalidState'>;
+export type HelperRefusalCode = Extract<
+  SandboxComponents['schemas']['SandboxError']['error'],
+  'InvalidRequest' | 'InvalidState'
+>;
 
 export const helperRefusal = (code: HelperRefusalCode, message: string) => new Refusal('invalid', code, message);
 
@@ -45,7 +48,10 @@ export const conflict = (message: string) => new Refusal('conflict', 'Conflict',
 export type CustomerAction = 'UpdatePaymentMethod' | 'TakeHealthSurvey';
 
 export const customerActionNeeded = (action: CustomerAction, redirectUrl: string) =>
-  new Refusal('needs_customer_action', action, `The payment token needs customer action: ${action}.`, { next_action: action, redirect_url: redirectUrl });
+  new Refusal('needs_customer_action', action, `The payment token needs customer action: ${action}.`, {
+    next_action: action,
+    redirect_url: redirectUrl,
+  });
 
 /** Caller input quoted in a message, cut at 100 characters: an answer never echoes a whole body. */
 export const quoted = (value: string) => JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value);

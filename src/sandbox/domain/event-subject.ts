@@ -4,7 +4,12 @@
 
 /** The id of the event's object; undefined for an event about none (the evolution drill's). */
 export function eventObjectId(data: unknown): string | undefined {
-  const fields = (data ?? {}) as { payment_id?: unknown; payment_token?: unknown; dispute_id?: unknown; object?: { sku?: unknown } | null };
+  const fields = (data ?? {}) as {
+    payment_id?: unknown;
+    payment_token?: unknown;
+    dispute_id?: unknown;
+    object?: { sku?: unknown } | null;
+  };
   const id = fields.dispute_id ?? fields.payment_id ?? fields.payment_token ?? fields.object?.sku;
   return typeof id === 'string' ? id : undefined;
 }

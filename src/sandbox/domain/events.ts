@@ -7,7 +7,8 @@ import type { DomainEvent, Session } from './types.js';
  * checkout completed (a canceled or ineligible checkout issues none).
  */
 const tokenOf = (session: Session) =>
-  session.payment_token ?? (session.status === 'pending' || session.status === 'canceled' ? undefined : session.issued_payment_token);
+  session.payment_token ??
+  (session.status === 'pending' || session.status === 'canceled' ? undefined : session.issued_payment_token);
 
 /** payment_session_complete: the session's outcome, echoing metadata. */
 export function completionEvent(session: Session, now: string): DomainEvent {
@@ -17,7 +18,9 @@ export function completionEvent(session: Session, now: string): DomainEvent {
       payment_id: session.id,
       created_at: now,
       status: session.status,
-      ...(amountFields(session).capture_amount !== undefined ? { capture_amount: amountFields(session).capture_amount } : {}),
+      ...(amountFields(session).capture_amount !== undefined
+        ? { capture_amount: amountFields(session).capture_amount }
+        : {}),
       order_items: sessionItems(session),
       ...(session.request.metadata !== undefined ? { metadata: session.request.metadata } : {}),
       ...(tokenOf(session) !== undefined ? { payment_token: tokenOf(session) } : {}),

@@ -18,7 +18,9 @@ export interface DrillSettings {
 
 /** The property the drill adds, and the word its new values are made of. */
 export const ADDED_PROPERTY = 'added_later';
-export const ADDED_PROPERTY_VALUE = Object.freeze({ note: 'A property a later version of the service adds: read what you know, ignore the rest.' });
+export const ADDED_PROPERTY_VALUE = Object.freeze({
+  note: 'A property a later version of the service adds: read what you know, ignore the rest.',
+});
 /** The event type the drill delivers after every event: one no version of the contract lists. */
 export const UNKNOWN_EVENT_TYPE = 'added_later';
 
@@ -70,7 +72,8 @@ export interface EvolveOptions {
   newValues: boolean;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The schema behind its references (a reference that leads back to one already followed stops there). */
 function deref(schema: DrillSchema, options: EvolveOptions): DrillSchema {
@@ -84,7 +87,11 @@ function deref(schema: DrillSchema, options: EvolveOptions): DrillSchema {
 }
 
 /** What an object's schema says of its properties: the declared ones (through allOf and the branch that fits) and whether others may be added. */
-function objectShape(schema: DrillSchema, value: Record<string, unknown>, options: EvolveOptions): { properties: Record<string, DrillSchema>; extra: DrillSchema | undefined; open: boolean } {
+function objectShape(
+  schema: DrillSchema,
+  value: Record<string, unknown>,
+  options: EvolveOptions,
+): { properties: Record<string, DrillSchema>; extra: DrillSchema | undefined; open: boolean } {
   const properties: Record<string, DrillSchema> = {};
   let extra: DrillSchema | undefined;
   let open = true;
@@ -97,7 +104,9 @@ function objectShape(schema: DrillSchema, value: Record<string, unknown>, option
       open = false; // a typed map: a property of another type would break it
     }
     for (const sub of resolved.allOf ?? []) visit(sub);
-    const branch = (resolved.anyOf ?? resolved.oneOf)?.map((sub) => deref(sub, options)).find((sub) => fitsObject(sub, value));
+    const branch = (resolved.anyOf ?? resolved.oneOf)
+      ?.map((sub) => deref(sub, options))
+      .find((sub) => fitsObject(sub, value));
     if (branch) visit(branch);
   };
   visit(schema);
@@ -119,21 +128,29 @@ export function evolveValue(value: unknown, schema: DrillSchema | undefined, opt
   const resolved = deref(schema, options);
   if (typeof value === 'string' || typeof value === 'number') {
     // The schema itself, or a branch of it (a nullable field is `anyOf` of the enum and null).
-    for (const candidate of [resolved, ...[...(resolved.anyOf ?? []), ...(resolved.oneOf ?? [])].map((sub) => deref(sub, options))]) {
+    for (const candidate of [
+      resolved,
+      ...[...(resolved.anyOf ?? []), ...(resolved.oneOf ?? [])].map((sub) => deref(sub, options)),
+    ]) {
       if (isStringOrNumber(candidate)) return otherRepresentation(value, options.settings.service_fee);
       const known = openEnumOf(candidate);
-      if (known) return options.newValues && typeof value === 'string' && known.includes(value) ? laterValue(known) : value;
+      if (known)
+        return options.newValues && typeof value === 'string' && known.includes(value) ? laterValue(known) : value;
     }
     return value;
   }
   if (Array.isArray(value)) {
-    const items = resolved.items ?? [...(resolved.anyOf ?? []), ...(resolved.oneOf ?? [])].map((sub) => deref(sub, options)).find((sub) => sub.items)?.items;
+    const items =
+      resolved.items ??
+      [...(resolved.anyOf ?? []), ...(resolved.oneOf ?? [])].map((sub) => deref(sub, options)).find((sub) => sub.items)
+        ?.items;
     return value.map((item) => evolveValue(item, items, options));
   }
   if (!isObject(value)) return value;
   const { properties, extra, open } = objectShape(resolved, value, options);
   const evolved: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) evolved[key] = evolveValue(field, properties[key] ?? extra, options);
+  for (const [key, field] of Object.entries(value))
+    evolved[key] = evolveValue(field, properties[key] ?? extra, options);
   if (open && !(ADDED_PROPERTY in evolved)) evolved[ADDED_PROPERTY] = { ...ADDED_PROPERTY_VALUE };
   return evolved;
 }
@@ -147,7 +164,11 @@ function otherRepresentation(value: string | number, as: DrillSettings['service_
 }
 
 /** The event of a type no contract lists, which the drill delivers after `about`: it names the object the event was about. */
-export function unknownEventAfter(about: { event_type: string; data: Record<string, unknown> }, objectId: string | undefined, eventId: string): { event_type: string; data: Record<string, unknown> } {
+export function unknownEventAfter(
+  about: { event_type: string; data: Record<string, unknown> },
+  objectId: string | undefined,
+  eventId: string,
+): { event_type: string; data: Record<string, unknown> } {
   return {
     event_type: UNKNOWN_EVENT_TYPE,
     data: {

@@ -56,16 +56,27 @@ export function ignoredByReplay(rules: IdempotencyRules): (field: string) => boo
 /** Fails at start-up when the document names a compared field this module cannot read. */
 export function checkRules(rules: IdempotencyRules): void {
   const unknown = rules.compared.filter((field) => !(field in GETTERS));
-  if (unknown.length > 0) throw new Error(`x-idempotency compares fields the sandbox cannot read: ${unknown.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`x-idempotency compares fields the sandbox cannot read: ${unknown.join(', ')}`);
 }
 
 const normalize = (field: string, value: unknown, rules: IdempotencyRules) =>
   rules.case_insensitive.includes(field) && typeof value === 'string' ? value.toLowerCase() : value;
 
 /** The compared fields on which a retry differs from the original; empty when it is the same request. */
-export function divergingFields(original: CreateSessionRequest, retry: CreateSessionRequest, rules: IdempotencyRules): string[] {
-  const present = (field: string) => (original as Record<string, unknown>)[field] !== undefined || (retry as Record<string, unknown>)[field] !== undefined;
-  const overridden = new Set(Object.entries(rules.not_compared_with ?? {}).filter(([field]) => present(field)).flatMap(([, fields]) => fields));
+export function divergingFields(
+  original: CreateSessionRequest,
+  retry: CreateSessionRequest,
+  rules: IdempotencyRules,
+): string[] {
+  const present = (field: string) =>
+    (original as Record<string, unknown>)[field] !== undefined ||
+    (retry as Record<string, unknown>)[field] !== undefined;
+  const overridden = new Set(
+    Object.entries(rules.not_compared_with ?? {})
+      .filter(([field]) => present(field))
+      .flatMap(([, fields]) => fields),
+  );
   return rules.compared.filter((field) => {
     if (overridden.has(field)) return false;
     const read = GETTERS[field]!;

@@ -70,19 +70,38 @@ export function tokenLetterExpiry(letters: readonly Letter[], now: string): stri
  * every predicted item the catalog has, whatever its eligibility now, so that they are empty only
  * while the survey is unfinished. `items` is empty while the survey is unfinished and nothing stands.
  */
-export function eligibilityOf(letters: readonly Letter[], own: Letter | undefined, surveyFinished: boolean, catalog: CatalogFacts, now: string): EligibilityResponse {
+export function eligibilityOf(
+  letters: readonly Letter[],
+  own: Letter | undefined,
+  surveyFinished: boolean,
+  catalog: CatalogFacts,
+  now: string,
+): EligibilityResponse {
   const chargeable = (skus: string[]) => skus.filter((sku) => catalog.chargeable.has(sku));
   const predicted = (skus: string[]) => skus.filter((sku) => catalog.listed.has(sku));
-  if (own?.status === 'pending') return { items: predicted(own.skus), eligibility_status: 'pending', lmn_expires_at: null };
-  if (own?.status === 'rejected') return { items: [...catalog.eligible], eligibility_status: 'rejected', lmn_expires_at: null };
+  if (own?.status === 'pending')
+    return { items: predicted(own.skus), eligibility_status: 'pending', lmn_expires_at: null };
+  if (own?.status === 'rejected')
+    return { items: [...catalog.eligible], eligibility_status: 'rejected', lmn_expires_at: null };
   const standing = letters.filter((l) => stands(l, now));
   if (standing.length > 0) {
-    return { items: union(catalog.eligible, chargeable(standing.flatMap((l) => l.skus))), eligibility_status: 'approved', lmn_expires_at: earliest(standing.map((l) => l.expires_on!)) };
+    return {
+      items: union(catalog.eligible, chargeable(standing.flatMap((l) => l.skus))),
+      eligibility_status: 'approved',
+      lmn_expires_at: earliest(standing.map((l) => l.expires_on!)),
+    };
   }
   const newest = letters.at(-1);
-  if (!newest) return { items: surveyFinished ? [...catalog.eligible] : [], eligibility_status: 'never_requested', lmn_expires_at: null };
-  if (newest.status === 'pending') return { items: predicted(newest.skus), eligibility_status: 'pending', lmn_expires_at: null };
-  if (newest.status === 'rejected') return { items: [...catalog.eligible], eligibility_status: 'rejected', lmn_expires_at: null };
+  if (!newest)
+    return {
+      items: surveyFinished ? [...catalog.eligible] : [],
+      eligibility_status: 'never_requested',
+      lmn_expires_at: null,
+    };
+  if (newest.status === 'pending')
+    return { items: predicted(newest.skus), eligibility_status: 'pending', lmn_expires_at: null };
+  if (newest.status === 'rejected')
+    return { items: [...catalog.eligible], eligibility_status: 'rejected', lmn_expires_at: null };
   return { items: [...catalog.eligible], eligibility_status: 'expired', lmn_expires_at: newest.expires_on };
 }
 

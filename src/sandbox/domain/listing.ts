@@ -52,12 +52,14 @@ export function storedTime(value: string | undefined, name: string): string | un
   if (value === undefined) return undefined;
   const time = Date.parse(value);
   // The schema's date-time format admits a few values Date cannot hold (a leap second).
-  if (Number.isNaN(time)) throw refuse('InvalidRequestParameter', `${name} is not a date-time the sandbox can compare: ${value}.`);
+  if (Number.isNaN(time))
+    throw refuse('InvalidRequestParameter', `${name} is not a date-time the sandbox can compare: ${value}.`);
   return new Date(Math.min(Math.max(time, FIRST_STORED_TIME), LAST_STORED_TIME)).toISOString();
 }
 
 export function sessionListFilter(query: ListQuery): SessionListFilter {
-  if (query.search !== undefined && [...query.search].length > MAX_SEARCH_LENGTH) throw sessionSearchRefusals.tooLong('search');
+  if (query.search !== undefined && [...query.search].length > MAX_SEARCH_LENGTH)
+    throw sessionSearchRefusals.tooLong('search');
   const excluded: SessionStatus[] = [];
   if (query.filter_pending) excluded.push('pending');
   if (query.filter_voided) excluded.push('authorization_voided');
@@ -86,7 +88,8 @@ export interface PageRequest {
 
 export function pageRequest(query: { page?: number; page_size?: number }): PageRequest {
   const pageSize = query.page_size ?? DEFAULT_PAGE_SIZE;
-  if (pageSize > MAX_PAGE_SIZE) throw refuse('InvalidRequestParameter', `page_size must be at most ${MAX_PAGE_SIZE} in the sandbox.`);
+  if (pageSize > MAX_PAGE_SIZE)
+    throw refuse('InvalidRequestParameter', `page_size must be at most ${MAX_PAGE_SIZE} in the sandbox.`);
   return { page: query.page ?? 1, pageSize };
 }
 

@@ -14,7 +14,10 @@ const WILDCARDS = new Set(['0.0.0.0', '::']);
 
 /** A host as the URL parser writes it (lower case, IPv4 in dotted decimal, IPv6 compressed), without brackets or a final dot. */
 export function canonicalHost(host: string): string {
-  const bare = host.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+  const bare = host
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
   try {
     return new URL(`http://${bare.includes(':') ? `[${bare}]` : bare}/`).hostname.replace(/^\[(.*)\]$/, '$1');
   } catch {
@@ -32,7 +35,9 @@ function unmapped(host: string): string {
 
 /** localhost and its subdomains, 127.0.0.0/8, ::1, and the wildcard addresses, which reach the machine itself. */
 function isLoopback(host: string): boolean {
-  return host === 'localhost' || host.endsWith('.localhost') || /^127\./.test(host) || host === '::1' || WILDCARDS.has(host);
+  return (
+    host === 'localhost' || host.endsWith('.localhost') || /^127\./.test(host) || host === '::1' || WILDCARDS.has(host)
+  );
 }
 
 const portOf = (url: URL) => (url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80);

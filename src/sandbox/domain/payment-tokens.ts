@@ -10,7 +10,9 @@ import type { DomainEvent, PaymentTokenRecord } from './types.js';
 type PaymentToken = components['schemas']['PaymentToken'];
 
 const cardOf = (token: Pick<PaymentTokenRecord, 'card_brand' | 'card_last4' | 'card_expires'>): Card | undefined =>
-  token.card_last4 !== null && token.card_expires !== null ? { brand: token.card_brand ?? 'card', last4: token.card_last4, expires: token.card_expires } : undefined;
+  token.card_last4 !== null && token.card_expires !== null
+    ? { brand: token.card_brand ?? 'card', last4: token.card_last4, expires: token.card_expires }
+    : undefined;
 
 /**
  * What the customer must do before the token can be charged for these items: a required action
@@ -18,7 +20,12 @@ const cardOf = (token: Pick<PaymentTokenRecord, 'card_brand' | 'card_last4' | 'c
  * expired one. The first need is the 422's next_action. Otherwise the survey comes before the card,
  * as on the page of the hosted flow: the set keeps the order the needs are added in.
  */
-export function chargeNeeds(token: PaymentTokenRecord, lmnSkus: readonly string[], letters: readonly Letter[], now: string): Need[] {
+export function chargeNeeds(
+  token: PaymentTokenRecord,
+  lmnSkus: readonly string[],
+  letters: readonly Letter[],
+  now: string,
+): Need[] {
   const needs = new Set<Need>();
   if (token.next_action === 'TakeHealthSurvey') needs.add('survey');
   if (uncovered(lmnSkus, letters, now).length > 0) needs.add('survey');
@@ -28,10 +35,16 @@ export function chargeNeeds(token: PaymentTokenRecord, lmnSkus: readonly string[
 }
 
 /** The 422 next_action of a first need. */
-export const actionOf = (need: Need): CustomerAction => (need === 'survey' ? 'TakeHealthSurvey' : 'UpdatePaymentMethod');
+export const actionOf = (need: Need): CustomerAction =>
+  need === 'survey' ? 'TakeHealthSurvey' : 'UpdatePaymentMethod';
 
 /** What an update asks of the customer: a card when update_card_info, a survey for uncovered items that need a letter. */
-export function updateNeeds(updateCardInfo: boolean, lmnSkus: readonly string[], letters: readonly Letter[], now: string): Need[] {
+export function updateNeeds(
+  updateCardInfo: boolean,
+  lmnSkus: readonly string[],
+  letters: readonly Letter[],
+  now: string,
+): Need[] {
   const needs: Need[] = [];
   if (uncovered(lmnSkus, letters, now).length > 0) needs.push('survey');
   if (updateCardInfo) needs.push('card');
@@ -43,10 +56,22 @@ export function updateNeeds(updateCardInfo: boolean, lmnSkus: readonly string[],
  * has seen; a card update's value is not documented, and the sandbox answers the 422's word for it
  * (openapi/sandbox.yaml).
  */
-export const updateActionOf = (need: Need | undefined) => (need === undefined ? 'None' : need === 'survey' ? 'HealthSurvey' : 'UpdatePaymentMethod');
+export const updateActionOf = (need: Need | undefined) =>
+  need === undefined ? 'None' : need === 'survey' ? 'HealthSurvey' : 'UpdatePaymentMethod';
 
 /** What retrieve and list payment tokens show of a token: nothing else is read for a list. */
-export type ShownToken = Pick<PaymentTokenRecord, 'token' | 'created_at' | 'customer_email' | 'customer_name' | 'user_business_id' | 'lmn_expires_at' | 'card_brand' | 'card_last4' | 'card_expires'>;
+export type ShownToken = Pick<
+  PaymentTokenRecord,
+  | 'token'
+  | 'created_at'
+  | 'customer_email'
+  | 'customer_name'
+  | 'user_business_id'
+  | 'lmn_expires_at'
+  | 'card_brand'
+  | 'card_last4'
+  | 'card_expires'
+>;
 
 /** The token as retrieve and list payment tokens show it. */
 export function tokenView(token: ShownToken): PaymentToken {
@@ -63,7 +88,10 @@ export function tokenView(token: ShownToken): PaymentToken {
 }
 
 /** payment_token.updated, with the fields public-facts lists; those without a value are left out. */
-export function tokenUpdatedEvent(token: PaymentTokenRecord, links: { provision_token_request_id?: string; payment_session_id?: string }): DomainEvent {
+export function tokenUpdatedEvent(
+  token: PaymentTokenRecord,
+  links: { provision_token_request_id?: string; payment_session_id?: string },
+): DomainEvent {
   return {
     event_type: 'payment_token.updated',
     data: {

@@ -50,7 +50,8 @@ export function divergingSetupFields(original: CreatePaymentTokenRequest, retry:
   const same = (name: string) => {
     const a = (original as Record<string, unknown>)[name];
     const b = (retry as Record<string, unknown>)[name];
-    if (name === 'customer_email' && typeof a === 'string' && typeof b === 'string') return a.toLowerCase() === b.toLowerCase();
+    if (name === 'customer_email' && typeof a === 'string' && typeof b === 'string')
+      return a.toLowerCase() === b.toLowerCase();
     return JSON.stringify(a) === JSON.stringify(b);
   };
   return [...names].filter((name) => !same(name)).sort();
@@ -80,13 +81,19 @@ export interface ProvisionOutcome {
 /** An approved letter must stand at least today: an expiry in the past would be a letter already lapsed. */
 function checkExpiry(expiresOn: string | undefined, now: string): void {
   if (expiresOn !== undefined && expiresOn < dayOf(now)) {
-    throw helperRefusal('InvalidRequest', `lmn_expires_at ${expiresOn} is before the sandbox clock's date, ${dayOf(now)}.`);
+    throw helperRefusal(
+      'InvalidRequest',
+      `lmn_expires_at ${expiresOn} is before the sandbox clock's date, ${dayOf(now)}.`,
+    );
   }
 }
 
 function awaiting(request: ProvisionRequest, status: ProvisionStatus, what: string): void {
   if (request.status !== status) {
-    throw helperRefusal('InvalidState', `Provision token request ${request.id} is ${request.status}; only a request ${what} can be ${status === 'awaiting_customer' ? 'completed' : 'decided'}.`);
+    throw helperRefusal(
+      'InvalidState',
+      `Provision token request ${request.id} is ${request.status}; only a request ${what} can be ${status === 'awaiting_customer' ? 'completed' : 'decided'}.`,
+    );
   }
 }
 
@@ -107,7 +114,7 @@ export function completeByCustomer(request: ProvisionRequest, answers: CustomerA
   const card = answers.card;
   request.needs = [];
   if (surveyed && answers.lmnSkus.length > 0) {
-    const expiresOn = answers.letter === 'approved' ? answers.lmnExpiresOn ?? aYearOn(now) : null;
+    const expiresOn = answers.letter === 'approved' ? (answers.lmnExpiresOn ?? aYearOn(now)) : null;
     const letter = { status: answers.letter, skus: answers.lmnSkus, expires_on: expiresOn };
     if (answers.letter === 'pending') {
       request.status = 'awaiting_letter';
@@ -126,8 +133,12 @@ export function completeByCustomer(request: ProvisionRequest, answers: CustomerA
 }
 
 /** The clinician decides the letter a finished survey requested: its new status and expiry, and what follows. */
-export function decideByClinician(request: ProvisionRequest, decision: 'approve' | 'reject', now: string, expiresOn?: string):
-  { decided: { status: LetterStatus; expires_on: string | null }; provision?: { card?: Card } } {
+export function decideByClinician(
+  request: ProvisionRequest,
+  decision: 'approve' | 'reject',
+  now: string,
+  expiresOn?: string,
+): { decided: { status: LetterStatus; expires_on: string | null }; provision?: { card?: Card } } {
   awaiting(request, 'awaiting_letter', 'awaiting its letter');
   checkExpiry(expiresOn, now);
   if (decision === 'reject') {
@@ -141,4 +152,5 @@ export function decideByClinician(request: ProvisionRequest, decision: 'approve'
 }
 
 /** Where the customer goes when the page ends: failure_url when rejected or canceled there, else success_url. */
-export const endOfPage = (request: ProvisionRequest) => (request.status === 'rejected' || request.status === 'canceled' ? request.failure_url : request.success_url);
+export const endOfPage = (request: ProvisionRequest) =>
+  request.status === 'rejected' || request.status === 'canceled' ? request.failure_url : request.success_url;

@@ -49,28 +49,39 @@ function searchRefusals(list: SearchedList) {
 
     /** The terms together match more than MAX_SEARCH_MATCHES rows. */
     tooBroad: (terms: readonly SearchTerm[]) =>
-      refuse(`${terms.map((t) => `${t.parameter} ${quoted(t.value)}`).join(' and ')} ${terms.length > 1 ? 'match' : 'matches'} more than ${MAX_SEARCH_MATCHES} ${list.rows}, the most the sandbox counts for one search: search for something longer or more specific.`),
+      refuse(
+        `${terms.map((t) => `${t.parameter} ${quoted(t.value)}`).join(' and ')} ${terms.length > 1 ? 'match' : 'matches'} more than ${MAX_SEARCH_MATCHES} ${list.rows}, the most the sandbox counts for one search: search for something longer or more specific.`,
+      ),
 
     /** A search the trigram index cannot answer (too short, or holding a NUL) in a channel too large to read one by one. */
     tooShort: ({ parameter, value }: SearchTerm) => {
       const why = value.includes('\u0000') ? 'holds a NUL character' : `is shorter than ${TRIGRAM} characters`;
-      return refuse(`${parameter} ${quoted(value)} ${why}, so it reads every ${list.row} of the channel one by one, and the sandbox does so for at most ${MAX_SHORT_SEARCH_ROWS} ${list.rows}: ${list.shortAdvice}.`);
+      return refuse(
+        `${parameter} ${quoted(value)} ${why}, so it reads every ${list.row} of the channel one by one, and the sandbox does so for at most ${MAX_SHORT_SEARCH_ROWS} ${list.rows}: ${list.shortAdvice}.`,
+      );
     },
   };
 }
 
 /** The session list's `search`. */
 export const sessionSearchRefusals = searchRefusals({
-  operationId: 'listPaymentSessions', row: 'session', rows: 'sessions',
+  operationId: 'listPaymentSessions',
+  row: 'session',
+  rows: 'sessions',
   shortAdvice: `search for ${TRIGRAM} characters or more, or filter by status or kind first`,
 });
 
 /** The token list's `email` and `name`. */
 export const tokenSearchRefusals = searchRefusals({
-  operationId: 'listPaymentTokens', row: 'token', rows: 'tokens',
+  operationId: 'listPaymentTokens',
+  row: 'token',
+  rows: 'tokens',
   shortAdvice: `give email or name ${TRIGRAM} characters or more`,
 });
 
 /** Sessions join the index in batches (store/search-index.ts), and a search tests those still queued one by one. */
 export const searchIndexBehind = () =>
-  refusalsOf('listPaymentSessions')('InvalidRequestParameter', `search cannot run now: more than ${MAX_UNINDEXED_SESSIONS} sessions of this channel are still waiting for the search index, which takes them in within seconds: retry shortly.`);
+  refusalsOf('listPaymentSessions')(
+    'InvalidRequestParameter',
+    `search cannot run now: more than ${MAX_UNINDEXED_SESSIONS} sessions of this channel are still waiting for the search index, which takes them in within seconds: retry shortly.`,
+  );

@@ -79,10 +79,19 @@ export interface CaptureResult {
   failure?: Refusal;
 }
 
-export function capture(session: Session, amount: number, key: string | undefined, now: string, newId: () => string): CaptureResult {
+export function capture(
+  session: Session,
+  amount: number,
+  key: string | undefined,
+  now: string,
+  newId: () => string,
+): CaptureResult {
   if (key !== undefined && session.capture_keys[key]) return { captureId: session.capture_keys[key], events: [] };
   if (session.kind !== 'authorization') {
-    throw refuseCapture('ImmediateCapture', 'This session was not created with kind=authorization; it was captured immediately.');
+    throw refuseCapture(
+      'ImmediateCapture',
+      'This session was not created with kind=authorization; it was captured immediately.',
+    );
   }
   switch (session.status) {
     case 'pending':
@@ -100,7 +109,10 @@ export function capture(session: Session, amount: number, key: string | undefine
       throw refuseCapture('SessionPending', `The session is ${session.status}.`);
   }
   if (!Number.isSafeInteger(amount) || amount <= 0 || amount > session.total_amount) {
-    throw refuseCapture('TotalAmountInvalid', `total_amount must be greater than 0 and at most the original total_amount ${session.total_amount}; got ${amount}.`);
+    throw refuseCapture(
+      'TotalAmountInvalid',
+      `total_amount must be greater than 0 and at most the original total_amount ${session.total_amount}; got ${amount}.`,
+    );
   }
   if (holdExpired(session, now)) {
     session.status = 'authorization_expired';
@@ -119,7 +131,12 @@ export function capture(session: Session, amount: number, key: string | undefine
   return { captureId, events: [completionEvent(session, now)] };
 }
 
-export function voidHold(session: Session, key: string | undefined, now: string, newId: () => string): { voidId: string; events: DomainEvent[] } {
+export function voidHold(
+  session: Session,
+  key: string | undefined,
+  now: string,
+  newId: () => string,
+): { voidId: string; events: DomainEvent[] } {
   if (key !== undefined && session.void_keys[key]) return { voidId: session.void_keys[key], events: [] };
   if (session.kind !== 'authorization') {
     throw refuseVoid('ImmediateCapture', 'This session is not of kind=authorization: there is no hold to void.');
@@ -159,7 +176,10 @@ export function cancel(session: Session, now: string): DomainEvent[] {
       throw refuseCancel('SessionAuthorized', 'The customer already entered a card: void the authorization instead.');
     case 'processing':
       // A one-time payment under review has no hold to void: the review captures or rejects it.
-      throw refuseCancel('SessionAuthorized', 'The customer already entered a card, and the payment is under review: wait for the payment_session_complete webhook, then refund it if it was captured (a rejected one charges nothing).');
+      throw refuseCancel(
+        'SessionAuthorized',
+        'The customer already entered a card, and the payment is under review: wait for the payment_session_complete webhook, then refund it if it was captured (a rejected one charges nothing).',
+      );
     default:
       // canceled, rejected, voided or expired: already final, so the same result and no new webhook.
       return [];

@@ -38,20 +38,46 @@ const DISPUTE_STEPS: Readonly<Record<string, Step>> = {
 };
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const cents = (value: unknown): number | null => (Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : null);
+const cents = (value: unknown): number | null =>
+  Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : null;
 
 /** The entry of one webhook event: the step it reports, and what it reports it with. */
 export function eventEntry(event: SessionEvent): TimelineEntry {
-  const webhook = { event_id: event.id, event_type: event.event_type, webhook_delivery_id: event.webhook_delivery_id, delivered_at: event.delivered_at };
-  const entry: TimelineEntry = { at: event.created_at, step: 'event', amount: null, state: null, refund_id: null, dispute_id: null, webhook };
+  const webhook = {
+    event_id: event.id,
+    event_type: event.event_type,
+    webhook_delivery_id: event.webhook_delivery_id,
+    delivered_at: event.delivered_at,
+  };
+  const entry: TimelineEntry = {
+    at: event.created_at,
+    step: 'event',
+    amount: null,
+    state: null,
+    refund_id: null,
+    dispute_id: null,
+    webhook,
+  };
   const { data } = event;
   if (event.event_type === 'payment_session_complete') {
     const status = text(data.status);
     const step = status === null ? undefined : COMPLETION_STEPS[status];
-    return { ...entry, step: step ?? 'event', state: status, amount: step === 'captured' ? cents(data.capture_amount) : null };
+    return {
+      ...entry,
+      step: step ?? 'event',
+      state: status,
+      amount: step === 'captured' ? cents(data.capture_amount) : null,
+    };
   }
   const disputeStep = DISPUTE_STEPS[event.event_type];
-  if (disputeStep) return { ...entry, step: disputeStep, state: text(data.state), amount: cents(data.amount), dispute_id: text(data.dispute_id) };
+  if (disputeStep)
+    return {
+      ...entry,
+      step: disputeStep,
+      state: text(data.state),
+      amount: cents(data.amount),
+      dispute_id: text(data.dispute_id),
+    };
   if (event.event_type === 'payment_token.updated') return { ...entry, step: 'token_issued' };
   return entry;
 }
@@ -59,8 +85,22 @@ export function eventEntry(event: SessionEvent): TimelineEntry {
 /** The steps of the session's record: its creation and its refunds, in time order. */
 export function recordEntries(session: Session): TimelineEntry[] {
   const none = { state: null, dispute_id: null, webhook: null };
-  const created: TimelineEntry = { at: session.created_at, step: 'created', amount: session.total_amount, refund_id: null, ...none };
-  const refunds = session.refunds.map((refund): TimelineEntry => ({ at: refund.created_at, step: 'refunded', amount: refund.amount, refund_id: refund.refund_id, ...none }));
+  const created: TimelineEntry = {
+    at: session.created_at,
+    step: 'created',
+    amount: session.total_amount,
+    refund_id: null,
+    ...none,
+  };
+  const refunds = session.refunds.map(
+    (refund): TimelineEntry => ({
+      at: refund.created_at,
+      step: 'refunded',
+      amount: refund.amount,
+      refund_id: refund.refund_id,
+      ...none,
+    }),
+  );
   return [created, ...refunds].sort((a, b) => compareTimes(a.at, b.at));
 }
 
@@ -85,8 +125,11 @@ export interface PageSpan {
  * existed before anything it fired.
  */
 export function timelinePage(session: Session, events: readonly SessionEvent[], span: PageSpan): TimelineEntry[] {
-  const record = recordEntries(session).filter((entry) =>
-    (span.after === undefined || compareTimes(entry.at, span.after) > 0) && (span.through === undefined || compareTimes(entry.at, span.through) <= 0));
+  const record = recordEntries(session).filter(
+    (entry) =>
+      (span.after === undefined || compareTimes(entry.at, span.after) > 0) &&
+      (span.through === undefined || compareTimes(entry.at, span.through) <= 0),
+  );
   const fired = events.map(eventEntry);
   const merged: TimelineEntry[] = [];
   let r = 0;

@@ -31,7 +31,12 @@ export function statusSummary(session: Session): StatusSummary {
 /** Order items as the service returns them, with the optional fields exactly when they apply. */
 export function sessionItems(session: Session): SessionOrderItem[] {
   return session.items.map((item) => {
-    const view: SessionOrderItem = { item_id: item.item_id, name: item.name, price: item.price, quantity: item.quantity };
+    const view: SessionOrderItem = {
+      item_id: item.item_id,
+      name: item.name,
+      price: item.price,
+      quantity: item.quantity,
+    };
     if (item.sku !== undefined) view.sku = item.sku;
     if (session.status === 'captured') {
       const totalRefundable = itemRemaining(item);
@@ -121,8 +126,12 @@ export function listItemOf(session: Session, flags: ListFlags): SessionListItem 
 
 /** Whether a list asks for nothing but the default item (so that its stored rendering will do). */
 export const hasDefaultListFlags = (flags: ListFlags) =>
-  !flags.include_metadata && !flags.include_order_items && !flags.summarize_refunds && !flags.include_service_fee
-  && flags.include_refunds !== false && flags.include_disputes !== false;
+  !flags.include_metadata &&
+  !flags.include_order_items &&
+  !flags.summarize_refunds &&
+  !flags.include_service_fee &&
+  flags.include_refunds !== false &&
+  flags.include_disputes !== false;
 
 /**
  * The version of the stored list rendering (list_view): a row rendered by another version is

@@ -21,7 +21,9 @@ export const MOST_HOST_NAME_CHARS = 253;
 export function checkAllowedHost(name: string): string {
   const lower = name.trim().toLowerCase();
   if (!ALLOWED_NAME.test(lower)) {
-    throw new Error(`--allowed-hosts: ${JSON.stringify(name)} is not a host name (letters, digits and hyphens between dots; a leading dot allows the subdomains too)`);
+    throw new Error(
+      `--allowed-hosts: ${JSON.stringify(name)} is not a host name (letters, digits and hyphens between dots; a leading dot allows the subdomains too)`,
+    );
   }
   return lower;
 }
@@ -68,12 +70,18 @@ export function targetAuthorityOf(url: string): string | undefined {
 export function hostAllowed(host: string, allowed: { publicHost: string; names: readonly string[] }): boolean {
   const name = hostnameOf(host);
   if (name === undefined) return false;
-  if (isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost') || name === allowed.publicHost) return true;
-  return allowed.names.some((entry) => (entry.startsWith('.') ? name === entry.slice(1) || name.endsWith(entry) : name === entry));
+  if (isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost') || name === allowed.publicHost)
+    return true;
+  return allowed.names.some((entry) =>
+    entry.startsWith('.') ? name === entry.slice(1) || name.endsWith(entry) : name === entry,
+  );
 }
 
 /** Refuses, before anything else reads it, a request whose Host is no host, or no name of the sandbox. */
-export function registerHostCheck(app: FastifyInstance, allowed: { publicUrl: () => string; names: readonly string[] }): void {
+export function registerHostCheck(
+  app: FastifyInstance,
+  allowed: { publicUrl: () => string; names: readonly string[] },
+): void {
   app.addHook('onRequest', (request, _reply, done) => {
     // An absolute-form target names the host the request is for, whatever Host says.
     const host = targetAuthorityOf(request.url) ?? request.headers.host;
@@ -84,8 +92,20 @@ export function registerHostCheck(app: FastifyInstance, allowed: { publicUrl: ()
     const shown = JSON.stringify(host.length > 100 ? `${host.slice(0, 100)}…` : host);
     const name = hostnameOf(host);
     if (name === undefined) {
-      return done(new HttpRefusal(403, 'Forbidden', `The host ${shown} is not a host name or an IP address: the sandbox reads a host as letters, digits and hyphens between dots (at most ${MOST_HOST_NAME_CHARS} characters), an IPv4 address, or an IPv6 address in brackets, with an optional port from 1 to 65535.`));
+      return done(
+        new HttpRefusal(
+          403,
+          'Forbidden',
+          `The host ${shown} is not a host name or an IP address: the sandbox reads a host as letters, digits and hyphens between dots (at most ${MOST_HOST_NAME_CHARS} characters), an IPv4 address, or an IPv6 address in brackets, with an optional port from 1 to 65535.`,
+        ),
+      );
     }
-    done(new HttpRefusal(403, 'Forbidden', `The sandbox does not answer to the host ${shown}: it answers to an IP address, localhost and ${publicHost || 'its public URL'}${allowed.names.length > 0 ? `, and ${allowed.names.join(', ')}` : ''}. To reach it by this name, start it with --allowed-hosts ${name} (or SANDBOX_ALLOWED_HOSTS).`));
+    done(
+      new HttpRefusal(
+        403,
+        'Forbidden',
+        `The sandbox does not answer to the host ${shown}: it answers to an IP address, localhost and ${publicHost || 'its public URL'}${allowed.names.length > 0 ? `, and ${allowed.names.join(', ')}` : ''}. To reach it by this name, start it with --allowed-hosts ${name} (or SANDBOX_ALLOWED_HOSTS).`,
+      ),
+    );
   });
 }

@@ -10,7 +10,14 @@ import type { SandboxStore } from '../store/store.js';
 import { DEFAULT_API_KEYS, registerAuth } from './auth.js';
 import { BODY_LIMIT_BYTES, registerJsonParser } from './body-parsing.js';
 import { codes400, idempotencyRules, requestHeaders } from './document-facts.js';
-import { CONTRACT_30_FILE, CONTRACT_FILE, listOperations, loadDocument, SANDBOX_FILE, SchemaValidators } from './document.js';
+import {
+  CONTRACT_30_FILE,
+  CONTRACT_FILE,
+  listOperations,
+  loadDocument,
+  SANDBOX_FILE,
+  SchemaValidators,
+} from './document.js';
 import { codesOf, HELPER_CODES } from './error-codes.js';
 import { answerFrameworkError, registerErrorPath } from './errors.js';
 import { catalogHandlers } from './handlers/catalog.js';
@@ -97,14 +104,20 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   registerAuth(app, apiKeys);
   // Every channel starts with the seed catalog (once: a replaced or emptied catalog stays so).
   store.transaction(() => {
-    for (const channel of new Set(apiKeys.values())) store.catalog.seed(channel, store.clock.now(channel), () => `prod_${ids.short()}`);
+    for (const channel of new Set(apiKeys.values()))
+      store.catalog.seed(channel, store.clock.now(channel), () => `prod_${ids.short()}`);
   });
 
   const contractCodes400 = codes400(contract);
   const replay = createReplay(idempotencyRules(contract));
   registerOperations<ContractOperations>(app, {
     validators: new SchemaValidators(contract),
-    handlers: { ...paymentSessionHandlers(replay), ...paymentTokenHandlers(), ...catalogHandlers(), ...disputeHandlers() },
+    handlers: {
+      ...paymentSessionHandlers(replay),
+      ...paymentTokenHandlers(),
+      ...catalogHandlers(),
+      ...disputeHandlers(),
+    },
     // Rule 4: a retry may break the schema where a replay does not compare, and still return its original.
     invalidBodyHandlers: {
       createPaymentSession: (violation, context, store) =>
@@ -127,7 +140,10 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   });
   registerOperations<HelperOperations>(app, {
     validators: new SchemaValidators(helpers),
-    handlers: sandboxHelperHandlers({ operationIds: contractIds, codes400: contractCodes400 }, { sandboxAddress: () => sandboxAddress(app), listeners }),
+    handlers: sandboxHelperHandlers(
+      { operationIds: contractIds, codes400: contractCodes400 },
+      { sandboxAddress: () => sandboxAddress(app), listeners },
+    ),
     invalidBodyHandlers: { createListenerAttempt: answerReportWithoutClaim },
     codesFor: () => HELPER_CODES,
     store,
@@ -152,9 +168,16 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   app.get('/health', async () => ({ status: 'ok' }));
   // Every browser asks for it on every page: an empty answer, not a 404 that each page's console
   // would report as an error. The pages have no icon.
-  app.get('/favicon.ico', async (_request, reply) => reply.code(204).header('cache-control', 'public, max-age=86400').send());
+  app.get('/favicon.ico', async (_request, reply) =>
+    reply.code(204).header('cache-control', 'public, max-age=86400').send(),
+  );
   app.get('/', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('content-security-policy', INDEX_PAGE_POLICY).header('x-frame-options', 'DENY').send(indexPage(options.docsDir !== undefined, publicUrl())));
+    reply
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', INDEX_PAGE_POLICY)
+      .header('x-frame-options', 'DENY')
+      .send(indexPage(options.docsDir !== undefined, publicUrl())),
+  );
   registerCheckoutRoutes(app, store, ids);
   registerDashboardRoutes(app, store, { docs: options.docsDir !== undefined });
   registerReturnRoutes(app, store, publicUrl);

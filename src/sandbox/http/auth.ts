@@ -41,9 +41,13 @@ export function channelOf(request: FastifyRequest): string {
 /** Parses `key:channel,key:channel` (the SANDBOX_API_KEYS variable). */
 export function parseApiKeys(text: string): Map<string, string> {
   const keys = new Map<string, string>();
-  for (const pair of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [key, channel, ...rest] = pair.split(':');
-    if (!key || !channel || rest.length > 0) throw new Error(`SANDBOX_API_KEYS entry ${JSON.stringify(pair)} is not key:channel`);
+    if (!key || !channel || rest.length > 0)
+      throw new Error(`SANDBOX_API_KEYS entry ${JSON.stringify(pair)} is not key:channel`);
     keys.set(key, channel);
   }
   return keys;

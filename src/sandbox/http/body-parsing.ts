@@ -22,7 +22,12 @@ export const MAX_NESTING_DEPTH = 64;
 
 /** Where a value nests deeper than `limit` (a JSON path), or undefined. Iterative: any depth is safe. */
 export function tooDeepAt(value: unknown, limit = MAX_NESTING_DEPTH): string[] | undefined {
-  interface Frame { value: unknown; depth: number; key?: string; parent?: Frame }
+  interface Frame {
+    value: unknown;
+    depth: number;
+    key?: string;
+    parent?: Frame;
+  }
   const stack: Frame[] = [{ value, depth: 0 }];
   while (stack.length > 0) {
     const frame = stack.pop()!;
@@ -32,7 +37,8 @@ export function tooDeepAt(value: unknown, limit = MAX_NESTING_DEPTH): string[] |
       return path;
     }
     for (const [key, child] of Object.entries(frame.value as object)) {
-      if (child !== null && typeof child === 'object') stack.push({ value: child, depth: frame.depth + 1, key, parent: frame });
+      if (child !== null && typeof child === 'object')
+        stack.push({ value: child, depth: frame.depth + 1, key, parent: frame });
     }
   }
   return undefined;
@@ -69,35 +75,64 @@ export function registerJsonParser(app: FastifyInstance): void {
   // is ignored: the documents admit it (their objects are open), and dropped it can poison nothing.
   const parse = app.getDefaultJsonParser('remove', 'remove');
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (request, bytes, done) => {
-    // The sandbox reads bodies as sent: a compressed one would be read as garbage, or worse, as JSON.
-    if (encoded(request.headers['content-encoding'])) return done(null, new MalformedBody(`The sandbox does not decode Content-Encoding ${request.headers['content-encoding']}: send the body uncompressed.`));
-    // JSON is UTF-8 (RFC 8259): a body said to be in another charset would be read as what it is not.
-    const charset = charsetOf(request.headers['content-type']);
-    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return done(null, new MalformedBody(`The sandbox reads JSON as UTF-8: send charset=utf-8 or no charset, not charset=${charset}.`));
-    // Bytes that are not UTF-8 (0xFF, 0xFE, a cut sequence) would decode to U+FFFD: two different
-    // idempotency keys, or a key and a real U+FFFD, would become one. JSON is UTF-8 (RFC 8259).
-    if (!isUtf8(bytes as Buffer)) return done(null, new MalformedBody(invalidUtf8Message(bytes as Buffer)));
-    const body = (bytes as Buffer).toString('utf8');
-    // An empty body is no body: optional bodies (void) may be sent as nothing at all.
-    if (body.trim() === '') return done(null, undefined);
-    parse(request, body, (error, value) => {
-      if (error) return done(null, new MalformedBody(`The request body is not valid JSON: ${describeParseError(body)}.`));
-      const deep = value !== null && typeof value === 'object' ? tooDeepAt(value) : undefined;
-      if (deep) {
-        const where = deep.slice(0, 3).join('.') + (deep.length > 3 ? '…' : '');
-        return done(null, new MalformedBody(`The request body nests deeper than ${MAX_NESTING_DEPTH} levels (at ${where}).`, deep[0]));
-      }
-      // Only an escape (\ud800) can put a lone surrogate into a string: raw bytes are UTF-8.
-      const broken = body.includes('\\u') ? notUnicodeAt(value) : undefined;
-      if (broken) {
-        return done(null, new MalformedBody(`The request body holds a string that is not valid Unicode at ${broken.map((key) => key.toWellFormed()).join('.') || 'its top'}: a lone surrogate escape such as \\ud800, which storing would turn into another character.`, broken[0]));
-      }
-      done(null, value);
-    });
-  });
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES },
+    (request, bytes, done) => {
+      // The sandbox reads bodies as sent: a compressed one would be read as garbage, or worse, as JSON.
+      if (encoded(request.headers['content-encoding']))
+        return done(
+          null,
+          new MalformedBody(
+            `The sandbox does not decode Content-Encoding ${request.headers['content-encoding']}: send the body uncompressed.`,
+          ),
+        );
+      // JSON is UTF-8 (RFC 8259): a body said to be in another charset would be read as what it is not.
+      const charset = charsetOf(request.headers['content-type']);
+      if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')
+        return done(
+          null,
+          new MalformedBody(
+            `The sandbox reads JSON as UTF-8: send charset=utf-8 or no charset, not charset=${charset}.`,
+          ),
+        );
+      // Bytes that are not UTF-8 (0xFF, 0xFE, a cut sequence) would decode to U+FFFD: two different
+      // idempotency keys, or a key and a real U+FFFD, would become one. JSON is UTF-8 (RFC 8259).
+      if (!isUtf8(bytes as Buffer)) return done(null, new MalformedBody(invalidUtf8Message(bytes as Buffer)));
+      const body = (bytes as Buffer).toString('utf8');
+      // An empty body is no body: optional bodies (void) may be sent as nothing at all.
+      if (body.trim() === '') return done(null, undefined);
+      parse(request, body, (error, value) => {
+        if (error)
+          return done(null, new MalformedBody(`The request body is not valid JSON: ${describeParseError(body)}.`));
+        const deep = value !== null && typeof value === 'object' ? tooDeepAt(value) : undefined;
+        if (deep) {
+          const where = deep.slice(0, 3).join('.') + (deep.length > 3 ? '…' : '');
+          return done(
+            null,
+            new MalformedBody(`The request body nests deeper than ${MAX_NESTING_DEPTH} levels (at ${where}).`, deep[0]),
+          );
+        }
+        // Only an escape (\ud800) can put a lone surrogate into a string: raw bytes are UTF-8.
+        const broken = body.includes('\\u') ? notUnicodeAt(value) : undefined;
+        if (broken) {
+          return done(
+            null,
+            new MalformedBody(
+              `The request body holds a string that is not valid Unicode at ${broken.map((key) => key.toWellFormed()).join('.') || 'its top'}: a lone surrogate escape such as \\ud800, which storing would turn into another character.`,
+              broken[0],
+            ),
+          );
+        }
+        done(null, value);
+      });
+    },
+  );
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) => {
-    done(null, (body as string).length === 0 ? undefined : new MalformedBody('Send the request body as application/json.'));
+    done(
+      null,
+      (body as string).length === 0 ? undefined : new MalformedBody('Send the request body as application/json.'),
+    );
   });
 }
 
@@ -118,10 +153,19 @@ export function registerBodyDrain(app: FastifyInstance): void {
 
 /** The offset of the first byte that starts no valid UTF-8 sequence, or -1 when every byte does. */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
-  for (let at = 0; at < bytes.length;) {
+  for (let at = 0; at < bytes.length; ) {
     const lead = bytes[at]!;
     // The length its lead byte announces; 0 for a byte no sequence starts with (0x80–0xC1, 0xF5–0xFF).
-    const length = lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+    const length =
+      lead < 0x80
+        ? 1
+        : lead >= 0xc2 && lead <= 0xdf
+          ? 2
+          : lead >= 0xe0 && lead <= 0xef
+            ? 3
+            : lead >= 0xf0 && lead <= 0xf4
+              ? 4
+              : 0;
     // isUtf8 also refuses what the lead byte alone cannot tell: overlong forms, surrogates, a cut sequence.
     if (length === 0 || !isUtf8(bytes.subarray(at, at + length))) return at;
     at += length;
@@ -135,7 +179,8 @@ export function invalidUtf8Message(bytes: Buffer): string {
   return `The request body is not valid UTF-8 (byte 0x${bytes[at]!.toString(16).padStart(2, '0')} at offset ${at}): send JSON encoded as UTF-8; a character that is not ASCII may also be written as a \\u escape.`;
 }
 
-const encoded = (header: string | undefined) => header !== undefined && header.trim().toLowerCase() !== 'identity' && header.trim() !== '';
+const encoded = (header: string | undefined) =>
+  header !== undefined && header.trim().toLowerCase() !== 'identity' && header.trim() !== '';
 
 function describeParseError(body: string): string {
   try {

@@ -29,11 +29,17 @@ const FORM_LIMIT_BYTES = 16 * 1024;
 
 /** A page, with the headers its session or request decides (NO_EXITS: a page of neither). */
 const send = (reply: FastifyReply, rendered: Page, exits: PageExits) =>
-  reply.code(rendered.status).headers(securityHeaders(rendered, exits)).type('text/html; charset=utf-8').send(rendered.html);
+  reply
+    .code(rendered.status)
+    .headers(securityHeaders(rendered, exits))
+    .type('text/html; charset=utf-8')
+    .send(rendered.html);
 const notFoundPage = (what: string) => page('Page not found', `<p>No ${escapeHtml(what)}.</p>`, 404);
 /** The form's fields; only text values count (a form sends nothing else). */
 const valuesOf = (body: unknown): FormValues =>
-  Object.fromEntries(Object.entries(body && typeof body === 'object' ? body : {}).filter(([, value]) => typeof value === 'string')) as FormValues;
+  Object.fromEntries(
+    Object.entries(body && typeof body === 'object' ? body : {}).filter(([, value]) => typeof value === 'string'),
+  ) as FormValues;
 
 /** The page's own address, for its form: built from the route, never from the request line. */
 const pathOf = (prefix: string, id: string) => `${prefix}${encodeURIComponent(id)}`;
@@ -50,7 +56,10 @@ function finish(reply: FastifyReply, exits: PageExits, success: boolean, redirec
 export function registerCheckoutRoutes(app: FastifyInstance, store: SandboxStore, ids: IdSource): void {
   const tokens = formTokens(() => store.pageSecret.get());
   /** A page's form: sent back to the page's own address, with the page's token. */
-  const formOf = (purpose: FormPurpose, prefix: string, id: string): FormTarget => ({ action: pathOf(prefix, id), token: tokens.issue(purpose, id) });
+  const formOf = (purpose: FormPurpose, prefix: string, id: string): FormTarget => ({
+    action: pathOf(prefix, id),
+    token: tokens.issue(purpose, id),
+  });
   /** The stale-form page when the form does not carry its page's token; nothing else is read first. */
   const tokenRefusal = (purpose: FormPurpose, prefix: string, id: string, values: FormValues): Page | undefined =>
     tokens.verify(purpose, id, values[FORM_TOKEN_FIELD]) ? undefined : staleFormPage(pathOf(prefix, id));
@@ -64,7 +73,11 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: SandboxStore
       if (request.method !== 'POST') return;
       if (fromAnotherSite(request.headers)) return send(reply, crossSitePage(), NO_EXITS);
       if (!String(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
-        return send(reply, page('Unsupported form', '<p>Send the form as application/x-www-form-urlencoded.</p>', 415), NO_EXITS);
+        return send(
+          reply,
+          page('Unsupported form', '<p>Send the form as application/x-www-form-urlencoded.</p>', 415),
+          NO_EXITS,
+        );
       }
     });
     pages.setErrorHandler(async (error: Error & { statusCode?: number }, _request, reply) => {
@@ -73,11 +86,23 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: SandboxStore
         return send(reply, page('Not served under this name', `<p>${escapeHtml(error.message)}</p>`, 403), NO_EXITS);
       }
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-      return send(reply, page(status === 413 ? 'Form too large' : 'Something went wrong', `<p>${status === 413 ? 'This form is too large.' : 'The page could not be handled.'}</p>`, status), NO_EXITS);
+      return send(
+        reply,
+        page(
+          status === 413 ? 'Form too large' : 'Something went wrong',
+          `<p>${status === 413 ? 'This form is too large.' : 'The page could not be handled.'}</p>`,
+          status,
+        ),
+        NO_EXITS,
+      );
     });
-    pages.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
+    pages.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES },
+      (_request, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      },
+    );
 
     pages.get<{ Params: { id: string } }>('/checkout/:id', async (request, reply) => {
       const session = store.sessions.getForCustomer(request.params.id);
@@ -85,7 +110,17 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: SandboxStore
       const exits = sessionExits(session);
       if (session.status === 'canceled') return send(reply, timedOutPage(session), exits);
       if (session.status !== 'pending') return send(reply, closedPage(session), exits);
-      return send(reply, checkoutFormPage(session, itemEligibility(store, session), {}, {}, formOf('checkout', '/checkout/', session.id)), exits);
+      return send(
+        reply,
+        checkoutFormPage(
+          session,
+          itemEligibility(store, session),
+          {},
+          {},
+          formOf('checkout', '/checkout/', session.id),
+        ),
+        exits,
+      );
     });
 
     pages.post<{ Params: { id: string } }>('/checkout/:id', async (request, reply) => {
@@ -94,16 +129,25 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: SandboxStore
       if (refused) return send(reply, refused, NO_EXITS);
       const form = formOf('checkout', '/checkout/', request.params.id);
       const submit = submitCheckout(store, ids, request.params.id, values);
-      if (submit.outcome === 'not_found') return send(reply, notFoundPage(`payment session ${request.params.id}`), NO_EXITS);
+      if (submit.outcome === 'not_found')
+        return send(reply, notFoundPage(`payment session ${request.params.id}`), NO_EXITS);
       const exits = sessionExits(submit.session);
       switch (submit.outcome) {
-        case 'timed_out': return send(reply, timedOutPage(submit.session), exits);
-        case 'closed': return send(reply, closedPage(submit.session), exits);
-        case 'confirm': return send(reply, confirmPage(submit.session, submit.values, submit.last4, form), exits);
-        case 'finished': return finish(reply, exits, submit.success, submit.url, 'payment');
+        case 'timed_out':
+          return send(reply, timedOutPage(submit.session), exits);
+        case 'closed':
+          return send(reply, closedPage(submit.session), exits);
+        case 'confirm':
+          return send(reply, confirmPage(submit.session, submit.values, submit.last4, form), exits);
+        case 'finished':
+          return finish(reply, exits, submit.success, submit.url, 'payment');
         case 'form': {
           const status = Object.keys(submit.errors).length > 0 ? 400 : 200;
-          return send(reply, checkoutFormPage(submit.session, submit.eligibility, submit.values, submit.errors, form, status), exits);
+          return send(
+            reply,
+            checkoutFormPage(submit.session, submit.eligibility, submit.values, submit.errors, form, status),
+            exits,
+          );
         }
       }
     });
@@ -112,7 +156,8 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: SandboxStore
       const provision = store.provisionRequests.getForCustomer(request.params.id);
       if (!provision) return send(reply, notFoundPage(`provision token request ${request.params.id}`), NO_EXITS);
       const exits = provisionExits(provision);
-      if (provision.status !== 'awaiting_customer') return send(reply, setupFinishedPage(provision, provision.redirect_url ?? provisionUrl('', provision)), exits);
+      if (provision.status !== 'awaiting_customer')
+        return send(reply, setupFinishedPage(provision, provision.redirect_url ?? provisionUrl('', provision)), exits);
       return send(reply, setupFormPage(provision, {}, {}, formOf('setup', '/checkout/setup/', provision.id)), exits);
     });
 
@@ -122,12 +167,16 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: SandboxStore
       if (refused) return send(reply, refused, NO_EXITS);
       const form = formOf('setup', '/checkout/setup/', request.params.id);
       const submit = submitSetup(store, ids, request.params.id, values);
-      if (submit.outcome === 'not_found') return send(reply, notFoundPage(`provision token request ${request.params.id}`), NO_EXITS);
+      if (submit.outcome === 'not_found')
+        return send(reply, notFoundPage(`provision token request ${request.params.id}`), NO_EXITS);
       const exits = provisionExits(submit.provision);
       switch (submit.outcome) {
-        case 'done_before': return send(reply, setupFinishedPage(submit.provision, submit.provision.redirect_url ?? ''), exits);
-        case 'form': return send(reply, setupFormPage(submit.provision, submit.values, submit.errors, form, 400), exits);
-        case 'finished': return finish(reply, exits, submit.success, submit.url, 'setup');
+        case 'done_before':
+          return send(reply, setupFinishedPage(submit.provision, submit.provision.redirect_url ?? ''), exits);
+        case 'form':
+          return send(reply, setupFormPage(submit.provision, submit.values, submit.errors, form, 400), exits);
+        case 'finished':
+          return finish(reply, exits, submit.success, submit.url, 'setup');
       }
     });
   });

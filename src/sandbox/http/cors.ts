@@ -20,7 +20,11 @@ function isLoopbackOrigin(origin: string): boolean {
   // The URL parser refuses an octet over 255 and a port over 65535; a browser's origin is already in the form it gives back.
   const url = URL.parse(origin);
   if (url === null || url.origin !== origin || (url.protocol !== 'http:' && url.protocol !== 'https:')) return false;
-  return url.hostname === 'localhost' || url.hostname === '[::1]' || (isIPv4(url.hostname) && url.hostname.startsWith('127.'));
+  return (
+    url.hostname === 'localhost' ||
+    url.hostname === '[::1]' ||
+    (isIPv4(url.hostname) && url.hostname.startsWith('127.'))
+  );
 }
 
 /** The Access-Control-Allow-Origin for a request from `requestOrigin`, or undefined for none. */
@@ -34,7 +38,9 @@ export function checkCorsOrigin(origin: string): void {
   if (origin === LOOPBACK_ORIGINS) return;
   // An origin is what the URL parser gives back for it: ASCII (punycode), no path, no default port.
   if (origin !== '*' && URL.parse(origin)?.origin !== origin) {
-    throw new Error(`--cors-origin must be *, loopback or an origin such as https://shop.example, not ${JSON.stringify(origin)}`);
+    throw new Error(
+      `--cors-origin must be *, loopback or an origin such as https://shop.example, not ${JSON.stringify(origin)}`,
+    );
   }
 }
 
@@ -58,7 +64,10 @@ export function registerCors(app: FastifyInstance, origin: string, requestHeader
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     const allowed = allowedOrigin(origin, request.headers.origin);
-    if (allowed !== undefined) reply.header('access-control-allow-origin', allowed).header('access-control-expose-headers', 'allow, content-type');
+    if (allowed !== undefined)
+      reply
+        .header('access-control-allow-origin', allowed)
+        .header('access-control-expose-headers', 'allow, content-type');
     if (origin !== '*') reply.header('vary', 'Origin');
     done(null, payload);
   });

@@ -40,20 +40,31 @@ export function registerDashboardRoutes(app: FastifyInstance, store: SandboxStor
     dashboard.get('/dashboard', async (_request, reply) => reply.redirect('/dashboard/', 308));
     dashboard.get('/dashboard/', async (_request, reply) => {
       const script = await dashboardScript();
-      return reply.type('text/html; charset=utf-8').header('content-security-policy', dashboardPolicy(script))
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('content-security-policy', dashboardPolicy(script))
         .send(dashboardPage(tokens.issue(), options.docs, script));
     });
 
-    dashboard.post<{ Params: { event_id: string } }>('/dashboard/outbox/:event_id/redeliver', { config: { requiresKey: true } }, async (request, reply) => {
-      const channel = channelOf(request);
-      if (!fromOwnPage(request.headers)) throw forbidden('Resend is taken only from the dashboard\'s own page (its Origin); nothing was sent.');
-      if (!tokens.verify(request.headers[DASHBOARD_TOKEN_HEADER])) {
-        throw forbidden(`Resend needs the ${DASHBOARD_TOKEN_HEADER} of a dashboard page: reload /dashboard/ and try again; nothing was sent.`);
-      }
-      // The helper's own operation: the same redelivery, the same answer.
-      const answer = await store.write(() => redeliverEvent(store, { channel, now: store.clock.now(channel) }, request.params.event_id));
-      return reply.code(200).send(answer);
-    });
+    dashboard.post<{ Params: { event_id: string } }>(
+      '/dashboard/outbox/:event_id/redeliver',
+      { config: { requiresKey: true } },
+      async (request, reply) => {
+        const channel = channelOf(request);
+        if (!fromOwnPage(request.headers))
+          throw forbidden("Resend is taken only from the dashboard's own page (its Origin); nothing was sent.");
+        if (!tokens.verify(request.headers[DASHBOARD_TOKEN_HEADER])) {
+          throw forbidden(
+            `Resend needs the ${DASHBOARD_TOKEN_HEADER} of a dashboard page: reload /dashboard/ and try again; nothing was sent.`,
+          );
+        }
+        // The helper's own operation: the same redelivery, the same answer.
+        const answer = await store.write(() =>
+          redeliverEvent(store, { channel, now: store.clock.now(channel) }, request.params.event_id),
+        );
+        return reply.code(200).send(answer);
+      },
+    );
     // A preflight of Resend is refused here, without the CORS headers the API's preflights get:
     // no page of another origin may send it.
     dashboard.options('/dashboard/outbox/:event_id/redeliver', async () => {

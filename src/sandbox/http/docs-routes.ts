@@ -20,8 +20,16 @@ const TYPES: Record<string, string> = {
 
 // Redoc and Scalar inline their styles and start from inline scripts; nothing may leave the origin.
 const POLICY = [
-  "default-src 'self'", "script-src 'self' 'unsafe-inline'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
-  "font-src 'self' data:", "connect-src 'self'", "worker-src 'self' blob:", "frame-ancestors 'none'", "base-uri 'self'", "form-action 'self'",
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-inline'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
 ].join('; ');
 
 // While `npm start` builds the docs in the background: the page asks again by itself (no script:
@@ -63,7 +71,16 @@ export function docsFile(dir: string, wildcard: string): string | undefined {
 
 // Framed by no one: frame-ancestors in the policy, and X-Frame-Options for browsers without it.
 const send = (reply: FastifyReply, status: number, type: string, body: string | Buffer) =>
-  reply.code(status).headers({ 'content-type': type, 'content-security-policy': POLICY, 'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff', 'cache-control': 'no-cache' }).send(body);
+  reply
+    .code(status)
+    .headers({
+      'content-type': type,
+      'content-security-policy': POLICY,
+      'x-frame-options': 'DENY',
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-cache',
+    })
+    .send(body);
 
 export function registerDocsRoutes(app: FastifyInstance, dir: string): void {
   // Relative links of the pages need the trailing slash.
@@ -75,7 +92,13 @@ export function registerDocsRoutes(app: FastifyInstance, dir: string): void {
       return send(reply, 404, TYPES['.html']!, notBuilt);
     }
     const file = docsFile(dir, wildcard);
-    if (!file) return send(reply, 404, TYPES['.html']!, '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><main><h1>No such page</h1><p><a href="/docs/">The docs</a></p></main></body></html>');
+    if (!file)
+      return send(
+        reply,
+        404,
+        TYPES['.html']!,
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><main><h1>No such page</h1><p><a href="/docs/">The docs</a></p></main></body></html>',
+      );
     return send(reply, 200, TYPES[path.extname(file)]!, readFileSync(file));
   });
 }

@@ -15,7 +15,9 @@ export function idempotencyRules(contract: OpenApiDocument): IdempotencyRules {
  * The documented values of an enum schema: its `enum`, or the known branch of an open enum
  * (`anyOf: [{type: string, enum}, {type: string}]`, which every enum of an answer is). [] for any other schema.
  */
-export function documentedValues(schema: { enum?: unknown[]; anyOf?: Array<{ enum?: unknown[] }> } | undefined): string[] {
+export function documentedValues(
+  schema: { enum?: unknown[]; anyOf?: Array<{ enum?: unknown[] }> } | undefined,
+): string[] {
   const values = schema?.enum ?? schema?.anyOf?.find((branch) => Array.isArray(branch.enum))?.enum ?? [];
   return values.filter((value): value is string => typeof value === 'string');
 }
@@ -24,9 +26,13 @@ export function documentedValues(schema: { enum?: unknown[]; anyOf?: Array<{ enu
 export function codes400(contract: OpenApiDocument): (operationId: string) => readonly string[] {
   const codes = new Map<string, string[]>();
   for (const { operation } of listOperations(contract)) {
-    const response = operation.responses['400'] ? resolveRef<{ content?: Record<string, { schema?: { $ref?: string } }> }>(contract, operation.responses['400']) : undefined;
+    const response = operation.responses['400']
+      ? resolveRef<{ content?: Record<string, { schema?: { $ref?: string } }> }>(contract, operation.responses['400'])
+      : undefined;
     const ref = response?.content?.['application/json']?.schema?.$ref;
-    const schema = ref ? resolveRef<{ properties?: { error?: Parameters<typeof documentedValues>[0] } }>(contract, { $ref: ref }) : undefined;
+    const schema = ref
+      ? resolveRef<{ properties?: { error?: Parameters<typeof documentedValues>[0] } }>(contract, { $ref: ref })
+      : undefined;
     codes.set(operation.operationId, documentedValues(schema?.properties?.error));
   }
   return (operationId) => codes.get(operationId) ?? [];
@@ -40,7 +46,11 @@ export function codes400(contract: OpenApiDocument): (operationId: string) => re
 export function requestHeaders(documents: OpenApiDocument[]): string[] {
   const names = new Set<string>();
   for (const doc of documents) {
-    for (const scheme of Object.values(doc.components.securitySchemes ?? {}) as Array<{ type?: string; in?: string; name?: string }>) {
+    for (const scheme of Object.values(doc.components.securitySchemes ?? {}) as Array<{
+      type?: string;
+      in?: string;
+      name?: string;
+    }>) {
       if (scheme.type === 'apiKey' && scheme.in === 'header' && scheme.name) names.add(scheme.name.toLowerCase());
     }
     for (const { operation, parameters } of listOperations(doc)) {

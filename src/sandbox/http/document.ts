@@ -100,12 +100,19 @@ export function templateMatches(template: string, path: string): boolean {
 export function listOperations(doc: OpenApiDocument): LocatedOperation[] {
   const found: LocatedOperation[] = [];
   for (const [p, item] of Object.entries(doc.paths)) {
-    const shared = ((item.parameters as ParameterObject[] | undefined) ?? []).map((x) => resolveRef<ParameterObject>(doc, x));
+    const shared = ((item.parameters as ParameterObject[] | undefined) ?? []).map((x) =>
+      resolveRef<ParameterObject>(doc, x),
+    );
     for (const method of HTTP_METHODS) {
       const operation = item[method] as OperationObject | undefined;
       if (!operation) continue;
       const own = (operation.parameters ?? []).map((x) => resolveRef<ParameterObject>(doc, x));
-      found.push({ method, path: p, operation, parameters: [...shared.filter((s) => !own.some((o) => o.name === s.name && o.in === s.in)), ...own] });
+      found.push({
+        method,
+        path: p,
+        operation,
+        parameters: [...shared.filter((s) => !own.some((o) => o.name === s.name && o.in === s.in)), ...own],
+      });
     }
   }
   return found;
@@ -117,7 +124,10 @@ export class SchemaValidators {
   private readonly cache = new Map<string, ValidateFunction>();
   private readonly id: string;
 
-  constructor(readonly document: OpenApiDocument, id = `https://sandbox.service.example/${encodeURIComponent(document.info.title)}.json`) {
+  constructor(
+    readonly document: OpenApiDocument,
+    id = `https://sandbox.service.example/${encodeURIComponent(document.info.title)}.json`,
+  ) {
     this.id = id;
     // validateSchema off: checking the document against the JSON Schema meta-schema compiled that
     // meta-schema at every start, a fifth of the start-up; npm run lint checks the document instead.
@@ -140,7 +150,10 @@ export class SchemaValidators {
   inline(key: string, schema: Record<string, unknown>): ValidateFunction {
     const cached = this.cache.get(key);
     if (cached) return cached;
-    const rebased = JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\//g, `"$ref":"${this.id}#/`)) as Record<string, unknown>;
+    const rebased = JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\//g, `"$ref":"${this.id}#/`)) as Record<
+      string,
+      unknown
+    >;
     const validate = this.ajv.compile(rebased);
     this.cache.set(key, validate);
     return validate;

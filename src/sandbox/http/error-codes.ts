@@ -42,26 +42,37 @@ export const VALIDATION_CODES = {
       [/dependentSchemas\/display_next_bill_info\/properties\/total_amount|\/then\//, 'TotalAmountInvalid'],
     ],
   },
-  capturePaymentSession: { missing: 'MissingField', invalid: 'MissingField', fields: { total_amount: 'TotalAmountInvalid' } },
+  capturePaymentSession: {
+    missing: 'MissingField',
+    invalid: 'MissingField',
+    fields: { total_amount: 'TotalAmountInvalid' },
+  },
   voidPaymentSession: { missing: 'MissingField', invalid: 'MissingField' },
   cancelPaymentSession: { missing: 'InvalidPaymentId', invalid: 'InvalidPaymentId' },
   createRefund: { missing: 'MissingField', invalid: 'MissingField', fields: { amount: 'AmountInvalid' } },
   createPaymentToken: { missing: 'MissingField', invalid: 'ValidationError' },
   // The reference lists ValidationError for this operation, and a malformed id is one.
-  retrieveProvisionRequestEligibility: { missing: 'ValidationError', invalid: 'ValidationError', path: 'ValidationError' },
+  retrieveProvisionRequestEligibility: {
+    missing: 'ValidationError',
+    invalid: 'ValidationError',
+    path: 'ValidationError',
+  },
 } satisfies ContractValidationCodes;
 
 export const codesOf = (operationId: string): ValidationCodes =>
   (VALIDATION_CODES as Record<string, ValidationCodes>)[operationId] ?? UNDOCUMENTED_400;
 
 /** Helpers of the sandbox document use its own codes. */
-export const HELPER_CODES: ValidationCodes<HelperRefusalCode> = { missing: 'InvalidRequest', invalid: 'InvalidRequest' };
+export const HELPER_CODES: ValidationCodes<HelperRefusalCode> = {
+  missing: 'InvalidRequest',
+  invalid: 'InvalidRequest',
+};
 
 /** The top-level body field an error is about ('' for the body itself). */
 export const topField = (error: ErrorObject) =>
   error.keyword === 'required' && error.instancePath === ''
     ? String(error.params.missingProperty)
-    : error.instancePath.split('/')[1] ?? '';
+    : (error.instancePath.split('/')[1] ?? '');
 
 function codeOf(error: ErrorObject, codes: ValidationCodes): string {
   for (const [pattern, code] of codes.rules ?? []) if (pattern.test(error.schemaPath)) return code;
@@ -84,10 +95,17 @@ export function describe(errors: ErrorObject[], where: string): string {
     const at = `${where}${error.instancePath.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.')}`.replace(/^\./, '');
     let text: string;
     if (error.keyword === 'required') text = `${at ? `${at}.` : ''}${error.params.missingProperty} is required`;
-    else if (error.keyword === 'additionalProperties') text = `${at || 'the body'} has an unknown field ${JSON.stringify(error.params.additionalProperty)}`;
-    else if (error.keyword === 'enum') text = `${at} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    else if (error.keyword === 'type') text = `${at || 'the body'} must be ${String(error.params.type).split(',').map((type) => (type === 'null' ? 'null' : `a${/^[aeiou]/.test(type) ? 'n' : ''} ${type}`)).join(' or ')}`;
-    else if (error.keyword === 'const') text = `${at} must be ${JSON.stringify(error.params.allowedValue)}${RULE_REASONS.find(([p]) => p.test(error.schemaPath))?.[1] ?? ''}`;
+    else if (error.keyword === 'additionalProperties')
+      text = `${at || 'the body'} has an unknown field ${JSON.stringify(error.params.additionalProperty)}`;
+    else if (error.keyword === 'enum')
+      text = `${at} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    else if (error.keyword === 'type')
+      text = `${at || 'the body'} must be ${String(error.params.type)
+        .split(',')
+        .map((type) => (type === 'null' ? 'null' : `a${/^[aeiou]/.test(type) ? 'n' : ''} ${type}`))
+        .join(' or ')}`;
+    else if (error.keyword === 'const')
+      text = `${at} must be ${JSON.stringify(error.params.allowedValue)}${RULE_REASONS.find(([p]) => p.test(error.schemaPath))?.[1] ?? ''}`;
     else text = `${at || 'the body'} ${error.message}`;
     seen.add(text.trim());
   }

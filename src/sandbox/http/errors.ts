@@ -26,20 +26,37 @@ export const errorBody = (code: string, message: string) => ({ error: code, mess
 const shown = (url: string) => (url.length > 200 ? `${url.slice(0, 200)}…` : url);
 
 export const unauthorized = (keyGiven: boolean, header: string) =>
-  new HttpRefusal(401, 'Unauthorized', keyGiven ? `The ${header} is not a known sandbox key.` : `The ${header} header is missing.`);
+  new HttpRefusal(
+    401,
+    'Unauthorized',
+    keyGiven ? `The ${header} is not a known sandbox key.` : `The ${header} header is missing.`,
+  );
 export const routeNotFound = (method: string, url: string, why = '') =>
   new HttpRefusal(404, 'NotFound', `No route ${method} ${shown(url)}${why ? `: ${why}` : ''}.`);
 export const methodNotAllowed = (method: string, allowed: readonly string[]) =>
-  new HttpRefusal(405, 'MethodNotAllowed', `${method} is not allowed here; use ${allowed.join(' or ')}.`, { allow: allowed.join(', ') });
+  new HttpRefusal(405, 'MethodNotAllowed', `${method} is not allowed here; use ${allowed.join(' or ')}.`, {
+    allow: allowed.join(', '),
+  });
 export const notImplemented = (operationId: string) =>
   new HttpRefusal(501, 'NotImplemented', `${operationId} is not implemented in the sandbox yet.`);
 /** An armed fault (POST /sandbox/v1/faults): its 400 code, the shared 500 ServerError, or 501 NotImplemented. */
 export const injectedFault = (status: 400 | 500 | 501, error: string) =>
-  new HttpRefusal(status, error, status === 501 ? 'An injected sandbox fault: the operation is not implemented.' : error === 'ServerError'
-    ? 'An injected sandbox fault: the service failed. Retry with the same idempotency key.'
-    : `An injected sandbox fault: the operation answers ${error}.`);
+  new HttpRefusal(
+    status,
+    error,
+    status === 501
+      ? 'An injected sandbox fault: the operation is not implemented.'
+      : error === 'ServerError'
+        ? 'An injected sandbox fault: the service failed. Retry with the same idempotency key.'
+        : `An injected sandbox fault: the operation answers ${error}.`,
+  );
 
-const STATUS_OF: Record<RefusalKind, 400 | 404 | 409 | 422> = { invalid: 400, not_found: 404, needs_customer_action: 422, conflict: 409 };
+const STATUS_OF: Record<RefusalKind, 400 | 404 | 409 | 422> = {
+  invalid: 400,
+  not_found: 404,
+  needs_customer_action: 422,
+  conflict: 409,
+};
 
 /** What a route tells the error path about itself (its config). */
 export interface RouteFacts {
@@ -57,7 +74,8 @@ export interface Answer {
   headers?: Readonly<Record<string, string>>;
 }
 
-const isFastifyError = (error: unknown, ...kinds: Array<new (...args: never[]) => Error>) => kinds.some((kind) => error instanceof kind);
+const isFastifyError = (error: unknown, ...kinds: Array<new (...args: never[]) => Error>) =>
+  kinds.some((kind) => error instanceof kind);
 
 /** fastify's refusals of a request it could not read: the operation's own code for a malformed request. */
 const UNREADABLE_REQUEST = [
@@ -69,28 +87,45 @@ const UNREADABLE_REQUEST = [
 ] as unknown as Array<new (...args: never[]) => Error>;
 
 export function answerFor(error: unknown, request: FastifyRequest): Answer {
-  if (error instanceof Refusal) return { status: STATUS_OF[error.kind], body: error.fields ? { ...error.fields } : errorBody(error.code, error.message) };
-  if (error instanceof HttpRefusal) return { status: error.status, body: errorBody(error.code, error.message), headers: error.headers };
+  if (error instanceof Refusal)
+    return {
+      status: STATUS_OF[error.kind],
+      body: error.fields ? { ...error.fields } : errorBody(error.code, error.message),
+    };
+  if (error instanceof HttpRefusal)
+    return { status: error.status, body: errorBody(error.code, error.message), headers: error.headers };
   const route = request.routeOptions.config as RouteFacts | undefined;
   // What the route is wins over how fastify failed to read the request.
   if (route?.implemented === false && route.operationId) return answerFor(notImplemented(route.operationId), request);
   if (route?.allowedMethods) return answerFor(methodNotAllowed(request.method, route.allowedMethods), request);
-  if (isFastifyError(error, errorCodes.FST_ERR_BAD_URL as never)) return answerFor(routeNotFound(request.method, request.url, 'the URL cannot be decoded'), request);
+  if (isFastifyError(error, errorCodes.FST_ERR_BAD_URL as never))
+    return answerFor(routeNotFound(request.method, request.url, 'the URL cannot be decoded'), request);
   // No route matched: whatever fastify then failed to read, the answer is that there is no route.
   if (request.is404) return answerFor(routeNotFound(request.method, request.url.split('?')[0]!), request);
   const invalid = route?.codes?.invalid;
   if (invalid && isFastifyError(error, errorCodes.FST_ERR_CTP_BODY_TOO_LARGE as never)) {
-    return { status: 400, body: errorBody(invalid, `The request body exceeds the sandbox's ${BODY_LIMIT_BYTES / 1024} KiB limit.`) };
+    return {
+      status: 400,
+      body: errorBody(invalid, `The request body exceeds the sandbox's ${BODY_LIMIT_BYTES / 1024} KiB limit.`),
+    };
   }
   // The listed ones, and any other client error fastify raises while reading a request.
-  const clientError = isFastifyError(error, ...UNREADABLE_REQUEST) || ((error as { statusCode?: number }).statusCode ?? 500) < 500;
-  if (invalid && clientError) return { status: 400, body: errorBody(invalid, `The request is malformed: ${(error as Error).message}.`) };
+  const clientError =
+    isFastifyError(error, ...UNREADABLE_REQUEST) || ((error as { statusCode?: number }).statusCode ?? 500) < 500;
+  if (invalid && clientError)
+    return { status: 400, body: errorBody(invalid, `The request is malformed: ${(error as Error).message}.`) };
   request.log.error({ err: error }, 'unexpected sandbox error');
-  return { status: 500, body: errorBody('ServerError', 'An internal error occurred in the sandbox. Retry with the same idempotency key.') };
+  return {
+    status: 500,
+    body: errorBody('ServerError', 'An internal error occurred in the sandbox. Retry with the same idempotency key.'),
+  };
 }
 
 export function sendAnswer(reply: FastifyReply, { status, body, headers }: Answer) {
-  return reply.code(status).headers(headers ?? {}).send(body);
+  return reply
+    .code(status)
+    .headers(headers ?? {})
+    .send(body);
 }
 
 /** Routes the sandbox's errors, and its unknown routes, through answerFor. */

@@ -27,7 +27,8 @@ export function drillSchemas(contract: OpenApiDocument) {
   // A signed webhook is named as its event type (payment_session_complete, dispute.created, …).
   const envelopes = new Map<string, DrillSchema>();
   for (const [name, item] of Object.entries(contract.webhooks ?? {})) {
-    const schema = (item as { post?: { requestBody?: Content } }).post?.requestBody?.content?.['application/json']?.schema;
+    const schema = (item as { post?: { requestBody?: Content } }).post?.requestBody?.content?.['application/json']
+      ?.schema;
     if (schema && !name.endsWith('.legacy')) envelopes.set(name, schema);
   }
   return {
@@ -66,7 +67,9 @@ function uuidOf(webhookDeliveryId: string): string {
  * event stored under the drill and sent after it is turned off goes as today's service sends it.
  */
 export function sentPayload(
-  schemas: Schemas, settings: DrillSettings, delivery: Pick<DueDelivery, 'payload' | 'drill_follow_up'>,
+  schemas: Schemas,
+  settings: DrillSettings,
+  delivery: Pick<DueDelivery, 'payload' | 'drill_follow_up'>,
 ): string {
   if (delivery.drill_follow_up !== null) {
     const event = JSON.parse(delivery.payload) as StoredEvent;
@@ -109,6 +112,8 @@ export function registerEvolutionDrill(app: FastifyInstance, store: SandboxStore
     } catch {
       return payload;
     }
-    return JSON.stringify(evolveValue(body, schema, { resolve: schemas.resolve, settings, newValues: reply.statusCode < 400 }));
+    return JSON.stringify(
+      evolveValue(body, schema, { resolve: schemas.resolve, settings, newValues: reply.statusCode < 400 }),
+    );
   });
 }

@@ -6,19 +6,21 @@ import { registerBodyDrain } from './body-parsing.js';
 import { fastifyPath, listOperations, templateMatches, type OpenApiDocument } from './document.js';
 import { methodNotAllowed } from './errors.js';
 
-
 export function registerMethodNotAllowed(app: FastifyInstance, documents: OpenApiDocument[]): void {
-  const declared = documents.flatMap((doc) => listOperations(doc).map((o) => ({ method: o.method.toUpperCase(), path: o.path })));
+  const declared = documents.flatMap((doc) =>
+    listOperations(doc).map((o) => ({ method: o.method.toUpperCase(), path: o.path })),
+  );
   const paths = [...new Set(declared.map((d) => d.path))];
   void app.register(async (context) => {
     registerBodyDrain(context);
     for (const path of paths) {
       const allowed = declared.filter((d) => d.path === path).map((d) => d.method);
       // Every method fastify routes (QUERY, TRACE, PROPFIND, …), so that none falls through to 404.
-      const refused = app.supportedMethods.filter((method) =>
-        !allowed.includes(method) &&
-        // A static route would shadow a templated one of that method (GET /tokens/create vs GET /tokens/{id}).
-        !declared.some((d) => d.method === method && d.path !== path && templateMatches(d.path, path)),
+      const refused = app.supportedMethods.filter(
+        (method) =>
+          !allowed.includes(method) &&
+          // A static route would shadow a templated one of that method (GET /tokens/create vs GET /tokens/{id}).
+          !declared.some((d) => d.method === method && d.path !== path && templateMatches(d.path, path)),
       );
       // Fastify answers HEAD for every GET route itself.
       const methods = allowed.includes('GET') ? refused.filter((method) => method !== 'HEAD') : refused;

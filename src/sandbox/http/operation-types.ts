@@ -12,7 +12,9 @@ export type { ContractOperations, HelperOperations };
 
 type JsonOf<T> = T extends { content: { 'application/json': infer Body } } ? Body : undefined;
 type Parameters<Operation, In extends 'path' | 'query'> = Operation extends { parameters: { [K in In]?: infer P } }
-  ? [P] extends [never | undefined] ? Record<string, never> : NonNullable<P>
+  ? [P] extends [never | undefined]
+    ? Record<string, never>
+    : NonNullable<P>
   : Record<string, never>;
 
 export type PathOf<Operation> = Parameters<Operation, 'path'>;
@@ -73,8 +75,10 @@ export class AnswerLater<Body> {
   constructor(readonly answer: (gone: AbortSignal) => Promise<Body>) {}
 }
 
-export type Handler<Operation> = (context: OperationContext<Operation>, store: SandboxStore) =>
-  OkBodyOf<Operation> | PreRenderedJson<OkBodyOf<Operation>> | AnswerLater<OkBodyOf<Operation>> | RefusedAfterCommit;
+export type Handler<Operation> = (
+  context: OperationContext<Operation>,
+  store: SandboxStore,
+) => OkBodyOf<Operation> | PreRenderedJson<OkBodyOf<Operation>> | AnswerLater<OkBodyOf<Operation>> | RefusedAfterCommit;
 
 /** Handlers of some operations of a document, keyed by operationId. */
 export type Handlers<Operations> = { [Op in keyof Operations]?: Handler<Operations[Op]> };
@@ -84,7 +88,9 @@ export type Handlers<Operations> = { [Op in keyof Operations]?: Handler<Operatio
  * the refusal. The context's body is the body as sent, valid outside `violation.fields` only.
  */
 export type InvalidBodyHandler<Operation> = (
-  violation: BodyViolation, context: OperationContext<Operation>, store: SandboxStore,
+  violation: BodyViolation,
+  context: OperationContext<Operation>,
+  store: SandboxStore,
 ) => OkBodyOf<Operation> | undefined;
 
 /** The operations that answer some refused bodies themselves, keyed by operationId. */

@@ -10,7 +10,15 @@ import { MalformedBody, registerBodyDrain } from './body-parsing.js';
 import { fastifyPath, listOperations, type LocatedOperation, type SchemaValidators } from './document.js';
 import type { ValidationCodes } from './error-codes.js';
 import { injectedFault, notImplemented, type RouteFacts, type HttpRefusal } from './errors.js';
-import { AnswerLater, PreRenderedJson, RefusedAfterCommit, type Handler, type InvalidBodyHandler, type InvalidBodyHandlers, type OperationContext } from './operation-types.js';
+import {
+  AnswerLater,
+  PreRenderedJson,
+  RefusedAfterCommit,
+  type Handler,
+  type InvalidBodyHandler,
+  type InvalidBodyHandlers,
+  type OperationContext,
+} from './operation-types.js';
 import { refusal, validateRequest } from './request-validation.js';
 import { nextTurn } from './turns.js';
 
@@ -80,7 +88,11 @@ export function registerOperations<Operations>(app: FastifyInstance, options: Re
  * is a write of its own (IMMEDIATE, so it waits for another process's lock): a GET's read
  * transaction could not upgrade to write while another process holds the lock.
  */
-function takeFault<Operations>(options: RegisterOptions<Operations>, channel: string, operationId: string): HttpRefusal | undefined {
+function takeFault<Operations>(
+  options: RegisterOptions<Operations>,
+  channel: string,
+  operationId: string,
+): HttpRefusal | undefined {
   if (!options.faults || !options.store.faults.anyArmed(channel)) return undefined;
   const fault = options.store.transaction(() => options.store.faults.take(channel, operationId));
   if (!fault) return undefined;
@@ -93,12 +105,18 @@ function takeFault<Operations>(options: RegisterOptions<Operations>, channel: st
 const runDirectly = <T>(fn: () => T): T => fn();
 
 function registerRoute<Operations>(
-  app: FastifyInstance, entry: LocatedOperation, handler: Handler<unknown> | undefined, options: RegisterOptions<Operations>, skipBody: boolean,
+  app: FastifyInstance,
+  entry: LocatedOperation,
+  handler: Handler<unknown> | undefined,
+  options: RegisterOptions<Operations>,
+  skipBody: boolean,
 ): void {
   const { operationId } = entry.operation;
   const codes = options.codesFor(operationId);
   const singleRead = entry.method === 'get' && options.singleRead?.(operationId) === true;
-  const invalidBodyHandler = (options.invalidBodyHandlers as Record<string, InvalidBodyHandler<unknown> | undefined> | undefined)?.[operationId];
+  const invalidBodyHandler = (
+    options.invalidBodyHandlers as Record<string, InvalidBodyHandler<unknown> | undefined> | undefined
+  )?.[operationId];
   app.route({
     method: entry.method.toUpperCase() as 'GET' | 'POST' | 'PUT',
     url: fastifyPath(entry.path),
@@ -127,8 +145,14 @@ function registerRoute<Operations>(
           hasBody: !skipBody && request.body !== undefined,
         });
         const context: OperationContext<unknown> = {
-          channel, path: input.path as never, query: input.query as never, body: input.body as never, rawQuery: request.query as Record<string, string | string[]>,
-          now: options.store.clock.now(channel), ids: options.ids, origin: options.publicUrl(),
+          channel,
+          path: input.path as never,
+          query: input.query as never,
+          body: input.body as never,
+          rawQuery: request.query as Record<string, string | string[]>,
+          now: options.store.clock.now(channel),
+          ids: options.ids,
+          origin: options.publicUrl(),
         };
         if (input.bodyViolation) {
           // The handler never sees a body its schema refuses: the operation's own answer to it, if any, or the refusal.
@@ -139,7 +163,8 @@ function registerRoute<Operations>(
         return handler(context, options.store);
       });
       if (result instanceof RefusedAfterCommit) throw result.refusal;
-      if (result instanceof PreRenderedJson) return reply.code(200).type('application/json; charset=utf-8').send(result.json);
+      if (result instanceof PreRenderedJson)
+        return reply.code(200).type('application/json; charset=utf-8').send(result.json);
       if (result instanceof AnswerLater) {
         const gone = new AbortController();
         reply.raw.once('close', () => gone.abort());

@@ -6,11 +6,18 @@
 // foreign page's.
 import type { FastifyInstance } from 'fastify';
 
-const PAGE_HEADERS: Readonly<Record<string, string>> = { 'cache-control': 'no-store', 'referrer-policy': 'same-origin', 'x-content-type-options': 'nosniff' };
+const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'cache-control': 'no-store',
+  'referrer-policy': 'same-origin',
+  'x-content-type-options': 'nosniff',
+};
 
 /** Adds the page headers to every answer of `scope`, with `extra` (`x-frame-options` where no page of the scope may be framed). */
 export function registerPageHeaders(scope: FastifyInstance, extra: Readonly<Record<string, string>> = {}): void {
   scope.addHook('onSend', async (_request, reply) => {
-    reply.headers({ ...PAGE_HEADERS, ...extra }).removeHeader('access-control-allow-origin').removeHeader('access-control-expose-headers');
+    reply
+      .headers({ ...PAGE_HEADERS, ...extra })
+      .removeHeader('access-control-allow-origin')
+      .removeHeader('access-control-expose-headers');
   });
 }

@@ -40,7 +40,12 @@ function coerce(raw: string, schema: SchemaObject): unknown {
     // Beyond 2^53 a number no longer reads back as written. An int64 (a page number) still is one:
     // it is only ever compared, and past 2^53 it is past every page. Any other integer keeps its
     // text, so validation refuses it.
-    return schema.format === 'int64' && /^-?\d+$/.test(raw.trim()) && BigInt(raw.trim()) <= INT64_MAX && BigInt(raw.trim()) >= -INT64_MAX - 1n ? value : raw;
+    return schema.format === 'int64' &&
+      /^-?\d+$/.test(raw.trim()) &&
+      BigInt(raw.trim()) <= INT64_MAX &&
+      BigInt(raw.trim()) >= -INT64_MAX - 1n
+      ? value
+      : raw;
   }
   if (isType(schema, 'boolean')) return raw === 'true' ? true : raw === 'false' ? false : raw;
   return raw;
@@ -105,7 +110,9 @@ export function validateRequest(
       if (located.operation.requestBody?.required) throw refusal(codes.missing, 'A JSON request body is required.');
       result.body = undefined;
     } else {
-      const validate = media.schema.$ref ? validators.at(media.schema.$ref) : validators.inline(`${operationId}:body`, media.schema);
+      const validate = media.schema.$ref
+        ? validators.at(media.schema.$ref)
+        : validators.inline(`${operationId}:body`, media.schema);
       if (!validate(input.body)) {
         const errors = validate.errors ?? [];
         // `if` errors only accompany the violation of their `then`, which carries the field.

@@ -9,7 +9,14 @@
 // same-origin): a return page on the sandbox is that origin.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
-  malformedIdPage, noIdPage, provisionReturnPage, RETURN_PATHS, sessionReturnPage, unknownIdPage, type ReturnOutcome, type ReturnPage,
+  malformedIdPage,
+  noIdPage,
+  provisionReturnPage,
+  RETURN_PATHS,
+  sessionReturnPage,
+  unknownIdPage,
+  type ReturnOutcome,
+  type ReturnPage,
 } from '../checkout/return-pages.js';
 import { SITE_PAGE_POLICY } from '../checkout/site-style.js';
 import type { SandboxStore } from '../store/store.js';
@@ -31,20 +38,26 @@ function hostedPageOf(referer: string | undefined): Target {
   }
   const found = /^\/checkout\/(setup\/)?([^/]+)$/.exec(pathname);
   if (!found) return undefined;
-  return found[1] ? { kind: 'provision', id: found[2], name: 'provision_token_request_id' } : { kind: 'session', id: found[2], name: 'payment_session_id' };
+  return found[1]
+    ? { kind: 'provision', id: found[2], name: 'provision_token_request_id' }
+    : { kind: 'session', id: found[2], name: 'payment_session_id' };
 }
 
 function targetOf(request: FastifyRequest): Target {
   const query = (request.query ?? {}) as Query;
-  if (query.payment_session_id !== undefined) return { kind: 'session', id: query.payment_session_id, name: 'payment_session_id' };
-  if (query.provision_token_request_id !== undefined) return { kind: 'provision', id: query.provision_token_request_id, name: 'provision_token_request_id' };
+  if (query.payment_session_id !== undefined)
+    return { kind: 'session', id: query.payment_session_id, name: 'payment_session_id' };
+  if (query.provision_token_request_id !== undefined)
+    return { kind: 'provision', id: query.provision_token_request_id, name: 'provision_token_request_id' };
   return hostedPageOf(request.headers.referer);
 }
 
 export function registerReturnRoutes(app: FastifyInstance, store: SandboxStore, publicUrl: () => string): void {
-  const send = (reply: FastifyReply, page: ReturnPage) => reply.code(page.status)
-    .headers({ 'content-type': 'text/html; charset=utf-8', 'content-security-policy': SITE_PAGE_POLICY })
-    .send(page.html);
+  const send = (reply: FastifyReply, page: ReturnPage) =>
+    reply
+      .code(page.status)
+      .headers({ 'content-type': 'text/html; charset=utf-8', 'content-security-policy': SITE_PAGE_POLICY })
+      .send(page.html);
 
   function render(outcome: ReturnOutcome, target: Target): ReturnPage {
     if (!target) return noIdPage(outcome, publicUrl());

@@ -6,7 +6,9 @@ import type { SandboxAddress } from '../domain/own-address.js';
 
 export function sandboxAddress(app: FastifyInstance): SandboxAddress | undefined {
   // A pipe has no host or port: nothing of it can be named by a URL.
-  const listening = app.addresses().flatMap((bound) => (typeof bound === 'string' ? [] : [{ address: bound.address, port: bound.port }]));
+  const listening = app
+    .addresses()
+    .flatMap((bound) => (typeof bound === 'string' ? [] : [{ address: bound.address, port: bound.port }]));
   if (listening.length === 0) return undefined;
   // Bound to every interface, the sandbox answers at each of the machine's addresses too.
   const anyInterface = listening.some(({ address }) => address === '0.0.0.0' || address === '::');

@@ -78,7 +78,8 @@ export function answerCache(facts: FactCache, bounds: AnswerCacheBounds = ANSWER
       const bytes = keptBytes(key, text);
       if (key.length > MAX_KEY_LENGTH || bytes > Math.min(bounds.perChannelBytes, bounds.totalBytes)) return;
       if (byChannel.get(channel)?.answers.has(key)) drop(channel, key);
-      while ((byChannel.get(channel)?.bytes ?? 0) + bytes > bounds.perChannelBytes) drop(channel, byChannel.get(channel)!.answers.keys().next().value!);
+      while ((byChannel.get(channel)?.bytes ?? 0) + bytes > bounds.perChannelBytes)
+        drop(channel, byChannel.get(channel)!.answers.keys().next().value!);
       while (total() + bytes > bounds.totalBytes) {
         const oldest = ages.values().next().value!;
         drop(oldest.channel, oldest.key);
@@ -96,7 +97,7 @@ export function answerCache(facts: FactCache, bounds: AnswerCacheBounds = ANSWER
       for (const key of byChannel.get(channel)?.answers.keys() ?? []) ages.delete(idOf(channel, key));
       byChannel.delete(channel);
     },
-    bytes: (channel) => (channel === undefined ? total() : byChannel.get(channel)?.bytes ?? 0),
+    bytes: (channel) => (channel === undefined ? total() : (byChannel.get(channel)?.bytes ?? 0)),
   };
   return cache;
 }

@@ -14,16 +14,29 @@ export interface CatalogListFilter {
 export function catalogRepository(db: Db) {
   const insert = db.prepare(`INSERT INTO catalog_items (channel, sku, product_id, eligibility, updated_at, document)
     VALUES (@channel, @sku, @product_id, @eligibility, @updated_at, @document)`);
-  const update = db.prepare('UPDATE catalog_items SET eligibility = @eligibility, updated_at = @updated_at, document = @document WHERE channel = @channel AND sku = @sku');
+  const update = db.prepare(
+    'UPDATE catalog_items SET eligibility = @eligibility, updated_at = @updated_at, document = @document WHERE channel = @channel AND sku = @sku',
+  );
   const get = db.prepare('SELECT document FROM catalog_items WHERE channel = ? AND sku = ?').pluck();
   const clear = db.prepare('DELETE FROM catalog_items WHERE channel = ?');
   const seeded = db.prepare('INSERT INTO catalog_seeded (channel) VALUES (?) ON CONFLICT DO NOTHING');
   const counts = db.prepare('SELECT eligibility, n FROM catalog_counts WHERE channel = ?');
-  const bySkus = db.prepare('SELECT sku, eligibility FROM catalog_items WHERE channel = ? AND sku IN (SELECT value FROM json_each(?))');
-  const eligible = db.prepare("SELECT sku FROM catalog_items WHERE channel = ? AND eligibility = 'eligible' ORDER BY seq").pluck();
-  const lmn = db.prepare("SELECT sku FROM catalog_items WHERE channel = ? AND eligibility = 'eligible_with_lmn' ORDER BY seq").pluck();
+  const bySkus = db.prepare(
+    'SELECT sku, eligibility FROM catalog_items WHERE channel = ? AND sku IN (SELECT value FROM json_each(?))',
+  );
+  const eligible = db
+    .prepare("SELECT sku FROM catalog_items WHERE channel = ? AND eligibility = 'eligible' ORDER BY seq")
+    .pluck();
+  const lmn = db
+    .prepare("SELECT sku FROM catalog_items WHERE channel = ? AND eligibility = 'eligible_with_lmn' ORDER BY seq")
+    .pluck();
   const row = (channel: string, item: StoredCatalogItem) => ({
-    channel, sku: item.sku, product_id: item.product_id, eligibility: item.eligibility, updated_at: item.updated_at, document: JSON.stringify(item),
+    channel,
+    sku: item.sku,
+    product_id: item.product_id,
+    eligibility: item.eligibility,
+    updated_at: item.updated_at,
+    document: JSON.stringify(item),
   });
   const prepared = statementCache(db);
   const repository = {
@@ -52,12 +65,22 @@ export function catalogRepository(db: Db) {
     /** Items chargeable without a letter, and which of these skus the catalog has and are chargeable at all, for an eligibility answer. */
     facts(channel: string, skus: string[]): CatalogFacts {
       const known = repository.eligibilityOf(channel, skus);
-      const chargeable = [...known].filter(([, e]) => e === 'eligible' || e === 'eligible_with_lmn').map(([sku]) => sku);
-      return { eligible: eligible.all(channel) as string[], listed: new Set(known.keys()), chargeable: new Set(chargeable) };
+      const chargeable = [...known]
+        .filter(([, e]) => e === 'eligible' || e === 'eligible_with_lmn')
+        .map(([sku]) => sku);
+      return {
+        eligible: eligible.all(channel) as string[],
+        listed: new Set(known.keys()),
+        chargeable: new Set(chargeable),
+      };
     },
     /** The skus that need a letter of medical necessity. */
     lmnSkus: (channel: string) => lmn.all(channel) as string[],
-    list(channel: string, filter: CatalogListFilter, page: { offset: number; limit: number }): { items: StoredCatalogItem[]; count: number } {
+    list(
+      channel: string,
+      filter: CatalogListFilter,
+      page: { offset: number; limit: number },
+    ): { items: StoredCatalogItem[]; count: number } {
       const { items, count } = repository.listed(channel, filter, page);
       return { items: [...items], count };
     },
@@ -65,7 +88,11 @@ export function catalogRepository(db: Db) {
      * The same page, each item read and parsed only when it is asked for, and the bytes its items
      * take at least as the list shows them: each document's, less its updated_at (read without them).
      */
-    listed(channel: string, filter: CatalogListFilter, page: { offset: number; limit: number }): { items: Iterable<StoredCatalogItem>; count: number; knownBytes: number } {
+    listed(
+      channel: string,
+      filter: CatalogListFilter,
+      page: { offset: number; limit: number },
+    ): { items: Iterable<StoredCatalogItem>; count: number; knownBytes: number } {
       const conditions = ['channel = @channel'];
       const params: Record<string, unknown> = { channel, ...page };
       if (filter.eligibility !== undefined) {
@@ -80,16 +107,20 @@ export function catalogRepository(db: Db) {
       let count: number;
       if (filter.updatedAfter === undefined) {
         const byEligibility = counts.all(channel) as Array<{ eligibility: string; n: number }>;
-        count = byEligibility.filter((c) => filter.eligibility === undefined || c.eligibility === filter.eligibility).reduce((sum, c) => sum + c.n, 0);
+        count = byEligibility
+          .filter((c) => filter.eligibility === undefined || c.eligibility === filter.eligibility)
+          .reduce((sum, c) => sum + c.n, 0);
       } else {
         count = (prepared(`SELECT COUNT(*) AS n FROM catalog_items WHERE ${where}`).get(params) as { n: number }).n;
       }
       if (page.offset >= count) return { items: [], count, knownBytes: 0 };
       // The page's seqs chosen on an index, then its rows joined in their order: no sort reads the documents.
-      const rows = (column: string) => prepared(`SELECT ${column} FROM (SELECT seq AS s FROM catalog_items WHERE ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset) AS page
+      const rows = (column: string) =>
+        prepared(`SELECT ${column} FROM (SELECT seq AS s FROM catalog_items WHERE ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset) AS page
         CROSS JOIN catalog_items ON catalog_items.seq = page.s ORDER BY page.s DESC`).pluck();
       let knownBytes = 0;
-      for (const bytes of rows(`octet_length(document) - ${UPDATED_AT_BYTES}`).iterate(params)) knownBytes += bytes as number;
+      for (const bytes of rows(`octet_length(document) - ${UPDATED_AT_BYTES}`).iterate(params))
+        knownBytes += bytes as number;
       return { items: parsedLazily(() => rows('document').iterate(params) as Iterable<string>), count, knownBytes };
     },
   };

@@ -25,12 +25,18 @@ const TABLES = {
 } as const;
 
 export function channelReset(db: Db) {
-  const inChannel = Object.entries(TABLES).map(([name, table]) => [name, db.prepare(`DELETE FROM ${table} WHERE channel = @channel`)] as const);
+  const inChannel = Object.entries(TABLES).map(
+    ([name, table]) => [name, db.prepare(`DELETE FROM ${table} WHERE channel = @channel`)] as const,
+  );
   const everywhere = Object.entries(TABLES).map(([name, table]) => [name, db.prepare(`DELETE FROM ${table}`)] as const);
   const run = (statements: typeof inChannel, params: Record<string, string>) => {
     const args = Object.keys(params).length > 0 ? [params] : [];
     const deleted = Object.fromEntries(statements.map(([name, statement]) => [name, statement.run(...args).changes]));
-    return { payment_sessions: deleted.payment_sessions!, payment_tokens: deleted.payment_tokens!, outbox_events: deleted.outbox_events! };
+    return {
+      payment_sessions: deleted.payment_sessions!,
+      payment_tokens: deleted.payment_tokens!,
+      outbox_events: deleted.outbox_events!,
+    };
   };
   return {
     /** One channel's data; what it deleted. */

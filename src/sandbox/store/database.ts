@@ -53,19 +53,26 @@ export function migrate(db: Db, migrations: Migration[]): void {
   // new file at the same moment waits here, then finds every migration applied. (Read before the
   // lock, two starts both applied migration 1, and one failed: "duplicate column name: seq".)
   db.transaction(() => {
-    db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    db.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)',
+    );
     const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
     // A file a newer sandbox has migrated would be written by rules this one does not know (a
     // search queue, stored renderings): refused, rather than left inconsistent for the newer one.
     const known = Math.max(0, ...migrations.map((m) => m.version));
     const newest = Math.max(0, ...applied);
-    if (newest > known) throw new Error(`This database was written by a newer sandbox (schema ${newest}; this one knows ${known}): update the sandbox, or start with another --db.`);
+    if (newest > known)
+      throw new Error(
+        `This database was written by a newer sandbox (schema ${newest}; this one knows ${known}): update the sandbox, or start with another --db.`,
+      );
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
       if (applied.has(migration.version)) continue;
       db.exec(migration.sql);
       migration.run?.(db);
       db.prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)').run(
-        migration.version, migration.description, new Date().toISOString(),
+        migration.version,
+        migration.description,
+        new Date().toISOString(),
       );
     }
   }).immediate();

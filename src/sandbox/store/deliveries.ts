@@ -52,12 +52,15 @@ export function storedExcerpt(column: string | null): ResponseExcerpt | null {
   if (column === null) return null;
   try {
     const stored = JSON.parse(column) as Partial<ResponseExcerpt> | null;
-    if (typeof stored?.text === 'string' && typeof stored.truncated === 'boolean' && stored.body_bytes !== undefined) return stored as ResponseExcerpt;
+    if (typeof stored?.text === 'string' && typeof stored.truncated === 'boolean' && stored.body_bytes !== undefined)
+      return stored as ResponseExcerpt;
   } catch {
     // an excerpt of the earlier kind
   }
   const bytes = Buffer.byteLength(column);
-  return bytes < 200 ? { text: column, truncated: false, body_bytes: bytes } : { text: column, truncated: true, body_bytes: null };
+  return bytes < 200
+    ? { text: column, truncated: false, body_bytes: bytes }
+    : { text: column, truncated: true, body_bytes: null };
 }
 
 /** An attempt with its delivery, event and endpoint: a row of the log of deliveries, as the helpers and the dashboard read it. */
@@ -80,27 +83,47 @@ export interface EventAttempt {
 /** An attempt as the log query reads it: the response as stored. */
 type AttemptRow = Omit<EventAttempt, 'response_excerpt'> & { response: string | null };
 
-const readAttempt = ({ response, ...row }: AttemptRow): EventAttempt => ({ ...row, response_excerpt: storedExcerpt(response) });
+const readAttempt = ({ response, ...row }: AttemptRow): EventAttempt => ({
+  ...row,
+  response_excerpt: storedExcerpt(response),
+});
 
 interface EndpointRow extends Omit<WebhookEndpoint, 'event_types'> {
   event_types: string;
 }
 
-const storable = (attempt: AttemptRecord) => ({ ...attempt, response: attempt.response === null ? null : JSON.stringify(attempt.response) });
+const storable = (attempt: AttemptRecord) => ({
+  ...attempt,
+  response: attempt.response === null ? null : JSON.stringify(attempt.response),
+});
 
-const readEndpoint = ({ origin: _origin, polled_at: _polled, ...row }: EndpointRow & { origin?: string; polled_at?: number | null }): WebhookEndpoint => ({ ...row, event_types: JSON.parse(row.event_types) as string[] });
+const readEndpoint = ({
+  origin: _origin,
+  polled_at: _polled,
+  ...row
+}: EndpointRow & { origin?: string; polled_at?: number | null }): WebhookEndpoint => ({
+  ...row,
+  event_types: JSON.parse(row.event_types) as string[],
+});
 
 export function deliveriesRepository(db: Db) {
-  const insertEndpoint = db.prepare(`INSERT INTO webhook_endpoints (id, channel, url, event_types, secret, mode, created_at, origin)
+  const insertEndpoint =
+    db.prepare(`INSERT INTO webhook_endpoints (id, channel, url, event_types, secret, mode, created_at, origin)
     VALUES (@id, @channel, @url, @event_types, @secret, @mode, @created_at, @origin)`);
   // The endpoints the dispatcher POSTs to: a listener's deliveries are claimed by its command line (store/listeners.ts).
-  const endpointsOf = db.prepare("SELECT * FROM webhook_endpoints WHERE channel = ? AND origin != 'listener' ORDER BY created_at, id");
+  const endpointsOf = db.prepare(
+    "SELECT * FROM webhook_endpoints WHERE channel = ? AND origin != 'listener' ORDER BY created_at, id",
+  );
   const allEndpoints = db.prepare("SELECT * FROM webhook_endpoints WHERE origin != 'listener'");
   const endpointByUrl = db.prepare('SELECT * FROM webhook_endpoints WHERE channel = ? AND url = ?');
   const removeEndpoint = db.prepare('DELETE FROM webhook_endpoints WHERE channel = ? AND id = ?');
   const setSecret = db.prepare('UPDATE webhook_endpoints SET secret = ? WHERE channel = ? AND id = ?');
-  const dropPending = db.prepare("DELETE FROM deliveries WHERE endpoint_id = ? AND status = 'pending' AND id NOT IN (SELECT delivery_id FROM delivery_attempts)");
-  const failPending = db.prepare("UPDATE deliveries SET status = 'failed' WHERE endpoint_id = ? AND status = 'pending'");
+  const dropPending = db.prepare(
+    "DELETE FROM deliveries WHERE endpoint_id = ? AND status = 'pending' AND id NOT IN (SELECT delivery_id FROM delivery_attempts)",
+  );
+  const failPending = db.prepare(
+    "UPDATE deliveries SET status = 'failed' WHERE endpoint_id = ? AND status = 'pending'",
+  );
   // Due, not in flight, and the oldest pending delivery of its resource to this endpoint (a
   // redelivery after the delivery it repeats): one resource's events go one at a time, in order.
   const due = db.prepare(`SELECT d.id, d.channel, d.outbox_id, d.attempts, d.first_due_at, o.payload, d.drill_follow_up
@@ -115,12 +138,17 @@ export function deliveriesRepository(db: Db) {
   const cliEndpoint = db.prepare("SELECT * FROM webhook_endpoints WHERE channel = ? AND origin = 'cli'");
   const repoint = db.prepare('UPDATE webhook_endpoints SET url = @url, secret = @secret WHERE id = @id');
   const nextDue = db.prepare("SELECT MIN(due_at) FROM deliveries WHERE status = 'pending' AND endpoint_id = ?").pluck();
-  const succeed = db.prepare("UPDATE deliveries SET status = 'delivered', attempts = attempts + 1 WHERE id = ? AND status = 'pending'");
+  const succeed = db.prepare(
+    "UPDATE deliveries SET status = 'delivered', attempts = attempts + 1 WHERE id = ? AND status = 'pending'",
+  );
   // The event is delivered when a delivery of the event is: the drill's event after it is another.
   const markOutbox = db.prepare(`UPDATE outbox SET delivered_at = @at WHERE id = @outbox
     AND EXISTS (SELECT 1 FROM deliveries WHERE id = @delivery AND drill_follow_up IS NULL)`);
-  const retry = db.prepare("UPDATE deliveries SET attempts = attempts + 1, due_at = ?, status = ? WHERE id = ? AND status = 'pending'");
-  const logAttempt = db.prepare(`INSERT INTO delivery_attempts (channel, delivery_id, attempted_at, status, latency_ms, response, error)
+  const retry = db.prepare(
+    "UPDATE deliveries SET attempts = attempts + 1, due_at = ?, status = ? WHERE id = ? AND status = 'pending'",
+  );
+  const logAttempt =
+    db.prepare(`INSERT INTO delivery_attempts (channel, delivery_id, attempted_at, status, latency_ms, response, error)
     VALUES (@channel, @delivery_id, @attempted_at, @status, @latency_ms, @response, @error)`);
   const dueAt = db.prepare("SELECT due_at FROM deliveries WHERE id = ? AND status = 'pending'").pluck();
   // An attempt of the drill's event after an event names that event (event_id), and its own type and delivery id.
@@ -128,7 +156,9 @@ export function deliveriesRepository(db: Db) {
       d.status AS delivery_status, o.id AS event_id, coalesce(d.drill_follow_up, o.delivery_id) AS webhook_delivery_id,
       CASE WHEN d.drill_follow_up IS NULL THEN o.event_type ELSE '${UNKNOWN_EVENT_TYPE}' END AS event_type, e.url
     FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN outbox o ON o.id = d.outbox_id LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id`;
-  const attempts = db.prepare(`${attemptRows} WHERE a.channel = @channel AND a.id > @after ORDER BY a.id LIMIT @limit + 1`);
+  const attempts = db.prepare(
+    `${attemptRows} WHERE a.channel = @channel AND a.id > @after ORDER BY a.id LIMIT @limit + 1`,
+  );
   // On delivery_attempts_delivery.
   const lastAttempt = db.prepare(`${attemptRows} WHERE a.delivery_id = ? ORDER BY a.id DESC LIMIT 1`);
   return {

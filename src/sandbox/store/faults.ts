@@ -12,7 +12,9 @@ export interface ArmedFault {
 export function faultsRepository(db: Db, facts: FactCache) {
   const arm = db.prepare(`INSERT INTO faults (channel, operation_id, status, error, remaining) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (channel, operation_id) DO UPDATE SET status = excluded.status, error = excluded.error, remaining = excluded.remaining`);
-  const get = db.prepare('SELECT status, error, remaining FROM faults WHERE channel = ? AND operation_id = ? AND remaining > 0');
+  const get = db.prepare(
+    'SELECT status, error, remaining FROM faults WHERE channel = ? AND operation_id = ? AND remaining > 0',
+  );
   const spend = db.prepare('UPDATE faults SET remaining = remaining - 1 WHERE channel = ? AND operation_id = ?');
   const armed = db.prepare('SELECT 1 FROM faults WHERE channel = ? AND remaining > 0 LIMIT 1').pluck();
   const anyArmedIn = facts.map<boolean>();

@@ -97,7 +97,8 @@ export function createStore(db: Db, options: StoreOptions = {}): SqliteStore {
       ...deliveries,
       /** The endpoint's due deliveries, oldest first, but those in `skip` (in flight); each body as sent now. */
       due: (endpointId: string, now: string, page: { skip: number[]; limit: number }): DueDelivery[] =>
-        deliveries.due(endpointId, now, page)
+        deliveries
+          .due(endpointId, now, page)
           .map((delivery) => ({ ...delivery, payload: shapeDelivery(delivery, drill.get(delivery.channel)) })),
     },
     /** What the dashboard reads: a session's events, the newest events with their attempts, the revision. */

@@ -8,7 +8,8 @@ interface LetterRow extends Omit<Letter, 'skus'> {
 }
 
 export function lettersRepository(db: Db) {
-  const insert = db.prepare(`INSERT INTO letters (channel, customer_key, provision_request_id, status, skus, expires_on, created_at)
+  const insert =
+    db.prepare(`INSERT INTO letters (channel, customer_key, provision_request_id, status, skus, expires_on, created_at)
     VALUES (@channel, @customer_key, @provision_request_id, @status, @skus, @expires_on, @created_at)`);
   const ofCustomer = db.prepare('SELECT * FROM letters WHERE channel = ? AND customer_key = ? ORDER BY seq');
   const decide = db.prepare('UPDATE letters SET status = ?, expires_on = ? WHERE provision_request_id = ?');
@@ -21,7 +22,8 @@ export function lettersRepository(db: Db) {
     add(channel: string, letter: Omit<Letter, 'seq'>): void {
       insert.run({ ...letter, channel, skus: JSON.stringify(letter.skus) });
     },
-    ofCustomer: (channel: string, customerKey: string) => (ofCustomer.all(channel, customerKey) as LetterRow[]).map(read),
+    ofCustomer: (channel: string, customerKey: string) =>
+      (ofCustomer.all(channel, customerKey) as LetterRow[]).map(read),
     ofRequest: (id: string) => {
       const row = ofRequest.get(id) as LetterRow | undefined;
       return row ? read(row) : undefined;

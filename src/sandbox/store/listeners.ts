@@ -15,15 +15,25 @@ interface ListenerRow extends Omit<WebhookListener, 'event_types'> {
   origin: string;
 }
 
-const readListener = ({ origin: _origin, ...row }: ListenerRow): WebhookListener => ({ ...row, event_types: JSON.parse(row.event_types) as string[] });
+const readListener = ({ origin: _origin, ...row }: ListenerRow): WebhookListener => ({
+  ...row,
+  event_types: JSON.parse(row.event_types) as string[],
+});
 
 export function listenersRepository(db: Db) {
-  const insert = db.prepare(`INSERT INTO webhook_endpoints (id, channel, url, event_types, secret, mode, created_at, origin, polled_at)
+  const insert =
+    db.prepare(`INSERT INTO webhook_endpoints (id, channel, url, event_types, secret, mode, created_at, origin, polled_at)
     VALUES (@id, @channel, @url, @event_types, @secret, @mode, @created_at, 'listener', @polled_at)`);
   // Live: asked for its deliveries at `since` or later.
-  const liveOf = db.prepare("SELECT * FROM webhook_endpoints WHERE channel = ? AND origin = 'listener' AND polled_at >= ? ORDER BY created_at, id");
-  const liveById = db.prepare("SELECT * FROM webhook_endpoints WHERE channel = ? AND id = ? AND origin = 'listener' AND polled_at >= ?");
-  const touch = db.prepare("UPDATE webhook_endpoints SET polled_at = MAX(polled_at, ?) WHERE id = ? AND origin = 'listener'");
+  const liveOf = db.prepare(
+    "SELECT * FROM webhook_endpoints WHERE channel = ? AND origin = 'listener' AND polled_at >= ? ORDER BY created_at, id",
+  );
+  const liveById = db.prepare(
+    "SELECT * FROM webhook_endpoints WHERE channel = ? AND id = ? AND origin = 'listener' AND polled_at >= ?",
+  );
+  const touch = db.prepare(
+    "UPDATE webhook_endpoints SET polled_at = MAX(polled_at, ?) WHERE id = ? AND origin = 'listener'",
+  );
   const expired = db.prepare("SELECT channel, id FROM webhook_endpoints WHERE origin = 'listener' AND polled_at < ?");
   return {
     add(listener: WebhookListener): void {

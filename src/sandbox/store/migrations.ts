@@ -14,7 +14,11 @@ export interface Migration {
 
 /** A stored session document, read as it was stored (no shape upgrade). */
 type StoredSession = Record<string, unknown> & {
-  id: string; customer_email?: string; customer_name?: string; payment_token?: string; issued_payment_token?: string;
+  id: string;
+  customer_email?: string;
+  customer_name?: string;
+  payment_token?: string;
+  issued_payment_token?: string;
   request?: { customer_email?: string; customer_name?: string };
 };
 
@@ -44,35 +48,60 @@ function backfillUserBusinessIds(db: Db): void {
     mint.run(channel, key, minted);
     return minted;
   };
-  const tokens = db.prepare('SELECT token, channel, customer_key FROM payment_tokens ORDER BY seq').all() as Array<{ token: string; channel: string; customer_key: string }>;
+  const tokens = db.prepare('SELECT token, channel, customer_key FROM payment_tokens ORDER BY seq').all() as Array<{
+    token: string;
+    channel: string;
+    customer_key: string;
+  }>;
   const setToken = db.prepare('UPDATE payment_tokens SET user_business_id = ? WHERE token = ?');
   const keyOfToken = new Map<string, string>();
   for (const token of tokens) {
     keyOfToken.set(`${token.channel}\n${token.token}`, token.customer_key);
     setToken.run(businessIdOf(token.channel, token.customer_key), token.token);
   }
-  const sessions = db.prepare('SELECT id, channel, document FROM payment_sessions ORDER BY seq').all() as Array<{ id: string; channel: string; document: string }>;
+  const sessions = db.prepare('SELECT id, channel, document FROM payment_sessions ORDER BY seq').all() as Array<{
+    id: string;
+    channel: string;
+    document: string;
+  }>;
   const setSession = db.prepare(`UPDATE payment_sessions SET user_business_id = @user_business_id, document = @document,
     list_view_version = NULL WHERE id = @id`);
   for (const row of sessions) {
     const session = JSON.parse(row.document) as StoredSession;
-    const charged = session.payment_token !== undefined ? keyOfToken.get(`${row.channel}\n${session.payment_token}`) : undefined;
-    const businessId = businessIdOf(row.channel, charged ?? customerKeyAt15(storedCustomer(session).email, `session:${session.id}`));
-    setSession.run({ id: row.id, user_business_id: businessId, document: JSON.stringify({ ...session, user_business_id: businessId }) });
+    const charged =
+      session.payment_token !== undefined ? keyOfToken.get(`${row.channel}\n${session.payment_token}`) : undefined;
+    const businessId = businessIdOf(
+      row.channel,
+      charged ?? customerKeyAt15(storedCustomer(session).email, `session:${session.id}`),
+    );
+    setSession.run({
+      id: row.id,
+      user_business_id: businessId,
+      document: JSON.stringify({ ...session, user_business_id: businessId }),
+    });
   }
 }
 
 /** Version 4: fills the listed columns of sessions stored before they existed, numbering them in creation order. */
 function backfillSessionColumns(db: Db): void {
-  const rows = db.prepare('SELECT id, document FROM payment_sessions ORDER BY created_at, id').all() as Array<{ id: string; document: string }>;
-  const update = db.prepare(`UPDATE payment_sessions SET seq = @seq, kind = @kind, status = @status, captured_at = @captured_at,
+  const rows = db.prepare('SELECT id, document FROM payment_sessions ORDER BY created_at, id').all() as Array<{
+    id: string;
+    document: string;
+  }>;
+  const update =
+    db.prepare(`UPDATE payment_sessions SET seq = @seq, kind = @kind, status = @status, captured_at = @captured_at,
     email_search = @email_search, name_search = @name_search, payment_token = @payment_token WHERE id = @id`);
   rows.forEach((row, index) => {
     const session = JSON.parse(row.document) as StoredSession & { kind: string; status: string; captured_at?: string };
     const customer = storedCustomer(session);
     update.run({
-      id: row.id, seq: index + 1, kind: session.kind, status: session.status, captured_at: session.captured_at ?? null,
-      email_search: customer.email?.toLowerCase() ?? null, name_search: customer.name?.toLowerCase() ?? null,
+      id: row.id,
+      seq: index + 1,
+      kind: session.kind,
+      status: session.status,
+      captured_at: session.captured_at ?? null,
+      email_search: customer.email?.toLowerCase() ?? null,
+      name_search: customer.name?.toLowerCase() ?? null,
       payment_token: session.payment_token ?? session.issued_payment_token ?? null,
     });
   });
@@ -143,7 +172,7 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 2,
-    description: "payment tokens remember their user, whose identity a charge with the token takes",
+    description: 'payment tokens remember their user, whose identity a charge with the token takes',
     sql: `
       ALTER TABLE payment_tokens ADD COLUMN customer_email TEXT;
       ALTER TABLE payment_tokens ADD COLUMN customer_name TEXT;
@@ -151,7 +180,7 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 3,
-    description: 'a clock per sales channel, so that one team advancing time cannot expire another team\'s holds',
+    description: "a clock per sales channel, so that one team advancing time cannot expire another team's holds",
     sql: `
       CREATE TABLE channel_clocks (
         channel TEXT PRIMARY KEY,
@@ -165,7 +194,8 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 4,
-    description: 'the listed fields of a session as indexed columns, and a creation sequence, so that lists are filtered, ordered, counted and paged in SQL',
+    description:
+      'the listed fields of a session as indexed columns, and a creation sequence, so that lists are filtered, ordered, counted and paged in SQL',
     sql: `
       ALTER TABLE payment_sessions ADD COLUMN seq INTEGER;
       ALTER TABLE payment_sessions ADD COLUMN kind TEXT;
@@ -222,7 +252,8 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 6,
-    description: 'a trigram index of each session\'s id, email and name, so that search reads its matches, not the channel',
+    description:
+      "a trigram index of each session's id, email and name, so that search reads its matches, not the channel",
     sql: `
       CREATE VIRTUAL TABLE session_search USING fts5(id, email, name, tokenize = 'trigram');
       INSERT INTO session_search (rowid, id, email, name)
@@ -242,7 +273,8 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 7,
-    description: 'payment tokens with their card, letter and list columns; provision token requests; letters of medical necessity; the product catalog; faults with any 400 code',
+    description:
+      'payment tokens with their card, letter and list columns; provision token requests; letters of medical necessity; the product catalog; faults with any 400 code',
     sql: `
       ALTER TABLE payment_tokens ADD COLUMN seq INTEGER;
       ALTER TABLE payment_tokens ADD COLUMN customer_key TEXT;
@@ -360,14 +392,20 @@ export const MIGRATIONS: Migration[] = [
     `,
     run(db) {
       // SQLite's lower() folds ASCII only; the list filters fold all of Unicode, as JavaScript does.
-      const rows = db.prepare('SELECT token, customer_email, customer_name FROM payment_tokens').all() as Array<{ token: string; customer_email: string | null; customer_name: string | null }>;
+      const rows = db.prepare('SELECT token, customer_email, customer_name FROM payment_tokens').all() as Array<{
+        token: string;
+        customer_email: string | null;
+        customer_name: string | null;
+      }>;
       const update = db.prepare('UPDATE payment_tokens SET email_search = ?, name_search = ? WHERE token = ?');
-      for (const row of rows) update.run(row.customer_email?.toLowerCase() ?? null, row.customer_name?.toLowerCase() ?? null, row.token);
+      for (const row of rows)
+        update.run(row.customer_email?.toLowerCase() ?? null, row.customer_name?.toLowerCase() ?? null, row.token);
     },
   },
   {
     version: 8,
-    description: 'disputes listed newest first by a sequence; webhook endpoints, a delivery per event and endpoint, and a log of attempts',
+    description:
+      'disputes listed newest first by a sequence; webhook endpoints, a delivery per event and endpoint, and a log of attempts',
     sql: `
       ALTER TABLE disputes ADD COLUMN seq INTEGER;
       UPDATE disputes SET seq = rowid;
@@ -421,12 +459,14 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 9,
-    description: 'the attempts of a delivery found by an index, so that deleting deliveries (a reset, an endpoint removed) reads no whole table',
+    description:
+      'the attempts of a delivery found by an index, so that deleting deliveries (a reset, an endpoint removed) reads no whole table',
     sql: 'CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id);',
   },
   {
     version: 10,
-    description: 'sessions join the trigram index in batches, off the request that writes them: a write only queues its rowid',
+    description:
+      'sessions join the trigram index in batches, off the request that writes them: a write only queues its rowid',
     sql: `
       CREATE TABLE session_search_pending (session_rowid INTEGER PRIMARY KEY);
       DROP TRIGGER session_search_insert;
@@ -448,7 +488,8 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 11,
-    description: 'each session keeps its default list item rendered, so that a list page is joined rather than parsed and rebuilt',
+    description:
+      'each session keeps its default list item rendered, so that a list page is joined rather than parsed and rebuilt',
     // Rows written before stay NULL: a read renders them from their document.
     sql: `
       ALTER TABLE payment_sessions ADD COLUMN list_view TEXT;
@@ -457,14 +498,16 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 12,
-    description: "a secret per database, which signs the hosted pages' form tokens, so that a page rendered before a restart still submits",
+    description:
+      "a secret per database, which signs the hosted pages' form tokens, so that a page rendered before a restart still submits",
     sql: 'CREATE TABLE page_secret (id INTEGER PRIMARY KEY CHECK (id = 1), secret BLOB NOT NULL);',
     // Node's CSPRNG, not SQLite's randomblob(): the secret is what makes a token unforgeable.
     run: (db) => void db.prepare('INSERT INTO page_secret (id, secret) VALUES (1, ?)').run(randomBytes(32)),
   },
   {
     version: 13,
-    description: 'the trigram index keeps each channel\'s sessions in a rowid range of their own, so that a search reads its own channel\'s matches only',
+    description:
+      "the trigram index keeps each channel's sessions in a rowid range of their own, so that a search reads its own channel's matches only",
     // Each channel gets a number; a session's entry in the index has the rowid (number << 40) + seq,
     // so a search asks the index for one channel's range, newest first. The index holds no copy of
     // the text (contentless). Every session is indexed here, at once, rather than queued: a queue
@@ -505,7 +548,8 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 14,
-    description: 'the trigram index of tokens keeps each channel\'s active tokens in a rowid range of their own, so that a token search reads its own channel\'s matches only',
+    description:
+      "the trigram index of tokens keeps each channel's active tokens in a rowid range of their own, so that a token search reads its own channel's matches only",
     // As migration 13 does for sessions: a token's entry has the rowid (number << 40) + seq, with
     // the channel numbers the sessions use, and the index holds no copy of the text. Only active
     // tokens, the ones the list shows, are indexed, so that a search's matches are all listable.
@@ -546,7 +590,8 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 15,
-    description: 'every customer has a business id, shown on its sessions and tokens, and the search of list payment sessions matches it',
+    description:
+      'every customer has a business id, shown on its sessions and tokens, and the search of list payment sessions matches it',
     // The trigram index gains a column, so it is built anew (contentless, channel ranges as in 13);
     // the (channel, seq, …) index gains it too, so that a short search still reads no row.
     sql: `
@@ -603,7 +648,8 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 17,
-    description: 'the indexes of a session\'s token and capture time hold only the sessions that have one, so that a create writes two index entries fewer',
+    description:
+      "the indexes of a session's token and capture time hold only the sessions that have one, so that a create writes two index entries fewer",
     // A list filtered by token (payment_token = ?) or by capture time (captured_at >= ? or <= ?)
     // implies IS NOT NULL, so SQLite still picks these indexes for it.
     sql: `
@@ -615,7 +661,8 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 18,
-    description: 'each channel\'s evolution drill (PUT /sandbox/v1/evolution_drill): whether it plays a later version of the service, and how it writes service_fee',
+    description:
+      "each channel's evolution drill (PUT /sandbox/v1/evolution_drill): whether it plays a later version of the service, and how it writes service_fee",
     sql: `
       CREATE TABLE channel_drills (
         channel TEXT PRIMARY KEY,
@@ -626,7 +673,8 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 19,
-    description: 'webhook listeners (hsa-fsa-sandbox listen): endpoints whose deliveries a command line claims, which expire when it stops asking',
+    description:
+      'webhook listeners (hsa-fsa-sandbox listen): endpoints whose deliveries a command line claims, which expire when it stops asking',
     // A listener is a webhook endpoint of origin 'listener'; polled_at is the real time (Unix ms)
     // it last asked for its deliveries, NULL for the endpoints the dispatcher POSTs to.
     sql: `
@@ -636,7 +684,8 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 20,
-    description: 'the outbox knows the payment session each event is about, so that a session\'s timeline reads its own events only',
+    description:
+      "the outbox knows the payment session each event is about, so that a session's timeline reads its own events only",
     // Computed from the payload, never written: a session's completion names it as payment_id, a
     // dispute's event as payment.order_id, the token a tokenize=true session issued as
     // payment_session_id. VIRTUAL, so the rows stay as they are; the index holds only the events of
@@ -649,8 +698,9 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 21,
-    description: 'the evolution drill\'s event of an unknown type is a delivery of the event it follows, '
-      + 'not an event of the outbox: the outbox keeps what the service fired',
+    description:
+      "the evolution drill's event of an unknown type is a delivery of the event it follows, " +
+      'not an event of the outbox: the outbox keeps what the service fired',
     // NULL for a delivery of the outbox event itself. A delivery that sends the drill's event of an
     // unknown type after it holds that event's webhook_delivery_id; its body is made as it is sent.
     sql: 'ALTER TABLE deliveries ADD COLUMN drill_follow_up TEXT;',

@@ -33,10 +33,13 @@ interface OutboxRow {
  */
 export function outboxRepository(db: Db, onQueued: () => void = () => {}) {
   const byId = db.prepare('SELECT event_type, payload FROM outbox WHERE channel = ? AND id = ?');
-  const insert = db.prepare('INSERT INTO outbox (delivery_id, channel, event_type, payload, created_at) VALUES (?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO outbox (delivery_id, channel, event_type, payload, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
   // Each endpoint of the channel subscribed to the event gets a delivery, due at once, in the same
   // transaction: by its name, by `*`, or, for a dispute event, by `dispute.*`.
-  const fanOut = db.prepare(`INSERT INTO deliveries (channel, outbox_id, endpoint_id, resource, status, first_due_at, due_at)
+  const fanOut =
+    db.prepare(`INSERT INTO deliveries (channel, outbox_id, endpoint_id, resource, status, first_due_at, due_at)
     SELECT @channel, @outbox_id, id, @resource, 'pending', @now, @now FROM webhook_endpoints
     WHERE channel = @channel AND EXISTS (SELECT 1 FROM json_each(event_types)
       WHERE value IN ('*', @event_type) OR (value = 'dispute.*' AND substr(@event_type, 1, 8) = 'dispute.'))`);
@@ -49,7 +52,9 @@ export function outboxRepository(db: Db, onQueued: () => void = () => {}) {
     FROM webhook_endpoints WHERE channel = @channel`);
   // One row more than the page, to tell whether another page follows.
   const all = db.prepare('SELECT * FROM outbox WHERE channel = @channel AND id > @after ORDER BY id LIMIT @limit + 1');
-  const byType = db.prepare('SELECT * FROM outbox WHERE channel = @channel AND event_type = @event_type AND id > @after ORDER BY id LIMIT @limit + 1');
+  const byType = db.prepare(
+    'SELECT * FROM outbox WHERE channel = @channel AND event_type = @event_type AND id > @after ORDER BY id LIMIT @limit + 1',
+  );
   const toEvent = (row: OutboxRow): OutboxEvent => ({
     id: String(row.id),
     event_type: row.event_type,
@@ -76,14 +81,25 @@ export function outboxRepository(db: Db, onQueued: () => void = () => {}) {
       const row = byId.get(channel, outboxId) as { event_type: string; payload: string } | undefined;
       if (!row) return undefined;
       const { data } = JSON.parse(row.payload) as { data: Record<string, unknown> };
-      const queued = fanOut.run({ channel, outbox_id: outboxId, now, event_type: row.event_type, resource: resourceOf({ event_type: row.event_type, data }) }).changes;
+      const queued = fanOut.run({
+        channel,
+        outbox_id: outboxId,
+        now,
+        event_type: row.event_type,
+        resource: resourceOf({ event_type: row.event_type, data }),
+      }).changes;
       if (queued > 0) onQueued();
       return queued;
     },
     /** One page of the channel's events after the cursor, oldest first. */
-    list(channel: string, page: { eventType?: string; after?: number; limit: number }): { events: OutboxEvent[]; hasMore: boolean } {
+    list(
+      channel: string,
+      page: { eventType?: string; after?: number; limit: number },
+    ): { events: OutboxEvent[]; hasMore: boolean } {
       const params = { channel, after: page.after ?? 0, limit: page.limit };
-      const rows = (page.eventType === undefined ? all.all(params) : byType.all({ ...params, event_type: page.eventType })) as OutboxRow[];
+      const rows = (
+        page.eventType === undefined ? all.all(params) : byType.all({ ...params, event_type: page.eventType })
+      ) as OutboxRow[];
       return { events: rows.slice(0, page.limit).map(toEvent), hasMore: rows.length > page.limit };
     },
   };

@@ -7,7 +7,17 @@
 // SQLite opens a --db that is a symbolic link at the file the link names, and writes -wal and -shm
 // beside that file, not beside the link: so the file made private, and the files checked, are
 // those at the end of the links (databasePath), even when that file does not exist yet.
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import path from 'node:path';
 
 /** The files SQLite keeps of a database in WAL mode. */
@@ -16,7 +26,7 @@ export function databaseFiles(file: string): string[] {
 }
 
 /** What --db takes, for the refusals of a path that cannot be the database's file. */
-const TAKES = 'it takes the path of the database\'s file (created when missing), or :memory:';
+const TAKES = "it takes the path of the database's file (created when missing), or :memory:";
 /** Links followed at most, as the system's own limit (ELOOP) on Linux. */
 const MOST_LINKS = 40;
 
@@ -67,7 +77,8 @@ export function checkedDatabasePath(file: string): string {
   if (there?.isDirectory()) {
     throw new DatabasePathError(`--db ${file} is a folder: ${TAKES}, such as ${path.join(file, 'sandbox.db')}`);
   }
-  if (there !== undefined && !there.isFile()) throw new DatabasePathError(`--db ${file} is not a regular file: ${TAKES}`);
+  if (there !== undefined && !there.isFile())
+    throw new DatabasePathError(`--db ${file} is not a regular file: ${TAKES}`);
   // The nearest of its folders that exists must be one.
   let folder = path.dirname(at);
   let stat = found(folder, 'follow');
@@ -117,8 +128,10 @@ export function exposureWarning(file: string): string | undefined {
   const exposed = exposedFiles(file);
   if (exposed.length === 0) return undefined;
   const named = exposed.map((f) => `${f.path} (${f.mode.toString(8).padStart(4, '0')})`).join(', ');
-  return `warning: other users of this machine can read or write the sandbox's database, from which they could derive every `
-    + `listener secret and forge dashboard tokens: ${named}. Make it private: chmod 600 ${exposed.map((f) => quoted(f.path)).join(' ')}`;
+  return (
+    `warning: other users of this machine can read or write the sandbox's database, from which they could derive every ` +
+    `listener secret and forge dashboard tokens: ${named}. Make it private: chmod 600 ${exposed.map((f) => quoted(f.path)).join(' ')}`
+  );
 }
 
 /** A path as a shell reads it back: in single quotes when it holds anything but plain characters. */

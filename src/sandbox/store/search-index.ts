@@ -19,7 +19,9 @@ export function searchIndexRepository(db: Db) {
     CROSS JOIN payment_sessions s INDEXED BY payment_sessions_seq
     CROSS JOIN search_channels c
     WHERE s.seq = p.seq AND c.channel = s.channel`);
-  const clear = db.prepare('DELETE FROM session_search_pending WHERE seq IN (SELECT seq FROM session_search_pending ORDER BY seq LIMIT @limit)');
+  const clear = db.prepare(
+    'DELETE FROM session_search_pending WHERE seq IN (SELECT seq FROM session_search_pending ORDER BY seq LIMIT @limit)',
+  );
   const step = db.transaction((limit: number) => {
     index.run({ limit });
     clear.run({ limit });

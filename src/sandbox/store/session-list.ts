@@ -49,16 +49,33 @@ function conditionsOf(channel: string, filter: SessionListFilter): ListSql {
     sql[list].push(condition);
     sql.params[name] = value;
   };
-  if (filter.excludeStatuses.length > 0) add('groups', 'status NOT IN (SELECT value FROM json_each(@excluded))', 'excluded', JSON.stringify(filter.excludeStatuses));
-  if (filter.statuses) add('groups', 'status IN (SELECT value FROM json_each(@statuses))', 'statuses', JSON.stringify(filter.statuses));
-  if (filter.kinds) add('groups', 'kind IN (SELECT value FROM json_each(@kinds))', 'kinds', JSON.stringify(filter.kinds));
-  if (filter.paymentToken !== undefined) add('rows', 'payment_token = @payment_token', 'payment_token', filter.paymentToken);
+  if (filter.excludeStatuses.length > 0)
+    add(
+      'groups',
+      'status NOT IN (SELECT value FROM json_each(@excluded))',
+      'excluded',
+      JSON.stringify(filter.excludeStatuses),
+    );
+  if (filter.statuses)
+    add('groups', 'status IN (SELECT value FROM json_each(@statuses))', 'statuses', JSON.stringify(filter.statuses));
+  if (filter.kinds)
+    add('groups', 'kind IN (SELECT value FROM json_each(@kinds))', 'kinds', JSON.stringify(filter.kinds));
+  if (filter.paymentToken !== undefined)
+    add('rows', 'payment_token = @payment_token', 'payment_token', filter.paymentToken);
   if (filter.search !== undefined && trigramNeedle(filter) === undefined) {
     // Too short for trigrams: read the (channel, seq, …, email, name, id, user) index, never the rows.
-    add('rows', '(instr(id, @search) > 0 OR instr(email_search, @search) > 0 OR instr(name_search, @search) > 0 OR instr(user_business_id, @search) > 0)', 'search', filter.search.toLowerCase());
+    add(
+      'rows',
+      '(instr(id, @search) > 0 OR instr(email_search, @search) > 0 OR instr(name_search, @search) > 0 OR instr(user_business_id, @search) > 0)',
+      'search',
+      filter.search.toLowerCase(),
+    );
   }
   // ISO 8601 UTC timestamps of one format order as text, so ranges compare in SQL.
-  for (const [column, range] of [['created_at', filter.created], ['captured_at', filter.captured]] as const) {
+  for (const [column, range] of [
+    ['created_at', filter.created],
+    ['captured_at', filter.captured],
+  ] as const) {
     if (range?.from !== undefined) add('rows', `${column} >= @${column}_from`, `${column}_from`, range.from);
     if (range?.to !== undefined) add('rows', `${column} <= @${column}_to`, `${column}_to`, range.to);
   }
@@ -77,7 +94,9 @@ function listStatements(sql: ListSql) {
   const narrowed = 'payment_token' in sql.params || Object.keys(sql.params).some((name) => /_at_(from|to)$/.test(name));
   const source = narrowed ? 'payment_sessions' : 'payment_sessions INDEXED BY payment_sessions_channel_seq';
   return {
-    page: (selected: Selected) => `SELECT ${COLUMN[selected]} FROM (SELECT rowid AS r, seq AS s FROM ${source} WHERE ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset) AS page
+    page: (
+      selected: Selected,
+    ) => `SELECT ${COLUMN[selected]} FROM (SELECT rowid AS r, seq AS s FROM ${source} WHERE ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset) AS page
       CROSS JOIN payment_sessions ON payment_sessions.rowid = page.r ORDER BY page.s DESC`,
     count: `SELECT COUNT(*) FROM ${source} WHERE ${where}`,
   };
@@ -91,9 +110,12 @@ interface Group {
 
 /** Reads each group's newest `window` entries and merges them, newest first. */
 function mergedPageSql(groups: number, selected: Selected): string {
-  const arms = Array.from({ length: groups }, (_, i) =>
-    `SELECT r, seq FROM (SELECT rowid AS r, seq FROM payment_sessions INDEXED BY payment_sessions_channel_status_kind
-      WHERE channel = @channel AND status = @status${i} AND kind = @kind${i} ORDER BY seq DESC LIMIT @window)`);
+  const arms = Array.from(
+    { length: groups },
+    (_, i) =>
+      `SELECT r, seq FROM (SELECT rowid AS r, seq FROM payment_sessions INDEXED BY payment_sessions_channel_status_kind
+      WHERE channel = @channel AND status = @status${i} AND kind = @kind${i} ORDER BY seq DESC LIMIT @window)`,
+  );
   return `SELECT ${COLUMN[selected]} FROM (SELECT r, seq AS s FROM (${arms.join(' UNION ALL ')}) ORDER BY seq DESC LIMIT @limit OFFSET @offset) AS page
     CROSS JOIN payment_sessions ON payment_sessions.rowid = page.r ORDER BY page.s DESC`;
 }
@@ -105,10 +127,12 @@ export function sessionListQueries(db: Db) {
   const prepared = (sql: string) => cached(sql).pluck();
 
   function inGroups(channel: string, filter: SessionListFilter): Group[] {
-    return (groupsOf.all(channel) as Group[]).filter((g) =>
-      !filter.excludeStatuses.includes(g.status as never) &&
-      (filter.statuses === undefined || filter.statuses.includes(g.status as never)) &&
-      (filter.kinds === undefined || filter.kinds.includes(g.kind as never)));
+    return (groupsOf.all(channel) as Group[]).filter(
+      (g) =>
+        !filter.excludeStatuses.includes(g.status as never) &&
+        (filter.statuses === undefined || filter.statuses.includes(g.status as never)) &&
+        (filter.kinds === undefined || filter.kinds.includes(g.kind as never)),
+    );
   }
 
   const search = sessionSearch(db);
@@ -122,12 +146,19 @@ export function sessionListQueries(db: Db) {
     let { seqs } = search.matches(channel, needle, filter.search!);
     if (sql.groups.length + sql.rows.length > 1) {
       seqs = prepared(`SELECT seq FROM payment_sessions INDEXED BY payment_sessions_channel_seq
-        WHERE ${[...sql.groups, ...sql.rows].join(' AND ')} AND seq IN (SELECT value FROM json_each(@seqs)) ORDER BY seq DESC`)
-        .all({ ...sql.params, seqs: JSON.stringify(seqs) }) as number[];
+        WHERE ${[...sql.groups, ...sql.rows].join(' AND ')} AND seq IN (SELECT value FROM json_each(@seqs)) ORDER BY seq DESC`).all(
+        { ...sql.params, seqs: JSON.stringify(seqs) },
+      ) as number[];
     }
     const onPage = seqs.slice(page.offset, page.offset + page.limit);
-    const rows = (selected: Selected) => (onPage.length === 0 ? [] : prepared(`SELECT ${COLUMN[selected]} FROM payment_sessions
-      WHERE channel = @channel AND seq IN (SELECT value FROM json_each(@seqs)) ORDER BY seq DESC`).iterate({ channel, seqs: JSON.stringify(onPage) }));
+    const rows = (selected: Selected) =>
+      onPage.length === 0
+        ? []
+        : prepared(`SELECT ${COLUMN[selected]} FROM payment_sessions
+      WHERE channel = @channel AND seq IN (SELECT value FROM json_each(@seqs)) ORDER BY seq DESC`).iterate({
+            channel,
+            seqs: JSON.stringify(onPage),
+          });
     return { rows, count: seqs.length };
   }
 
@@ -136,7 +167,10 @@ export function sessionListQueries(db: Db) {
     const needle = trigramNeedle(filter);
     if (needle !== undefined) return searchedPage(channel, needle, filter, page);
     // Any other search reads the channel's sessions of the asked statuses and kinds one by one.
-    if (filter.search !== undefined && inGroups(channel, filter).reduce((sum, g) => sum + g.n, 0) > MAX_SHORT_SEARCH_ROWS) {
+    if (
+      filter.search !== undefined &&
+      inGroups(channel, filter).reduce((sum, g) => sum + g.n, 0) > MAX_SHORT_SEARCH_ROWS
+    ) {
       throw sessionSearchRefusals.tooShort({ parameter: 'search', value: filter.search });
     }
     const sql = conditionsOf(channel, filter);
@@ -149,7 +183,8 @@ export function sessionListQueries(db: Db) {
         rows = (selected) => prepared(listStatements(sql).page(selected)).iterate({ ...sql.params, ...page });
       } else {
         const params: Record<string, unknown> = { channel, ...page, window: page.offset + page.limit };
-        for (const [i, g] of groups.entries()) Object.assign(params, { [`status${i}`]: g.status, [`kind${i}`]: g.kind });
+        for (const [i, g] of groups.entries())
+          Object.assign(params, { [`status${i}`]: g.status, [`kind${i}`]: g.kind });
         rows = (selected) => prepared(mergedPageSql(groups.length, selected)).iterate(params);
       }
     } else {
@@ -174,11 +209,19 @@ export function sessionListQueries(db: Db) {
      * The page's list items as JSON texts, with what `flags` add, each read and rendered only when
      * it is asked for: a page refused for its size reads no further.
      */
-    listItems(channel: string, filter: SessionListFilter, page: Window, flags: ListFlags): { items: Iterable<string>; count: number } {
+    listItems(
+      channel: string,
+      filter: SessionListFilter,
+      page: Window,
+      flags: ListFlags,
+    ): { items: Iterable<string>; count: number } {
       const { rows, count } = pageOf(channel, filter, page);
       const items = hasDefaultListFlags(flags)
         ? lazily(() => rows('view'), viewOf)
-        : lazily(() => rows('document'), (row) => JSON.stringify(listItemOf(readSession(row as string), flags)));
+        : lazily(
+            () => rows('document'),
+            (row) => JSON.stringify(listItemOf(readSession(row as string), flags)),
+          );
       return { items, count };
     },
   };
@@ -191,7 +234,8 @@ interface Page {
 }
 
 /** A stored default item, or one rendered now from the document of a row written before its rendering. */
-const viewOf = (row: unknown) => ((row as string).startsWith('\u0000') ? renderListView(readSession((row as string).slice(1))) : row as string);
+const viewOf = (row: unknown) =>
+  (row as string).startsWith('\u0000') ? renderListView(readSession((row as string).slice(1))) : (row as string);
 
 /** Each of the rows rendered as it is asked for; the rows are not read until the first is (an open read would hold the connection). */
 function* lazily(rows: () => Iterable<unknown>, render: (row: unknown) => string): Generator<string> {

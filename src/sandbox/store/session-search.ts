@@ -3,7 +3,12 @@
 // the channel's sessions still queued for it. The work is bounded by the answer, never by the
 // table or another channel: at most MAX_SEARCH_MATCHES matches and MAX_UNINDEXED_SESSIONS queued
 // rows are read, and a search that would need more is refused (domain/search-bounds.ts).
-import { MAX_SEARCH_MATCHES, MAX_UNINDEXED_SESSIONS, searchIndexBehind, sessionSearchRefusals } from '../domain/search-bounds.js';
+import {
+  MAX_SEARCH_MATCHES,
+  MAX_UNINDEXED_SESSIONS,
+  searchIndexBehind,
+  sessionSearchRefusals,
+} from '../domain/search-bounds.js';
 import type { Db } from './database.js';
 import { channelRanges, ftsString } from './search-channels.js';
 
@@ -22,15 +27,19 @@ export function sessionSearch(db: Db) {
   // A quoted FTS5 string matches as a substring under the trigram tokenizer. Every match is read
   // (the count is exact), so the order does not matter to the work: the index's ascending walk,
   // half the cost of its descending one, is taken, and LIMIT stops it past the bound.
-  const indexed = db.prepare(`SELECT rowid - @first FROM session_search
-    WHERE session_search MATCH @match AND rowid BETWEEN @first AND @last ORDER BY rowid LIMIT @limit`).pluck();
+  const indexed = db
+    .prepare(`SELECT rowid - @first FROM session_search
+    WHERE session_search MATCH @match AND rowid BETWEEN @first AND @last ORDER BY rowid LIMIT @limit`)
+    .pluck();
   // Each of the channel's queued sessions is tested on the (channel, seq, …, email, name, id, user) index:
   // no document is read. CROSS JOIN keeps the queue outside: the other way round would walk the
   // channel's whole index.
-  const queued = db.prepare(`SELECT p.seq, instr(s.id, @needle) > 0 OR instr(s.email_search, @needle) > 0 OR instr(s.name_search, @needle) > 0
+  const queued = db
+    .prepare(`SELECT p.seq, instr(s.id, @needle) > 0 OR instr(s.email_search, @needle) > 0 OR instr(s.name_search, @needle) > 0
       OR instr(s.user_business_id, @needle) > 0
     FROM (SELECT seq FROM session_search_pending WHERE channel = @channel ORDER BY seq DESC LIMIT @limit) p
-    CROSS JOIN payment_sessions s INDEXED BY payment_sessions_channel_seq WHERE s.channel = @channel AND s.seq = p.seq`).raw();
+    CROSS JOIN payment_sessions s INDEXED BY payment_sessions_channel_seq WHERE s.channel = @channel AND s.seq = p.seq`)
+    .raw();
 
   return {
     /**
@@ -42,13 +51,19 @@ export function sessionSearch(db: Db) {
       // A channel that never had a session has no range, and nothing queued.
       if (range === undefined) return { seqs: [], indexedRead: 0, queuedRead: 0 };
       const { first, last } = range;
-      const found = (indexed.all({ match: ftsString(needle), first, last, limit: MAX_SEARCH_MATCHES + 1 }) as number[]).reverse();
-      if (found.length > MAX_SEARCH_MATCHES) throw sessionSearchRefusals.tooBroad([{ parameter: 'search', value: search }]);
-      const tested = queued.all({ channel, needle, limit: MAX_UNINDEXED_SESSIONS + 1 }) as Array<[number, number | null]>;
+      const found = (
+        indexed.all({ match: ftsString(needle), first, last, limit: MAX_SEARCH_MATCHES + 1 }) as number[]
+      ).reverse();
+      if (found.length > MAX_SEARCH_MATCHES)
+        throw sessionSearchRefusals.tooBroad([{ parameter: 'search', value: search }]);
+      const tested = queued.all({ channel, needle, limit: MAX_UNINDEXED_SESSIONS + 1 }) as Array<
+        [number, number | null]
+      >;
       if (tested.length > MAX_UNINDEXED_SESSIONS) throw searchIndexBehind();
       // A session is either indexed or queued, never both: the two lists are disjoint.
       const fresh = tested.filter(([, hit]) => hit).map(([seq]) => seq);
-      if (found.length + fresh.length > MAX_SEARCH_MATCHES) throw sessionSearchRefusals.tooBroad([{ parameter: 'search', value: search }]);
+      if (found.length + fresh.length > MAX_SEARCH_MATCHES)
+        throw sessionSearchRefusals.tooBroad([{ parameter: 'search', value: search }]);
       const seqs = fresh.length === 0 ? found : [...found, ...fresh].sort((a, b) => b - a);
       return { seqs, indexedRead: found.length, queuedRead: tested.length };
     },

@@ -23,8 +23,10 @@ export function sessionsRepository(db: Db, facts: FactCache) {
     WHERE id = @id AND channel = @channel`);
   const byId = db.prepare('SELECT document FROM payment_sessions WHERE channel = ? AND id = ?').pluck();
   // The stored rendering, or (marked by a leading NUL) the document when the rendering is stale.
-  const detailById = db.prepare(`SELECT CASE WHEN detail_view_version = ${DETAIL_VIEW_VERSION} THEN detail_view ELSE char(0) || document END
-    FROM payment_sessions WHERE channel = ? AND id = ?`).pluck();
+  const detailById = db
+    .prepare(`SELECT CASE WHEN detail_view_version = ${DETAIL_VIEW_VERSION} THEN detail_view ELSE char(0) || document END
+    FROM payment_sessions WHERE channel = ? AND id = ?`)
+    .pluck();
   const byKey = db.prepare('SELECT document FROM payment_sessions WHERE channel = ? AND idempotency_key = ?').pluck();
   const anywhere = db.prepare('SELECT document FROM payment_sessions WHERE id = ?').pluck();
   const parse = (document: unknown) => (document === undefined ? undefined : readSession(document as string));

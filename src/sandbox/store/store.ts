@@ -9,9 +9,7 @@ import type { SessionListFilter } from '../domain/listing.js';
 import type { ShownToken } from '../domain/payment-tokens.js';
 import type { ProvisionRequest } from '../domain/provisioning.js';
 import type { TokenListFilter } from '../domain/token-listing.js';
-import type {
-  DomainEvent, Features, PaymentTokenRecord, Session, TokenAction, TokenStatus,
-} from '../domain/types.js';
+import type { DomainEvent, Features, PaymentTokenRecord, Session, TokenAction, TokenStatus } from '../domain/types.js';
 import type { ListFlags } from '../domain/views.js';
 import type { DeliveryWakeUp } from '../delivery/wake-up.js';
 import type { ActivityEvent } from './activity.js';
@@ -52,7 +50,10 @@ export interface SessionsRepository {
   listViews(channel: string, filter: SessionListFilter, page: PageWindow): { views: string[]; count: number };
   /** The same page as list items with the query's flags, as JSON texts each rendered when asked for. */
   listItems(
-    channel: string, filter: SessionListFilter, page: PageWindow, flags: ListFlags,
+    channel: string,
+    filter: SessionListFilter,
+    page: PageWindow,
+    flags: ListFlags,
   ): { items: Iterable<string>; count: number };
   /** Indexes up to `limit` of the sessions queued for the search index (the maintenance timer calls it). */
   indexPendingSearches(limit?: number): void;
@@ -117,7 +118,9 @@ export interface CatalogRepository {
   list(channel: string, filter: CatalogListFilter, page: PageWindow): { items: StoredCatalogItem[]; count: number };
   /** The same page, each item read when asked for, and the bytes its items take at least. */
   listed(
-    channel: string, filter: CatalogListFilter, page: PageWindow,
+    channel: string,
+    filter: CatalogListFilter,
+    page: PageWindow,
   ): { items: Iterable<StoredCatalogItem>; count: number; knownBytes: number };
 }
 
@@ -126,7 +129,9 @@ export interface DisputesRepository {
   sessionOf(channel: string, disputeId: string): string | undefined;
   /** A page of the channel's disputes, newest first, before a cursor (a sequence number). */
   page(
-    channel: string, before: number, limit: number,
+    channel: string,
+    before: number,
+    limit: number,
   ): { rows: Array<{ dispute_id: string; session_id: string; seq: number }>; hasMore: boolean };
 }
 
@@ -141,7 +146,8 @@ export interface Outbox {
   redeliver(channel: string, outboxId: number, now: string): number | undefined;
   /** One page of the channel's events after the cursor, oldest first. */
   list(
-    channel: string, page: { eventType?: string; after?: number; limit: number },
+    channel: string,
+    page: { eventType?: string; after?: number; limit: number },
   ): { events: OutboxEvent[]; hasMore: boolean };
 }
 
@@ -181,7 +187,9 @@ export interface DeliveriesRepository {
 /** What the dashboard reads: a session's events, the newest events with their attempts, the revision. */
 export interface ActivityQueries {
   sessionEvents(
-    channel: string, session: string, page: { after: number; limit: number },
+    channel: string,
+    session: string,
+    page: { after: number; limit: number },
   ): { rows: ActivityEvent[]; hasMore: boolean };
   sessionEventTime(channel: string, session: string, eventId: number): string | undefined;
   newestEvents(channel: string, page: { before: number; limit: number }): { rows: ActivityEvent[]; hasMore: boolean };

@@ -39,14 +39,27 @@ function conditionsOf(channel: string, filter: TokenListFilter) {
 
 /** The needles the trigram index can answer; the others are tested on its matches. */
 function searchableNeedles(filter: TokenListFilter): TokenNeedles {
-  return Object.fromEntries(NEEDLES.filter((column) => filter[column] !== undefined && trigramSearchable(filter[column].toLowerCase()))
-    .map((column) => [column, filter[column]]));
+  return Object.fromEntries(
+    NEEDLES.filter((column) => filter[column] !== undefined && trigramSearchable(filter[column].toLowerCase())).map(
+      (column) => [column, filter[column]],
+    ),
+  );
 }
 
 type Page = { offset: number; limit: number };
 
 /** What the list shows of a token (domain/payment-tokens.ts tokenView): a page reads no other column. */
-const LISTED = ['token', 'created_at', 'customer_email', 'customer_name', 'user_business_id', 'lmn_expires_at', 'card_brand', 'card_last4', 'card_expires'] as const satisfies ReadonlyArray<keyof ShownToken>;
+const LISTED = [
+  'token',
+  'created_at',
+  'customer_email',
+  'customer_name',
+  'user_business_id',
+  'lmn_expires_at',
+  'card_brand',
+  'card_last4',
+  'card_expires',
+] as const satisfies ReadonlyArray<keyof ShownToken>;
 /** The columns a page reads: every one, or those the list shows. */
 type Columns = '*' | 'listed';
 const COLUMNS: Record<Columns, string> = { '*': '*', listed: LISTED.join(', ') };
@@ -60,31 +73,51 @@ export function tokenListQueries(db: Db) {
   function searchedPage(channel: string, filter: TokenListFilter, needles: TokenNeedles, page: Page) {
     const { seqs } = search.matches(channel, needles);
     const { where, params } = conditionsOf(channel, filter);
-    const kept = seqs.length === 0 ? [] : prepared(`SELECT seq FROM payment_tokens INDEXED BY payment_tokens_channel_seq
-      WHERE ${where} AND seq IN (SELECT value FROM json_each(@seqs)) ORDER BY seq DESC`).pluck().all({ ...params, seqs: JSON.stringify(seqs) }) as number[];
+    const kept =
+      seqs.length === 0
+        ? []
+        : (prepared(`SELECT seq FROM payment_tokens INDEXED BY payment_tokens_channel_seq
+      WHERE ${where} AND seq IN (SELECT value FROM json_each(@seqs)) ORDER BY seq DESC`)
+            .pluck()
+            .all({ ...params, seqs: JSON.stringify(seqs) }) as number[]);
     const onPage = kept.slice(page.offset, page.offset + page.limit);
     // Read newest first on the index of seq: the rows come in order as they are read, with no sort.
-    const rows = (columns: Columns) => (onPage.length === 0 ? [] : prepared(`SELECT ${COLUMNS[columns]} FROM payment_tokens
-      WHERE seq IN (SELECT value FROM json_each(@seqs)) ORDER BY seq DESC`).iterate({ seqs: JSON.stringify(onPage) }));
+    const rows = (columns: Columns) =>
+      onPage.length === 0
+        ? []
+        : prepared(`SELECT ${COLUMNS[columns]} FROM payment_tokens
+      WHERE seq IN (SELECT value FROM json_each(@seqs)) ORDER BY seq DESC`).iterate({ seqs: JSON.stringify(onPage) });
     return { rows, count: kept.length };
   }
 
   /** One page: the count of all that match, and its rows (with these columns), read as they are asked for. */
-  function pageOf(channel: string, filter: TokenListFilter, page: Page): { rows: (columns: Columns) => Iterable<unknown>; count: number } {
+  function pageOf(
+    channel: string,
+    filter: TokenListFilter,
+    page: Page,
+  ): { rows: (columns: Columns) => Iterable<unknown>; count: number } {
     const needles = searchableNeedles(filter);
     if (Object.keys(needles).length > 0) return searchedPage(channel, filter, needles, page);
     const all = (countAll.get(channel) as number | undefined) ?? 0;
     // A needle the index cannot answer reads the channel's active tokens one by one.
     const short = NEEDLES.find((column) => filter[column] !== undefined);
-    if (short !== undefined && all > MAX_SHORT_SEARCH_ROWS) throw tokenSearchRefusals.tooShort({ parameter: short, value: filter[short]! });
+    if (short !== undefined && all > MAX_SHORT_SEARCH_ROWS)
+      throw tokenSearchRefusals.tooShort({ parameter: short, value: filter[short]! });
     const { where, params, filtered } = conditionsOf(channel, filter);
-    const source = filter.lmnExpiresBefore !== undefined || filter.cardExpiresBefore !== undefined
-      ? 'payment_tokens' : 'payment_tokens INDEXED BY payment_tokens_channel_seq';
-    const count = filtered ? (prepared(`SELECT COUNT(*) AS n FROM ${source} WHERE ${where}`).get(params) as { n: number }).n : all;
+    const source =
+      filter.lmnExpiresBefore !== undefined || filter.cardExpiresBefore !== undefined
+        ? 'payment_tokens'
+        : 'payment_tokens INDEXED BY payment_tokens_channel_seq';
+    const count = filtered
+      ? (prepared(`SELECT COUNT(*) AS n FROM ${source} WHERE ${where}`).get(params) as { n: number }).n
+      : all;
     // The rows joined to the page's rowids in their order, so that they come as they are read (no sort of the rows).
-    const rows = (columns: Columns) => (page.offset >= count ? [] : prepared(`SELECT ${COLUMNS[columns]} FROM
+    const rows = (columns: Columns) =>
+      page.offset >= count
+        ? []
+        : prepared(`SELECT ${COLUMNS[columns]} FROM
       (SELECT rowid AS r, seq AS s FROM ${source} WHERE ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset) AS page
-      CROSS JOIN payment_tokens ON payment_tokens.rowid = page.r ORDER BY page.s DESC`).iterate({ ...params, ...page }));
+      CROSS JOIN payment_tokens ON payment_tokens.rowid = page.r ORDER BY page.s DESC`).iterate({ ...params, ...page });
     return { rows, count };
   }
 

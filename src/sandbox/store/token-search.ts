@@ -24,15 +24,19 @@ export function tokenSearch(db: Db) {
   const rangeOf = channelRanges(db);
   // Every match is read (the count is exact), so the index's ascending walk, the cheaper one, is
   // taken, and LIMIT stops it past the bound.
-  const indexed = db.prepare(`SELECT rowid - @first FROM token_search
-    WHERE token_search MATCH @match AND rowid BETWEEN @first AND @last ORDER BY rowid LIMIT @limit`).pluck();
+  const indexed = db
+    .prepare(`SELECT rowid - @first FROM token_search
+    WHERE token_search MATCH @match AND rowid BETWEEN @first AND @last ORDER BY rowid LIMIT @limit`)
+    .pluck();
 
   return {
     matches(channel: string, needles: TokenNeedles): TokenMatches {
       const range = rangeOf(channel);
       // A channel that never had a token has no range.
       if (range === undefined) return { seqs: [], indexedRead: 0 };
-      const terms: SearchTerm[] = Object.entries(needles).filter(([, value]) => value !== undefined).map(([parameter, value]) => ({ parameter, value: value! }));
+      const terms: SearchTerm[] = Object.entries(needles)
+        .filter(([, value]) => value !== undefined)
+        .map(([parameter, value]) => ({ parameter, value: value! }));
       const match = terms.map((t) => `${t.parameter} : ${ftsString(t.value.toLowerCase())}`).join(' AND ');
       const seqs = indexed.all({ match, ...range, limit: MAX_SEARCH_MATCHES + 1 }) as number[];
       if (seqs.length > MAX_SEARCH_MATCHES) throw tokenSearchRefusals.tooBroad(terms);

@@ -63,7 +63,8 @@ const listed = list.data?.payment_sessions.some((item) => item.id === id) ?? fal
 
 // A second capture answers 400: `error` is the union of capture's error bodies.
 const again = await capturePaymentSession({ path, body: { total_amount: 1000, idempotency_key: `${run}-capture-2` } });
-if (again.response?.status !== 400 || !again.error) throw new Error(`the second capture answered ${again.response?.status}`);
+if (again.response?.status !== 400 || !again.error)
+  throw new Error(`the second capture answered ${again.response?.status}`);
 // An open enum is typed `'a' | 'b' | string`, which TypeScript reads as string: any code as sent.
 const captureError: string = (again.error as CapturePaymentSessionErrors[400]).error;
 

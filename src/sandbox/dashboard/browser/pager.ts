@@ -11,12 +11,20 @@ type Move = (() => void) | undefined;
 
 /** The two buttons under a list that lead to its neighbouring pages; none when it has one page. */
 export function pager(
-  label: string, id: string, names: [string, string], previous: Move, next: Move, refresh: Refresh,
+  label: string,
+  id: string,
+  names: [string, string],
+  previous: Move,
+  next: Move,
+  refresh: Refresh,
 ): HTMLElement | false {
   if (!previous && !next) return false;
   const button = (text: string, go: Move) => {
-    const b = h('button', { type: 'button', class: 'secondary', id: `${id}-${text.toLowerCase()}` },
-      text) as HTMLButtonElement;
+    const b = h(
+      'button',
+      { type: 'button', class: 'secondary', id: `${id}-${text.toLowerCase()}` },
+      text,
+    ) as HTMLButtonElement;
     if (go) {
       b.addEventListener('click', () => {
         go();

@@ -15,7 +15,11 @@ const PAGE_SIZE = 10;
 
 /** A query string of the values that are set. */
 const query = (values: Record<string, string | number>) =>
-  new URLSearchParams(Object.entries(values).filter(([, v]) => v !== '').map(([k, v]) => [k, String(v)])).toString();
+  new URLSearchParams(
+    Object.entries(values)
+      .filter(([, v]) => v !== '')
+      .map(([k, v]) => [k, String(v)]),
+  ).toString();
 
 /** Reads every list the page shows, and shows what changed. */
 export async function refresh(): Promise<void> {

@@ -13,11 +13,15 @@ export async function resend(event: EventSummary, button: HTMLButtonElement) {
   if (button.getAttribute('aria-busy') === 'true') return;
   button.setAttribute('aria-busy', 'true');
   try {
-    const outcome = await api<Redelivery>(`/dashboard/outbox/${encodeURIComponent(event.id)}/redeliver`,
-      { method: 'POST', headers: { [DASHBOARD_TOKEN_HEADER]: settings.token } });
-    say(outcome.deliveries === 0
-      ? `Event ${event.id} was not resent: no endpoint of this channel subscribes to ${event.event_type}.`
-      : `Event ${event.id} queued again for ${outcome.deliveries} endpoint${outcome.deliveries === 1 ? '' : 's'}.`);
+    const outcome = await api<Redelivery>(`/dashboard/outbox/${encodeURIComponent(event.id)}/redeliver`, {
+      method: 'POST',
+      headers: { [DASHBOARD_TOKEN_HEADER]: settings.token },
+    });
+    say(
+      outcome.deliveries === 0
+        ? `Event ${event.id} was not resent: no endpoint of this channel subscribes to ${event.event_type}.`
+        : `Event ${event.id} queued again for ${outcome.deliveries} endpoint${outcome.deliveries === 1 ? '' : 's'}.`,
+    );
   } catch (error) {
     say(`Event ${event.id} was not resent: ${(error as Error).message}`);
   } finally {

@@ -10,27 +10,36 @@ export const refunded = (session: SessionItem) =>
   (session.refunds ?? []).reduce((sum, refund) => sum + (refund.amount ?? 0), 0);
 
 export const statusTone = (status: string) =>
-  (['captured', 'authorized'].includes(status) ? 'ok' : ['pending', 'processing'].includes(status) ? 'wait' : 'plain');
+  ['captured', 'authorized'].includes(status) ? 'ok' : ['pending', 'processing'].includes(status) ? 'wait' : 'plain';
 
 const NO_SESSION = 'No payment session yet. Create one with POST /payments/v1/create_payment_session.';
 const COLUMNS = ['Session', 'Kind', 'Status', 'Summary', 'Total', 'Captured', 'Refunded', 'Created'];
 
 function sessionRow(session: SessionItem, refresh: Refresh): HTMLElement {
   const pressed = String(session.id === state.selected);
-  const select = h('button', { type: 'button', class: 'link', id: `select-${session.id}`, 'aria-pressed': pressed },
-    code(session.id ?? ''));
+  const select = h(
+    'button',
+    { type: 'button', class: 'link', id: `select-${session.id}`, 'aria-pressed': pressed },
+    code(session.id ?? ''),
+  );
   select.addEventListener('click', () => {
     state.selected = session.id ?? '';
     state.timelineAfters = [''];
     state.shown.delete('sessions');
     void refresh();
   });
-  return h('tr', session.id === state.selected ? { class: 'selected' } : {},
-    h('td', {}, select), h('td', {}, session.kind ?? '—'),
-    h('td', {}, badge(session.status, statusTone(session.status))), h('td', {}, session.status_summary),
+  return h(
+    'tr',
+    session.id === state.selected ? { class: 'selected' } : {},
+    h('td', {}, select),
+    h('td', {}, session.kind ?? '—'),
+    h('td', {}, badge(session.status, statusTone(session.status))),
+    h('td', {}, session.status_summary),
     h('td', { class: 'amount' }, dollars(session.total_amount)),
     h('td', { class: 'amount' }, dollars(session.capture_amount)),
-    h('td', { class: 'amount' }, dollars(refunded(session))), h('td', {}, when(session.created_at)));
+    h('td', { class: 'amount' }, dollars(refunded(session))),
+    h('td', {}, when(session.created_at)),
+  );
 }
 
 export function sessionsView(list: SessionList, refresh: Refresh): Node {
@@ -40,10 +49,26 @@ export function sessionsView(list: SessionList, refresh: Refresh): Node {
   }
   const rows = sessions.map((session) => sessionRow(session, refresh));
   const { current_page: page, last_page: last, count } = list.pagination;
-  return h('div', {},
+  return h(
+    'div',
+    {},
     h('p', { class: 'hint' }, `${count} in all, newest first. Choose a session to see its timeline.`),
     table('Payment sessions', COLUMNS, rows),
-    pager('Pages of payment sessions', 'sessions', NEWEST_FIRST,
-      page > 1 ? () => { state.sessionsPage = page - 1; } : undefined,
-      page < last ? () => { state.sessionsPage = page + 1; } : undefined, refresh));
+    pager(
+      'Pages of payment sessions',
+      'sessions',
+      NEWEST_FIRST,
+      page > 1
+        ? () => {
+            state.sessionsPage = page - 1;
+          }
+        : undefined,
+      page < last
+        ? () => {
+            state.sessionsPage = page + 1;
+          }
+        : undefined,
+      refresh,
+    ),
+  );
 }

@@ -22,7 +22,12 @@ export const state = {
 
 /** Back to the first page of every list: a cursor the sandbox no longer knows (a channel reset) is refused. */
 export function firstPages() {
-  Object.assign(state,
-    { sessionsPage: 1, tokensPage: 1, disputeCursors: [''], eventBefores: [''], timelineAfters: [''] });
+  Object.assign(state, {
+    sessionsPage: 1,
+    tokensPage: 1,
+    disputeCursors: [''],
+    eventBefores: [''],
+    timelineAfters: [''],
+  });
   state.shown.clear();
 }

@@ -13,26 +13,47 @@ export function catalogHandlers(): Handlers<ContractOperations> {
       const { query } = context;
       const page = pageRequest(query);
       const updatedAfter = storedTime(query.updated_after, 'updated_after');
-      const { items, count, knownBytes } = store.catalog.listed(context.channel, {
-        ...(query.eligibility !== undefined ? { eligibility: storedEligibility(query.eligibility) } : {}),
-        ...(updatedAfter !== undefined ? { updatedAfter } : {}),
-      }, pageWindow(page));
+      const { items, count, knownBytes } = store.catalog.listed(
+        context.channel,
+        {
+          ...(query.eligibility !== undefined ? { eligibility: storedEligibility(query.eligibility) } : {}),
+          ...(updatedAfter !== undefined ? { updatedAfter } : {}),
+        },
+        pageWindow(page),
+      );
       // A page larger than the sandbox sends at once is refused, from the stored lengths when they tell.
-      return new PreRenderedJson(boundedAnswer({
-        prefix: '{"data":', items: rendered(items, catalogItemView), suffix: `,"pagination":${JSON.stringify(pagination(page, count))}}`, knownBytes,
-        tooLarge: () => refusalsOf('listCatalogItems')('InvalidRequestParameter', answerTooLarge('ask for fewer items per page (a smaller page_size)')),
-      }));
+      return new PreRenderedJson(
+        boundedAnswer({
+          prefix: '{"data":',
+          items: rendered(items, catalogItemView),
+          suffix: `,"pagination":${JSON.stringify(pagination(page, count))}}`,
+          knownBytes,
+          tooLarge: () =>
+            refusalsOf('listCatalogItems')(
+              'InvalidRequestParameter',
+              answerTooLarge('ask for fewer items per page (a smaller page_size)'),
+            ),
+        }),
+      );
     },
 
     createCatalogItem(context, store) {
       const { sku, name, description, gtin, image_urls: imageUrls } = context.body;
       if (sku.trim() === '') throw refusalsOf('createCatalogItem')('InvalidRequestParameter', 'sku must not be empty.');
-      if (store.catalog.get(context.channel, sku)) throw conflict(`An item with sku ${quoted(sku)} already exists; use update item to change it.`);
+      if (store.catalog.get(context.channel, sku))
+        throw conflict(`An item with sku ${quoted(sku)} already exists; use update item to change it.`);
       // A new item awaits the service's review: its eligibility is null until then.
-      const item = newCatalogItem({
-        sku, ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}),
-        ...(gtin !== undefined ? { gtin } : {}), ...(imageUrls !== undefined ? { image_urls: imageUrls } : {}),
-      }, `prod_${context.ids.short()}`, context.now);
+      const item = newCatalogItem(
+        {
+          sku,
+          ...(name !== undefined ? { name } : {}),
+          ...(description !== undefined ? { description } : {}),
+          ...(gtin !== undefined ? { gtin } : {}),
+          ...(imageUrls !== undefined ? { image_urls: imageUrls } : {}),
+        },
+        `prod_${context.ids.short()}`,
+        context.now,
+      );
       store.catalog.insert(context.channel, item);
       return catalogItemView(item);
     },

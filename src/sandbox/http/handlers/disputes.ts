@@ -19,11 +19,13 @@ function listQuery(raw: Readonly<Record<string, string | string[] | undefined>>)
   };
   const limitText = one('limit');
   const limit = limitText === undefined ? DEFAULT_LIMIT : /^[0-9]{1,3}$/.test(limitText) ? Number(limitText) : NaN;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw refuseList('InvalidRequestParameter', `limit must be an integer from 1 to ${MAX_LIMIT}.`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw refuseList('InvalidRequestParameter', `limit must be an integer from 1 to ${MAX_LIMIT}.`);
   const cursor = one('cursor');
   if (cursor === undefined || cursor === '') return { before: Number.MAX_SAFE_INTEGER, limit };
   const match = /^dc_(\d{1,15})$/.exec(cursor);
-  if (!match) throw refuseList('InvalidRequestParameter', `cursor ${quoted(cursor)} is not a next_cursor this listing answered.`);
+  if (!match)
+    throw refuseList('InvalidRequestParameter', `cursor ${quoted(cursor)} is not a next_cursor this listing answered.`);
   return { before: Number(match[1]), limit };
 }
 

@@ -8,7 +8,11 @@ import { toDetail, type ListFlags } from '../../domain/views.js';
 import { PreRenderedJson, RefusedAfterCommit, type ContractOperations, type Handlers } from '../operation-types.js';
 import type { CreateReplay } from '../../app/create-replay.js';
 import {
-  cancelPaymentSession, capturePaymentSession, createPaymentSession, refundPaymentSession, voidPaymentSession,
+  cancelPaymentSession,
+  capturePaymentSession,
+  createPaymentSession,
+  refundPaymentSession,
+  voidPaymentSession,
 } from '../../app/payment-sessions.js';
 
 const refuseList = refusalsOf('listPaymentSessions');
@@ -41,15 +45,19 @@ export function paymentSessionHandlers(replay: CreateReplay): Handlers<ContractO
     // page larger than the sandbox sends at once is refused, its items read no further than the bound.
     listPaymentSessions(context, store) {
       const query = context.query;
-      return new PreRenderedJson(store.sessions.answer(context.channel, `list ${JSON.stringify(query)}`, () => {
-        const page = pageRequest(query);
-        const filter = sessionListFilter(query as ListQuery);
-        const { items, count } = store.sessions.listItems(context.channel, filter, pageWindow(page), query);
-        return boundedAnswer({
-          prefix: '{"payment_sessions":', items, suffix: `,"pagination":${JSON.stringify(pagination(page, count))}}`,
-          tooLarge: () => refuseList('InvalidRequestParameter', answerTooLarge(smallerSessionPage(query))),
-        });
-      }));
+      return new PreRenderedJson(
+        store.sessions.answer(context.channel, `list ${JSON.stringify(query)}`, () => {
+          const page = pageRequest(query);
+          const filter = sessionListFilter(query as ListQuery);
+          const { items, count } = store.sessions.listItems(context.channel, filter, pageWindow(page), query);
+          return boundedAnswer({
+            prefix: '{"payment_sessions":',
+            items,
+            suffix: `,"pagination":${JSON.stringify(pagination(page, count))}}`,
+            tooLarge: () => refuseList('InvalidRequestParameter', answerTooLarge(smallerSessionPage(query))),
+          });
+        }),
+      );
     },
 
     capturePaymentSession(context, store) {

@@ -16,28 +16,48 @@ export function activityHelperHandlers(): Handlers<HelperOperations> {
       const session = sessionOf(store, context.channel, context.path.payment_session_id);
       const { after, limit = TIMELINE_LIMIT } = context.query;
       // The previous page ended at that event: this one holds the record's steps after its time.
-      const afterTime = after === undefined ? undefined : store.activity.sessionEventTime(context.channel, session.id, Number(after));
+      const afterTime =
+        after === undefined ? undefined : store.activity.sessionEventTime(context.channel, session.id, Number(after));
       if (after !== undefined && afterTime === undefined) {
-        throw helperRefusal('InvalidRequest', `after ${after} is not an event of this payment session's timeline; pass the next_after of the previous page.`);
+        throw helperRefusal(
+          'InvalidRequest',
+          `after ${after} is not an event of this payment session's timeline; pass the next_after of the previous page.`,
+        );
       }
-      const { rows, hasMore } = store.activity.sessionEvents(context.channel, session.id, { after: after === undefined ? 0 : Number(after), limit });
+      const { rows, hasMore } = store.activity.sessionEvents(context.channel, session.id, {
+        after: after === undefined ? 0 : Number(after),
+        limit,
+      });
       const events = rows.map((event) => ({ ...event, id: String(event.id), data: event.payload.data ?? {} }));
       const last = rows.at(-1);
       const entries = timelinePage(session, events, {
         ...(afterTime !== undefined ? { after: afterTime } : {}),
         ...(hasMore ? { through: last!.created_at } : {}),
       });
-      return { payment_session_id: session.id, entries, has_more: hasMore, next_after: hasMore ? String(last!.id) : null };
+      return {
+        payment_session_id: session.id,
+        entries,
+        has_more: hasMore,
+        next_after: hasMore ? String(last!.id) : null,
+      };
     },
 
     listWebhookEvents(context, store) {
       const { before, limit = EVENTS_LIMIT } = context.query;
-      const { rows, hasMore } = store.activity.newestEvents(context.channel, { before: before === undefined ? Number.MAX_SAFE_INTEGER : Number(before), limit });
+      const { rows, hasMore } = store.activity.newestEvents(context.channel, {
+        before: before === undefined ? Number.MAX_SAFE_INTEGER : Number(before),
+        limit,
+      });
       const events = rows.map((event) => {
         const attempts = store.activity.latestAttempts(event);
         return {
-          id: String(event.id), event_type: event.event_type, created_at: event.created_at, delivered_at: event.delivered_at, payload: event.payload,
-          attempts: attempts.rows.map(attemptView), more_attempts: attempts.hasMore,
+          id: String(event.id),
+          event_type: event.event_type,
+          created_at: event.created_at,
+          delivered_at: event.delivered_at,
+          payload: event.payload,
+          attempts: attempts.rows.map(attemptView),
+          more_attempts: attempts.hasMore,
         };
       });
       return { events, has_more: hasMore, next_before: hasMore ? events.at(-1)!.id : null };

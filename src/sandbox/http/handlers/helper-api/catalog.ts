@@ -13,7 +13,8 @@ export function catalogHelperHandlers(): Handlers<HelperOperations> {
       const seen = new Map<string, number>();
       items.forEach((item, i) => {
         const earlier = seen.get(item.sku);
-        if (earlier !== undefined) throw helperRefusal('InvalidRequest', `items[${i}].sku ${item.sku} repeats items[${earlier}].sku.`);
+        if (earlier !== undefined)
+          throw helperRefusal('InvalidRequest', `items[${i}].sku ${item.sku} repeats items[${earlier}].sku.`);
         seen.set(item.sku, i);
       });
       store.catalog.replace(context.channel, items, context.now, () => `prod_${context.ids.short()}`);

@@ -2,7 +2,15 @@
 // chargeback or an inquiry on a captured session, and move it as the network and the processor
 // would (sync, evidence, escalate, drop, resolve). Each saves the session with the events its move
 // fires, in the request's transaction.
-import { dropInquiry, escalateInquiry, openDispute, resolveDispute, submitEvidence, syncDispute, type DisputeOutcome } from '../../../domain/disputes.js';
+import {
+  dropInquiry,
+  escalateInquiry,
+  openDispute,
+  resolveDispute,
+  submitEvidence,
+  syncDispute,
+  type DisputeOutcome,
+} from '../../../domain/disputes.js';
 import type { Dispute, DomainEvent, Session } from '../../../domain/types.js';
 import type { SandboxStore } from '../../../store/store.js';
 import type { Handlers, HelperOperations } from '../../operation-types.js';
@@ -26,7 +34,9 @@ export function disputeHelperHandlers(): Handlers<HelperOperations> {
       const session = sessionOf(store, context.channel, context.path.payment_session_id);
       const body = context.body ?? {};
       const { dispute, events } = openDispute(session, {
-        id: context.ids.uuid(), now: context.now, alreadyClosed: body.already_closed === true,
+        id: context.ids.uuid(),
+        now: context.now,
+        alreadyClosed: body.already_closed === true,
         ...(body.kind !== undefined ? { kind: body.kind } : {}),
         ...(body.amount !== undefined ? { amount: body.amount } : {}),
         ...(body.reason !== undefined ? { reason: body.reason } : {}),
@@ -37,7 +47,9 @@ export function disputeHelperHandlers(): Handlers<HelperOperations> {
     },
 
     resolveDispute(context, store) {
-      return moved(store, context, (session, id, now) => resolveDispute(session, id, context.body.outcome as DisputeOutcome, now));
+      return moved(store, context, (session, id, now) =>
+        resolveDispute(session, id, context.body.outcome as DisputeOutcome, now),
+      );
     },
 
     syncDispute(context, store) {

@@ -58,7 +58,9 @@ const UNLISTED_CODE = /^[A-Z][A-Za-z0-9]{0,63}$/;
 export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxFacts): Handlers<HelperOperations> {
   return {
     completeCheckout(context, store) {
-      return finishCheckout(store, context, sessionOf(store, context.channel, context.path.payment_session_id), { eligible: context.body?.eligible !== false });
+      return finishCheckout(store, context, sessionOf(store, context.channel, context.path.payment_session_id), {
+        eligible: context.body?.eligible !== false,
+      });
     },
 
     reviewPaymentSession(context, store) {
@@ -78,14 +80,21 @@ export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxF
     advanceClock(context, store) {
       // Timestamps are compared as ISO 8601 text, which holds only up to year 9999.
       if (Date.parse(context.now) + context.body.seconds * 1000 > LAST_STORED_TIME) {
-        throw helperRefusal('InvalidRequest', `The sandbox clock cannot go past ${LAST_STORED_TIME_TEXT.slice(0, 19)}Z.`);
+        throw helperRefusal(
+          'InvalidRequest',
+          `The sandbox clock cannot go past ${LAST_STORED_TIME_TEXT.slice(0, 19)}Z.`,
+        );
       }
       store.clock.advance(context.channel, context.body.seconds);
       return { now: store.clock.now(context.channel), offset_seconds: store.clock.offsetSeconds(context.channel) };
     },
 
     listOutboxEvents(context, store) {
-      const { event_type: eventType, after, limit = 100 } = context.query as { event_type?: string; after?: string; limit?: number };
+      const {
+        event_type: eventType,
+        after,
+        limit = 100,
+      } = context.query as { event_type?: string; after?: string; limit?: number };
       const { events, hasMore } = store.outbox.list(context.channel, {
         ...(eventType !== undefined ? { eventType } : {}),
         ...(after !== undefined ? { after: Number(after) } : {}),
@@ -116,16 +125,29 @@ export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxF
 
     createFault(context, store) {
       const { operation_id: operationId, status, error = 'ServerError', count = 1 } = context.body;
-      if (!contract.operationIds.has(operationId)) throw helperRefusal('InvalidRequest', `operation_id ${operationId} is not an operation of the contract.`);
-      if (status !== 400 && context.body.error !== undefined) throw helperRefusal('InvalidRequest', `error is for status=400 faults; a ${status} always answers ${status === 500 ? 'ServerError' : 'NotImplemented'}.`);
+      if (!contract.operationIds.has(operationId))
+        throw helperRefusal('InvalidRequest', `operation_id ${operationId} is not an operation of the contract.`);
+      if (status !== 400 && context.body.error !== undefined)
+        throw helperRefusal(
+          'InvalidRequest',
+          `error is for status=400 faults; a ${status} always answers ${status === 500 ? 'ServerError' : 'NotImplemented'}.`,
+        );
       const codes = contract.codes400(operationId);
       // Under the evolution drill, a later version may answer a code this contract does not list.
       const unlisted = error !== 'ServerError' && !codes.includes(error);
       if (unlisted && !(store.drill.get(context.channel).enabled && status === 400 && UNLISTED_CODE.test(error))) {
-        throw helperRefusal('InvalidRequest', `error ${error} is not a 400 code of ${operationId}${codes.length > 0 ? `; its codes are ${codes.join(', ')}` : ', which declares none'}. A code the contract does not list (letters and digits, starting with a capital) is answered only under the evolution drill (PUT /sandbox/v1/evolution_drill).`);
+        throw helperRefusal(
+          'InvalidRequest',
+          `error ${error} is not a 400 code of ${operationId}${codes.length > 0 ? `; its codes are ${codes.join(', ')}` : ', which declares none'}. A code the contract does not list (letters and digits, starting with a capital) is answered only under the evolution drill (PUT /sandbox/v1/evolution_drill).`,
+        );
       }
       // What the calls will answer: a 400 the operation cannot give becomes the shared 500.
-      const fault = status === 501 ? { status, error: 'NotImplemented' } : status === 400 && (codes.includes(error) || unlisted) ? { status, error } : { status: 500 as const, error: 'ServerError' };
+      const fault =
+        status === 501
+          ? { status, error: 'NotImplemented' }
+          : status === 400 && (codes.includes(error) || unlisted)
+            ? { status, error }
+            : { status: 500 as const, error: 'ServerError' };
       store.faults.arm(context.channel, operationId, fault, count);
       return { operation_id: operationId, ...fault, remaining: count };
     },

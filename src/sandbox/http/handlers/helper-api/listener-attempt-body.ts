@@ -5,8 +5,8 @@
 import { helperRefusal } from '../../../domain/errors.js';
 import type { HelperOperations, InvalidBodyHandler } from '../../operation-types.js';
 
-export const REPORT_WITHOUT_CLAIM = 'claim_id is required: this listen is older than the sandbox; '
-  + "run the listen of the sandbox's version.";
+export const REPORT_WITHOUT_CLAIM =
+  'claim_id is required: this listen is older than the sandbox; ' + "run the listen of the sandbox's version.";
 
 type AttemptOperation = HelperOperations['createListenerAttempt'];
 

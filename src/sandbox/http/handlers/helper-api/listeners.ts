@@ -16,8 +16,20 @@ import { attemptView } from './attempt-view.js';
 /** Listeners per channel that have not expired, apart from the channel's webhook endpoints. */
 export const MAX_LISTENERS = 20;
 
-const view = ({ id, url, event_types: eventTypes, secret, created_at: createdAt, polled_at: polledAt }: WebhookListener) => ({
-  id, forward_url: url, event_types: eventTypes, secret, created_at: createdAt, expires_at: new Date(polledAt + IDLE_EXPIRY_MS).toISOString(),
+const view = ({
+  id,
+  url,
+  event_types: eventTypes,
+  secret,
+  created_at: createdAt,
+  polled_at: polledAt,
+}: WebhookListener) => ({
+  id,
+  forward_url: url,
+  event_types: eventTypes,
+  secret,
+  created_at: createdAt,
+  expires_at: new Date(polledAt + IDLE_EXPIRY_MS).toISOString(),
 });
 
 /** The URL as WHATWG serializes it, so that its spellings share one secret; as given when it is no URL (newEndpoint refuses it). */
@@ -31,7 +43,10 @@ function serialized(url: string): string {
 
 function liveListener(store: SandboxStore, listeners: WebhookListeners, channel: string, id: string): WebhookListener {
   const found = store.listeners.liveOne(channel, id, listeners.cutoff());
-  if (!found) throw notFound(`No webhook listener ${quoted(id)}: it was removed, or it expired after ${IDLE_EXPIRY_MS / 1000} s without asking for its deliveries.`);
+  if (!found)
+    throw notFound(
+      `No webhook listener ${quoted(id)}: it was removed, or it expired after ${IDLE_EXPIRY_MS / 1000} s without asking for its deliveries.`,
+    );
   return found;
 }
 
@@ -42,10 +57,15 @@ const sameEvents = (a: string[], b: string[]) => a.length === b.length && a.ever
 function deliveryView({ delivery, claimId, request }: ClaimedDelivery) {
   const envelope = JSON.parse(delivery.payload) as { webhook_delivery_id: string; event_type: string; data?: unknown };
   return {
-    delivery_id: String(delivery.id), claim_id: claimId,
-    event_id: String(delivery.outbox_id), webhook_delivery_id: envelope.webhook_delivery_id,
-    event_type: envelope.event_type, object_id: eventObjectId(envelope.data) ?? null, attempt: delivery.attempts + 1,
-    request_body: request.body, request_headers: request.headers,
+    delivery_id: String(delivery.id),
+    claim_id: claimId,
+    event_id: String(delivery.outbox_id),
+    webhook_delivery_id: envelope.webhook_delivery_id,
+    event_type: envelope.event_type,
+    object_id: eventObjectId(envelope.data) ?? null,
+    attempt: delivery.attempts + 1,
+    request_body: request.body,
+    request_headers: request.headers,
   };
 }
 
@@ -56,7 +76,10 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
       const url = serialized(context.body.forward_url);
       // No own-address check: the sandbox never sends to this URL, which only the command line's machine resolves.
       const endpoint = newEndpoint({
-        id: `wl_${context.ids.short()}`, channel: context.channel, url, now: context.now,
+        id: `wl_${context.ids.short()}`,
+        channel: context.channel,
+        url,
+        now: context.now,
         secret: listenerSecret(store.pageSecret.get(), context.channel, url),
         ...(context.body.event_types ? { eventTypes: context.body.event_types } : {}),
       });
@@ -64,8 +87,12 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
       // A command line started again with the same key, URL and events (after a crash, a kill, a
       // lost connection) takes up its listener before it expires, with what was fired meanwhile;
       // not one another command line uses now, whose Ctrl-C would remove it from under this one.
-      const same = live.find((listener) => listener.url === endpoint.url
-        && sameEvents(listener.event_types, endpoint.event_types) && !listeners.inUse(listener));
+      const same = live.find(
+        (listener) =>
+          listener.url === endpoint.url &&
+          sameEvents(listener.event_types, endpoint.event_types) &&
+          !listeners.inUse(listener),
+      );
       if (same) {
         const now = listeners.now();
         store.listeners.touch(same.id, now);
@@ -73,8 +100,11 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
         return view(liveListener(store, listeners, context.channel, same.id));
       }
       if (live.length >= MAX_LISTENERS) {
-        throw helperRefusal('InvalidRequest', `A channel has at most ${MAX_LISTENERS} webhook listeners; `
-          + `stop one first (each expires ${IDLE_EXPIRY_MS / 1000} s after it last asked for its deliveries).`);
+        throw helperRefusal(
+          'InvalidRequest',
+          `A channel has at most ${MAX_LISTENERS} webhook listeners; ` +
+            `stop one first (each expires ${IDLE_EXPIRY_MS / 1000} s after it last asked for its deliveries).`,
+        );
       }
       const listener = { ...endpoint, polled_at: listeners.now() };
       store.listeners.add(listener);
@@ -100,11 +130,12 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
       const deadline = performance.now() + (context.query.wait ?? 0) * 1000;
       const limit = context.query.limit;
       // Each claim is a write of its own: it marks the listener as asking, and leases what it answers.
-      const claim = () => store.write(() => {
-        const listener = liveListener(store, listeners, channel, id);
-        store.listeners.touch(id, listeners.now());
-        return listeners.closing ? [] : listeners.claim(listener, limit, context.ids);
-      });
+      const claim = () =>
+        store.write(() => {
+          const listener = liveListener(store, listeners, channel, id);
+          store.listeners.touch(id, listeners.now());
+          return listeners.closing ? [] : listeners.claim(listener, limit, context.ids);
+        });
       return new AnswerLater(async (gone) => {
         // Waiting, the listener is in use; a client that goes away leaves it for a restart to take up.
         const ended = listeners.claimWaits(id);
@@ -134,15 +165,21 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
       const deliveryId = Number(given);
       const lease = listeners.release(listener.id, deliveryId, claimId);
       if (!lease || !store.deliveries.isPending(deliveryId)) {
-        throw helperRefusal('InvalidState', `Listener ${listener.id} holds no delivery ${quoted(given)} `
-          + `under claim ${quoted(claimId)}: that claim was never made, its attempt was reported already, `
-          + `its ${LEASE_MS / 1000} s lease ran out `
-          + 'and the delivery is due again (or claimed again, under another claim id), '
-          + 'or its delivery was ended since (turning the drill off ends its added_later deliveries).');
+        throw helperRefusal(
+          'InvalidState',
+          `Listener ${listener.id} holds no delivery ${quoted(given)} ` +
+            `under claim ${quoted(claimId)}: that claim was never made, its attempt was reported already, ` +
+            `its ${LEASE_MS / 1000} s lease ran out ` +
+            'and the delivery is due again (or claimed again, under another claim id), ' +
+            'or its delivery was ended since (turning the drill off ends its added_later deliveries).',
+        );
       }
       store.listeners.touch(listener.id, listeners.now());
       recordAttempt(store, listener, lease.delivery, lease.attemptedAt, { status, response, error, latencyMs });
-      return { attempt: attemptView(store.deliveries.lastAttempt(deliveryId)!), next_attempt_at: store.deliveries.dueAt(deliveryId) };
+      return {
+        attempt: attemptView(store.deliveries.lastAttempt(deliveryId)!),
+        next_attempt_at: store.deliveries.dueAt(deliveryId),
+      };
     },
   };
 }

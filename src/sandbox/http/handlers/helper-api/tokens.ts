@@ -11,7 +11,11 @@ import { applyOutcome, customerEligibility, inspectRequest } from '../../../app/
 export function tokenHelperHandlers(): Handlers<HelperOperations> {
   return {
     inspectProvisionRequest(context, store) {
-      return inspectRequest(store, context.origin, provisionRequestOf(store, context.channel, context.path.provision_token_request_id));
+      return inspectRequest(
+        store,
+        context.origin,
+        provisionRequestOf(store, context.channel, context.path.provision_token_request_id),
+      );
     },
 
     completeProvisionRequest(context, store) {
@@ -21,10 +25,16 @@ export function tokenHelperHandlers(): Handlers<HelperOperations> {
       const card = entered ?? (request.needs.includes('card') ? defaultCard(context.now) : undefined);
       // The survey's letter covers the items that need one: a setup's from the catalog, an update's or a fix's own.
       const catalogLmn = store.catalog.lmnSkus(context.channel);
-      const asked = request.purpose === 'setup' ? catalogLmn : request.skus ?? [];
-      const lmnSkus = body.skus ? body.skus.filter((sku, i, all) => catalogLmn.includes(sku) && all.indexOf(sku) === i) : asked;
+      const asked = request.purpose === 'setup' ? catalogLmn : (request.skus ?? []);
+      const lmnSkus = body.skus
+        ? body.skus.filter((sku, i, all) => catalogLmn.includes(sku) && all.indexOf(sku) === i)
+        : asked;
       finishProvisionRequest(store, context, request, {
-        cancel: body.cancel === true, eligible: body.eligible ?? true, ...(card ? { card } : {}), lmnSkus, letter: body.letter ?? 'pending',
+        cancel: body.cancel === true,
+        eligible: body.eligible ?? true,
+        ...(card ? { card } : {}),
+        lmnSkus,
+        letter: body.letter ?? 'pending',
         ...(body.lmn_expires_at !== undefined ? { lmnExpiresOn: body.lmn_expires_at } : {}),
       });
       return inspectRequest(store, context.origin, request);
@@ -32,7 +42,12 @@ export function tokenHelperHandlers(): Handlers<HelperOperations> {
 
     decideLetter(context, store) {
       const request = provisionRequestOf(store, context.channel, context.path.provision_token_request_id);
-      const { decided, provision } = decideByClinician(request, context.body.decision, context.now, context.body.lmn_expires_at);
+      const { decided, provision } = decideByClinician(
+        request,
+        context.body.decision,
+        context.now,
+        context.body.lmn_expires_at,
+      );
       const skus = store.letters.ofRequest(request.id)?.skus ?? [];
       applyOutcome(store, context, request, { letter: { ...decided, skus }, ...(provision ? { provision } : {}) });
       return inspectRequest(store, context.origin, request);

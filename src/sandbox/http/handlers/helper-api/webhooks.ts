@@ -13,11 +13,20 @@ export function webhookHelperHandlers(sandboxAddress: () => SandboxAddress | und
     createWebhookEndpoint(context, store) {
       const { url, event_types: eventTypes, secret, mode } = context.body;
       if (store.deliveries.endpoints(context.channel).length >= MAX_ENDPOINTS) {
-        throw helperRefusal('InvalidRequest', `A channel has at most ${MAX_ENDPOINTS} webhook endpoints; remove one first.`);
+        throw helperRefusal(
+          'InvalidRequest',
+          `A channel has at most ${MAX_ENDPOINTS} webhook endpoints; remove one first.`,
+        );
       }
       const endpoint = newEndpoint({
-        id: `we_${context.ids.short()}`, channel: context.channel, url, now: context.now, sandbox: sandboxAddress(),
-        ...(eventTypes ? { eventTypes } : {}), ...(secret !== undefined ? { secret } : {}), ...(mode ? { mode } : {}),
+        id: `we_${context.ids.short()}`,
+        channel: context.channel,
+        url,
+        now: context.now,
+        sandbox: sandboxAddress(),
+        ...(eventTypes ? { eventTypes } : {}),
+        ...(secret !== undefined ? { secret } : {}),
+        ...(mode ? { mode } : {}),
       });
       store.deliveries.addEndpoint(endpoint);
       const { channel: _channel, ...view } = endpoint;
@@ -30,14 +39,18 @@ export function webhookHelperHandlers(sandboxAddress: () => SandboxAddress | und
 
     deleteWebhookEndpoint(context, store) {
       const endpoint = store.deliveries.endpoints(context.channel).find((e) => e.id === context.path.endpoint_id);
-      if (!endpoint || !store.deliveries.removeEndpoint(context.channel, endpoint.id)) throw notFound(`No webhook endpoint ${quoted(context.path.endpoint_id)}.`);
+      if (!endpoint || !store.deliveries.removeEndpoint(context.channel, endpoint.id))
+        throw notFound(`No webhook endpoint ${quoted(context.path.endpoint_id)}.`);
       const { channel: _channel, ...view } = endpoint;
       return view;
     },
 
     listWebhookDeliveries(context, store) {
       const { after, limit = 100 } = context.query as { after?: string; limit?: number };
-      const { rows, hasMore } = store.deliveries.attempts(context.channel, { after: after === undefined ? 0 : Number(after), limit });
+      const { rows, hasMore } = store.deliveries.attempts(context.channel, {
+        after: after === undefined ? 0 : Number(after),
+        limit,
+      });
       const attempts = rows.map(attemptView);
       return { attempts, has_more: hasMore, next_after: hasMore ? attempts.at(-1)!.id : null };
     },

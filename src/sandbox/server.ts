@@ -9,7 +9,7 @@ import { drillDeliveryShaper } from './http/evolution-drill.js';
 import { sandboxAddress } from './http/sandbox-address.js';
 import { startDispatcher } from './delivery/dispatcher.js';
 import { configureEndpoint } from './delivery/endpoints.js';
-import { deliveryWakeUp } from './delivery/wake-up.js';
+import { deliveryWakeUp } from './store/wake-up.js';
 import { checkPublicUrl, listenUrl, protectedModeRefusal } from './exposure.js';
 import { batchedLines } from './line-writer.js';
 import { startMaintenance } from './maintenance.js';

@@ -23,7 +23,7 @@ import { sessionsRepository } from './sessions.js';
 import { tokenListQueries } from './token-list.js';
 import { tokensRepository } from './tokens.js';
 import type { DeliveryShaper, SandboxStore } from './store.js';
-import { deliveryWakeUp, type DeliveryWakeUp } from '../delivery/wake-up.js';
+import { deliveryWakeUp, type DeliveryWakeUp } from './wake-up.js';
 
 /**
  * How a store starts, and the collaborators it is made with: what --drill gives every channel
@@ -81,7 +81,10 @@ export function createStore(db: Db, options: StoreOptions = {}): SqliteStore {
     write: groupCommit(transaction),
     /** Runs fn in a deferred transaction: a consistent read, for functions that do not write. */
     read: <T>(fn: () => T): T => rollingBack(() => inTransaction.deferred(fn) as T),
-    /** Empties the cached facts when another process has committed since the last look (a request does it as it starts). */
+    /**
+     * Empties the cached facts when another process has committed since the last look (a request does it as it
+     * starts).
+     */
     revalidate: facts.revalidate,
     isOpen: () => db.open,
     sessions: sessionsRepository(db, facts),

@@ -11,7 +11,7 @@ import type { ProvisionRequest } from '../domain/provisioning.js';
 import type { TokenListFilter } from '../domain/token-listing.js';
 import type { DomainEvent, Features, PaymentTokenRecord, Session, TokenAction, TokenStatus } from '../domain/types.js';
 import type { ListFlags } from '../domain/views.js';
-import type { DeliveryWakeUp } from '../delivery/wake-up.js';
+import type { DeliveryWakeUp } from './wake-up.js';
 import type { ActivityEvent } from './activity.js';
 import type { CatalogListFilter } from './catalog.js';
 import type { AttemptRecord, DueDelivery, EventAttempt, WebhookEndpoint } from './deliveries.js';

@@ -15,7 +15,8 @@ import { printable } from './sandbox/cli/terminal-text.js';
 /** The sandbox's own dependencies are optional peers of the package: the client stays light without them. */
 const SANDBOX_PEERS = 'fastify@5 better-sqlite3@13 ajv@8 ajv-formats@3';
 
-const USAGE = `Usage: hsa-fsa-sandbox <command> [options]
+const USAGE =
+  `Usage: hsa-fsa-sandbox <command> [options]
   sandbox [--host H] [--port P] [--db FILE|:memory:] [--reset] [--cors-origin O] [--quiet]
           [--webhook-url URL [--webhook-secret whsec_…]] [--docs DIR] [--public-url URL] [--drill]
           [--allowed-hosts NAME,…]
@@ -44,7 +45,8 @@ const USAGE = `Usage: hsa-fsa-sandbox <command> [options]
       travels in clear text).
   trigger EVENT [--sandbox URL] [--key KEY]              fires a webhook event of the contract, making what it
       needs through the API and the helpers, and prints the ids it made; trigger --list lists them
-Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel"), SANDBOX_WEBHOOK_URL, SANDBOX_WEBHOOK_SECRET, SANDBOX_DOCS_DIR, SANDBOX_PUBLIC_URL, SANDBOX_ALLOWED_HOSTS;
+Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel"), SANDBOX_WEBHOOK_URL, ` +
+  `SANDBOX_WEBHOOK_SECRET, SANDBOX_DOCS_DIR, SANDBOX_PUBLIC_URL, SANDBOX_ALLOWED_HOSTS;
   for listen and trigger, SANDBOX_URL and SANDBOX_KEY.`;
 
 async function loadSandbox(): Promise<typeof import('./sandbox/server.js')> {
@@ -57,7 +59,8 @@ async function loadSandbox(): Promise<typeof import('./sandbox/server.js')> {
   } catch (error) {
     if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
     throw new Error(
-      `the sandbox needs its dependencies, which this package lists as optional peers: npm install --save-dev ${SANDBOX_PEERS} (${(error as Error).message})`,
+      `the sandbox needs its dependencies, which this package lists as optional peers: npm install --save-dev ` +
+        `${SANDBOX_PEERS} (${(error as Error).message})`,
     );
   }
 }
@@ -125,10 +128,12 @@ async function sandbox(args: string[]) {
   console.log(`  API keys:  ${keys}   — send one as x-service-api-key`);
   console.log(`  Contract:  ${running.address}/openapi.json  ${running.address}/openapi.yaml`);
   console.log(
-    `  3.0:       ${running.address}/openapi-3.0.json  ${running.address}/openapi-3.0.yaml   — the same contract, for tools that read only OpenAPI 3.0`,
+    `  3.0:       ${running.address}/openapi-3.0.json  ${running.address}/openapi-3.0.yaml   — the same contract, ` +
+      `for tools that read only OpenAPI 3.0`,
   );
   console.log(
-    `  Helpers:   ${running.address}/sandbox/openapi.json (the customer, the review, the clock, tokens, the catalog, disputes, webhooks)`,
+    `  Helpers:   ${running.address}/sandbox/openapi.json (the customer, the review, the clock, tokens, the ` +
+      `catalog, disputes, webhooks)`,
   );
   if (running.docs) {
     const state = running.docs.building
@@ -143,16 +148,21 @@ async function sandbox(args: string[]) {
   console.log(
     running.dbFile === ':memory:'
       ? '  Database:  :memory: (gone when the sandbox stops)'
-      : `  Database:  ${running.dbFile}${values.reset ? ' (reset)' : ''}   — the state persists across restarts; --reset starts empty`,
+      : `  Database:  ${running.dbFile}${values.reset ? ' (reset)' : ''}   — the state persists across restarts; ` +
+          `--reset starts empty`,
   );
   if (values.drill)
     console.log(
-      '  Drill:     on   — every channel plays a later version of the service (PUT /sandbox/v1/evolution_drill turns one off)',
+      '  Drill:     on   — every channel plays a later version of the service (PUT /sandbox/v1/evolution_drill ' +
+        'turns one off)',
     );
   console.log(
     running.webhook
-      ? `  Webhooks:  ${running.webhook.url} (channel ${running.webhook.channel}, ${running.webhook.event_types.join(', ')}), ${running.webhook.mode === 'legacy' ? 'legacy, shared secret' : 'signed with'} ${running.webhook.secret}`
-      : '  Webhooks:  none sent; forward them to your receiver with hsa-fsa-sandbox listen --forward-to URL (npm run listen -- …), add an endpoint with --webhook-url URL, or POST /sandbox/v1/webhook_endpoints',
+      ? `  Webhooks:  ${running.webhook.url} (channel ${running.webhook.channel}, ` +
+          `${running.webhook.event_types.join(', ')}), ` +
+          `${running.webhook.mode === 'legacy' ? 'legacy, shared secret' : 'signed with'} ${running.webhook.secret}`
+      : '  Webhooks:  none sent; forward them to your receiver with hsa-fsa-sandbox listen --forward-to URL (npm ' +
+          'run listen -- …), add an endpoint with --webhook-url URL, or POST /sandbox/v1/webhook_endpoints',
   );
   const stop = () => void running.close().then(() => process.exit(0));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
@@ -180,12 +190,14 @@ function copyShippedSite(args: string[]) {
   const site = path.join(packageRoot, 'site');
   if (!existsSync(path.join(site, 'index.html')))
     throw new Error(
-      'docs.mjs is not part of this installation, nor is a built site: run it from a clone of the repository (npm run docs)',
+      'docs.mjs is not part of this installation, nor is a built site: run it from a clone of the repository (npm ' +
+        'run docs)',
     );
   const out = path.resolve(values.out ?? 'site');
   cpSync(site, out, { recursive: true });
   console.log(
-    `Copied the docs of this version into ${path.relative(process.cwd(), out) || '.'}: open index.html, or /docs on the sandbox (it serves them without this copy).`,
+    `Copied the docs of this version into ${path.relative(process.cwd(), out) || '.'}: open index.html, or /docs ` +
+      `on the sandbox (it serves them without this copy).`,
   );
 }
 

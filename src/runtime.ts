@@ -26,8 +26,10 @@ export function unsupportedNodeReason(version: string, range: string = SUPPORTED
     if (have[i]! > need[i]!) return undefined;
     if (have[i]! < need[i]!) {
       return (
-        `hsa-fsa-sandbox needs Node ${shortVersion(minimum[1]!)} or newer (this is Node ${version.replace(/^v?/, 'v')}): ` +
-        'install Node 22 or 24, or run it through npm in a clone of its repository (npm start, npm test: npm ci installs Node 24 there, the `node` devDependency).'
+        `hsa-fsa-sandbox needs Node ${shortVersion(minimum[1]!)} or newer ` +
+        `(this is Node ${version.replace(/^v?/, 'v')}): ` +
+        'install Node 22 or 24, or run it through npm in a clone of its repository (npm start, npm test: npm ci ' +
+        'installs Node 24 there, the `node` devDependency).'
       );
     }
   }

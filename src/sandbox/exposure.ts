@@ -28,7 +28,8 @@ export function checkPublicUrl(url: string): string {
     !parsed.password;
   if (!parsed || !plain)
     throw new Error(
-      `--public-url (SANDBOX_PUBLIC_URL) must be an http or https origin such as https://sandbox.example:8443, with no path, not ${JSON.stringify(url)}`,
+      `--public-url (SANDBOX_PUBLIC_URL) must be an http or https origin such as https://sandbox.example:8443, ` +
+        `with no path, not ${JSON.stringify(url)}`,
     );
   return parsed.origin;
 }
@@ -45,7 +46,9 @@ export function protectedModeRefusal(host: string, apiKeys: ReadonlyMap<string, 
   const published = [...apiKeys.keys()].filter((key) => DEFAULT_API_KEYS.has(key));
   if (published.length === 0) return undefined;
   return (
-    `Protected mode: the sandbox would listen on ${host}, which other machines may reach, with the development keys that the README publishes (${published.join(', ')}), so anyone on the network could call it with them (and read what its webhooks reach). ` +
+    `Protected mode: the sandbox would listen on ${host}, which other machines may reach, with the development ` +
+    `keys that the README publishes (${published.join(', ')}), so anyone on the network could call it with them ` +
+    `(and read what its webhooks reach). ` +
     'Set SANDBOX_API_KEYS to keys of your own ("key:channel,key:channel"), or listen on 127.0.0.1.'
   );
 }

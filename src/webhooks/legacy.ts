@@ -28,7 +28,8 @@ export function parseLegacyWebhook(
   if (sharedSecret === '') {
     throw new WebhookSignatureError(
       'secret_invalid',
-      'sharedSecret is empty (often an environment variable set to nothing): an absent x-service-api-key header would equal it.',
+      'sharedSecret is empty (often an environment variable set to nothing): an absent x-service-api-key header ' +
+        'would equal it.',
     );
   }
   if (
@@ -77,6 +78,7 @@ export function parseLegacyWebhook(
   }
   throw new WebhookPayloadError(
     'unknown_event',
-    'The legacy webhook body matches no known event (payment_session_complete, payment_token_updated, item eligibility, dispute).',
+    'The legacy webhook body matches no known event (payment_session_complete, payment_token_updated, item ' +
+      'eligibility, dispute).',
   );
 }

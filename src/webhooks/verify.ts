@@ -62,13 +62,15 @@ function checkTimestamp(timestamp: number, toleranceSeconds: number, nowMs: numb
   if (timestamp < nowSeconds - toleranceSeconds) {
     throw new WebhookSignatureError(
       'timestamp_too_old',
-      `The signature timestamp is ${nowSeconds - timestamp} s old, beyond the ${toleranceSeconds} s tolerance (a replay, or a clock off).`,
+      `The signature timestamp is ${nowSeconds - timestamp} s old, beyond the ${toleranceSeconds} s tolerance (a ` +
+        `replay, or a clock off).`,
     );
   }
   if (timestamp > nowSeconds + toleranceSeconds) {
     throw new WebhookSignatureError(
       'timestamp_in_future',
-      `The signature timestamp is ${timestamp - nowSeconds} s in the future, beyond the ${toleranceSeconds} s tolerance (check this server's clock).`,
+      `The signature timestamp is ${timestamp - nowSeconds} s in the future, beyond the ${toleranceSeconds} s ` +
+        `tolerance (check this server's clock).`,
     );
   }
 }

@@ -8,7 +8,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /** The hidden field that carries it. */
 export const FORM_TOKEN_FIELD = 'form_token';
 
-/** What the form acts on: a session's checkout, a provision request's page, or the dashboard's Resend (keyed by the page's random value). */
+/**
+ * What the form acts on: a session's checkout, a provision request's page, or the dashboard's Resend (keyed by the
+ * page's random value).
+ */
 export type FormPurpose = 'checkout' | 'setup' | 'dashboard';
 
 export interface FormTokens {

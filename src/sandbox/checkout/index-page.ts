@@ -47,21 +47,28 @@ export function indexPage(docs: boolean, origin: string): string {
   const returns = (['success', 'failure'] as const)
     .map(
       (outcome) =>
-        `<li>${link(RETURN_PATHS[outcome], RETURN_PATHS[outcome])}: as <code>${outcome}_url</code>, <code>${escapeHtml(returnUrlTemplate(origin, outcome))}</code></li>`,
+        `<li>${link(RETURN_PATHS[outcome], RETURN_PATHS[outcome])}: as <code>${outcome}_url</code>, ` +
+        `<code>${escapeHtml(returnUrlTemplate(origin, outcome))}</code></li>`,
     )
     .join('');
   const documents = DOCUMENTS.map(([href, text]) => `<li>${link(href, text)}</li>`).join('');
   return (
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" ' +
+    'content="width=device-width, initial-scale=1">' +
     `<title>HSA/FSA checkout sandbox</title>${SITE_STYLE.element}</head><body>` +
     '<a class="skip" href="#content">Skip to content</a>' +
-    `<header class="top"><a class="brand" href="/">HSA/FSA checkout sandbox</a><nav aria-label="Sandbox">${nav}</nav></header>` +
+    `<header class="top"><a class="brand" href="/">HSA/FSA checkout sandbox</a><nav ` +
+    `aria-label="Sandbox">${nav}</nav></header>` +
     '<main id="content"><h1>HSA/FSA checkout sandbox</h1>' +
-    '<p class="lead">Every operation of the HSA/FSA Checkout API, with its state machines, idempotency and error codes; ' +
-    'the hosted checkout pages and their test cards; signed webhooks; and helpers under <code>/sandbox/v1/</code> that play the customer, the review and the clock. ' +
-    "Send your API key as <code>x-service-api-key</code> on every API call; a session's hosted checkout is the <code>redirect_url</code> its create answered.</p>" +
+    '<p class="lead">Every operation of the HSA/FSA Checkout API, with its state machines, idempotency and error ' +
+    'codes; ' +
+    'the hosted checkout pages and their test cards; signed webhooks; and helpers under <code>/sandbox/v1/</code> ' +
+    'that play the customer, the review and the clock. ' +
+    "Send your API key as <code>x-service-api-key</code> on every API call; a session's hosted checkout is the " +
+    '<code>redirect_url</code> its create answered.</p>' +
     `<div class="cards">${cards}</div>` +
-    "<h2>Return pages</h2><p>Where a hosted flow can end while your store has no page of its own: each shows the payment session's id and status " +
+    '<h2>Return pages</h2><p>Where a hosted flow can end while your store has no page of its own: each shows the ' +
+    "payment session's id and status " +
     "(or the provision token request's, for a payment token's setup).</p>" +
     `<ul class="links">${returns}</ul>` +
     `<h2>Documents</h2><ul class="links">${documents}</ul>` +

@@ -45,7 +45,8 @@ export const FOCUS_ERRORS = inlineAsset('script', "document.getElementById('erro
 export const END_OF_FLOW = inlineAsset(
   'script',
   "{ const outcome = JSON.parse(document.getElementById('outcome').textContent);" +
-    ' if (parent !== window) parent.postMessage({ success: outcome.success, redirectUrl: outcome.redirectUrl }, new URL(outcome.redirectUrl).origin);' +
+    ' if (parent !== window) parent.postMessage({ success: outcome.success, redirectUrl: outcome.redirectUrl }, ' +
+    'new URL(outcome.redirectUrl).origin);' +
     ' else location.replace(outcome.redirectUrl); }',
 );
 

@@ -9,7 +9,10 @@ import { END_OF_FLOW, FOCUS_ERRORS, PAGE_STYLE, SCRIPTS } from './inline-assets.
 export interface Page {
   status: number;
   html: string;
-  /** What the page's policy must allow (content-security.ts): the hash sources of its scripts, and whether it has a form. */
+  /**
+   * What the page's policy must allow (content-security.ts): the hash sources of its scripts, and whether it has a
+   * form.
+   */
   needs: { scripts: string[]; form: boolean };
 }
 
@@ -21,15 +24,18 @@ export type Flow = 'payment' | 'setup';
 export function page(title: string, body: string, status = 200, flow: Flow = 'payment'): Page {
   const cards = TEST_CARDS.map(
     (c) =>
-      `<li><code>${c.number.replace(/(\d{4})(?=\d)/g, '$1 ')}</code>: ${escapeHtml(flow === 'setup' ? c.onSetup : c.meaning)}</li>`,
+      `<li><code>${c.number.replace(/(\d{4})(?=\d)/g, '$1 ')}</code>: ` +
+      `${escapeHtml(flow === 'setup' ? c.onSetup : c.meaning)}</li>`,
   ).join('');
   const nothingReal = flow === 'setup' ? 'No real card is saved.' : 'No real payment is made.';
   return {
     status,
     html:
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" ` +
+      `content="width=device-width, initial-scale=1">` +
       `<title>${escapeHtml(title)}</title>${PAGE_STYLE.element}</head><body>` +
-      `<aside class="banner" aria-label="Sandbox"><strong>Sandbox.</strong> ${nothingReal} Test cards (any future expiry, any CVC):<ul>${cards}</ul></aside>` +
+      `<aside class="banner" aria-label="Sandbox"><strong>Sandbox.</strong> ${nothingReal} Test cards (any future ` +
+      `expiry, any CVC):<ul>${cards}</ul></aside>` +
       `<main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`,
     // Found in the body, which holds nothing but these templates and escaped text: a customer's
     // answer cannot spell a tag.
@@ -52,7 +58,8 @@ export function errorSummary(errors: Record<string, string>, labels: Record<stri
     .join('');
   // Announced (role=alert) and focused, so that a keyboard user starts from the list of errors.
   return (
-    `<div class="summary" role="alert" tabindex="-1" id="errors"><h2>Please correct ${entries.length === 1 ? 'this' : 'these'}</h2><ul>${items}</ul></div>` +
+    `<div class="summary" role="alert" tabindex="-1" id="errors"><h2>Please correct ` +
+    `${entries.length === 1 ? 'this' : 'these'}</h2><ul>${items}</ul></div>` +
     FOCUS_ERRORS.element
   );
 }
@@ -68,7 +75,8 @@ export function textField(
   const error = errors[name];
   return (
     `<label for="${name}">${escapeHtml(label)}</label>` +
-    `<input id="${name}" name="${name}" value="${escapeHtml(values[name] ?? '')}" ${extra}${error ? ` aria-invalid="true" aria-describedby="${name}-error"` : ''}>` +
+    `<input id="${name}" name="${name}" value="${escapeHtml(values[name] ?? '')}" ` +
+    `${extra}${error ? ` aria-invalid="true" aria-describedby="${name}-error"` : ''}>` +
     (error ? `<p class="error" id="${name}-error">${escapeHtml(error)}</p>` : '')
   );
 }
@@ -90,7 +98,8 @@ export function selectField(
     ),
   ].join('');
   return (
-    `<label for="${name}">${escapeHtml(label)}</label><select id="${name}" name="${name}"${error ? ` aria-invalid="true" aria-describedby="${name}-error"` : ''}>${choices}</select>` +
+    `<label for="${name}">${escapeHtml(label)}</label><select id="${name}" ` +
+    `name="${name}"${error ? ` aria-invalid="true" aria-describedby="${name}-error"` : ''}>${choices}</select>` +
     (error ? `<p class="error" id="${name}-error">${escapeHtml(error)}</p>` : '')
   );
 }
@@ -107,11 +116,16 @@ export function radioField(
   const radios = options
     .map(
       ([value, text], i) =>
-        `<div class="choice"><input type="radio" id="${name}-${i}" name="${name}" value="${escapeHtml(value)}"${value === selected ? ' checked' : ''}${error ? ` aria-invalid="true" aria-describedby="${name}-error"` : ''}>` +
+        `<div class="choice"><input type="radio" id="${name}-${i}" name="${name}" ` +
+        `value="${escapeHtml(value)}"${value === selected ? ' checked' : ''}` +
+        `${error ? ` aria-invalid="true" aria-describedby="${name}-error"` : ''}>` +
         ` <label for="${name}-${i}">${escapeHtml(text)}</label></div>`,
     )
     .join('');
-  return `<fieldset id="${name}"><legend>${escapeHtml(legend)}</legend>${radios}${error ? `<p class="error" id="${name}-error">${escapeHtml(error)}</p>` : ''}</fieldset>`;
+  return (
+    `<fieldset id="${name}"><legend>${escapeHtml(legend)}</legend>${radios}` +
+    `${error ? `<p class="error" id="${name}-error">${escapeHtml(error)}</p>` : ''}</fieldset>`
+  );
 }
 
 /** Where a page's form is sent, with the token that proves it was sent from the page. */
@@ -122,7 +136,8 @@ export interface FormTarget {
 
 /** The opening of a page's form, its token first. */
 export const formStart = (target: FormTarget, attributes = '') =>
-  `<form method="post" action="${escapeHtml(target.action)}"${attributes}><input type="hidden" name="${FORM_TOKEN_FIELD}" value="${escapeHtml(target.token)}">`;
+  `<form method="post" action="${escapeHtml(target.action)}"${attributes}><input type="hidden" ` +
+  `name="${FORM_TOKEN_FIELD}" value="${escapeHtml(target.token)}">`;
 
 /** Hidden inputs that carry the form's values to the next step. */
 export const hidden = (values: FormValues, names: string[]) =>

@@ -33,17 +33,23 @@ const SESSION_OUTCOMES: Record<SessionStatus, Told> = {
   pending: {
     ok: false,
     title: 'The payment was not made',
-    text: 'The customer left the checkout without paying, or answered that the purchase is not eligible. The session stays pending: its redirect_url opens the checkout again until the session is canceled.',
+    text:
+      'The customer left the checkout without paying, or answered that the purchase is not eligible. The ' +
+      'session stays pending: its redirect_url opens the checkout again until the session is canceled.',
   },
   processing: {
     ok: true,
     title: 'The payment is submitted',
-    text: "The customer paid; the service reviews the payment. The payment_session_complete webhook tells the store's server when it is captured or rejected.",
+    text:
+      'The customer paid; the service reviews the payment. The payment_session_complete webhook tells the ' +
+      "store's server when it is captured or rejected.",
   },
   authorized: {
     ok: true,
     title: 'The payment is authorized',
-    text: "A hold of the total is placed on the customer's card. The store's server captures it, or voids it, before it expires.",
+    text:
+      "A hold of the total is placed on the customer's card. The store's server captures it, or voids it, " +
+      'before it expires.',
   },
   captured: { ok: true, title: 'The payment is captured', text: 'The customer paid, and the payment is captured.' },
   rejected: { ok: false, title: 'The payment was rejected', text: "The service's review declined the payment." },
@@ -73,12 +79,16 @@ const PROVISION_OUTCOMES: Record<ProvisionRequest['status'], Told> = {
   awaiting_letter: {
     ok: true,
     title: 'The letter awaits the clinician',
-    text: "The customer finished the page; the clinician's decision on the letter of medical necessity is still to come.",
+    text:
+      "The customer finished the page; the clinician's decision on the letter of medical necessity is still " +
+      'to come.',
   },
   provisioned: {
     ok: true,
     title: 'The card is saved',
-    text: 'The payment token is ready: the payment_token.updated webhook carries it, and so does the provision token request.',
+    text:
+      'The payment token is ready: the payment_token.updated webhook carries it, and so does the provision ' +
+      'token request.',
   },
   rejected: {
     ok: false,
@@ -108,10 +118,12 @@ function returnPage(
   return {
     status,
     html:
-      '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" ' +
+      'content="width=device-width, initial-scale=1">' +
       `<title>${escapeHtml(title)} · HSA/FSA checkout sandbox</title>${SITE_STYLE.element}</head><body>` +
       '<header class="top"><a class="brand" href="/">HSA/FSA checkout sandbox</a></header>' +
-      `<main><p class="banner"><strong>Sandbox.</strong> This page stands in for your store's <code>${URL_NAMES[outcome]}</code>. ${NOTHING_REAL[subject]}</p>` +
+      `<main><p class="banner"><strong>Sandbox.</strong> This page stands in for your store's ` +
+      `<code>${URL_NAMES[outcome]}</code>. ${NOTHING_REAL[subject]}</p>` +
       `<h1>${escapeHtml(title)}</h1>${body}</main></body></html>`,
   };
 }
@@ -158,7 +170,8 @@ export function noIdPage(outcome: ReturnOutcome, origin: string): ReturnPage {
     '<p>Give this address to a payment session as its ' +
       `<code>${URL_NAMES[outcome]}</code>, and the hosted checkout ends here with the session's id and status:</p>` +
       `<p><code>${escapeHtml(returnUrlTemplate(origin, outcome))}</code></p>` +
-      `<p>A payment token's setup (create payment token) takes <code>${escapeHtml(origin + RETURN_PATHS[outcome])}</code>: ` +
+      `<p>A payment token's setup (create payment token) takes ` +
+      `<code>${escapeHtml(origin + RETURN_PATHS[outcome])}</code>: ` +
       'its page finds the provision token request from the hosted page the customer comes from, ' +
       'or from <code>?provision_token_request_id=</code>.</p>',
     outcome,
@@ -179,6 +192,7 @@ export const unknownIdPage = (outcome: ReturnOutcome, what: string, id: string) 
   returnPage(
     404,
     `No such ${what}`,
-    `<p>This sandbox has no ${escapeHtml(what)} <code>${escapeHtml(id)}</code>: it may belong to another sandbox, or a reset deleted it.</p>`,
+    `<p>This sandbox has no ${escapeHtml(what)} <code>${escapeHtml(id)}</code>: it may belong to another sandbox, ` +
+      `or a reset deleted it.</p>`,
     outcome,
   );

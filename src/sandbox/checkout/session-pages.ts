@@ -37,7 +37,11 @@ function orderSummary(session: Session, eligibility: ReadonlyMap<string, string 
   const rows = session.items
     .map((item) => {
       const e = item.sku !== undefined ? eligibility.get(item.sku) : undefined;
-      return `<tr><td>${escapeHtml(item.name)}${e ? ` <small>(${escapeHtml(ELIGIBILITY_WORDS[e] ?? e)})</small>` : ''}</td><td>× ${item.quantity}</td><td>${dollars(item.price)}</td></tr>`;
+      return (
+        `<tr><td>${escapeHtml(item.name)}` +
+        `${e ? ` <small>(${escapeHtml(ELIGIBILITY_WORDS[e] ?? e)})</small>` : ''}</td>` +
+        `<td>× ${item.quantity}</td><td>${dollars(item.price)}</td></tr>`
+      );
     })
     .join('');
   const next = session.request.display_next_bill_info;
@@ -45,7 +49,8 @@ function orderSummary(session: Session, eligibility: ReadonlyMap<string, string 
     ? `<p id="next-bill">Free trial: then ${dollars(next.total_amount)} on ${escapeHtml(next.date)}.</p>`
     : '';
   return (
-    `<table><caption>Your order</caption><thead><tr><th scope="col">Item</th><th scope="col">Quantity</th><th scope="col">Price</th></tr></thead><tbody>${rows}</tbody></table>` +
+    `<table><caption>Your order</caption><thead><tr><th scope="col">Item</th><th scope="col">Quantity</th><th ` +
+    `scope="col">Price</th></tr></thead><tbody>${rows}</tbody></table>` +
     `<p>Total: <strong id="total">${dollars(session.total_amount)}</strong></p>${trial}`
   );
 }
@@ -74,7 +79,10 @@ export function closedPage(session: Session): Page {
  * customer may come back to its redirect_url until it times out). Out of any frame (_top).
  */
 function backToStore(session: Session): string {
-  return `<p><a href="${escapeHtml(resolveRedirect(session.request.failure_url, session.id))}" target="_top">Back to the store without paying</a></p>`;
+  return (
+    `<p><a href="${escapeHtml(resolveRedirect(session.request.failure_url, session.id))}" target="_top">Back ` +
+    `to the store without paying</a></p>`
+  );
 }
 
 /** Step 1: the survey and the card, with any errors next to their fields. */
@@ -118,7 +126,8 @@ export function confirmPage(session: Session, values: FormValues, last4: string,
   const body =
     `<p>Pay <strong>${dollars(session.total_amount)}</strong> with the card ending ${escapeHtml(last4)}.</p>` +
     `${formStart(form)}${hidden(values, ['state', 'eligibility', 'card_number', 'card_expiry', 'card_cvc'])}` +
-    `<input type="hidden" name="confirm" value="1"><p><button type="submit">Pay ${dollars(session.total_amount)}</button> ` +
+    `<input type="hidden" name="confirm" value="1"><p><button type="submit">Pay ` +
+    `${dollars(session.total_amount)}</button> ` +
     `<button type="submit" name="change_card" value="1" class="secondary">Change card</button></p></form>` +
     backToStore(session);
   return page('Confirm your payment', body);

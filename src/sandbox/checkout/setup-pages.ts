@@ -32,7 +32,8 @@ export const asksCard = (request: ProvisionRequest) => request.purpose === 'setu
 export function setupFinishedPage(request: ProvisionRequest, redirectUrl: string): Page {
   return page(
     'This step is finished',
-    `<p>This request is <strong>${escapeHtml(request.status)}</strong>.</p><p><a href="${escapeHtml(redirectUrl)}">Continue</a></p>`,
+    `<p>This request is <strong>${escapeHtml(request.status)}</strong>.</p><p><a ` +
+      `href="${escapeHtml(redirectUrl)}">Continue</a></p>`,
     200,
     'setup',
   );
@@ -49,7 +50,8 @@ export function setupFormPage(
     request.purpose === 'setup' ? 'Set up your HSA/FSA payment method' : 'Update your HSA/FSA payment method';
   // An update names the items it is for (their SKUs); a setup names none, and asks about the card's use.
   const items = request.skus?.length
-    ? `<p>The items:</p><ul id="items">${request.skus.map((sku) => `<li><code>${escapeHtml(sku)}</code></li>`).join('')}</ul>`
+    ? `<p>The items:</p><ul ` +
+      `id="items">${request.skus.map((sku) => `<li><code>${escapeHtml(sku)}</code></li>`).join('')}</ul>`
     : '';
   const survey = asksSurvey(request)
     ? `<h2>Health survey</h2>` +
@@ -97,6 +99,7 @@ export function setupFormPage(
   const body =
     errorSummary(errors, LABELS) +
     `${formStart(form, ' novalidate')}${survey}${card}` +
-    `<p><button type="submit" name="action" value="finish">Save</button> <button type="submit" name="action" value="cancel" class="secondary">Cancel</button></p></form>`;
+    `<p><button type="submit" name="action" value="finish">Save</button> <button type="submit" name="action" ` +
+    `value="cancel" class="secondary">Cancel</button></p></form>`;
   return page(title, body, status, 'setup');
 }

@@ -29,7 +29,8 @@ export interface ForwardedAttempt {
 export function verdictOf({ attempt, next_attempt_at: nextAt }: RecordedAttempt): AttemptVerdict {
   if (attempt.delivery_status === 'delivered') return { kind: 'delivered' };
   if (nextAt === null) return { kind: 'failed' };
-  // From when the answer came (the attempt's start and latency), on the sandbox clock, which may be days ahead of the real time.
+  // From when the answer came (the attempt's start and latency), on the sandbox clock, which may be days ahead of the
+  // real time.
   return {
     kind: 'retry',
     dueAt: nextAt,
@@ -41,7 +42,10 @@ const two = (n: number) => String(n).padStart(2, '0');
 
 /** Local time, to the second. */
 export function localTime(at: Date): string {
-  return `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())} ${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`;
+  return (
+    `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())} ` +
+    `${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`
+  );
 }
 
 /** A duration as a person reads it: 850 ms, 1.2 s, 4 min, 1.0 h. */
@@ -76,7 +80,10 @@ function tail({ verdict, attempt, status }: ForwardedAttempt): string {
     case 'delivered':
       return '';
     case 'retry':
-      return `  FAILED${status !== null && status >= 200 && status < 300 ? ' (only 204 delivers)' : ''}: retry ${attempt + 1} due in ${duration(verdict.inMs)} (${verdict.dueAt} on the sandbox clock)`;
+      return (
+        `  FAILED${status !== null && status >= 200 && status < 300 ? ' (only 204 delivers)' : ''}: retry ` +
+        `${attempt + 1} due in ${duration(verdict.inMs)} (${verdict.dueAt} on the sandbox clock)`
+      );
     case 'failed':
       return '  FAILED for good: its 7 days of retries are over';
     case 'unrecorded':

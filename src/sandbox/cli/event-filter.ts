@@ -5,7 +5,9 @@ import { UsageError } from './target.js';
 /** Most event types a listener names (WebhookListenerRequest's maxItems). */
 const MOST_EVENT_TYPES = 20;
 
-/** The names in `text` (comma-separated), or every event (`*`) when it is absent; a UsageError names what is unknown. */
+/**
+ * The names in `text` (comma-separated), or every event (`*`) when it is absent; a UsageError names what is unknown.
+ */
 export function parseEventFilter(text: string | undefined, known: readonly string[]): string[] {
   if (text === undefined) return ['*'];
   const names = [
@@ -21,7 +23,8 @@ export function parseEventFilter(text: string | undefined, known: readonly strin
   const unknown = names.filter((name) => !known.includes(name));
   if (unknown.length > 0)
     throw new UsageError(
-      `unknown event type${unknown.length > 1 ? 's' : ''} ${unknown.map((name) => JSON.stringify(name)).join(', ')} in --events; ${list}`,
+      `unknown event type${unknown.length > 1 ? 's' : ''} ` +
+        `${unknown.map((name) => JSON.stringify(name)).join(', ')} in --events; ${list}`,
     );
   if (names.length > MOST_EVENT_TYPES) throw new UsageError(`--events names at most ${MOST_EVENT_TYPES} event types`);
   return names;

@@ -75,7 +75,8 @@ export function parseListenArgs(args: string[], env: NodeJS.ProcessEnv = process
     );
   if (!isHttpUrl(forwardTo))
     throw new UsageError(
-      `--forward-to must be an http or https URL, such as http://localhost:3000/webhooks, not ${JSON.stringify(forwardTo)}`,
+      `--forward-to must be an http or https URL, such as http://localhost:3000/webhooks, not ` +
+        `${JSON.stringify(forwardTo)}`,
     );
   const url = new URL(forwardTo);
   if (url.username !== '' || url.password !== '')
@@ -294,7 +295,8 @@ async function detach(api: SandboxApi, listener: Listener, io: ListenIo): Promis
     if (error instanceof RefusedCall && error.status === 404)
       return io.out(`Stopped: listener ${listener.id} was already gone.`);
     io.err(
-      `Stopped, but listener ${listener.id} could not be removed (${(error as Error).message}); it expires 60 s after its last claim.`,
+      `Stopped, but listener ${listener.id} could not be removed (${(error as Error).message}); it expires 60 s ` +
+        `after its last claim.`,
     );
   }
 }

@@ -21,7 +21,9 @@ export class AnswerTooLarge extends Error {
 /** The statuses whose answer has no body (a Response refuses one). */
 const NO_BODY = new Set([204, 205, 304]);
 
-/** fetch, with the redirect mode 'manual' whatever the request says, and the answer's body read whole, within bounds. */
+/**
+ * fetch, with the redirect mode 'manual' whatever the request says, and the answer's body read whole, within bounds.
+ */
 export async function fetchFromSandbox(request: Request): Promise<Response> {
   const response = await globalThis.fetch(request, { redirect: 'manual' });
   if (response.body === null) return response;

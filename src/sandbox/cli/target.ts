@@ -117,7 +117,8 @@ export class SandboxApi {
     if (status >= 300 && status < 400) throw new Redirected(what, status, answer.response.headers.get('location'));
     if (status === 401) {
       throw new CliError(
-        `the sandbox at ${this.target.sandbox} refused the key ${JSON.stringify(this.target.key)} (401 Unauthorized): give one of its keys with --key (or SANDBOX_KEY)`,
+        `the sandbox at ${this.target.sandbox} refused the key ${JSON.stringify(this.target.key)} (401 ` +
+          `Unauthorized): give one of its keys with --key (or SANDBOX_KEY)`,
       );
     }
     const refusal = answer.error as { error?: unknown; message?: unknown } | undefined;
@@ -130,7 +131,8 @@ export class SandboxApi {
   notASandbox(what: string, status: number, why?: string): CliError {
     const shape = why === undefined ? '' : ` (${why})`;
     return new CliError(
-      `${what} answered ${status}, not an answer of the sandbox${shape}: is ${this.target.sandbox} a sandbox (npm start)?`,
+      `${what} answered ${status}, not an answer of the sandbox${shape}: is ${this.target.sandbox} a sandbox (npm ` +
+        `start)?`,
     );
   }
 
@@ -143,7 +145,10 @@ export class SandboxApi {
         : (failure.cause?.code ?? failure.cause?.message ?? failure.message),
       MESSAGE_SHOWN_CHARS,
     );
-    return `the sandbox at ${this.target.sandbox} is not reachable (${why}): start it with npm start (or hsa-fsa-sandbox sandbox), or give its address with --sandbox URL`;
+    return (
+      `the sandbox at ${this.target.sandbox} is not reachable (${why}): start it with npm start (or ` +
+      `hsa-fsa-sandbox sandbox), or give its address with --sandbox URL`
+    );
   }
 }
 

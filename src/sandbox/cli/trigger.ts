@@ -47,7 +47,8 @@ async function hintWhenNobodyReceives(api: SandboxApi, io: TriggerIo): Promise<v
   ]);
   if (endpoints.length === 0 && listeners.length === 0) {
     io.out(
-      "No webhook endpoint or listener receives this channel's events: it waits in the outbox (GET /sandbox/v1/outbox). Forward them with: hsa-fsa-sandbox listen --forward-to URL",
+      "No webhook endpoint or listener receives this channel's events: it waits in the outbox (GET " +
+        '/sandbox/v1/outbox). Forward them with: hsa-fsa-sandbox listen --forward-to URL',
     );
   }
 }

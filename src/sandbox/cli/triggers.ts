@@ -158,7 +158,8 @@ const TRIGGERS: Trigger[] = [
   {
     name: 'payment_session_complete.expired',
     summary:
-      "the same, then captured after its hold expired (status authorization_expired): moves the channel's clock 7 days ahead",
+      "the same, then captured after its hold expired (status authorization_expired): moves the channel's clock 7 " +
+      'days ahead',
     async run(run) {
       const id = await authorizedHold(run);
       const { now } = await run.api.ok('advance the clock', () =>

@@ -8,7 +8,8 @@ export const DASHBOARD_STYLE = inlineAsset(
   `
 :root{--ink:#111827;--muted:#4b5563;--accent:#3730a3;--line:#e5e7eb;--soft:#f5f7ff}
 *{box-sizing:border-box}
-body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--ink);background:#fff}
+body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;` +
+    `color:var(--ink);background:#fff}
 a{color:var(--accent)}
 .skip{position:absolute;left:-9999px}
 .skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem 1rem;z-index:10}
@@ -31,12 +32,14 @@ pre{background:#0f172a;color:#e2e8f0;padding:1rem;border-radius:8px;overflow-x:a
 .key label{display:block;font-weight:600;margin-bottom:.3rem}
 .key .row{display:flex;gap:.5rem;flex-wrap:wrap}
 .key input{font:inherit;padding:.4rem .6rem;border:1px solid #6b7280;border-radius:6px;min-width:16rem;flex:1}
-button{font:inherit;padding:.4rem 1rem;border-radius:6px;border:2px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer}
+button{font:inherit;padding:.4rem 1rem;border-radius:6px;border:2px solid var(--accent);` +
+    `background:var(--accent);color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:var(--accent)}
 button.link{background:none;border:0;padding:0;color:var(--accent);text-align:left}
 button.link code{background:none;padding:0;text-decoration:underline}
 button:disabled{border-color:#6b7280;background:#f3f4f6;color:#4b5563;cursor:default}
-button:focus-visible,input:focus-visible,summary:focus-visible,.scroll:focus-visible,pre:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
+button:focus-visible,input:focus-visible,summary:focus-visible,.scroll:focus-visible,` +
+    `pre:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 .status{margin:1rem 0 .2rem;font-weight:600}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;width:100%;margin:.5rem 0}

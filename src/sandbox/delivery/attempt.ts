@@ -14,7 +14,9 @@ export interface AttemptOutcome {
   status: number | null;
   /** What the log keeps of the body; null when no answer came. */
   response: ResponseExcerpt | null;
-  /** Why no complete answer came (a timeout, also while the body was read; a refused connection); null when one came. */
+  /**
+   * Why no complete answer came (a timeout, also while the body was read; a refused connection); null when one came.
+   */
   error: string | null;
   latencyMs: number;
 }

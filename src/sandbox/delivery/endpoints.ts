@@ -29,7 +29,8 @@ function checkUrl(url: string, sandbox: SandboxAddress | undefined): void {
   if (own) {
     throw helperRefusal(
       'InvalidRequest',
-      `url points at the sandbox itself (${own}): give the address of your own receiver; the sandbox does not deliver webhooks to itself.`,
+      `url points at the sandbox itself (${own}): give the address of your own receiver; the sandbox does not ` +
+        `deliver webhooks to itself.`,
     );
   }
 }

@@ -28,7 +28,10 @@ import type { DueDelivery } from '../store/deliveries.js';
 import type { WebhookListener } from '../store/listeners.js';
 import { deliveryRequest, type DeliveryRequest } from './attempt.js';
 
-/** A listener that has not asked for its deliveries this long (real time) expires: twice the longest wait of a claim (30 s). */
+/**
+ * A listener that has not asked for its deliveries this long (real time) expires: twice the longest wait of a claim
+ * (30 s).
+ */
 export const IDLE_EXPIRY_MS = 60_000;
 /** A claimed delivery not reported this long is due again: the command line forwards with a 10 s timeout. */
 export const LEASE_MS = 30_000;

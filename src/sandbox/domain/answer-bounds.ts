@@ -10,7 +10,8 @@ export const utf8Bytes = (text: string) => Buffer.byteLength(text);
 
 /** The refusal's message: the bound, and what to ask for instead. */
 export const answerTooLarge = (instead: string) =>
-  `The page would answer more than ${MAX_ANSWER_BYTES} bytes (${MAX_ANSWER_BYTES / 1024 / 1024} MiB) of JSON, the most the sandbox sends in one answer: ${instead}.`;
+  `The page would answer more than ${MAX_ANSWER_BYTES} bytes (${MAX_ANSWER_BYTES / 1024 / 1024} MiB) of JSON, the ` +
+  `most the sandbox sends in one answer: ${instead}.`;
 
 export interface BoundedAnswer {
   /** What comes before the items' array, and after it. */

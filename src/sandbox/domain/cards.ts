@@ -62,14 +62,20 @@ export function acceptCard(input: CardInput, now: string): Card {
   return card;
 }
 
-/** The test card a helper enters when given none: a Visa ending 4242, expiring in December three years on (9999 at most). */
+/**
+ * The test card a helper enters when given none: a Visa ending 4242, expiring in December three years on (9999 at
+ * most).
+ */
 export const defaultCard = (now: string): Card => ({
   brand: 'visa',
   last4: '4242',
   expires: `${Math.min(Number(now.slice(0, 4)) + 3, 9999)}-12`,
 });
 
-/** A payment method entry: the contract declares last4, exp_month and exp_year (inferred names); type and brand are the sandbox's own (openapi/sandbox.yaml). */
+/**
+ * A payment method entry: the contract declares last4, exp_month and exp_year (inferred names); type and brand are the
+ * sandbox's own (openapi/sandbox.yaml).
+ */
 export const paymentMethodOf = (card: Card) => ({
   type: 'card',
   brand: card.brand,

@@ -74,7 +74,8 @@ export function checkCreateRules(
     if (!isValidUrl(resolveRedirect(request[field], ''))) {
       throw refuse(
         'InvalidRequestParameter',
-        `${field} is not a valid URL once ${SESSION_ID_PLACEHOLDER} is left empty, as it is when a charge with a payment_token is refused with a 422 and no session exists.`,
+        `${field} is not a valid URL once ${SESSION_ID_PLACEHOLDER} is left empty, as it is when a charge with a ` +
+          `payment_token is refused with a 422 and no session exists.`,
       );
     }
   }

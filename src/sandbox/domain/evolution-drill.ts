@@ -86,7 +86,10 @@ function deref(schema: DrillSchema, options: EvolveOptions): DrillSchema {
   return at;
 }
 
-/** What an object's schema says of its properties: the declared ones (through allOf and the branch that fits) and whether others may be added. */
+/**
+ * What an object's schema says of its properties: the declared ones (through allOf and the branch that fits) and
+ * whether others may be added.
+ */
 function objectShape(
   schema: DrillSchema,
   value: Record<string, unknown>,
@@ -163,7 +166,10 @@ function otherRepresentation(value: string | number, as: DrillSettings['service_
   return value.trim() !== '' && Number.isFinite(parsed) ? parsed : value;
 }
 
-/** The event of a type no contract lists, which the drill delivers after `about`: it names the object the event was about. */
+/**
+ * The event of a type no contract lists, which the drill delivers after `about`: it names the object the event was
+ * about.
+ */
 export function unknownEventAfter(
   about: { event_type: string; data: Record<string, unknown> },
   objectId: string | undefined,

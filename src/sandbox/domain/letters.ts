@@ -19,7 +19,9 @@ export interface Letter {
   created_at: string;
 }
 
-/** What of the channel's catalog eligibility needs: the items chargeable without a letter, and those chargeable at all. */
+/**
+ * What of the channel's catalog eligibility needs: the items chargeable without a letter, and those chargeable at all.
+ */
 export interface CatalogFacts {
   eligible: string[];
   /** Skus the catalog has, whatever their eligibility: a pending letter's prediction is intersected with these. */

@@ -3,8 +3,10 @@
 // Names are not resolved: a DNS name other than localhost that leads back to the sandbox is not
 // seen here, and the sandbox still refuses the delivery when it arrives (http/transport-errors.ts).
 
-/** Where the sandbox listens: each address and port it is bound to, and, when it is bound to every
- * interface, the machine's own addresses and host name. */
+/**
+ * Where the sandbox listens: each address and port it is bound to, and, when it is bound to every
+ * interface, the machine's own addresses and host name.
+ */
 export interface SandboxAddress {
   listening: ReadonlyArray<{ address: string; port: number }>;
   localHosts: readonly string[];
@@ -12,7 +14,10 @@ export interface SandboxAddress {
 
 const WILDCARDS = new Set(['0.0.0.0', '::']);
 
-/** A host as the URL parser writes it (lower case, IPv4 in dotted decimal, IPv6 compressed), without brackets or a final dot. */
+/**
+ * A host as the URL parser writes it (lower case, IPv4 in dotted decimal, IPv6 compressed), without brackets or a
+ * final dot.
+ */
 export function canonicalHost(host: string): string {
   const bare = host
     .replace(/^\[(.*)\]$/, '$1')

@@ -38,7 +38,9 @@ export function chargeNeeds(
 export const actionOf = (need: Need): CustomerAction =>
   need === 'survey' ? 'TakeHealthSurvey' : 'UpdatePaymentMethod';
 
-/** What an update asks of the customer: a card when update_card_info, a survey for uncovered items that need a letter. */
+/**
+ * What an update asks of the customer: a card when update_card_info, a survey for uncovered items that need a letter.
+ */
 export function updateNeeds(
   updateCardInfo: boolean,
   lmnSkus: readonly string[],

@@ -92,7 +92,8 @@ function awaiting(request: ProvisionRequest, status: ProvisionStatus, what: stri
   if (request.status !== status) {
     throw helperRefusal(
       'InvalidState',
-      `Provision token request ${request.id} is ${request.status}; only a request ${what} can be ${status === 'awaiting_customer' ? 'completed' : 'decided'}.`,
+      `Provision token request ${request.id} is ${request.status}; only a request ${what} can be ` +
+        `${status === 'awaiting_customer' ? 'completed' : 'decided'}.`,
     );
   }
 }

@@ -39,7 +39,8 @@ function namedItems(session: Session, details: RefundRequest['item_details']): n
     if (index < 0)
       throw refuse(
         'MissingField',
-        `item_details[${n}].item_id ${JSON.stringify(detail.item_id)} names no order item of this payment: give the item_id of one of its order_items.`,
+        `item_details[${n}].item_id ${JSON.stringify(detail.item_id)} names no order item of this payment: give ` +
+          `the item_id of one of its order_items.`,
       );
     return index;
   });

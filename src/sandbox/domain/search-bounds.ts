@@ -50,14 +50,20 @@ function searchRefusals(list: SearchedList) {
     /** The terms together match more than MAX_SEARCH_MATCHES rows. */
     tooBroad: (terms: readonly SearchTerm[]) =>
       refuse(
-        `${terms.map((t) => `${t.parameter} ${quoted(t.value)}`).join(' and ')} ${terms.length > 1 ? 'match' : 'matches'} more than ${MAX_SEARCH_MATCHES} ${list.rows}, the most the sandbox counts for one search: search for something longer or more specific.`,
+        `${terms.map((t) => `${t.parameter} ${quoted(t.value)}`).join(' and ')} ` +
+          `${terms.length > 1 ? 'match' : 'matches'} more than ${MAX_SEARCH_MATCHES} ${list.rows}, the most the ` +
+          `sandbox counts for one search: search for something longer or more specific.`,
       ),
 
-    /** A search the trigram index cannot answer (too short, or holding a NUL) in a channel too large to read one by one. */
+    /**
+     * A search the trigram index cannot answer (too short, or holding a NUL) in a channel too large to read one by
+     * one.
+     */
     tooShort: ({ parameter, value }: SearchTerm) => {
       const why = value.includes('\u0000') ? 'holds a NUL character' : `is shorter than ${TRIGRAM} characters`;
       return refuse(
-        `${parameter} ${quoted(value)} ${why}, so it reads every ${list.row} of the channel one by one, and the sandbox does so for at most ${MAX_SHORT_SEARCH_ROWS} ${list.rows}: ${list.shortAdvice}.`,
+        `${parameter} ${quoted(value)} ${why}, so it reads every ${list.row} of the channel one by one, and the ` +
+          `sandbox does so for at most ${MAX_SHORT_SEARCH_ROWS} ${list.rows}: ${list.shortAdvice}.`,
       );
     },
   };
@@ -83,5 +89,6 @@ export const tokenSearchRefusals = searchRefusals({
 export const searchIndexBehind = () =>
   refusalsOf('listPaymentSessions')(
     'InvalidRequestParameter',
-    `search cannot run now: more than ${MAX_UNINDEXED_SESSIONS} sessions of this channel are still waiting for the search index, which takes them in within seconds: retry shortly.`,
+    `search cannot run now: more than ${MAX_UNINDEXED_SESSIONS} sessions of this channel are still waiting for ` +
+      `the search index, which takes them in within seconds: retry shortly.`,
   );

@@ -46,7 +46,8 @@ export function upgradeSession(stored: StoredDocument): Session {
   }
   if ((document.shape_version ?? 1) > SESSION_SHAPE_VERSION) {
     throw new Error(
-      `A session document of shape ${document.shape_version} was written by a newer sandbox (this one knows ${SESSION_SHAPE_VERSION}).`,
+      `A session document of shape ${document.shape_version} was written by a newer sandbox (this one knows ` +
+        `${SESSION_SHAPE_VERSION}).`,
     );
   }
   return document as unknown as Session;

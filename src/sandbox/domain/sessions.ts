@@ -111,7 +111,8 @@ export function capture(
   if (!Number.isSafeInteger(amount) || amount <= 0 || amount > session.total_amount) {
     throw refuseCapture(
       'TotalAmountInvalid',
-      `total_amount must be greater than 0 and at most the original total_amount ${session.total_amount}; got ${amount}.`,
+      `total_amount must be greater than 0 and at most the original total_amount ${session.total_amount}; got ` +
+        `${amount}.`,
     );
   }
   if (holdExpired(session, now)) {
@@ -178,7 +179,8 @@ export function cancel(session: Session, now: string): DomainEvent[] {
       // A one-time payment under review has no hold to void: the review captures or rejects it.
       throw refuseCancel(
         'SessionAuthorized',
-        'The customer already entered a card, and the payment is under review: wait for the payment_session_complete webhook, then refund it if it was captured (a rejected one charges nothing).',
+        'The customer already entered a card, and the payment is under review: wait for the ' +
+          'payment_session_complete webhook, then refund it if it was captured (a rejected one charges nothing).',
       );
     default:
       // canceled, rejected, voided or expired: already final, so the same result and no new webhook.

@@ -111,7 +111,10 @@ function compareTimes(a: string, b: string): number {
   return x - y;
 }
 
-/** Which of the record's steps a page holds: those after the previous page's last event, up to this page's last (no bound on the last page). */
+/**
+ * Which of the record's steps a page holds: those after the previous page's last event, up to this page's last (no
+ * bound on the last page).
+ */
 export interface PageSpan {
   /** The time of the previous page's last event (exclusive); none on the first page. */
   after?: string;

@@ -22,7 +22,8 @@ export function checkAllowedHost(name: string): string {
   const lower = name.trim().toLowerCase();
   if (!ALLOWED_NAME.test(lower)) {
     throw new Error(
-      `--allowed-hosts: ${JSON.stringify(name)} is not a host name (letters, digits and hyphens between dots; a leading dot allows the subdomains too)`,
+      `--allowed-hosts: ${JSON.stringify(name)} is not a host name (letters, digits and hyphens between dots; a ` +
+        `leading dot allows the subdomains too)`,
     );
   }
   return lower;
@@ -96,7 +97,9 @@ export function registerHostCheck(
         new HttpRefusal(
           403,
           'Forbidden',
-          `The host ${shown} is not a host name or an IP address: the sandbox reads a host as letters, digits and hyphens between dots (at most ${MOST_HOST_NAME_CHARS} characters), an IPv4 address, or an IPv6 address in brackets, with an optional port from 1 to 65535.`,
+          `The host ${shown} is not a host name or an IP address: the sandbox reads a host as letters, digits and ` +
+            `hyphens between dots (at most ${MOST_HOST_NAME_CHARS} characters), an IPv4 address, or an IPv6 ` +
+            `address in brackets, with an optional port from 1 to 65535.`,
         ),
       );
     }
@@ -104,7 +107,9 @@ export function registerHostCheck(
       new HttpRefusal(
         403,
         'Forbidden',
-        `The sandbox does not answer to the host ${shown}: it answers to an IP address, localhost and ${publicHost || 'its public URL'}${allowed.names.length > 0 ? `, and ${allowed.names.join(', ')}` : ''}. To reach it by this name, start it with --allowed-hosts ${name} (or SANDBOX_ALLOWED_HOSTS).`,
+        `The sandbox does not answer to the host ${shown}: it answers to an IP address, localhost and ` +
+          `${publicHost || 'its public URL'}${allowed.names.length > 0 ? `, and ${allowed.names.join(', ')}` : ''}. ` +
+          `To reach it by this name, start it with --allowed-hosts ${name} (or SANDBOX_ALLOWED_HOSTS).`,
       ),
     );
   });

@@ -53,7 +53,9 @@ export interface SandboxOptions {
   publicUrl?: string | (() => string);
   /** Where ids come from; random by default. */
   ids?: IdSource;
-  /** Which pages may call the API from a browser (cors.ts): this machine's (`loopback`) by default, `*`, or one origin. */
+  /**
+   * Which pages may call the API from a browser (cors.ts): this machine's (`loopback`) by default, `*`, or one origin.
+   */
   corsOrigin?: string;
   /** Receives one line per request (method, path, status, time); none when absent. */
   requestLog?: (line: string) => void;

@@ -84,7 +84,8 @@ export function registerJsonParser(app: FastifyInstance): void {
         return done(
           null,
           new MalformedBody(
-            `The sandbox does not decode Content-Encoding ${request.headers['content-encoding']}: send the body uncompressed.`,
+            `The sandbox does not decode Content-Encoding ${request.headers['content-encoding']}: send the body ` +
+              `uncompressed.`,
           ),
         );
       // JSON is UTF-8 (RFC 8259): a body said to be in another charset would be read as what it is not.
@@ -119,7 +120,9 @@ export function registerJsonParser(app: FastifyInstance): void {
           return done(
             null,
             new MalformedBody(
-              `The request body holds a string that is not valid Unicode at ${broken.map((key) => key.toWellFormed()).join('.') || 'its top'}: a lone surrogate escape such as \\ud800, which storing would turn into another character.`,
+              `The request body holds a string that is not valid Unicode at ` +
+                `${broken.map((key) => key.toWellFormed()).join('.') || 'its top'}: a lone surrogate escape such ` +
+                `as \\ud800, which storing would turn into another character.`,
               broken[0],
             ),
           );
@@ -176,7 +179,10 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
 /** The answer to a body that is not UTF-8: where it breaks, and what to send instead. */
 export function invalidUtf8Message(bytes: Buffer): string {
   const at = firstInvalidUtf8(bytes);
-  return `The request body is not valid UTF-8 (byte 0x${bytes[at]!.toString(16).padStart(2, '0')} at offset ${at}): send JSON encoded as UTF-8; a character that is not ASCII may also be written as a \\u escape.`;
+  return (
+    `The request body is not valid UTF-8 (byte 0x${bytes[at]!.toString(16).padStart(2, '0')} at offset ` +
+    `${at}): send JSON encoded as UTF-8; a character that is not ASCII may also be written as a \\u escape.`
+  );
 }
 
 const encoded = (header: string | undefined) =>

@@ -15,9 +15,13 @@ import { isIPv4 } from 'node:net';
  */
 export const LOOPBACK_ORIGINS = 'loopback';
 
-/** A page served from this machine, its origin as a browser writes it: http(s), localhost, 127.0.0.0/8 or [::1], any port. */
+/**
+ * A page served from this machine, its origin as a browser writes it: http(s), localhost, 127.0.0.0/8 or [::1], any
+ * port.
+ */
 function isLoopbackOrigin(origin: string): boolean {
-  // The URL parser refuses an octet over 255 and a port over 65535; a browser's origin is already in the form it gives back.
+  // The URL parser refuses an octet over 255 and a port over 65535; a browser's origin is already in the form it gives
+  // back.
   const url = URL.parse(origin);
   if (url === null || url.origin !== origin || (url.protocol !== 'http:' && url.protocol !== 'https:')) return false;
   return (

@@ -55,7 +55,8 @@ export function registerDashboardRoutes(app: FastifyInstance, store: SandboxStor
           throw forbidden("Resend is taken only from the dashboard's own page (its Origin); nothing was sent.");
         if (!tokens.verify(request.headers[DASHBOARD_TOKEN_HEADER])) {
           throw forbidden(
-            `Resend needs the ${DASHBOARD_TOKEN_HEADER} of a dashboard page: reload /dashboard/ and try again; nothing was sent.`,
+            `Resend needs the ${DASHBOARD_TOKEN_HEADER} of a dashboard page: reload /dashboard/ and try again; ` +
+              `nothing was sent.`,
           );
         }
         // The helper's own operation: the same redelivery, the same answer.

@@ -34,11 +34,18 @@ const POLICY = [
 
 // While `npm start` builds the docs in the background: the page asks again by itself (no script:
 // a refresh), and 503 with Retry-After tells a program to do the same.
-const beingBuilt = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="2"><title>The docs are being built</title></head><body><main><h1>The docs are being built</h1>
-<p>The sandbox builds its docs in the background the first time it starts, or after the contract or a guide changed: this takes a few seconds. This page reloads itself until they are ready. The API already answers.</p></main></body></html>`;
+const beingBuilt =
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" ` +
+  `content="2"><title>The docs are being built</title></head><body><main><h1>The docs are being built</h1>
+<p>The sandbox builds its docs in the background the first time it starts, or after the contract or a guide ` +
+  `changed: this takes a few seconds. This page reloads itself until they are ready. The API already answers.</p>` +
+  `</main></body></html>`;
 
-const notBuilt = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Docs not built</title></head><body><main><h1>The docs are not built</h1>
-<p>Run <code>npm run docs</code> in the repository (or start the sandbox with <code>npm start</code>, which builds them), then reload this page.</p></main></body></html>`;
+const notBuilt =
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Docs not ` +
+  `built</title></head><body><main><h1>The docs are not built</h1>
+<p>Run <code>npm run docs</code> in the repository (or start the sandbox with <code>npm start</code>, ` +
+  `which builds them), then reload this page.</p></main></body></html>`;
 
 /** `file`'s real path (every symlink followed) when it lies inside the real `root`, or undefined. */
 function realInside(root: string, file: string): string | undefined {
@@ -97,7 +104,9 @@ export function registerDocsRoutes(app: FastifyInstance, dir: string): void {
         reply,
         404,
         TYPES['.html']!,
-        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><main><h1>No such page</h1><p><a href="/docs/">The docs</a></p></main></body></html>',
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not ' +
+          'found</title></head><body><main><h1>No such page</h1><p><a href="/docs/">The ' +
+          'docs</a></p></main></body></html>',
       );
     return send(reply, 200, TYPES[path.extname(file)]!, readFileSync(file));
   });

@@ -20,7 +20,9 @@ export interface ValidationCodes<Code extends string = string> {
 /** Each operation's table may name only codes of its own enum: a misspelt code does not compile. */
 type ContractValidationCodes = { [Op in OperationId]?: ValidationCodes<OperationErrorCode<Op>> };
 
-/** Operations whose input can be invalid only in a way the contract gives no 400 for (a retrieve's id is any string). */
+/**
+ * Operations whose input can be invalid only in a way the contract gives no 400 for (a retrieve's id is any string).
+ */
 const UNDOCUMENTED_400: ValidationCodes = { missing: 'InvalidRequestParameter', invalid: 'InvalidRequestParameter' };
 
 const LIST_400 = { missing: 'InvalidRequestParameter', invalid: 'InvalidRequestParameter' } as const;
@@ -98,14 +100,19 @@ export function describe(errors: ErrorObject[], where: string): string {
     else if (error.keyword === 'additionalProperties')
       text = `${at || 'the body'} has an unknown field ${JSON.stringify(error.params.additionalProperty)}`;
     else if (error.keyword === 'enum')
-      text = `${at} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+      text =
+        `${at} must be one of ` +
+        `${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     else if (error.keyword === 'type')
       text = `${at || 'the body'} must be ${String(error.params.type)
         .split(',')
         .map((type) => (type === 'null' ? 'null' : `a${/^[aeiou]/.test(type) ? 'n' : ''} ${type}`))
         .join(' or ')}`;
     else if (error.keyword === 'const')
-      text = `${at} must be ${JSON.stringify(error.params.allowedValue)}${RULE_REASONS.find(([p]) => p.test(error.schemaPath))?.[1] ?? ''}`;
+      text =
+        `${at} must be ` +
+        `${JSON.stringify(error.params.allowedValue)}` +
+        `${RULE_REASONS.find(([p]) => p.test(error.schemaPath))?.[1] ?? ''}`;
     else text = `${at || 'the body'} ${error.message}`;
     seen.add(text.trim());
   }

@@ -18,7 +18,10 @@ export function fromAnotherSite(headers: IncomingHttpHeaders): boolean {
   return !sameHost(origin, headers.host);
 }
 
-/** The Origin's host and port against the Host header, both read with the Origin's scheme: a default port, written or not, compares equal. */
+/**
+ * The Origin's host and port against the Host header, both read with the Origin's scheme: a default port, written or
+ * not, compares equal.
+ */
 function sameHost(origin: string, host: string | undefined): boolean {
   if (host === undefined) return false;
   try {

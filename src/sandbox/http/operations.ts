@@ -1,6 +1,7 @@
 // Registers every operation of a document as a fastify route: the route needs a key, an armed
 // fault fails it, the body and parameters are validated against the document, and the handler runs
-// in one transaction (a write's shared with the other writes of its turn: store/group-commit.ts). Operations without a handler answer 501 NotImplemented, as the contract
+// in one transaction (a write's shared with the other writes of its turn: store/group-commit.ts). Operations without a
+// handler answer 501 NotImplemented, as the contract
 // allows. Every refusal is thrown, and answered by http/errors.ts.
 import type { FastifyInstance } from 'fastify';
 import type { IdSource } from '../ids.js';
@@ -56,7 +57,10 @@ export interface RegisterOptions<Operations> {
  */
 const READS_UNDECLARED_FIELDS = new Set(['retrieveCheckoutMethod']);
 
-/** Operations that take no body (delete payment token) or one without fields (cancel, accept dispute): the body is not read at all. */
+/**
+ * Operations that take no body (delete payment token) or one without fields (cancel, accept dispute): the body is not
+ * read at all.
+ */
 export const ignoresBody = (located: LocatedOperation, validators: SchemaValidators) => {
   if (located.operation.requestBody === undefined) return true;
   if (READS_UNDECLARED_FIELDS.has(located.operation.operationId)) return false;

@@ -12,7 +12,10 @@ const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
 };
 
-/** Adds the page headers to every answer of `scope`, with `extra` (`x-frame-options` where no page of the scope may be framed). */
+/**
+ * Adds the page headers to every answer of `scope`, with `extra` (`x-frame-options` where no page of the scope may be
+ * framed).
+ */
 export function registerPageHeaders(scope: FastifyInstance, extra: Readonly<Record<string, string>> = {}): void {
   scope.addHook('onSend', async (_request, reply) => {
     reply

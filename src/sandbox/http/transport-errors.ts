@@ -89,7 +89,8 @@ function answerResponse(
   corsOrigin: string,
 ): void {
   const body = JSON.stringify(errorBody(error, message));
-  // These answers come before any request is read, so the loopback policy, which reads the request's Origin, sends none.
+  // These answers come before any request is read, so the loopback policy, which reads the request's Origin, sends
+  // none.
   response.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),

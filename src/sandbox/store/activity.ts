@@ -50,11 +50,14 @@ export function activityQueries(db: Db) {
   );
   // On deliveries_outbox and delivery_attempts_delivery: an event's deliveries (one per endpoint
   // and redelivery) and their attempts. The event's own fields come from the event.
-  const latestAttempts =
-    db.prepare(`SELECT a.id, a.attempted_at, a.status, a.latency_ms, a.response, a.error, d.endpoint_id, d.attempts AS delivery_attempts,
+  const latestAttempts = db.prepare(
+    `SELECT a.id, a.attempted_at, a.status, a.latency_ms, a.response, a.error, d.endpoint_id, ` +
+      `d.attempts AS delivery_attempts,
       d.status AS delivery_status, e.url, d.drill_follow_up
-    FROM deliveries d JOIN delivery_attempts a ON a.delivery_id = d.id LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
-    WHERE d.outbox_id = ? ORDER BY a.id DESC LIMIT ${ATTEMPTS_PER_EVENT + 1}`);
+    FROM deliveries d JOIN delivery_attempts a ON a.delivery_id = d.id LEFT JOIN webhook_endpoints e ON e.id =
+      d.endpoint_id
+    WHERE d.outbox_id = ? ORDER BY a.id DESC LIMIT ${ATTEMPTS_PER_EVENT + 1}`,
+  );
   // Neither reads a table: the rows this connection has written, and SQLite's mark of other
   // connections' commits. A value of this process's own tells a restart apart.
   const writes = db.prepare('SELECT total_changes()').pluck();
@@ -102,7 +105,10 @@ export function activityQueries(db: Db) {
         }),
       );
     },
-    /** Changes with every write of the database (this process's or another's) and every restart; the channel's own value, so that it names no count. */
+    /**
+     * Changes with every write of the database (this process's or another's) and every restart; the channel's own
+     * value, so that it names no count.
+     */
     revision(channel: string): string {
       return createHash('sha256')
         .update(`${thisProcess}\n${channel}\n${String(otherCommits.get())}\n${String(writes.get())}`)

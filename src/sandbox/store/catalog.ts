@@ -15,7 +15,8 @@ export function catalogRepository(db: Db) {
   const insert = db.prepare(`INSERT INTO catalog_items (channel, sku, product_id, eligibility, updated_at, document)
     VALUES (@channel, @sku, @product_id, @eligibility, @updated_at, @document)`);
   const update = db.prepare(
-    'UPDATE catalog_items SET eligibility = @eligibility, updated_at = @updated_at, document = @document WHERE channel = @channel AND sku = @sku',
+    'UPDATE catalog_items SET eligibility = @eligibility, updated_at = @updated_at, document = @document WHERE ' +
+      'channel = @channel AND sku = @sku',
   );
   const get = db.prepare('SELECT document FROM catalog_items WHERE channel = ? AND sku = ?').pluck();
   const clear = db.prepare('DELETE FROM catalog_items WHERE channel = ?');
@@ -62,7 +63,10 @@ export function catalogRepository(db: Db) {
       const rows = bySkus.all(channel, JSON.stringify(skus)) as Array<{ sku: string; eligibility: string | null }>;
       return new Map(rows.map((r) => [r.sku, r.eligibility]));
     },
-    /** Items chargeable without a letter, and which of these skus the catalog has and are chargeable at all, for an eligibility answer. */
+    /**
+     * Items chargeable without a letter, and which of these skus the catalog has and are chargeable at all, for an
+     * eligibility answer.
+     */
     facts(channel: string, skus: string[]): CatalogFacts {
       const known = repository.eligibilityOf(channel, skus);
       const chargeable = [...known]
@@ -116,8 +120,11 @@ export function catalogRepository(db: Db) {
       if (page.offset >= count) return { items: [], count, knownBytes: 0 };
       // The page's seqs chosen on an index, then its rows joined in their order: no sort reads the documents.
       const rows = (column: string) =>
-        prepared(`SELECT ${column} FROM (SELECT seq AS s FROM catalog_items WHERE ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset) AS page
-        CROSS JOIN catalog_items ON catalog_items.seq = page.s ORDER BY page.s DESC`).pluck();
+        prepared(
+          `SELECT ${column} FROM (SELECT seq AS s FROM catalog_items WHERE ${where} ORDER BY seq DESC ` +
+            `LIMIT @limit OFFSET @offset) AS page
+        CROSS JOIN catalog_items ON catalog_items.seq = page.s ORDER BY page.s DESC`,
+        ).pluck();
       let knownBytes = 0;
       for (const bytes of rows(`octet_length(document) - ${UPDATED_AT_BYTES}`).iterate(params))
         knownBytes += bytes as number;
@@ -130,7 +137,10 @@ export function catalogRepository(db: Db) {
 /** The most `,"updated_at":"…"` takes in a stored document: the list shows the rest. */
 const UPDATED_AT_BYTES = 64;
 
-/** Each document parsed when it is asked for; none is read before the first is (an open read would hold the connection). */
+/**
+ * Each document parsed when it is asked for; none is read before the first is (an open read would hold the
+ * connection).
+ */
 function* parsedLazily(documents: () => Iterable<string>): Generator<StoredCatalogItem> {
   for (const document of documents()) yield JSON.parse(document) as StoredCatalogItem;
 }

@@ -54,7 +54,8 @@ export function migrate(db: Db, migrations: Migration[]): void {
   // lock, two starts both applied migration 1, and one failed: "duplicate column name: seq".)
   db.transaction(() => {
     db.exec(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)',
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, ' +
+        'applied_at TEXT NOT NULL)',
     );
     const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
     // A file a newer sandbox has migrated would be written by rules this one does not know (a
@@ -63,7 +64,8 @@ export function migrate(db: Db, migrations: Migration[]): void {
     const newest = Math.max(0, ...applied);
     if (newest > known)
       throw new Error(
-        `This database was written by a newer sandbox (schema ${newest}; this one knows ${known}): update the sandbox, or start with another --db.`,
+        `This database was written by a newer sandbox (schema ${newest}; this one knows ${known}): update the ` +
+          `sandbox, or start with another --db.`,
       );
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
       if (applied.has(migration.version)) continue;

@@ -63,7 +63,10 @@ export function storedExcerpt(column: string | null): ResponseExcerpt | null {
     : { text: column, truncated: true, body_bytes: null };
 }
 
-/** An attempt with its delivery, event and endpoint: a row of the log of deliveries, as the helpers and the dashboard read it. */
+/**
+ * An attempt with its delivery, event and endpoint: a row of the log of deliveries, as the helpers and the dashboard
+ * read it.
+ */
 export interface EventAttempt {
   id: number;
   attempted_at: string;
@@ -110,7 +113,8 @@ export function deliveriesRepository(db: Db) {
   const insertEndpoint =
     db.prepare(`INSERT INTO webhook_endpoints (id, channel, url, event_types, secret, mode, created_at, origin)
     VALUES (@id, @channel, @url, @event_types, @secret, @mode, @created_at, @origin)`);
-  // The endpoints the dispatcher POSTs to: a listener's deliveries are claimed by its command line (store/listeners.ts).
+  // The endpoints the dispatcher POSTs to: a listener's deliveries are claimed by its command line
+  // (store/listeners.ts).
   const endpointsOf = db.prepare(
     "SELECT * FROM webhook_endpoints WHERE channel = ? AND origin != 'listener' ORDER BY created_at, id",
   );
@@ -119,7 +123,8 @@ export function deliveriesRepository(db: Db) {
   const removeEndpoint = db.prepare('DELETE FROM webhook_endpoints WHERE channel = ? AND id = ?');
   const setSecret = db.prepare('UPDATE webhook_endpoints SET secret = ? WHERE channel = ? AND id = ?');
   const dropPending = db.prepare(
-    "DELETE FROM deliveries WHERE endpoint_id = ? AND status = 'pending' AND id NOT IN (SELECT delivery_id FROM delivery_attempts)",
+    "DELETE FROM deliveries WHERE endpoint_id = ? AND status = 'pending' AND id NOT IN (SELECT delivery_id FROM " +
+      'delivery_attempts)',
   );
   const failPending = db.prepare(
     "UPDATE deliveries SET status = 'failed' WHERE endpoint_id = ? AND status = 'pending'",
@@ -130,7 +135,8 @@ export function deliveriesRepository(db: Db) {
     FROM deliveries d JOIN outbox o ON o.id = d.outbox_id
     WHERE d.status = 'pending' AND d.endpoint_id = @endpoint AND d.due_at <= @now
       AND d.id NOT IN (SELECT value FROM json_each(@skip))
-      AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.status = 'pending' AND p.endpoint_id = d.endpoint_id AND p.resource = d.resource
+      AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.status = 'pending' AND p.endpoint_id = d.endpoint_id
+        AND p.resource = d.resource
         AND (p.outbox_id < d.outbox_id OR (p.outbox_id = d.outbox_id AND p.id < d.id)))
     ORDER BY d.outbox_id, d.id LIMIT @limit`);
   const stillPending = db.prepare("SELECT 1 FROM deliveries WHERE id = ? AND status = 'pending'").pluck();
@@ -152,10 +158,13 @@ export function deliveriesRepository(db: Db) {
     VALUES (@channel, @delivery_id, @attempted_at, @status, @latency_ms, @response, @error)`);
   const dueAt = db.prepare("SELECT due_at FROM deliveries WHERE id = ? AND status = 'pending'").pluck();
   // An attempt of the drill's event after an event names that event (event_id), and its own type and delivery id.
-  const attemptRows = `SELECT a.id, a.attempted_at, a.status, a.latency_ms, a.response, a.error, d.endpoint_id, d.attempts AS delivery_attempts,
+  const attemptRows =
+    `SELECT a.id, a.attempted_at, a.status, a.latency_ms, a.response, a.error, d.endpoint_id, ` +
+    `d.attempts AS delivery_attempts,
       d.status AS delivery_status, o.id AS event_id, coalesce(d.drill_follow_up, o.delivery_id) AS webhook_delivery_id,
       CASE WHEN d.drill_follow_up IS NULL THEN o.event_type ELSE '${UNKNOWN_EVENT_TYPE}' END AS event_type, e.url
-    FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN outbox o ON o.id = d.outbox_id LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id`;
+    FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN outbox o ON o.id = d.outbox_id LEFT
+      JOIN webhook_endpoints e ON e.id = d.endpoint_id`;
   const attempts = db.prepare(
     `${attemptRows} WHERE a.channel = @channel AND a.id > @after ORDER BY a.id LIMIT @limit + 1`,
   );

@@ -4,12 +4,14 @@ import type { Db } from './database.js';
 
 export function disputesRepository(db: Db) {
   const insert = db.prepare(
-    'INSERT INTO disputes (dispute_id, channel, session_id, seq) VALUES (?, ?, ?, (SELECT IFNULL(MAX(seq), 0) + 1 FROM disputes))',
+    'INSERT INTO disputes (dispute_id, channel, session_id, seq) VALUES (?, ?, ?, (SELECT IFNULL(MAX(seq), 0) + 1 ' +
+      'FROM disputes))',
   );
   const sessionOf = db.prepare('SELECT session_id FROM disputes WHERE channel = ? AND dispute_id = ?').pluck();
   // One row more than the page, to tell whether another page follows.
   const page = db.prepare(
-    'SELECT dispute_id, session_id, seq FROM disputes WHERE channel = @channel AND seq < @before ORDER BY seq DESC LIMIT @limit + 1',
+    'SELECT dispute_id, session_id, seq FROM disputes WHERE channel = @channel AND seq < @before ORDER BY seq ' +
+      'DESC LIMIT @limit + 1',
   );
   return {
     register(channel: string, disputeId: string, sessionId: string): void {

@@ -11,7 +11,8 @@ export interface ArmedFault {
 
 export function faultsRepository(db: Db, facts: FactCache) {
   const arm = db.prepare(`INSERT INTO faults (channel, operation_id, status, error, remaining) VALUES (?, ?, ?, ?, ?)
-    ON CONFLICT (channel, operation_id) DO UPDATE SET status = excluded.status, error = excluded.error, remaining = excluded.remaining`);
+    ON CONFLICT (channel, operation_id) DO UPDATE SET status = excluded.status, error = excluded.error,
+      remaining = excluded.remaining`);
   const get = db.prepare(
     'SELECT status, error, remaining FROM faults WHERE channel = ? AND operation_id = ? AND remaining > 0',
   );

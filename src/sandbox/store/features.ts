@@ -9,7 +9,8 @@ export function featuresRepository(db: Db, facts: FactCache) {
   const get = db.prepare('SELECT authorization_enabled, tokenization_enabled FROM channel_features WHERE channel = ?');
   const upsert =
     db.prepare(`INSERT INTO channel_features (channel, authorization_enabled, tokenization_enabled) VALUES (?, ?, ?)
-    ON CONFLICT (channel) DO UPDATE SET authorization_enabled = excluded.authorization_enabled, tokenization_enabled = excluded.tokenization_enabled`);
+    ON CONFLICT (channel) DO UPDATE SET authorization_enabled = excluded.authorization_enabled,
+      tokenization_enabled = excluded.tokenization_enabled`);
   const cached = facts.map<Features>();
   const read = (channel: string): Features => {
     const row = get.get(channel) as { authorization_enabled: number; tokenization_enabled: number } | undefined;

@@ -21,12 +21,15 @@ const readListener = ({ origin: _origin, ...row }: ListenerRow): WebhookListener
 });
 
 export function listenersRepository(db: Db) {
-  const insert =
-    db.prepare(`INSERT INTO webhook_endpoints (id, channel, url, event_types, secret, mode, created_at, origin, polled_at)
-    VALUES (@id, @channel, @url, @event_types, @secret, @mode, @created_at, 'listener', @polled_at)`);
+  const insert = db.prepare(
+    `INSERT INTO webhook_endpoints (id, channel, url, event_types, secret, mode, created_at, origin, ` +
+      `polled_at)
+    VALUES (@id, @channel, @url, @event_types, @secret, @mode, @created_at, 'listener', @polled_at)`,
+  );
   // Live: asked for its deliveries at `since` or later.
   const liveOf = db.prepare(
-    "SELECT * FROM webhook_endpoints WHERE channel = ? AND origin = 'listener' AND polled_at >= ? ORDER BY created_at, id",
+    "SELECT * FROM webhook_endpoints WHERE channel = ? AND origin = 'listener' AND polled_at >= ? ORDER BY " +
+      'created_at, id',
   );
   const liveById = db.prepare(
     "SELECT * FROM webhook_endpoints WHERE channel = ? AND id = ? AND origin = 'listener' AND polled_at >= ?",

@@ -1,6 +1,7 @@
 // Versioned schema of the sandbox's database. Append new versions; never edit an applied one.
 // A migration is frozen once released: it runs the SQL and the code written here, as they were when
 // it shipped, never today's repositories or renderings, which later versions change.
+// Its SQL stays as it shipped, some of its lines over the 120 characters the code keeps to elsewhere.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from './db.js';
 
@@ -195,7 +196,8 @@ export const MIGRATIONS: Migration[] = [
   {
     version: 4,
     description:
-      'the listed fields of a session as indexed columns, and a creation sequence, so that lists are filtered, ordered, counted and paged in SQL',
+      'the listed fields of a session as indexed columns, and a creation sequence, so that lists are filtered, ' +
+      'ordered, counted and paged in SQL',
     sql: `
       ALTER TABLE payment_sessions ADD COLUMN seq INTEGER;
       ALTER TABLE payment_sessions ADD COLUMN kind TEXT;
@@ -274,7 +276,8 @@ export const MIGRATIONS: Migration[] = [
   {
     version: 7,
     description:
-      'payment tokens with their card, letter and list columns; provision token requests; letters of medical necessity; the product catalog; faults with any 400 code',
+      'payment tokens with their card, letter and list columns; provision token requests; letters of medical ' +
+      'necessity; the product catalog; faults with any 400 code',
     sql: `
       ALTER TABLE payment_tokens ADD COLUMN seq INTEGER;
       ALTER TABLE payment_tokens ADD COLUMN customer_key TEXT;
@@ -405,7 +408,8 @@ export const MIGRATIONS: Migration[] = [
   {
     version: 8,
     description:
-      'disputes listed newest first by a sequence; webhook endpoints, a delivery per event and endpoint, and a log of attempts',
+      'disputes listed newest first by a sequence; webhook endpoints, a delivery per event and endpoint, and a ' +
+      'log of attempts',
     sql: `
       ALTER TABLE disputes ADD COLUMN seq INTEGER;
       UPDATE disputes SET seq = rowid;
@@ -460,7 +464,8 @@ export const MIGRATIONS: Migration[] = [
   {
     version: 9,
     description:
-      'the attempts of a delivery found by an index, so that deleting deliveries (a reset, an endpoint removed) reads no whole table',
+      'the attempts of a delivery found by an index, so that deleting deliveries (a reset, an endpoint removed) ' +
+      'reads no whole table',
     sql: 'CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id);',
   },
   {
@@ -499,7 +504,8 @@ export const MIGRATIONS: Migration[] = [
   {
     version: 12,
     description:
-      "a secret per database, which signs the hosted pages' form tokens, so that a page rendered before a restart still submits",
+      "a secret per database, which signs the hosted pages' form tokens, so that a page rendered before a restart " +
+      'still submits',
     sql: 'CREATE TABLE page_secret (id INTEGER PRIMARY KEY CHECK (id = 1), secret BLOB NOT NULL);',
     // Node's CSPRNG, not SQLite's randomblob(): the secret is what makes a token unforgeable.
     run: (db) => void db.prepare('INSERT INTO page_secret (id, secret) VALUES (1, ?)').run(randomBytes(32)),
@@ -507,7 +513,8 @@ export const MIGRATIONS: Migration[] = [
   {
     version: 13,
     description:
-      "the trigram index keeps each channel's sessions in a rowid range of their own, so that a search reads its own channel's matches only",
+      "the trigram index keeps each channel's sessions in a rowid range of their own, so that a search reads its " +
+      "own channel's matches only",
     // Each channel gets a number; a session's entry in the index has the rowid (number << 40) + seq,
     // so a search asks the index for one channel's range, newest first. The index holds no copy of
     // the text (contentless). Every session is indexed here, at once, rather than queued: a queue
@@ -549,7 +556,8 @@ export const MIGRATIONS: Migration[] = [
   {
     version: 14,
     description:
-      "the trigram index of tokens keeps each channel's active tokens in a rowid range of their own, so that a token search reads its own channel's matches only",
+      "the trigram index of tokens keeps each channel's active tokens in a rowid range of their own, so that a " +
+      "token search reads its own channel's matches only",
     // As migration 13 does for sessions: a token's entry has the rowid (number << 40) + seq, with
     // the channel numbers the sessions use, and the index holds no copy of the text. Only active
     // tokens, the ones the list shows, are indexed, so that a search's matches are all listable.
@@ -591,7 +599,8 @@ export const MIGRATIONS: Migration[] = [
   {
     version: 15,
     description:
-      'every customer has a business id, shown on its sessions and tokens, and the search of list payment sessions matches it',
+      'every customer has a business id, shown on its sessions and tokens, and the search of list payment ' +
+      'sessions matches it',
     // The trigram index gains a column, so it is built anew (contentless, channel ranges as in 13);
     // the (channel, seq, …) index gains it too, so that a short search still reads no row.
     sql: `
@@ -649,7 +658,8 @@ export const MIGRATIONS: Migration[] = [
   {
     version: 17,
     description:
-      "the indexes of a session's token and capture time hold only the sessions that have one, so that a create writes two index entries fewer",
+      "the indexes of a session's token and capture time hold only the sessions that have one, so that a create " +
+      'writes two index entries fewer',
     // A list filtered by token (payment_token = ?) or by capture time (captured_at >= ? or <= ?)
     // implies IS NOT NULL, so SQLite still picks these indexes for it.
     sql: `
@@ -662,7 +672,8 @@ export const MIGRATIONS: Migration[] = [
   {
     version: 18,
     description:
-      "each channel's evolution drill (PUT /sandbox/v1/evolution_drill): whether it plays a later version of the service, and how it writes service_fee",
+      "each channel's evolution drill (PUT /sandbox/v1/evolution_drill): whether it plays a later version of the " +
+      'service, and how it writes service_fee',
     sql: `
       CREATE TABLE channel_drills (
         channel TEXT PRIMARY KEY,
@@ -674,7 +685,8 @@ export const MIGRATIONS: Migration[] = [
   {
     version: 19,
     description:
-      'webhook listeners (hsa-fsa-sandbox listen): endpoints whose deliveries a command line claims, which expire when it stops asking',
+      'webhook listeners (hsa-fsa-sandbox listen): endpoints whose deliveries a command line claims, which expire ' +
+      'when it stops asking',
     // A listener is a webhook endpoint of origin 'listener'; polled_at is the real time (Unix ms)
     // it last asked for its deliveries, NULL for the endpoints the dispatcher POSTs to.
     sql: `
@@ -685,7 +697,8 @@ export const MIGRATIONS: Migration[] = [
   {
     version: 20,
     description:
-      "the outbox knows the payment session each event is about, so that a session's timeline reads its own events only",
+      "the outbox knows the payment session each event is about, so that a session's timeline reads its own " +
+      'events only',
     // Computed from the payload, never written: a session's completion names it as payment_id, a
     // dispute's event as payment.order_id, the token a tokenize=true session issued as
     // payment_session_id. VIRTUAL, so the rows stay as they are; the index holds only the events of

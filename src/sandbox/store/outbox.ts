@@ -53,7 +53,8 @@ export function outboxRepository(db: Db, onQueued: () => void = () => {}) {
   // One row more than the page, to tell whether another page follows.
   const all = db.prepare('SELECT * FROM outbox WHERE channel = @channel AND id > @after ORDER BY id LIMIT @limit + 1');
   const byType = db.prepare(
-    'SELECT * FROM outbox WHERE channel = @channel AND event_type = @event_type AND id > @after ORDER BY id LIMIT @limit + 1',
+    'SELECT * FROM outbox WHERE channel = @channel AND event_type = @event_type AND id > @after ORDER BY id LIMIT ' +
+      '@limit + 1',
   );
   const toEvent = (row: OutboxRow): OutboxEvent => ({
     id: String(row.id),

@@ -33,7 +33,10 @@ const MOST_LINKS = 40;
 /** A --db that cannot be the database's file: said in one line, with what --db takes. */
 export class DatabasePathError extends Error {}
 
-/** What is at `at` (its link's target, or the link itself); undefined when nothing is, or a "folder" on the way is a file. */
+/**
+ * What is at `at` (its link's target, or the link itself); undefined when nothing is, or a "folder" on the way is a
+ * file.
+ */
 function found(at: string, link: 'follow' | 'not'): Stats | undefined {
   try {
     return link === 'follow' ? statSync(at) : lstatSync(at);
@@ -129,8 +132,10 @@ export function exposureWarning(file: string): string | undefined {
   if (exposed.length === 0) return undefined;
   const named = exposed.map((f) => `${f.path} (${f.mode.toString(8).padStart(4, '0')})`).join(', ');
   return (
-    `warning: other users of this machine can read or write the sandbox's database, from which they could derive every ` +
-    `listener secret and forge dashboard tokens: ${named}. Make it private: chmod 600 ${exposed.map((f) => quoted(f.path)).join(' ')}`
+    `warning: other users of this machine can read or write the sandbox's database, from which they could derive ` +
+    `every ` +
+    `listener secret and forge dashboard tokens: ${named}. Make it private: chmod 600 ` +
+    `${exposed.map((f) => quoted(f.path)).join(' ')}`
   );
 }
 

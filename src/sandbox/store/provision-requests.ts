@@ -4,11 +4,14 @@ import type { ProvisionRequest } from '../domain/provisioning.js';
 import type { Db } from './database.js';
 
 export function provisionRequestsRepository(db: Db) {
-  const insert =
-    db.prepare(`INSERT INTO provision_requests (id, channel, idempotency_key, customer_key, payment_token, status, document)
-    VALUES (@id, @channel, @idempotency_key, @customer_key, @payment_token, @status, @document)`);
+  const insert = db.prepare(
+    `INSERT INTO provision_requests (id, channel, idempotency_key, customer_key, payment_token, ` +
+      `status, document)
+    VALUES (@id, @channel, @idempotency_key, @customer_key, @payment_token, @status, @document)`,
+  );
   const update = db.prepare(
-    'UPDATE provision_requests SET payment_token = @payment_token, status = @status, document = @document WHERE id = @id',
+    'UPDATE provision_requests SET payment_token = @payment_token, status = @status, document = @document WHERE ' +
+      'id = @id',
   );
   const get = db.prepare('SELECT document FROM provision_requests WHERE channel = ? AND id = ?').pluck();
   const getAnywhere = db.prepare('SELECT document FROM provision_requests WHERE id = ?').pluck();
@@ -20,7 +23,8 @@ export function provisionRequestsRepository(db: Db) {
     .pluck();
   const openForToken = db
     .prepare(
-      "SELECT document FROM provision_requests WHERE channel = ? AND payment_token = ? AND status IN ('awaiting_customer', 'awaiting_letter')",
+      'SELECT document FROM provision_requests WHERE channel = ? AND payment_token = ? AND status IN ' +
+        "('awaiting_customer', 'awaiting_letter')",
     )
     .pluck();
   const columns = (request: ProvisionRequest) => ({

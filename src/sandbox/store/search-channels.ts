@@ -6,7 +6,10 @@ import type { Db } from './database.js';
 
 export const SEQ_BITS = 40n;
 
-/** The rowids of a channel's entries. BigInts: better-sqlite3 binds a number as a REAL, and FTS5 ignores a REAL rowid bound. */
+/**
+ * The rowids of a channel's entries. BigInts: better-sqlite3 binds a number as a REAL, and FTS5 ignores a REAL rowid
+ * bound.
+ */
 function channelRowids(number: number): { first: bigint; last: bigint } {
   const first = BigInt(number) << SEQ_BITS;
   return { first, last: first + (1n << SEQ_BITS) - 1n };

@@ -14,13 +14,15 @@ export function searchIndexRepository(db: Db) {
   // that no request waits long behind it. CROSS JOIN keeps the queue outermost: each queued
   // session is looked up, rather than every session tested against the queue.
   const index = db.prepare(`INSERT INTO session_search (rowid, id, email, name, user)
-    SELECT (c.number << ${SEQ_BITS}) + s.seq, s.id, IFNULL(s.email_search, ''), IFNULL(s.name_search, ''), IFNULL(s.user_business_id, '')
+    SELECT (c.number << ${SEQ_BITS}) + s.seq, s.id, IFNULL(s.email_search, ''), IFNULL(s.name_search, ''),
+      IFNULL(s.user_business_id, '')
     FROM (SELECT seq FROM session_search_pending ORDER BY seq LIMIT @limit) p
     CROSS JOIN payment_sessions s INDEXED BY payment_sessions_seq
     CROSS JOIN search_channels c
     WHERE s.seq = p.seq AND c.channel = s.channel`);
   const clear = db.prepare(
-    'DELETE FROM session_search_pending WHERE seq IN (SELECT seq FROM session_search_pending ORDER BY seq LIMIT @limit)',
+    'DELETE FROM session_search_pending WHERE seq IN (SELECT seq FROM session_search_pending ORDER BY seq LIMIT ' +
+      '@limit)',
   );
   const step = db.transaction((limit: number) => {
     index.run({ limit });

@@ -21,7 +21,9 @@ import { readSession } from './session-columns.js';
 import { renderListView } from './session-projection.js';
 import { sessionSearch } from './session-search.js';
 
-/** What a page reads of each row: its document, or its stored list item (a document marked NUL when the item is stale). */
+/**
+ * What a page reads of each row: its document, or its stored list item (a document marked NUL when the item is stale).
+ */
 type Selected = 'document' | 'view';
 const COLUMN: Record<Selected, string> = {
   document: 'document',
@@ -42,7 +44,9 @@ function trigramNeedle(filter: SessionListFilter): string | undefined {
   return needle !== undefined && trigramSearchable(needle) ? needle : undefined;
 }
 
-/** The WHERE conditions of a list and their named parameters; a trigram search is not among them (session-search.ts). */
+/**
+ * The WHERE conditions of a list and their named parameters; a trigram search is not among them (session-search.ts).
+ */
 function conditionsOf(channel: string, filter: SessionListFilter): ListSql {
   const sql: ListSql = { groups: ['channel = @channel'], rows: [], params: { channel } };
   const add = (list: 'groups' | 'rows', condition: string, name: string, value: unknown) => {
@@ -66,7 +70,8 @@ function conditionsOf(channel: string, filter: SessionListFilter): ListSql {
     // Too short for trigrams: read the (channel, seq, …, email, name, id, user) index, never the rows.
     add(
       'rows',
-      '(instr(id, @search) > 0 OR instr(email_search, @search) > 0 OR instr(name_search, @search) > 0 OR instr(user_business_id, @search) > 0)',
+      '(instr(id, @search) > 0 OR instr(email_search, @search) > 0 OR instr(name_search, @search) > 0 OR ' +
+        'instr(user_business_id, @search) > 0)',
       'search',
       filter.search.toLowerCase(),
     );
@@ -94,9 +99,9 @@ function listStatements(sql: ListSql) {
   const narrowed = 'payment_token' in sql.params || Object.keys(sql.params).some((name) => /_at_(from|to)$/.test(name));
   const source = narrowed ? 'payment_sessions' : 'payment_sessions INDEXED BY payment_sessions_channel_seq';
   return {
-    page: (
-      selected: Selected,
-    ) => `SELECT ${COLUMN[selected]} FROM (SELECT rowid AS r, seq AS s FROM ${source} WHERE ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset) AS page
+    page: (selected: Selected) =>
+      `SELECT ${COLUMN[selected]} FROM (SELECT rowid AS r, seq AS s FROM ${source} WHERE ${where} ORDER BY seq ` +
+      `DESC LIMIT @limit OFFSET @offset) AS page
       CROSS JOIN payment_sessions ON payment_sessions.rowid = page.r ORDER BY page.s DESC`,
     count: `SELECT COUNT(*) FROM ${source} WHERE ${where}`,
   };
@@ -116,8 +121,11 @@ function mergedPageSql(groups: number, selected: Selected): string {
       `SELECT r, seq FROM (SELECT rowid AS r, seq FROM payment_sessions INDEXED BY payment_sessions_channel_status_kind
       WHERE channel = @channel AND status = @status${i} AND kind = @kind${i} ORDER BY seq DESC LIMIT @window)`,
   );
-  return `SELECT ${COLUMN[selected]} FROM (SELECT r, seq AS s FROM (${arms.join(' UNION ALL ')}) ORDER BY seq DESC LIMIT @limit OFFSET @offset) AS page
-    CROSS JOIN payment_sessions ON payment_sessions.rowid = page.r ORDER BY page.s DESC`;
+  return (
+    `SELECT ${COLUMN[selected]} FROM (SELECT r, seq AS s FROM (${arms.join(' UNION ALL ')}) ORDER BY seq ` +
+    `DESC LIMIT @limit OFFSET @offset) AS page
+    CROSS JOIN payment_sessions ON payment_sessions.rowid = page.r ORDER BY page.s DESC`
+  );
 }
 
 export function sessionListQueries(db: Db) {
@@ -146,9 +154,8 @@ export function sessionListQueries(db: Db) {
     let { seqs } = search.matches(channel, needle, filter.search!);
     if (sql.groups.length + sql.rows.length > 1) {
       seqs = prepared(`SELECT seq FROM payment_sessions INDEXED BY payment_sessions_channel_seq
-        WHERE ${[...sql.groups, ...sql.rows].join(' AND ')} AND seq IN (SELECT value FROM json_each(@seqs)) ORDER BY seq DESC`).all(
-        { ...sql.params, seqs: JSON.stringify(seqs) },
-      ) as number[];
+        WHERE ${[...sql.groups, ...sql.rows].join(' AND ')} AND seq IN (SELECT value FROM json_each(@seqs))
+          ORDER BY seq DESC`).all({ ...sql.params, seqs: JSON.stringify(seqs) }) as number[];
     }
     const onPage = seqs.slice(page.offset, page.offset + page.limit);
     const rows = (selected: Selected) =>
@@ -237,7 +244,10 @@ interface Page {
 const viewOf = (row: unknown) =>
   (row as string).startsWith('\u0000') ? renderListView(readSession((row as string).slice(1))) : (row as string);
 
-/** Each of the rows rendered as it is asked for; the rows are not read until the first is (an open read would hold the connection). */
+/**
+ * Each of the rows rendered as it is asked for; the rows are not read until the first is (an open read would hold the
+ * connection).
+ */
 function* lazily(rows: () => Iterable<unknown>, render: (row: unknown) => string): Generator<string> {
   for (const row of rows()) yield render(row);
 }

@@ -35,10 +35,13 @@ export function sessionSearch(db: Db) {
   // no document is read. CROSS JOIN keeps the queue outside: the other way round would walk the
   // channel's whole index.
   const queued = db
-    .prepare(`SELECT p.seq, instr(s.id, @needle) > 0 OR instr(s.email_search, @needle) > 0 OR instr(s.name_search, @needle) > 0
+    .prepare(
+      `SELECT p.seq, instr(s.id, @needle) > 0 OR instr(s.email_search, @needle) > 0 OR ` +
+        `instr(s.name_search, @needle) > 0
       OR instr(s.user_business_id, @needle) > 0
     FROM (SELECT seq FROM session_search_pending WHERE channel = @channel ORDER BY seq DESC LIMIT @limit) p
-    CROSS JOIN payment_sessions s INDEXED BY payment_sessions_channel_seq WHERE s.channel = @channel AND s.seq = p.seq`)
+    CROSS JOIN payment_sessions s INDEXED BY payment_sessions_channel_seq WHERE s.channel = @channel AND s.seq = p.seq`,
+    )
     .raw();
 
   return {

@@ -13,19 +13,26 @@ import { sessionListQueries } from './session-list.js';
 
 export function sessionsRepository(db: Db, facts: FactCache) {
   const insert = db.prepare(`INSERT INTO payment_sessions
-      (seq, id, channel, created_at, idempotency_key, kind, status, captured_at, email_search, name_search, user_business_id, payment_token, document, list_view, list_view_version, detail_view, detail_view_version)
+      (seq, id, channel, created_at, idempotency_key, kind, status, captured_at, email_search, name_search,
+        user_business_id, payment_token, document, list_view, list_view_version, detail_view, detail_view_version)
     VALUES ((SELECT IFNULL(MAX(seq), 0) + 1 FROM payment_sessions),
-      @id, @channel, @created_at, @idempotency_key, @kind, @status, @captured_at, @email_search, @name_search, @user_business_id, @payment_token, @document,
+      @id, @channel, @created_at, @idempotency_key, @kind, @status, @captured_at, @email_search, @name_search,
+        @user_business_id, @payment_token, @document,
       @list_view, @list_view_version, @detail_view, @detail_view_version)`);
   const update = db.prepare(`UPDATE payment_sessions SET kind = @kind, status = @status, captured_at = @captured_at,
-      email_search = @email_search, name_search = @name_search, user_business_id = @user_business_id, payment_token = @payment_token, document = @document,
-      list_view = @list_view, list_view_version = @list_view_version, detail_view = @detail_view, detail_view_version = @detail_view_version
+      email_search = @email_search, name_search = @name_search, user_business_id = @user_business_id,
+        payment_token = @payment_token, document = @document,
+      list_view = @list_view, list_view_version = @list_view_version, detail_view = @detail_view,
+        detail_view_version = @detail_view_version
     WHERE id = @id AND channel = @channel`);
   const byId = db.prepare('SELECT document FROM payment_sessions WHERE channel = ? AND id = ?').pluck();
   // The stored rendering, or (marked by a leading NUL) the document when the rendering is stale.
   const detailById = db
-    .prepare(`SELECT CASE WHEN detail_view_version = ${DETAIL_VIEW_VERSION} THEN detail_view ELSE char(0) || document END
-    FROM payment_sessions WHERE channel = ? AND id = ?`)
+    .prepare(
+      `SELECT CASE WHEN detail_view_version = ${DETAIL_VIEW_VERSION} THEN detail_view ELSE char(0) || ` +
+        `document END
+    FROM payment_sessions WHERE channel = ? AND id = ?`,
+    )
     .pluck();
   const byKey = db.prepare('SELECT document FROM payment_sessions WHERE channel = ? AND idempotency_key = ?').pluck();
   const anywhere = db.prepare('SELECT document FROM payment_sessions WHERE id = ?').pluck();
@@ -55,7 +62,10 @@ export function sessionsRepository(db: Db, facts: FactCache) {
     getForCustomer(id: string): Session | undefined {
       return parse(anywhere.get(id));
     },
-    /** A session of this channel as retrieve answers it, as a JSON text: its stored rendering, or rendered now when stale. */
+    /**
+     * A session of this channel as retrieve answers it, as a JSON text: its stored rendering, or rendered now when
+     * stale.
+     */
     detailView(channel: string, id: string): string | undefined {
       const key = `detail ${id}`;
       const kept = answers.get(channel, key);
@@ -76,7 +86,9 @@ export function sessionsRepository(db: Db, facts: FactCache) {
     },
     /** One page of the channel's sessions matching the filter, newest first, and how many match in all. */
     list: listed.list,
-    /** The same page as default list items, as JSON texts: stored renderings, or rendered from the document when stale. */
+    /**
+     * The same page as default list items, as JSON texts: stored renderings, or rendered from the document when stale.
+     */
     listViews: listed.listViews,
     /** The same page as list items with the query's flags, as JSON texts each read and rendered when asked for. */
     listItems: listed.listItems,

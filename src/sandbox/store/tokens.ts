@@ -35,13 +35,15 @@ export function tokensRepository(db: Db) {
   const getAnywhere = db.prepare(`${select} WHERE token = ?`);
   const activeOf = db
     .prepare(
-      "SELECT token FROM payment_tokens WHERE channel = ? AND customer_key = ? AND status = 'active' ORDER BY seq LIMIT 1",
+      "SELECT token FROM payment_tokens WHERE channel = ? AND customer_key = ? AND status = 'active' ORDER BY seq " +
+        'LIMIT 1',
     )
     .pluck();
   const setStatus = db.prepare('UPDATE payment_tokens SET status = ? WHERE channel = ? AND token = ?');
   const setAction = db.prepare('UPDATE payment_tokens SET next_action = ? WHERE channel = ? AND token = ?');
   const setCard = db.prepare(
-    'UPDATE payment_tokens SET card_brand = @brand, card_last4 = @last4, card_expires = @expires WHERE channel = @channel AND token = @token',
+    'UPDATE payment_tokens SET card_brand = @brand, card_last4 = @last4, card_expires = @expires WHERE channel = ' +
+      '@channel AND token = @token',
   );
   const setLetter = db.prepare('UPDATE payment_tokens SET lmn_expires_at = ? WHERE channel = ? AND customer_key = ?');
   return {

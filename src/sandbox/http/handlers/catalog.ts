@@ -70,7 +70,8 @@ export function catalogHandlers(): Handlers<ContractOperations> {
     },
 
     retrieveCheckoutMethod() {
-      // Neither its request nor its response is documented: the sandbox answers an object with no field (openapi/sandbox.yaml).
+      // Neither its request nor its response is documented: the sandbox answers an object with no field
+      // (openapi/sandbox.yaml).
       return {};
     },
   };

@@ -20,7 +20,10 @@ const refuseList = refusalsOf('listPaymentSessions');
 /** What a list of sessions too large to answer can ask instead. */
 export const smallerSessionPage = (flags: ListFlags) => {
   const optional = (['include_metadata', 'include_order_items'] as const).filter((flag) => flags[flag] === true);
-  return `ask for fewer sessions per page (a smaller page_size)${optional.length > 0 ? `, or leave out ${optional.join(' and ')}` : ''}`;
+  return (
+    `ask for fewer sessions per page (a smaller ` +
+    `page_size)${optional.length > 0 ? `, or leave out ${optional.join(' and ')}` : ''}`
+  );
 };
 
 /** `replay`: create payment session's idempotent replay, which the create handler asks first. */

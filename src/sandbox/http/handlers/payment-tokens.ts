@@ -32,7 +32,8 @@ export function paymentTokenHandlers(): Handlers<ContractOperations> {
           if (diverging.length > 0) {
             throw refuseCreate(
               'IdempotencyViolation',
-              `idempotency_key ${quoted(body.idempotency_key)} was already used with different values of: ${diverging.join(', ')}.`,
+              `idempotency_key ${quoted(body.idempotency_key)} was already used with different values of: ` +
+                `${diverging.join(', ')}.`,
             );
           }
           // The sandbox's choice for an identical retry: the same provision token request (openapi/sandbox.yaml).
@@ -51,13 +52,15 @@ export function paymentTokenHandlers(): Handlers<ContractOperations> {
       if (body.customer_email !== undefined && store.tokens.activeOf(context.channel, customerKey) !== undefined) {
         throw refuseCreate(
           'IdempotencyViolation',
-          `customer_email ${quoted(body.customer_email)} already has a payment token provisioned; use update payment token instead.`,
+          `customer_email ${quoted(body.customer_email)} already has a payment token provisioned; use update ` +
+            `payment token instead.`,
         );
       }
       if (body.customer_email !== undefined && store.provisionRequests.hasLetterAwaited(context.channel, customerKey)) {
         throw refuseCreate(
           'WaitingForVerification',
-          `The letter of medical necessity of ${quoted(body.customer_email)} is being verified; wait for the payment_token_updated webhook, then use update payment token.`,
+          `The letter of medical necessity of ${quoted(body.customer_email)} is being verified; wait for the ` +
+            `payment_token_updated webhook, then use update payment token.`,
         );
       }
       const request: ProvisionRequest = {

@@ -21,7 +21,8 @@ export function activityHelperHandlers(): Handlers<HelperOperations> {
       if (after !== undefined && afterTime === undefined) {
         throw helperRefusal(
           'InvalidRequest',
-          `after ${after} is not an event of this payment session's timeline; pass the next_after of the previous page.`,
+          `after ${after} is not an event of this payment session's timeline; pass the next_after of the previous ` +
+            `page.`,
         );
       }
       const { rows, hasMore } = store.activity.sessionEvents(context.channel, session.id, {

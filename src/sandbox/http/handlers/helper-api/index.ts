@@ -46,7 +46,9 @@ export interface ContractFacts {
   codes400: (operationId: string) => readonly string[];
 }
 
-/** What the helpers know of the running sandbox: where it listens (undefined until it does), and its webhook listeners. */
+/**
+ * What the helpers know of the running sandbox: where it listens (undefined until it does), and its webhook listeners.
+ */
 export interface SandboxFacts {
   sandboxAddress: () => SandboxAddress | undefined;
   listeners: WebhookListeners;
@@ -130,7 +132,8 @@ export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxF
       if (status !== 400 && context.body.error !== undefined)
         throw helperRefusal(
           'InvalidRequest',
-          `error is for status=400 faults; a ${status} always answers ${status === 500 ? 'ServerError' : 'NotImplemented'}.`,
+          `error is for status=400 faults; a ${status} always answers ` +
+            `${status === 500 ? 'ServerError' : 'NotImplemented'}.`,
         );
       const codes = contract.codes400(operationId);
       // Under the evolution drill, a later version may answer a code this contract does not list.
@@ -138,7 +141,10 @@ export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxF
       if (unlisted && !(store.drill.get(context.channel).enabled && status === 400 && UNLISTED_CODE.test(error))) {
         throw helperRefusal(
           'InvalidRequest',
-          `error ${error} is not a 400 code of ${operationId}${codes.length > 0 ? `; its codes are ${codes.join(', ')}` : ', which declares none'}. A code the contract does not list (letters and digits, starting with a capital) is answered only under the evolution drill (PUT /sandbox/v1/evolution_drill).`,
+          `error ${error} is not a 400 code of ` +
+            `${operationId}${codes.length > 0 ? `; its codes are ${codes.join(', ')}` : ', which declares none'}. ` +
+            `A code the contract does not list (letters and digits, starting with a capital) is answered only ` +
+            `under the evolution drill (PUT /sandbox/v1/evolution_drill).`,
         );
       }
       // What the calls will answer: a 400 the operation cannot give becomes the shared 500.

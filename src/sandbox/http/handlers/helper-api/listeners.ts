@@ -32,7 +32,10 @@ const view = ({
   expires_at: new Date(polledAt + IDLE_EXPIRY_MS).toISOString(),
 });
 
-/** The URL as WHATWG serializes it, so that its spellings share one secret; as given when it is no URL (newEndpoint refuses it). */
+/**
+ * The URL as WHATWG serializes it, so that its spellings share one secret; as given when it is no URL (newEndpoint
+ * refuses it).
+ */
 function serialized(url: string): string {
   try {
     return new URL(url).href;
@@ -45,7 +48,8 @@ function liveListener(store: SandboxStore, listeners: WebhookListeners, channel:
   const found = store.listeners.liveOne(channel, id, listeners.cutoff());
   if (!found)
     throw notFound(
-      `No webhook listener ${quoted(id)}: it was removed, or it expired after ${IDLE_EXPIRY_MS / 1000} s without asking for its deliveries.`,
+      `No webhook listener ${quoted(id)}: it was removed, or it expired after ${IDLE_EXPIRY_MS / 1000} s without ` +
+        `asking for its deliveries.`,
     );
   return found;
 }

@@ -12,13 +12,16 @@ import { pathToFileURL } from 'node:url';
 import type { PartialStrykerOptions } from '@stryker-mutator/api/core';
 import { repoRoot } from '../testkit/contract.js';
 import { carryOver, type IncrementalReport } from './carry-over.js';
-import { type RecordedRun, whyRunAgain } from './unchanged.js';
+import { quietTestFiles, type RecordedRun, whyRunAgain } from './unchanged.js';
 import mutationSuites from '../vitest.mutation.config.js';
 import { equivalentKey, mutationSummary, type EquivalentMutant, type MutationReport } from './score.js';
 
 const strykerConfig = (await import(pathToFileURL(path.join(repoRoot, 'stryker.config.mjs')).href))
   .default as PartialStrykerOptions;
 const incrementalFile = path.join(repoRoot, 'reports', 'mutation', 'stryker-incremental.json');
+// Beside Stryker's result, the test files it leaves out (their tests reach no mutant), as they were.
+const quietFile = path.join(repoRoot, 'reports', 'mutation', 'quiet-test-files.json');
+const mutationTests = () => filesOf(mutationSuites.test?.include ?? []);
 const read = (file: string) => {
   const absolute = path.join(repoRoot, file);
   return existsSync(absolute) ? readFileSync(absolute, 'utf8') : undefined;
@@ -27,6 +30,7 @@ const force = process.argv.includes('--force');
 let reportFile = path.join(repoRoot, 'reports', 'mutation', 'mutation.json');
 if (!force && existsSync(incrementalFile)) {
   const incremental = JSON.parse(readFileSync(incrementalFile, 'utf8')) as IncrementalReport & RecordedRun;
+  if (existsSync(quietFile)) incremental.quietTestFiles = JSON.parse(readFileSync(quietFile, 'utf8'));
   const count = carryOver(incremental, read);
   if (count.files > 0) {
     writeFileSync(incrementalFile, JSON.stringify(incremental));
@@ -38,7 +42,7 @@ if (!force && existsSync(incrementalFile)) {
   }
   const why = whyRunAgain(incremental, {
     mutated: filesOf(strykerConfig.mutate as string[]),
-    tests: filesOf(mutationSuites.test?.include ?? []),
+    tests: mutationTests(),
     config: strykerConfig,
     read,
   });
@@ -56,6 +60,8 @@ if (reportFile !== incrementalFile) {
     stdio: 'inherit',
   });
   if (stryker.status !== 0) process.exit(stryker.status ?? 1);
+  const written = JSON.parse(readFileSync(incrementalFile, 'utf8')) as RecordedRun;
+  writeFileSync(quietFile, `${JSON.stringify(quietTestFiles(written, mutationTests(), read), null, 2)}\n`);
 }
 
 /** The files that glob patterns name from the repository's root, `!pattern` taking some away. */

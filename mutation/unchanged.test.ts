@@ -1,7 +1,7 @@
 // npm run mutation skips Stryker only when the incremental result answers the run whole: the same
 // scope, every mutated file and test file as recorded, none added or gone.
 import { describe, expect, it } from 'vitest';
-import { type CurrentRun, type RecordedRun, whyRunAgain } from './unchanged.js';
+import { type CurrentRun, quietTestFiles, type RecordedRun, whyRunAgain } from './unchanged.js';
 
 const recorded: RecordedRun = {
   files: { 'src/a.ts': { source: 'a' } },
@@ -51,5 +51,20 @@ describe('whether the recorded mutation result answers the run whole', () => {
     expect(whyRunAgain({ ...recorded, testFiles: { 'tests/a.test.ts': {} } }, now())).toBe(
       'the test file tests/a.test.ts changed',
     );
+  });
+});
+
+describe('the test files Stryker leaves out of its result', () => {
+  it('are kept with their sources, and count as recorded while they stay the same', () => {
+    const run = now({ tests: ['tests/a.test.ts', 'tests/quiet.test.ts'] }, { 'tests/quiet.test.ts': 'quiet' });
+    const quiet = quietTestFiles(recorded, run.tests, run.read);
+    expect(quiet).toEqual({ 'tests/quiet.test.ts': 'quiet' });
+    expect(whyRunAgain({ ...recorded, quietTestFiles: quiet }, run)).toBeUndefined();
+  });
+
+  it('make the run go again when one of them changed', () => {
+    const quiet = { 'tests/quiet.test.ts': 'quiet' };
+    const run = now({ tests: ['tests/a.test.ts', 'tests/quiet.test.ts'] }, { 'tests/quiet.test.ts': 'louder' });
+    expect(whyRunAgain({ ...recorded, quietTestFiles: quiet }, run)).toBe('the test file tests/quiet.test.ts changed');
   });
 });

@@ -7,6 +7,11 @@ export interface RecordedRun {
   files: Record<string, { source: string }>;
   testFiles?: Record<string, { source?: string }>;
   config?: { mutate?: unknown; ignoreStatic?: unknown };
+  /**
+   * The test files of the suites whose tests reach no mutant, which Stryker leaves out of
+   * `testFiles`, with their sources as they were (`quietTestFiles`; kept beside Stryker's file).
+   */
+  quietTestFiles?: Record<string, string>;
 }
 export interface CurrentRun {
   /** The files the scope (stryker.config.mjs's `mutate`) names now. */
@@ -32,8 +37,28 @@ export function whyRunAgain(recorded: RecordedRun, current: CurrentRun): string 
     }
     return undefined;
   };
+  const quiet = Object.fromEntries(
+    Object.entries(recorded.quietTestFiles ?? {}).map(([file, source]) => [file, { source }]),
+  );
   return (
     differs(recorded.files, current.mutated, 'the mutated file') ??
-    differs(recorded.testFiles ?? {}, current.tests, 'the test file')
+    differs({ ...quiet, ...(recorded.testFiles ?? {}) }, current.tests, 'the test file')
   );
+}
+
+/**
+ * The sources of the suites' test files that Stryker left out of its result (their tests reach no
+ * mutant): a change to one of them, or a new one, still makes the next run go again.
+ */
+export function quietTestFiles(
+  recorded: RecordedRun,
+  tests: string[],
+  read: (file: string) => string | undefined,
+): Record<string, string> {
+  const quiet: Record<string, string> = {};
+  for (const file of tests) {
+    const source = read(file);
+    if (!(file in (recorded.testFiles ?? {})) && source !== undefined) quiet[file] = source;
+  }
+  return quiet;
 }

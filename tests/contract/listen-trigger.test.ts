@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIRST_CLAIM_MS } from '../../src/sandbox/delivery/listeners.js';
 import { repoRoot } from '../../testkit/contract.js';
 import { freePort } from '../../testkit/processes.js';
 import {
@@ -360,6 +361,9 @@ describe('listen and trigger', () => {
     const fired = [await fire(), await fire()];
     const disputes = fired.map((result) => firedFor(result.stdout)!);
     expect(receiver.arrived).toEqual([]);
+    // Killed before its first claim reached the sandbox, a listener counts as in use until
+    // FIRST_CLAIM_MS has passed since it registered: the restart comes after that, as a person's does.
+    await new Promise((resolve) => setTimeout(resolve, FIRST_CLAIM_MS));
     const second = await listenTo(receiver.url, ['--events', 'dispute.created'], useSecret);
     expect(second.id).toBe(first.id);
     expect(second.secret).toBe(first.secret);

@@ -1,5 +1,6 @@
 // The sandbox's SQLite store, the embedded backend of the store's interface (store.ts): one
-// repository per table, and a transaction per request.
+// repository per table, and a transaction per request. It is synchronous (sqlite-store.ts), as
+// better-sqlite3 is; sqlite-backend.ts gives the application its asynchronous interface.
 import { activityQueries } from './activity.js';
 import { catalogRepository } from './catalog.js';
 import { channelReset } from './channel-reset.js';
@@ -22,7 +23,8 @@ import { provisionRequestsRepository } from './provision-requests.js';
 import { sessionsRepository } from './sessions.js';
 import { tokenListQueries } from './token-list.js';
 import { tokensRepository } from './tokens.js';
-import type { DeliveryShaper, SandboxStore } from './store.js';
+import type { SyncSandboxStore } from './sqlite-store.js';
+import type { DeliveryShaper } from './store.js';
 import { deliveryWakeUp, type DeliveryWakeUp } from './wake-up.js';
 
 /**
@@ -37,9 +39,14 @@ export interface StoreOptions {
   wakeUp?: DeliveryWakeUp;
 }
 
-/** The SQLite store: the store every backend is, and the open database under it. */
-export interface SqliteStore extends SandboxStore {
+/** The SQLite store: synchronous, the open database under it, and its cached facts' reset. */
+export interface SqliteStore extends SyncSandboxStore {
   db: Db;
+  /**
+   * Empties the cached facts: the asynchronous backend runs its transactions itself (BEGIN,
+   * COMMIT, ROLLBACK) and must drop them on a rollback, as `transaction` does.
+   */
+  clearFacts(): void;
 }
 
 export const NO_DRILL: DrillSettings = { enabled: false, service_fee: 'number' };
@@ -86,6 +93,7 @@ export function createStore(db: Db, options: StoreOptions = {}): SqliteStore {
      * starts).
      */
     revalidate: facts.revalidate,
+    clearFacts: facts.clear,
     isOpen: () => db.open,
     sessions: sessionsRepository(db, facts),
     /** The channel's customers and their business ids. */
@@ -135,4 +143,5 @@ export function createStore(db: Db, options: StoreOptions = {}): SqliteStore {
 /** The store createStore makes: the SQLite backend, its database reachable (tests and benches read it). */
 export type Store = SqliteStore;
 export type { DeliveryShaper, SandboxStore } from './store.js';
+export type { SyncSandboxStore } from './sqlite-store.js';
 export { openDatabase } from './database.js';

@@ -1,6 +1,9 @@
 // The store as the application asks for it, in the domain's words: what app/, http/ and delivery/
-// may call, whatever the backend. The SQLite factory (index.ts) implements it; another backend
-// implements the same interface, and the same suites run against it.
+// may call, whatever the backend. Every call that reads or writes the database answers a Promise,
+// since a server database's driver (PostgreSQL) can only answer that way; what stays in the
+// process (isOpen, deliveryWakeUp) answers at once. The SQLite store is synchronous
+// (sqlite-store.ts, made by index.ts) and sqlite-backend.ts adapts it to this interface; another
+// backend implements this interface itself, and the same suites run against it.
 import type { Card } from '../domain/cards.js';
 import type { CatalogFacts, Letter, LetterStatus } from '../domain/letters.js';
 import type { NewItem, StoredCatalogItem } from '../domain/catalog.js';
@@ -33,106 +36,118 @@ export type DeliveryShaper = (delivery: DueDelivery, drill: DrillSettings) => st
 
 /** Payment sessions, with the renderings that retrieve and list answer (the store's projection of them). */
 export interface SessionsRepository {
-  insert(session: Session): void;
-  update(session: Session): void;
+  insert(session: Session): Promise<void>;
+  update(session: Session): Promise<void>;
   /** A session of this channel; another channel's is not found. */
-  get(channel: string, id: string): Session | undefined;
+  get(channel: string, id: string): Promise<Session | undefined>;
   /** Any channel's session: only for the customer's hosted pages, which carry no API key. */
-  getForCustomer(id: string): Session | undefined;
+  getForCustomer(id: string): Promise<Session | undefined>;
   /** A session of this channel as retrieve answers it, as a JSON text. */
-  detailView(channel: string, id: string): string | undefined;
+  detailView(channel: string, id: string): Promise<string | undefined>;
   /** The answer of a read of the channel's sessions, kept as text until one of them changes. */
-  answer(channel: string, key: string, compute: () => string): string;
-  findByIdempotencyKey(channel: string, key: string): Session | undefined;
+  answer(channel: string, key: string, compute: () => Promise<string>): Promise<string>;
+  findByIdempotencyKey(channel: string, key: string): Promise<Session | undefined>;
   /** One page of the channel's sessions matching the filter, newest first, and how many match in all. */
-  list(channel: string, filter: SessionListFilter, page: PageWindow): { sessions: Session[]; count: number };
+  list(channel: string, filter: SessionListFilter, page: PageWindow): Promise<{ sessions: Session[]; count: number }>;
   /** The same page as default list items, as JSON texts. */
-  listViews(channel: string, filter: SessionListFilter, page: PageWindow): { views: string[]; count: number };
+  listViews(channel: string, filter: SessionListFilter, page: PageWindow): Promise<{ views: string[]; count: number }>;
   /** The same page as list items with the query's flags, as JSON texts each rendered when asked for. */
   listItems(
     channel: string,
     filter: SessionListFilter,
     page: PageWindow,
     flags: ListFlags,
-  ): { items: Iterable<string>; count: number };
+  ): Promise<{ items: Iterable<string>; count: number }>;
   /** Indexes up to `limit` of the sessions queued for the search index (the maintenance timer calls it). */
-  indexPendingSearches(limit?: number): void;
+  indexPendingSearches(limit?: number): Promise<void>;
 }
 
 export interface CustomersRepository {
   /** The business id of the channel's customer with this key, minted by `mint` when the key is new. */
-  businessIdOf(channel: string, customerKey: string, mint: () => string): string;
+  businessIdOf(channel: string, customerKey: string, mint: () => string): Promise<string>;
 }
 
 export interface TokensRepository {
-  insert(record: PaymentTokenRecord): void;
-  get(channel: string, token: string): PaymentTokenRecord | undefined;
+  insert(record: PaymentTokenRecord): Promise<void>;
+  get(channel: string, token: string): Promise<PaymentTokenRecord | undefined>;
   /** Any channel's token: only for the customer's hosted pages, which carry no API key. */
-  getForCustomer(token: string): PaymentTokenRecord | undefined;
+  getForCustomer(token: string): Promise<PaymentTokenRecord | undefined>;
   /** The customer's first active token on the channel, if they have one. */
-  activeOf(channel: string, customerKey: string): string | undefined;
-  setStatus(channel: string, token: string, status: TokenStatus): void;
-  setNextAction(channel: string, token: string, action: TokenAction | null): void;
-  setCard(channel: string, token: string, card: Card): void;
+  activeOf(channel: string, customerKey: string): Promise<string | undefined>;
+  setStatus(channel: string, token: string, status: TokenStatus): Promise<void>;
+  setNextAction(channel: string, token: string, action: TokenAction | null): Promise<void>;
+  setCard(channel: string, token: string, card: Card): Promise<void>;
   /** The customer's letters changed: every token of theirs shows the same letter expiry. */
-  setLetterExpiry(channel: string, customerKey: string, expiresOn: string | null): void;
-  list(channel: string, filter: TokenListFilter, page: PageWindow): { tokens: PaymentTokenRecord[]; count: number };
+  setLetterExpiry(channel: string, customerKey: string, expiresOn: string | null): Promise<void>;
+  list(
+    channel: string,
+    filter: TokenListFilter,
+    page: PageWindow,
+  ): Promise<{ tokens: PaymentTokenRecord[]; count: number }>;
   /** The same page with only what the list shows of each token. */
-  listed(channel: string, filter: TokenListFilter, page: PageWindow): { tokens: Iterable<ShownToken>; count: number };
+  listed(
+    channel: string,
+    filter: TokenListFilter,
+    page: PageWindow,
+  ): Promise<{ tokens: Iterable<ShownToken>; count: number }>;
 }
 
 export interface ProvisionRequestsRepository {
-  insert(request: ProvisionRequest): void;
-  update(request: ProvisionRequest): void;
-  get(channel: string, id: string): ProvisionRequest | undefined;
+  insert(request: ProvisionRequest): Promise<void>;
+  update(request: ProvisionRequest): Promise<void>;
+  get(channel: string, id: string): Promise<ProvisionRequest | undefined>;
   /** Any channel's request: only for the customer's hosted pages, which carry no API key. */
-  getForCustomer(id: string): ProvisionRequest | undefined;
-  findByIdempotencyKey(channel: string, key: string): ProvisionRequest | undefined;
+  getForCustomer(id: string): Promise<ProvisionRequest | undefined>;
+  findByIdempotencyKey(channel: string, key: string): Promise<ProvisionRequest | undefined>;
   /** Whether a letter of the customer awaits the clinician. */
-  hasLetterAwaited(channel: string, customerKey: string): boolean;
+  hasLetterAwaited(channel: string, customerKey: string): Promise<boolean>;
   /** The requests of a token that still await the customer or the clinician. */
-  openForToken(channel: string, token: string): ProvisionRequest[];
+  openForToken(channel: string, token: string): Promise<ProvisionRequest[]>;
 }
 
 export interface LettersRepository {
-  add(channel: string, letter: Omit<Letter, 'seq'>): void;
-  ofCustomer(channel: string, customerKey: string): Letter[];
-  ofRequest(id: string): Letter | undefined;
-  decide(provisionRequestId: string, status: LetterStatus, expiresOn: string | null): void;
+  add(channel: string, letter: Omit<Letter, 'seq'>): Promise<void>;
+  ofCustomer(channel: string, customerKey: string): Promise<Letter[]>;
+  ofRequest(id: string): Promise<Letter | undefined>;
+  decide(provisionRequestId: string, status: LetterStatus, expiresOn: string | null): Promise<void>;
 }
 
 export interface CatalogRepository {
-  insert(channel: string, item: StoredCatalogItem): void;
-  update(channel: string, item: StoredCatalogItem): void;
-  get(channel: string, sku: string): StoredCatalogItem | undefined;
+  insert(channel: string, item: StoredCatalogItem): Promise<void>;
+  update(channel: string, item: StoredCatalogItem): Promise<void>;
+  get(channel: string, sku: string): Promise<StoredCatalogItem | undefined>;
   /** Replaces the channel's items with these, oldest first. */
-  replace(channel: string, items: NewItem[], now: string, productId: () => string): void;
+  replace(channel: string, items: NewItem[], now: string, productId: () => string): Promise<void>;
   /** Lays down the seed catalog of a channel that never had one. */
-  seed(channel: string, now: string, productId: () => string): void;
+  seed(channel: string, now: string, productId: () => string): Promise<void>;
   /** The eligibility of each of these skus the catalog has. */
-  eligibilityOf(channel: string, skus: string[]): Map<string, string | null>;
+  eligibilityOf(channel: string, skus: string[]): Promise<Map<string, string | null>>;
   /** What an eligibility answer needs of the catalog. */
-  facts(channel: string, skus: string[]): CatalogFacts;
+  facts(channel: string, skus: string[]): Promise<CatalogFacts>;
   /** The skus that need a letter of medical necessity. */
-  lmnSkus(channel: string): string[];
-  list(channel: string, filter: CatalogListFilter, page: PageWindow): { items: StoredCatalogItem[]; count: number };
+  lmnSkus(channel: string): Promise<string[]>;
+  list(
+    channel: string,
+    filter: CatalogListFilter,
+    page: PageWindow,
+  ): Promise<{ items: StoredCatalogItem[]; count: number }>;
   /** The same page, each item read when asked for, and the bytes its items take at least. */
   listed(
     channel: string,
     filter: CatalogListFilter,
     page: PageWindow,
-  ): { items: Iterable<StoredCatalogItem>; count: number; knownBytes: number };
+  ): Promise<{ items: Iterable<StoredCatalogItem>; count: number; knownBytes: number }>;
 }
 
 export interface DisputesRepository {
-  register(channel: string, disputeId: string, sessionId: string): void;
-  sessionOf(channel: string, disputeId: string): string | undefined;
+  register(channel: string, disputeId: string, sessionId: string): Promise<void>;
+  sessionOf(channel: string, disputeId: string): Promise<string | undefined>;
   /** A page of the channel's disputes, newest first, before a cursor (a sequence number). */
   page(
     channel: string,
     before: number,
     limit: number,
-  ): { rows: Array<{ dispute_id: string; session_id: string; seq: number }>; hasMore: boolean };
+  ): Promise<{ rows: Array<{ dispute_id: string; session_id: string; seq: number }>; hasMore: boolean }>;
 }
 
 /** The webhook outbox: every event is written in the same transaction as the change that fired it. */
@@ -141,47 +156,50 @@ export interface Outbox {
    * Stores the event as fired, and queues its deliveries; `drillFollowUp`, the webhook_delivery_id
    * of the evolution drill's event of an unknown type, queues that after it too.
    */
-  enqueue(channel: string, event: DomainEvent, now: string, deliveryId: string, drillFollowUp?: string): void;
+  enqueue(channel: string, event: DomainEvent, now: string, deliveryId: string, drillFollowUp?: string): Promise<void>;
   /** Delivers an event again, under the same webhook_delivery_id, to the endpoints subscribed to it now. */
-  redeliver(channel: string, outboxId: number, now: string): number | undefined;
+  redeliver(channel: string, outboxId: number, now: string): Promise<number | undefined>;
   /** One page of the channel's events after the cursor, oldest first. */
   list(
     channel: string,
     page: { eventType?: string; after?: number; limit: number },
-  ): { events: OutboxEvent[]; hasMore: boolean };
+  ): Promise<{ events: OutboxEvent[]; hasMore: boolean }>;
 }
 
 /** Webhook endpoints, their deliveries and the log of attempts. */
 export interface DeliveriesRepository {
-  addEndpoint(endpoint: WebhookEndpoint, origin?: 'cli' | 'helper'): void;
+  addEndpoint(endpoint: WebhookEndpoint, origin?: 'cli' | 'helper'): Promise<void>;
   /** The endpoint --webhook-url owns on the channel, if any. */
-  cliEndpoint(channel: string): WebhookEndpoint | undefined;
+  cliEndpoint(channel: string): Promise<WebhookEndpoint | undefined>;
   /** Points an endpoint elsewhere: its pending deliveries go to the new URL, signed with the new secret. */
-  repoint(id: string, url: string, secret: string): void;
+  repoint(id: string, url: string, secret: string): Promise<void>;
   /** Whether a delivery is still waiting. */
-  isPending(id: number): boolean;
+  isPending(id: number): Promise<boolean>;
   /** The endpoint as it is now; undefined once removed. */
-  endpoint(id: string): WebhookEndpoint | undefined;
+  endpoint(id: string): Promise<WebhookEndpoint | undefined>;
   /** The channel's endpoints, listeners aside. */
-  endpoints(channel: string): WebhookEndpoint[];
+  endpoints(channel: string): Promise<WebhookEndpoint[]>;
   /** Every channel's endpoints that the dispatcher POSTs to (listeners aside). */
-  allEndpoints(): WebhookEndpoint[];
-  endpointByUrl(channel: string, url: string): WebhookEndpoint | undefined;
-  setSecret(channel: string, id: string, secret: string): void;
+  allEndpoints(): Promise<WebhookEndpoint[]>;
+  endpointByUrl(channel: string, url: string): Promise<WebhookEndpoint | undefined>;
+  setSecret(channel: string, id: string, secret: string): Promise<void>;
   /** Removes an endpoint; its pending deliveries end. */
-  removeEndpoint(channel: string, id: string): boolean;
+  removeEndpoint(channel: string, id: string): Promise<boolean>;
   /** The endpoint's due deliveries, oldest event first, but those in `skip` (in flight); each body as sent now. */
-  due(endpointId: string, now: string, page: { skip: number[]; limit: number }): DueDelivery[];
+  due(endpointId: string, now: string, page: { skip: number[]; limit: number }): Promise<DueDelivery[]>;
   /** When the endpoint's next pending delivery is due (channel clock), if any. */
-  nextDue(endpointId: string): string | null;
-  delivered(attempt: AttemptRecord, outboxId: number, at: string): void;
+  nextDue(endpointId: string): Promise<string | null>;
+  delivered(attempt: AttemptRecord, outboxId: number, at: string): Promise<void>;
   /** A failed attempt: due again at `dueAt`, or failed for good when `dueAt` is null. */
-  failed(attempt: AttemptRecord, dueAt: string | null): void;
+  failed(attempt: AttemptRecord, dueAt: string | null): Promise<void>;
   /** The delivery's latest attempt in the log, if any. */
-  lastAttempt(deliveryId: number): EventAttempt | undefined;
+  lastAttempt(deliveryId: number): Promise<EventAttempt | undefined>;
   /** When the delivery is due again (channel clock); null once it is no longer pending. */
-  dueAt(deliveryId: number): string | null;
-  attempts(channel: string, page: { after: number; limit: number }): { rows: EventAttempt[]; hasMore: boolean };
+  dueAt(deliveryId: number): Promise<string | null>;
+  attempts(
+    channel: string,
+    page: { after: number; limit: number },
+  ): Promise<{ rows: EventAttempt[]; hasMore: boolean }>;
 }
 
 /** What the dashboard reads: a session's events, the newest events with their attempts, the revision. */
@@ -190,21 +208,24 @@ export interface ActivityQueries {
     channel: string,
     session: string,
     page: { after: number; limit: number },
-  ): { rows: ActivityEvent[]; hasMore: boolean };
-  sessionEventTime(channel: string, session: string, eventId: number): string | undefined;
-  newestEvents(channel: string, page: { before: number; limit: number }): { rows: ActivityEvent[]; hasMore: boolean };
-  latestAttempts(event: ActivityEvent): { rows: EventAttempt[]; hasMore: boolean };
+  ): Promise<{ rows: ActivityEvent[]; hasMore: boolean }>;
+  sessionEventTime(channel: string, session: string, eventId: number): Promise<string | undefined>;
+  newestEvents(
+    channel: string,
+    page: { before: number; limit: number },
+  ): Promise<{ rows: ActivityEvent[]; hasMore: boolean }>;
+  latestAttempts(event: ActivityEvent): Promise<{ rows: EventAttempt[]; hasMore: boolean }>;
   /** Changes with every write and every restart. */
-  revision(channel: string): string;
+  revision(channel: string): Promise<string>;
 }
 
 /** Webhook endpoints whose deliveries a command line claims (`hsa-fsa-sandbox listen`). */
 export interface ListenersRepository {
-  add(listener: WebhookListener): void;
-  live(channel: string, since: number): WebhookListener[];
-  liveOne(channel: string, id: string, since: number): WebhookListener | undefined;
-  touch(id: string, at: number): void;
-  expired(before: number): Array<{ channel: string; id: string }>;
+  add(listener: WebhookListener): Promise<void>;
+  live(channel: string, since: number): Promise<WebhookListener[]>;
+  liveOne(channel: string, id: string, since: number): Promise<WebhookListener | undefined>;
+  touch(id: string, at: number): Promise<void>;
+  expired(before: number): Promise<Array<{ channel: string; id: string }>>;
 }
 
 /** What a reset deleted. */
@@ -215,18 +236,22 @@ export interface ResetCounts {
 }
 
 export interface SandboxStore {
-  /** Runs fn in one IMMEDIATE transaction: all of a request's writes commit together or not at all. */
-  transaction<T>(fn: () => T): T;
+  /**
+   * Runs fn in one IMMEDIATE transaction: all of a request's writes commit together or not at all.
+   * The store's calls that fn makes, awaited or not, run in it; a call from outside waits until it
+   * has ended, so it never sees a write before it is committed.
+   */
+  transaction<T>(fn: () => Promise<T>): Promise<T>;
   /**
    * Runs fn in a transaction shared with the other writes of this turn of the event loop, alone
    * in a savepoint; resolves once the shared transaction has committed.
    */
-  write<T>(fn: () => T): Promise<T>;
+  write<T>(fn: () => Promise<T>): Promise<T>;
   /** Runs fn in a deferred transaction: a consistent read, for functions that do not write. */
-  read<T>(fn: () => T): T;
+  read<T>(fn: () => Promise<T>): Promise<T>;
   /** Empties the cached facts when another process has committed since the last look. */
-  revalidate(): void;
-  /** Whether the store is still open (a timer that outlives the server's close does nothing). */
+  revalidate(): Promise<void>;
+  /** Whether the store is still open (a timer that outlives the server's close does nothing): no database call. */
   isOpen(): boolean;
   sessions: SessionsRepository;
   /** The channel's customers and their business ids. */
@@ -242,24 +267,24 @@ export interface SandboxStore {
   listeners: ListenersRepository;
   /** Who is woken when a delivery is queued: given when the store was made. */
   deliveryWakeUp: DeliveryWakeUp;
-  features: { get(channel: string): Features; set(channel: string, features: Features): void };
+  features: { get(channel: string): Promise<Features>; set(channel: string, features: Features): Promise<void> };
   /** Each channel's evolution drill: whether it plays a later version of the service. */
-  drill: { get(channel: string): DrillSettings; set(channel: string, settings: DrillSettings): void };
+  drill: { get(channel: string): Promise<DrillSettings>; set(channel: string, settings: DrillSettings): Promise<void> };
   faults: {
     /** Whether the channel has any fault left: most requests never take a write lock for faults. */
-    anyArmed(channel: string): boolean;
-    arm(channel: string, operationId: string, fault: ArmedFault, count: number): void;
+    anyArmed(channel: string): Promise<boolean>;
+    arm(channel: string, operationId: string, fault: ArmedFault, count: number): Promise<void>;
     /** Spends one armed fault of the operation (a write). */
-    take(channel: string, operationId: string): ArmedFault | undefined;
+    take(channel: string, operationId: string): Promise<ArmedFault | undefined>;
   };
   /** Each channel's sandbox clock. */
   clock: {
-    now(channel: string): string;
-    offsetSeconds(channel: string): number;
-    advance(channel: string, seconds: number): void;
+    now(channel: string): Promise<string>;
+    offsetSeconds(channel: string): Promise<number>;
+    advance(channel: string, seconds: number): Promise<void>;
   };
   /** The secret of the hosted pages' form tokens. */
-  pageSecret: { get(): Buffer };
+  pageSecret: { get(): Promise<Buffer> };
   /** Deletes everything of one channel, or of all; what it deleted. */
-  reset: { channel(channel: string): ResetCounts; all(): ResetCounts };
+  reset: { channel(channel: string): Promise<ResetCounts>; all(): Promise<ResetCounts> };
 }

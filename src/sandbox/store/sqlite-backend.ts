@@ -1,0 +1,175 @@
+// The SQLite store (synchronous, as better-sqlite3 is) behind the application's asynchronous
+// interface (store.ts).
+//
+// One connection serves every request, so a transaction is the connection's: while one is open,
+// every statement on the connection runs inside it. Its own calls (fn's, awaited or not: Node's
+// AsyncLocalStorage follows them) run at once; a call from anywhere else waits until it has
+// committed or rolled back, so that it never reads a write that may yet be rolled back, and writes
+// nothing into a transaction that is not its own. One transaction at a time, in the order they were
+// asked for. When none is open, which is the common case of a read, a call runs at once, as the
+// synchronous store would.
+//
+// better-sqlite3's db.transaction() takes only a synchronous function, so the transactions are run
+// here with BEGIN, COMMIT and ROLLBACK, doing what the synchronous store does around them: the
+// cached facts are looked at again as one begins, and emptied when one rolls back (fact-cache.ts).
+// A transaction asked for inside one is a savepoint of it: a failure rolls back the savepoint alone.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { asyncGroupCommit } from './async-group-commit.js';
+import type { SqliteStore } from './index.js';
+import type { SandboxStore } from './store.js';
+
+/** An open transaction: a token of identity, the one its calls carry in their async context. */
+interface OpenTransaction {
+  readonly begun: 'IMMEDIATE' | 'DEFERRED';
+}
+
+/** A synchronous repository's methods, each answering a Promise of what it returns. */
+type Adapted<R> = {
+  [K in keyof R]: R[K] extends (...args: infer A) => infer T ? (...args: A) => Promise<T> : never;
+};
+
+/** A function's result, or its error, as a Promise: a synchronous throw becomes a rejection. */
+function settle<T>(fn: () => T): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+const noop = () => {};
+
+/** Raised by the cache probe of `sessions.answer`: the answer is not kept, compute it. */
+const NOT_KEPT = Symbol('not kept');
+
+export function sqliteBackend(sqlite: SqliteStore): SandboxStore {
+  const { db } = sqlite;
+  const begin = { IMMEDIATE: db.prepare('BEGIN IMMEDIATE'), DEFERRED: db.prepare('BEGIN DEFERRED') };
+  const commit = db.prepare('COMMIT');
+  const rollback = db.prepare('ROLLBACK');
+  const savepoint = db.prepare('SAVEPOINT nested');
+  const release = db.prepare('RELEASE nested');
+  const rollbackTo = db.prepare('ROLLBACK TO nested');
+  const context = new AsyncLocalStorage<OpenTransaction>();
+  let open: OpenTransaction | undefined;
+  // The end of the queue of exclusive turns (a transaction, or a call that waited for one).
+  let tail: Promise<unknown> = Promise.resolve();
+
+  /** Runs fn once every turn asked for before it has ended, alone on the connection. */
+  function exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const turn = tail.then(fn);
+    tail = turn.then(noop, noop);
+    return turn;
+  }
+
+  /** Whether the caller may use the connection now: no transaction is open, or the open one is the caller's. */
+  const mayRunNow = () => open === undefined || context.getStore() === open;
+
+  /** A synchronous store call, run now when the connection is free or the caller's, else after the open transaction. */
+  function call<T>(fn: () => T): Promise<T> {
+    if (mayRunNow()) return settle(fn);
+    return exclusive(() => settle(fn));
+  }
+
+  async function inSavepoint<T>(fn: () => Promise<T>): Promise<T> {
+    savepoint.run();
+    try {
+      const value = await fn();
+      release.run();
+      return value;
+    } catch (error) {
+      rollbackTo.run();
+      release.run();
+      sqlite.clearFacts();
+      throw error;
+    }
+  }
+
+  function transaction<T>(mode: OpenTransaction['begun'], fn: () => Promise<T>): Promise<T> {
+    // Asked for inside the open transaction (group commit's writes, a read inside a write): a savepoint of it.
+    // Its savepoints are taken one after the other: a transaction's fn awaits each before the next.
+    if (open !== undefined && context.getStore() === open) return inSavepoint(fn);
+    return exclusive(async () => {
+      begin[mode].run();
+      const opened: OpenTransaction = { begun: mode };
+      open = opened;
+      try {
+        sqlite.revalidate();
+        const value = await context.run(opened, fn);
+        commit.run();
+        return value;
+      } catch (error) {
+        // A failed COMMIT (the database busy) leaves the transaction open: it is rolled back too.
+        if (db.inTransaction) rollback.run();
+        sqlite.clearFacts();
+        throw error;
+      } finally {
+        open = undefined;
+      }
+    });
+  }
+
+  const immediate = <T>(fn: () => Promise<T>) => transaction('IMMEDIATE', fn);
+  const groupWrite = asyncGroupCommit(immediate);
+
+  /** Every method of a synchronous repository, each answering a Promise through `call`. */
+  function adapt<R extends object>(repository: R): Adapted<R> {
+    const adapted: Record<string, unknown> = {};
+    for (const [name, method] of Object.entries(repository)) {
+      if (typeof method !== 'function') continue;
+      adapted[name] = (...args: unknown[]) => call(() => method.apply(repository, args));
+    }
+    return adapted as Adapted<R>;
+  }
+
+  const sessions = sqlite.sessions;
+  // Recomputing an answer awaits its reads, in one read transaction: no write of this process can
+  // land between the reads and the answer's keeping (a write of the channel drops its answers, and
+  // one that landed before the keeping would leave a stale answer kept).
+  const answer = async (channel: string, key: string, compute: () => Promise<string>): Promise<string> => {
+    const probe = () => {
+      try {
+        return sessions.answer(channel, key, () => {
+          throw NOT_KEPT;
+        });
+      } catch (error) {
+        if (error === NOT_KEPT) return undefined;
+        throw error;
+      }
+    };
+    const kept = await call(probe);
+    if (kept !== undefined) return kept;
+    return transaction('DEFERRED', async () => {
+      const text = await compute();
+      return sessions.answer(channel, key, () => text);
+    });
+  };
+
+  return {
+    transaction: immediate,
+    // A write inside the open transaction is a savepoint of it at once: queued for the next turn's
+    // shared transaction, it would wait for the one it is part of to end.
+    write: (fn) => (open !== undefined && context.getStore() === open ? inSavepoint(fn) : groupWrite(fn)),
+    read: (fn) => transaction('DEFERRED', fn),
+    revalidate: () => call(() => sqlite.revalidate()),
+    isOpen: () => sqlite.isOpen(),
+    sessions: { ...adapt(sessions), answer },
+    customers: adapt(sqlite.customers),
+    tokens: adapt(sqlite.tokens),
+    provisionRequests: adapt(sqlite.provisionRequests),
+    letters: adapt(sqlite.letters),
+    catalog: adapt(sqlite.catalog),
+    disputes: adapt(sqlite.disputes),
+    outbox: adapt(sqlite.outbox),
+    deliveries: adapt(sqlite.deliveries),
+    activity: adapt(sqlite.activity),
+    listeners: adapt(sqlite.listeners),
+    deliveryWakeUp: sqlite.deliveryWakeUp,
+    features: adapt(sqlite.features),
+    drill: adapt(sqlite.drill),
+    faults: adapt(sqlite.faults),
+    clock: adapt(sqlite.clock),
+    pageSecret: adapt(sqlite.pageSecret),
+    reset: adapt(sqlite.reset),
+  };
+}

@@ -42,7 +42,21 @@ const noop = () => {};
 /** Raised by the cache probe of `sessions.answer`: the answer is not kept, compute it. */
 const NOT_KEPT = Symbol('not kept');
 
+// One backend per SQLite store: its transactions are its connection's, and two queues for one
+// connection would open one transaction inside the other.
+const backends = new WeakMap<SqliteStore, SandboxStore>();
+
+/** The asynchronous store over this SQLite store: the same one every time it is asked for. */
 export function sqliteBackend(sqlite: SqliteStore): SandboxStore {
+  let backend = backends.get(sqlite);
+  if (backend === undefined) {
+    backend = adapt(sqlite);
+    backends.set(sqlite, backend);
+  }
+  return backend;
+}
+
+function adapt(sqlite: SqliteStore): SandboxStore {
   const { db } = sqlite;
   const begin = { IMMEDIATE: db.prepare('BEGIN IMMEDIATE'), DEFERRED: db.prepare('BEGIN DEFERRED') };
   const commit = db.prepare('COMMIT');
@@ -113,13 +127,15 @@ export function sqliteBackend(sqlite: SqliteStore): SandboxStore {
   const groupWrite = asyncGroupCommit(immediate);
 
   /** Every method of a synchronous repository, each answering a Promise through `call`. */
-  function adapt<R extends object>(repository: R): Adapted<R> {
-    const adapted: Record<string, unknown> = {};
+  function adapted<R extends object>(repository: R): Adapted<R> {
+    const methods: Record<string, unknown> = {};
+    const named = repository as Record<string, (...args: unknown[]) => unknown>;
     for (const [name, method] of Object.entries(repository)) {
       if (typeof method !== 'function') continue;
-      adapted[name] = (...args: unknown[]) => call(() => method.apply(repository, args));
+      // Looked up at each call, not kept: a method replaced on the repository (a test's spy) is the one called.
+      methods[name] = (...args: unknown[]) => call(() => named[name]!(...args));
     }
-    return adapted as Adapted<R>;
+    return methods as Adapted<R>;
   }
 
   const sessions = sqlite.sessions;
@@ -153,23 +169,23 @@ export function sqliteBackend(sqlite: SqliteStore): SandboxStore {
     read: (fn) => transaction('DEFERRED', fn),
     revalidate: () => call(() => sqlite.revalidate()),
     isOpen: () => sqlite.isOpen(),
-    sessions: { ...adapt(sessions), answer },
-    customers: adapt(sqlite.customers),
-    tokens: adapt(sqlite.tokens),
-    provisionRequests: adapt(sqlite.provisionRequests),
-    letters: adapt(sqlite.letters),
-    catalog: adapt(sqlite.catalog),
-    disputes: adapt(sqlite.disputes),
-    outbox: adapt(sqlite.outbox),
-    deliveries: adapt(sqlite.deliveries),
-    activity: adapt(sqlite.activity),
-    listeners: adapt(sqlite.listeners),
+    sessions: { ...adapted(sessions), answer },
+    customers: adapted(sqlite.customers),
+    tokens: adapted(sqlite.tokens),
+    provisionRequests: adapted(sqlite.provisionRequests),
+    letters: adapted(sqlite.letters),
+    catalog: adapted(sqlite.catalog),
+    disputes: adapted(sqlite.disputes),
+    outbox: adapted(sqlite.outbox),
+    deliveries: adapted(sqlite.deliveries),
+    activity: adapted(sqlite.activity),
+    listeners: adapted(sqlite.listeners),
     deliveryWakeUp: sqlite.deliveryWakeUp,
-    features: adapt(sqlite.features),
-    drill: adapt(sqlite.drill),
-    faults: adapt(sqlite.faults),
-    clock: adapt(sqlite.clock),
-    pageSecret: adapt(sqlite.pageSecret),
-    reset: adapt(sqlite.reset),
+    features: adapted(sqlite.features),
+    drill: adapted(sqlite.drill),
+    faults: adapted(sqlite.faults),
+    clock: adapted(sqlite.clock),
+    pageSecret: adapted(sqlite.pageSecret),
+    reset: adapted(sqlite.reset),
   };
 }

@@ -8,6 +8,7 @@ import { startDispatcher } from '../src/sandbox/delivery/dispatcher.js';
 import { seededRandom } from '../testkit/random.js';
 import { testSandbox } from '../testkit/sandbox.js';
 import { startReceiver } from '../testkit/webhook-receiver.js';
+import { sqliteBackend } from '../src/sandbox/store/sqlite-backend.js';
 
 const SECRET = 'whsec_bench_hangs';
 const HOUR_SECONDS = 3600;
@@ -43,7 +44,7 @@ export async function benchHangs({
       return 'hang';
     },
   });
-  const dispatcher = startDispatcher(s.store);
+  const dispatcher = startDispatcher(sqliteBackend(s.store));
   try {
     await s.post('/sandbox/v1/webhook_endpoints', { url: receiver.url, secret: SECRET });
     const startedAt = Date.now();

@@ -7,6 +7,7 @@ import { drillDeliveryShaper } from '../src/sandbox/http/evolution-drill.js';
 import { createStore, openDatabase } from '../src/sandbox/store/index.js';
 import { contract, loadDocument, operations, responseViolations, validatorAt } from './contract.js';
 import { decodedSegments } from './paths.js';
+import { sqliteBackend } from '../src/sandbox/store/sqlite-backend.js';
 
 export const DEV_KEY = 'sandbox-dev-key';
 export const OTHER_KEY = 'sandbox-other-key';
@@ -88,7 +89,7 @@ export function testSandbox() {
   const db = openDatabase(':memory:');
   // Made as the server makes it: each delivery shaped by its channel's evolution drill as it is sent.
   const store = createStore(db, { shapeDelivery: drillDeliveryShaper() });
-  const app = buildSandbox({ store });
+  const app = buildSandbox({ store: sqliteBackend(store) });
 
   async function call<T = any>(method: string, url: string, options: CallOptions = {}): Promise<Reply<T>> {
     const headers: Record<string, string> = { ...options.headers };

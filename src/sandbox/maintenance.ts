@@ -19,10 +19,16 @@ export function startMaintenance(
   const fileBacked = db.name !== ':memory:';
   let lastWarning = '';
   let tick = 0;
-  const timer = setInterval(() => {
+  // A step waits for a request's open transaction (store/sqlite-backend.ts): the next tick finds
+  // it running and skips, instead of queuing steps behind it.
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running) return;
+    running = true;
     try {
-      store.sessions.indexPendingSearches(batch);
-      if (fileBacked && ++tick % checkpointEvery === 0) db.pragma('wal_checkpoint(PASSIVE)');
+      await store.sessions.indexPendingSearches(batch);
+      // A checkpoint inside a request's open transaction would run on the same connection: left to the next one.
+      if (fileBacked && ++tick % checkpointEvery === 0 && !db.inTransaction) db.pragma('wal_checkpoint(PASSIVE)');
       lastWarning = '';
     } catch (error) {
       // Housekeeping never stops the sandbox: a busy database (another process writing) or a
@@ -30,6 +36,8 @@ export function startMaintenance(
       const message = `Maintenance of the database failed, and is retried: ${(error as Error).message}`;
       if (!/SQLITE_BUSY|database is locked/i.test(message) && message !== lastWarning) warn(message);
       lastWarning = message;
+    } finally {
+      running = false;
     }
   }, intervalMs);
   timer.unref();

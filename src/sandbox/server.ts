@@ -13,7 +13,10 @@ import { deliveryWakeUp } from './store/wake-up.js';
 import { checkPublicUrl, listenUrl, protectedModeRefusal } from './exposure.js';
 import { batchedLines } from './line-writer.js';
 import { startMaintenance } from './maintenance.js';
-import { createStore, openDatabase } from './store/index.js';
+import type { Db } from './store/database.js';
+import { createStore, openDatabase, type StoreOptions } from './store/index.js';
+import { sqliteBackend } from './store/sqlite-backend.js';
+import type { SandboxStore } from './store/store.js';
 import { exposureWarning } from './store/private-files.js';
 
 export interface StartOptions {
@@ -38,6 +41,15 @@ export interface StartOptions {
   allowedHosts?: string[];
 }
 
+/**
+ * The store the sandbox runs on, made from the database --db opened: SQLite, adapted to the
+ * application's asynchronous interface. A PostgreSQL store plugs in here: the --db option would
+ * name its server, and this would make its store (same interface, same options) instead.
+ */
+export function openStore(db: Db, options: StoreOptions): SandboxStore {
+  return sqliteBackend(createStore(db, options));
+}
+
 export async function startSandbox(options: StartOptions) {
   const apiKeys = options.apiKeys ? parseApiKeys(options.apiKeys) : DEFAULT_API_KEYS;
   const refusal = protectedModeRefusal(options.host, apiKeys);
@@ -51,12 +63,12 @@ export async function startSandbox(options: StartOptions) {
   if (exposure) console.error(exposure);
   // The store is made with its collaborators: the drill's shaping of each delivery as it is sent,
   // and the wake-up that the dispatcher (below) and the listeners' claims (http/app.ts) wait on.
-  const store = createStore(db, {
+  const store = openStore(db, {
     ...(options.drill ? { drill: { enabled: true, service_fee: 'number' } } : {}),
     shapeDelivery: drillDeliveryShaper(),
     wakeUp: deliveryWakeUp(),
   });
-  if (options.reset) store.transaction(() => store.reset.all());
+  if (options.reset) await store.transaction(() => store.reset.all());
   const requestLog = options.quiet ? undefined : batchedLines();
   // The listen address's URL is known once it listens (--port 0 picks a port then).
   let publicUrl = configuredUrl ?? listenUrl(options.host, options.port);
@@ -73,10 +85,10 @@ export async function startSandbox(options: StartOptions) {
   const address = await app.listen({ host: options.host, port: options.port });
   if (configuredUrl === undefined) publicUrl = listenUrl(options.host, (app.server.address() as AddressInfo).port);
   // Once it listens, the sandbox knows its own address, which --webhook-url must not name.
-  let webhook: ReturnType<typeof configureEndpoint> | undefined;
+  let webhook: Awaited<ReturnType<typeof configureEndpoint>> | undefined;
   try {
     webhook = options.webhook
-      ? store.transaction(() =>
+      ? await store.transaction(() =>
           configureEndpoint(store, [...apiKeys.values()][0]!, options.webhook!, sandboxAddress(app)),
         )
       : undefined;

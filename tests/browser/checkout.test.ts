@@ -12,6 +12,7 @@ import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dis
 import { noCharges, sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 import { autoSubmittingForm, framingPage, startSite, type Site } from '../support/site.js';
 import { startReceiver, until, type Receiver } from '../../testkit/webhook-receiver.js';
+import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
 
 const SECRET = 'whsec_browser';
 
@@ -38,7 +39,7 @@ beforeEach(async () => {
   base = await s.app.listen({ host: '127.0.0.1', port: 0 });
   receiver = await startReceiver({ secret: SECRET });
   await s.post('/sandbox/v1/webhook_endpoints', { url: receiver.url, secret: SECRET });
-  dispatcher = startDispatcher(s.store, { tickMs: 20 });
+  dispatcher = startDispatcher(sqliteBackend(s.store), { tickMs: 20 });
   foreign = await startSite();
   page = await browser.newPage();
   requests = [];

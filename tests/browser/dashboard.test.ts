@@ -18,6 +18,7 @@ import { repoRoot } from '../../testkit/contract.js';
 import { DEV_KEY, sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 import { autoSubmittingForm, framingPage, startSite, type Site } from '../support/site.js';
 import { startReceiver, until, type Receiver } from '../../testkit/webhook-receiver.js';
+import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
 
 const SECRET = 'whsec_dashboard';
 const RESULTS = path.join(repoRoot, 'test-results');
@@ -55,7 +56,7 @@ beforeEach(async () => {
   // The receiver answers its first delivery 500, and every later one 204.
   receiver = await startReceiver({ secret: SECRET, answer: (n) => (n === 0 ? 'fail' : 'ok') });
   await s.post('/sandbox/v1/webhook_endpoints', { url: receiver.url, secret: SECRET });
-  dispatcher = startDispatcher(s.store, { tickMs: 20 });
+  dispatcher = startDispatcher(sqliteBackend(s.store), { tickMs: 20 });
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   requests = [];
   inFlight = 0;

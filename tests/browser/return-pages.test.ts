@@ -13,6 +13,7 @@ import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
 import { repoRoot } from '../../testkit/contract.js';
 import { testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
+import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
 
 let browser: Browser;
 let s: TestSandbox;
@@ -151,7 +152,10 @@ describe('the index page', () => {
         await app.close();
       },
     } as TestSandbox;
-    const app = buildSandbox({ store: createStore(openDatabase(':memory:')), docsDir: path.join(repoRoot, 'site') });
+    const app = buildSandbox({
+      store: sqliteBackend(createStore(openDatabase(':memory:'))),
+      docsDir: path.join(repoRoot, 'site'),
+    });
     base = await app.listen({ host: '127.0.0.1', port: 0 });
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${base}/`);

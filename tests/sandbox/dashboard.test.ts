@@ -9,6 +9,7 @@ import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { ATTEMPTS_PER_EVENT } from '../../src/sandbox/store/activity.js';
 import { DEV_KEY, OTHER_KEY, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 import { planOf, statementsRun } from '../support/statements.js';
+import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
 
 let s: TestSandbox;
 beforeEach(() => {
@@ -186,7 +187,7 @@ describe('Resend', () => {
 
   it('accepts a token rendered by another sandbox on the same database (the page secret is stored)', async () => {
     const { eventId } = await capturedWithEndpoint();
-    const other = buildSandbox({ store: s.store });
+    const other = buildSandbox({ store: sqliteBackend(s.store) });
     try {
       const { token } = await page(other);
       expect((await resend(eventId, { ...OWN, 'x-dashboard-token': token })).status).toBe(200);

@@ -7,6 +7,7 @@ import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dis
 import { verifyWebhook } from '../../src/webhooks/index.js';
 import { testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 import { until } from '../../testkit/webhook-receiver.js';
+import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
 
 const SECRET = 'whsec_test_secret';
 /** Never reached: the injected send answers for it. */
@@ -46,7 +47,7 @@ const nothingDue = () =>
 /** A dispatcher whose attempts are answered by `answers`, in turn; every request is kept in `sent`. */
 function dispatcherAnswering(answers: AttemptOutcome[]) {
   const sent: Sent[] = [];
-  dispatcher = startDispatcher(s.store, {
+  dispatcher = startDispatcher(sqliteBackend(s.store), {
     tickMs: 20,
     send: async (request) => {
       sent.push({ request, sentAt: Date.now(), deliveryBefore: delivery() });

@@ -8,9 +8,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AttemptOutcome, DeliveryRequest, SendAttempt } from '../../src/sandbox/delivery/attempt.js';
 import { startDispatcher, type Dispatcher } from '../../src/sandbox/delivery/dispatcher.js';
-import type { Store } from '../../src/sandbox/store/index.js';
+import type { SandboxStore } from '../../src/sandbox/store/store.js';
 import { testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 import { until } from '../../testkit/webhook-receiver.js';
+import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
 
 const OK: AttemptOutcome = {
   status: 204,
@@ -67,19 +68,20 @@ function heldSender() {
 }
 
 /** The sandbox's store, with one of its deliveries reads failing the first time, as a locked database would. */
-function storeFailingOnce(read: 'allEndpoints' | 'isPending' | 'endpoint', message: string): Store {
+function storeFailingOnce(read: 'allEndpoints' | 'isPending' | 'endpoint', message: string): SandboxStore {
   let failed = false;
-  const real = s.store.deliveries;
+  const store = sqliteBackend(s.store);
+  const real = store.deliveries;
   return {
-    ...s.store,
+    ...store,
     deliveries: {
       ...real,
       [read]: (...args: unknown[]) => {
         if (!failed) {
           failed = true;
-          throw new Error(message);
+          return Promise.reject(new Error(message));
         }
-        return (real[read] as (...a: unknown[]) => unknown)(...args);
+        return (real[read] as (...a: unknown[]) => Promise<unknown>)(...args);
       },
     },
   };
@@ -108,7 +110,7 @@ describe('waking the dispatcher', () => {
   it('sends a queued delivery in the turn after the request that queued it, each time, without waiting for the timer', async () => {
     fakeTimer();
     const { sent, send } = sender(() => OK);
-    dispatcher = startDispatcher(s.store, { send, tickMs: 60_000 });
+    dispatcher = startDispatcher(sqliteBackend(s.store), { send, tickMs: 60_000 });
     await addEndpoint();
     await cancelled();
     await nextTurn();
@@ -126,18 +128,20 @@ describe('waking the dispatcher', () => {
     const events = await s.outbox();
     await addEndpoint();
     let looks = 0;
-    const store: Store = {
-      ...s.store,
+    const backend = sqliteBackend(s.store);
+    const store: SandboxStore = {
+      ...backend,
       deliveries: {
-        ...s.store.deliveries,
+        ...backend.deliveries,
         allEndpoints: () => {
           looks++;
-          return s.store.deliveries.allEndpoints();
+          return backend.deliveries.allEndpoints();
         },
       },
     };
     const { sent, send } = heldSender();
     dispatcher = startDispatcher(store, { send, tickMs: 60_000 });
+    await nextTurn();
     expect(looks).toBe(1);
     // Three deliveries queued in one transaction: one wake, which sends all three.
     s.store.transaction(() => {
@@ -153,14 +157,15 @@ describe('waking the dispatcher', () => {
     await addEndpoint();
     await cancelled();
     const { sent, send } = sender(() => OK);
-    dispatcher = startDispatcher(s.store, { send, tickMs: 60_000 });
+    dispatcher = startDispatcher(sqliteBackend(s.store), { send, tickMs: 60_000 });
+    await nextTurn();
     expect(sent).toHaveLength(1);
   });
 
   it('sends a later event of a resource as soon as the earlier one is recorded: the freed slot takes it', async () => {
     fakeTimer();
     const { sent, send, answer } = heldSender();
-    dispatcher = startDispatcher(s.store, { send, tickMs: 60_000 });
+    dispatcher = startDispatcher(sqliteBackend(s.store), { send, tickMs: 60_000 });
     await addEndpoint();
     // `processing`, then `captured`, of one payment: the later waits for the earlier.
     await s.capturedOneTime();
@@ -177,7 +182,7 @@ describe('the timer', () => {
   async function retryDue(options: { tickMs?: number }) {
     fakeTimer();
     const { sent, send } = sender((n) => (n === 0 ? FAILED : OK));
-    dispatcher = startDispatcher(s.store, { send, ...options });
+    dispatcher = startDispatcher(sqliteBackend(s.store), { send, ...options });
     await addEndpoint();
     await cancelled();
     await until(() => attemptCount() === 1, 5000, 'the failed attempt recorded');
@@ -188,24 +193,28 @@ describe('the timer', () => {
 
   it('looks for due deliveries every tickMs', async () => {
     const sent = await retryDue({ tickMs: 60_000 });
-    vi.advanceTimersByTime(59_999);
+    await vi.advanceTimersByTimeAsync(59_999);
+    await nextTurn();
     expect(sent).toHaveLength(1);
-    vi.advanceTimersByTime(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await nextTurn();
     expect(sent).toHaveLength(2);
   });
 
   it('looks every 250 ms by default', async () => {
     const sent = await retryDue({});
-    vi.advanceTimersByTime(249);
+    await vi.advanceTimersByTimeAsync(249);
+    await nextTurn();
     expect(sent).toHaveLength(1);
-    vi.advanceTimersByTime(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await nextTurn();
     expect(sent).toHaveLength(2);
   });
 
   it('does not keep the process alive', () => {
     const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
     const before = timers();
-    dispatcher = startDispatcher(s.store, { send: sender(() => OK).send, tickMs: 60_000 });
+    dispatcher = startDispatcher(sqliteBackend(s.store), { send: sender(() => OK).send, tickMs: 60_000 });
     expect(timers()).toBe(before);
   });
 });
@@ -214,7 +223,7 @@ describe('stopping', () => {
   it('waits for the attempt in flight to be recorded, then sends nothing more: the later event stays due for the next start', async () => {
     fakeTimer();
     const { sent, send, answer } = heldSender();
-    dispatcher = startDispatcher(s.store, { send, tickMs: 60_000 });
+    dispatcher = startDispatcher(sqliteBackend(s.store), { send, tickMs: 60_000 });
     await addEndpoint();
     await s.capturedOneTime();
     await nextTurn();
@@ -240,8 +249,8 @@ describe('stopping', () => {
   it('leaves no timer and no listener behind', async () => {
     fakeTimer();
     let listening = 0;
-    const store: Store = {
-      ...s.store,
+    const store: SandboxStore = {
+      ...sqliteBackend(s.store),
       deliveryWakeUp: {
         queued: s.store.deliveryWakeUp.queued,
         add: (waker) => {
@@ -269,10 +278,15 @@ describe('failures of the database: reported, never fatal', () => {
     await addEndpoint();
     await cancelled();
     const { sent, send } = sender(() => OK);
-    dispatcher = startDispatcher(storeFailingOnce('allEndpoints', 'database is locked'), { send, tickMs: 60_000 });
+    dispatcher = startDispatcher(storeFailingOnce('allEndpoints', 'database is locked'), {
+      send,
+      tickMs: 60_000,
+    });
+    await nextTurn();
     expect(errors.mock.calls).toEqual([['webhook dispatcher: database is locked']]);
     expect(sent).toHaveLength(0);
     dispatcher.wake();
+    await nextTurn();
     expect(sent).toHaveLength(1);
   });
 
@@ -280,13 +294,17 @@ describe('failures of the database: reported, never fatal', () => {
     fakeTimer();
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const { sent, send } = sender(() => OK);
-    dispatcher = startDispatcher(storeFailingOnce('isPending', 'disk I/O error'), { send, tickMs: 60_000 });
+    dispatcher = startDispatcher(storeFailingOnce('isPending', 'disk I/O error'), {
+      send,
+      tickMs: 60_000,
+    });
     await addEndpoint();
     await cancelled();
     await until(() => errors.mock.calls.length > 0, 5000, 'the failure reported');
     expect(errors.mock.calls).toEqual([['webhook dispatcher: disk I/O error']]);
     expect(attemptCount()).toBe(0);
     dispatcher.wake();
+    await nextTurn();
     expect(sent).toHaveLength(2);
     await until(() => attemptCount() === 1, 5000, 'the second attempt recorded');
     expect(s.db.prepare('SELECT status FROM deliveries').pluck().all()).toEqual(['delivered']);
@@ -296,7 +314,10 @@ describe('failures of the database: reported, never fatal', () => {
     fakeTimer();
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const { sent, send } = sender(() => OK);
-    dispatcher = startDispatcher(storeFailingOnce('endpoint', 'database is locked'), { send, tickMs: 60_000 });
+    dispatcher = startDispatcher(storeFailingOnce('endpoint', 'database is locked'), {
+      send,
+      tickMs: 60_000,
+    });
     await addEndpoint();
     await cancelled();
     await until(() => errors.mock.calls.length > 0, 5000, 'the failure reported');
@@ -312,7 +333,7 @@ describe('an attempt whose delivery ended while it was in flight', () => {
   it('is not recorded when the endpoint was removed meanwhile: the delivery stays failed, and its event is not marked delivered', async () => {
     fakeTimer();
     const { sent, send, answer } = heldSender();
-    dispatcher = startDispatcher(s.store, { send, tickMs: 60_000 });
+    dispatcher = startDispatcher(sqliteBackend(s.store), { send, tickMs: 60_000 });
     const endpoint = await addEndpoint();
     await cancelled();
     await nextTurn();
@@ -321,6 +342,7 @@ describe('an attempt whose delivery ended while it was in flight', () => {
     // The retry, in flight while the endpoint is removed; then answered 204.
     await advance(60);
     dispatcher.wake();
+    await nextTurn();
     expect(sent).toHaveLength(2);
     expect((await s.call('DELETE', `/sandbox/v1/webhook_endpoints/${endpoint.id}`)).status).toBe(200);
     answer(1, OK);

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
+import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'docs-routes-'));
 const site = path.join(root, 'site');
@@ -31,8 +32,8 @@ beforeAll(() => {
   mkdirSync(path.join(site, '.git'));
   writeFileSync(path.join(site, '.git', 'config.json'), '"outside the site: a dot folder"');
   symlinkSync(path.join(site, 'guides', 'quick-start.html'), path.join(site, 'start.html'));
-  app = buildSandbox({ store: createStore(openDatabase(':memory:')), docsDir: site });
-  unbuilt = buildSandbox({ store: createStore(openDatabase(':memory:')), docsDir: empty });
+  app = buildSandbox({ store: sqliteBackend(createStore(openDatabase(':memory:'))), docsDir: site });
+  unbuilt = buildSandbox({ store: sqliteBackend(createStore(openDatabase(':memory:'))), docsDir: empty });
 });
 afterAll(async () => {
   await app.close();
@@ -133,7 +134,7 @@ describe('/docs', () => {
   });
 
   it('is absent when the sandbox has no docs folder, and so is its link on GET /', async () => {
-    const bare = buildSandbox({ store: createStore(openDatabase(':memory:')) });
+    const bare = buildSandbox({ store: sqliteBackend(createStore(openDatabase(':memory:'))) });
     expect((await get('/', bare)).body).not.toContain('/docs/');
     expect((await get('/docs/', bare)).statusCode).toBe(404);
     expect((await get('/docs/', bare)).json()).toMatchObject({ error: 'NotFound' });

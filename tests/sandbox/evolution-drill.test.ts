@@ -11,6 +11,7 @@ import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
 import { contract } from '../../testkit/contract.js';
 import { OTHER_KEY, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 import { startReceiver, until, type Receiver } from '../../testkit/webhook-receiver.js';
+import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
 
 let s: TestSandbox;
 beforeEach(() => {
@@ -172,7 +173,9 @@ describe('the drill helper', () => {
 
   it('is on for every channel that has not said otherwise when the sandbox starts with --drill', async () => {
     const db = openDatabase(':memory:');
-    const app = buildSandbox({ store: createStore(db, { drill: { enabled: true, service_fee: 'number' } }) });
+    const app = buildSandbox({
+      store: sqliteBackend(createStore(db, { drill: { enabled: true, service_fee: 'number' } })),
+    });
     try {
       const get = (key: string) =>
         app.inject({ url: '/sandbox/v1/evolution_drill', headers: { 'x-service-api-key': key } }).then((r) => r.json());
@@ -306,7 +309,7 @@ describe('deliveries under the drill', () => {
   let dispatcher: Dispatcher;
   const receivers: Receiver[] = [];
   beforeEach(() => {
-    dispatcher = startDispatcher(s.store, { tickMs: 20, timeoutMs: 5000 });
+    dispatcher = startDispatcher(sqliteBackend(s.store), { tickMs: 20, timeoutMs: 5000 });
   });
   afterEach(async () => {
     for (const receiver of receivers.splice(0)) await receiver.close();
@@ -470,7 +473,7 @@ describe('deliveries under the drill', () => {
     ]);
     await drill({ enabled: false });
     expect(pending()).toEqual([{ event_type: 'payment_session_complete', follows: 0 }]);
-    dispatcher = startDispatcher(s.store, { tickMs: 20, timeoutMs: 5000 });
+    dispatcher = startDispatcher(sqliteBackend(s.store), { tickMs: 20, timeoutMs: 5000 });
     await until(() => receiver.accepted.length >= 1, 10_000, 'the delivery');
     expect(receiver.accepted.map((r) => r.body)).toEqual([
       {

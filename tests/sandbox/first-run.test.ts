@@ -7,6 +7,7 @@ import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { allowedOrigin } from '../../src/sandbox/http/cors.js';
 import { repoRoot } from '../../testkit/contract.js';
 import { OTHER_KEY, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
+import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
 
 let s: TestSandbox;
 beforeEach(() => {
@@ -128,7 +129,7 @@ describe('CORS', () => {
   });
 
   it('lets the page of the --cors-origin origin, and no other, delete a webhook endpoint', async () => {
-    const open = buildSandbox({ store: s.store, corsOrigin: 'https://shop.example' });
+    const open = buildSandbox({ store: sqliteBackend(s.store), corsOrigin: 'https://shop.example' });
     try {
       const preflight = (origin: string) =>
         open.inject({
@@ -219,7 +220,7 @@ describe('CORS', () => {
       ['https://shop.example', 'https://shop.example'],
       ['*', '*'],
     ] as const) {
-      const open = buildSandbox({ store: s.store, corsOrigin: policy });
+      const open = buildSandbox({ store: sqliteBackend(s.store), corsOrigin: policy });
       const reply = await open.inject({
         method: 'GET',
         url: '/payments/v1/payment_sessions',
@@ -251,9 +252,9 @@ describe('CORS', () => {
       'not an origin',
       'http://a.example/path',
     ]) {
-      expect(() => buildSandbox({ store: s.store, corsOrigin: origin })).toThrow(/--cors-origin/);
+      expect(() => buildSandbox({ store: sqliteBackend(s.store), corsOrigin: origin })).toThrow(/--cors-origin/);
     }
-    expect(() => buildSandbox({ store: s.store, corsOrigin: 'http://localhost:5173' })).not.toThrow();
+    expect(() => buildSandbox({ store: sqliteBackend(s.store), corsOrigin: 'http://localhost:5173' })).not.toThrow();
   });
 });
 

@@ -6,6 +6,7 @@ import { checkAllowedHost, hostAllowed, hostnameOf } from '../../src/sandbox/htt
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
 import { jsonBody, rawExchange, statusLine } from '../support/raw-http.js';
 import { testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
+import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
 
 const KEY = { 'x-service-api-key': 'sandbox-dev-key' };
 const KEY_LINE = 'x-service-api-key: sandbox-dev-key\r\n';
@@ -15,7 +16,7 @@ afterEach(async () => {
 });
 
 function sandbox(options: { publicUrl?: string; allowedHosts?: string[] } = {}) {
-  const app = buildSandbox({ store: createStore(openDatabase(':memory:')), ...options });
+  const app = buildSandbox({ store: sqliteBackend(createStore(openDatabase(':memory:'))), ...options });
   opened.push(app);
   return (
     host: string | undefined,
@@ -30,7 +31,7 @@ describe('a Host that is no host name or address', () => {
   it.each(['evil.com/.localhost', 'evil.com?.localhost', 'evil.com#.localhost'])(
     'Host: %s with the published key answers 403 Forbidden, not 200 as a localhost name',
     async (host) => {
-      const app = buildSandbox({ store: createStore(openDatabase(':memory:')) });
+      const app = buildSandbox({ store: sqliteBackend(createStore(openDatabase(':memory:'))) });
       opened.push(app);
       const { text } = await rawExchange(
         app,
@@ -48,7 +49,7 @@ describe('a Host that is no host name or address', () => {
   it.each(NO_BREAK_SPACE)(
     'Host: %j, a no-break space sent as the byte 0xA0, answers 403 Forbidden, not 200',
     async (host) => {
-      const app = buildSandbox({ store: createStore(openDatabase(':memory:')) });
+      const app = buildSandbox({ store: sqliteBackend(createStore(openDatabase(':memory:'))) });
       opened.push(app);
       // One byte per character: Node reads a header's bytes as latin1, so 0xA0 arrives as U+00A0.
       const request =
@@ -61,7 +62,7 @@ describe('a Host that is no host name or address', () => {
   );
 
   it('Host: with the blanks HTTP allows around a value (spaces and tabs) is read without them', async () => {
-    const app = buildSandbox({ store: createStore(openDatabase(':memory:')) });
+    const app = buildSandbox({ store: sqliteBackend(createStore(openDatabase(':memory:'))) });
     opened.push(app);
     const { text } = await rawExchange(
       app,
@@ -103,7 +104,7 @@ describe('a Host that is no host name or address', () => {
   });
 
   const absoluteForm = async (target: string) => {
-    const app = buildSandbox({ store: createStore(openDatabase(':memory:')) });
+    const app = buildSandbox({ store: sqliteBackend(createStore(openDatabase(':memory:'))) });
     opened.push(app);
     const { text } = await rawExchange(
       app,

@@ -6,9 +6,10 @@ import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { SANDBOX_FILE } from '../../src/sandbox/http/document.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
 import { loadDocument, operations, resolve } from '../../testkit/contract.js';
+import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
 
 const helpers = loadDocument(SANDBOX_FILE);
-const app = buildSandbox({ store: createStore(openDatabase(':memory:')) });
+const app = buildSandbox({ store: sqliteBackend(createStore(openDatabase(':memory:'))) });
 afterAll(() => app.close());
 
 interface Forbidden {

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
 import { DEV_KEY, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
+import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
 
 let s: TestSandbox;
 beforeEach(() => {
@@ -239,7 +240,7 @@ describe('forms from other sites', () => {
       const file = path.join(dir, 'sandbox.db');
       const start = () => {
         const db = openDatabase(file);
-        return { db, app: buildSandbox({ store: createStore(db) }) };
+        return { db, app: buildSandbox({ store: sqliteBackend(createStore(db)) }) };
       };
       const first = start();
       const created = await first.app.inject({

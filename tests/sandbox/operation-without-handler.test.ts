@@ -10,6 +10,7 @@ import { registerErrorPath } from '../../src/sandbox/http/errors.js';
 import { registerOperations } from '../../src/sandbox/http/operations.js';
 import { randomIds } from '../../src/sandbox/ids.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
+import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
 
 describe('an operation without a handler', () => {
   // Every operation of both documents has a handler now. The 501 path stays for an operation the
@@ -25,7 +26,7 @@ describe('an operation without a handler', () => {
       validators: new SchemaValidators(loadDocument(CONTRACT_FILE)),
       handlers: {},
       codesFor: codesOf,
-      store,
+      store: sqliteBackend(store),
       ids: randomIds,
       publicUrl: () => 'http://127.0.0.1',
     });

@@ -9,6 +9,7 @@ import { freePort } from '../../testkit/processes.js';
 import { seededRandom } from '../../testkit/random.js';
 import { startReceiver, until, type Receiver } from '../../testkit/webhook-receiver.js';
 import { parseLegacyWebhook } from '../../src/webhooks/index.js';
+import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
 
 let s: TestSandbox;
 let dispatcher: Dispatcher;
@@ -16,7 +17,7 @@ const receivers: Array<{ close(): Promise<void> }> = [];
 beforeEach(() => {
   s = testSandbox();
   // A generous timeout: a slow answer on a loaded machine must not count as a failure.
-  dispatcher = startDispatcher(s.store, { tickMs: 20, timeoutMs: 5000 });
+  dispatcher = startDispatcher(sqliteBackend(s.store), { tickMs: 20, timeoutMs: 5000 });
 });
 afterEach(async () => {
   // Receivers first: an attempt a receiver still holds open then ends, and the dispatcher stops at once.
@@ -262,7 +263,7 @@ describe('failures and retries', () => {
   it('a receiver that fails at random (500s, timeouts, resets) still ends with every event, once after dedupe', async () => {
     // A short timeout here, so that the hung answers cost little.
     await dispatcher.stop();
-    dispatcher = startDispatcher(s.store, { tickMs: 20, timeoutMs: 300 });
+    dispatcher = startDispatcher(sqliteBackend(s.store), { tickMs: 20, timeoutMs: 300 });
     const answers: Array<'ok' | 'fail' | 'hang' | 'reset'> = [
       'fail',
       'ok',
@@ -653,7 +654,7 @@ describe('a receiver that never answers holds back only its own resources', () =
   it("requests that never answer hold back only their own resources: the others' events arrive meanwhile, and each resource's later event follows its earlier one", async () => {
     // A timeout longer than the test: a held request stays open until the receiver answers it.
     await dispatcher.stop();
-    dispatcher = startDispatcher(s.store, { tickMs: 20, timeoutMs: 120_000 });
+    dispatcher = startDispatcher(sqliteBackend(s.store), { tickMs: 20, timeoutMs: 120_000 });
     // The first 10 requests get no answer: more than the 8 deliveries an endpoint is sent at once.
     const r = await receiver({ answer: (n) => (n < 10 ? 'hold' : 'ok') });
     await addEndpoint(r.url);
@@ -680,7 +681,7 @@ describe('a receiver that never answers holds back only its own resources', () =
   it("with 5 % of requests never answered, the events that do not wait for one arrive meanwhile, and every event arrives in its resource's order, each hang costing one retry", async () => {
     // A timeout longer than the test: the test ends the held requests itself, as the timeout would.
     await dispatcher.stop();
-    dispatcher = startDispatcher(s.store, { tickMs: 20, timeoutMs: 120_000 });
+    dispatcher = startDispatcher(sqliteBackend(s.store), { tickMs: 20, timeoutMs: 120_000 });
     const random = seededRandom(7);
     let hangs = 0;
     const r = await receiver({

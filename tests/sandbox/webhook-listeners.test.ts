@@ -15,6 +15,7 @@ import { IDLE_EXPIRY_MS, IN_USE_MS, LEASE_MS, WebhookListeners } from '../../src
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
 import { verifyWebhook } from '../../src/webhooks/index.js';
 import { OTHER_KEY, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
+import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
 
 let s: TestSandbox;
 beforeEach(() => {
@@ -256,7 +257,7 @@ describe('claiming deliveries', () => {
 
   it('is never POSTed by the dispatcher', async () => {
     const sent: DeliveryRequest[] = [];
-    const dispatcher = startDispatcher(s.store, {
+    const dispatcher = startDispatcher(sqliteBackend(s.store), {
       tickMs: 10,
       send: async (request) => {
         sent.push(request);
@@ -650,18 +651,18 @@ describe("the listeners' leases", () => {
   it('offers a claimed delivery again once its lease ran out unreported; a release ends a lease once', async () => {
     // Its own hub over the test sandbox's store, with a monotonic clock the test moves.
     let monotonic = 0;
-    const hub = new WebhookListeners(s.store, { monotonic: () => monotonic });
+    const hub = new WebhookListeners(sqliteBackend(s.store), { monotonic: () => monotonic });
     try {
       const listener = (await listen()).body;
       await s.authorized();
       const stored = s.store.listeners.liveOne('dev', listener.id, hub.cutoff())!;
-      const [claimed] = s.store.transaction(() => hub.claim(stored));
-      expect(s.store.transaction(() => hub.claim(stored))).toEqual([]);
+      const [claimed] = await sqliteBackend(s.store).transaction(() => hub.claim(stored));
+      expect(await sqliteBackend(s.store).transaction(() => hub.claim(stored))).toEqual([]);
       monotonic += LEASE_MS - 1;
-      expect(hub.hasDue(stored)).toBe(false);
+      expect(await hub.hasDue(stored)).toBe(false);
       monotonic += 1;
-      expect(hub.hasDue(stored)).toBe(true);
-      const [again] = s.store.transaction(() => hub.claim(stored));
+      expect(await hub.hasDue(stored)).toBe(true);
+      const [again] = await sqliteBackend(s.store).transaction(() => hub.claim(stored));
       expect(again!.delivery.id).toBe(claimed!.delivery.id);
       // Only the current claim ends the lease, once.
       expect(hub.release(listener.id, claimed!.delivery.id, claimed!.claimId)).toBeUndefined();
@@ -676,7 +677,7 @@ describe("the listeners' leases", () => {
     const db = openDatabase(':memory:');
     const store = createStore(db);
     let now = 1_000_000;
-    const hub = new WebhookListeners(store, { now: () => now });
+    const hub = new WebhookListeners(sqliteBackend(store), { now: () => now });
     try {
       const endpoint = {
         id: 'wl_a',
@@ -690,7 +691,7 @@ describe("the listeners' leases", () => {
       store.listeners.add({ ...endpoint, polled_at: now });
       store.listeners.add({ ...endpoint, id: 'wl_b', channel: 'other', polled_at: now + 30_000 });
       now += IDLE_EXPIRY_MS + 1;
-      store.transaction(() => hub.removeExpired());
+      await sqliteBackend(store).transaction(() => hub.removeExpired());
       expect(db.prepare("SELECT id FROM webhook_endpoints WHERE origin = 'listener'").pluck().all()).toEqual(['wl_b']);
     } finally {
       hub.close();

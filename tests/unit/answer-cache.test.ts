@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
 import { OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
+import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
 
 let s: TestSandbox;
 const cleanups: Array<() => unknown> = [];
@@ -88,7 +89,10 @@ describe('kept answers', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'answer-cache-'));
     const file = path.join(dir, 'sandbox.db');
     const [hereDb, thereDb] = [openDatabase(file), openDatabase(file)];
-    const [here, there] = [buildSandbox({ store: createStore(hereDb) }), buildSandbox({ store: createStore(thereDb) })];
+    const [here, there] = [
+      buildSandbox({ store: sqliteBackend(createStore(hereDb)) }),
+      buildSandbox({ store: sqliteBackend(createStore(thereDb)) }),
+    ];
     cleanups.push(async () => {
       await here.close();
       await there.close();

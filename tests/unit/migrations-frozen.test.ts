@@ -8,6 +8,7 @@ import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { migrate, openDatabase } from '../../src/sandbox/store/database.js';
 import { createStore } from '../../src/sandbox/store/index.js';
 import { MIGRATIONS } from '../../src/sandbox/store/migrations.js';
+import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
 
 const legacy = readFileSync(new URL('./fixtures/session-shape-1.json', import.meta.url), 'utf8');
 
@@ -44,7 +45,7 @@ describe('the migrations', () => {
     expect(
       db.prepare("SELECT business_id FROM customers WHERE customer_key = 'jane.doe@example.com'").pluck().get(),
     ).toBe(row.user_business_id);
-    const app = buildSandbox({ store: createStore(db) });
+    const app = buildSandbox({ store: sqliteBackend(createStore(db)) });
     try {
       const listed = await app.inject({
         url: `/payments/v1/payment_sessions?search=${row.user_business_id}`,

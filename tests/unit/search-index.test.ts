@@ -16,6 +16,7 @@ import { createStore } from '../../src/sandbox/store/index.js';
 import { MIGRATIONS } from '../../src/sandbox/store/migrations.js';
 import { sessionColumns } from '../../src/sandbox/store/session-columns.js';
 import { sessionRequest } from '../../testkit/sandbox.js';
+import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
 
 let n = 0;
 const session = (email: string, channel = 'dev'): Session =>
@@ -79,17 +80,17 @@ describe('the trigram index of sessions', () => {
     expect([pending(db), indexed(db)]).toEqual([0, 0]);
   });
 
-  it('is caught up by the maintenance timer, a batch at a time', () => {
+  it('is caught up by the maintenance timer, a batch at a time', async () => {
     const db = openDatabase(':memory:');
     const store = createStore(db);
     for (let i = 0; i < 25; i++) store.sessions.insert(session(`companion${i}@example.com`));
     // The timer's ticks are the test's: each tick indexes one batch of 10.
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const maintenance = startMaintenance(db, store, { intervalMs: 5, batch: 10 });
+    const maintenance = startMaintenance(db, sqliteBackend(store), { intervalMs: 5, batch: 10 });
     try {
       const left = [pending(db)];
       for (let tick = 0; tick < 4; tick++) {
-        vi.advanceTimersByTime(5);
+        await vi.advanceTimersByTimeAsync(5);
         left.push(pending(db));
       }
       expect(left).toEqual([25, 15, 5, 0, 0]);
@@ -100,7 +101,7 @@ describe('the trigram index of sessions', () => {
     }
   });
 
-  it('never stops the sandbox: a failing step (a full disk) is said once and tried again', () => {
+  it('never stops the sandbox: a failing step (a full disk) is said once and tried again', async () => {
     const db = openDatabase(':memory:');
     const store = createStore(db);
     let failing = true;
@@ -117,18 +118,21 @@ describe('the trigram index of sessions', () => {
     } as typeof store;
     const warnings: string[] = [];
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const maintenance = startMaintenance(db, failingStore, { intervalMs: 2, warn: (line) => warnings.push(line) });
+    const maintenance = startMaintenance(db, sqliteBackend(failingStore), {
+      intervalMs: 2,
+      warn: (line) => warnings.push(line),
+    });
     try {
-      vi.advanceTimersByTime(10);
+      await vi.advanceTimersByTimeAsync(10);
       expect(attempts).toBe(5);
       expect(warnings).toEqual(['Maintenance of the database failed, and is retried: database or disk is full']);
       failing = false;
-      vi.advanceTimersByTime(6);
+      await vi.advanceTimersByTimeAsync(6);
       expect(attempts).toBe(8);
       expect(warnings).toHaveLength(1);
       // Failing again after a success: said again, once.
       failing = true;
-      vi.advanceTimersByTime(4);
+      await vi.advanceTimersByTimeAsync(4);
       expect(warnings).toEqual(
         Array(2).fill('Maintenance of the database failed, and is retried: database or disk is full'),
       );

@@ -9,6 +9,7 @@ import { migrate, openDatabase } from '../../src/sandbox/store/database.js';
 import { createStore } from '../../src/sandbox/store/index.js';
 import { MIGRATIONS } from '../../src/sandbox/store/migrations.js';
 import { documentViolations } from '../../testkit/sandbox.js';
+import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
 
 const legacy = readFileSync(new URL('./fixtures/session-shape-1.json', import.meta.url), 'utf8');
 const KEY = { 'x-service-api-key': 'sandbox-dev-key' };
@@ -49,7 +50,7 @@ describe('stored session shapes', () => {
   it('serves a database written by the previous version, and writes its sessions back in the current shape', async () => {
     const { db, id } = previousVersionDatabase();
     migrate(db, MIGRATIONS);
-    const app = buildSandbox({ store: createStore(db) });
+    const app = buildSandbox({ store: sqliteBackend(createStore(db)) });
     try {
       const detail = await app.inject({ method: 'GET', url: `/payments/v1/payment_session/${id}`, headers: KEY });
       expect(detail.statusCode).toBe(200);

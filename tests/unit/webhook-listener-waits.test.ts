@@ -14,6 +14,8 @@ import {
   WebhookListeners,
 } from '../../src/sandbox/delivery/listeners.js';
 import { createStore, openDatabase, type Store } from '../../src/sandbox/store/index.js';
+import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
+import type { SandboxStore } from '../../src/sandbox/store/store.js';
 
 const FORWARD = 'http://localhost:3000/webhooks';
 let db: ReturnType<typeof openDatabase>;
@@ -25,7 +27,7 @@ beforeEach(() => {
   db = openDatabase(':memory:');
   store = createStore(db);
   now = Date.now();
-  hub = new WebhookListeners(store, { now: () => now });
+  hub = new WebhookListeners(sqliteBackend(store), { now: () => now });
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -109,7 +111,7 @@ describe('a waiting claim', () => {
   it('wakes every waiting claim when a held delivery is released, and none for a release of nothing', async () => {
     const stored = listener();
     queue(2);
-    const [first] = store.transaction(() => hub.claim(stored, 1));
+    const [first] = await sqliteBackend(store).transaction(() => hub.claim(stored, 1));
     const waits = [waitFor(60_000), waitFor(60_000)];
     expect(hub.release(stored.id, 999_999, first!.claimId)).toBeUndefined();
     await turn();
@@ -154,25 +156,25 @@ describe('a claim', () => {
   it('hands at most what the listener may still hold, and nothing while it holds the most', async () => {
     const stored = listener();
     queue(HOLD_MOST + 4);
-    expect(store.transaction(() => hub.claim(stored, 0))).toEqual([]);
+    expect(await sqliteBackend(store).transaction(() => hub.claim(stored, 0))).toEqual([]);
     // A negative limit is no limit to SQLite: the claim must not pass it on.
-    expect(store.transaction(() => hub.claim(stored, -1))).toEqual([]);
-    expect(store.transaction(() => hub.claim(stored, 3))).toHaveLength(3);
+    expect(await sqliteBackend(store).transaction(() => hub.claim(stored, -1))).toEqual([]);
+    expect(await sqliteBackend(store).transaction(() => hub.claim(stored, 3))).toHaveLength(3);
     let held = 3;
-    while (held < HOLD_MOST) held += store.transaction(() => hub.claim(stored)).length;
+    while (held < HOLD_MOST) held += (await sqliteBackend(store).transaction(() => hub.claim(stored))).length;
     expect(held).toBe(HOLD_MOST);
-    expect(store.transaction(() => hub.claim(stored))).toEqual([]);
-    expect(hub.hasDue(stored)).toBe(false);
+    expect(await sqliteBackend(store).transaction(() => hub.claim(stored))).toEqual([]);
+    expect(await hub.hasDue(stored)).toBe(false);
     expect(CLAIM_MOST).toBeLessThan(HOLD_MOST);
   });
 
   it('keeps the leases of a listener it has forgotten no longer: a forgotten listener may claim its deliveries again', async () => {
     const stored = listener();
     queue(1);
-    const [claimed] = store.transaction(() => hub.claim(stored));
-    expect(store.transaction(() => hub.claim(stored))).toEqual([]);
+    const [claimed] = await sqliteBackend(store).transaction(() => hub.claim(stored));
+    expect(await sqliteBackend(store).transaction(() => hub.claim(stored))).toEqual([]);
     hub.forget(stored.id);
-    const [again] = store.transaction(() => hub.claim(stored));
+    const [again] = await sqliteBackend(store).transaction(() => hub.claim(stored));
     expect(again!.delivery.id).toBe(claimed!.delivery.id);
   });
 });
@@ -267,19 +269,19 @@ describe('the sweep', () => {
   it('removes, on its own every 5 s, the listeners that stopped asking, with their deliveries', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     hub.close();
-    hub = new WebhookListeners(store, { now: () => now });
+    hub = new WebhookListeners(sqliteBackend(store), { now: () => now });
     const stored = listener();
     listener('wl_b');
     queue(1);
-    const [claimed] = store.transaction(() => hub.claim(stored));
+    const [claimed] = await sqliteBackend(store).transaction(() => hub.claim(stored));
     now += IDLE_EXPIRY_MS + 1;
     store.listeners.touch('wl_b', now);
-    vi.advanceTimersByTime(4_999);
+    await vi.advanceTimersByTimeAsync(4_999);
     expect(db.prepare("SELECT id FROM webhook_endpoints WHERE origin = 'listener' ORDER BY id").pluck().all()).toEqual([
       'wl_a',
       'wl_b',
     ]);
-    vi.advanceTimersByTime(1);
+    await vi.advanceTimersByTimeAsync(1);
     expect(db.prepare("SELECT id FROM webhook_endpoints WHERE origin = 'listener' ORDER BY id").pluck().all()).toEqual([
       'wl_b',
     ]);
@@ -291,13 +293,13 @@ describe('the sweep', () => {
   it('skips a closed database without a word', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     hub.close();
-    hub = new WebhookListeners(store, { now: () => now });
+    hub = new WebhookListeners(sqliteBackend(store), { now: () => now });
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       listener();
       now += IDLE_EXPIRY_MS + 1;
       db.close();
-      vi.advanceTimersByTime(5_000);
+      await vi.advanceTimersByTimeAsync(5_000);
       expect(errors).not.toHaveBeenCalled();
     } finally {
       errors.mockRestore();
@@ -307,23 +309,23 @@ describe('the sweep', () => {
   it('reports a failure other than a busy database, and stays quiet on a busy one', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     hub.close();
-    const failing = {
-      ...store,
-      transaction: () => {
+    const failing: SandboxStore = {
+      ...sqliteBackend(store),
+      transaction: async () => {
         throw new Error(failure);
       },
-    } as unknown as Store;
+    };
     let failure = 'SQLITE_BUSY: database is locked';
     hub = new WebhookListeners(failing, { now: () => now });
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
-      vi.advanceTimersByTime(5_000);
+      await vi.advanceTimersByTimeAsync(5_000);
       expect(errors).not.toHaveBeenCalled();
       failure = 'disk I/O error';
-      vi.advanceTimersByTime(5_000);
+      await vi.advanceTimersByTimeAsync(5_000);
       expect(errors).toHaveBeenCalledWith('webhook listeners: disk I/O error');
       hub.close();
-      vi.advanceTimersByTime(20_000);
+      await vi.advanceTimersByTimeAsync(20_000);
       expect(errors).toHaveBeenCalledTimes(1);
     } finally {
       errors.mockRestore();

@@ -24,7 +24,11 @@ export interface CreateReplay {
    * (no new value applied); IdempotencyViolation when a compared field differs; undefined when
    * there is no key or no original, and the session is to be created.
    */
-  answerRetry(store: SandboxStore, context: ReplayContext, request: CreateSessionRequest): ReplayedCreate | undefined;
+  answerRetry(
+    store: SandboxStore,
+    context: ReplayContext,
+    request: CreateSessionRequest,
+  ): Promise<ReplayedCreate | undefined>;
   /**
    * A body that breaks its schema only in `violatedFields`, all of which a replay ignores, still
    * replays its original; undefined otherwise (the refusal stands).
@@ -34,7 +38,7 @@ export interface CreateReplay {
     context: ReplayContext,
     request: CreateSessionRequest,
     violatedFields: readonly string[],
-  ): ReplayedCreate | undefined;
+  ): Promise<ReplayedCreate | undefined>;
 }
 
 const refuseCreate = refusalsOf('createPaymentSession');
@@ -42,9 +46,9 @@ const refuseCreate = refusalsOf('createPaymentSession');
 export function createReplay(rules: IdempotencyRules): CreateReplay {
   const ignored = ignoredByReplay(rules);
 
-  const answerRetry: CreateReplay['answerRetry'] = (store, context, request) => {
+  const answerRetry: CreateReplay['answerRetry'] = async (store, context, request) => {
     if (request.idempotency_key === undefined) return undefined;
-    const original = store.sessions.findByIdempotencyKey(context.channel, request.idempotency_key);
+    const original = await store.sessions.findByIdempotencyKey(context.channel, request.idempotency_key);
     if (!original) return undefined;
     const diverging = divergingFields(original.request, request, rules);
     if (diverging.length > 0) {
@@ -59,7 +63,7 @@ export function createReplay(rules: IdempotencyRules): CreateReplay {
 
   return {
     answerRetry,
-    answerInvalidBody(store, context, request, violatedFields) {
+    async answerInvalidBody(store, context, request, violatedFields) {
       // '' is the body as a whole (not an object, or a field the schema forbids): never excused.
       const onlyIgnoredFields = violatedFields.every((field) => field !== '' && ignored(field));
       return onlyIgnoredFields ? answerRetry(store, context, request) : undefined;

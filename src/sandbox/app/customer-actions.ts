@@ -11,7 +11,7 @@ import { saveSessionAndQueueEvents } from './session-writes.js';
 import { activateIssuedToken, applyOutcome } from './token-writes.js';
 
 /** The customer finishes a session's hosted flow: eligible (then pays with `card`) or not. */
-export function finishCheckout(
+export async function finishCheckout(
   store: SandboxStore,
   context: WriteContext,
   session: Session,
@@ -19,25 +19,25 @@ export function finishCheckout(
 ) {
   if (!outcome.eligible) {
     // Ineligible: the flow ends at failure_url, the session stays pending, the outcome is reported.
-    saveSessionAndQueueEvents(store, context, session, endIneligible(session, context.now));
+    await saveSessionAndQueueEvents(store, context, session, endIneligible(session, context.now));
     return { status: session.status, redirect_url: resolveRedirect(session.request.failure_url, session.id) };
   }
   const events = completeCheckout(session, context.now);
   // A card the service accepts at once: the review of a one-time payment passes straight away.
   if (outcome.accepted && session.status === 'processing') events.push(...review(session, 'accept', context.now));
-  saveSessionAndQueueEvents(store, context, session, events);
+  await saveSessionAndQueueEvents(store, context, session, events);
   if (session.issued_payment_token) {
-    activateIssuedToken(store, context, session, outcome.card ?? defaultCard(context.now));
+    await activateIssuedToken(store, context, session, outcome.card ?? defaultCard(context.now));
   }
   return { status: session.status, redirect_url: resolveRedirect(session.request.success_url, session.id) };
 }
 
 /** The customer finishes a provision request's page: the survey, the letter it may request, the card. */
-export function finishProvisionRequest(
+export async function finishProvisionRequest(
   store: SandboxStore,
   context: WriteContext,
   request: ProvisionRequest,
   answers: CustomerAnswers,
-): void {
-  applyOutcome(store, context, request, completeByCustomer(request, answers, context.now));
+): Promise<void> {
+  await applyOutcome(store, context, request, completeByCustomer(request, answers, context.now));
 }

@@ -11,13 +11,13 @@ export interface WriteContext {
   ids: IdSource;
 }
 
-export function queueEvents(store: SandboxStore, context: WriteContext, events: DomainEvent[]): void {
+export async function queueEvents(store: SandboxStore, context: WriteContext, events: DomainEvent[]): Promise<void> {
   // Stored as fired, whatever the evolution drill: it shapes a delivery as it is sent. Under it,
   // each event is followed by the drill's event of an unknown type, with a delivery id of its own.
-  const drill = store.drill.get(context.channel).enabled;
+  const drill = (await store.drill.get(context.channel)).enabled;
   // The delivery ids are fixed now, so that every retry of an event carries the same one.
   for (const event of events) {
     const followUp = drill ? deliveryId(context.ids) : undefined;
-    store.outbox.enqueue(context.channel, event, context.now, deliveryId(context.ids), followUp);
+    await store.outbox.enqueue(context.channel, event, context.now, deliveryId(context.ids), followUp);
   }
 }

@@ -12,7 +12,7 @@ import type { SandboxStore } from '../store/store.js';
 import { finishCheckout, finishProvisionRequest } from './customer-actions.js';
 
 /** The catalog eligibility of a session's items, shown beside them. */
-export const itemEligibility = (store: SandboxStore, session: Session): ReadonlyMap<string, string | null> =>
+export const itemEligibility = (store: SandboxStore, session: Session): Promise<ReadonlyMap<string, string | null>> =>
   store.catalog.eligibilityOf(
     session.channel,
     session.items.flatMap((item) => (item.sku ? [item.sku] : [])),
@@ -39,24 +39,29 @@ export type CheckoutSubmit =
   | { outcome: 'finished'; session: Session; success: boolean; url: string };
 
 /** The customer submits the checkout page of session `id` with `values`. */
-export function submitCheckout(store: SandboxStore, ids: IdSource, id: string, values: FormValues): CheckoutSubmit {
-  return store.transaction((): CheckoutSubmit => {
-    const session = store.sessions.getForCustomer(id);
+export async function submitCheckout(
+  store: SandboxStore,
+  ids: IdSource,
+  id: string,
+  values: FormValues,
+): Promise<CheckoutSubmit> {
+  return store.transaction(async (): Promise<CheckoutSubmit> => {
+    const session = await store.sessions.getForCustomer(id);
     if (!session) return { outcome: 'not_found' };
     if (session.status === 'canceled') return { outcome: 'timed_out', session };
     if (session.status !== 'pending') return { outcome: 'closed', session };
-    const context = { channel: session.channel, now: store.clock.now(session.channel), ids };
+    const context = { channel: session.channel, now: await store.clock.now(session.channel), ids };
     const checked = checkCustomerForm(values, context.now, true);
-    const form = (shown: FormValues, errors: Record<string, string>): CheckoutSubmit => ({
+    const form = async (shown: FormValues, errors: Record<string, string>): Promise<CheckoutSubmit> => ({
       outcome: 'form',
       session,
-      eligibility: itemEligibility(store, session),
+      eligibility: await itemEligibility(store, session),
       values: shown,
       errors,
     });
     if (Object.keys(checked.errors).length > 0) return form(values, checked.errors);
     if (!checked.eligible) {
-      const { redirect_url: url } = finishCheckout(store, context, session, { eligible: false });
+      const { redirect_url: url } = await finishCheckout(store, context, session, { eligible: false });
       return { outcome: 'finished', session, success: false, url };
     }
     // Change the card: back to the form, the survey kept, the card left to type again.
@@ -67,7 +72,7 @@ export function submitCheckout(store: SandboxStore, ids: IdSource, id: string, v
     if (values.confirm !== '1') return { outcome: 'confirm', session, values, last4: card.last4 };
     if (card.outcome === 'declined') return form({ ...values, card_number: '' }, { card_number: DECLINED });
     const accepted = card.outcome === 'accepted';
-    const paid = finishCheckout(store, context, session, { eligible: true, card, accepted });
+    const paid = await finishCheckout(store, context, session, { eligible: true, card, accepted });
     return { outcome: 'finished', session, success: true, url: paid.redirect_url };
   });
 }
@@ -83,15 +88,26 @@ export type SetupSubmit =
   | { outcome: 'finished'; provision: ProvisionRequest; success: boolean; url: string };
 
 /** The customer submits the page of provision request `id` with `values` (the survey, the letter, the card). */
-export function submitSetup(store: SandboxStore, ids: IdSource, id: string, values: FormValues): SetupSubmit {
-  return store.transaction((): SetupSubmit => {
-    const provision = store.provisionRequests.getForCustomer(id);
+export async function submitSetup(
+  store: SandboxStore,
+  ids: IdSource,
+  id: string,
+  values: FormValues,
+): Promise<SetupSubmit> {
+  return store.transaction(async (): Promise<SetupSubmit> => {
+    const provision = await store.provisionRequests.getForCustomer(id);
     if (!provision) return { outcome: 'not_found' };
     if (provision.status !== 'awaiting_customer') return { outcome: 'done_before', provision };
-    const context = { channel: provision.channel, now: store.clock.now(provision.channel), ids };
-    const lmnSkus = provision.purpose === 'setup' ? store.catalog.lmnSkus(provision.channel) : (provision.skus ?? []);
+    const context = { channel: provision.channel, now: await store.clock.now(provision.channel), ids };
+    const lmnSkus =
+      provision.purpose === 'setup' ? await store.catalog.lmnSkus(provision.channel) : (provision.skus ?? []);
     if (values.action === 'cancel') {
-      finishProvisionRequest(store, context, provision, { cancel: true, eligible: true, lmnSkus, letter: 'pending' });
+      await finishProvisionRequest(store, context, provision, {
+        cancel: true,
+        eligible: true,
+        lmnSkus,
+        letter: 'pending',
+      });
       return { outcome: 'finished', provision, success: false, url: provision.redirect_url! };
     }
     const checked = asksSurvey(provision)
@@ -106,7 +122,7 @@ export function submitSetup(store: SandboxStore, ids: IdSource, id: string, valu
     if (checked.card?.outcome === 'declined') {
       return { outcome: 'form', provision, values: { ...values, card_number: '' }, errors: { card_number: DECLINED } };
     }
-    finishProvisionRequest(store, context, provision, {
+    await finishProvisionRequest(store, context, provision, {
       cancel: false,
       eligible: checked.eligible,
       ...(checked.card ? { card: checked.card } : {}),

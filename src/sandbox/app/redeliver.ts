@@ -11,14 +11,16 @@ export interface Redelivery {
 }
 
 /** Queues the channel's event `eventId` again for every endpoint subscribed to it now, or NotFound. */
-export function redeliverEvent(
+export async function redeliverEvent(
   store: SandboxStore,
   context: { channel: string; now: string },
   eventId: string,
-): Redelivery {
+): Promise<Redelivery> {
   const outboxId = /^[0-9]{1,15}$/.test(eventId) ? Number(eventId) : NaN;
-  const queued = Number.isNaN(outboxId) ? undefined : store.outbox.redeliver(context.channel, outboxId, context.now);
+  const queued = Number.isNaN(outboxId)
+    ? undefined
+    : await store.outbox.redeliver(context.channel, outboxId, context.now);
   if (queued === undefined) throw notFound(`No outbox event ${quoted(eventId)}.`);
-  const event = store.outbox.list(context.channel, { after: outboxId - 1, limit: 1 }).events[0]!;
+  const event = (await store.outbox.list(context.channel, { after: outboxId - 1, limit: 1 })).events[0]!;
   return { event_id: eventId, webhook_delivery_id: event.payload.webhook_delivery_id, deliveries: queued };
 }

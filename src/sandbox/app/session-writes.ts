@@ -5,23 +5,23 @@ import type { SandboxStore } from '../store/store.js';
 import { queueEvents, type WriteContext } from './event-queue.js';
 
 /** Stores a session's new state and queues the events of the move that led to it. */
-export function saveSessionAndQueueEvents(
+export async function saveSessionAndQueueEvents(
   store: SandboxStore,
   context: WriteContext,
   session: Session,
   events: DomainEvent[],
-): void {
-  store.sessions.update(session);
-  queueEvents(store, context, events);
+): Promise<void> {
+  await store.sessions.update(session);
+  await queueEvents(store, context, events);
 }
 
 /** Stores a new session, in its state after any first move, and queues the events of that move. */
-export function insertSessionAndQueueEvents(
+export async function insertSessionAndQueueEvents(
   store: SandboxStore,
   context: WriteContext,
   session: Session,
   events: DomainEvent[],
-): void {
-  store.sessions.insert(session);
-  queueEvents(store, context, events);
+): Promise<void> {
+  await store.sessions.insert(session);
+  await queueEvents(store, context, events);
 }

@@ -17,26 +17,26 @@ import type { PaymentTokenRecord, Session } from '../domain/types.js';
 import type { SandboxStore } from '../store/store.js';
 import { queueEvents, type WriteContext } from './event-queue.js';
 
-export const lettersOf = (store: SandboxStore, channel: string, customerKey: string): Letter[] =>
-  store.letters.ofCustomer(channel, customerKey);
+export const lettersOf = async (store: SandboxStore, channel: string, customerKey: string): Promise<Letter[]> =>
+  await store.letters.ofCustomer(channel, customerKey);
 
 /** The eligibility answer from a customer's letters (and a provision request's own letter, when keyed on one). */
-export function customerEligibility(
+export async function customerEligibility(
   store: SandboxStore,
   channel: string,
   customerKey: string,
   now: string,
   keyedOn?: ProvisionRequest,
 ) {
-  const letters = lettersOf(store, channel, customerKey);
-  const own = keyedOn ? store.letters.ofRequest(keyedOn.id) : undefined;
+  const letters = await lettersOf(store, channel, customerKey);
+  const own = keyedOn ? await store.letters.ofRequest(keyedOn.id) : undefined;
   // The survey of a request the customer left (canceled) was never finished, as one still awaiting them.
   const surveyFinished = keyedOn ? keyedOn.status !== 'awaiting_customer' && keyedOn.status !== 'canceled' : true;
   return eligibilityOf(
     letters,
     own,
     surveyFinished,
-    store.catalog.facts(
+    await store.catalog.facts(
       channel,
       letters.flatMap((l) => l.skus),
     ),
@@ -45,9 +45,9 @@ export function customerEligibility(
 }
 
 /** Every token of the customer shows the same letter expiry, recomputed whenever their letters change. */
-function refreshLetterExpiry(store: SandboxStore, context: WriteContext, customerKey: string): void {
-  const expiry = tokenLetterExpiry(lettersOf(store, context.channel, customerKey), context.now);
-  store.tokens.setLetterExpiry(context.channel, customerKey, expiry);
+async function refreshLetterExpiry(store: SandboxStore, context: WriteContext, customerKey: string): Promise<void> {
+  const expiry = tokenLetterExpiry(await lettersOf(store, context.channel, customerKey), context.now);
+  await store.tokens.setLetterExpiry(context.channel, customerKey, expiry);
 }
 
 /** Where the pages of a token's request send the customer. */
@@ -61,7 +61,7 @@ export interface PageExits {
  * One that awaits the clinician is returned as it is: the customer has done their part. One that
  * awaits the customer gains the new needs, and a fix the exits of the latest refused charge.
  */
-export function requestForToken(
+export async function requestForToken(
   store: SandboxStore,
   context: WriteContext & { origin: string },
   token: PaymentTokenRecord,
@@ -69,15 +69,15 @@ export function requestForToken(
   needs: Need[],
   skus: string[],
   exits?: PageExits,
-): ProvisionRequest {
-  const open = store.provisionRequests.openForToken(context.channel, token.token);
+): Promise<ProvisionRequest> {
+  const open = await store.provisionRequests.openForToken(context.channel, token.token);
   const withLetter = open.find((r) => r.status === 'awaiting_letter');
   const awaiting = open.find((r) => r.status === 'awaiting_customer');
   if (awaiting) {
     awaiting.needs = [...new Set([...awaiting.needs, ...needs])];
     awaiting.skus = [...new Set([...(awaiting.skus ?? []), ...skus])];
     if (exits && awaiting.purpose === 'fix') Object.assign(awaiting, exits);
-    store.provisionRequests.update(awaiting);
+    await store.provisionRequests.update(awaiting);
     return awaiting;
   }
   if (withLetter && needs.every((need) => need === 'survey')) return withLetter;
@@ -101,16 +101,16 @@ export function requestForToken(
     ...(token.customer_name !== null ? { customer_name: token.customer_name } : {}),
     ...(token.metadata !== null ? { metadata: token.metadata } : {}),
   };
-  store.provisionRequests.insert(request);
+  await store.provisionRequests.insert(request);
   return request;
 }
 
 /** A deleted token's open requests end: nothing can bring the token back. */
-export function cancelTokenRequests(store: SandboxStore, channel: string, token: string): void {
-  for (const request of store.provisionRequests.openForToken(channel, token)) {
+export async function cancelTokenRequests(store: SandboxStore, channel: string, token: string): Promise<void> {
+  for (const request of await store.provisionRequests.openForToken(channel, token)) {
     request.status = 'canceled';
     request.needs = [];
-    store.provisionRequests.update(request);
+    await store.provisionRequests.update(request);
   }
 }
 
@@ -118,12 +118,17 @@ export function cancelTokenRequests(store: SandboxStore, channel: string, token:
  * The token a provisioned setup gives: a new one, or, when the customer already has one on the
  * channel (two setups were open at once), that one with the new card, so that an email never holds two.
  */
-function tokenOfSetup(store: SandboxStore, context: WriteContext, request: ProvisionRequest, card: Card): string {
+async function tokenOfSetup(
+  store: SandboxStore,
+  context: WriteContext,
+  request: ProvisionRequest,
+  card: Card,
+): Promise<string> {
   const existing = request.customer_key.startsWith('request:')
     ? undefined
-    : store.tokens.activeOf(context.channel, request.customer_key);
+    : await store.tokens.activeOf(context.channel, request.customer_key);
   if (existing) {
-    store.tokens.setCard(context.channel, existing, card);
+    await store.tokens.setCard(context.channel, existing, card);
     return existing;
   }
   const token: PaymentTokenRecord = {
@@ -136,7 +141,9 @@ function tokenOfSetup(store: SandboxStore, context: WriteContext, request: Provi
     customer_email: request.customer_email ?? null,
     customer_name: request.customer_name ?? null,
     customer_key: request.customer_key,
-    user_business_id: store.customers.businessIdOf(context.channel, request.customer_key, () => context.ids.uuid()),
+    user_business_id: await store.customers.businessIdOf(context.channel, request.customer_key, () =>
+      context.ids.uuid(),
+    ),
     card_brand: card.brand,
     card_last4: card.last4,
     card_expires: card.expires,
@@ -146,7 +153,7 @@ function tokenOfSetup(store: SandboxStore, context: WriteContext, request: Provi
     success_url: request.success_url,
     failure_url: request.failure_url,
   };
-  store.tokens.insert(token);
+  await store.tokens.insert(token);
   return token.token;
 }
 
@@ -154,17 +161,17 @@ function tokenOfSetup(store: SandboxStore, context: WriteContext, request: Provi
  * Stores what a customer's or clinician's move of a request led to: its letter, and once it is
  * provisioned, the issued or fixed token and its payment_token.updated event.
  */
-export function applyOutcome(
+export async function applyOutcome(
   store: SandboxStore,
   context: WriteContext,
   request: ProvisionRequest,
   outcome: ProvisionOutcome,
-): void {
+): Promise<void> {
   if (outcome.letter) {
-    if (store.letters.ofRequest(request.id)) {
-      store.letters.decide(request.id, outcome.letter.status, outcome.letter.expires_on);
+    if (await store.letters.ofRequest(request.id)) {
+      await store.letters.decide(request.id, outcome.letter.status, outcome.letter.expires_on);
     } else {
-      store.letters.add(context.channel, {
+      await store.letters.add(context.channel, {
         customer_key: request.customer_key,
         provision_request_id: request.id,
         created_at: context.now,
@@ -175,31 +182,31 @@ export function applyOutcome(
   if (outcome.provision) {
     let token: string;
     if (request.purpose === 'setup') {
-      token = tokenOfSetup(store, context, request, outcome.provision.card ?? defaultCard(context.now));
+      token = await tokenOfSetup(store, context, request, outcome.provision.card ?? defaultCard(context.now));
       request.payment_token = token;
     } else {
       token = request.payment_token!;
-      if (outcome.provision.card) store.tokens.setCard(context.channel, token, outcome.provision.card);
-      store.tokens.setNextAction(context.channel, token, null);
+      if (outcome.provision.card) await store.tokens.setCard(context.channel, token, outcome.provision.card);
+      await store.tokens.setNextAction(context.channel, token, null);
     }
-    refreshLetterExpiry(store, context, request.customer_key);
-    const updated = tokenUpdatedEvent(store.tokens.get(context.channel, token)!, {
+    await refreshLetterExpiry(store, context, request.customer_key);
+    const updated = tokenUpdatedEvent((await store.tokens.get(context.channel, token))!, {
       provision_token_request_id: request.id,
     });
-    queueEvents(store, context, [updated]);
+    await queueEvents(store, context, [updated]);
   } else if (outcome.letter) {
-    refreshLetterExpiry(store, context, request.customer_key);
+    await refreshLetterExpiry(store, context, request.customer_key);
   }
   // The customer left the page once, to the exit of that moment; a later decision does not move them.
   if (request.status !== 'awaiting_customer' && request.redirect_url === undefined) {
     request.redirect_url = endOfPage(request);
   }
-  store.provisionRequests.update(request);
+  await store.provisionRequests.update(request);
 }
 
 /** The sandbox's whole record of a provision request (inspect, and the helpers' answers). */
-export function inspectRequest(store: SandboxStore, origin: string, request: ProvisionRequest) {
-  const letter = store.letters.ofRequest(request.id);
+export async function inspectRequest(store: SandboxStore, origin: string, request: ProvisionRequest) {
+  const letter = await store.letters.ofRequest(request.id);
   return {
     provision_token_request_id: request.id,
     purpose: request.purpose,
@@ -213,10 +220,14 @@ export function inspectRequest(store: SandboxStore, origin: string, request: Pro
 }
 
 /** The skus of these items that the channel's catalog says need a letter of medical necessity. */
-export function lmnSkusOf(store: SandboxStore, channel: string, items: ReadonlyArray<{ sku?: string }>): string[] {
+export async function lmnSkusOf(
+  store: SandboxStore,
+  channel: string,
+  items: ReadonlyArray<{ sku?: string }>,
+): Promise<string[]> {
   const skus = [...new Set(items.flatMap((item) => (item.sku !== undefined ? [item.sku] : [])))];
   if (skus.length === 0) return [];
-  const eligibility = store.catalog.eligibilityOf(channel, skus);
+  const eligibility = await store.catalog.eligibilityOf(channel, skus);
   return skus.filter((sku) => eligibility.get(sku) === 'eligible_with_lmn');
 }
 
@@ -225,14 +236,19 @@ export function lmnSkusOf(store: SandboxStore, channel: string, items: ReadonlyA
  * customer entered, the survey's letter covers the session's items that need one, and
  * payment_token.updated is queued.
  */
-export function activateIssuedToken(store: SandboxStore, context: WriteContext, session: Session, card: Card): void {
+export async function activateIssuedToken(
+  store: SandboxStore,
+  context: WriteContext,
+  session: Session,
+  card: Card,
+): Promise<void> {
   const tokenId = session.issued_payment_token!;
-  const token = store.tokens.get(context.channel, tokenId)!;
-  store.tokens.setStatus(context.channel, tokenId, 'active');
-  store.tokens.setCard(context.channel, tokenId, card);
-  const lmnSkus = lmnSkusOf(store, context.channel, session.items);
+  const token = (await store.tokens.get(context.channel, tokenId))!;
+  await store.tokens.setStatus(context.channel, tokenId, 'active');
+  await store.tokens.setCard(context.channel, tokenId, card);
+  const lmnSkus = await lmnSkusOf(store, context.channel, session.items);
   if (lmnSkus.length > 0) {
-    store.letters.add(context.channel, {
+    await store.letters.add(context.channel, {
       customer_key: token.customer_key,
       provision_request_id: null,
       status: 'approved',
@@ -241,9 +257,11 @@ export function activateIssuedToken(store: SandboxStore, context: WriteContext, 
       created_at: context.now,
     });
   }
-  refreshLetterExpiry(store, context, token.customer_key);
-  const updated = tokenUpdatedEvent(store.tokens.get(context.channel, tokenId)!, { payment_session_id: session.id });
-  queueEvents(store, context, [updated]);
+  await refreshLetterExpiry(store, context, token.customer_key);
+  const updated = tokenUpdatedEvent((await store.tokens.get(context.channel, tokenId))!, {
+    payment_session_id: session.id,
+  });
+  await queueEvents(store, context, [updated]);
 }
 
 /** The token a tokenize=true session issues: not usable until its checkout completes. */

@@ -5,14 +5,19 @@ import type { SandboxStore } from '../store/store.js';
 import type { DueDelivery, WebhookEndpoint } from '../store/deliveries.js';
 import type { InFlight } from './in-flight.js';
 
-export function claimDue(store: SandboxStore, endpoint: WebhookEndpoint, inFlight: InFlight): DueDelivery[] {
+export async function claimDue(
+  store: SandboxStore,
+  endpoint: WebhookEndpoint,
+  inFlight: InFlight,
+): Promise<DueDelivery[]> {
   const free = inFlight.freeSlots(endpoint.id);
   if (free <= 0) return [];
   // Due on the channel's clock, which helpers advance: a retry comes as soon as its time is reached.
-  return store.read(() =>
-    store.deliveries.due(endpoint.id, store.clock.now(endpoint.channel), {
-      skip: inFlight.deliveryIds(endpoint.id),
-      limit: free,
-    }),
+  return await store.read(
+    async () =>
+      await store.deliveries.due(endpoint.id, await store.clock.now(endpoint.channel), {
+        skip: inFlight.deliveryIds(endpoint.id),
+        limit: free,
+      }),
   );
 }

@@ -43,7 +43,8 @@ export function startDispatcher(store: SandboxStore, options: DispatcherOptions 
   let wakeSet = false;
   const wake = () => {
     wakeSet = false;
-    queue.fillAll();
+    // fillAll reports its own failures.
+    void queue.fillAll();
   };
 
   // Told inside the writing transaction: wake once it has committed and the answer is on its way.

@@ -68,19 +68,19 @@ export function newEndpoint(fields: {
  * --webhook-url: the one endpoint the command line owns on the channel. A restart with another URL
  * or secret points it there (its pending deliveries follow); without a secret, the one in use stays.
  */
-export function configureEndpoint(
+export async function configureEndpoint(
   store: SandboxStore,
   channel: string,
   option: { url: string; secret?: string },
   sandbox?: SandboxAddress,
 ) {
-  const existing = store.deliveries.cliEndpoint(channel);
+  const existing = await store.deliveries.cliEndpoint(channel);
   if (existing) {
     const secret = option.secret ?? existing.secret;
     // Checked even when unchanged: the sandbox may now listen where the URL points.
     newEndpoint({ id: existing.id, channel, url: option.url, now: existing.created_at, sandbox });
     // Unchanged, this writes the same URL and secret again.
-    store.deliveries.repoint(existing.id, option.url, secret);
+    await store.deliveries.repoint(existing.id, option.url, secret);
     return { channel, url: option.url, secret, mode: existing.mode, event_types: existing.event_types };
   }
   const endpoint = newEndpoint({
@@ -88,10 +88,10 @@ export function configureEndpoint(
     channel,
     url: option.url,
     ...(option.secret ? { secret: option.secret } : {}),
-    now: store.clock.now(channel),
+    now: await store.clock.now(channel),
     sandbox,
   });
-  store.deliveries.addEndpoint(endpoint, 'cli');
+  await store.deliveries.addEndpoint(endpoint, 'cli');
   return {
     channel,
     url: endpoint.url,

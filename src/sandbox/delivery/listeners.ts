@@ -112,12 +112,16 @@ export class WebhookListeners {
    * first, each leased to it under a new claim id and signed with the real time now; none while it
    * holds HOLD_MOST.
    */
-  claim(listener: WebhookListener, limit: number = CLAIM_MOST, ids: IdSource = randomIds): ClaimedDelivery[] {
+  async claim(
+    listener: WebhookListener,
+    limit: number = CLAIM_MOST,
+    ids: IdSource = randomIds,
+  ): Promise<ClaimedDelivery[]> {
     const held = this.held(listener.id);
     const free = Math.min(limit, CLAIM_MOST, HOLD_MOST - held.size);
     if (free <= 0) return [];
-    const now = this.store.clock.now(listener.channel);
-    const due = this.store.deliveries.due(listener.id, now, { skip: [...held.keys()], limit: free });
+    const now = await this.store.clock.now(listener.channel);
+    const due = await this.store.deliveries.due(listener.id, now, { skip: [...held.keys()], limit: free });
     // Stored even when nothing was claimed: held() drops an empty map on its next read.
     this.leases.set(listener.id, held);
     return due.map((delivery) => {
@@ -128,15 +132,12 @@ export class WebhookListeners {
   }
 
   /** Whether a claim would find a delivery now: a read, so that a waiting claim writes only when it has work. */
-  hasDue(listener: WebhookListener): boolean {
+  async hasDue(listener: WebhookListener): Promise<boolean> {
     const held = this.held(listener.id);
     if (held.size >= HOLD_MOST) return false;
-    return (
-      this.store.deliveries.due(listener.id, this.store.clock.now(listener.channel), {
-        skip: [...held.keys()],
-        limit: 1,
-      }).length > 0
-    );
+    const now = await this.store.clock.now(listener.channel);
+    const due = await this.store.deliveries.due(listener.id, now, { skip: [...held.keys()], limit: 1 });
+    return due.length > 0;
   }
 
   /**
@@ -228,9 +229,9 @@ export class WebhookListeners {
    * Inside a write: removes every listener that stopped asking, as deleting an endpoint does (its
    * pending deliveries end). Also run every SWEEP_EVERY_MS.
    */
-  removeExpired(): void {
-    for (const { channel, id } of this.store.listeners.expired(this.cutoff())) {
-      this.store.deliveries.removeEndpoint(channel, id);
+  async removeExpired(): Promise<void> {
+    for (const { channel, id } of await this.store.listeners.expired(this.cutoff())) {
+      await this.store.deliveries.removeEndpoint(channel, id);
       this.forget(id);
     }
   }
@@ -243,9 +244,9 @@ export class WebhookListeners {
     this.wakeAll();
   }
 
-  private sweep(): void {
+  private async sweep(): Promise<void> {
     try {
-      if (this.store.isOpen()) this.store.transaction(() => this.removeExpired());
+      if (this.store.isOpen()) await this.store.transaction(() => this.removeExpired());
     } catch (error) {
       // A busy database (another process writing) is swept at the next tick.
       if (!/SQLITE_BUSY|database is locked/i.test((error as Error).message))

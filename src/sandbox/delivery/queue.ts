@@ -20,6 +20,12 @@ export class DeliveryQueue {
   private readonly inFlight = new InFlight();
   /** Set by drain: no delivery is claimed after it. */
   private draining = false;
+  /**
+   * The fills, one after the other: a claim reads the due deliveries but those in flight, and only
+   * once it has answered are its own added to them; a second claim between the two would send a
+   * delivery twice.
+   */
+  private fills: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: SandboxStore,
@@ -31,10 +37,10 @@ export class DeliveryQueue {
    * Claims and sends the due deliveries of every endpoint. Called on a timer too, which hands the
    * slot of an attempt that went unanswered to the next delivery, and sends retries as they come due.
    */
-  fillAll(): void {
+  async fillAll(): Promise<void> {
     if (this.draining) return;
     try {
-      for (const endpoint of this.store.deliveries.allEndpoints()) this.fill(endpoint);
+      for (const endpoint of await this.store.deliveries.allEndpoints()) await this.fill(endpoint);
     } catch (failure) {
       report(failure);
     }
@@ -43,16 +49,27 @@ export class DeliveryQueue {
   /** Claims no more deliveries, and resolves once every attempt in flight is recorded. The rest stay due. */
   async drain(): Promise<void> {
     this.draining = true;
+    // A fill under way adds its attempts once its claim has answered: they are in flight too.
+    await this.fills;
     await Promise.allSettled(this.inFlight.runs());
   }
 
   /** Called only by fillAll and refill, each of which first checks that the queue is not draining. */
-  private fill(endpoint: WebhookEndpoint): void {
-    for (const delivery of claimDue(this.store, endpoint, this.inFlight)) {
+  private fill(endpoint: WebhookEndpoint): Promise<void> {
+    const filled = this.fills.then(() => this.claimAndSend(endpoint));
+    this.fills = filled.catch(() => {});
+    return filled;
+  }
+
+  private async claimAndSend(endpoint: WebhookEndpoint): Promise<void> {
+    // Drained while this fill waited for the one before it.
+    if (this.draining) return;
+    for (const delivery of await claimDue(this.store, endpoint, this.inFlight)) {
       const run = this.attempt(endpoint, delivery).then(
         () => {
           this.inFlight.remove(endpoint.id, delivery.id);
-          this.refill(endpoint.id);
+          // refill reports its own failures.
+          void this.refill(endpoint.id);
         },
         (failure: unknown) => {
           this.inFlight.remove(endpoint.id, delivery.id);
@@ -65,17 +82,17 @@ export class DeliveryQueue {
 
   /** Send, then record: one attempt of one claimed delivery. */
   private async attempt(endpoint: WebhookEndpoint, delivery: DueDelivery): Promise<void> {
-    const attemptedAt = this.store.clock.now(endpoint.channel);
+    const attemptedAt = await this.store.clock.now(endpoint.channel);
     const outcome = await this.send(deliveryRequest(endpoint, delivery.payload), this.timeoutMs);
-    recordAttempt(this.store, endpoint, delivery, attemptedAt, outcome);
+    await recordAttempt(this.store, endpoint, delivery, attemptedAt, outcome);
   }
 
   /** A slot came free: the endpoint as it is now (repointed, or removed) takes the next due delivery. */
-  private refill(endpointId: string): void {
+  private async refill(endpointId: string): Promise<void> {
     if (this.draining) return;
     try {
-      const endpoint = this.store.deliveries.endpoint(endpointId);
-      if (endpoint) this.fill(endpoint);
+      const endpoint = await this.store.deliveries.endpoint(endpointId);
+      if (endpoint) await this.fill(endpoint);
     } catch (failure) {
       report(failure);
     }

@@ -6,17 +6,17 @@ import type { DueDelivery, WebhookEndpoint } from '../store/deliveries.js';
 import type { AttemptOutcome } from './attempt.js';
 
 /** `attemptedAt` is when the attempt was sent, on the channel's clock. */
-export function recordAttempt(
+export async function recordAttempt(
   store: SandboxStore,
   endpoint: WebhookEndpoint,
   delivery: DueDelivery,
   attemptedAt: string,
   outcome: AttemptOutcome,
-): void {
-  store.transaction(() => {
+): Promise<void> {
+  await store.transaction(async () => {
     // A reset, or the endpoint's removal, may have ended the delivery while it was in flight.
-    if (!store.deliveries.isPending(delivery.id)) return;
-    const now = store.clock.now(endpoint.channel);
+    if (!(await store.deliveries.isPending(delivery.id))) return;
+    const now = await store.clock.now(endpoint.channel);
     const record = {
       channel: endpoint.channel,
       delivery_id: delivery.id,
@@ -27,7 +27,7 @@ export function recordAttempt(
       error: outcome.error,
     };
     const next = deliveryOutcome(outcome.status, delivery, now);
-    if (next.kind === 'delivered') store.deliveries.delivered(record, delivery.outbox_id, now);
-    else store.deliveries.failed(record, next.kind === 'retry' ? next.dueAt : null);
+    if (next.kind === 'delivered') await store.deliveries.delivered(record, delivery.outbox_id, now);
+    else await store.deliveries.failed(record, next.kind === 'retry' ? next.dueAt : null);
   });
 }

@@ -104,10 +104,13 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   registerJsonParser(app);
   const apiKeys = options.apiKeys ?? DEFAULT_API_KEYS;
   registerAuth(app, apiKeys);
-  // Every channel starts with the seed catalog (once: a replaced or emptied catalog stays so).
-  store.transaction(() => {
-    for (const channel of new Set(apiKeys.values()))
-      store.catalog.seed(channel, store.clock.now(channel), () => `prod_${ids.short()}`);
+  // Every channel starts with the seed catalog (once: a replaced or emptied catalog stays so). The store answers
+  // asynchronously, so it is laid down as the app gets ready: before it listens, or answers its first inject.
+  app.addHook('onReady', async () => {
+    await store.transaction(async () => {
+      for (const channel of new Set(apiKeys.values()))
+        await store.catalog.seed(channel, await store.clock.now(channel), () => `prod_${ids.short()}`);
+    });
   });
 
   const contractCodes400 = codes400(contract);

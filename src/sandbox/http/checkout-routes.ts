@@ -20,6 +20,7 @@ import { provisionUrl } from '../checkout/urls.js';
 import type { IdSource } from '../ids.js';
 import type { SandboxStore } from '../store/store.js';
 import { registerPageHeaders } from './page-headers.js';
+import { pageSecretOnReady } from './page-secret.js';
 import { fromAnotherSite } from './form-origin.js';
 import { HttpRefusal } from './errors.js';
 import { itemEligibility, submitCheckout, submitSetup } from '../app/hosted-checkout.js';
@@ -54,7 +55,7 @@ function finish(reply: FastifyReply, exits: PageExits, success: boolean, redirec
 }
 
 export function registerCheckoutRoutes(app: FastifyInstance, store: SandboxStore, ids: IdSource): void {
-  const tokens = formTokens(() => store.pageSecret.get());
+  const tokens = formTokens(pageSecretOnReady(app, store));
   /** A page's form: sent back to the page's own address, with the page's token. */
   const formOf = (purpose: FormPurpose, prefix: string, id: string): FormTarget => ({
     action: pathOf(prefix, id),
@@ -105,7 +106,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: SandboxStore
     );
 
     pages.get<{ Params: { id: string } }>('/checkout/:id', async (request, reply) => {
-      const session = store.sessions.getForCustomer(request.params.id);
+      const session = await store.sessions.getForCustomer(request.params.id);
       if (!session) return send(reply, notFoundPage(`payment session ${request.params.id}`), NO_EXITS);
       const exits = sessionExits(session);
       if (session.status === 'canceled') return send(reply, timedOutPage(session), exits);
@@ -114,7 +115,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: SandboxStore
         reply,
         checkoutFormPage(
           session,
-          itemEligibility(store, session),
+          await itemEligibility(store, session),
           {},
           {},
           formOf('checkout', '/checkout/', session.id),
@@ -128,7 +129,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: SandboxStore
       const refused = tokenRefusal('checkout', '/checkout/', request.params.id, values);
       if (refused) return send(reply, refused, NO_EXITS);
       const form = formOf('checkout', '/checkout/', request.params.id);
-      const submit = submitCheckout(store, ids, request.params.id, values);
+      const submit = await submitCheckout(store, ids, request.params.id, values);
       if (submit.outcome === 'not_found')
         return send(reply, notFoundPage(`payment session ${request.params.id}`), NO_EXITS);
       const exits = sessionExits(submit.session);
@@ -153,7 +154,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: SandboxStore
     });
 
     pages.get<{ Params: { id: string } }>('/checkout/setup/:id', async (request, reply) => {
-      const provision = store.provisionRequests.getForCustomer(request.params.id);
+      const provision = await store.provisionRequests.getForCustomer(request.params.id);
       if (!provision) return send(reply, notFoundPage(`provision token request ${request.params.id}`), NO_EXITS);
       const exits = provisionExits(provision);
       if (provision.status !== 'awaiting_customer')
@@ -166,7 +167,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: SandboxStore
       const refused = tokenRefusal('setup', '/checkout/setup/', request.params.id, values);
       if (refused) return send(reply, refused, NO_EXITS);
       const form = formOf('setup', '/checkout/setup/', request.params.id);
-      const submit = submitSetup(store, ids, request.params.id, values);
+      const submit = await submitSetup(store, ids, request.params.id, values);
       if (submit.outcome === 'not_found')
         return send(reply, notFoundPage(`provision token request ${request.params.id}`), NO_EXITS);
       const exits = provisionExits(submit.provision);

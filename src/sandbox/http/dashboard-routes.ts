@@ -11,6 +11,7 @@ import { DASHBOARD_TOKEN_HEADER, dashboardTokens } from '../dashboard/page-token
 import { redeliverEvent } from '../app/redeliver.js';
 import type { SandboxStore } from '../store/store.js';
 import { channelOf } from './auth.js';
+import { pageSecretOnReady } from './page-secret.js';
 import { registerBodyDrain } from './body-parsing.js';
 import { HttpRefusal, methodNotAllowed } from './errors.js';
 import { fromAnotherSite } from './form-origin.js';
@@ -29,7 +30,7 @@ function fromOwnPage(headers: IncomingHttpHeaders): boolean {
 
 /** `docs`: whether the sandbox serves the docs site (the page's bar links it). */
 export function registerDashboardRoutes(app: FastifyInstance, store: SandboxStore, options: { docs: boolean }): void {
-  const tokens = dashboardTokens(() => store.pageSecret.get());
+  const tokens = dashboardTokens(pageSecretOnReady(app, store));
 
   void app.register(async (dashboard) => {
     registerPageHeaders(dashboard, { 'x-frame-options': 'DENY' });
@@ -60,8 +61,8 @@ export function registerDashboardRoutes(app: FastifyInstance, store: SandboxStor
           );
         }
         // The helper's own operation: the same redelivery, the same answer.
-        const answer = await store.write(() =>
-          redeliverEvent(store, { channel, now: store.clock.now(channel) }, request.params.event_id),
+        const answer = await store.write(async () =>
+          redeliverEvent(store, { channel, now: await store.clock.now(channel) }, request.params.event_id),
         );
         return reply.code(200).send(answer);
       },

@@ -104,7 +104,7 @@ export function registerEvolutionDrill(app: FastifyInstance, store: SandboxStore
     if (!request.channel || typeof operationId !== 'string' || typeof payload !== 'string') return payload;
     const schema = schemas.answer(operationId, reply.statusCode);
     if (!schema) return payload;
-    const settings = store.drill.get(request.channel);
+    const settings = await store.drill.get(request.channel);
     if (!settings.enabled) return payload;
     let body: unknown;
     try {

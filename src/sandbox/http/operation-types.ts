@@ -75,10 +75,17 @@ export class AnswerLater<Body> {
   constructor(readonly answer: (gone: AbortSignal) => Promise<Body>) {}
 }
 
+/** What a handler answers: at once, or once the store's calls it awaits have answered. */
+export type HandlerResult<Operation> =
+  | OkBodyOf<Operation>
+  | PreRenderedJson<OkBodyOf<Operation>>
+  | AnswerLater<OkBodyOf<Operation>>
+  | RefusedAfterCommit;
+
 export type Handler<Operation> = (
   context: OperationContext<Operation>,
   store: SandboxStore,
-) => OkBodyOf<Operation> | PreRenderedJson<OkBodyOf<Operation>> | AnswerLater<OkBodyOf<Operation>> | RefusedAfterCommit;
+) => HandlerResult<Operation> | Promise<HandlerResult<Operation>>;
 
 /** Handlers of some operations of a document, keyed by operationId. */
 export type Handlers<Operations> = { [Op in keyof Operations]?: Handler<Operations[Op]> };
@@ -91,7 +98,7 @@ export type InvalidBodyHandler<Operation> = (
   violation: BodyViolation,
   context: OperationContext<Operation>,
   store: SandboxStore,
-) => OkBodyOf<Operation> | undefined;
+) => Promise<OkBodyOf<Operation> | undefined> | OkBodyOf<Operation> | undefined;
 
 /** The operations that answer some refused bodies themselves, keyed by operationId. */
 export type InvalidBodyHandlers<Operations> = { [Op in keyof Operations]?: InvalidBodyHandler<Operations[Op]> };

@@ -92,13 +92,13 @@ export function registerOperations<Operations>(app: FastifyInstance, options: Re
  * is a write of its own (IMMEDIATE, so it waits for another process's lock): a GET's read
  * transaction could not upgrade to write while another process holds the lock.
  */
-function takeFault<Operations>(
+async function takeFault<Operations>(
   options: RegisterOptions<Operations>,
   channel: string,
   operationId: string,
-): HttpRefusal | undefined {
-  if (!options.faults || !options.store.faults.anyArmed(channel)) return undefined;
-  const fault = options.store.transaction(() => options.store.faults.take(channel, operationId));
+): Promise<HttpRefusal | undefined> {
+  if (!options.faults || !(await options.store.faults.anyArmed(channel))) return undefined;
+  const fault = await options.store.transaction(() => options.store.faults.take(channel, operationId));
   if (!fault) return undefined;
   if (fault.status === 501) return injectedFault(501, 'NotImplemented');
   // The helper armed a 400 only with a code the operation's 400 lists, or, under the evolution
@@ -128,14 +128,14 @@ function registerRoute<Operations>(
     handler: async (request, reply) => {
       const channel = channelOf(request);
       // The cached clock, faults and features are current as the request starts (store/fact-cache.ts).
-      options.store.revalidate();
-      const fault = takeFault(options, channel, operationId);
+      await options.store.revalidate();
+      const fault = await takeFault(options, channel, operationId);
       if (fault) throw fault;
       if (options.takesTurn?.(operationId, request.query as Record<string, unknown>)) await nextTurn();
       // The rest of the request is one transaction (a write is IMMEDIATE): the handler reads one
       // snapshot. A GET's never writes; a single read needs none.
       const run = entry.method !== 'get' ? options.store.write : singleRead ? runDirectly : options.store.read;
-      const result = await run(() => {
+      const result = await run(async () => {
         if (!handler) throw notImplemented(operationId);
         if (!skipBody && request.body instanceof MalformedBody) {
           const { field, message } = request.body;
@@ -154,13 +154,13 @@ function registerRoute<Operations>(
           query: input.query as never,
           body: input.body as never,
           rawQuery: request.query as Record<string, string | string[]>,
-          now: options.store.clock.now(channel),
+          now: await options.store.clock.now(channel),
           ids: options.ids,
           origin: options.publicUrl(),
         };
         if (input.bodyViolation) {
           // The handler never sees a body its schema refuses: the operation's own answer to it, if any, or the refusal.
-          const answer = invalidBodyHandler?.(input.bodyViolation, context, options.store);
+          const answer = await invalidBodyHandler?.(input.bodyViolation, context, options.store);
           if (answer === undefined) throw input.bodyViolation.refusal;
           return answer;
         }

@@ -59,22 +59,22 @@ export function registerReturnRoutes(app: FastifyInstance, store: SandboxStore, 
       .headers({ 'content-type': 'text/html; charset=utf-8', 'content-security-policy': SITE_PAGE_POLICY })
       .send(page.html);
 
-  function render(outcome: ReturnOutcome, target: Target): ReturnPage {
+  async function render(outcome: ReturnOutcome, target: Target): Promise<ReturnPage> {
     if (!target) return noIdPage(outcome, publicUrl());
     const { kind, id, name } = target;
     if (typeof id !== 'string' || !UUID.test(id)) return malformedIdPage(outcome, name);
     if (kind === 'session') {
-      const session = store.sessions.getForCustomer(id);
+      const session = await store.sessions.getForCustomer(id);
       return session ? sessionReturnPage(outcome, session) : unknownIdPage(outcome, 'payment session', id);
     }
-    const provision = store.provisionRequests.getForCustomer(id);
+    const provision = await store.provisionRequests.getForCustomer(id);
     return provision ? provisionReturnPage(outcome, provision) : unknownIdPage(outcome, 'provision token request', id);
   }
 
   void app.register(async (pages) => {
     registerPageHeaders(pages, { 'x-frame-options': 'DENY' });
     for (const outcome of ['success', 'failure'] as const) {
-      pages.get(RETURN_PATHS[outcome], async (request, reply) => send(reply, render(outcome, targetOf(request))));
+      pages.get(RETURN_PATHS[outcome], async (request, reply) => send(reply, await render(outcome, targetOf(request))));
     }
   });
 }

@@ -9,11 +9,11 @@ import { catalogItemOf } from '../../app/lookups.js';
 
 export function catalogHandlers(): Handlers<ContractOperations> {
   return {
-    listCatalogItems(context, store) {
+    async listCatalogItems(context, store) {
       const { query } = context;
       const page = pageRequest(query);
       const updatedAfter = storedTime(query.updated_after, 'updated_after');
-      const { items, count, knownBytes } = store.catalog.listed(
+      const { items, count, knownBytes } = await store.catalog.listed(
         context.channel,
         {
           ...(query.eligibility !== undefined ? { eligibility: storedEligibility(query.eligibility) } : {}),
@@ -37,10 +37,10 @@ export function catalogHandlers(): Handlers<ContractOperations> {
       );
     },
 
-    createCatalogItem(context, store) {
+    async createCatalogItem(context, store) {
       const { sku, name, description, gtin, image_urls: imageUrls } = context.body;
       if (sku.trim() === '') throw refusalsOf('createCatalogItem')('InvalidRequestParameter', 'sku must not be empty.');
-      if (store.catalog.get(context.channel, sku))
+      if (await store.catalog.get(context.channel, sku))
         throw conflict(`An item with sku ${quoted(sku)} already exists; use update item to change it.`);
       // A new item awaits the service's review: its eligibility is null until then.
       const item = newCatalogItem(
@@ -54,19 +54,19 @@ export function catalogHandlers(): Handlers<ContractOperations> {
         `prod_${context.ids.short()}`,
         context.now,
       );
-      store.catalog.insert(context.channel, item);
+      await store.catalog.insert(context.channel, item);
       return catalogItemView(item);
     },
 
-    updateCatalogItem(context, store) {
-      const item = catalogItemOf(store, context.channel, context.body.sku);
+    async updateCatalogItem(context, store) {
+      const item = await catalogItemOf(store, context.channel, context.body.sku);
       updateCatalogItem(item, context.body, context.now);
-      store.catalog.update(context.channel, item);
+      await store.catalog.update(context.channel, item);
       return {};
     },
 
-    retrieveCatalogItem(context, store) {
-      return catalogItemView(catalogItemOf(store, context.channel, context.body.sku));
+    async retrieveCatalogItem(context, store) {
+      return catalogItemView(await catalogItemOf(store, context.channel, context.body.sku));
     },
 
     retrieveCheckoutMethod() {

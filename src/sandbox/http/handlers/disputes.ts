@@ -31,29 +31,30 @@ function listQuery(raw: Readonly<Record<string, string | string[] | undefined>>)
 
 export function disputeHandlers(): Handlers<ContractOperations> {
   return {
-    retrieveDispute(context, store) {
-      return disputeOf(store, context.channel, context.path.dispute_id).entry.dispute;
+    async retrieveDispute(context, store) {
+      return (await disputeOf(store, context.channel, context.path.dispute_id)).entry.dispute;
     },
 
-    listDisputes(context, store) {
+    async listDisputes(context, store) {
       const { before, limit } = listQuery(context.rawQuery);
-      const { rows, hasMore } = store.disputes.page(context.channel, before, limit);
-      const data = rows.map((row) => {
-        const session = store.sessions.get(context.channel, row.session_id)!;
-        return disputeRecord(session.disputes.find((d) => d.dispute.dispute_id === row.dispute_id)!, session);
-      });
+      const { rows, hasMore } = await store.disputes.page(context.channel, before, limit);
+      const data = [];
+      for (const row of rows) {
+        const session = (await store.sessions.get(context.channel, row.session_id))!;
+        data.push(disputeRecord(session.disputes.find((d) => d.dispute.dispute_id === row.dispute_id)!, session));
+      }
       return { data, has_more: hasMore, next_cursor: hasMore ? `dc_${rows.at(-1)!.seq}` : null };
     },
 
-    retrieveDisputeRecord(context, store) {
-      const { session, entry } = disputeOf(store, context.channel, context.path.id);
+    async retrieveDisputeRecord(context, store) {
+      const { session, entry } = await disputeOf(store, context.channel, context.path.id);
       return disputeRecord(entry, session);
     },
 
-    acceptDispute(context, store) {
-      const { session } = disputeOf(store, context.channel, context.path.id);
+    async acceptDispute(context, store) {
+      const { session } = await disputeOf(store, context.channel, context.path.id);
       const { events } = acceptDispute(session, context.path.id, context.now);
-      saveSessionAndQueueEvents(store, context, session, events);
+      await saveSessionAndQueueEvents(store, context, session, events);
       // The response is not documented: the sandbox answers an object with no field (openapi/sandbox.yaml).
       return {};
     },

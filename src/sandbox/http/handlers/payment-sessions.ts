@@ -29,30 +29,30 @@ export const smallerSessionPage = (flags: ListFlags) => {
 /** `replay`: create payment session's idempotent replay, which the create handler asks first. */
 export function paymentSessionHandlers(replay: CreateReplay): Handlers<ContractOperations> {
   return {
-    createPaymentSession(context, store) {
+    async createPaymentSession(context, store) {
       // Rules 1, 2 and 4: a retry of an earlier create answers its original session, or refuses.
-      const replayed = replay.answerRetry(store, context, context.body);
+      const replayed = await replay.answerRetry(store, context, context.body);
       if (replayed) return replayed;
-      const created = createPaymentSession(store, context, context.body);
+      const created = await createPaymentSession(store, context, context.body);
       return 'refusedAfterCommit' in created ? new RefusedAfterCommit(created.refusedAfterCommit) : created;
     },
 
     // The detail is stored rendered with each session: a retrieve reads one text (a single-read operation, app.ts).
-    retrievePaymentSession(context, store) {
-      const detail = store.sessions.detailView(context.channel, context.path.business_id);
+    async retrievePaymentSession(context, store) {
+      const detail = await store.sessions.detailView(context.channel, context.path.business_id);
       if (detail === undefined) throw notFound(`No payment session ${context.path.business_id}.`);
       return new PreRenderedJson(detail);
     },
 
     // The same query again answers the same text until one of the channel's sessions changes. A
     // page larger than the sandbox sends at once is refused, its items read no further than the bound.
-    listPaymentSessions(context, store) {
+    async listPaymentSessions(context, store) {
       const query = context.query;
       return new PreRenderedJson(
-        store.sessions.answer(context.channel, `list ${JSON.stringify(query)}`, () => {
+        await store.sessions.answer(context.channel, `list ${JSON.stringify(query)}`, async () => {
           const page = pageRequest(query);
           const filter = sessionListFilter(query as ListQuery);
-          const { items, count } = store.sessions.listItems(context.channel, filter, pageWindow(page), query);
+          const { items, count } = await store.sessions.listItems(context.channel, filter, pageWindow(page), query);
           return boundedAnswer({
             prefix: '{"payment_sessions":',
             items,
@@ -63,23 +63,25 @@ export function paymentSessionHandlers(replay: CreateReplay): Handlers<ContractO
       );
     },
 
-    capturePaymentSession(context, store) {
-      const result = capturePaymentSession(store, context, context.path.business_id, context.body);
+    async capturePaymentSession(context, store) {
+      const result = await capturePaymentSession(store, context, context.path.business_id, context.body);
       // An expired hold is stored as authorization_expired; only then is the capture refused.
       if (result.failure) return new RefusedAfterCommit(result.failure);
       return { id: result.captureId };
     },
 
-    voidPaymentSession(context, store) {
-      return { id: voidPaymentSession(store, context, context.path.business_id, context.body?.idempotency_key).voidId };
+    async voidPaymentSession(context, store) {
+      return {
+        id: (await voidPaymentSession(store, context, context.path.business_id, context.body?.idempotency_key)).voidId,
+      };
     },
 
-    cancelPaymentSession(context, store) {
-      return toDetail(cancelPaymentSession(store, context, context.path.business_id));
+    async cancelPaymentSession(context, store) {
+      return toDetail(await cancelPaymentSession(store, context, context.path.business_id));
     },
 
-    createRefund(context, store) {
-      return { refund_id: refundPaymentSession(store, context, context.body).refundId };
+    async createRefund(context, store) {
+      return { refund_id: (await refundPaymentSession(store, context, context.body)).refundId };
     },
   } satisfies Handlers<ContractOperations>;
 }

@@ -23,10 +23,10 @@ const refuseCreate = refusalsOf('createPaymentToken');
 
 export function paymentTokenHandlers(): Handlers<ContractOperations> {
   return {
-    createPaymentToken(context, store) {
+    async createPaymentToken(context, store) {
       const body = context.body;
       if (body.idempotency_key !== undefined) {
-        const original = store.provisionRequests.findByIdempotencyKey(context.channel, body.idempotency_key);
+        const original = await store.provisionRequests.findByIdempotencyKey(context.channel, body.idempotency_key);
         if (original) {
           const diverging = divergingSetupFields(original.request!, body);
           if (diverging.length > 0) {
@@ -49,14 +49,20 @@ export function paymentTokenHandlers(): Handlers<ContractOperations> {
       }
       const id = context.ids.uuid();
       const customerKey = customerKeyOf(body.customer_email, `request:${id}`);
-      if (body.customer_email !== undefined && store.tokens.activeOf(context.channel, customerKey) !== undefined) {
+      if (
+        body.customer_email !== undefined &&
+        (await store.tokens.activeOf(context.channel, customerKey)) !== undefined
+      ) {
         throw refuseCreate(
           'IdempotencyViolation',
           `customer_email ${quoted(body.customer_email)} already has a payment token provisioned; use update ` +
             `payment token instead.`,
         );
       }
-      if (body.customer_email !== undefined && store.provisionRequests.hasLetterAwaited(context.channel, customerKey)) {
+      if (
+        body.customer_email !== undefined &&
+        (await store.provisionRequests.hasLetterAwaited(context.channel, customerKey))
+      ) {
         throw refuseCreate(
           'WaitingForVerification',
           `The letter of medical necessity of ${quoted(body.customer_email)} is being verified; wait for the ` +
@@ -80,19 +86,19 @@ export function paymentTokenHandlers(): Handlers<ContractOperations> {
         ...(body.customer_name !== undefined ? { customer_name: body.customer_name } : {}),
         ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
       };
-      store.provisionRequests.insert(request);
+      await store.provisionRequests.insert(request);
       return { provision_token_request_id: id, redirect_url: provisionUrl(context.origin, request) };
     },
 
-    retrievePaymentToken(context, store) {
-      return tokenView(activeToken(store, context.channel, context.path.payment_token));
+    async retrievePaymentToken(context, store) {
+      return tokenView(await activeToken(store, context.channel, context.path.payment_token));
     },
 
     // A page larger than the sandbox sends at once is refused, its tokens read no further than the bound.
-    listPaymentTokens(context, store) {
+    async listPaymentTokens(context, store) {
       const { query } = context;
       const page = pageRequest(query);
-      const { tokens, count } = store.tokens.listed(context.channel, tokenListFilter(query), pageWindow(page));
+      const { tokens, count } = await store.tokens.listed(context.channel, tokenListFilter(query), pageWindow(page));
       return new PreRenderedJson(
         boundedAnswer({
           prefix: '{"payment_tokens":',
@@ -107,23 +113,23 @@ export function paymentTokenHandlers(): Handlers<ContractOperations> {
       );
     },
 
-    updatePaymentToken(context, store) {
-      const token = activeToken(store, context.channel, context.path.payment_token);
-      const lmnSkus = lmnSkusOf(store, context.channel, context.body.order_items ?? []);
+    async updatePaymentToken(context, store) {
+      const token = await activeToken(store, context.channel, context.path.payment_token);
+      const lmnSkus = await lmnSkusOf(store, context.channel, context.body.order_items ?? []);
       const needs = updateNeeds(
         context.body.update_card_info === true,
         lmnSkus,
-        lettersOf(store, context.channel, token.customer_key),
+        await lettersOf(store, context.channel, token.customer_key),
         context.now,
       );
       // An action still pending from an earlier update or 422 is still required: "None" would be untrue.
       if (token.next_action === 'TakeHealthSurvey') needs.unshift('survey');
       if (token.next_action === 'UpdatePaymentMethod') needs.push('card');
       if (needs.length === 0) return { next_action: updateActionOf(undefined) };
-      const request = requestForToken(store, context, token, 'update', [...new Set(needs)], lmnSkus);
+      const request = await requestForToken(store, context, token, 'update', [...new Set(needs)], lmnSkus);
       const first = request.needs.includes('survey') || request.status === 'awaiting_letter' ? 'survey' : 'card';
       // Until the customer finishes, a charge with the token answers 422 (the reference: "not guaranteed to work").
-      store.tokens.setNextAction(context.channel, token.token, actionOf(first));
+      await store.tokens.setNextAction(context.channel, token.token, actionOf(first));
       return {
         next_action: updateActionOf(first),
         redirect_url: provisionUrl(context.origin, request),
@@ -131,24 +137,24 @@ export function paymentTokenHandlers(): Handlers<ContractOperations> {
       };
     },
 
-    deletePaymentToken(context, store) {
-      const token = activeToken(store, context.channel, context.path.payment_token);
-      store.tokens.setStatus(context.channel, token.token, 'deleted');
-      cancelTokenRequests(store, context.channel, token.token);
+    async deletePaymentToken(context, store) {
+      const token = await activeToken(store, context.channel, context.path.payment_token);
+      await store.tokens.setStatus(context.channel, token.token, 'deleted');
+      await cancelTokenRequests(store, context.channel, token.token);
       return {};
     },
 
-    retrieveProvisionTokenRequest(context, store) {
-      const request = provisionRequestOf(store, context.channel, context.path.provision_token_request_id);
+    async retrieveProvisionTokenRequest(context, store) {
+      const request = await provisionRequestOf(store, context.channel, context.path.provision_token_request_id);
       return {
         payment_token: request.status === 'provisioned' ? (request.payment_token ?? null) : null,
         metadata: request.metadata ?? null,
       };
     },
 
-    retrieveProvisionRequestEligibility(context, store) {
+    async retrieveProvisionRequestEligibility(context, store) {
       // A provision_token_request_id that is no UUID was refused by its schema (error-codes.ts).
-      const request = provisionRequestOf(store, context.channel, context.path.provision_token_request_id);
+      const request = await provisionRequestOf(store, context.channel, context.path.provision_token_request_id);
       return customerEligibility(store, context.channel, request.customer_key, context.now, request);
     },
   };

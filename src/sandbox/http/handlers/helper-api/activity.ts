@@ -12,12 +12,14 @@ const EVENTS_LIMIT = 20;
 
 export function activityHelperHandlers(): Handlers<HelperOperations> {
   return {
-    listSessionTimeline(context, store) {
-      const session = sessionOf(store, context.channel, context.path.payment_session_id);
+    async listSessionTimeline(context, store) {
+      const session = await sessionOf(store, context.channel, context.path.payment_session_id);
       const { after, limit = TIMELINE_LIMIT } = context.query;
       // The previous page ended at that event: this one holds the record's steps after its time.
       const afterTime =
-        after === undefined ? undefined : store.activity.sessionEventTime(context.channel, session.id, Number(after));
+        after === undefined
+          ? undefined
+          : await store.activity.sessionEventTime(context.channel, session.id, Number(after));
       if (after !== undefined && afterTime === undefined) {
         throw helperRefusal(
           'InvalidRequest',
@@ -25,7 +27,7 @@ export function activityHelperHandlers(): Handlers<HelperOperations> {
             `page.`,
         );
       }
-      const { rows, hasMore } = store.activity.sessionEvents(context.channel, session.id, {
+      const { rows, hasMore } = await store.activity.sessionEvents(context.channel, session.id, {
         after: after === undefined ? 0 : Number(after),
         limit,
       });
@@ -43,15 +45,17 @@ export function activityHelperHandlers(): Handlers<HelperOperations> {
       };
     },
 
-    listWebhookEvents(context, store) {
+    async listWebhookEvents(context, store) {
       const { before, limit = EVENTS_LIMIT } = context.query;
-      const { rows, hasMore } = store.activity.newestEvents(context.channel, {
+      const { rows, hasMore } = await store.activity.newestEvents(context.channel, {
         before: before === undefined ? Number.MAX_SAFE_INTEGER : Number(before),
         limit,
       });
-      const events = rows.map((event) => {
-        const attempts = store.activity.latestAttempts(event);
-        return {
+      // One after the other: the reads of one transaction, on its one connection.
+      const events = [];
+      for (const event of rows) {
+        const attempts = await store.activity.latestAttempts(event);
+        events.push({
           id: String(event.id),
           event_type: event.event_type,
           created_at: event.created_at,
@@ -59,13 +63,13 @@ export function activityHelperHandlers(): Handlers<HelperOperations> {
           payload: event.payload,
           attempts: attempts.rows.map(attemptView),
           more_attempts: attempts.hasMore,
-        };
-      });
+        });
+      }
       return { events, has_more: hasMore, next_before: hasMore ? events.at(-1)!.id : null };
     },
 
-    retrieveRevision(context, store) {
-      return { revision: store.activity.revision(context.channel) };
+    async retrieveRevision(context, store) {
+      return { revision: await store.activity.revision(context.channel) };
     },
   };
 }

@@ -8,7 +8,7 @@ import { queueEvents } from '../../../app/event-queue.js';
 
 export function catalogHelperHandlers(): Handlers<HelperOperations> {
   return {
-    replaceCatalog(context, store) {
+    async replaceCatalog(context, store) {
       const { items } = context.body;
       const seen = new Map<string, number>();
       items.forEach((item, i) => {
@@ -17,16 +17,16 @@ export function catalogHelperHandlers(): Handlers<HelperOperations> {
           throw helperRefusal('InvalidRequest', `items[${i}].sku ${item.sku} repeats items[${earlier}].sku.`);
         seen.set(item.sku, i);
       });
-      store.catalog.replace(context.channel, items, context.now, () => `prod_${context.ids.short()}`);
+      await store.catalog.replace(context.channel, items, context.now, () => `prod_${context.ids.short()}`);
       return { items: items.length };
     },
 
-    reviewCatalogItem(context, store) {
-      const item = store.catalog.get(context.channel, context.body.sku);
+    async reviewCatalogItem(context, store) {
+      const item = await store.catalog.get(context.channel, context.body.sku);
       if (!item) throw notFound(`No catalog item with sku ${JSON.stringify(context.body.sku.slice(0, 200))}.`);
       const events = reviewCatalogItem(item, context.body.eligibility, context.now);
-      store.catalog.update(context.channel, item);
-      queueEvents(store, context, events);
+      await store.catalog.update(context.channel, item);
+      await queueEvents(store, context, events);
       return catalogItemView(item);
     },
   };

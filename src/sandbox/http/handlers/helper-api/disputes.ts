@@ -21,17 +21,21 @@ import { saveSessionAndQueueEvents } from '../../../app/session-writes.js';
 type Move = (session: Session, disputeId: string, now: string) => { dispute: Dispute; events: DomainEvent[] };
 
 /** Applies a move to the dispute named by the path, and saves its session with the move's events. */
-function moved(store: SandboxStore, context: WriteContext & { path: { dispute_id: string } }, move: Move): Dispute {
-  const { session } = disputeOf(store, context.channel, context.path.dispute_id);
+async function moved(
+  store: SandboxStore,
+  context: WriteContext & { path: { dispute_id: string } },
+  move: Move,
+): Promise<Dispute> {
+  const { session } = await disputeOf(store, context.channel, context.path.dispute_id);
   const { dispute, events } = move(session, context.path.dispute_id, context.now);
-  saveSessionAndQueueEvents(store, context, session, events);
+  await saveSessionAndQueueEvents(store, context, session, events);
   return dispute;
 }
 
 export function disputeHelperHandlers(): Handlers<HelperOperations> {
   return {
-    openDispute(context, store) {
-      const session = sessionOf(store, context.channel, context.path.payment_session_id);
+    async openDispute(context, store) {
+      const session = await sessionOf(store, context.channel, context.path.payment_session_id);
       const body = context.body ?? {};
       const { dispute, events } = openDispute(session, {
         id: context.ids.uuid(),
@@ -41,8 +45,8 @@ export function disputeHelperHandlers(): Handlers<HelperOperations> {
         ...(body.amount !== undefined ? { amount: body.amount } : {}),
         ...(body.reason !== undefined ? { reason: body.reason } : {}),
       });
-      store.disputes.register(context.channel, dispute.dispute_id, session.id);
-      saveSessionAndQueueEvents(store, context, session, events);
+      await store.disputes.register(context.channel, dispute.dispute_id, session.id);
+      await saveSessionAndQueueEvents(store, context, session, events);
       return dispute;
     },
 

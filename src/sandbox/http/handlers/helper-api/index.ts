@@ -59,27 +59,30 @@ const UNLISTED_CODE = /^[A-Z][A-Za-z0-9]{0,63}$/;
 
 export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxFacts): Handlers<HelperOperations> {
   return {
-    completeCheckout(context, store) {
-      return finishCheckout(store, context, sessionOf(store, context.channel, context.path.payment_session_id), {
+    async completeCheckout(context, store) {
+      return finishCheckout(store, context, await sessionOf(store, context.channel, context.path.payment_session_id), {
         eligible: context.body?.eligible !== false,
       });
     },
 
-    reviewPaymentSession(context, store) {
-      const session = sessionOf(store, context.channel, context.path.payment_session_id);
-      saveSessionAndQueueEvents(store, context, session, review(session, context.body.decision, context.now));
+    async reviewPaymentSession(context, store) {
+      const session = await sessionOf(store, context.channel, context.path.payment_session_id);
+      await saveSessionAndQueueEvents(store, context, session, review(session, context.body.decision, context.now));
       return { status: session.status };
     },
 
-    inspectPaymentSession(context, store) {
-      return inspect(sessionOf(store, context.channel, context.path.payment_session_id));
+    async inspectPaymentSession(context, store) {
+      return inspect(await sessionOf(store, context.channel, context.path.payment_session_id));
     },
 
-    retrieveClock(context, store) {
-      return { now: store.clock.now(context.channel), offset_seconds: store.clock.offsetSeconds(context.channel) };
+    async retrieveClock(context, store) {
+      return {
+        now: await store.clock.now(context.channel),
+        offset_seconds: await store.clock.offsetSeconds(context.channel),
+      };
     },
 
-    advanceClock(context, store) {
+    async advanceClock(context, store) {
       // Timestamps are compared as ISO 8601 text, which holds only up to year 9999.
       if (Date.parse(context.now) + context.body.seconds * 1000 > LAST_STORED_TIME) {
         throw helperRefusal(
@@ -87,17 +90,20 @@ export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxF
           `The sandbox clock cannot go past ${LAST_STORED_TIME_TEXT.slice(0, 19)}Z.`,
         );
       }
-      store.clock.advance(context.channel, context.body.seconds);
-      return { now: store.clock.now(context.channel), offset_seconds: store.clock.offsetSeconds(context.channel) };
+      await store.clock.advance(context.channel, context.body.seconds);
+      return {
+        now: await store.clock.now(context.channel),
+        offset_seconds: await store.clock.offsetSeconds(context.channel),
+      };
     },
 
-    listOutboxEvents(context, store) {
+    async listOutboxEvents(context, store) {
       const {
         event_type: eventType,
         after,
         limit = 100,
       } = context.query as { event_type?: string; after?: string; limit?: number };
-      const { events, hasMore } = store.outbox.list(context.channel, {
+      const { events, hasMore } = await store.outbox.list(context.channel, {
         ...(eventType !== undefined ? { eventType } : {}),
         ...(after !== undefined ? { after: Number(after) } : {}),
         limit,
@@ -105,27 +111,27 @@ export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxF
       return { events, has_more: hasMore, next_after: hasMore ? events.at(-1)!.id : null };
     },
 
-    retrieveFeatures(context, store) {
+    async retrieveFeatures(context, store) {
       return store.features.get(context.channel);
     },
 
-    updateFeatures(context, store) {
-      const features = { ...store.features.get(context.channel), ...context.body };
-      store.features.set(context.channel, features);
+    async updateFeatures(context, store) {
+      const features = { ...(await store.features.get(context.channel)), ...context.body };
+      await store.features.set(context.channel, features);
       return features;
     },
 
-    retrieveEvolutionDrill(context, store) {
+    async retrieveEvolutionDrill(context, store) {
       return store.drill.get(context.channel);
     },
 
-    updateEvolutionDrill(context, store) {
-      const drill = { ...store.drill.get(context.channel), ...context.body };
-      store.drill.set(context.channel, drill);
+    async updateEvolutionDrill(context, store) {
+      const drill = { ...(await store.drill.get(context.channel)), ...context.body };
+      await store.drill.set(context.channel, drill);
       return drill;
     },
 
-    createFault(context, store) {
+    async createFault(context, store) {
       const { operation_id: operationId, status, error = 'ServerError', count = 1 } = context.body;
       if (!contract.operationIds.has(operationId))
         throw helperRefusal('InvalidRequest', `operation_id ${operationId} is not an operation of the contract.`);
@@ -138,7 +144,10 @@ export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxF
       const codes = contract.codes400(operationId);
       // Under the evolution drill, a later version may answer a code this contract does not list.
       const unlisted = error !== 'ServerError' && !codes.includes(error);
-      if (unlisted && !(store.drill.get(context.channel).enabled && status === 400 && UNLISTED_CODE.test(error))) {
+      if (
+        unlisted &&
+        !((await store.drill.get(context.channel)).enabled && status === 400 && UNLISTED_CODE.test(error))
+      ) {
         throw helperRefusal(
           'InvalidRequest',
           `error ${error} is not a 400 code of ` +
@@ -154,19 +163,19 @@ export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxF
           : status === 400 && (codes.includes(error) || unlisted)
             ? { status, error }
             : { status: 500 as const, error: 'ServerError' };
-      store.faults.arm(context.channel, operationId, fault, count);
+      await store.faults.arm(context.channel, operationId, fault, count);
       return { operation_id: operationId, ...fault, remaining: count };
     },
 
-    requireTokenAction(context, store) {
-      const token = activeToken(store, context.channel, context.path.payment_token).token;
-      store.tokens.setNextAction(context.channel, token, context.body.next_action);
+    async requireTokenAction(context, store) {
+      const token = (await activeToken(store, context.channel, context.path.payment_token)).token;
+      await store.tokens.setNextAction(context.channel, token, context.body.next_action);
       return { payment_token: token, next_action: context.body.next_action };
     },
 
-    resetChannel(context, store) {
-      const deleted = store.reset.channel(context.channel);
-      store.catalog.seed(context.channel, context.now, () => `prod_${context.ids.short()}`);
+    async resetChannel(context, store) {
+      const deleted = await store.reset.channel(context.channel);
+      await store.catalog.seed(context.channel, context.now, () => `prod_${context.ids.short()}`);
       return { channel: context.channel, ...deleted };
     },
 

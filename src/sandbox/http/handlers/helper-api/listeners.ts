@@ -44,8 +44,13 @@ function serialized(url: string): string {
   }
 }
 
-function liveListener(store: SandboxStore, listeners: WebhookListeners, channel: string, id: string): WebhookListener {
-  const found = store.listeners.liveOne(channel, id, listeners.cutoff());
+async function liveListener(
+  store: SandboxStore,
+  listeners: WebhookListeners,
+  channel: string,
+  id: string,
+): Promise<WebhookListener> {
+  const found = await store.listeners.liveOne(channel, id, listeners.cutoff());
   if (!found)
     throw notFound(
       `No webhook listener ${quoted(id)}: it was removed, or it expired after ${IDLE_EXPIRY_MS / 1000} s without ` +
@@ -75,8 +80,8 @@ function deliveryView({ delivery, claimId, request }: ClaimedDelivery) {
 
 export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<HelperOperations> {
   return {
-    createWebhookListener(context, store) {
-      listeners.removeExpired();
+    async createWebhookListener(context, store) {
+      await listeners.removeExpired();
       const url = serialized(context.body.forward_url);
       // No own-address check: the sandbox never sends to this URL, which only the command line's machine resolves.
       const endpoint = newEndpoint({
@@ -84,10 +89,10 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
         channel: context.channel,
         url,
         now: context.now,
-        secret: listenerSecret(store.pageSecret.get(), context.channel, url),
+        secret: listenerSecret(await store.pageSecret.get(), context.channel, url),
         ...(context.body.event_types ? { eventTypes: context.body.event_types } : {}),
       });
-      const live = store.listeners.live(context.channel, listeners.cutoff());
+      const live = await store.listeners.live(context.channel, listeners.cutoff());
       // A command line started again with the same key, URL and events (after a crash, a kill, a
       // lost connection) takes up its listener before it expires, with what was fired meanwhile;
       // not one another command line uses now, whose Ctrl-C would remove it from under this one.
@@ -99,9 +104,9 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
       );
       if (same) {
         const now = listeners.now();
-        store.listeners.touch(same.id, now);
+        await store.listeners.touch(same.id, now);
         listeners.registered(same.id, now);
-        return view(liveListener(store, listeners, context.channel, same.id));
+        return view(await liveListener(store, listeners, context.channel, same.id));
       }
       if (live.length >= MAX_LISTENERS) {
         throw helperRefusal(
@@ -111,33 +116,34 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
         );
       }
       const listener = { ...endpoint, polled_at: listeners.now() };
-      store.listeners.add(listener);
+      await store.listeners.add(listener);
       listeners.registered(listener.id, listener.polled_at);
       return view(listener);
     },
 
-    listWebhookListeners(context, store) {
-      return { listeners: store.listeners.live(context.channel, listeners.cutoff()).map(view) };
+    async listWebhookListeners(context, store) {
+      return { listeners: (await store.listeners.live(context.channel, listeners.cutoff())).map(view) };
     },
 
-    deleteWebhookListener(context, store) {
-      const listener = liveListener(store, listeners, context.channel, context.path.listener_id);
-      store.deliveries.removeEndpoint(context.channel, listener.id);
+    async deleteWebhookListener(context, store) {
+      const listener = await liveListener(store, listeners, context.channel, context.path.listener_id);
+      await store.deliveries.removeEndpoint(context.channel, listener.id);
       listeners.forget(listener.id);
       return view(listener);
     },
 
-    receiveListenerDeliveries(context, store) {
+    async receiveListenerDeliveries(context, store) {
       const { channel } = context;
       const id = context.path.listener_id;
-      liveListener(store, listeners, channel, id);
+      // A listener that is gone answers 404 at once.
+      await liveListener(store, listeners, channel, id);
       const deadline = performance.now() + (context.query.wait ?? 0) * 1000;
       const limit = context.query.limit;
       // Each claim is a write of its own: it marks the listener as asking, and leases what it answers.
       const claim = () =>
-        store.write(() => {
-          const listener = liveListener(store, listeners, channel, id);
-          store.listeners.touch(id, listeners.now());
+        store.write(async () => {
+          const listener = await liveListener(store, listeners, channel, id);
+          await store.listeners.touch(id, listeners.now());
           return listeners.closing ? [] : listeners.claim(listener, limit, context.ids);
         });
       return new AnswerLater(async (gone) => {
@@ -149,9 +155,9 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
             await listeners.nextChance(deadline - performance.now(), gone);
             if (gone.aborted || listeners.closing) break;
             // A read first: the claim writes only when there is work, or to answer 404 for a listener now gone.
-            const worthClaiming = store.read(() => {
-              const listener = store.listeners.liveOne(channel, id, listeners.cutoff());
-              return listener === undefined || listeners.hasDue(listener);
+            const worthClaiming = await store.read(async () => {
+              const listener = await store.listeners.liveOne(channel, id, listeners.cutoff());
+              return listener === undefined || (await listeners.hasDue(listener));
             });
             if (worthClaiming) claimed = await claim();
           }
@@ -162,13 +168,13 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
       });
     },
 
-    createListenerAttempt(context, store) {
-      const listener = liveListener(store, listeners, context.channel, context.path.listener_id);
+    async createListenerAttempt(context, store) {
+      const listener = await liveListener(store, listeners, context.channel, context.path.listener_id);
       const { delivery_id: given, claim_id: claimId, status, latency_ms: latencyMs } = context.body;
       const { response_excerpt: response = null, error = null } = context.body;
       const deliveryId = Number(given);
       const lease = listeners.release(listener.id, deliveryId, claimId);
-      if (!lease || !store.deliveries.isPending(deliveryId)) {
+      if (!lease || !(await store.deliveries.isPending(deliveryId))) {
         throw helperRefusal(
           'InvalidState',
           `Listener ${listener.id} holds no delivery ${quoted(given)} ` +
@@ -178,11 +184,11 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
             'or its delivery was ended since (turning the drill off ends its added_later deliveries).',
         );
       }
-      store.listeners.touch(listener.id, listeners.now());
-      recordAttempt(store, listener, lease.delivery, lease.attemptedAt, { status, response, error, latencyMs });
+      await store.listeners.touch(listener.id, listeners.now());
+      await recordAttempt(store, listener, lease.delivery, lease.attemptedAt, { status, response, error, latencyMs });
       return {
-        attempt: attemptView(store.deliveries.lastAttempt(deliveryId)!),
-        next_attempt_at: store.deliveries.dueAt(deliveryId),
+        attempt: attemptView((await store.deliveries.lastAttempt(deliveryId))!),
+        next_attempt_at: await store.deliveries.dueAt(deliveryId),
       };
     },
   };

@@ -10,26 +10,26 @@ import { applyOutcome, customerEligibility, inspectRequest } from '../../../app/
 
 export function tokenHelperHandlers(): Handlers<HelperOperations> {
   return {
-    inspectProvisionRequest(context, store) {
+    async inspectProvisionRequest(context, store) {
       return inspectRequest(
         store,
         context.origin,
-        provisionRequestOf(store, context.channel, context.path.provision_token_request_id),
+        await provisionRequestOf(store, context.channel, context.path.provision_token_request_id),
       );
     },
 
-    completeProvisionRequest(context, store) {
-      const request = provisionRequestOf(store, context.channel, context.path.provision_token_request_id);
+    async completeProvisionRequest(context, store) {
+      const request = await provisionRequestOf(store, context.channel, context.path.provision_token_request_id);
       const body = context.body ?? {};
       const entered = body.card ? acceptCard(body.card, context.now) : undefined;
       const card = entered ?? (request.needs.includes('card') ? defaultCard(context.now) : undefined);
       // The survey's letter covers the items that need one: a setup's from the catalog, an update's or a fix's own.
-      const catalogLmn = store.catalog.lmnSkus(context.channel);
+      const catalogLmn = await store.catalog.lmnSkus(context.channel);
       const asked = request.purpose === 'setup' ? catalogLmn : (request.skus ?? []);
       const lmnSkus = body.skus
         ? body.skus.filter((sku, i, all) => catalogLmn.includes(sku) && all.indexOf(sku) === i)
         : asked;
-      finishProvisionRequest(store, context, request, {
+      await finishProvisionRequest(store, context, request, {
         cancel: body.cancel === true,
         eligible: body.eligible ?? true,
         ...(card ? { card } : {}),
@@ -40,21 +40,24 @@ export function tokenHelperHandlers(): Handlers<HelperOperations> {
       return inspectRequest(store, context.origin, request);
     },
 
-    decideLetter(context, store) {
-      const request = provisionRequestOf(store, context.channel, context.path.provision_token_request_id);
+    async decideLetter(context, store) {
+      const request = await provisionRequestOf(store, context.channel, context.path.provision_token_request_id);
       const { decided, provision } = decideByClinician(
         request,
         context.body.decision,
         context.now,
         context.body.lmn_expires_at,
       );
-      const skus = store.letters.ofRequest(request.id)?.skus ?? [];
-      applyOutcome(store, context, request, { letter: { ...decided, skus }, ...(provision ? { provision } : {}) });
+      const skus = (await store.letters.ofRequest(request.id))?.skus ?? [];
+      await applyOutcome(store, context, request, {
+        letter: { ...decided, skus },
+        ...(provision ? { provision } : {}),
+      });
       return inspectRequest(store, context.origin, request);
     },
 
-    retrieveTokenEligibility(context, store) {
-      const token = activeToken(store, context.channel, context.path.payment_token);
+    async retrieveTokenEligibility(context, store) {
+      const token = await activeToken(store, context.channel, context.path.payment_token);
       return customerEligibility(store, context.channel, token.customer_key, context.now);
     },
   };

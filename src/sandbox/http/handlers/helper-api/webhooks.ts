@@ -10,9 +10,9 @@ import type { Handlers, HelperOperations } from '../../operation-types.js';
 /** `sandboxAddress`: where the sandbox listens, which no endpoint may point at. */
 export function webhookHelperHandlers(sandboxAddress: () => SandboxAddress | undefined): Handlers<HelperOperations> {
   return {
-    createWebhookEndpoint(context, store) {
+    async createWebhookEndpoint(context, store) {
       const { url, event_types: eventTypes, secret, mode } = context.body;
-      if (store.deliveries.endpoints(context.channel).length >= MAX_ENDPOINTS) {
+      if ((await store.deliveries.endpoints(context.channel)).length >= MAX_ENDPOINTS) {
         throw helperRefusal(
           'InvalidRequest',
           `A channel has at most ${MAX_ENDPOINTS} webhook endpoints; remove one first.`,
@@ -28,26 +28,30 @@ export function webhookHelperHandlers(sandboxAddress: () => SandboxAddress | und
         ...(secret !== undefined ? { secret } : {}),
         ...(mode ? { mode } : {}),
       });
-      store.deliveries.addEndpoint(endpoint);
+      await store.deliveries.addEndpoint(endpoint);
       const { channel: _channel, ...view } = endpoint;
       return view;
     },
 
-    listWebhookEndpoints(context, store) {
-      return { endpoints: store.deliveries.endpoints(context.channel).map(({ channel: _channel, ...view }) => view) };
+    async listWebhookEndpoints(context, store) {
+      return {
+        endpoints: (await store.deliveries.endpoints(context.channel)).map(({ channel: _channel, ...view }) => view),
+      };
     },
 
-    deleteWebhookEndpoint(context, store) {
-      const endpoint = store.deliveries.endpoints(context.channel).find((e) => e.id === context.path.endpoint_id);
-      if (!endpoint || !store.deliveries.removeEndpoint(context.channel, endpoint.id))
+    async deleteWebhookEndpoint(context, store) {
+      const endpoint = (await store.deliveries.endpoints(context.channel)).find(
+        (e) => e.id === context.path.endpoint_id,
+      );
+      if (!endpoint || !(await store.deliveries.removeEndpoint(context.channel, endpoint.id)))
         throw notFound(`No webhook endpoint ${quoted(context.path.endpoint_id)}.`);
       const { channel: _channel, ...view } = endpoint;
       return view;
     },
 
-    listWebhookDeliveries(context, store) {
+    async listWebhookDeliveries(context, store) {
       const { after, limit = 100 } = context.query as { after?: string; limit?: number };
-      const { rows, hasMore } = store.deliveries.attempts(context.channel, {
+      const { rows, hasMore } = await store.deliveries.attempts(context.channel, {
         after: after === undefined ? 0 : Number(after),
         limit,
       });

@@ -76,6 +76,8 @@ function adapt(sqlite: SqliteStore): SandboxStore {
     return turn;
   }
 
+  /** Whether the caller runs inside the open transaction (its fn, or what fn called). */
+  const inOpenTransaction = () => open !== undefined && context.getStore() === open;
   /** Whether the caller may use the connection now: no transaction is open, or the open one is the caller's. */
   const mayRunNow = () => open === undefined || context.getStore() === open;
 
@@ -102,7 +104,7 @@ function adapt(sqlite: SqliteStore): SandboxStore {
   function transaction<T>(mode: OpenTransaction['begun'], fn: () => Promise<T>): Promise<T> {
     // Asked for inside the open transaction (group commit's writes, a read inside a write): a savepoint of it.
     // Its savepoints are taken one after the other: a transaction's fn awaits each before the next.
-    if (open !== undefined && context.getStore() === open) return inSavepoint(fn);
+    if (inOpenTransaction()) return inSavepoint(fn);
     return exclusive(async () => {
       begin[mode].run();
       const opened: OpenTransaction = { begun: mode };
@@ -133,7 +135,16 @@ function adapt(sqlite: SqliteStore): SandboxStore {
     for (const [name, method] of Object.entries(repository)) {
       if (typeof method !== 'function') continue;
       // Looked up at each call, not kept: a method replaced on the repository (a test's spy) is the one called.
-      methods[name] = (...args: unknown[]) => call(() => named[name]!(...args));
+      // The common case (no transaction open, or the caller's) is `call`'s inlined, with no closure to allocate:
+      // every request makes several of these calls.
+      methods[name] = (...args: unknown[]) => {
+        if (!mayRunNow()) return exclusive(() => settle(() => named[name]!(...args)));
+        try {
+          return Promise.resolve(named[name]!(...args));
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      };
     }
     return methods as Adapted<R>;
   }
@@ -165,7 +176,7 @@ function adapt(sqlite: SqliteStore): SandboxStore {
     transaction: immediate,
     // A write inside the open transaction is a savepoint of it at once: queued for the next turn's
     // shared transaction, it would wait for the one it is part of to end.
-    write: (fn) => (open !== undefined && context.getStore() === open ? inSavepoint(fn) : groupWrite(fn)),
+    write: (fn) => (inOpenTransaction() ? inSavepoint(fn) : groupWrite(fn)),
     read: (fn) => transaction('DEFERRED', fn),
     revalidate: () => call(() => sqlite.revalidate()),
     isOpen: () => sqlite.isOpen(),

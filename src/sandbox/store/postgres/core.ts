@@ -68,9 +68,13 @@ export async function openPostgresCore(url: string, options: PostgresCoreOptions
   const pool = openPool(url, { ...POOL_BOUNDS, ...options.pool });
   try {
     const client = await pool.connect();
+    const onLost = () => {};
+    // Its loss is the migration's failed statement; unheard, the 'error' event would end the process.
+    client.on('error', onLost);
     try {
       await migrate(client, options.migrations ?? CORE_MIGRATIONS);
     } finally {
+      client.off('error', onLost);
       client.release();
     }
   } catch (error) {

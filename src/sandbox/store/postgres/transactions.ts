@@ -92,6 +92,13 @@ export function transactions(pool: pg.Pool, observer: TransactionObserver): Tran
 
   async function top<T>(kind: 'write' | 'read', begin: string, fn: () => Promise<T>): Promise<T> {
     const client = await pool.connect();
+    // A connection the server ends between two statements (a restart, pg_terminate_backend) says so
+    // by an 'error' event, which unheard would end the process: its next statement fails instead.
+    let lost: Error | undefined;
+    const onLost = (error: Error) => {
+      lost = error;
+    };
+    client.on('error', onLost);
     const tx: OpenTransaction = { kind, revision: 0, client, open: true, savepoints: 0, afterCommit: [] };
     let broken: Error | undefined;
     let value: T;
@@ -116,8 +123,9 @@ export function transactions(pool: pg.Pool, observer: TransactionObserver): Tran
       observer.rolledBack(tx);
       throw error;
     } finally {
-      // A connection whose rollback failed is in no state to serve anyone: the pool destroys it.
-      client.release(broken);
+      client.off('error', onLost);
+      // A connection lost, or whose rollback failed, is in no state to serve anyone: the pool destroys it.
+      client.release(lost ?? broken);
     }
     for (const then of tx.afterCommit) then();
     return value;

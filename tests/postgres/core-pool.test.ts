@@ -30,7 +30,12 @@ describe('the pool', () => {
       }
     })();
     const answers = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => core.read(async () => (await core.q.value('SELECT pg_sleep(0.2)'), i))),
+      Array.from({ length: 6 }, (_, i) =>
+        core.read(async () => {
+          await core.q.value('SELECT pg_sleep(0.2)');
+          return i;
+        }),
+      ),
     );
     done = true;
     await watching;

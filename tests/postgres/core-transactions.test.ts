@@ -219,7 +219,10 @@ describe('what a write wakes', () => {
     const woken = new Promise<void>((resolve) => {
       core.transaction(async () => {
         await addCustomer(core, 'a');
-        core.transactions.afterCommit(() => void count(core).then((n) => (seen.push(n), resolve())));
+        core.transactions.afterCommit(async () => {
+          seen.push(await count(core));
+          resolve();
+        });
       });
     });
     await woken;

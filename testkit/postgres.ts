@@ -18,6 +18,11 @@ export interface TestPostgres {
   url: string;
   /** Stops the server and removes its data; a no-op for a server named by SANDBOX_TEST_POSTGRES_URL. */
   stop(): Promise<void>;
+  /**
+   * Stops the server and starts it again on the same port and data, after `downMs`: what a pool
+   * sees of a database restarted under it. Undefined for a server named by SANDBOX_TEST_POSTGRES_URL.
+   */
+  restart?: (downMs?: number) => Promise<void>;
 }
 
 /** The server SANDBOX_TEST_POSTGRES_URL names, or a new embedded one. */
@@ -43,7 +48,8 @@ export async function startEmbeddedPostgres(): Promise<TestPostgres> {
     user: 'postgres',
     password,
     authMethod: 'scram-sha-256',
-    persistent: false,
+    // Kept across a restart; stop() removes the folder itself.
+    persistent: true,
     createPostgresUser: asRoot,
     // UTF-8 whatever the machine's locale: the sandbox stores any customer's name.
     initdbFlags: ['--encoding=UTF8', '--no-sync'],
@@ -73,6 +79,11 @@ export async function startEmbeddedPostgres(): Promise<TestPostgres> {
       await server.stop();
       await rm(dataDir, { recursive: true, force: true });
       process.off('exit', removeData);
+    },
+    async restart(downMs = 0) {
+      await server.stop();
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      await server.start();
     },
   };
 }

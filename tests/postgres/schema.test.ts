@@ -5,13 +5,12 @@
 // of a channel, is answered by an index.
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { migrate } from '../../src/sandbox/store/postgres/migrate.js';
-import { freshDatabase } from '../../testkit/postgres.js';
+import { testDatabase } from '../support/postgres-database.js';
 
 let db: pg.Client;
 beforeAll(async () => {
-  db = new pg.Client({ connectionString: await freshDatabase(inject('postgresUrl'), 'schema') });
+  db = new pg.Client({ connectionString: await testDatabase('schema') });
   await db.connect();
   await migrate(db);
 });

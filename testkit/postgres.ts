@@ -18,6 +18,11 @@ export interface TestPostgres {
   url: string;
   /** Stops the server and removes its data; a no-op for a server named by SANDBOX_TEST_POSTGRES_URL. */
   stop(): Promise<void>;
+  /**
+   * Stops the server and starts it again on the same port and data, after `downMs`: what a pool
+   * sees of a database restarted under it. Undefined for a server named by SANDBOX_TEST_POSTGRES_URL.
+   */
+  restart?: (downMs?: number) => Promise<void>;
 }
 
 /** The server SANDBOX_TEST_POSTGRES_URL names, or a new embedded one. */
@@ -43,7 +48,8 @@ export async function startEmbeddedPostgres(): Promise<TestPostgres> {
     user: 'postgres',
     password,
     authMethod: 'scram-sha-256',
-    persistent: false,
+    // Kept across a restart; stop() removes the folder itself.
+    persistent: true,
     createPostgresUser: asRoot,
     // UTF-8 whatever the machine's locale: the sandbox stores any customer's name.
     initdbFlags: ['--encoding=UTF8', '--no-sync'],
@@ -74,6 +80,11 @@ export async function startEmbeddedPostgres(): Promise<TestPostgres> {
       await rm(dataDir, { recursive: true, force: true });
       process.off('exit', removeData);
     },
+    async restart(downMs = 0) {
+      await server.stop();
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      await server.start();
+    },
   };
 }
 
@@ -85,21 +96,42 @@ export function databaseUrl(serverUrl: string, database: string): string {
 }
 
 /**
- * Creates a new, empty database on the server (named after `label`, made unique) and returns its
+ * Creates a new, empty database on the server, named `prefix` and a random suffix, and returns its
  * URL. A test file takes one, so that files running at once never see each other's rows.
  */
-export async function freshDatabase(serverUrl: string, label = 'test'): Promise<string> {
-  const name = `${label
+export async function freshDatabase(serverUrl: string, prefix = 'sandbox_test'): Promise<string> {
+  const name = `${prefix
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .slice(0, 40)}_${randomBytes(4).toString('hex')}`;
+    .replace(/[^a-z0-9_]+/g, '_')
+    .slice(0, 50)}_${randomBytes(4).toString('hex')}`;
+  await onMaintenance(serverUrl, async (client) => {
+    // template0: a database without whatever a shared server's template1 was given.
+    await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)} TEMPLATE template0 ENCODING 'UTF8'`);
+  });
+  return databaseUrl(serverUrl, name);
+}
+
+/**
+ * Drops every database whose name starts with `prefix` (a run's, on a server that outlives it),
+ * closing the connections a test left open.
+ */
+export async function dropDatabases(serverUrl: string, prefix: string): Promise<void> {
+  await onMaintenance(serverUrl, async (client) => {
+    const { rows } = await client.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE starts_with(datname, $1 || '_')",
+      [prefix],
+    );
+    for (const { datname } of rows)
+      await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(datname)} WITH (FORCE)`);
+  });
+}
+
+async function onMaintenance(serverUrl: string, work: (client: pg.Client) => Promise<void>): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    // template0: a database without whatever a shared server's template1 was given.
-    await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)} TEMPLATE template0 ENCODING 'UTF8'`);
+    await work(client);
   } finally {
     await client.end();
   }
-  return databaseUrl(serverUrl, name);
 }

@@ -3,11 +3,11 @@
 // the same names; sandboxes starting together on an empty database apply each migration once; a
 // database a newer sandbox migrated is refused in one line; migrating again changes nothing.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/sandbox/store/database.js';
 import { migrate, newerSchemaMessage } from '../../src/sandbox/store/postgres/migrate.js';
 import { PG_MIGRATIONS } from '../../src/sandbox/store/postgres/schema.js';
-import { freshDatabase } from '../../testkit/postgres.js';
+import { testDatabase } from '../support/postgres-database.js';
 
 /** SQLite's FTS5 trigram indexes and their queue: PostgreSQL searches with GIN trigram indexes instead. */
 const SQLITE_ONLY_TABLES = ['search_channels', 'session_search', 'session_search_pending', 'token_search'];
@@ -53,7 +53,7 @@ async function postgresColumns(client: pg.Client): Promise<Map<string, string[]>
 describe('a fresh database', () => {
   let client: pg.Client;
   beforeAll(async () => {
-    client = await connect(await freshDatabase(inject('postgresUrl'), 'fresh'));
+    client = await connect(await testDatabase('fresh'));
     await migrate(client);
   });
 
@@ -80,7 +80,7 @@ describe('a fresh database', () => {
 
 describe('migrating', () => {
   it('runs each migration once when five sandboxes start together on an empty database', async () => {
-    const url = await freshDatabase(inject('postgresUrl'), 'concurrent');
+    const url = await testDatabase('concurrent');
     const starters = await Promise.all(Array.from({ length: 5 }, () => connect(url)));
     const results = await Promise.all(starters.map((client) => migrate(client)));
     const versions = PG_MIGRATIONS.map((m) => m.version);
@@ -90,7 +90,7 @@ describe('migrating', () => {
   });
 
   it('changes nothing the second time', async () => {
-    const client = await connect(await freshDatabase(inject('postgresUrl'), 'again'));
+    const client = await connect(await testDatabase('again'));
     await migrate(client);
     const before = (await client.query('SELECT secret FROM page_secret')).rows;
     expect(await migrate(client)).toEqual({ applied: [] });
@@ -101,7 +101,7 @@ describe('migrating', () => {
   });
 
   it('refuses, in one line, a database a newer sandbox has migrated, and leaves it as it was', async () => {
-    const client = await connect(await freshDatabase(inject('postgresUrl'), 'newer'));
+    const client = await connect(await testDatabase('newer'));
     await migrate(client);
     const known = Math.max(...PG_MIGRATIONS.map((m) => m.version));
     await client.query(
@@ -119,7 +119,7 @@ describe('migrating', () => {
   });
 
   it('applies, on a database an older sandbox migrated, only the versions it lacks', async () => {
-    const client = await connect(await freshDatabase(inject('postgresUrl'), 'older'));
+    const client = await connect(await testDatabase('older'));
     await migrate(client);
     const next = Math.max(...PG_MIGRATIONS.map((m) => m.version)) + 1;
     const later = { version: next, description: 'a later column', sql: 'ALTER TABLE faults ADD COLUMN later TEXT' };

@@ -16,14 +16,18 @@ import type { AnswerCacheBounds } from '../answer-cache.js';
 import { ANSWER_CACHE_BOUNDS, answerCache } from '../answer-cache.js';
 import type { FactCache } from '../fact-cache.js';
 
-export interface SessionAnswers {
+/** What the sessions repository needs of a cache of answers. */
+export interface SessionAnswerCache {
   /**
    * The channel's answer under `key`, computed (and kept, when no drop came meanwhile) when absent; an
    * undefined answer (nothing found) is not kept.
    */
   answer(channel: string, key: string, compute: () => Promise<string | undefined>): Promise<string | undefined>;
-  /** Drops the channel's answers, and the tickets of the answers being computed: one of its sessions changed. */
+  /** Drops the channel's answers, and keeps none being computed: one of its sessions changed. */
   dropChannel(channel: string): void;
+}
+
+export interface SessionAnswers extends SessionAnswerCache {
   /** The bytes the kept answers are counted at: the channel's, or all channels' without one. */
   bytes(channel?: string): number;
 }

@@ -3,26 +3,26 @@
 // renderings (../session-projection.ts), reused rather than copied. Lists are in session-list.ts.
 //
 // What this relies on when several processes write at once: the store's write transactions hold one
-// advisory lock (pg_advisory_xact_lock), so writes are serialized as SQLite's are. Under it,
-// `MAX(seq) + 1` is the next seq exactly, as in SQLite (the unique index on seq is the backstop: a
-// write outside the lock would fail, never share a seq), and an idempotency key looked up and then
-// inserted in one transaction has one effect (the unique index on (channel, idempotency_key) is the
-// backstop there).
+// advisory lock (pg_advisory_xact_lock), so writes are serialized as SQLite's are. Under it:
+// - seq, the table's identity (schema.ts), is drawn in the order the writes commit, so the lists'
+//   newest-first order is SQLite's, whose MAX(seq) + 1 counts the same way. The numbers themselves
+//   may differ after a rollback (a sequence does not give a number back) or a reset; no answer
+//   shows them;
+// - an idempotency key looked up and then inserted in one transaction has one effect; the unique
+//   index on (channel, idempotency_key) is the backstop, failing a write that would break it.
 import { DETAIL_VIEW_VERSION } from '../../domain/views.js';
 import type { Session } from '../../domain/types.js';
-import type { FactCache } from '../fact-cache.js';
 import { readSession, sessionColumns } from '../session-columns.js';
 import { renderDetailView } from '../session-projection.js';
 import { named } from './named-sql.js';
 import type { PgQueries } from './queries.js';
-import { sessionAnswers } from './session-answers.js';
+import type { SessionAnswerCache } from './session-answers.js';
 import { sessionListQueries } from './session-list.js';
 
 const INSERT = `INSERT INTO payment_sessions
-    (seq, id, channel, created_at, idempotency_key, kind, status, captured_at, email_search, name_search,
+    (id, channel, created_at, idempotency_key, kind, status, captured_at, email_search, name_search,
       user_business_id, payment_token, document, list_view, list_view_version, detail_view, detail_view_version)
-  VALUES ((SELECT COALESCE(MAX(seq), 0) + 1 FROM payment_sessions),
-    @id, @channel, @created_at, @idempotency_key, @kind, @status, @captured_at, @email_search, @name_search,
+  VALUES (@id, @channel, @created_at, @idempotency_key, @kind, @status, @captured_at, @email_search, @name_search,
       @user_business_id, @payment_token, @document,
     @list_view, @list_view_version, @detail_view, @detail_view_version)`;
 const UPDATE = `UPDATE payment_sessions SET kind = @kind, status = @status, captured_at = @captured_at,
@@ -36,11 +36,14 @@ const DETAIL = `SELECT CASE WHEN detail_view_version = ${DETAIL_VIEW_VERSION} TH
     CASE WHEN detail_view_version = ${DETAIL_VIEW_VERSION} THEN NULL ELSE document END AS document
   FROM payment_sessions WHERE channel = $1 AND id = $2`;
 
-export function sessionsRepository(q: PgQueries, facts: FactCache) {
+/**
+ * `answers` keeps what reads of a channel's sessions answered, coherent across processes: the
+ * store's own (its cache rule decides when an answer may be served and kept), or session-answers.ts's
+ * over any fact cache.
+ */
+export function sessionsRepository(q: PgQueries, answers: SessionAnswerCache) {
   const parse = (document: string | undefined) => (document === undefined ? undefined : readSession(document));
   const listed = sessionListQueries(q);
-  // What reads of the channel's sessions answered, kept until one of its sessions changes.
-  const answers = sessionAnswers(facts);
 
   return {
     async insert(session: Session): Promise<void> {

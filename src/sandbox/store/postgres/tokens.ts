@@ -1,8 +1,9 @@
 // Payment tokens: the twin of ../tokens.ts. Lists are in token-list.ts.
 //
-// seq follows creation, strictly, so that newest-first order never depends on timestamps alone:
-// `MAX(seq) + 1`, exact under the store's write lock (pg_advisory_xact_lock serializes every
-// process's writes, as SQLite's one writer is), with the unique index on seq as the backstop.
+// seq follows creation, strictly, so that newest-first order never depends on timestamps alone: the
+// table's identity (schema.ts), drawn in the order the writes commit since the store's write lock
+// (pg_advisory_xact_lock) serializes every process's writes, as SQLite's one writer does; SQLite's
+// MAX(seq) + 1 orders them the same way.
 import type { Card } from '../../domain/cards.js';
 import type { PaymentTokenRecord as TokenRecord, TokenAction, TokenStatus } from '../../domain/types.js';
 import { named } from './named-sql.js';
@@ -29,9 +30,8 @@ const COLUMNS = [
   'failure_url',
 ] as const;
 
-const INSERT = `INSERT INTO payment_tokens (${COLUMNS.join(', ')}, email_search, name_search, seq)
-  VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')}, @email_search, @name_search,
-    (SELECT COALESCE(MAX(seq), 0) + 1 FROM payment_tokens))`;
+const INSERT = `INSERT INTO payment_tokens (${COLUMNS.join(', ')}, email_search, name_search)
+  VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')}, @email_search, @name_search)`;
 const SELECT = `SELECT ${COLUMNS.join(', ')} FROM payment_tokens`;
 
 export function tokensRepository(q: PgQueries) {

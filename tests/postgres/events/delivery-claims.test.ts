@@ -1,6 +1,11 @@
 // Several sandbox processes share one PostgreSQL database: each due delivery is claimed by one of
 // them under a lease, and only the claim that holds it may report its attempt. Each process is a
 // pool of its own here, on a real server.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AttemptRecord } from '../../../src/sandbox/store/deliveries.js';
 import {
@@ -172,5 +177,42 @@ describe('claims of deliveries by several sandboxes', () => {
     expect(await second.failedByClaim(retried!.claim, attempt(retried!, 503), LATER)).toBe(true);
     expect(await first.claim('we_1', NOW, 10, 'sandbox-a', MINUTE)).toEqual([]);
     expect(await first.claim('we_1', LATER, 10, 'sandbox-a', MINUTE)).toMatchObject([{ id: given!.id, attempts: 1 }]);
+  });
+
+  it('lets another sandbox deliver what a sandbox killed (kill -9) mid-delivery had claimed, once its lease ended', async () => {
+    await enqueue(2);
+    const killed = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(import.meta.dirname, 'claiming-sandbox.ts'),
+        server.url,
+        'we_1',
+        'sandbox-k',
+        '300',
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const [line] = (await once(createInterface({ input: killed.stdout! }), 'line')) as [string];
+    const lost = JSON.parse(line) as ClaimedDelivery[];
+    expect(lost.map((d) => d.id)).toEqual([1, 2]);
+    // Its lease holds while it lives: nobody else may claim.
+    expect(await second.claim('we_1', NOW, 10, 'sandbox-b', MINUTE)).toEqual([]);
+    killed.kill('SIGKILL');
+    await once(killed, 'exit');
+    // Asked again until the lease ends (the test's own time limit bounds the wait).
+    let taken: ClaimedDelivery[] = [];
+    while (taken.length === 0) {
+      await sleep(50);
+      taken = await second.claim('we_1', NOW, 10, 'sandbox-b', MINUTE);
+    }
+    expect(taken.map((d) => [d.id, webhookDeliveryId(d), d.claim])).toEqual([
+      [1, 'dlv_1', { owner: 'sandbox-b', seq: 2 }],
+      [2, 'dlv_2', { owner: 'sandbox-b', seq: 2 }],
+    ]);
+    for (const delivery of taken)
+      expect(await second.deliveredByClaim(delivery.claim, attempt(delivery, 200), delivery.outbox_id, NOW)).toBe(true);
+    expect(await second.claim('we_1', NOW, 10, 'sandbox-b', MINUTE)).toEqual([]);
   });
 });

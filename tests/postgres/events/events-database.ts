@@ -5,35 +5,16 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { DELIVERY_CLAIMS_MIGRATION } from '../../../src/sandbox/store/postgres/delivery-claims-migration.js';
 import { migrate } from '../../../src/sandbox/store/postgres/migrate.js';
-import type { PgQueries, Row } from '../../../src/sandbox/store/postgres/queries.js';
+import type { PgQueries } from '../../../src/sandbox/store/postgres/queries.js';
 import { PG_MIGRATIONS } from '../../../src/sandbox/store/postgres/schema.js';
 import { freshDatabase } from '../../../testkit/postgres.js';
+import { bigintsAsNumbers, poolQueries } from './pool-queries.js';
 
-// bigint columns come back as numbers, as the store's connection reads them.
-const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === pg.types.builtins.INT8
-      ? (text: string) => Number(text)
-      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-};
-
-/** PgQueries on a pool or one client: on a pool, each statement in its own autocommit transaction. */
-export function poolQueries(pool: pg.Pool | pg.PoolClient): PgQueries {
-  const rows = async <T extends Row>(text: string, params: readonly unknown[] = []) =>
-    (await pool.query<T>(text, params as unknown[])).rows;
-  return {
-    all: rows,
-    one: async (text, params) => (await rows(text, params))[0] as never,
-    value: async (text, params) => {
-      const [row] = await rows(text, params);
-      return (row === undefined ? undefined : Object.values(row)[0]) as never;
-    },
-    column: async (text, params) => (await rows(text, params)).map((row) => Object.values(row)[0]) as never,
-    run: async (text, params) => (await pool.query(text, params as unknown[])).rowCount ?? 0,
-  };
-}
+export { poolQueries };
 
 export interface EventsDatabase {
+  /** The database's URL, for a sandbox process of a test's own. */
+  url: string;
   pool: pg.Pool;
   q: PgQueries;
   /** Another pool on the same database: a second sandbox process. */
@@ -47,7 +28,7 @@ export async function eventsDatabase(label: string): Promise<EventsDatabase> {
   const url = await freshDatabase(inject('postgresUrl'), label);
   const pools: pg.Pool[] = [];
   const connect = () => {
-    const pool = new pg.Pool({ connectionString: url, max: 4, types });
+    const pool = new pg.Pool({ connectionString: url, max: 4, types: bigintsAsNumbers });
     pools.push(pool);
     return pool;
   };
@@ -60,6 +41,7 @@ export async function eventsDatabase(label: string): Promise<EventsDatabase> {
   }
   const q = poolQueries(pool);
   return {
+    url,
     pool,
     q,
     otherPool: connect,

@@ -190,7 +190,7 @@ describe('claims of deliveries by several sandboxes', () => {
         server.url,
         'we_1',
         'sandbox-k',
-        '300',
+        '2000',
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );

@@ -15,5 +15,5 @@ const claimed = await deliveriesRepository(poolQueries(pool)).claim(
   Number(leaseMs),
 );
 process.stdout.write(`${JSON.stringify(claimed)}\n`);
-// Sending, for as long as it lives.
-setInterval(() => {}, 60_000);
+// Sending, until it is killed; gone by itself after a minute, should a failed test not kill it.
+setTimeout(() => process.exit(0), 60_000);

@@ -205,6 +205,18 @@ describe('group commit', () => {
     expect(await revision(core)).toBe(before + 1);
   });
 
+  it('runs a write asked for inside a transaction in a savepoint of it, which may await it', async () => {
+    const core = await openCore(await newDatabase('tx_group_nested'));
+    const before = await revision(core);
+    await core.transaction(async () => {
+      await core.write(() => addCustomer(core, 'a'));
+      await expect(core.write(() => addCustomer(core, 'a'))).rejects.toThrow(/duplicate key/);
+      await addCustomer(core, 'b');
+    });
+    expect(await count(core)).toBe(2);
+    expect(await revision(core)).toBe(before + 1);
+  });
+
   it('answers a write only once it is committed: another sandbox reads it then', async () => {
     const [here, there] = await twoSandboxes('tx_group_answer');
     await here.write(() => addCustomer(here, 'a'));

@@ -14,12 +14,11 @@ import { createStore } from '../../src/sandbox/store/index.js';
 import { catalogRepository } from '../../src/sandbox/store/postgres/catalog.js';
 import { lettersRepository } from '../../src/sandbox/store/postgres/letters.js';
 import { provisionRequestsRepository } from '../../src/sandbox/store/postgres/provision-requests.js';
-import { sessionAnswers } from '../../src/sandbox/store/postgres/session-answers.js';
 import { sessionsRepository } from '../../src/sandbox/store/postgres/sessions.js';
 import { tokenListQueries } from '../../src/sandbox/store/postgres/token-list.js';
 import { tokensRepository } from '../../src/sandbox/store/postgres/tokens.js';
 import { sessionRequest } from '../../testkit/sandbox.js';
-import { dataDatabase, type Process, processOn, testFacts } from './data-process.js';
+import { dataDatabase, type Process, processOn, noAnswers } from './data-process.js';
 
 const processes: Process[] = [];
 afterAll(async () => {
@@ -98,9 +97,8 @@ describe('the PostgreSQL data repositories and their SQLite twins', () => {
     const sqlite = createStore(openDatabase(':memory:'));
     // A channel prefix of the seed: every run writes its own channels in the one database.
     const tag = `s${seed}-`;
-    const facts = testFacts();
     const twin = {
-      sessions: sessionsRepository(pg.q, sessionAnswers(facts)),
+      sessions: sessionsRepository(pg.q, noAnswers),
       tokens: { ...tokensRepository(pg.q), ...tokenListQueries(pg.q) },
       provisionRequests: provisionRequestsRepository(pg.q),
       letters: lettersRepository(pg.q),

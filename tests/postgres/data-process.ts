@@ -5,15 +5,18 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { inject } from 'vitest';
-import type { FactCache } from '../../src/sandbox/store/fact-cache.js';
+import { CORE_MIGRATIONS } from '../../src/sandbox/store/postgres/core.js';
 import { DATA_MIGRATIONS } from '../../src/sandbox/store/postgres/data-migrations.js';
 import { migrate } from '../../src/sandbox/store/postgres/migrate.js';
 import type { PgQueries, Row } from '../../src/sandbox/store/postgres/queries.js';
-import { PG_MIGRATIONS } from '../../src/sandbox/store/postgres/schema.js';
+import type { SessionAnswerCache } from '../../src/sandbox/store/postgres/sessions.js';
 import { freshDatabase } from '../../testkit/postgres.js';
 
 /** The advisory lock every write transaction takes, as the store's do. */
 const WRITE_LOCK = 5_315_001;
+
+/** The store's migrations and what the data repositories add. */
+export const DATA_STORE_MIGRATIONS = [...CORE_MIGRATIONS, ...DATA_MIGRATIONS];
 
 /** A new database with the schema, on the run's server; its URL. */
 export async function dataDatabase(label: string): Promise<string> {
@@ -21,7 +24,7 @@ export async function dataDatabase(label: string): Promise<string> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await migrate(client, [...PG_MIGRATIONS, ...DATA_MIGRATIONS]);
+    await migrate(client, DATA_STORE_MIGRATIONS);
   } finally {
     await client.end();
   }
@@ -83,19 +86,8 @@ export function processOn(url: string): Process {
   };
 }
 
-/** A fact cache the test empties (the store's empties it when another process commits). */
-export function testFacts(): FactCache {
-  const maps: Array<Map<string, unknown>> = [];
-  const clear = () => {
-    for (const map of maps) map.clear();
-  };
-  return {
-    map<V>() {
-      const map = new Map<string, V>();
-      maps.push(map as Map<string, unknown>);
-      return map;
-    },
-    revalidate: () => {},
-    clear,
-  };
-}
+/**
+ * No kept answers: every read is computed (the store's cache and its rule are tested with the store,
+ * in data-store.test.ts).
+ */
+export const noAnswers: SessionAnswerCache = { answer: (_channel, _key, compute) => compute(), dropChannel: () => {} };

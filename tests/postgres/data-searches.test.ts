@@ -13,10 +13,9 @@ import {
 } from '../../src/sandbox/domain/search-bounds.js';
 import { catalogRepository } from '../../src/sandbox/store/postgres/catalog.js';
 import type { PgQueries } from '../../src/sandbox/store/postgres/queries.js';
-import { sessionAnswers } from '../../src/sandbox/store/postgres/session-answers.js';
 import { sessionsRepository } from '../../src/sandbox/store/postgres/sessions.js';
 import { tokenListQueries } from '../../src/sandbox/store/postgres/token-list.js';
-import { dataDatabase, type Process, processOn, testFacts } from './data-process.js';
+import { dataDatabase, type Process, processOn, noAnswers } from './data-process.js';
 
 let url: string;
 let process: Process;
@@ -63,7 +62,7 @@ async function refusal(call: () => Promise<unknown>): Promise<string> {
 describe('searches bounded as on SQLite', () => {
   it('refuses a session search with more than MAX_SEARCH_MATCHES matches, as SQLite does', async () => {
     await manySessions('broad', MAX_SEARCH_MATCHES + 1, 'needle');
-    const sessions = sessionsRepository(process.q, sessionAnswers(testFacts()));
+    const sessions = sessionsRepository(process.q, noAnswers);
     const page = { offset: 0, limit: 5 };
     const expected = sessionSearchRefusals.tooBroad([{ parameter: 'search', value: 'NEEDLE' }]).message;
     expect(await refusal(() => sessions.list('broad', sessionListFilter({ search: 'NEEDLE' }), page))).toBe(expected);
@@ -75,7 +74,7 @@ describe('searches bounded as on SQLite', () => {
 
   it('refuses a short session search in a channel of more than MAX_SHORT_SEARCH_ROWS sessions', async () => {
     await manySessions('large', MAX_SHORT_SEARCH_ROWS + 1, 'x');
-    const sessions = sessionsRepository(process.q, sessionAnswers(testFacts()));
+    const sessions = sessionsRepository(process.q, noAnswers);
     const expected = sessionSearchRefusals.tooShort({ parameter: 'search', value: 'c1' }).message;
     expect(
       await refusal(() => sessions.list('large', sessionListFilter({ search: 'c1' }), { offset: 0, limit: 5 })),
@@ -153,7 +152,7 @@ describe('lists read indexes, never whole tables', () => {
     ['a short search', { search: 'c1' }],
   ] as const)('a session list by %s', async (_case, query) => {
     const { queries, sent } = recording(process.q);
-    const sessions = sessionsRepository(queries, sessionAnswers(testFacts()));
+    const sessions = sessionsRepository(queries, noAnswers);
     await sessions.list('planned', sessionListFilter(query as never), { offset: 0, limit: 5 });
     for (const plan of await plansOf(sent)) expect(plan).not.toMatch(/Seq Scan/);
   });

@@ -2,7 +2,7 @@
 // exactly as their SQLite twins for the same sequence of calls: the same rows, order, tie-breaks,
 // counts, pages, JSON texts and refusals. A seeded random sequence of writes and reads runs against
 // both, and every answer is compared.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { NewItem } from '../../src/sandbox/domain/catalog.js';
 import { newSession } from '../../src/sandbox/domain/create-session.js';
 import { sessionListFilter, type ListQuery } from '../../src/sandbox/domain/listing.js';
@@ -14,12 +14,11 @@ import { createStore } from '../../src/sandbox/store/index.js';
 import { catalogRepository } from '../../src/sandbox/store/postgres/catalog.js';
 import { lettersRepository } from '../../src/sandbox/store/postgres/letters.js';
 import { provisionRequestsRepository } from '../../src/sandbox/store/postgres/provision-requests.js';
-import { sessionAnswers } from '../../src/sandbox/store/postgres/session-answers.js';
 import { sessionsRepository } from '../../src/sandbox/store/postgres/sessions.js';
 import { tokenListQueries } from '../../src/sandbox/store/postgres/token-list.js';
 import { tokensRepository } from '../../src/sandbox/store/postgres/tokens.js';
 import { sessionRequest } from '../../testkit/sandbox.js';
-import { dataDatabase, type Process, processOn, testFacts } from './data-process.js';
+import { dataDatabase, type Process, processOn, noAnswers } from './data-process.js';
 
 const processes: Process[] = [];
 afterAll(async () => {
@@ -98,9 +97,8 @@ describe('the PostgreSQL data repositories and their SQLite twins', () => {
     const sqlite = createStore(openDatabase(':memory:'));
     // A channel prefix of the seed: every run writes its own channels in the one database.
     const tag = `s${seed}-`;
-    const facts = testFacts();
     const twin = {
-      sessions: sessionsRepository(pg.q, sessionAnswers(facts)),
+      sessions: sessionsRepository(pg.q, noAnswers),
       tokens: { ...tokensRepository(pg.q), ...tokenListQueries(pg.q) },
       provisionRequests: provisionRequestsRepository(pg.q),
       letters: lettersRepository(pg.q),
@@ -449,5 +447,66 @@ describe('the PostgreSQL data repositories and their SQLite twins', () => {
         );
       }
     }
+  });
+});
+
+describe('renderings stored before the current version', () => {
+  it('a session whose stored renderings are stale is rendered from its document, as SQLite does', async () => {
+    const pg = await freshProcess();
+    const db = openDatabase(':memory:');
+    const sqlite = createStore(db);
+    const twin = sessionsRepository(pg.q, noAnswers);
+    for (let n = 0; n < 4; n++) {
+      const session = newSession({
+        id: `stale-${n}`,
+        channel: 'dev',
+        request: sessionRequest({ metadata: `m${n}` }) as CreateSessionRequest,
+        now: `2026-01-01T00:00:0${n}.000Z`,
+        newId: () => `item${n}`,
+      });
+      sqlite.sessions.insert(session);
+      await pg.write(() => twin.insert(session));
+    }
+    // Rows written before their renderings were kept (or of an older version): a renderer's change.
+    const stale =
+      "UPDATE payment_sessions SET list_view = 'old', list_view_version = NULL, detail_view = 'old', " +
+      "detail_view_version = NULL WHERE id IN ('stale-1', 'stale-2')";
+    db.exec(stale);
+    await pg.q.run(stale);
+    const filter = sessionListFilter({});
+    const page = { offset: 0, limit: 30 };
+    const expected = sqlite.sessions.listViews('dev', filter, page);
+    expect(expected.views.some((view) => view === 'old')).toBe(false);
+    expect(await twin.listViews('dev', filter, page)).toEqual(expected);
+    const items = await twin.listItems('dev', filter, page, {});
+    expect([...items.items]).toEqual([...sqlite.sessions.listItems('dev', filter, page, {}).items]);
+    for (const id of ['stale-1', 'stale-3'])
+      expect(await twin.detailView('dev', id)).toBe(sqlite.sessions.detailView('dev', id));
+  });
+
+  it('a page parses the documents of its own sessions only, however many match', async () => {
+    const pg = await freshProcess();
+    const twin = sessionsRepository(pg.q, noAnswers);
+    await pg.write(async () => {
+      for (let n = 0; n < 40; n++)
+        await twin.insert(
+          newSession({
+            id: `id-${String(n).padStart(4, '0')}`,
+            channel: 'dev',
+            request: sessionRequest() as CreateSessionRequest,
+            now: '2026-01-01T00:00:00.000Z',
+            newId: () => `item${n}`,
+          }),
+        );
+    });
+    const parse = vi.spyOn(JSON, 'parse');
+    const { sessions, count } = await twin.list('dev', sessionListFilter({}), { offset: 10, limit: 5 });
+    const parsed = parse.mock.calls.length;
+    parse.mockRestore();
+    expect({ count, ids: sessions.map((s) => s.id) }).toEqual({
+      count: 40,
+      ids: ['id-0029', 'id-0028', 'id-0027', 'id-0026', 'id-0025'],
+    });
+    expect(parsed).toBe(5);
   });
 });

@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/sandbox/store/database.js';
-import { migrate, newerSchemaMessage } from '../../src/sandbox/store/postgres/migrate.js';
+import { migrate, migratePool, newerSchemaMessage } from '../../src/sandbox/store/postgres/migrate.js';
 import { PG_MIGRATIONS } from '../../src/sandbox/store/postgres/schema.js';
 import { testDatabase } from '../support/postgres-database.js';
 
@@ -89,6 +89,17 @@ describe('migrating', () => {
     expect(rows.map((row) => row.version)).toEqual(versions);
   });
 
+  it('migrates through a pool on a connection of its own, which it gives back', async () => {
+    const pool = new pg.Pool({ connectionString: await testDatabase('pool'), max: 2 });
+    try {
+      expect(await migratePool(pool)).toEqual({ applied: PG_MIGRATIONS.map((m) => m.version) });
+      expect(await migratePool(pool)).toEqual({ applied: [] });
+      expect(pool.totalCount - pool.idleCount).toBe(0);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('changes nothing the second time', async () => {
     const client = await connect(await testDatabase('again'));
     await migrate(client);
@@ -116,6 +127,18 @@ describe('migrating', () => {
     );
     // The refusal rolled its transaction back: the connection is usable, and the row still there.
     expect((await client.query('SELECT max(version) AS v FROM schema_migrations')).rows[0].v).toBe(known + 1);
+  });
+
+  it('applies nothing of a run whose migration fails: one transaction, all or none', async () => {
+    const client = await connect(await testDatabase('failing'));
+    const next = Math.max(...PG_MIGRATIONS.map((m) => m.version)) + 1;
+    const failing = { version: next, description: 'fails', sql: 'CREATE TABLE half_done (a INT); SELECT 1 / 0;' };
+    await expect(migrate(client, [...PG_MIGRATIONS, failing])).rejects.toMatchObject({ code: '22012' });
+    const { rows } = await client.query(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name IN " +
+        "('half_done', 'payment_sessions', 'schema_migrations')",
+    );
+    expect(rows).toEqual([]);
   });
 
   it('applies, on a database an older sandbox migrated, only the versions it lacks', async () => {

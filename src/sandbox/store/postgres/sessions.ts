@@ -16,7 +16,6 @@ import { readSession, sessionColumns } from '../session-columns.js';
 import { renderDetailView } from '../session-projection.js';
 import { named } from './named-sql.js';
 import type { PgQueries } from './queries.js';
-import type { SessionAnswerCache } from './session-answers.js';
 import { sessionListQueries } from './session-list.js';
 
 const INSERT = `INSERT INTO payment_sessions
@@ -37,10 +36,18 @@ const DETAIL = `SELECT CASE WHEN detail_view_version = ${DETAIL_VIEW_VERSION} TH
   FROM payment_sessions WHERE channel = $1 AND id = $2`;
 
 /**
- * `answers` keeps what reads of a channel's sessions answered, coherent across processes: the
- * store's own (its cache rule decides when an answer may be served and kept), or session-answers.ts's
- * over any fact cache.
+ * What the repository needs of the cache of answers of reads of sessions: the store's (answer-cache.ts),
+ * whose rule (fact-cache.ts) decides when an answer may be served and kept, so that none is ever
+ * stale, in this process or another.
  */
+export interface SessionAnswerCache {
+  /** The channel's answer under `key`: kept, or computed (and kept when the rule allows); none is not kept. */
+  answer(channel: string, key: string, compute: () => Promise<string | undefined>): Promise<string | undefined>;
+  /** Drops the channel's answers: one of its sessions changed. */
+  dropChannel(channel: string): void;
+}
+
+/** `answers`: the store's cache of answers (pgAnswerCache of answer-cache.ts). */
 export function sessionsRepository(q: PgQueries, answers: SessionAnswerCache) {
   const parse = (document: string | undefined) => (document === undefined ? undefined : readSession(document));
   const listed = sessionListQueries(q);

@@ -73,9 +73,13 @@ export async function openPostgresCore(url: string, options: PostgresCoreOptions
     client.on('error', onLost);
     try {
       await migrate(client, options.migrations ?? CORE_MIGRATIONS);
+      client.release();
+    } catch (error) {
+      // A connection whose transaction failed may be in any state: the pool makes a new one.
+      client.release(true);
+      throw error;
     } finally {
       client.off('error', onLost);
-      client.release();
     }
   } catch (error) {
     await pool.end();

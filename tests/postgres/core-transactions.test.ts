@@ -3,6 +3,10 @@
 // that failed inside a transaction fails its commit; one advisory lock serializes the writes of
 // every sandbox; writes that arrive together share one commit; work a write queues is woken once
 // it has committed.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { openCore, newDatabase, twoSandboxes } from './core-support.js';
 
@@ -80,6 +84,43 @@ describe('a write transaction', () => {
     // The pool dropped the dead connection, and serves the next write on a new one.
     await core.transaction(() => addCustomer(core, 'c'));
     expect(await count(core)).toBe(1);
+  });
+
+  it('leaves nothing written, and the write lock free, when its process is killed midway (kill -9)', async () => {
+    const url = await newDatabase('tx_killed');
+    const core = await openCore(url);
+    const killed = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'core-killed-writer.ts'), url],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const [line] = (await once(createInterface({ input: killed.stdout }), 'line')) as [string];
+    expect(line).toBe('writing');
+    killed.kill('SIGKILL');
+    await once(killed, 'exit');
+    // The server ends the dead process's transaction and its lock with its connection: this write takes the lock.
+    await core.transaction(() => addCustomer(core, 'after'));
+    expect(await core.q.column("SELECT customer_key FROM customers WHERE channel = 'dev'")).toEqual(['after']);
+  });
+
+  it('is ended by the server when it idles past the timeout, leaving nothing written and the lock free', async () => {
+    const url = await newDatabase('tx_idle');
+    const idler = await openCore(url, { pool: { idleInTransactionTimeoutMs: 200 } });
+    const other = await openCore(url);
+    await expect(
+      idler.transaction(async () => {
+        await addCustomer(idler, 'a');
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await addCustomer(idler, 'b');
+      }),
+    ).rejects.toThrow();
+    await other.transaction(() => addCustomer(other, 'c'));
+    expect(await other.q.column("SELECT customer_key FROM customers WHERE channel = 'dev'")).toEqual(['c']);
+    // The idler's pool serves again on a new connection.
+    await idler.transaction(() => addCustomer(idler, 'd'));
+    expect(await count(idler)).toBe(2);
   });
 
   it('bumps the revision once, in the same transaction, and not when it rolls back', async () => {

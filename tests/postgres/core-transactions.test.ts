@@ -148,6 +148,29 @@ describe('a write transaction', () => {
   });
 });
 
+describe('a nested transaction its caller did not await', () => {
+  it('fails once its transaction has ended, and sends nothing more on the released connection', async () => {
+    const core = await openCore(await newDatabase('tx_not_awaited'));
+    let late!: Promise<unknown>;
+    await core.transaction(async () => {
+      await addCustomer(core, 'a');
+      late = core.transaction(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await addCustomer(core, 'b');
+      });
+    });
+    await expect(late).rejects.toThrow(/ended before a nested transaction/);
+    // Its statement after the end ran on the pool, as any work left behind does (b); the next
+    // transaction on the released connection is whole (c).
+    await core.transaction(() => addCustomer(core, 'c'));
+    expect(await core.q.column("SELECT customer_key FROM customers WHERE channel = 'dev' ORDER BY 1")).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
+  });
+});
+
 describe('the write lock', () => {
   it("serializes two sandboxes' read-then-write transactions: neither loses the other's write", async () => {
     const [first, second] = await twoSandboxes('tx_lock');

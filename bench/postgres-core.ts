@@ -29,7 +29,8 @@ async function timed(label: string, n: number, once: (i: number) => Promise<unkn
   const total = performance.now() - start;
   times.sort((a, b) => a - b);
   console.log(
-    `${label.padEnd(58)} ${String(Math.round((n / total) * 1000)).padStart(6)}/s  p50 ${percentile(times, 50).toFixed(2)} ms  p99 ${percentile(times, 99).toFixed(2)} ms`,
+    `${label.padEnd(58)} ${String(Math.round((n / total) * 1000)).padStart(6)}/s  ` +
+      `p50 ${percentile(times, 50).toFixed(2)} ms  p99 ${percentile(times, 99).toFixed(2)} ms`,
   );
 }
 
@@ -50,7 +51,8 @@ async function together(label: string, core: PostgresCore[], n: number): Promise
   const total = performance.now() - start;
   const commits = Number(await core[0]!.q.value('SELECT revision FROM store_revision')) - before;
   console.log(
-    `${label.padEnd(58)} ${String(Math.round(((n * core.length) / total) * 1000)).padStart(6)}/s  ${n * core.length} writes in ${commits} commits`,
+    `${label.padEnd(58)} ${String(Math.round(((n * core.length) / total) * 1000)).padStart(6)}/s  ` +
+      `${n * core.length} writes in ${commits} commits`,
   );
 }
 

@@ -55,7 +55,7 @@ describe('the cached clock, faults and features', () => {
     expect(await here.faults.anyArmed('dev')).toBe(false);
   });
 
-  it('a write reads what it changed; a read beside it neither sees it nor keeps the older value past its commit', async () => {
+  it('a write reads what it changed; a read beside it keeps the older value only until the commit', async () => {
     const [here] = await twoSandboxes('cache_in_write');
     expect(await offset(here)).toBe(0);
     let advanced!: () => void;

@@ -185,7 +185,8 @@ describe('the write lock', () => {
         read();
         await new Promise((resolve) => setTimeout(resolve, 100));
         await core.q.run(
-          "INSERT INTO channel_clocks (channel, offset_ms) VALUES ('dev', $1) ON CONFLICT (channel) DO UPDATE SET offset_ms = $1",
+          "INSERT INTO channel_clocks (channel, offset_ms) VALUES ('dev', $1) " +
+            'ON CONFLICT (channel) DO UPDATE SET offset_ms = $1',
           [offset + 1],
         );
       });

@@ -168,6 +168,36 @@ describe('claims of deliveries by several sandboxes', () => {
     expect(await second.claim('we_1', NOW, 10, 'sandbox-b', MINUTE)).toEqual([]);
   });
 
+  it('counts a claim’s report once: a second report of the same claim, or one after its release, is refused', async () => {
+    await enqueue(1);
+    const [claimed] = await first.claim('we_1', NOW, 10, 'sandbox-a', MINUTE);
+    expect(await first.failedByClaim(claimed!.claim, attempt(claimed!, 500), LATER)).toBe(true);
+    // The same report sent again (its answer lost), or another of the same claim: the attempt is already counted.
+    expect(await first.failedByClaim(claimed!.claim, attempt(claimed!, 500), LATER)).toBe(false);
+    expect(await first.deliveredByClaim(claimed!.claim, attempt(claimed!, 200), claimed!.outbox_id, NOW)).toBe(false);
+    const [again] = await second.claim('we_1', LATER, 10, 'sandbox-b', MINUTE);
+    expect(again).toMatchObject({ id: claimed!.id, attempts: 1 });
+    expect(await second.release(again!.id, again!.claim)).toBe(true);
+    expect(await second.deliveredByClaim(again!.claim, attempt(again!, 200), again!.outbox_id, NOW)).toBe(false);
+    expect((await first.attempts('dev', { after: 0, limit: 10 })).rows).toMatchObject([
+      { status: 500, delivery_status: 'pending', delivery_attempts: 1 },
+    ]);
+  });
+
+  it('keeps nothing of a report by claim whose attempt could not be logged: the delivery stays claimed and pending', async () => {
+    await enqueue(1);
+    const [claimed] = await first.claim('we_1', NOW, 10, 'sandbox-a', MINUTE);
+    // A latency the attempts' integer column cannot hold: the log's insert fails after the delivery's update.
+    const unloggable = { ...attempt(claimed!, 200), latency_ms: 2 ** 31 };
+    await expect(first.deliveredByClaim(claimed!.claim, unloggable, claimed!.outbox_id, NOW)).rejects.toThrow();
+    expect(await first.isPending(claimed!.id)).toBe(true);
+    expect(await server.q.value('SELECT delivered_at FROM outbox WHERE id = 1')).toBeNull();
+    expect(await first.deliveredByClaim(claimed!.claim, attempt(claimed!, 200), claimed!.outbox_id, NOW)).toBe(true);
+    expect((await first.attempts('dev', { after: 0, limit: 10 })).rows).toMatchObject([
+      { status: 200, delivery_status: 'delivered', delivery_attempts: 1 },
+    ]);
+  });
+
   it('hands a released claim to any sandbox at once, and a failed attempt to any sandbox when due again', async () => {
     await enqueue(1);
     const [given] = await first.claim('we_1', NOW, 10, 'sandbox-a', MINUTE);

@@ -108,13 +108,31 @@ const CLAIM = `WITH picked AS (
   RETURNING ${DUE_COLUMNS}, d.claim_seq`;
 
 // A report counts only from the claim that holds the delivery now (its owner and claim_seq, the two
-// parameters after the update's own); the lease's end alone takes nothing away: nobody claimed the
-// delivery since.
-const held = (first: number) => `claimed_by = $${first} AND claim_seq = $${first + 1}`;
+// parameters from `first`), and once: a report or a release ends the lease (NULL), so that the same
+// report sent again, or one after the release, is refused. The lease's end in time alone takes
+// nothing away: nobody claimed the delivery since.
+const held = (first: number) => `claimed_by = $${first} AND claim_seq = $${first + 1} AND lease_until IS NOT NULL`;
 
 // $1 the delivery; the lease ends with the attempt's outcome.
 const SUCCEED = "UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, lease_until = NULL";
 const RETRY = 'UPDATE deliveries SET attempts = attempts + 1, due_at = $2, status = $3, lease_until = NULL';
+
+// A report by claim is one statement: the delivery settled while the claim holds it, the attempt
+// logged, and the event marked delivered, all or nothing, whether or not the caller runs it in a
+// transaction (a dispatcher reports on its own). `pending` is the update, $1 the delivery, then its
+// own parameters, the claim's two and the attempt's seven from `first`; `marking`, the event's
+// delivery time and id after them, marks the event when the delivery is not the drill's follow-up.
+const byClaim = (pending: string, first: number, marking: boolean) => `WITH settled AS (
+    ${pending} AND ${held(first)} RETURNING id, drill_follow_up
+  )${
+    marking
+      ? `, marked AS (UPDATE outbox SET delivered_at = $${first + 9} WHERE id = $${first + 10}
+    AND EXISTS (SELECT 1 FROM settled WHERE drill_follow_up IS NULL))`
+      : ''
+  }
+  INSERT INTO delivery_attempts (channel, delivery_id, attempted_at, status, latency_ms, response, error)
+    SELECT $${first + 2}::text, $${first + 3}::bigint, $${first + 4}::text, $${first + 5}::integer,
+      $${first + 6}::integer, $${first + 7}::text, $${first + 8}::text FROM settled`;
 
 // An attempt of the drill's event after an event names that event (event_id), and its own type and delivery id.
 const ATTEMPT_ROWS = `SELECT a.id, a.attempted_at, a.status, a.latency_ms, a.response, a.error, d.endpoint_id,
@@ -149,24 +167,31 @@ export function deliveriesRepository(q: PgQueries): ClaimingDeliveries {
     );
   /**
    * Settles the delivery by `update` ($1 the delivery, then `params`): without a claim, as SQLite
-   * does (while it is pending); with one, only while that claim holds it. The attempt is logged
-   * only when it counted, or, without a claim, always, as SQLite logs it.
+   * does (while it is pending), the attempt logged always, as SQLite logs it; with one, only while
+   * that claim holds it, the attempt logged only when it counted, and the event marked delivered
+   * (`marks`, its time and id) in the same statement.
    */
-  const settle = async (attempt: AttemptRecord, update: string, params: unknown[], claim?: DeliveryClaim) => {
+  const settle = async (
+    attempt: AttemptRecord,
+    update: string,
+    params: unknown[],
+    claim?: DeliveryClaim,
+    marks?: [at: string, outboxId: number],
+  ) => {
     const pending = `${update} WHERE id = $1 AND status = 'pending'`;
     const id = attempt.delivery_id;
     if (claim === undefined) {
       await logAttempt(attempt);
       return (await q.run(pending, [id, ...params])) > 0;
     }
-    const ofClaim = `${pending} AND ${held(params.length + 2)}`;
-    if ((await q.run(ofClaim, [id, ...params, claim.owner, claim.seq])) === 0) return false;
-    await logAttempt(attempt);
-    return true;
+    const statement = byClaim(pending, params.length + 2, marks !== undefined);
+    const values = [id, ...params, claim.owner, claim.seq, ...storable(attempt), ...(marks ?? [])];
+    return (await q.run(statement, values)) > 0;
   };
   const succeeded = async (attempt: AttemptRecord, outboxId: number, at: string, claim?: DeliveryClaim) => {
+    if (claim !== undefined) return settle(attempt, SUCCEED, [], claim, [at, outboxId]);
     // Without a claim, the event is marked whatever the update found, as SQLite marks it.
-    if (!(await settle(attempt, SUCCEED, [], claim)) && claim !== undefined) return false;
+    await settle(attempt, SUCCEED, []);
     // The event is delivered when a delivery of the event is: the drill's event after it is another.
     await q.run(
       `UPDATE outbox SET delivered_at = $1 WHERE id = $2

@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { newSession } from '../../src/sandbox/domain/create-session.js';
 import type { CreateSessionRequest, Session } from '../../src/sandbox/domain/types.js';
 import { createPostgresStore, type PostgresStore, STORE_MIGRATIONS } from '../../src/sandbox/store/postgres/index.js';
+import { openDatabase } from '../../src/sandbox/store/database.js';
+import { createStore } from '../../src/sandbox/store/index.js';
 import { sessionRequest } from '../../testkit/sandbox.js';
 import { newDatabase } from './core-support.js';
 
@@ -111,5 +113,30 @@ describe('the PostgreSQL store', () => {
     });
     expect(await there.read(() => there.sessions.get('dev', 'ps_1'))).toBeUndefined();
     expect(await there.read(() => there.clock.offsetSeconds('dev'))).toBe(0);
+  });
+  it('numbers the events as SQLite does after a write that queued one was rolled back', async () => {
+    const event = { event_type: 'payment.completed', data: { payment_id: 'ps_1' } };
+    const NOW = '2026-03-01T00:00:00.000Z';
+    const refused = new Error('refused after the event was queued');
+    const sqlite = createStore(openDatabase(':memory:'));
+    expect(() =>
+      sqlite.transaction(() => {
+        sqlite.outbox.enqueue('dev', event, NOW, 'dlv_rolled_back');
+        throw refused;
+      }),
+    ).toThrow(refused);
+    sqlite.transaction(() => sqlite.outbox.enqueue('dev', event, NOW, 'dlv_kept'));
+    const store = await storeOn(await newDatabase('store_event_ids'));
+    await expect(
+      store.transaction(async () => {
+        await store.outbox.enqueue('dev', event, NOW, 'dlv_rolled_back');
+        throw refused;
+      }),
+    ).rejects.toThrow(refused);
+    await store.transaction(() => store.outbox.enqueue('dev', event, NOW, 'dlv_kept'));
+    const ids = (events: Array<{ id: string }>) => events.map((e) => e.id);
+    const kept = (await store.outbox.list('dev', { limit: 10 })).events;
+    expect(ids(kept)).toEqual(ids(sqlite.outbox.list('dev', { limit: 10 }).events));
+    expect(ids(kept)).toEqual(['1']);
   });
 });

@@ -17,8 +17,10 @@ interface OutboxRow {
   [column: string]: unknown;
 }
 
-const INSERT = `INSERT INTO outbox (delivery_id, channel, event_type, payload, created_at)
-  VALUES ($1, $2, $3, $4, $5) RETURNING id`;
+// The event's id is the counter's next (outbox-ids-migration.ts): given back if the write rolls back.
+const INSERT = `WITH next AS (UPDATE outbox_ids SET last = last + 1 WHERE id = 1 RETURNING last)
+  INSERT INTO outbox (id, delivery_id, channel, event_type, payload, created_at)
+  SELECT last, $1::text, $2::text, $3::text, $4::text, $5::text FROM next RETURNING id`;
 
 // Each endpoint of the channel subscribed to the event gets a delivery, due at once, in the same
 // transaction: by its name, by `*`, or, for a dispute event, by `dispute.*`. In the endpoints' order

@@ -114,11 +114,21 @@ describe('the PostgreSQL store', () => {
     expect(await there.read(() => there.sessions.get('dev', 'ps_1'))).toBeUndefined();
     expect(await there.read(() => there.clock.offsetSeconds('dev'))).toBe(0);
   });
-  it('numbers the events as SQLite does after a write that queued one was rolled back', async () => {
+  it('numbers the events and their deliveries as SQLite does after a write that queued one was rolled back', async () => {
     const event = { event_type: 'payment.completed', data: { payment_id: 'ps_1' } };
     const NOW = '2026-03-01T00:00:00.000Z';
     const refused = new Error('refused after the event was queued');
+    const endpoint = {
+      id: 'we_1',
+      channel: 'dev',
+      url: 'http://127.0.0.1:9/hook',
+      event_types: ['*'],
+      secret: 'whsec_1',
+      mode: 'signed' as const,
+      created_at: NOW,
+    };
     const sqlite = createStore(openDatabase(':memory:'));
+    sqlite.deliveries.addEndpoint(endpoint);
     expect(() =>
       sqlite.transaction(() => {
         sqlite.outbox.enqueue('dev', event, NOW, 'dlv_rolled_back');
@@ -127,6 +137,7 @@ describe('the PostgreSQL store', () => {
     ).toThrow(refused);
     sqlite.transaction(() => sqlite.outbox.enqueue('dev', event, NOW, 'dlv_kept'));
     const store = await storeOn(await newDatabase('store_event_ids'));
+    await store.deliveries.addEndpoint(endpoint);
     await expect(
       store.transaction(async () => {
         await store.outbox.enqueue('dev', event, NOW, 'dlv_rolled_back');
@@ -138,5 +149,9 @@ describe('the PostgreSQL store', () => {
     const kept = (await store.outbox.list('dev', { limit: 10 })).events;
     expect(ids(kept)).toEqual(ids(sqlite.outbox.list('dev', { limit: 10 }).events));
     expect(ids(kept)).toEqual(['1']);
+    const page = { skip: [], limit: 10 };
+    const due = (await store.deliveries.due('we_1', NOW, page)).map((d) => d.id);
+    expect(due).toEqual(sqlite.deliveries.due('we_1', NOW, page).map((d) => d.id));
+    expect(due).toEqual([1]);
   });
 });

@@ -3,9 +3,9 @@
 // columns, and a PgQueries over a pool. Each further pool is another sandbox process.
 import pg from 'pg';
 import { inject } from 'vitest';
+import { AUTOINCREMENT_MIGRATION } from '../../../src/sandbox/store/postgres/autoincrement-migration.js';
 import { DELIVERY_CLAIMS_MIGRATION } from '../../../src/sandbox/store/postgres/delivery-claims-migration.js';
 import { migrate } from '../../../src/sandbox/store/postgres/migrate.js';
-import { OUTBOX_IDS_MIGRATION } from '../../../src/sandbox/store/postgres/outbox-ids-migration.js';
 import type { PgQueries } from '../../../src/sandbox/store/postgres/queries.js';
 import { PG_MIGRATIONS } from '../../../src/sandbox/store/postgres/schema.js';
 import { freshDatabase } from '../../../testkit/postgres.js';
@@ -36,7 +36,7 @@ export async function eventsDatabase(label: string): Promise<EventsDatabase> {
   const pool = connect();
   const client = await pool.connect();
   try {
-    await migrate(client, [...PG_MIGRATIONS, DELIVERY_CLAIMS_MIGRATION, OUTBOX_IDS_MIGRATION]);
+    await migrate(client, [...PG_MIGRATIONS, DELIVERY_CLAIMS_MIGRATION, AUTOINCREMENT_MIGRATION]);
   } finally {
     client.release();
   }
@@ -51,7 +51,7 @@ export async function eventsDatabase(label: string): Promise<EventsDatabase> {
         'TRUNCATE delivery_attempts, deliveries, outbox, webhook_endpoints, disputes, payment_sessions, session_counts ' +
           'RESTART IDENTITY CASCADE',
       );
-      await q.run('UPDATE outbox_ids SET last = 0');
+      await q.run('UPDATE autoincrement SET last = 0');
       for (const id of sessions)
         await q.run(
           "INSERT INTO payment_sessions (id, channel, created_at, document, status, kind) VALUES ($1, 'dev', '', '{}', 'open', 'payment')",

@@ -16,6 +16,7 @@ import {
 } from '../deliveries.js';
 import type { DeliveriesRepository } from '../store.js';
 import type { Async } from './async.js';
+import { takeIds } from './autoincrement-migration.js';
 import type { PgQueries } from './queries.js';
 
 /** One claim of a delivery: the process that made it, and which of the delivery's claims it is. */
@@ -130,9 +131,10 @@ const byClaim = (pending: string, first: number, marking: boolean) => `WITH sett
     AND EXISTS (SELECT 1 FROM settled WHERE drill_follow_up IS NULL))`
       : ''
   }
-  INSERT INTO delivery_attempts (channel, delivery_id, attempted_at, status, latency_ms, response, error)
-    SELECT $${first + 2}::text, $${first + 3}::bigint, $${first + 4}::text, $${first + 5}::integer,
-      $${first + 6}::integer, $${first + 7}::text, $${first + 8}::text FROM settled`;
+  , ${takeIds('delivery_attempts', '(SELECT count(*) FROM settled)')}
+  INSERT INTO delivery_attempts (id, channel, delivery_id, attempted_at, status, latency_ms, response, error)
+    SELECT base + 1, $${first + 2}::text, $${first + 3}::bigint, $${first + 4}::text, $${first + 5}::integer,
+      $${first + 6}::integer, $${first + 7}::text, $${first + 8}::text FROM settled, ids`;
 
 // An attempt of the drill's event after an event names that event (event_id), and its own type and delivery id.
 const ATTEMPT_ROWS = `SELECT a.id, a.attempted_at, a.status, a.latency_ms, a.response, a.error, d.endpoint_id,
@@ -159,10 +161,12 @@ export function deliveriesRepository(q: PgQueries): ClaimingDeliveries {
     const row = await q.one<EndpointRow>(text, params);
     return row ? readEndpoint(row) : undefined;
   };
+  // Ids are taken from the table's counter (autoincrement-migration.ts): given back if the write rolls back.
   const logAttempt = (attempt: AttemptRecord) =>
     q.run(
-      `INSERT INTO delivery_attempts (channel, delivery_id, attempted_at, status, latency_ms, response, error)
-        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      `WITH ${takeIds('delivery_attempts', '1')}
+      INSERT INTO delivery_attempts (id, channel, delivery_id, attempted_at, status, latency_ms, response, error)
+        SELECT base + 1, $1::text, $2::bigint, $3::text, $4::integer, $5::integer, $6::text, $7::text FROM ids`,
       storable(attempt),
     );
   /**

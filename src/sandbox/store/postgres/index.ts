@@ -4,6 +4,7 @@
 import type { DueDelivery } from '../deliveries.js';
 import type { DeliveryShaper, SandboxStore } from '../store.js';
 import { activityQueries } from './activity.js';
+import { AUTOINCREMENT_MIGRATION } from './autoincrement-migration.js';
 import { pgAnswerCache } from './answer-cache.js';
 import { catalogRepository } from './catalog.js';
 import { CORE_MIGRATIONS, openPostgresCore, type PostgresCore, type PostgresCoreOptions } from './core.js';
@@ -14,7 +15,6 @@ import { disputesRepository } from './dispute-index.js';
 import { lettersRepository } from './letters.js';
 import { listenersRepository } from './listeners.js';
 import { outboxRepository } from './outbox.js';
-import { OUTBOX_IDS_MIGRATION } from './outbox-ids-migration.js';
 import { provisionRequestsRepository } from './provision-requests.js';
 import type { PgMigration } from './schema.js';
 import { sessionsRepository } from './sessions.js';
@@ -29,7 +29,7 @@ import { tokensRepository } from './tokens.js';
  */
 export const STORE_MIGRATIONS: PgMigration[] = [
   ...CORE_MIGRATIONS,
-  ...[...DATA_MIGRATIONS, { ...DELIVERY_CLAIMS_MIGRATION }, { ...OUTBOX_IDS_MIGRATION }].map((migration, i) => ({
+  ...[...DATA_MIGRATIONS, { ...DELIVERY_CLAIMS_MIGRATION }, { ...AUTOINCREMENT_MIGRATION }].map((migration, i) => ({
     ...migration,
     version: Math.max(...CORE_MIGRATIONS.map((m) => m.version)) + 1 + i,
   })),

@@ -5,6 +5,7 @@ import type { DomainEvent } from '../../domain/types.js';
 import { type OutboxEvent, resourceOf } from '../outbox.js';
 import type { Outbox } from '../store.js';
 import type { Async } from './async.js';
+import { takeIds } from './autoincrement-migration.js';
 import type { PgQueries } from './queries.js';
 
 interface OutboxRow {
@@ -17,29 +18,35 @@ interface OutboxRow {
   [column: string]: unknown;
 }
 
-// The event's id is the counter's next (outbox-ids-migration.ts): given back if the write rolls back.
-const INSERT = `WITH next AS (UPDATE outbox_ids SET last = last + 1 WHERE id = 1 RETURNING last)
+// Ids are taken from the table's counter (autoincrement-migration.ts): given back if the write rolls back.
+const INSERT = `WITH ${takeIds('outbox', '1')}
   INSERT INTO outbox (id, delivery_id, channel, event_type, payload, created_at)
-  SELECT last, $1::text, $2::text, $3::text, $4::text, $5::text FROM next RETURNING id`;
+  SELECT base + 1, $1::text, $2::text, $3::text, $4::text, $5::text FROM ids RETURNING id`;
 
 // Each endpoint of the channel subscribed to the event gets a delivery, due at once, in the same
 // transaction: by its name, by `*`, or, for a dispute event, by `dispute.*`. In the endpoints' order
 // of creation ($1 channel, $2 outbox id, $3 resource, $4 now, $5 event type): SQLite takes them by
 // its index on (channel, created_at), then by rowid, which PostgreSQL has not; ties of created_at
 // go by id here.
-const FAN_OUT = `INSERT INTO deliveries (channel, outbox_id, endpoint_id, resource, status, first_due_at, due_at)
-  SELECT $1, $2, id, $3, 'pending', $4, $4 FROM webhook_endpoints
-  WHERE channel = $1 AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(event_types::jsonb) AS t (value)
-    WHERE value IN ('*', $5) OR (value = 'dispute.*' AND left($5, 8) = 'dispute.'))
-  ORDER BY created_at COLLATE "C", id COLLATE "C"`;
+const FAN_OUT = `WITH endpoints AS (
+    SELECT id, row_number() OVER (ORDER BY created_at COLLATE "C", id COLLATE "C") AS n FROM webhook_endpoints
+    WHERE channel = $1::text AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(event_types::jsonb) AS t (value)
+      WHERE value IN ('*', $5::text) OR (value = 'dispute.*' AND left($5::text, 8) = 'dispute.'))
+  ), ${takeIds('deliveries', '(SELECT count(*) FROM endpoints)')}
+  INSERT INTO deliveries (id, channel, outbox_id, endpoint_id, resource, status, first_due_at, due_at)
+  SELECT base + n, $1::text, $2::bigint, e.id, $3::text, 'pending', $4::text, $4::text FROM endpoints e, ids
+  ORDER BY n`;
 
 // Under the evolution drill, every endpoint of the channel also gets the drill's event of an unknown
 // type after the event: a delivery of the same outbox event, which sends that event instead
 // ($1 channel, $2 outbox id, $3 now, $4 the follow-up's webhook_delivery_id).
-const FOLLOW_UPS = `INSERT INTO deliveries
-    (channel, outbox_id, endpoint_id, resource, status, first_due_at, due_at, drill_follow_up)
-  SELECT $1, $2, id, '${UNKNOWN_EVENT_TYPE}', 'pending', $3, $3, $4
-  FROM webhook_endpoints WHERE channel = $1 ORDER BY created_at COLLATE "C", id COLLATE "C"`;
+const FOLLOW_UPS = `WITH endpoints AS (
+    SELECT id, row_number() OVER (ORDER BY created_at COLLATE "C", id COLLATE "C") AS n FROM webhook_endpoints
+    WHERE channel = $1::text
+  ), ${takeIds('deliveries', '(SELECT count(*) FROM endpoints)')}
+  INSERT INTO deliveries (id, channel, outbox_id, endpoint_id, resource, status, first_due_at, due_at, drill_follow_up)
+  SELECT base + n, $1::text, $2::bigint, e.id, '${UNKNOWN_EVENT_TYPE}', 'pending', $3::text, $3::text, $4::text
+  FROM endpoints e, ids ORDER BY n`;
 
 // One row more than the page, to tell whether another page follows.
 const ALL = 'SELECT * FROM outbox WHERE channel = $1 AND id > $2 ORDER BY id LIMIT $3::integer + 1';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { unsupportedNodeReason } from './src/runtime.js';
 
 // better-sqlite3 would crash the workers on an unsupported Node; say so before any test starts.
@@ -12,17 +12,39 @@ if (tooOld) throw new Error(tooOld);
 // the other LTS line (npm run test:lts) each test themselves alone.
 const PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`;
 
+// The tests of the PostgreSQL store need a server. They are a project of their own, whose global
+// setup starts one server for all of them; vitest runs a project's global setup only when the run
+// selects one of its files, so any other run starts no PostgreSQL.
+const POSTGRES_TESTS = 'tests/postgres/**/*.test.ts';
+
 export default defineConfig({
   test: {
-    // The tools beside tests/ keep the tests of their own logic next to them.
-    include: [
-      'tests/**/*.test.ts',
-      'partners/harness/**/*.test.ts',
-      'conformance/**/*.test.ts',
-      'mutation/**/*.test.ts',
-    ],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     env: { PATH },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'main',
+          // The tools beside tests/ keep the tests of their own logic next to them.
+          include: [
+            'tests/**/*.test.ts',
+            'partners/harness/**/*.test.ts',
+            'conformance/**/*.test.ts',
+            'mutation/**/*.test.ts',
+          ],
+          exclude: [...configDefaults.exclude, POSTGRES_TESTS],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: [POSTGRES_TESTS],
+          globalSetup: ['tests/support/postgres-server.ts'],
+        },
+      },
+    ],
   },
 });

@@ -4,7 +4,10 @@
 import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
+// Without the projects of the base config, which would choose the files instead of include.
+const { projects: _projects, ...test } = base.test ?? {};
+
 export default defineConfig({
   ...base,
-  test: { ...base.test, include: ['tests/unit/**/*.test.ts', 'tests/sandbox/**/*.test.ts'] },
+  test: { ...test, include: ['tests/unit/**/*.test.ts', 'tests/sandbox/**/*.test.ts'] },
 });

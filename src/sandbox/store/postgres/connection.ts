@@ -1,0 +1,101 @@
+// The connections of the PostgreSQL store, and the one place that knows the driver (node-postgres):
+// a bounded pool, and the PgQueries every repository asks through, which sends each statement on
+// the client of the transaction its caller runs in, or on the pool outside any transaction.
+import pg from 'pg';
+import type { PgQueries, Row } from './queries.js';
+
+/**
+ * The pool's bounds. A sandbox's statements are short (a request reads or writes a few rows by
+ * index), so a statement that runs for seconds is a fault to report, not to wait for; and a
+ * transaction left idle holds the write lock every sandbox waits for (transactions.ts), so the
+ * server ends it soon.
+ */
+export interface PoolBounds {
+  /** Connections at most, per sandbox: a shared server serves several sandboxes. */
+  max: number;
+  /** The server cancels a statement that runs longer (`statement_timeout`), waiting for a lock included. */
+  statementTimeoutMs: number;
+  /** The server ends a session idle inside a transaction this long (`idle_in_transaction_session_timeout`). */
+  idleInTransactionTimeoutMs: number;
+  /** How long a caller waits for a connection (a new one, or a busy pool's next free one) before an error. */
+  connectionTimeoutMs: number;
+  /** An idle connection is closed after this long. */
+  idleTimeoutMs: number;
+}
+
+export const POOL_BOUNDS: PoolBounds = {
+  max: 10,
+  statementTimeoutMs: 15_000,
+  idleInTransactionTimeoutMs: 15_000,
+  connectionTimeoutMs: 5_000,
+  idleTimeoutMs: 30_000,
+};
+
+const INT8_OID = 20;
+
+/**
+ * bigint (int8) columns as numbers, as better-sqlite3 gives SQLite's integers: sequences, offsets
+ * and counts stay far below 2^53. Set on this pool only, not on the driver's global parsers.
+ */
+const types = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === INT8_OID && format !== 'binary'
+      ? (text: string) => Number(text)
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+/** A pool to the database at `url`, within `bounds`. */
+export function openPool(url: string, bounds: PoolBounds = POOL_BOUNDS): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: bounds.max,
+    statement_timeout: bounds.statementTimeoutMs,
+    idle_in_transaction_session_timeout: bounds.idleInTransactionTimeoutMs,
+    connectionTimeoutMillis: bounds.connectionTimeoutMs,
+    idleTimeoutMillis: bounds.idleTimeoutMs,
+    application_name: 'hsa-fsa-sandbox',
+    types,
+  });
+  // An idle connection the server closed (a restart, an administrator) is an 'error' of the pool,
+  // which would end the process unheard. The pool has already dropped it, and opens a new one on
+  // the next request: nothing else to do.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** What a statement runs on: a transaction's client, or the pool. */
+export type Queryable = Pick<pg.Pool, 'query'>;
+
+/**
+ * The PgQueries of the store. `on()` names the client of the caller's open transaction, if any;
+ * a statement run outside any transaction for its effect (`run`) is given to `writeAlone`, which
+ * runs it in a write transaction of its own, so that every committed write takes the write lock
+ * and bumps the revision (a statement that writes must go through `run` outside a transaction).
+ */
+export function routedQueries(
+  pool: pg.Pool,
+  on: () => Queryable | undefined,
+  writeAlone: <T>(fn: () => Promise<T>) => Promise<T>,
+): PgQueries {
+  const query = async (text: string, params: readonly unknown[] = []) =>
+    (on() ?? pool).query({ text, values: params as unknown[] });
+  const rows = async <T extends Row>(text: string, params?: readonly unknown[]) =>
+    (await query(text, params)).rows as T[];
+  const firstColumn = (row: Row | undefined) => (row === undefined ? undefined : Object.values(row)[0]);
+  return {
+    all: rows,
+    async one<T extends Row = Row>(text: string, params?: readonly unknown[]) {
+      return (await rows(text, params))[0] as T | undefined;
+    },
+    async value<T = unknown>(text: string, params?: readonly unknown[]) {
+      return firstColumn((await rows(text, params))[0]) as T | undefined;
+    },
+    async column<T = unknown>(text: string, params?: readonly unknown[]) {
+      return (await rows(text, params)).map((row) => firstColumn(row) as T);
+    },
+    async run(text, params) {
+      const result = on() ? await query(text, params) : await writeAlone(() => query(text, params));
+      return result.rowCount ?? 0;
+    },
+  };
+}

@@ -15,6 +15,7 @@ const SUITES = [
   'tests/sandbox',
   'tests/package',
   'tests/contract',
+  'tests/postgres',
   'partners/harness',
   'conformance',
   'mutation',

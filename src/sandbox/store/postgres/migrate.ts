@@ -57,6 +57,25 @@ export async function migrate(client: SqlClient, migrations: PgMigration[] = PG_
   }
 }
 
+/** A pool of connections, as node-postgres' pg.Pool is. */
+export interface ConnectionPool {
+  connect(): Promise<SqlClient & { release(error?: Error | boolean): void }>;
+}
+
+/** migrate() on a connection of the pool's own, given back after (destroyed when it failed). */
+export async function migratePool(pool: ConnectionPool, migrations?: PgMigration[]): Promise<MigrationResult> {
+  const client = await pool.connect();
+  try {
+    const result = await migrate(client, migrations);
+    client.release();
+    return result;
+  } catch (error) {
+    // A connection whose transaction failed may be in any state: the pool makes a new one.
+    client.release(true);
+    throw error;
+  }
+}
+
 /** The one line a sandbox older than its database stops with. */
 export const newerSchemaMessage = (newest: number, known: number) =>
   `This database was written by a newer sandbox (schema ${newest}; this one knows ${known}): update the sandbox, ` +

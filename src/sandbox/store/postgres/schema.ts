@@ -14,10 +14,10 @@
 //   letters differently).
 // - The two FTS5 trigram indexes and what only served them (session_search, token_search,
 //   session_search_pending, search_channels) have no counterpart: a GIN trigram index (pg_trgm)
-//   on the searched columns themselves answers `column LIKE '%needle%'` for needles of 3
-//   characters or more, and btree_gin puts the channel in the same index, so that a search reads
-//   its own channel's entries. PostgreSQL keeps a GIN index in the writing transaction, with its
-//   own pending list (fastupdate), which is what session_search_pending did by hand.
+//   on each searched column itself answers `column LIKE '%needle%'` for needles of 3 characters
+//   or more (a needle's % and _ escaped), the channel tested on the matches. PostgreSQL keeps a GIN
+//   index in the writing transaction, with its own pending list (fastupdate), which is what
+//   session_search_pending did by hand.
 // - The counts (session_counts, token_counts, catalog_counts) are kept by PL/pgSQL triggers,
 //   as SQLite's triggers keep them, so that a list is counted without a scan.
 // - jsonb only where a query reads inside the JSON: webhook_endpoints.event_types (the fan-out of
@@ -49,9 +49,8 @@ export const PG_MIGRATIONS: PgMigration[] = [
     version: 1,
     description: 'the schema of the SQLite store at its version 21, under the same names',
     sql: `
-      -- Trusted extensions: the database's owner may create them, no superuser needed.
+      -- A trusted extension: the database's owner may create it, no superuser needed.
       CREATE EXTENSION IF NOT EXISTS pg_trgm;
-      CREATE EXTENSION IF NOT EXISTS btree_gin;
 
       CREATE TABLE payment_sessions (
         id TEXT COLLATE "C" PRIMARY KEY,
@@ -85,9 +84,14 @@ export const PG_MIGRATIONS: PgMigration[] = [
       CREATE INDEX payment_sessions_channel_captured_at ON payment_sessions (channel, captured_at, seq)
         WHERE captured_at IS NOT NULL;
       -- The search of list payment sessions (id, email, name or user business id includes a needle),
-      -- in place of SQLite's session_search: channel = $1 AND (id LIKE $2 OR email_search LIKE $2 …).
-      CREATE INDEX payment_sessions_search ON payment_sessions USING gin
-        (channel, id gin_trgm_ops, email_search gin_trgm_ops, name_search gin_trgm_ops, user_business_id gin_trgm_ops);
+      -- in place of SQLite's session_search: channel = $1 AND (id LIKE $2 OR email_search LIKE $2 …),
+      -- a BitmapOr of these four, the channel tested on their matches. One index per column, without
+      -- the channel: on 25,000 sessions in 11 channels they answered in 0.05 ms, where one GIN index of
+      -- (channel, the four columns) by btree_gin took 0.2 ms, reading the channel's whole entry per column.
+      CREATE INDEX payment_sessions_search_id ON payment_sessions USING gin (id gin_trgm_ops);
+      CREATE INDEX payment_sessions_search_email ON payment_sessions USING gin (email_search gin_trgm_ops);
+      CREATE INDEX payment_sessions_search_name ON payment_sessions USING gin (name_search gin_trgm_ops);
+      CREATE INDEX payment_sessions_search_user ON payment_sessions USING gin (user_business_id gin_trgm_ops);
 
       CREATE TABLE session_counts (
         channel TEXT NOT NULL,
@@ -146,8 +150,10 @@ export const PG_MIGRATIONS: PgMigration[] = [
       CREATE INDEX payment_tokens_channel_lmn ON payment_tokens (channel, lmn_expires_at, seq) WHERE status = 'active';
       CREATE INDEX payment_tokens_customer ON payment_tokens (channel, customer_key, status);
       -- The email and name "includes" filters of the listed (active) tokens, in place of token_search.
-      CREATE INDEX payment_tokens_search ON payment_tokens USING gin
-        (channel, email_search gin_trgm_ops, name_search gin_trgm_ops) WHERE status = 'active';
+      CREATE INDEX payment_tokens_search_email ON payment_tokens USING gin (email_search gin_trgm_ops)
+        WHERE status = 'active';
+      CREATE INDEX payment_tokens_search_name ON payment_tokens USING gin (name_search gin_trgm_ops)
+        WHERE status = 'active';
 
       CREATE TABLE token_counts (channel TEXT PRIMARY KEY, n BIGINT NOT NULL);
       CREATE FUNCTION token_counts_follow() RETURNS trigger LANGUAGE plpgsql AS $$

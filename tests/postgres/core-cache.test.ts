@@ -22,12 +22,12 @@ describe('the cached clock, faults and features', () => {
       await there.clock.advance('dev', 3600);
       await there.faults.arm('dev', 'retrievePaymentSession', FAULT, 1);
       await there.features.set('dev', { authorization: false, tokenization: true });
-      await there.drill.set('dev', { enabled: true, service_fee: 'object' });
+      await there.drill.set('dev', { enabled: true, service_fee: 'string' });
     });
     expect(await offset(here)).toBe(3600);
     expect(await here.read(() => here.faults.anyArmed('dev'))).toBe(true);
     expect(await here.read(() => here.features.get('dev'))).toEqual({ authorization: false, tokenization: true });
-    expect(await here.read(() => here.drill.get('dev'))).toEqual({ enabled: true, service_fee: 'object' });
+    expect(await here.read(() => here.drill.get('dev'))).toEqual({ enabled: true, service_fee: 'string' });
     // A write transaction of this sandbox sees them too.
     expect(await here.transaction(() => here.clock.offsetSeconds('dev'))).toBe(3600);
   });
@@ -55,7 +55,7 @@ describe('the cached clock, faults and features', () => {
     expect(await here.faults.anyArmed('dev')).toBe(false);
   });
 
-  it('a write reads what it changed; a read beside it neither sees it nor keeps the older value past its commit', async () => {
+  it('a write reads what it changed; a read beside it keeps the older value only until the commit', async () => {
     const [here] = await twoSandboxes('cache_in_write');
     expect(await offset(here)).toBe(0);
     let advanced!: () => void;

@@ -17,8 +17,9 @@ describe('the pool', () => {
     const database = new URL(url).pathname.slice(1);
     const connections = () =>
       watcher.q.value<number>(
-        "SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'hsa-fsa-sandbox' AND pid <> pg_backend_pid()",
-        [database],
+        'SELECT count(*) FROM pg_stat_activity ' +
+          'WHERE datname = $1 AND application_name = $2 AND pid <> pg_backend_pid()',
+        [database, 'hsa-fsa-sandbox'],
       );
     let most = 0;
     let done = false;
@@ -30,7 +31,12 @@ describe('the pool', () => {
       }
     })();
     const answers = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => core.read(async () => (await core.q.value('SELECT pg_sleep(0.2)'), i))),
+      Array.from({ length: 6 }, (_, i) =>
+        core.read(async () => {
+          await core.q.value('SELECT pg_sleep(0.2)');
+          return i;
+        }),
+      ),
     );
     done = true;
     await watching;

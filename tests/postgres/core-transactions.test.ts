@@ -3,6 +3,10 @@
 // that failed inside a transaction fails its commit; one advisory lock serializes the writes of
 // every sandbox; writes that arrive together share one commit; work a write queues is woken once
 // it has committed.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { openCore, newDatabase, twoSandboxes } from './core-support.js';
 
@@ -82,6 +86,43 @@ describe('a write transaction', () => {
     expect(await count(core)).toBe(1);
   });
 
+  it('leaves nothing written, and the write lock free, when its process is killed midway (kill -9)', async () => {
+    const url = await newDatabase('tx_killed');
+    const core = await openCore(url);
+    const killed = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'core-killed-writer.ts'), url],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const [line] = (await once(createInterface({ input: killed.stdout }), 'line')) as [string];
+    expect(line).toBe('writing');
+    killed.kill('SIGKILL');
+    await once(killed, 'exit');
+    // The server ends the dead process's transaction and its lock with its connection: this write takes the lock.
+    await core.transaction(() => addCustomer(core, 'after'));
+    expect(await core.q.column("SELECT customer_key FROM customers WHERE channel = 'dev'")).toEqual(['after']);
+  });
+
+  it('is ended by the server when it idles past the timeout, leaving nothing written and the lock free', async () => {
+    const url = await newDatabase('tx_idle');
+    const idler = await openCore(url, { pool: { idleInTransactionTimeoutMs: 200 } });
+    const other = await openCore(url);
+    await expect(
+      idler.transaction(async () => {
+        await addCustomer(idler, 'a');
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await addCustomer(idler, 'b');
+      }),
+    ).rejects.toThrow();
+    await other.transaction(() => addCustomer(other, 'c'));
+    expect(await other.q.column("SELECT customer_key FROM customers WHERE channel = 'dev'")).toEqual(['c']);
+    // The idler's pool serves again on a new connection.
+    await idler.transaction(() => addCustomer(idler, 'd'));
+    expect(await count(idler)).toBe(2);
+  });
+
   it('bumps the revision once, in the same transaction, and not when it rolls back', async () => {
     const core = await openCore(await newDatabase('tx_revision'));
     const before = await revision(core);
@@ -107,6 +148,29 @@ describe('a write transaction', () => {
   });
 });
 
+describe('a nested transaction its caller did not await', () => {
+  it('fails once its transaction has ended, and sends nothing more on the released connection', async () => {
+    const core = await openCore(await newDatabase('tx_not_awaited'));
+    let late!: Promise<unknown>;
+    await core.transaction(async () => {
+      await addCustomer(core, 'a');
+      late = core.transaction(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await addCustomer(core, 'b');
+      });
+    });
+    await expect(late).rejects.toThrow(/ended before a nested transaction/);
+    // Its statement after the end ran on the pool, as any work left behind does (b); the next
+    // transaction on the released connection is whole (c).
+    await core.transaction(() => addCustomer(core, 'c'));
+    expect(await core.q.column("SELECT customer_key FROM customers WHERE channel = 'dev' ORDER BY 1")).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
+  });
+});
+
 describe('the write lock', () => {
   it("serializes two sandboxes' read-then-write transactions: neither loses the other's write", async () => {
     const [first, second] = await twoSandboxes('tx_lock');
@@ -121,7 +185,8 @@ describe('the write lock', () => {
         read();
         await new Promise((resolve) => setTimeout(resolve, 100));
         await core.q.run(
-          "INSERT INTO channel_clocks (channel, offset_ms) VALUES ('dev', $1) ON CONFLICT (channel) DO UPDATE SET offset_ms = $1",
+          "INSERT INTO channel_clocks (channel, offset_ms) VALUES ('dev', $1) " +
+            'ON CONFLICT (channel) DO UPDATE SET offset_ms = $1',
           [offset + 1],
         );
       });
@@ -205,6 +270,18 @@ describe('group commit', () => {
     expect(await revision(core)).toBe(before + 1);
   });
 
+  it('runs a write asked for inside a transaction in a savepoint of it, which may await it', async () => {
+    const core = await openCore(await newDatabase('tx_group_nested'));
+    const before = await revision(core);
+    await core.transaction(async () => {
+      await core.write(() => addCustomer(core, 'a'));
+      await expect(core.write(() => addCustomer(core, 'a'))).rejects.toThrow(/duplicate key/);
+      await addCustomer(core, 'b');
+    });
+    expect(await count(core)).toBe(2);
+    expect(await revision(core)).toBe(before + 1);
+  });
+
   it('answers a write only once it is committed: another sandbox reads it then', async () => {
     const [here, there] = await twoSandboxes('tx_group_answer');
     await here.write(() => addCustomer(here, 'a'));
@@ -219,7 +296,10 @@ describe('what a write wakes', () => {
     const woken = new Promise<void>((resolve) => {
       core.transaction(async () => {
         await addCustomer(core, 'a');
-        core.transactions.afterCommit(() => void count(core).then((n) => (seen.push(n), resolve())));
+        core.transactions.afterCommit(async () => {
+          seen.push(await count(core));
+          resolve();
+        });
       });
     });
     await woken;

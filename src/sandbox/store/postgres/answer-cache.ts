@@ -18,17 +18,23 @@ export interface PgAnswerCache {
 
 export function pgAnswerCache(facts: PgFactCache, bounds: AnswerCacheBounds = ANSWER_CACHE_BOUNDS): PgAnswerCache {
   const kept = answerCache(facts, bounds);
+  // Counts the drops: an answer computed across one may hold what was there before it.
+  let drops = 0;
   return {
     async answer(channel, key, compute) {
       const lease = facts.lease();
       if (!lease) return compute();
       const found = kept.get(channel, key);
       if (found !== undefined) return found;
+      const since = drops;
       const text = await compute();
-      if (text !== undefined && lease.valid()) kept.set(channel, key, text);
+      if (text !== undefined && lease.valid() && drops === since) kept.set(channel, key, text);
       return text;
     },
-    dropChannel: (channel) => kept.dropChannel(channel),
+    dropChannel(channel) {
+      drops++;
+      kept.dropChannel(channel);
+    },
     bytes: (channel) => kept.bytes(channel),
   };
 }

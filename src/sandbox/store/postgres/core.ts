@@ -73,9 +73,13 @@ export async function openPostgresCore(url: string, options: PostgresCoreOptions
     client.on('error', onLost);
     try {
       await migrate(client, options.migrations ?? CORE_MIGRATIONS);
+      client.release();
+    } catch (error) {
+      // A connection whose transaction failed may be in any state: the pool makes a new one.
+      client.release(true);
+      throw error;
     } finally {
       client.off('error', onLost);
-      client.release();
     }
   } catch (error) {
     await pool.end();
@@ -107,7 +111,7 @@ export async function openPostgresCore(url: string, options: PostgresCoreOptions
     /** Runs fn in one write transaction (under the write lock): all its writes commit together or not at all. */
     transaction: tx.write,
     /** Runs fn in the write transaction of the writes that arrive with it, alone in a savepoint (group-commit.ts). */
-    write: groupCommit(tx.write),
+    write: groupCommit(tx.write, () => tx.current() !== undefined),
     /** Runs fn in one read-only snapshot. */
     read: tx.read,
     /** Reads the committed revision: the caches are emptied when another sandbox has committed since the last look. */

@@ -50,7 +50,10 @@ export interface PgFactCache extends FactCache, TransactionObserver {
    * caller who may not use the cache (inside a write, or in an older snapshot).
    */
   map<V>(): Map<string, V>;
-  /** Leave to read and keep entries of the plain maps, or undefined when the caller may not (a write, an older snapshot). */
+  /**
+   * Leave to read and keep entries of the plain maps, or undefined when the caller may not (a
+   * write, an older snapshot).
+   */
   lease(): KeepLease | undefined;
   factMap<V>(): FactMap<V>;
   /** The database's committed revision, as read outside any transaction: a later one empties the cache. */

@@ -15,9 +15,15 @@ interface PendingWrite {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-/** `transaction` runs a function in a write transaction, or in a savepoint of the caller's. */
+/**
+ * `transaction` runs a function in a write transaction, or in a savepoint of the caller's;
+ * `inTransaction` tells whether the caller is in one. A write asked for inside a transaction runs
+ * in a savepoint of it at once: queued for a group, it would wait for the transaction to end, and a
+ * transaction that awaits it would never end.
+ */
 export function groupCommit(
   transaction: <T>(fn: () => Promise<T>) => Promise<T>,
+  inTransaction: () => boolean,
 ): <T>(run: () => Promise<T>) => Promise<T> {
   let pending: PendingWrite[] = [];
   let committing = false;
@@ -57,9 +63,11 @@ export function groupCommit(
   const startGroup = () => outside(() => void commitPending());
 
   return <T>(run: () => Promise<T>) =>
-    new Promise<T>((resolve, reject) => {
-      pending.push({ run, resolve: resolve as (value: unknown) => void, reject });
-      // After the poll phase: every request whose body arrived in this turn has joined.
-      if (pending.length === 1 && !committing) setImmediate(startGroup);
-    });
+    inTransaction()
+      ? transaction(run)
+      : new Promise<T>((resolve, reject) => {
+          pending.push({ run, resolve: resolve as (value: unknown) => void, reject });
+          // After the poll phase: every request whose body arrived in this turn has joined.
+          if (pending.length === 1 && !committing) setImmediate(startGroup);
+        });
 }

@@ -133,16 +133,23 @@ export function transactions(pool: pg.Pool, observer: TransactionObserver): Tran
 
   async function nested<T>(frame: Frame, fn: () => Promise<T>): Promise<T> {
     const { tx } = frame;
+    // A nested transaction its caller did not await may outlive the transaction: its statements
+    // must not reach the connection, which by then serves another caller's transaction.
+    const stillOpen = () => {
+      if (!tx.open) throw new Error('The transaction ended before a nested transaction of it: await it inside.');
+    };
     const run = async () => {
+      stillOpen();
       const name = `nested_${++tx.savepoints}`;
       await tx.client.query(`SAVEPOINT ${name}`);
       try {
         const value = await context.run({ tx, queue: Promise.resolve() }, fn);
+        stillOpen();
         await tx.client.query(`RELEASE SAVEPOINT ${name}`);
         return value;
       } catch (error) {
         // A rollback that fails leaves the transaction aborted: its commit will be refused.
-        await tx.client.query(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => {});
+        if (tx.open) await tx.client.query(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => {});
         observer.savepointRolledBack(tx);
         throw error;
       }

@@ -1,12 +1,11 @@
 // A database of the data repositories' tests on the run's PostgreSQL server (tests/support/
-// postgres-server.ts), migrated to the schema and what these repositories add to it
-// (data-migrations.ts); and "processes" on it: each a pg.Pool with a small PgQueries, whose write
-// transactions take one advisory lock as the store's do, so that several can be raced.
+// postgres-server.ts), migrated as the store migrates it; and "processes" on it: each a pg.Pool
+// with a small PgQueries, whose write transactions take one advisory lock as the store's do, so
+// that several can be raced.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { CORE_MIGRATIONS } from '../../src/sandbox/store/postgres/core.js';
-import { DATA_MIGRATIONS } from '../../src/sandbox/store/postgres/data-migrations.js';
+import { STORE_MIGRATIONS } from '../../src/sandbox/store/postgres/index.js';
 import { migrate } from '../../src/sandbox/store/postgres/migrate.js';
 import type { PgQueries, Row } from '../../src/sandbox/store/postgres/queries.js';
 import type { SessionAnswerCache } from '../../src/sandbox/store/postgres/sessions.js';
@@ -15,8 +14,8 @@ import { freshDatabase } from '../../testkit/postgres.js';
 /** The advisory lock every write transaction takes, as the store's do. */
 const WRITE_LOCK = 5_315_001;
 
-/** The store's migrations and what the data repositories add. */
-export const DATA_STORE_MIGRATIONS = [...CORE_MIGRATIONS, ...DATA_MIGRATIONS];
+/** The store's migrations, with what the data repositories add (data-migrations.ts). */
+export const DATA_STORE_MIGRATIONS = STORE_MIGRATIONS;
 
 /** A new database with the schema, on the run's server; its URL. */
 export async function dataDatabase(label: string): Promise<string> {

@@ -171,7 +171,7 @@ describe('the PostgreSQL data repositories and their SQLite twins', () => {
         if (r.chance(0.2)) query.filter_pending = r.chance(0.5);
         if (r.chance(0.2)) query.filter_voided = r.chance(0.5);
         if (r.chance(0.4)) query.search = r.pick([...NEEDLES, ...sessions.map((s) => s.id.slice(2, 9))]);
-        if (r.chance(0.15)) query.payment_token = `ptok_${r.int(4)}`;
+        if (r.chance(0.15)) query.payment_token = r.chance(0.2) ? 'ptok_\u00001' : `ptok_${r.int(4)}`;
         if (r.chance(0.15)) query.created_on_start = at(r.int(clock + 1));
         if (r.chance(0.15)) query.created_on_end = at(r.int(clock + 1));
         if (r.chance(0.15)) query.captured_on_start = at(r.int(clock + 1));
@@ -205,19 +205,21 @@ describe('the PostgreSQL data repositories and their SQLite twins', () => {
       } else if (op < 12) {
         const session = r.pick(sessions);
         const asker = r.chance(0.8) ? session.channel : channel;
-        const key = `key-${r.int(5)}`;
+        const key = r.chance(0.2) ? `key-${r.int(5)}\u0000` : `key-${r.int(5)}`;
+        // A key with a NUL names no row on either.
+        const id = r.chance(0.2) ? `${session.id}\u0000` : session.id;
         await compare(
           `get ${session.id}`,
           () => [
-            sqlite.sessions.get(asker, session.id),
-            sqlite.sessions.getForCustomer(session.id),
-            sqlite.sessions.detailView(asker, session.id),
+            sqlite.sessions.get(asker, id),
+            sqlite.sessions.getForCustomer(id),
+            sqlite.sessions.detailView(asker, id),
             sqlite.sessions.findByIdempotencyKey(asker, key)?.id,
           ],
           async () => [
-            await twin.sessions.get(asker, session.id),
-            await twin.sessions.getForCustomer(session.id),
-            await twin.sessions.detailView(asker, session.id),
+            await twin.sessions.get(asker, id),
+            await twin.sessions.getForCustomer(id),
+            await twin.sessions.detailView(asker, id),
             (await twin.sessions.findByIdempotencyKey(asker, key))?.id,
           ],
         );
@@ -294,17 +296,19 @@ describe('the PostgreSQL data repositories and their SQLite twins', () => {
         );
         if (tokens.length > 0) {
           const record = r.pick(tokens);
+          const token = r.chance(0.2) ? `${record.token}\u0000` : record.token;
+          const customer = r.chance(0.2) ? `${record.customer_key}\u0000` : record.customer_key;
           await compare(
             'token reads',
             () => [
-              sqlite.tokens.get(channel, record.token),
-              sqlite.tokens.getForCustomer(record.token),
-              sqlite.tokens.activeOf(channel, record.customer_key),
+              sqlite.tokens.get(channel, token),
+              sqlite.tokens.getForCustomer(token),
+              sqlite.tokens.activeOf(channel, customer),
             ],
             async () => [
-              await twin.tokens.get(channel, record.token),
-              await twin.tokens.getForCustomer(record.token),
-              await twin.tokens.activeOf(channel, record.customer_key),
+              await twin.tokens.get(channel, token),
+              await twin.tokens.getForCustomer(token),
+              await twin.tokens.activeOf(channel, customer),
             ],
           );
         }
@@ -416,7 +420,7 @@ describe('the PostgreSQL data repositories and their SQLite twins', () => {
             }
           },
         );
-        const skus = ['TH-10', 'BPM-200', 'SKU-3', 'SKU-12', 'nope'];
+        const skus = ['TH-10', 'BPM-200', 'SKU-3', 'SKU-12', 'nope', 'TH-10\u0000'];
         const filter = {
           ...(r.chance(0.4) ? { eligibility: r.pick(['eligible', 'eligible_with_lmn', 'ineligible', '']) } : {}),
           ...(r.chance(0.3) ? { updatedAfter: at(r.int(clock + 1)) } : {}),

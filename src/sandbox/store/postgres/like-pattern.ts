@@ -3,9 +3,3 @@
 // LIKE compares characters exactly under a deterministic collation, as SQLite's instr() and the
 // FTS5 trigram index's phrase match do on the lower-cased columns.
 export const containing = (needle: string) => `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/**
- * Whether a needle can be sent at all: PostgreSQL's text holds no NUL, so a needle with one is
- * refused by the server, and matches no stored value.
- */
-export const sendable = (needle: string) => !needle.includes('\u0000');

@@ -17,8 +17,9 @@ import type { Session } from '../../domain/types.js';
 import { hasDefaultListFlags, LIST_VIEW_VERSION, type ListFlags, listItemOf } from '../../domain/views.js';
 import { readSession } from '../session-columns.js';
 import { renderListView } from '../session-projection.js';
-import { containing, sendable } from './like-pattern.js';
+import { containing } from './like-pattern.js';
 import { named } from './named-sql.js';
+import { holdsNul } from './nul.js';
 import type { PgQueries } from './queries.js';
 import { sessionSearch } from './session-search.js';
 
@@ -60,13 +61,16 @@ function conditionsOf(channel: string, filter: SessionListFilter): ListSql {
     add('groups', 'NOT (status = ANY (@excluded::text[]))', 'excluded', filter.excludeStatuses);
   if (filter.statuses) add('groups', 'status = ANY (@statuses::text[])', 'statuses', filter.statuses);
   if (filter.kinds) add('groups', 'kind = ANY (@kinds::text[])', 'kinds', filter.kinds);
-  if (filter.paymentToken !== undefined)
-    add('rows', 'payment_token = @payment_token', 'payment_token', filter.paymentToken);
+  if (filter.paymentToken !== undefined) {
+    // A token with a NUL names no session (nul.ts).
+    if (holdsNul(filter.paymentToken)) sql.rows.push('FALSE');
+    else add('rows', 'payment_token = @payment_token', 'payment_token', filter.paymentToken);
+  }
   if (filter.search !== undefined && trigramNeedle(filter) === undefined) {
     const needle = filter.search.toLowerCase();
     // Too short for trigrams: each of the channel's rows is tested, as SQLite's instr() does. A
-    // needle with a NUL matches nothing: no stored text holds one (and the server would refuse it).
-    if (sendable(needle))
+    // needle with a NUL matches nothing (nul.ts).
+    if (!holdsNul(needle))
       add(
         'rows',
         '(id LIKE @search OR email_search LIKE @search OR name_search LIKE @search OR user_business_id LIKE @search)',

@@ -2,14 +2,20 @@
 // characters or more, newest first: the twin of ../session-search.ts.
 //
 // SQLite answers from an FTS5 trigram index (a contentless table kept beside payment_sessions, filled
-// by a queue and a timer). PostgreSQL answers the same question from pg_trgm's GIN index on the same
-// four columns (payment_sessions_search), read through `LIKE '%needle%'`. The answers are identical:
+// by a queue and a timer). PostgreSQL answers the same question from pg_trgm's GIN indexes on the same
+// four columns (schema.ts), read through `LIKE '%needle%'`. The answers are identical:
 // the GIN index only proposes rows, and PostgreSQL checks every proposed row against the LIKE itself
 // (a trigram index is always rechecked for LIKE), so a row is answered exactly when one of its four
 // columns holds the needle as a substring, which is what a quoted FTS5 string under the trigram
 // tokenizer matches on those lower-cased columns, and what the SQLite search tests on its queued rows
 // with instr(). The index is written in each session's own write, so nothing is ever queued: no search
 // is refused for an index behind (searchIndexBehind), and indexPendingSearches has nothing to do.
+//
+// The one difference: FTS5 folds the case of both sides again, after JavaScript's lower-casing, and
+// its folding maps a few lower-case characters to others ('ſ' to 's', 'ς' to 'σ', 'µ' to 'μ'), so
+// its index finds "ses" in "ſeſ"; LIKE, as SQLite's own test of its queued rows (instr), does not.
+// SQLite's answer for those characters thus depends on whether the row was indexed yet; this one is
+// its queued rows' answer, always.
 //
 // Bounds as SQLite's: at most MAX_SEARCH_MATCHES + 1 matches are read (LIMIT without ORDER BY, so the
 // scan stops there), and a search with more is refused as too broad.

@@ -15,6 +15,7 @@ import type { Session } from '../../domain/types.js';
 import { readSession, sessionColumns } from '../session-columns.js';
 import { renderDetailView } from '../session-projection.js';
 import { named } from './named-sql.js';
+import { holdsNul } from './nul.js';
 import type { PgQueries } from './queries.js';
 import { sessionListQueries } from './session-list.js';
 
@@ -50,6 +51,9 @@ export interface SessionAnswerCache {
 /** `answers`: the store's cache of answers (pgAnswerCache of answer-cache.ts). */
 export function sessionsRepository(q: PgQueries, answers: SessionAnswerCache) {
   const parse = (document: string | undefined) => (document === undefined ? undefined : readSession(document));
+  // The document of the row a lookup names; none for a key with a NUL, which names no row (nul.ts).
+  const documentOf = async (sql: string, keys: string[]) =>
+    holdsNul(...keys) ? undefined : parse(await q.value<string>(sql, keys));
   const listed = sessionListQueries(q);
 
   return {
@@ -63,19 +67,18 @@ export function sessionsRepository(q: PgQueries, answers: SessionAnswerCache) {
       answers.dropChannel(session.channel);
     },
     /** A session of this channel; another channel's is not found. */
-    get: async (channel: string, id: string): Promise<Session | undefined> =>
-      parse(
-        await q.value<string>('SELECT document FROM payment_sessions WHERE channel = $1 AND id = $2', [channel, id]),
-      ),
+    get: (channel: string, id: string): Promise<Session | undefined> =>
+      documentOf('SELECT document FROM payment_sessions WHERE channel = $1 AND id = $2', [channel, id]),
     /** Any channel's session: only for the customer's hosted pages, which carry no API key. */
-    getForCustomer: async (id: string): Promise<Session | undefined> =>
-      parse(await q.value<string>('SELECT document FROM payment_sessions WHERE id = $1', [id])),
+    getForCustomer: (id: string): Promise<Session | undefined> =>
+      documentOf('SELECT document FROM payment_sessions WHERE id = $1', [id]),
     /**
      * A session of this channel as retrieve answers it, as a JSON text: its stored rendering, or
      * rendered now when stale. Kept as the channel's other answers are.
      */
     detailView: (channel: string, id: string): Promise<string | undefined> =>
       answers.answer(channel, `detail ${id}`, async () => {
+        if (holdsNul(id)) return undefined;
         const row = await q.one<{ detail: string | null; document: string | null }>(DETAIL, [channel, id]);
         return row === undefined ? undefined : (row.detail ?? renderDetailView(readSession(row.document!)));
       }),
@@ -85,13 +88,8 @@ export function sessionsRepository(q: PgQueries, answers: SessionAnswerCache) {
      */
     answer: async (channel: string, key: string, compute: () => string | Promise<string>): Promise<string> =>
       (await answers.answer(channel, key, async () => compute()))!,
-    findByIdempotencyKey: async (channel: string, key: string): Promise<Session | undefined> =>
-      parse(
-        await q.value<string>('SELECT document FROM payment_sessions WHERE channel = $1 AND idempotency_key = $2', [
-          channel,
-          key,
-        ]),
-      ),
+    findByIdempotencyKey: (channel: string, key: string): Promise<Session | undefined> =>
+      documentOf('SELECT document FROM payment_sessions WHERE channel = $1 AND idempotency_key = $2', [channel, key]),
     /** One page of the channel's sessions matching the filter, newest first, and how many match in all. */
     list: listed.list,
     /** The same page as default list items, as JSON texts: stored renderings, or rendered when stale. */

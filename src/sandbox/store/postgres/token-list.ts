@@ -8,8 +8,9 @@ import type { ShownToken } from '../../domain/payment-tokens.js';
 import { MAX_SHORT_SEARCH_ROWS, tokenSearchRefusals, trigramSearchable } from '../../domain/search-bounds.js';
 import type { TokenListFilter } from '../../domain/token-listing.js';
 import type { PaymentTokenRecord } from '../../domain/types.js';
-import { containing, sendable } from './like-pattern.js';
+import { containing } from './like-pattern.js';
 import { named } from './named-sql.js';
+import { holdsNul } from './nul.js';
 import type { PgQueries } from './queries.js';
 import { type TokenNeedles, tokenSearch } from './token-search.js';
 
@@ -23,9 +24,9 @@ function conditionsOf(channel: string, filter: TokenListFilter) {
     const needle = filter[column];
     if (needle === undefined) continue;
     // Lower-cased here, as the stored columns are, by JavaScript. A needle with a NUL matches
-    // nothing: no stored text holds one (and the server would refuse it).
+    // nothing (nul.ts).
     const lowered = needle.toLowerCase();
-    if (!sendable(lowered)) {
+    if (holdsNul(lowered)) {
       conditions.push('FALSE');
       continue;
     }

@@ -1,9 +1,10 @@
 // The active tokens of one channel whose email and name hold the given needles: the twin of
 // ../token-search.ts. SQLite reads its FTS5 trigram index (only active tokens are in it, each needle
-// matched in its own column); PostgreSQL reads pg_trgm's GIN index on the same columns
-// (payment_tokens_search) through `LIKE '%needle%'`, every proposed row checked against the LIKE
+// matched in its own column); PostgreSQL reads pg_trgm's GIN indexes on the same columns
+// (schema.ts) through `LIKE '%needle%'`, every proposed row checked against the LIKE
 // itself, so the matches are exactly the active tokens whose lower-cased column holds each needle as
-// a substring: those FTS5 answers (session-search.ts says why the two agree).
+// a substring: those FTS5 answers (session-search.ts says why the two agree, and where FTS5's own case
+// folding of a few characters, 'ſ' or 'ς', finds what LIKE does not).
 //
 // At most MAX_SEARCH_MATCHES + 1 are read (LIMIT without ORDER BY, so the scan stops there), and a
 // search with more is refused as too broad.

@@ -1,7 +1,9 @@
 // PostgreSQL stopped for a few seconds under three sandbox processes: meanwhile every request that
 // needs the database answers 503 ServiceUnavailable in the error shape, with Retry-After, and none
 // hangs past the bound openapi/sandbox.yaml states; /health, the process's liveness, stays 200;
-// once the server is back, the same sandboxes serve again, without a restart.
+// once the server is back, the same sandboxes serve again, without a restart. So with a server
+// that stops answering (frozen with SIGSTOP), and a write lock another client keeps.
+import { execFileSync } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WRITE_LOCK_KEY } from '../../src/sandbox/store/postgres/transactions.js';
@@ -137,6 +139,49 @@ describe('a database that answers, but whose writes are stuck', () => {
     }
     // The lock released, the same request is applied.
     const retried = await call(group.at(1), 'POST', CREATE, { body: sessionRequest({ idempotency_key: 'stuck-1' }) });
+    expect(retried.status).toBe(200);
+  });
+});
+
+/** The server's processes: the postmaster on `port`, and its children (Linux's pgrep). */
+function serverProcesses(port: string): string[] {
+  const master = execFileSync('pgrep', ['-f', `^/.*/bin/postgres -D .* -p ${port} `])
+    .toString()
+    .trim()
+    .split(/\s+/)[0]!;
+  return [master, ...execFileSync('pgrep', ['-P', master]).toString().trim().split(/\s+/)];
+}
+
+describe('a server that stops answering (frozen)', () => {
+  it('a write and a read answer 503 with Retry-After instead of waiting for it, and are served once it answers', async () => {
+    const sandbox = group.at(2);
+    const processes = serverProcesses(new URL(server.url).port);
+    execFileSync('kill', ['-STOP', ...processes]);
+    let answers: Array<{ status: number; retryAfter: string | null }>;
+    try {
+      answers = await Promise.all(
+        [
+          { method: 'POST', path: CREATE, body: JSON.stringify(sessionRequest({ idempotency_key: 'frozen-1' })) },
+          { method: 'GET', path: '/payments/v1/payment_sessions?limit=1' },
+        ].map(async ({ method, path, body }) => {
+          const response = await fetch(`${sandbox.baseUrl}${path}`, {
+            method,
+            headers: { 'x-service-api-key': 'sandbox-dev-key', 'content-type': 'application/json' },
+            ...(body ? { body } : {}),
+            signal: AbortSignal.timeout(HANG_MS),
+          });
+          await response.text();
+          return { status: response.status, retryAfter: response.headers.get('retry-after') };
+        }),
+      );
+    } finally {
+      execFileSync('kill', ['-CONT', ...processes]);
+    }
+    expect(answers).toEqual([
+      { status: 503, retryAfter: '2' },
+      { status: 503, retryAfter: '2' },
+    ]);
+    const retried = await call(sandbox, 'POST', CREATE, { body: sessionRequest({ idempotency_key: 'frozen-1' }) });
     expect(retried.status).toBe(200);
   });
 });

@@ -21,6 +21,12 @@ export interface PoolBounds {
   connectionTimeoutMs: number;
   /** An idle connection is closed after this long. */
   idleTimeoutMs: number;
+  /**
+   * How long the driver waits for a statement's answer before it gives up (`query_timeout`): the
+   * statement timeout is the server's, which a server that stopped answering (a frozen machine, a
+   * network cut) never applies.
+   */
+  answerTimeoutMs: number;
 }
 
 /**
@@ -28,6 +34,7 @@ export interface PoolBounds {
  * queue's wait (transactions.ts, 5 s), they bound how long a request waits for a database that
  * cannot serve before it answers 503: a write waits its turn (5 s), a connection (2 s) and the
  * write lock or a statement (5 s), 12 s at most; a server that refuses connections is known at once.
+ * A server that stops answering in mid-statement is given up after 6 s, on this side.
  */
 export const POOL_BOUNDS: PoolBounds = {
   max: 10,
@@ -35,6 +42,7 @@ export const POOL_BOUNDS: PoolBounds = {
   idleInTransactionTimeoutMs: 5_000,
   connectionTimeoutMs: 2_000,
   idleTimeoutMs: 30_000,
+  answerTimeoutMs: 6_000,
 };
 
 const INT8_OID = 20;
@@ -59,6 +67,7 @@ export function openPool(url: string, bounds: PoolBounds = POOL_BOUNDS): pg.Pool
     idle_in_transaction_session_timeout: bounds.idleInTransactionTimeoutMs,
     connectionTimeoutMillis: bounds.connectionTimeoutMs,
     idleTimeoutMillis: bounds.idleTimeoutMs,
+    query_timeout: bounds.answerTimeoutMs,
     application_name: 'hsa-fsa-sandbox',
     types,
   });

@@ -74,6 +74,9 @@ export interface Transactions {
   afterCommit(fn: () => void): void;
 }
 
+/** The driver gave up waiting for the server's answer (PoolBounds' answerTimeoutMs). */
+const unanswered = (error: unknown) => error instanceof Error && error.message === 'Query read timeout';
+
 /** How long a write waits for the writes before it in this sandbox (TransactionOptions). */
 export const WRITE_QUEUE_WAIT_MS = 5_000;
 
@@ -146,10 +149,14 @@ export function transactions(
       observer.committed(tx);
     } catch (error) {
       tx.open = false;
-      broken = await client.query('ROLLBACK').then(
-        () => undefined,
-        (rollbackError: Error) => rollbackError,
-      );
+      // A server that stopped answering would not answer the ROLLBACK either: the connection is
+      // destroyed instead, and the server rolls back when it sees it gone.
+      broken = unanswered(error)
+        ? (error as Error)
+        : await client.query('ROLLBACK').then(
+            () => undefined,
+            (rollbackError: Error) => rollbackError,
+          );
       observer.rolledBack(tx);
       throw error;
     } finally {

@@ -13,7 +13,7 @@ import { sessionRequest } from '../../testkit/sandbox.js';
 import { CREATE, call, createSession, sessionPath } from './sandboxes-support.js';
 
 /** The longest a request may wait for a database that cannot serve (sandbox.yaml), and a margin. */
-const BOUND_MS = 12_000;
+const BOUND_MS = 13_000;
 const HANG_MS = BOUND_MS + 3_000;
 
 let server: TestPostgres;

@@ -33,8 +33,8 @@ export interface PoolBounds {
  * The bounds the sandbox runs with, stated in openapi/sandbox.yaml (PostgreSQL): with the write
  * queue's wait (transactions.ts, 5 s), they bound how long a request waits for a database that
  * cannot serve before it answers 503: a write waits its turn (5 s), a connection (2 s) and the
- * write lock or a statement (5 s), 12 s at most; a server that refuses connections is known at once.
- * A server that stops answering in mid-statement is given up after 6 s, on this side.
+ * write lock or a statement (5 s; a server that stops answering in mid-statement is given up after
+ * 6 s, on this side), about 13 s in all; a server that refuses connections is known at once.
  */
 export const POOL_BOUNDS: PoolBounds = {
   max: 10,

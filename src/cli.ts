@@ -17,10 +17,11 @@ const SANDBOX_PEERS = 'fastify@5 better-sqlite3@13 ajv@8 ajv-formats@3';
 
 const USAGE =
   `Usage: hsa-fsa-sandbox <command> [options]
-  sandbox [--host H] [--port P] [--db FILE|:memory:] [--reset] [--cors-origin O] [--quiet]
+  sandbox [--host H] [--port P] [--db FILE|:memory:|postgres://…] [--reset] [--cors-origin O] [--quiet]
           [--webhook-url URL [--webhook-secret whsec_…]] [--docs DIR] [--public-url URL] [--drill]
           [--allowed-hosts NAME,…]
-      the stateful sandbox (default 127.0.0.1:4010, .sandbox/sandbox.db); --reset starts with an
+      the stateful sandbox (default 127.0.0.1:4010, .sandbox/sandbox.db); --db postgres://… runs
+      it on PostgreSQL, where several sandboxes share one database; --reset starts with an
       empty database; --quiet stops the line per request; --webhook-url sends the development
       channel's webhooks there, signed (a secret is made when none is given); --docs serves that
       built docs site at /docs (default: site/ beside the package); --public-url is the scheme
@@ -146,9 +147,9 @@ async function sandbox(args: string[]) {
     console.log(`  Docs:      ${running.docs.url}${state}`);
   }
   console.log(
-    running.dbFile === ':memory:'
+    !running.persistent
       ? '  Database:  :memory: (gone when the sandbox stops)'
-      : `  Database:  ${running.dbFile}${values.reset ? ' (reset)' : ''}   — the state persists across restarts; ` +
+      : `  Database:  ${running.database}${values.reset ? ' (reset)' : ''}   — the state persists across restarts; ` +
           `--reset starts empty`,
   );
   if (values.drill)

@@ -16,7 +16,7 @@ export const SANDBOX_API_KEY = 'sandbox-dev-key';
 export interface SandboxProcess {
   baseUrl: string;
   pid: number;
-  /** The --db argument: a file path or :memory:. */
+  /** The --db argument: a file path, :memory: or a postgres:// URL. */
   db: string;
   /** SIGTERM (the CLI closes the server and the database), then waits for the exit. */
   stop(): Promise<void>;
@@ -25,7 +25,7 @@ export interface SandboxProcess {
 }
 
 export interface SandboxProcessOptions {
-  /** A database file, or ':memory:' (the default). */
+  /** A database file, ':memory:' (the default), or a postgres:// URL. */
   db?: string;
   /** How long to wait for GET /health to answer 200. */
   timeoutMs?: number;
@@ -42,6 +42,8 @@ export interface SandboxProcessOptions {
   stdoutFile?: string;
   /** A port of the caller's choosing, instead of a free one picked here. */
   port?: number;
+  /** Variables the CLI reads (SANDBOX_API_KEYS, …), over an environment cleared of them. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Children still running, killed if the test process exits without stopping them. */
@@ -92,6 +94,7 @@ async function startOnce(
   quiet = true,
   stdoutFile?: string,
   chosenPort?: number,
+  env: NodeJS.ProcessEnv = {},
 ): Promise<SandboxProcess> {
   const port = chosenPort ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -113,7 +116,7 @@ async function startOnce(
     {
       cwd: repoRoot,
       stdio: ['ignore', stdoutFile === undefined ? 'pipe' : openSync(stdoutFile, 'a'), 'pipe'],
-      env: sandboxEnv(),
+      env: { ...sandboxEnv(), ...env },
     },
   );
   running.add(child);
@@ -157,6 +160,7 @@ export async function startSandboxProcess(options: SandboxProcessOptions = {}): 
         options.quiet ?? true,
         options.stdoutFile,
         options.port,
+        options.env,
       );
     } catch (error) {
       lastError = error;

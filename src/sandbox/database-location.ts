@@ -19,7 +19,8 @@ export type DatabaseLocation =
 export class DatabaseLocationError extends Error {}
 
 /** The forms --db takes, for the refusals. */
-export const DATABASE_FORMS = "the path of the database's file (created when missing), :memory:, or a file:// URL";
+export const DATABASE_FORMS =
+  "the path of the database's file (created when missing), :memory:, a file:// URL, or a postgres:// URL";
 
 const URL_LIKE = /^([A-Za-z][A-Za-z0-9+.-]+):\/\//;
 const POSTGRES_SCHEMES = ['postgres', 'postgresql'];
@@ -56,15 +57,18 @@ function fileOfUrl(value: string): string {
 }
 
 /**
- * The SQLite file the sandbox opens for `value`; a PostgreSQL URL, which this version cannot use,
- * is refused in one line.
+ * A PostgreSQL URL as it may be printed (the start's banner): its password is never shown, neither
+ * in the user part nor as a `password` parameter of the query.
  */
-export function sqliteDatabaseFile(value: string): string {
-  const location = databaseLocation(value);
-  if (location.kind === 'postgres')
-    throw new DatabaseLocationError(
-      `--db postgres://…: the PostgreSQL store is not available in this version of the sandbox; --db takes ` +
-        DATABASE_FORMS,
-    );
-  return location.file;
+export function printableDatabaseUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // Not a URL the WHATWG parser reads (libpq's forms are wider): only its scheme is safe to show.
+    return `${url.slice(0, url.indexOf('://'))}://…`;
+  }
+  if (parsed.password !== '') parsed.password = '***';
+  if (parsed.searchParams.has('password')) parsed.searchParams.set('password', '***');
+  return parsed.href;
 }

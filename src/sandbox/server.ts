@@ -11,10 +11,10 @@ import { startDispatcher } from './delivery/dispatcher.js';
 import { configureEndpoint } from './delivery/endpoints.js';
 import { deliveryWakeUp } from './store/wake-up.js';
 import { checkPublicUrl, listenUrl, protectedModeRefusal } from './exposure.js';
-import { sqliteDatabaseFile } from './database-location.js';
+import { type DatabaseLocation, databaseLocation, printableDatabaseUrl } from './database-location.js';
 import { batchedLines } from './line-writer.js';
-import { startMaintenance } from './maintenance.js';
-import type { Db } from './store/database.js';
+import { type Maintenance, startMaintenance } from './maintenance.js';
+import { createPostgresStore } from './store/postgres/index.js';
 import { createStore, openDatabase, type StoreOptions } from './store/index.js';
 import { sqliteBackend } from './store/sqlite-backend.js';
 import type { SandboxStore } from './store/store.js';
@@ -42,13 +42,56 @@ export interface StartOptions {
   allowedHosts?: string[];
 }
 
+/** The store the sandbox runs on, with what its backend needs beside it. */
+export interface OpenedStore {
+  store: SandboxStore;
+  /** Ends the backend's connections (the SQLite file, or the PostgreSQL pool). */
+  close(): Promise<void>;
+  /** The database as the banner names it: the file's absolute path, :memory:, or the URL without its password. */
+  label: string;
+  /** Starts the backend's housekeeping, if it has any. */
+  startMaintenance(): Maintenance;
+}
+
+const NO_MAINTENANCE: Maintenance = { stop: () => {} };
+
 /**
- * The store the sandbox runs on, made from the database --db opened: SQLite, adapted to the
- * application's asynchronous interface. A PostgreSQL store plugs in here: the --db option would
- * name its server, and this would make its store (same interface, same options) instead.
+ * Opens the store --db names: SQLite (a file or :memory:), adapted to the application's
+ * asynchronous interface, or PostgreSQL, whose store is asynchronous itself. Both take the same
+ * options; PostgreSQL's has no housekeeping (its trigram index is kept by the server as it writes,
+ * and it has no WAL file to checkpoint).
  */
-export function openStore(db: Db, options: StoreOptions): SandboxStore {
-  return sqliteBackend(createStore(db, options));
+export async function openStore(location: DatabaseLocation, options: StoreOptions): Promise<OpenedStore> {
+  if (location.kind === 'postgres') {
+    const label = printableDatabaseUrl(location.url);
+    // A server that cannot be reached, or a schema it refuses, stops the start in one line that
+    // names the database (never its password).
+    const store = await createPostgresStore(location.url, options).catch((error: Error) => {
+      throw new Error(`--db ${label}: ${error.message}`);
+    });
+    return {
+      store,
+      close: () => store.close(),
+      label,
+      startMaintenance: () => NO_MAINTENANCE,
+    };
+  }
+  const dbFile = location.file;
+  const db = openDatabase(dbFile);
+  // A file the sandbox creates is private; one that exists keeps its mode, which the start names
+  // when others may read it: it starts all the same (the file is the user's). Read once open, so
+  // that the -wal and -shm SQLite has just made beside the file (at the end of a link) are read too.
+  const exposure = dbFile === ':memory:' ? undefined : exposureWarning(dbFile);
+  if (exposure) console.error(exposure);
+  const store = sqliteBackend(createStore(db, options));
+  return {
+    store,
+    close: async () => {
+      db.close();
+    },
+    label: dbFile === ':memory:' ? ':memory:' : path.resolve(dbFile),
+    startMaintenance: () => startMaintenance(db, store),
+  };
 }
 
 export async function startSandbox(options: StartOptions) {
@@ -57,20 +100,15 @@ export async function startSandbox(options: StartOptions) {
   if (refusal) throw new Error(refusal);
   const configuredUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
   // Before anything is created: a URL is never taken for a file's name (database-location.ts).
-  const dbFile = sqliteDatabaseFile(options.db);
-  const db = openDatabase(dbFile);
-  // A file the sandbox creates is private; one that exists keeps its mode, which the start names
-  // when others may read it: it starts all the same (the file is the user's). Read once open, so
-  // that the -wal and -shm SQLite has just made beside the file (at the end of a link) are read too.
-  const exposure = dbFile === ':memory:' ? undefined : exposureWarning(dbFile);
-  if (exposure) console.error(exposure);
+  const location = databaseLocation(options.db);
   // The store is made with its collaborators: the drill's shaping of each delivery as it is sent,
   // and the wake-up that the dispatcher (below) and the listeners' claims (http/app.ts) wait on.
-  const store = openStore(db, {
+  const opened = await openStore(location, {
     ...(options.drill ? { drill: { enabled: true, service_fee: 'number' } } : {}),
     shapeDelivery: drillDeliveryShaper(),
     wakeUp: deliveryWakeUp(),
   });
+  const { store } = opened;
   if (options.reset) await store.transaction(() => store.reset.all());
   const requestLog = options.quiet ? undefined : batchedLines();
   // The listen address's URL is known once it listens (--port 0 picks a port then).
@@ -97,18 +135,18 @@ export async function startSandbox(options: StartOptions) {
       : undefined;
   } catch (error) {
     await app.close();
-    db.close();
+    await opened.close();
     throw new Error(`--webhook-url ${options.webhook!.url}: ${(error as Error).message}`);
   }
   // Deliveries start once the API answers; a restart resumes what is due.
   const dispatcher = startDispatcher(store);
-  const maintenance = startMaintenance(db, store);
+  const maintenance = opened.startMaintenance();
   const close = async () => {
     await app.close();
     maintenance.stop();
     requestLog?.flush();
     await dispatcher.stop();
-    db.close();
+    await opened.close();
   };
   const docs = options.docsDir
     ? {
@@ -125,6 +163,9 @@ export async function startSandbox(options: StartOptions) {
     close,
     webhook,
     docs,
-    dbFile: dbFile === ':memory:' ? ':memory:' : path.resolve(dbFile),
+    /** The database as the banner names it (OpenedStore's label). */
+    database: opened.label,
+    /** Whether the state outlives the process (a file or a server, not :memory:). */
+    persistent: opened.label !== ':memory:',
   };
 }

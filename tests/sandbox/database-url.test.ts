@@ -1,6 +1,7 @@
 // A --db or SANDBOX_DB that is a URL is never a file's name (src/sandbox/database-location.ts): the
 // sandbox started with one it cannot open stops at once with one line, exit code 1, and leaves
-// nothing behind in its folder (no `mysql:` folder, no .sandbox/).
+// nothing behind in its folder (no `mysql:` folder, no .sandbox/); a PostgreSQL URL is a server,
+// and one that cannot be reached is said in one line that hides its password.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,12 +47,10 @@ describe('a database URL the sandbox cannot open', () => {
     expect(left).toEqual([]);
   });
 
-  it('--db postgres://… says the PostgreSQL store is not in this version, and creates no folder', async () => {
-    const { code, stderr, left } = await runIn({}, ['--db', 'postgresql://sandbox:secret@db.internal/sandbox']);
-    expect(stderr).toBe(
-      'error: --db postgres://…: the PostgreSQL store is not available in this version of the sandbox; --db ' +
-        `takes ${DATABASE_FORMS}\n`,
-    );
+  it('--db postgres://… of a server that cannot be reached stops in one line, without its password', async () => {
+    const { code, stderr, left } = await runIn({}, ['--db', 'postgresql://sandbox:secret@127.0.0.1:1/sandbox']);
+    expect(stderr).toMatch(/^error: --db postgresql:\/\/sandbox:\*\*\*@127\.0\.0\.1:1\/sandbox: .*ECONNREFUSED.*\n$/);
+    expect(stderr).not.toContain('secret');
     expect(code).toBe(1);
     expect(left).toEqual([]);
   });

@@ -1,5 +1,5 @@
 // What --db names (src/sandbox/database-location.ts): a URL is never a file's name; postgres:// and
-// postgresql:// are PostgreSQL, which this version refuses in one line; file:// URLs are files;
+// postgresql:// are PostgreSQL, printed without their password; file:// URLs are files;
 // every other scheme is refused in one line naming the forms --db takes; Windows paths and
 // relative paths with a colon stay files.
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import {
   DATABASE_FORMS,
   DatabaseLocationError,
   databaseLocation,
-  sqliteDatabaseFile,
+  printableDatabaseUrl,
 } from '../../src/sandbox/database-location.js';
 
 const refusalOf = (value: string) => {
@@ -63,12 +63,18 @@ describe('a --db that is a server URL', () => {
     expect(databaseLocation(value)).toEqual({ kind: 'postgres', url: value });
   });
 
-  it('PostgreSQL is refused, in this version, in one line that quotes no password', () => {
-    expect(() => sqliteDatabaseFile('postgres://sandbox:secret@db.internal/sandbox')).toThrow(DatabaseLocationError);
-    expect(() => sqliteDatabaseFile('postgres://sandbox:secret@db.internal/sandbox')).toThrow(
-      '--db postgres://…: the PostgreSQL store is not available in this version of the sandbox; --db takes the path ' +
-        "of the database's file (created when missing), :memory:, or a file:// URL",
+  it('a PostgreSQL URL is printed without its password, in the user part or the query', () => {
+    expect(printableDatabaseUrl('postgres://sandbox:secret@db.internal:5432/sandbox')).toBe(
+      'postgres://sandbox:***@db.internal:5432/sandbox',
     );
+    expect(printableDatabaseUrl('postgresql://sandbox@db.internal/sandbox?password=secret&sslmode=require')).toBe(
+      'postgresql://sandbox@db.internal/sandbox?password=***&sslmode=require',
+    );
+    expect(printableDatabaseUrl('postgres://localhost/sandbox')).toBe('postgres://localhost/sandbox');
+  });
+
+  it('a PostgreSQL URL the URL parser cannot read is printed as its scheme alone', () => {
+    expect(printableDatabaseUrl('postgres://sandbox:secret@[bad/sandbox')).toBe('postgres://…');
   });
 
   it.each([
@@ -84,8 +90,8 @@ describe('a --db that is a server URL', () => {
   });
 
   it('the SQLite file of a path, :memory: or a file:// URL is what the sandbox opens', () => {
-    expect(sqliteDatabaseFile('.sandbox/sandbox.db')).toBe('.sandbox/sandbox.db');
-    expect(sqliteDatabaseFile(':memory:')).toBe(':memory:');
-    expect(sqliteDatabaseFile('file:///tmp/a.db')).toBe('/tmp/a.db');
+    expect(databaseLocation('.sandbox/sandbox.db')).toEqual({ kind: 'sqlite', file: '.sandbox/sandbox.db' });
+    expect(databaseLocation(':memory:')).toEqual({ kind: 'sqlite', file: ':memory:' });
+    expect(databaseLocation('file:///tmp/a.db')).toEqual({ kind: 'sqlite', file: '/tmp/a.db' });
   });
 });

@@ -19,10 +19,11 @@ import { escapeHtml } from '../checkout/page.js';
 import { provisionUrl } from '../checkout/urls.js';
 import type { IdSource } from '../ids.js';
 import type { SandboxStore } from '../store/store.js';
+import { isStoreUnavailable } from '../store/unavailable.js';
 import { registerPageHeaders } from './page-headers.js';
 import { pageSecretOnReady } from './page-secret.js';
 import { fromAnotherSite } from './form-origin.js';
-import { HttpRefusal } from './errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS, HttpRefusal } from './errors.js';
 import { itemEligibility, submitCheckout, submitSetup } from '../app/hosted-checkout.js';
 
 /** Form bodies are small: the survey and a card. */
@@ -85,6 +86,15 @@ export function registerCheckoutRoutes(app: FastifyInstance, store: SandboxStore
       // A host the sandbox does not answer to (allowed-hosts.ts) is refused before the page runs.
       if (error instanceof HttpRefusal && error.status === 403) {
         return send(reply, page('Not served under this name', `<p>${escapeHtml(error.message)}</p>`, 403), NO_EXITS);
+      }
+      // The database is down or restarting: the customer is told to try again shortly, and so is a browser.
+      if (isStoreUnavailable(error)) {
+        reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+        return send(
+          reply,
+          page('Try again in a moment', '<p>The page cannot be served right now. Reload it in a few seconds.</p>', 503),
+          NO_EXITS,
+        );
       }
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
       return send(

@@ -1,17 +1,19 @@
 // The one error path of the sandbox. Handlers, hooks and the router throw; this module turns every
 // error into the contract's {error, message} and its status: the domain's refusals, the HTTP
 // layer's own (401, 404, 405, 501, injected faults), fastify's (matched by its exported error
-// classes) and anything unexpected (500, logged, never a stack in the body).
+// classes), a database that cannot serve now (503 with Retry-After: store/unavailable.ts) and
+// anything unexpected (500, logged, never a stack in the body).
 import { errorCodes, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Refusal, type RefusalKind } from '../domain/errors.js';
 import { BODY_LIMIT_BYTES } from './body-parsing.js';
+import { isStoreUnavailable } from '../store/unavailable.js';
 import type { ValidationCodes } from './error-codes.js';
 
 /** A refusal whose status the HTTP layer decides: no key, no route, a wrong method, no handler, a fault. */
 export class HttpRefusal extends Error {
   override readonly name = 'HttpRefusal';
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 405 | 500 | 501,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 500 | 501 | 503,
     readonly code: string,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
@@ -49,6 +51,22 @@ export const injectedFault = (status: 400 | 500 | 501, error: string) =>
       : error === 'ServerError'
         ? 'An injected sandbox fault: the service failed. Retry with the same idempotency key.'
         : `An injected sandbox fault: the operation answers ${error}.`,
+  );
+
+/**
+ * Seconds a client is told to wait when the database cannot serve (Retry-After): a restarted
+ * server takes about as long to accept connections again, and the next request finds out at once.
+ */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+/** The database is down, restarting, unreachable or too busy: the request was not applied, and may be retried. */
+export const databaseUnavailable = () =>
+  new HttpRefusal(
+    503,
+    'ServiceUnavailable',
+    "The sandbox's database cannot be reached right now; nothing of this request was applied. " +
+      'Retry with the same idempotency key.',
+    { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
   );
 
 const STATUS_OF: Record<RefusalKind, 400 | 404 | 409 | 422> = {
@@ -114,6 +132,11 @@ export function answerFor(error: unknown, request: FastifyRequest): Answer {
     isFastifyError(error, ...UNREADABLE_REQUEST) || ((error as { statusCode?: number }).statusCode ?? 500) < 500;
   if (invalid && clientError)
     return { status: 400, body: errorBody(invalid, `The request is malformed: ${(error as Error).message}.`) };
+  // Not a fault of the sandbox's: said in one warning line, without a stack.
+  if (isStoreUnavailable(error)) {
+    request.log.warn(`database unavailable: ${(error as Error).message}`);
+    return answerFor(databaseUnavailable(), request);
+  }
   request.log.error({ err: error }, 'unexpected sandbox error');
   return {
     status: 500,

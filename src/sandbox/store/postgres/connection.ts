@@ -23,11 +23,17 @@ export interface PoolBounds {
   idleTimeoutMs: number;
 }
 
+/**
+ * The bounds the sandbox runs with, stated in openapi/sandbox.yaml (PostgreSQL): with the write
+ * queue's wait (transactions.ts, 5 s), they bound how long a request waits for a database that
+ * cannot serve before it answers 503: a write waits its turn (5 s), a connection (2 s) and the
+ * write lock or a statement (5 s), 12 s at most; a server that refuses connections is known at once.
+ */
 export const POOL_BOUNDS: PoolBounds = {
   max: 10,
-  statementTimeoutMs: 15_000,
-  idleInTransactionTimeoutMs: 15_000,
-  connectionTimeoutMs: 5_000,
+  statementTimeoutMs: 5_000,
+  idleInTransactionTimeoutMs: 5_000,
+  connectionTimeoutMs: 2_000,
   idleTimeoutMs: 30_000,
 };
 

@@ -8,7 +8,8 @@
 //   committed state.
 // - The writes of one sandbox wait their turn here before they take a connection: the lock would
 //   serialize them anyway, and a pool full of writers waiting for it would leave no connection to
-//   the reads.
+//   the reads. A write that waits its turn longer than the queue's bound gives up with
+//   StoreUnavailable (503): the database is down or stuck, and a request must not hang behind it.
 // - A read is one snapshot (REPEATABLE READ, READ ONLY) that also reads the revision.
 // - A transaction (or read) asked for inside another runs inside it, in a savepoint, as
 //   better-sqlite3 nests them: rolled back alone when its function throws. Savepoints asked for
@@ -23,6 +24,7 @@
 // refused with an error, never turned silently into a rollback.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
+import { StoreUnavailable } from '../unavailable.js';
 import { BUMP_REVISION, READ_REVISION } from './revision.js';
 import type { Transaction } from './transaction.js';
 
@@ -72,19 +74,47 @@ export interface Transactions {
   afterCommit(fn: () => void): void;
 }
 
-/** A chain of functions run one after the other; one that fails does not stop the next. */
-function serially() {
+/** How long a write waits for the writes before it in this sandbox (TransactionOptions). */
+export const WRITE_QUEUE_WAIT_MS = 5_000;
+
+export interface TransactionOptions {
+  /** How long a write waits its turn behind this sandbox's other writes before it gives up. */
+  writeQueueWaitMs?: number;
+}
+
+/**
+ * A chain of functions run one after the other; one that fails does not stop the next. A function
+ * whose turn has not come after `waitMs` is dropped from the chain, never run, and its caller gets
+ * StoreUnavailable.
+ */
+function serially(waitMs: number) {
   let tail: Promise<unknown> = Promise.resolve();
   return <T>(fn: () => Promise<T>): Promise<T> => {
-    const result = tail.then(fn);
-    tail = result.catch(() => {});
-    return result;
+    let abandoned = false;
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        abandoned = true;
+        reject(new StoreUnavailable(`A write waited ${waitMs} ms for the writes before it, and gave up.`));
+      }, waitMs);
+    });
+    const turn = tail.then(() => {
+      clearTimeout(timer);
+      if (abandoned) throw new StoreUnavailable('A write gave up its turn.');
+      return fn();
+    });
+    tail = turn.catch(() => {});
+    return Promise.race([turn, gaveUp]);
   };
 }
 
-export function transactions(pool: pg.Pool, observer: TransactionObserver): Transactions {
+export function transactions(
+  pool: pg.Pool,
+  observer: TransactionObserver,
+  options: TransactionOptions = {},
+): Transactions {
   const context = new AsyncLocalStorage<Frame>();
-  const oneWriteAtATime = serially();
+  const oneWriteAtATime = serially(options.writeQueueWaitMs ?? WRITE_QUEUE_WAIT_MS);
   const openFrame = () => {
     const frame = context.getStore();
     return frame?.tx.open ? frame : undefined;

@@ -5,6 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { AttemptOutcome, DeliveryRequest, SendAttempt } from '../../src/sandbox/delivery/attempt.js';
 import { type Dispatcher, startDispatcher } from '../../src/sandbox/delivery/dispatcher.js';
+import { WebhookListeners } from '../../src/sandbox/delivery/listeners.js';
+import { recordAttempt } from '../../src/sandbox/delivery/record.js';
 import type { EventAttempt } from '../../src/sandbox/store/deliveries.js';
 import type { SandboxStore } from '../../src/sandbox/store/store.js';
 
@@ -191,5 +193,40 @@ export function sharedDeliveryRules(open: () => Promise<TwoSandboxes>): void {
     slow.settle(DELIVERED);
     await until(() => sent.length === 2, 'the second event');
     expect(sent[1]!.webhookDeliveryId).toBe('dlv_2');
+  });
+
+  it("hands a listener's delivery claimed through one sandbox to no other, and takes its report through the other, once", async () => {
+    const { a, b } = pair;
+    const listener = {
+      id: 'wl_1',
+      channel: 'dev',
+      url: 'http://localhost:3999/webhooks',
+      event_types: ['*'],
+      secret: 'whsec_listener',
+      mode: 'signed' as const,
+      created_at: NOW,
+      polled_at: Date.now(),
+    };
+    await a.listeners.add(listener);
+    await fire(a, 1);
+    const [hereHub, thereHub] = [new WebhookListeners(a), new WebhookListeners(b)];
+    try {
+      const [claimed] = await a.write(() => hereHub.claim(listener));
+      expect(JSON.parse(claimed!.delivery.payload).webhook_delivery_id).toBe('dlv_1');
+      expect(await b.write(() => thereHub.claim(listener))).toEqual([]);
+      expect(await thereHub.hasDue(listener)).toBe(false);
+      const held = await thereHub.held(listener.id, claimed!.delivery.id, claimed!.claimId);
+      expect(held).toBeDefined();
+      const report = () => recordAttempt(b, listener, { id: claimed!.delivery.id, ...held! }, NOW, DELIVERED);
+      expect(await report()).toBe(true);
+      expect(await report()).toBe(false);
+      expect(await thereHub.held(listener.id, claimed!.delivery.id, claimed!.claimId)).toBeUndefined();
+      expect((await attemptLog(a)).map((row) => [row.endpoint_id, row.delivery_status])).toEqual([
+        ['wl_1', 'delivered'],
+      ]);
+    } finally {
+      hereHub.close();
+      thereHub.close();
+    }
   });
 }

@@ -142,4 +142,39 @@ describe('the sandbox process delivers webhooks', () => {
     },
     90_000 + DISPATCH_LEASE_MS,
   );
+
+  it('delivers each event once from two sandboxes on one database file, whichever fired it', async () => {
+    const db = path.join(dir, 'shared.db');
+    const receiver = await startReceiver({ secret: SECRET });
+    const args = ['--webhook-url', receiver.url, '--webhook-secret', SECRET];
+    const sandboxes = [await startSandboxProcess({ db, args }), await startSandboxProcess({ db, args })];
+    try {
+      await Promise.all(
+        Array.from({ length: 30 }, async (_, i) => {
+          const base = sandboxes[i % 2]!.baseUrl;
+          const created = await call(base, '/payments/v1/create_payment_session', sessionRequest());
+          await call(base, `/sandbox/v1/payment_sessions/${created.body.id}/complete_checkout`);
+        }),
+      );
+      const log = async () => {
+        const response = await fetch(`${sandboxes[1]!.baseUrl}/sandbox/v1/webhook_deliveries?limit=1000`, {
+          headers: { 'x-service-api-key': SANDBOX_API_KEY },
+        });
+        return ((await response.json()) as { attempts: Array<{ delivery_status: string }> }).attempts;
+      };
+      const outbox = await fetch(`${sandboxes[0]!.baseUrl}/sandbox/v1/outbox?limit=1000`, {
+        headers: { 'x-service-api-key': SANDBOX_API_KEY },
+      });
+      const fired = ((await outbox.json()) as { events: unknown[] }).events.length;
+      expect(fired).toBeGreaterThanOrEqual(30);
+      await until(async () => (await log()).length === fired, 30_000, 'every event recorded delivered');
+      expect((await log()).every((attempt) => attempt.delivery_status === 'delivered')).toBe(true);
+      const ids = receiver.accepted.map((d) => d.body.webhook_delivery_id as string);
+      expect(ids).toHaveLength(fired);
+      expect(new Set(ids).size).toBe(fired);
+    } finally {
+      await Promise.all(sandboxes.map((sandbox) => sandbox.stop()));
+      await receiver.close();
+    }
+  }, 90_000);
 });

@@ -4,13 +4,13 @@
 import { describe } from 'vitest';
 import { createPostgresStore } from '../../src/sandbox/store/postgres/index.js';
 import { sharedDeliveryRules } from '../support/shared-delivery.js';
-import { newDatabase } from './core-support.js';
+import { testDatabase } from '../support/postgres-database.js';
 
 let made = 0;
 
 describe('two sandboxes on one PostgreSQL database', () => {
   sharedDeliveryRules(async () => {
-    const url = await newDatabase(`delivery_sharing_${++made}`);
+    const url = await testDatabase(`delivery_sharing_${++made}`);
     const [a, b] = await Promise.all([createPostgresStore(url), createPostgresStore(url)]);
     return {
       a,

@@ -10,13 +10,16 @@
 // again (a command line that vanished mid-forward loses nothing). The report names the claim's id:
 // a report of a claim whose lease ran out is refused and leaves any claim made since alone.
 //
+// How many a listener may hold is counted in the database too: a claim hands at most 8 (the
+// deliveries the dispatcher sends an endpoint at once), and a listener holds at most 64 unreported
+// (the attempts open per endpoint), so that a claim's work and its answer stay bounded. The command
+// line sends them by the dispatcher's slots (domain/delivery-slots.ts), and asks for as many as it
+// has free.
+//
 // This module keeps what the database does not:
-// - how many a listener may hold: a claim hands at most 8 (the deliveries the dispatcher sends an endpoint
-//   at once), and a listener holds at most 64 unreported (the attempts open per endpoint), so that a
-//   claim's work and its answer stay bounded. The command line sends them by the dispatcher's slots
-//   (domain/delivery-slots.ts), and asks for as many as it has free;
-// - the claims waiting for work, woken when a delivery is queued or a lease ends, and every
-//   LOOK_EVERY_MS (a retry comes due, or the clock was advanced);
+// - the claims waiting for work, woken when a delivery is queued through this sandbox or a report
+//   is recorded here, and every LOOK_EVERY_MS (a delivery queued through another sandbox, a lease
+//   ended, a retry come due, or the clock advanced);
 // - which listeners a command line uses now: one of its claims waits, or it asked within IN_USE_MS
 //   and was not seen to go (a claim whose client went away; no claim FIRST_CLAIM_MS after it
 //   registered). A registration takes up only a

@@ -81,15 +81,23 @@ describe('three sandboxes on one PostgreSQL database deliver webhooks', () => {
         const session = await authorized(first);
         await until(() => holding.held().length === 1, 15_000, 'the delivery held at the receiver');
         const sentFirst = JSON.parse(holding.held()[0]!).webhook_delivery_id as string;
-        second = await startSandboxProcess({ db, args: ARGS, timeoutMs: 60_000 });
+        // Killed at once: alive past its attempt's 10 s timeout, it would record a failure and retry itself.
         await first.kill();
+        second = await startSandboxProcess({ db, args: ARGS, timeoutMs: 60_000 });
         await until(() => holding.accepted.length > 0, DISPATCH_LEASE_MS + 15_000, 'the delivery sent again');
         const [again] = holding.accepted;
         expect(again!.body.webhook_delivery_id).toBe(sentFirst);
         expect(again!.body.data.payment_id ?? again!.body.data.payment_session_id).toBe(session);
-        // The killed sandbox recorded nothing: the one attempt logged is the second sandbox's.
-        const log = await call(second, 'GET', '/sandbox/v1/webhook_deliveries?limit=1000');
-        expect(log.body.attempts.map((a: { status: number; webhook_delivery_id: string }) => a.status)).toEqual([204]);
+        // The killed sandbox recorded nothing: the one attempt logged of the event is the second sandbox's.
+        const attemptsOfEvent = async () =>
+          (
+            (await call(second!, 'GET', '/sandbox/v1/webhook_deliveries?limit=1000')).body.attempts as Array<{
+              status: number;
+              webhook_delivery_id: string;
+            }>
+          ).filter((attempt) => attempt.webhook_delivery_id === sentFirst);
+        await until(async () => (await attemptsOfEvent()).length > 0, 15_000, 'the attempt recorded');
+        expect((await attemptsOfEvent()).map((attempt) => attempt.status)).toEqual([204]);
       } finally {
         holding.releaseHeld('reset');
         await second?.stop();

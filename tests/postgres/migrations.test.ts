@@ -5,6 +5,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/sandbox/store/database.js';
+import { MIGRATIONS } from '../../src/sandbox/store/migrations.js';
+import { STORE_MIGRATIONS } from '../../src/sandbox/store/postgres/index.js';
 import { migrate, migratePool, newerSchemaMessage } from '../../src/sandbox/store/postgres/migrate.js';
 import { PG_MIGRATIONS } from '../../src/sandbox/store/postgres/schema.js';
 import { testDatabase } from '../support/postgres-database.js';
@@ -23,9 +25,15 @@ afterAll(async () => {
   await Promise.all(clients.map((client) => client.end()));
 });
 
-/** Every table of the SQLite store at its last migration, with its columns (FTS5's own storage left out). */
-function sqliteColumns(): Map<string, string[]> {
-  const db = openDatabase(':memory:');
+/**
+ * Every table of the SQLite store with its columns (FTS5's own storage left out), at the version
+ * PostgreSQL's schema copies (version 1 is SQLite's 21), or at its last.
+ */
+function sqliteColumns(lastVersion = Number.POSITIVE_INFINITY): Map<string, string[]> {
+  const db = openDatabase(
+    ':memory:',
+    MIGRATIONS.filter((m) => m.version <= lastVersion),
+  );
   const tables = db
     .prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
     .all() as Array<{ name: string; sql: string }>;
@@ -50,6 +58,9 @@ async function postgresColumns(client: pg.Client): Promise<Map<string, string[]>
   return columns;
 }
 
+/** The SQLite version whose schema PostgreSQL's version 1 copies; later ones have twins of their own. */
+const SCHEMA_COPIES_SQLITE_VERSION = 21;
+
 describe('a fresh database', () => {
   let client: pg.Client;
   beforeAll(async () => {
@@ -58,12 +69,18 @@ describe('a fresh database', () => {
   });
 
   it('has every table and column of the SQLite store, under the same names, but the full-text tables', async () => {
-    const sqlite = sqliteColumns();
+    const sqlite = sqliteColumns(SCHEMA_COPIES_SQLITE_VERSION);
     for (const table of SQLITE_ONLY_TABLES) {
       expect(sqlite.has(table), `${table} is a table of the SQLite store`).toBe(true);
       sqlite.delete(table);
     }
     expect(Object.fromEntries(await postgresColumns(client))).toEqual(Object.fromEntries(sqlite));
+  });
+
+  it("has, once the store's migrations ran, the columns of the SQLite store's deliveries at its last version", async () => {
+    const store = await connect(await testDatabase('fresh_store'));
+    await migrate(store, STORE_MIGRATIONS);
+    expect((await postgresColumns(store)).get('deliveries')).toEqual(sqliteColumns().get('deliveries'));
   });
 
   it('records each migration it applied', async () => {

@@ -68,7 +68,7 @@ function heldSender() {
 }
 
 /** The sandbox's store, with one of its deliveries reads failing the first time, as a locked database would. */
-function storeFailingOnce(read: 'allEndpoints' | 'isPending' | 'endpoint', message: string): SandboxStore {
+function storeFailingOnce(read: 'allEndpoints' | 'deliveredByClaim' | 'endpoint', message: string): SandboxStore {
   let failed = false;
   const store = sqliteBackend(s.store);
   const real = store.deliveries;
@@ -294,7 +294,7 @@ describe('failures of the database: reported, never fatal', () => {
     fakeTimer();
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const { sent, send } = sender(() => OK);
-    dispatcher = startDispatcher(storeFailingOnce('isPending', 'disk I/O error'), {
+    dispatcher = startDispatcher(storeFailingOnce('deliveredByClaim', 'disk I/O error'), {
       send,
       tickMs: 60_000,
     });

@@ -43,10 +43,15 @@ const unique = (received: Receiver['accepted']) => new Set(received.map((r) => r
 // Waiting for these, instead of for some milliseconds, is what makes "nothing more was sent" a fact.
 const deliveryStatuses = () => s.db.prepare('SELECT status FROM deliveries ORDER BY id').pluck().all() as string[];
 const settled = () => deliveryStatuses().every((status) => status !== 'pending');
+// Neither due nor in flight (an attempt's lease ends with its record).
 const nothingDue = () =>
   s.store.deliveries
     .allEndpoints()
-    .every((e) => s.store.deliveries.due(e.id, s.store.clock.now(e.channel), { skip: [], limit: 1 }).length === 0);
+    .every(
+      (e) =>
+        s.store.deliveries.due(e.id, s.store.clock.now(e.channel), { skip: [], limit: 1 }).length === 0 &&
+        s.store.deliveries.leasedCount(e.id) === 0,
+    );
 const attemptCount = () => s.db.prepare('SELECT COUNT(*) FROM delivery_attempts').pluck().get() as number;
 
 describe('signed delivery', () => {

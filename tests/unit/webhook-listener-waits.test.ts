@@ -108,15 +108,20 @@ describe('a waiting claim', () => {
     expect(past.state.ended).toBe(true);
   });
 
-  it('wakes every waiting claim when a held delivery is released, and none for a release of nothing', async () => {
+  it('finds the delivery a claim holds, none under another claim, and wakes every waiting claim on a report', async () => {
     const stored = listener();
     queue(2);
     const [first] = await sqliteBackend(store).transaction(() => hub.claim(stored, 1));
     const waits = [waitFor(60_000), waitFor(60_000)];
-    expect(hub.release(stored.id, 999_999, first!.claimId)).toBeUndefined();
+    expect(await hub.held(stored.id, 999_999, first!.claimId)).toBeUndefined();
+    expect(await hub.held(stored.id, first!.delivery.id, 'lc_other')).toBeUndefined();
+    expect(await hub.held('wl_other', first!.delivery.id, first!.claimId)).toBeUndefined();
+    expect(await hub.held(stored.id, first!.delivery.id, first!.claimId)).toMatchObject({
+      claim: first!.delivery.claim,
+    });
     await turn();
     expect(waits.map((w) => w.state.ended)).toEqual([false, false]);
-    expect(hub.release(stored.id, first!.delivery.id, first!.claimId)).toBeDefined();
+    hub.reported();
     await turn();
     expect(waits.map((w) => w.state.ended)).toEqual([true, true]);
   });
@@ -168,14 +173,23 @@ describe('a claim', () => {
     expect(CLAIM_MOST).toBeLessThan(HOLD_MOST);
   });
 
-  it('keeps the leases of a listener it has forgotten no longer: a forgotten listener may claim its deliveries again', async () => {
+  it("keeps its leases in the database: another sandbox's hub claims none of them, and finds the claim for its report", async () => {
     const stored = listener();
     queue(1);
     const [claimed] = await sqliteBackend(store).transaction(() => hub.claim(stored));
-    expect(await sqliteBackend(store).transaction(() => hub.claim(stored))).toEqual([]);
-    hub.forget(stored.id);
-    const [again] = await sqliteBackend(store).transaction(() => hub.claim(stored));
-    expect(again!.delivery.id).toBe(claimed!.delivery.id);
+    const other = new WebhookListeners(sqliteBackend(store), { now: () => now });
+    try {
+      expect(await sqliteBackend(store).transaction(() => other.claim(stored))).toEqual([]);
+      expect(await other.hasDue(stored)).toBe(false);
+      expect(await other.held(stored.id, claimed!.delivery.id, claimed!.claimId)).toMatchObject({
+        claim: claimed!.delivery.claim,
+      });
+      // Forgetting the listener here forgets nothing of the database's leases.
+      hub.forget(stored.id);
+      expect(await sqliteBackend(store).transaction(() => hub.claim(stored))).toEqual([]);
+    } finally {
+      other.close();
+    }
   });
 });
 
@@ -287,7 +301,7 @@ describe('the sweep', () => {
     ]);
     expect(db.prepare("SELECT COUNT(*) FROM deliveries WHERE endpoint_id = 'wl_a'").pluck().get()).toBe(0);
     // Its leases went with it: a listener of the same id starts holding nothing.
-    expect(hub.release('wl_a', claimed!.delivery.id, claimed!.claimId)).toBeUndefined();
+    expect(await hub.held('wl_a', claimed!.delivery.id, claimed!.claimId)).toBeUndefined();
   });
 
   it('skips a closed database without a word', async () => {

@@ -15,6 +15,9 @@
 //   events of other resources do not wait for it.
 // - It runs beside the requests, never inside one: the API answers first, then a queued delivery
 //   wakes the dispatcher. A timer makes retries run as their time comes (or the clock is advanced).
+// - Several sandboxes on one database share the queue: each delivery is claimed by one of them,
+//   under a lease (delivery/claim.ts), and sent once per endpoint. A delivery queued through one
+//   sandbox wakes that sandbox's dispatcher at once; the others find it at their next tick (TICK_MS).
 import type { SandboxStore } from '../store/store.js';
 import { DELIVERY_TIMEOUT_MS, sendAttempt, type SendAttempt } from './attempt.js';
 import { DeliveryQueue } from './queue.js';
@@ -28,6 +31,8 @@ export interface DispatcherOptions {
   tickMs?: number;
   /** Sends one attempt; the POST by default. A test passes its own to see every request. */
   send?: SendAttempt;
+  /** How long a claim holds a delivery (DISPATCH_LEASE_MS); a test shortens it to see a lease end. */
+  leaseMs?: number;
 }
 
 export interface Dispatcher {
@@ -38,7 +43,12 @@ export interface Dispatcher {
 }
 
 export function startDispatcher(store: SandboxStore, options: DispatcherOptions = {}): Dispatcher {
-  const queue = new DeliveryQueue(store, options.send ?? sendAttempt, options.timeoutMs ?? DELIVERY_TIMEOUT_MS);
+  const queue = new DeliveryQueue(
+    store,
+    options.send ?? sendAttempt,
+    options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+    options.leaseMs,
+  );
   /** A wake is already set for after the current turn: more deliveries queued in it need no other. */
   let wakeSet = false;
   const wake = () => {

@@ -1,6 +1,6 @@
-// The attempts open at each endpoint: sent, not yet recorded. The queue skips them when it claims
-// (a delivery stays due until its attempt is recorded), counts them against the endpoint's slots,
-// and waits for them when it stops.
+// The attempts open at each endpoint: sent, not yet recorded. The queue counts them against the
+// endpoint's slots, and waits for them when it stops (their leases keep other claims off them); the
+// listen command line skips them when it chooses what to send.
 import { freeSlots } from '../domain/delivery-slots.js';
 
 interface Flight {

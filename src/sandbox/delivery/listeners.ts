@@ -4,17 +4,22 @@
 // recorded as the dispatcher records its own attempts (delivery/record.ts): the same log, the same
 // outcome rules, the same retry schedule, the same order per resource (store/deliveries.ts).
 //
+// The deliveries each listener holds are leased in the database (store.deliveries.claim), so that
+// a command line may claim through one sandbox of the database and report through another: a
+// claim leases them under its own id until their report, or for LEASE_MS, after which they are due
+// again (a command line that vanished mid-forward loses nothing). The report names the claim's id:
+// a report of a claim whose lease ran out is refused and leaves any claim made since alone.
+//
+// How many a listener may hold is counted in the database too: a claim hands at most 8 (the
+// deliveries the dispatcher sends an endpoint at once), and a listener holds at most 64 unreported
+// (the attempts open per endpoint), so that a claim's work and its answer stay bounded. The command
+// line sends them by the dispatcher's slots (domain/delivery-slots.ts), and asks for as many as it
+// has free.
+//
 // This module keeps what the database does not:
-// - which deliveries each listener holds: a claim leases them until their report, or for LEASE_MS,
-//   after which they are due again (a command line that vanished mid-forward loses nothing). Each
-//   claim of a delivery has its own id, which the report names: a report of a claim whose lease ran
-//   out, the delivery claimed again since, is refused and leaves the current claim alone;
-// - how many it may hold: a claim hands at most 8 (the deliveries the dispatcher sends an endpoint
-//   at once), and a listener holds at most 64 unreported (the attempts open per endpoint), so that a
-//   claim's work and its answer stay bounded. The command line sends them by the dispatcher's slots
-//   (domain/delivery-slots.ts), and asks for as many as it has free;
-// - the claims waiting for work, woken when a delivery is queued or a lease ends, and every
-//   LOOK_EVERY_MS (a retry comes due, or the clock was advanced);
+// - the claims waiting for work, woken when a delivery is queued through this sandbox or a report
+//   is recorded here, and every LOOK_EVERY_MS (a delivery queued through another sandbox, a lease
+//   ended, a retry come due, or the clock advanced);
 // - which listeners a command line uses now: one of its claims waits, or it asked within IN_USE_MS
 //   and was not seen to go (a claim whose client went away; no claim FIRST_CLAIM_MS after it
 //   registered). A registration takes up only a
@@ -24,7 +29,7 @@
 import { CONCURRENT_PER_ENDPOINT, OPEN_PER_ENDPOINT } from '../domain/delivery-slots.js';
 import { listenerClaimId, randomIds, type IdSource } from '../ids.js';
 import type { SandboxStore } from '../store/store.js';
-import type { DueDelivery } from '../store/deliveries.js';
+import type { ClaimedDelivery as LeasedDelivery, HeldDelivery } from '../store/deliveries.js';
 import type { WebhookListener } from '../store/listeners.js';
 import { deliveryRequest, type DeliveryRequest } from './attempt.js';
 
@@ -52,25 +57,18 @@ export const HOLD_MOST = OPEN_PER_ENDPOINT;
 const LOOK_EVERY_MS = 250;
 const SWEEP_EVERY_MS = 5_000;
 
-/** A delivery a listener holds: as claimed, by which claim, and when (the channel's clock, and performance.now()). */
-export interface Lease {
-  delivery: DueDelivery;
-  claimId: string;
-  attemptedAt: string;
-  claimedAt: number;
-}
-
 export interface ClaimedDelivery {
-  delivery: DueDelivery;
-  /** This claim's id (`lc_…`), new on every claim of the delivery: its report names it. */
+  delivery: LeasedDelivery;
+  /**
+   * This claim's id (`lc_…`), new on every claim of the delivery: its report names it. The owner
+   * of the claim in the database: the deliveries of one claim share it.
+   */
   claimId: string;
   /** What the command line sends: the bytes and headers, signed now, as the dispatcher would send them. */
   request: DeliveryRequest;
 }
 
 export class WebhookListeners {
-  /** Per listener id, its leases by delivery id; a listener that holds none has no entry. */
-  private readonly leases = new Map<string, Map<number, Lease>>();
   /** Claims waiting for work: each wakes when called. */
   private readonly waiting = new Set<() => void>();
   /** Per listener id, how many of its claims wait now (this sandbox's); a listener with none has no entry. */
@@ -85,15 +83,12 @@ export class WebhookListeners {
 
   /** Real time, Unix ms: when a listener asked, and when it expires. */
   readonly now: () => number;
-  /** performance.now(): how long a lease has been held. */
-  private readonly monotonic: () => number;
 
   constructor(
     private readonly store: SandboxStore,
-    clocks: { now?: () => number; monotonic?: () => number } = {},
+    clocks: { now?: () => number } = {},
   ) {
     this.now = clocks.now ?? (() => Date.now());
-    this.monotonic = clocks.monotonic ?? (() => performance.now());
     // Told inside the writing transaction: wake the waiting claims once it has committed.
     this.stopWatching = store.deliveryWakeUp.add(() => {
       if (this.waiting.size > 0) setImmediate(() => this.wakeAll());
@@ -108,58 +103,50 @@ export class WebhookListeners {
   }
 
   /**
-   * Inside a write: at most `limit` (and CLAIM_MOST) of the listener's due deliveries, oldest event
-   * first, each leased to it under a new claim id and signed with the real time now; none while it
-   * holds HOLD_MOST.
+   * At most `limit` (and CLAIM_MOST) of the listener's due deliveries, oldest event first, leased to
+   * it under a new claim id and signed with the real time now; none while it holds HOLD_MOST.
    */
   async claim(
     listener: WebhookListener,
     limit: number = CLAIM_MOST,
     ids: IdSource = randomIds,
   ): Promise<ClaimedDelivery[]> {
-    const held = this.held(listener.id);
-    const free = Math.min(limit, CLAIM_MOST, HOLD_MOST - held.size);
+    const free = Math.min(limit, CLAIM_MOST, HOLD_MOST - (await this.store.deliveries.leasedCount(listener.id)));
     if (free <= 0) return [];
     const now = await this.store.clock.now(listener.channel);
-    const due = await this.store.deliveries.due(listener.id, now, { skip: [...held.keys()], limit: free });
-    // Stored even when nothing was claimed: held() drops an empty map on its next read.
-    this.leases.set(listener.id, held);
-    return due.map((delivery) => {
-      const claimId = listenerClaimId(ids);
-      held.set(delivery.id, { delivery, claimId, attemptedAt: now, claimedAt: this.monotonic() });
-      return { delivery, claimId, request: deliveryRequest(listener, delivery.payload) };
-    });
+    const claimId = listenerClaimId(ids);
+    const claimed = await this.store.deliveries.claim(listener.id, now, free, claimId, LEASE_MS);
+    return claimed.map((delivery) => ({ delivery, claimId, request: deliveryRequest(listener, delivery.payload) }));
   }
 
   /** Whether a claim would find a delivery now: a read, so that a waiting claim writes only when it has work. */
   async hasDue(listener: WebhookListener): Promise<boolean> {
-    const held = this.held(listener.id);
-    if (held.size >= HOLD_MOST) return false;
+    if ((await this.store.deliveries.leasedCount(listener.id)) >= HOLD_MOST) return false;
     const now = await this.store.clock.now(listener.channel);
-    const due = await this.store.deliveries.due(listener.id, now, { skip: [...held.keys()], limit: 1 });
+    const due = await this.store.deliveries.due(listener.id, now, { skip: [], limit: 1 });
     return due.length > 0;
   }
 
   /**
-   * Ends the lease that the claim `claimId` holds on the delivery, for its report; undefined when
-   * that claim holds none: never made, reported already, or its lease ran out. A claim made since
-   * (the delivery due again, and claimed again) keeps its lease: its own report is the one taken.
+   * The delivery the claim `claimId` holds for the listener, for its report; undefined when that
+   * claim holds none: never made, reported already, or its lease ran out. Whichever sandbox of the
+   * database the claim was made through.
    */
-  release(listenerId: string, deliveryId: number, claimId: string): Lease | undefined {
-    const held = this.held(listenerId);
-    const lease = held.get(deliveryId);
-    if (lease?.claimId !== claimId) return undefined;
-    held.delete(deliveryId);
-    if (held.size === 0) this.leases.delete(listenerId);
-    // A hold came free (and, once the report commits, the resource's next event may be due): a
-    // waiting claim looks again at once rather than at its next look.
+  async held(listenerId: string, deliveryId: number, claimId: string): Promise<HeldDelivery | undefined> {
+    const held = await this.store.deliveries.heldClaim(deliveryId);
+    return held?.endpoint_id === listenerId && held.claim.owner === claimId ? held : undefined;
+  }
+
+  /**
+   * A report was recorded: a hold came free (and the resource's next event may be due), so a waiting
+   * claim looks again at once rather than at its next look.
+   */
+  reported(): void {
     if (this.waiting.size > 0) setImmediate(() => this.wakeAll());
-    return lease;
   }
 
   /** The listener is gone: its leases go with it, and what is known of its claims. */
   forget(listenerId: string): void {
-    this.leases.delete(listenerId);
     this.claimsWaiting.delete(listenerId);
     this.leftBehind.delete(listenerId);
     this.registeredAt.delete(listenerId);
@@ -256,14 +243,5 @@ export class WebhookListeners {
 
   private wakeAll(): void {
     for (const wake of [...this.waiting]) wake();
-  }
-
-  /** The listener's leases, those past LEASE_MS dropped (their deliveries are due again). */
-  private held(listenerId: string): Map<number, Lease> {
-    const held = this.leases.get(listenerId) ?? new Map<number, Lease>();
-    const now = this.monotonic();
-    for (const [id, lease] of held) if (now - lease.claimedAt >= LEASE_MS) held.delete(id);
-    if (held.size === 0) this.leases.delete(listenerId);
-    return held;
   }
 }

@@ -1,10 +1,13 @@
 // The delivery queue: per endpoint, claim the due deliveries for its free slots (delivery/claim.ts),
 // send each (delivery/attempt.ts, or the send a test injects), and record its outcome
-// (delivery/record.ts). A slot freed by one attempt claims the next due delivery at once.
+// (delivery/record.ts). A slot freed by one attempt claims the next due delivery at once. Claims
+// are leases in the database: the queues of several sandboxes on one database never send the same
+// delivery twice, and a report whose lease was lost is dropped.
+import { randomBytes } from 'node:crypto';
 import type { SandboxStore } from '../store/store.js';
-import type { DueDelivery, WebhookEndpoint } from '../store/deliveries.js';
+import type { ClaimedDelivery, WebhookEndpoint } from '../store/deliveries.js';
 import { deliveryRequest, type SendAttempt } from './attempt.js';
-import { claimDue } from './claim.js';
+import { claimDue, DISPATCH_LEASE_MS } from './claim.js';
 import { InFlight } from './in-flight.js';
 import { recordAttempt } from './record.js';
 
@@ -18,12 +21,15 @@ function report(failure: unknown): void {
 
 export class DeliveryQueue {
   private readonly inFlight = new InFlight();
+  /** The deliveries this queue has in flight, as claimed: a claim of one again renews its lease. */
+  private readonly sending = new Map<number, ClaimedDelivery>();
+  /** This queue's name in its claims: another sandbox's queue (or this one's after a restart) is another owner. */
+  private readonly owner = `dispatcher_${process.pid}_${randomBytes(6).toString('hex')}`;
   /** Set by drain: no delivery is claimed after it. */
   private draining = false;
   /**
-   * The fills, one after the other: a claim reads the due deliveries but those in flight, and only
-   * once it has answered are its own added to them; a second claim between the two would send a
-   * delivery twice.
+   * The fills, one after the other: a fill counts the endpoint's free slots before its claim, and
+   * adds its attempts only once the claim has answered; two at once would both take the same slots.
    */
   private fills: Promise<void> = Promise.resolve();
 
@@ -31,6 +37,7 @@ export class DeliveryQueue {
     private readonly store: SandboxStore,
     private readonly send: SendAttempt,
     private readonly timeoutMs: number,
+    private readonly leaseMs: number = DISPATCH_LEASE_MS,
   ) {}
 
   /**
@@ -64,14 +71,24 @@ export class DeliveryQueue {
   private async claimAndSend(endpoint: WebhookEndpoint): Promise<void> {
     // Drained while this fill waited for the one before it.
     if (this.draining) return;
-    for (const delivery of await claimDue(this.store, endpoint, this.inFlight)) {
+    for (const delivery of await claimDue(this.store, endpoint, this.inFlight, this.owner, this.leaseMs)) {
+      // Its lease ran out while its answer was awaited, and this queue claimed it again: the
+      // attempt in flight reports under the new claim, rather than sending the event twice.
+      const sending = this.sending.get(delivery.id);
+      if (sending) {
+        sending.claim = delivery.claim;
+        continue;
+      }
+      this.sending.set(delivery.id, delivery);
       const run = this.attempt(endpoint, delivery).then(
         () => {
+          this.sending.delete(delivery.id);
           this.inFlight.remove(endpoint.id, delivery.id);
           // refill reports its own failures.
           void this.refill(endpoint.id);
         },
         (failure: unknown) => {
+          this.sending.delete(delivery.id);
           this.inFlight.remove(endpoint.id, delivery.id);
           report(failure);
         },
@@ -81,10 +98,17 @@ export class DeliveryQueue {
   }
 
   /** Send, then record: one attempt of one claimed delivery. */
-  private async attempt(endpoint: WebhookEndpoint, delivery: DueDelivery): Promise<void> {
+  private async attempt(endpoint: WebhookEndpoint, delivery: ClaimedDelivery): Promise<void> {
     const attemptedAt = await this.store.clock.now(endpoint.channel);
     const outcome = await this.send(deliveryRequest(endpoint, delivery.payload), this.timeoutMs);
-    await recordAttempt(this.store, endpoint, delivery, attemptedAt, outcome);
+    try {
+      await recordAttempt(this.store, endpoint, delivery, attemptedAt, outcome);
+    } catch (failure) {
+      // Unrecorded, the delivery is given back, due at once to the next wake of any sandbox rather
+      // than after its lease; a release that fails too leaves it to the lease's end.
+      await this.store.deliveries.release(delivery.id, delivery.claim).catch(() => false);
+      throw failure;
+    }
   }
 
   /** A slot came free: the endpoint as it is now (repointed, or removed) takes the next due delivery. */

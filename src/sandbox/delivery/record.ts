@@ -1,21 +1,33 @@
 // Record: the outcome of one attempt, in one transaction. The attempt joins the delivery log, and
-// the delivery is delivered, due again, or failed for good (domain/delivery-outcome.ts).
+// the delivery is delivered, due again, or failed for good (domain/delivery-outcome.ts), only while
+// the claim that sent it still holds it.
 import { deliveryOutcome } from '../domain/delivery-outcome.js';
 import type { SandboxStore } from '../store/store.js';
-import type { DueDelivery, WebhookEndpoint } from '../store/deliveries.js';
+import type { DeliveryClaim, WebhookEndpoint } from '../store/deliveries.js';
 import type { AttemptOutcome } from './attempt.js';
 
-/** `attemptedAt` is when the attempt was sent, on the channel's clock. */
+/** What a report needs of the delivery as it was claimed: its earlier attempts, when it was first due. */
+export interface ReportedDelivery {
+  id: number;
+  outbox_id: number;
+  attempts: number;
+  first_due_at: string;
+  claim: DeliveryClaim;
+}
+
+/**
+ * `attemptedAt` is when the attempt was sent, on the channel's clock. Whether it was recorded: not
+ * when a reset or the endpoint's removal ended the delivery while it was in flight, nor when its
+ * lease ran out and another claim took it since (that claim's report is the one that counts).
+ */
 export async function recordAttempt(
   store: SandboxStore,
   endpoint: WebhookEndpoint,
-  delivery: DueDelivery,
+  delivery: ReportedDelivery,
   attemptedAt: string,
   outcome: AttemptOutcome,
-): Promise<void> {
-  await store.transaction(async () => {
-    // A reset, or the endpoint's removal, may have ended the delivery while it was in flight.
-    if (!(await store.deliveries.isPending(delivery.id))) return;
+): Promise<boolean> {
+  return await store.transaction(async () => {
     const now = await store.clock.now(endpoint.channel);
     const record = {
       channel: endpoint.channel,
@@ -27,7 +39,8 @@ export async function recordAttempt(
       error: outcome.error,
     };
     const next = deliveryOutcome(outcome.status, delivery, now);
-    if (next.kind === 'delivered') await store.deliveries.delivered(record, delivery.outbox_id, now);
-    else await store.deliveries.failed(record, next.kind === 'retry' ? next.dueAt : null);
+    if (next.kind === 'delivered')
+      return await store.deliveries.deliveredByClaim(delivery.claim, record, delivery.outbox_id, now);
+    return await store.deliveries.failedByClaim(delivery.claim, record, next.kind === 'retry' ? next.dueAt : null);
   });
 }

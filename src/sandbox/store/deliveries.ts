@@ -1,6 +1,11 @@
 // Webhook endpoints of each channel, the deliveries of outbox events to them, and the log of every
 // attempt. Deliveries are written with their event (store/outbox.ts), so none is ever lost; the
 // delivery queue (delivery/queue.ts) claims the due ones and records each attempt here.
+// Several sandbox processes may share one file: each claim leases its deliveries (claimed_by,
+// claim_seq, lease_until, migration 22) inside BEGIN IMMEDIATE, which serializes the claims of
+// every process, so that the others skip them until the lease ends; a report counts only from the
+// claim that holds the delivery now. Leases are on the machine's wall clock (Unix ms), which every
+// process opening the file shares.
 import { UNKNOWN_EVENT_TYPE } from '../domain/evolution-drill.js';
 import type { ResponseExcerpt } from '../domain/response-excerpt.js';
 import { LAST_STORED_TIME_TEXT } from '../domain/stored-time.js';
@@ -32,6 +37,29 @@ export interface DueDelivery {
   payload: string;
   /** The webhook_delivery_id of the drill's event of an unknown type, when this delivery sends it after its event. */
   drill_follow_up: string | null;
+}
+
+/**
+ * One claim of a delivery: who made it (a sandbox's dispatcher, or a listener's claim id) and which
+ * of the delivery's claims it is. A report counts only from the claim that holds the delivery now.
+ */
+export interface DeliveryClaim {
+  owner: string;
+  seq: number;
+}
+
+/** A due delivery leased to the caller, and the claim its report names. */
+export interface ClaimedDelivery extends DueDelivery {
+  claim: DeliveryClaim;
+}
+
+/** The claim that holds a delivery now (its lease not run out), and what its report needs of the delivery. */
+export interface HeldDelivery {
+  claim: DeliveryClaim;
+  endpoint_id: string;
+  attempts: number;
+  first_due_at: string;
+  outbox_id: number;
 }
 
 export interface AttemptRecord {
@@ -129,16 +157,41 @@ export function deliveriesRepository(db: Db) {
   const failPending = db.prepare(
     "UPDATE deliveries SET status = 'failed' WHERE endpoint_id = ? AND status = 'pending'",
   );
-  // Due, not in flight, and the oldest pending delivery of its resource to this endpoint (a
-  // redelivery after the delivery it repeats): one resource's events go one at a time, in order.
+  // Due, neither leased (to any process) nor in flight, and the oldest pending delivery of its
+  // resource to this endpoint (a redelivery after the delivery it repeats): one resource's events
+  // go one at a time, in order, across every process, since a leased delivery stays pending.
   const due = db.prepare(`SELECT d.id, d.channel, d.outbox_id, d.attempts, d.first_due_at, o.payload, d.drill_follow_up
     FROM deliveries d JOIN outbox o ON o.id = d.outbox_id
     WHERE d.status = 'pending' AND d.endpoint_id = @endpoint AND d.due_at <= @now
+      AND (d.lease_until IS NULL OR d.lease_until <= @wall)
       AND d.id NOT IN (SELECT value FROM json_each(@skip))
       AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.status = 'pending' AND p.endpoint_id = d.endpoint_id
         AND p.resource = d.resource
         AND (p.outbox_id < d.outbox_id OR (p.outbox_id = d.outbox_id AND p.id < d.id)))
     ORDER BY d.outbox_id, d.id LIMIT @limit`);
+  const lease = db
+    .prepare(
+      'UPDATE deliveries SET claimed_by = @owner, claim_seq = claim_seq + 1, lease_until = @until WHERE id = @id ' +
+        'RETURNING claim_seq',
+    )
+    .pluck();
+  // A report or a release ends the lease (NULL): the same report sent again is refused. The
+  // lease's end in time alone takes nothing away while nobody claimed the delivery since.
+  const held = "claimed_by = @owner AND claim_seq = @seq AND lease_until IS NOT NULL AND status = 'pending'";
+  const succeedHeld = db.prepare(
+    `UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, lease_until = NULL
+      WHERE id = @id AND ${held}`,
+  );
+  const retryHeld = db.prepare(
+    `UPDATE deliveries SET attempts = attempts + 1, due_at = @dueAt, status = @status, lease_until = NULL
+      WHERE id = @id AND ${held}`,
+  );
+  const releaseHeld = db.prepare(`UPDATE deliveries SET lease_until = NULL WHERE id = @id AND ${held}`);
+  const heldNow = db.prepare(`SELECT claimed_by AS owner, claim_seq AS seq, endpoint_id, attempts, first_due_at,
+      outbox_id FROM deliveries WHERE id = ? AND status = 'pending' AND lease_until > ?`);
+  const leasedCount = db
+    .prepare("SELECT COUNT(*) FROM deliveries WHERE endpoint_id = ? AND status = 'pending' AND lease_until > ?")
+    .pluck();
   const stillPending = db.prepare("SELECT 1 FROM deliveries WHERE id = ? AND status = 'pending'").pluck();
   const endpointById = db.prepare('SELECT * FROM webhook_endpoints WHERE id = ?');
   const cliEndpoint = db.prepare("SELECT * FROM webhook_endpoints WHERE channel = ? AND origin = 'cli'");
@@ -210,7 +263,61 @@ export function deliveriesRepository(db: Db) {
     },
     /** The endpoint's due deliveries, oldest event first, but those in `skip` (in flight); each event as stored. */
     due: (endpointId: string, now: string, page: { skip: number[]; limit: number }) =>
-      due.all({ endpoint: endpointId, now, skip: JSON.stringify(page.skip), limit: page.limit }) as DueDelivery[],
+      due.all({
+        endpoint: endpointId,
+        now,
+        wall: Date.now(),
+        skip: JSON.stringify(page.skip),
+        limit: page.limit,
+      }) as DueDelivery[],
+    /**
+     * Leases up to `limit` of the endpoint's due deliveries to `owner` for `leaseMs`, oldest event
+     * first. BEGIN IMMEDIATE takes the file's write lock before the due ones are read, so that two
+     * processes claiming at once take turns, and the second sees the first's leases.
+     */
+    claim: db.transaction(
+      (endpointId: string, now: string, limit: number, owner: string, leaseMs: number): ClaimedDelivery[] => {
+        const wall = Date.now();
+        const rows = due.all({ endpoint: endpointId, now, wall, skip: '[]', limit }) as DueDelivery[];
+        return rows.map((row) => ({
+          ...row,
+          claim: { owner, seq: lease.get({ id: row.id, owner, until: wall + leaseMs }) as number },
+        }));
+      },
+    ).immediate,
+    /** `delivered`, only if the claim still holds the delivery: whether the attempt was recorded. */
+    deliveredByClaim: db.transaction(
+      (claim: DeliveryClaim, attempt: AttemptRecord, outboxId: number, at: string): boolean => {
+        if (succeedHeld.run({ id: attempt.delivery_id, ...claim }).changes === 0) return false;
+        logAttempt.run(storable(attempt));
+        markOutbox.run({ at, outbox: outboxId, delivery: attempt.delivery_id });
+        return true;
+      },
+    ).immediate,
+    /** `failed`, only if the claim still holds the delivery: whether the attempt was recorded. */
+    failedByClaim: db.transaction((claim: DeliveryClaim, attempt: AttemptRecord, dueAt: string | null): boolean => {
+      const status = dueAt === null ? 'failed' : 'pending';
+      const settled = retryHeld.run({
+        id: attempt.delivery_id,
+        ...claim,
+        dueAt: dueAt ?? LAST_STORED_TIME_TEXT,
+        status,
+      });
+      if (settled.changes === 0) return false;
+      logAttempt.run(storable(attempt));
+      return true;
+    }).immediate,
+    /** Gives a claim back unsent: the delivery is due to any process at once. */
+    release: (deliveryId: number, claim: DeliveryClaim) => releaseHeld.run({ id: deliveryId, ...claim }).changes > 0,
+    /** The claim whose lease holds the delivery now, if any. */
+    heldClaim(deliveryId: number): HeldDelivery | undefined {
+      const row = heldNow.get(deliveryId, Date.now()) as (Omit<HeldDelivery, 'claim'> & DeliveryClaim) | undefined;
+      if (!row) return undefined;
+      const { owner, seq, ...delivery } = row;
+      return { claim: { owner, seq }, ...delivery };
+    },
+    /** How many of the endpoint's deliveries are leased now. */
+    leasedCount: (endpointId: string) => leasedCount.get(endpointId, Date.now()) as number,
     /** When the endpoint's next pending delivery is due (channel clock), if any. */
     nextDue: (endpointId: string) => nextDue.get(endpointId) as string | null,
     delivered(attempt: AttemptRecord, outboxId: number, at: string): void {

@@ -8,7 +8,7 @@ import { clockRepository } from './clock.js';
 import { customersRepository } from './customers.js';
 import { drillRepository } from './drill.js';
 import type { Db } from './database.js';
-import { deliveriesRepository, type DueDelivery } from './deliveries.js';
+import { type ClaimedDelivery, deliveriesRepository, type DueDelivery } from './deliveries.js';
 import { disputesRepository } from './dispute-index.js';
 import type { DrillSettings } from '../domain/evolution-drill.js';
 import { factCache } from './fact-cache.js';
@@ -110,6 +110,11 @@ export function createStore(db: Db, options: StoreOptions = {}): SqliteStore {
       due: (endpointId: string, now: string, page: { skip: number[]; limit: number }): DueDelivery[] =>
         deliveries
           .due(endpointId, now, page)
+          .map((delivery) => ({ ...delivery, payload: shapeDelivery(delivery, drill.get(delivery.channel)) })),
+      /** Leases the endpoint's due deliveries to `owner`; each body as sent now. */
+      claim: (endpointId: string, now: string, limit: number, owner: string, leaseMs: number): ClaimedDelivery[] =>
+        deliveries
+          .claim(endpointId, now, limit, owner, leaseMs)
           .map((delivery) => ({ ...delivery, payload: shapeDelivery(delivery, drill.get(delivery.channel)) })),
     },
     /** What the dashboard reads: a session's events, the newest events with their attempts, the revision. */

@@ -718,4 +718,18 @@ export const MIGRATIONS: Migration[] = [
     // unknown type after it holds that event's webhook_delivery_id; its body is made as it is sent.
     sql: 'ALTER TABLE deliveries ADD COLUMN drill_follow_up TEXT;',
   },
+  {
+    version: 22,
+    description:
+      'deliveries are claimed under a lease, so that of several sandboxes sharing the file one delivers each, ' +
+      'and another takes it up once the lease of a sandbox that stopped has ended',
+    // claimed_by: who holds (or last held) the delivery; claim_seq counts its claims, so that
+    // (claimed_by, claim_seq) names one claim; lease_until: Unix ms on the machine's clock until
+    // which no other claim may take it. NULL: not leased.
+    sql: `
+      ALTER TABLE deliveries ADD COLUMN claimed_by TEXT;
+      ALTER TABLE deliveries ADD COLUMN claim_seq INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE deliveries ADD COLUMN lease_until INTEGER;
+    `,
+  },
 ];

@@ -16,7 +16,15 @@ import type { ListFlags } from '../domain/views.js';
 import type { DeliveryWakeUp } from './wake-up.js';
 import type { ActivityEvent } from './activity.js';
 import type { CatalogListFilter } from './catalog.js';
-import type { AttemptRecord, DueDelivery, EventAttempt, WebhookEndpoint } from './deliveries.js';
+import type {
+  AttemptRecord,
+  ClaimedDelivery,
+  DeliveryClaim,
+  DueDelivery,
+  EventAttempt,
+  HeldDelivery,
+  WebhookEndpoint,
+} from './deliveries.js';
 import type { ArmedFault } from './faults.js';
 import type { WebhookListener } from './listeners.js';
 import type { OutboxEvent } from './outbox.js';
@@ -163,6 +171,12 @@ export interface DeliveriesRepository {
   removeEndpoint(channel: string, id: string): boolean;
   /** The endpoint's due deliveries, oldest event first, but those in `skip` (in flight); each body as sent now. */
   due(endpointId: string, now: string, page: { skip: number[]; limit: number }): DueDelivery[];
+  claim(endpointId: string, now: string, limit: number, owner: string, leaseMs: number): ClaimedDelivery[];
+  deliveredByClaim(claim: DeliveryClaim, attempt: AttemptRecord, outboxId: number, at: string): boolean;
+  failedByClaim(claim: DeliveryClaim, attempt: AttemptRecord, dueAt: string | null): boolean;
+  release(deliveryId: number, claim: DeliveryClaim): boolean;
+  heldClaim(deliveryId: number): HeldDelivery | undefined;
+  leasedCount(endpointId: string): number;
   /** When the endpoint's next pending delivery is due (channel clock), if any. */
   nextDue(endpointId: string): string | null;
   delivered(attempt: AttemptRecord, outboxId: number, at: string): void;

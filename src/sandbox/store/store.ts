@@ -17,7 +17,15 @@ import type { ListFlags } from '../domain/views.js';
 import type { DeliveryWakeUp } from './wake-up.js';
 import type { ActivityEvent } from './activity.js';
 import type { CatalogListFilter } from './catalog.js';
-import type { AttemptRecord, DueDelivery, EventAttempt, WebhookEndpoint } from './deliveries.js';
+import type {
+  AttemptRecord,
+  ClaimedDelivery,
+  DeliveryClaim,
+  DueDelivery,
+  EventAttempt,
+  HeldDelivery,
+  WebhookEndpoint,
+} from './deliveries.js';
 import type { ArmedFault } from './faults.js';
 import type { WebhookListener } from './listeners.js';
 import type { OutboxEvent } from './outbox.js';
@@ -185,8 +193,31 @@ export interface DeliveriesRepository {
   setSecret(channel: string, id: string, secret: string): Promise<void>;
   /** Removes an endpoint; its pending deliveries end. */
   removeEndpoint(channel: string, id: string): Promise<boolean>;
-  /** The endpoint's due deliveries, oldest event first, but those in `skip` (in flight); each body as sent now. */
+  /**
+   * The endpoint's due deliveries, oldest event first, but those leased (to any sandbox) or in
+   * `skip`; each body as sent now. A read: what a claim would find.
+   */
   due(endpointId: string, now: string, page: { skip: number[]; limit: number }): Promise<DueDelivery[]>;
+  /**
+   * Leases up to `limit` of the endpoint's due deliveries to `owner` for `leaseMs` (a wall clock
+   * every sandbox of the database shares), oldest event first, none leased to another and only the
+   * oldest pending delivery of each resource; each body as sent now. Of several sandboxes claiming
+   * at once, each delivery goes to one. Runs on its own, never inside a read-only transaction.
+   */
+  claim(endpointId: string, now: string, limit: number, owner: string, leaseMs: number): Promise<ClaimedDelivery[]>;
+  /**
+   * `delivered`, only if the claim still holds the delivery: whether the attempt was recorded. A
+   * late report, the lease run out and the delivery claimed again since, changes nothing.
+   */
+  deliveredByClaim(claim: DeliveryClaim, attempt: AttemptRecord, outboxId: number, at: string): Promise<boolean>;
+  /** `failed`, only if the claim still holds the delivery: whether the attempt was recorded. */
+  failedByClaim(claim: DeliveryClaim, attempt: AttemptRecord, dueAt: string | null): Promise<boolean>;
+  /** Gives a claim back unsent: the delivery is due to any sandbox at once. */
+  release(deliveryId: number, claim: DeliveryClaim): Promise<boolean>;
+  /** The claim whose lease holds the pending delivery now, if any (a listener's report names it). */
+  heldClaim(deliveryId: number): Promise<HeldDelivery | undefined>;
+  /** How many of the endpoint's pending deliveries are leased now (a listener holds at most so many). */
+  leasedCount(endpointId: string): Promise<number>;
   /** When the endpoint's next pending delivery is due (channel clock), if any. */
   nextDue(endpointId: string): Promise<string | null>;
   delivered(attempt: AttemptRecord, outboxId: number, at: string): Promise<void>;

@@ -9,8 +9,11 @@ import { UNKNOWN_EVENT_TYPE } from '../../domain/evolution-drill.js';
 import { LAST_STORED_TIME_TEXT } from '../../domain/stored-time.js';
 import {
   type AttemptRecord,
+  type ClaimedDelivery,
+  type DeliveryClaim,
   type DueDelivery,
   type EventAttempt,
+  type HeldDelivery,
   storedExcerpt,
   type WebhookEndpoint,
 } from '../deliveries.js';
@@ -19,32 +22,10 @@ import type { Async } from './async.js';
 import { takeIds } from './autoincrement-migration.js';
 import type { PgQueries } from './queries.js';
 
-/** One claim of a delivery: the process that made it, and which of the delivery's claims it is. */
-export interface DeliveryClaim {
-  owner: string;
-  seq: number;
-}
+export type { ClaimedDelivery, DeliveryClaim };
 
-/** A due delivery leased to the caller, and the claim its report names. */
-export interface ClaimedDelivery extends DueDelivery {
-  claim: DeliveryClaim;
-}
-
-/** The repository as the dispatchers of several processes use it: the store's, and the claims. */
-export interface ClaimingDeliveries extends Async<DeliveriesRepository> {
-  /**
-   * Leases up to `limit` of the endpoint's due deliveries to `owner` for `leaseMs` (the database's
-   * wall clock), oldest event first, none leased to another and only the oldest pending delivery
-   * of each resource; each event as stored. Runs on its own, never inside a read-only transaction.
-   */
-  claim(endpointId: string, now: string, limit: number, owner: string, leaseMs: number): Promise<ClaimedDelivery[]>;
-  /** `delivered`, only if the claim still holds the delivery: whether the attempt was recorded. */
-  deliveredByClaim(claim: DeliveryClaim, attempt: AttemptRecord, outboxId: number, at: string): Promise<boolean>;
-  /** `failed`, only if the claim still holds the delivery: whether the attempt was recorded. */
-  failedByClaim(claim: DeliveryClaim, attempt: AttemptRecord, dueAt: string | null): Promise<boolean>;
-  /** Gives a claim back unsent (the process stops): the delivery is due to any process at once. */
-  release(deliveryId: number, claim: DeliveryClaim): Promise<boolean>;
-}
+/** The repository as the dispatchers of several processes use it (the store's, claims included). */
+export type ClaimingDeliveries = Async<DeliveriesRepository>;
 
 /** An attempt as the log query reads it: the response as stored. */
 type AttemptRow = Omit<EventAttempt, 'response_excerpt'> & { response: string | null; [column: string]: unknown };
@@ -287,6 +268,26 @@ export function deliveriesRepository(q: PgQueries): ClaimingDeliveries {
         ])) > 0
       );
     },
+    /** The claim whose lease holds the pending delivery now (the database's wall clock), if any. */
+    async heldClaim(deliveryId: number): Promise<HeldDelivery | undefined> {
+      const row = await q.one<Omit<HeldDelivery, 'claim'> & DeliveryClaim & { [column: string]: unknown }>(
+        `SELECT claimed_by AS owner, claim_seq AS seq, endpoint_id, attempts, first_due_at, outbox_id FROM deliveries
+          WHERE id = $1 AND status = 'pending' AND lease_until > clock_timestamp()`,
+        [deliveryId],
+      );
+      if (!row) return undefined;
+      const { owner, seq, endpoint_id, attempts, first_due_at, outbox_id } = row;
+      return { claim: { owner, seq }, endpoint_id, attempts, first_due_at, outbox_id: Number(outbox_id) };
+    },
+    /** How many of the endpoint's pending deliveries are leased now. */
+    leasedCount: async (endpointId: string) =>
+      Number(
+        await q.value(
+          `SELECT count(*) FROM deliveries WHERE endpoint_id = $1 AND status = 'pending'
+            AND lease_until > clock_timestamp()`,
+          [endpointId],
+        ),
+      ),
     /** When the endpoint's next pending delivery is due (channel clock), if any. */
     nextDue: async (endpointId: string) =>
       (await q.value<string | null>(

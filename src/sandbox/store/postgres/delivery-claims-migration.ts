@@ -1,7 +1,7 @@
 // The PostgreSQL migration that lets several sandbox processes share the delivery queue: each
 // claim of a delivery leases it to one process, so that every other process skips it until the
 // lease ends, and a report counts only from the claim that holds it (postgres/deliveries.ts).
-// SQLite has no such columns: one process alone delivers from a SQLite file.
+// The SQLite store has the same columns (its migration 22), its leases on the machine's clock.
 import type { PgMigration } from './schema.js';
 
 /** Its version follows the schema's (1) and the store revision's (2). */

@@ -173,9 +173,8 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
       const { delivery_id: given, claim_id: claimId, status, latency_ms: latencyMs } = context.body;
       const { response_excerpt: response = null, error = null } = context.body;
       const deliveryId = Number(given);
-      const lease = listeners.release(listener.id, deliveryId, claimId);
-      if (!lease || !(await store.deliveries.isPending(deliveryId))) {
-        throw helperRefusal(
+      const refused = () =>
+        helperRefusal(
           'InvalidState',
           `Listener ${listener.id} holds no delivery ${quoted(given)} ` +
             `under claim ${quoted(claimId)}: that claim was never made, its attempt was reported already, ` +
@@ -183,9 +182,15 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
             'and the delivery is due again (or claimed again, under another claim id), ' +
             'or its delivery was ended since (turning the drill off ends its added_later deliveries).',
         );
-      }
+      // The claim is the database's: made through this sandbox or another of the same database.
+      const held = await listeners.held(listener.id, deliveryId, claimId);
+      if (!held) throw refused();
       await store.listeners.touch(listener.id, listeners.now());
-      await recordAttempt(store, listener, lease.delivery, lease.attemptedAt, { status, response, error, latencyMs });
+      // Sent as it was reported: the claim's time is not kept, the report's is.
+      const attemptedAt = await store.clock.now(listener.channel);
+      const outcome = { status, response, error, latencyMs };
+      if (!(await recordAttempt(store, listener, { id: deliveryId, ...held }, attemptedAt, outcome))) throw refused();
+      listeners.reported();
       return {
         attempt: attemptView((await store.deliveries.lastAttempt(deliveryId))!),
         next_attempt_at: await store.deliveries.dueAt(deliveryId),

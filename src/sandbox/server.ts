@@ -11,6 +11,7 @@ import { startDispatcher } from './delivery/dispatcher.js';
 import { configureEndpoint } from './delivery/endpoints.js';
 import { deliveryWakeUp } from './store/wake-up.js';
 import { checkPublicUrl, listenUrl, protectedModeRefusal } from './exposure.js';
+import { sqliteDatabaseFile } from './database-location.js';
 import { batchedLines } from './line-writer.js';
 import { startMaintenance } from './maintenance.js';
 import type { Db } from './store/database.js';
@@ -55,11 +56,13 @@ export async function startSandbox(options: StartOptions) {
   const refusal = protectedModeRefusal(options.host, apiKeys);
   if (refusal) throw new Error(refusal);
   const configuredUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
-  const db = openDatabase(options.db);
+  // Before anything is created: a URL is never taken for a file's name (database-location.ts).
+  const dbFile = sqliteDatabaseFile(options.db);
+  const db = openDatabase(dbFile);
   // A file the sandbox creates is private; one that exists keeps its mode, which the start names
   // when others may read it: it starts all the same (the file is the user's). Read once open, so
   // that the -wal and -shm SQLite has just made beside the file (at the end of a link) are read too.
-  const exposure = options.db === ':memory:' ? undefined : exposureWarning(options.db);
+  const exposure = dbFile === ':memory:' ? undefined : exposureWarning(dbFile);
   if (exposure) console.error(exposure);
   // The store is made with its collaborators: the drill's shaping of each delivery as it is sent,
   // and the wake-up that the dispatcher (below) and the listeners' claims (http/app.ts) wait on.
@@ -122,6 +125,6 @@ export async function startSandbox(options: StartOptions) {
     close,
     webhook,
     docs,
-    dbFile: options.db === ':memory:' ? ':memory:' : path.resolve(options.db),
+    dbFile: dbFile === ':memory:' ? ':memory:' : path.resolve(dbFile),
   };
 }

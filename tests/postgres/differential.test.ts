@@ -8,8 +8,8 @@
 // clocks of both agree to the millisecond; the retry schedule's jitter is one fixed draw.
 //
 // DIFFERENTIAL_SEED overrides the seed, DIFFERENTIAL_RUNS the number of runs (20: about 20 to 25 s
-// on 2 busy cores, each run up to 80 commands on a database of its own), and DIFFERENTIAL_LOG=1 prints
-// each run's requests and answers. A difference is shrunk by fast-check to its shortest sequence,
+// on 2 busy cores, each on a database of its own), DIFFERENTIAL_COMMANDS the most commands of a run
+// (80), and DIFFERENTIAL_LOG=1 prints each run's requests and answers. A difference is shrunk by fast-check to its shortest sequence,
 // printed with the seed and path that replay it; differential-pinned.test.ts keeps those found.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -21,6 +21,7 @@ import { postgresSide, sqliteSide } from './differential-support.js';
 
 const SEED = Number(process.env.DIFFERENTIAL_SEED ?? 20261128);
 const RUNS = Number(process.env.DIFFERENTIAL_RUNS ?? 20);
+const COMMANDS = Number(process.env.DIFFERENTIAL_COMMANDS ?? 80);
 const START = Date.parse('2026-03-02T09:00:00.000Z');
 
 beforeAll(() => {
@@ -44,7 +45,7 @@ describe('the SQLite and the PostgreSQL sandbox', () => {
 
   it('give the same answers to the same seeded sequence of requests, ids and secrets aside', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.commands(commandArbitraries, { maxCommands: 80, size: 'max' }), async (commands) => {
+      fc.asyncProperty(fc.commands(commandArbitraries, { maxCommands: COMMANDS, size: 'max' }), async (commands) => {
         vi.setSystemTime(START);
         const real: Real = { sqlite: sqliteSide(), postgres: await postgresSide(await testDatabase('diff')), log: [] };
         try {

@@ -105,6 +105,8 @@ const query = (fields: Record<string, unknown>) => {
   return entries.length === 0 ? '' : `?${entries.map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&')}`;
 };
 const ref = fc.nat(50);
+/** The helpers that move a dispute on, each by the last segment of its path. */
+const DISPUTE_MOVES = { submitDisputeEvidence: 'evidence', escalateDispute: 'escalate', dropDispute: 'drop' } as const;
 /** The channel a request is made on: mostly the development one, sometimes the other, which sees none of it. */
 const CHANNEL_KEY = fc.constantFrom(DEV_KEY, DEV_KEY, DEV_KEY, OTHER_KEY);
 
@@ -459,13 +461,13 @@ const OPERATIONS: Array<fc.Arbitrary<Operation>> = [
         body: c.body,
       }),
     })),
-  ...(['submitDisputeEvidence', 'escalateDispute', 'dropDispute'] as const).map((name) =>
+  ...(Object.keys(DISPUTE_MOVES) as Array<keyof typeof DISPUTE_MOVES>).map((name) =>
     ref.map((i) => ({
       name,
       modes: ['once', 'concurrent'] as const,
       build: (m: Model) => ({
         method: 'POST' as const,
-        url: `/sandbox/v1/disputes/${pick(m.disputes, i, UNKNOWN_UUID)}/${{ submitDisputeEvidence: 'evidence', escalateDispute: 'escalate', dropDispute: 'drop' }[name]}`,
+        url: `/sandbox/v1/disputes/${pick(m.disputes, i, UNKNOWN_UUID)}/${DISPUTE_MOVES[name]}`,
         body: {},
       }),
     })),

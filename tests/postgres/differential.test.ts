@@ -9,8 +9,9 @@
 //
 // DIFFERENTIAL_SEED overrides the seed, DIFFERENTIAL_RUNS the number of runs (20: about 20 to 25 s
 // on 2 busy cores, each on a database of its own), DIFFERENTIAL_COMMANDS the most commands of a run
-// (80), and DIFFERENTIAL_LOG=1 prints each run's requests and answers. A difference is shrunk by fast-check to its shortest sequence,
-// printed with the seed and path that replay it; differential-pinned.test.ts keeps those found.
+// (80), and DIFFERENTIAL_LOG=1 prints each run's requests and answers. A difference is shrunk by
+// fast-check to its shortest sequence, printed with the seed and path that replay it;
+// differential-pinned.test.ts keeps those found.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { operations, contract, loadDocument } from '../../testkit/contract.js';

@@ -811,7 +811,11 @@ class SendCommand implements fc.AsyncCommand<Model, Real> {
   }
 }
 
-/** Real time moves on between requests, the same on both sides (Date is faked, never read apart). */
+/**
+ * Real time moves on between requests, the same on both sides (Date is faked, never read apart), by
+ * at most 250 ms a tick: a claim's lease is timed by Date on SQLite but by PostgreSQL's own clock
+ * (clock_timestamp()), which no fake reaches, so a run stays well inside the 30 s lease on both.
+ */
 class TickCommand implements fc.AsyncCommand<Model, Real> {
   constructor(readonly ms: number) {}
   check = () => true;

@@ -103,7 +103,8 @@ export function registerJsonParser(app: FastifyInstance): void {
       const body = (bytes as Buffer).toString('utf8');
       // An empty body is no body: optional bodies (void) may be sent as nothing at all.
       if (body.trim() === '') return done(null, undefined);
-      parse(request, body, (error, value) => {
+      // Called with a callback, fastify's parser answers through it; its typed Promise result is never made.
+      void parse(request, body, (error, value) => {
         if (error)
           return done(null, new MalformedBody(`The request body is not valid JSON: ${describeParseError(body)}.`));
         const deep = value !== null && typeof value === 'object' ? tooDeepAt(value) : undefined;

@@ -1,5 +1,9 @@
 // The SQLite store behind the asynchronous interface (store/sqlite-backend.ts): one connection,
 // one transaction at a time, run with BEGIN, COMMIT and ROLLBACK around functions that await.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
 import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
@@ -222,5 +226,50 @@ describe('the SQLite backend', () => {
     const { store } = backend();
     await store.disputes.register('ch', 'dp_1', 'ps_1');
     await expect(store.disputes.register('ch', 'dp_1', 'ps_1')).rejects.toThrow(/UNIQUE constraint/);
+  });
+
+  it('is one backend per SQLite store: asked for twice, the same one, with one queue for the connection', () => {
+    const { sqlite, store } = backend();
+    expect(sqliteBackend(sqlite)).toBe(store);
+  });
+
+  it('passes on a failure of the answer cache itself, rather than computing the answer past it', async () => {
+    const { sqlite, store } = backend();
+    const kept = sqlite.sessions.answer;
+    let calls = 0;
+    // The cache fails once, as it is probed; asked again, it would keep what it is given.
+    sqlite.sessions.answer = (channel, key, compute) => {
+      calls += 1;
+      if (calls === 1) throw new Error('the cache failed');
+      return kept(channel, key, compute);
+    };
+    await expect(store.sessions.answer('ch', 'list', async () => 'computed')).rejects.toThrow('the cache failed');
+  });
+
+  it('refuses every write of a turn when their shared transaction cannot begin, and none is written', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'sqlite-backend-'));
+    try {
+      const file = path.join(folder, 'sandbox.db');
+      const db = openDatabase(file);
+      db.pragma('foreign_keys = OFF');
+      // A second connection holds the write lock; this one waits for it only briefly.
+      db.pragma('busy_timeout = 20');
+      const other = new Database(file);
+      other.exec('BEGIN IMMEDIATE');
+      const sqlite = createStore(db);
+      const store = sqliteBackend(sqlite);
+      const writes = [
+        store.write(() => store.disputes.register('ch', 'dp_1', 'ps_1')),
+        store.write(() => store.disputes.register('ch', 'dp_2', 'ps_2')),
+      ];
+      for (const write of writes) await expect(write).rejects.toThrow(/database is locked/);
+      other.exec('ROLLBACK');
+      other.close();
+      expect(sqlite.disputes.sessionOf('ch', 'dp_1')).toBeUndefined();
+      expect(sqlite.disputes.sessionOf('ch', 'dp_2')).toBeUndefined();
+      db.close();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -272,4 +272,67 @@ describe('the SQLite backend', () => {
       rmSync(folder, { recursive: true, force: true });
     }
   });
+
+  it('runs a transaction asked for from outside the open one after it, never inside it: its commit is its own', async () => {
+    const { sqlite, store } = backend();
+    let begun!: () => void;
+    const firstHasBegun = new Promise<void>((resolve) => {
+      begun = resolve;
+    });
+    const first = store.transaction(async () => {
+      await store.disputes.register('ch', 'dp_1', 'ps_1');
+      begun();
+      await otherTasks();
+      throw new Error('refused');
+    });
+    await firstHasBegun;
+    // Asked for while the first is open, from outside it: had it joined the first, its write would
+    // be rolled back with it after it had answered.
+    const second = store.transaction(() => store.disputes.register('ch', 'dp_2', 'ps_2'));
+    await expect(first).rejects.toThrow('refused');
+    await second;
+    expect(sqlite.disputes.sessionOf('ch', 'dp_1')).toBeUndefined();
+    expect(sqlite.disputes.sessionOf('ch', 'dp_2')).toBe('ps_2');
+  });
+
+  it('empties the cached facts when a nested transaction rolls back alone', async () => {
+    const { store } = backend();
+    await store.transaction(async () => {
+      await expect(
+        store.transaction(async () => {
+          await store.clock.advance('ch', 60);
+          expect(await store.clock.offsetSeconds('ch')).toBe(60);
+          throw new Error('refused');
+        }),
+      ).rejects.toThrow('refused');
+      expect(await store.clock.offsetSeconds('ch')).toBe(0);
+    });
+    expect(await store.clock.offsetSeconds('ch')).toBe(0);
+  });
+
+  it("reads another process's committed facts as a transaction begins, not the ones it had cached", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'sqlite-backend-'));
+    try {
+      const file = path.join(folder, 'sandbox.db');
+      const mine = sqliteBackend(createStore(openDatabase(file)));
+      const theirs = sqliteBackend(createStore(openDatabase(file)));
+      expect(await mine.transaction(() => mine.clock.offsetSeconds('ch'))).toBe(0);
+      await theirs.transaction(() => theirs.clock.advance('ch', 60));
+      expect(await mine.transaction(() => mine.clock.offsetSeconds('ch'))).toBe(60);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('passes on the error of a function that ended the transaction itself, with nothing left to roll back', async () => {
+    const { db, store } = backend();
+    await expect(
+      store.transaction(async () => {
+        // As a statement with ON CONFLICT ROLLBACK would: SQLite ends the transaction, then the caller fails.
+        db.exec('ROLLBACK');
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(db.inTransaction).toBe(false);
+  });
 });

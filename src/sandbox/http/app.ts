@@ -104,16 +104,18 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   registerJsonParser(app);
   const apiKeys = options.apiKeys ?? DEFAULT_API_KEYS;
   registerAuth(app, apiKeys);
-  // Every channel starts with the seed catalog (once: a replaced or emptied catalog stays so), laid down as the
-  // app is made, so that it predates every request; the store answers asynchronously, so the app is ready
-  // (before it listens, or answers its first inject) once the seed is written, and fails to start if it is not.
-  const seeded = store.transaction(async () => {
-    for (const channel of new Set(apiKeys.values()))
-      await store.catalog.seed(channel, await store.clock.now(channel), () => `prod_${ids.short()}`);
+  // Every channel starts with the seed catalog (once: a replaced or emptied catalog stays so). The store answers
+  // asynchronously, so it is laid down as the app gets ready: before it listens, or answers its first inject.
+  // The app is ready once the wall clock has moved past the seed's millisecond, so that the seed predates every
+  // request: a list filtered updated_after the first clock read never counts it.
+  app.addHook('onReady', async () => {
+    await store.transaction(async () => {
+      for (const channel of new Set(apiKeys.values()))
+        await store.catalog.seed(channel, await store.clock.now(channel), () => `prod_${ids.short()}`);
+    });
+    const seededAt = Date.now();
+    while (Date.now() <= seededAt) await new Promise((resolve) => setTimeout(resolve, 1));
   });
-  // Its failure is the ready hook's to report, not an unhandled rejection before the hook awaits it.
-  seeded.catch(() => {});
-  app.addHook('onReady', () => seeded);
 
   const contractCodes400 = codes400(contract);
   const replay = createReplay(idempotencyRules(contract));

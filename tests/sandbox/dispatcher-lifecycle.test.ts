@@ -246,6 +246,49 @@ describe('stopping', () => {
     expect(dueCount()).toBe(2);
   });
 
+  it('claims nothing once stopped, not even for the fill it had begun as it started: what was due stays due', async () => {
+    fakeTimer();
+    await addEndpoint();
+    await cancelled();
+    const { sent, send } = sender(() => OK);
+    // Started, then stopped while its first wake still waits for the endpoints.
+    dispatcher = startDispatcher(sqliteBackend(s.store), { send, tickMs: 60_000 });
+    await dispatcher.stop();
+    await nextTurn();
+    expect(sent).toHaveLength(0);
+    expect(dueCount()).toBe(1);
+  });
+
+  it('reads the database no more once stopped, so that the store can be closed after it: neither a wake nor the slot the last answer freed reads it', async () => {
+    fakeTimer();
+    const reads: string[] = [];
+    const store = sqliteBackend(s.store);
+    const counted = (name: 'allEndpoints' | 'endpoint') =>
+      ((...args: unknown[]) => {
+        reads.push(name);
+        return (store.deliveries[name] as (...a: unknown[]) => Promise<unknown>)(...args);
+      }) as never;
+    const { sent, send, answer } = heldSender();
+    dispatcher = startDispatcher(
+      { ...store, deliveries: { ...store.deliveries, allEndpoints: counted('allEndpoints'), endpoint: counted('endpoint') } },
+      { send, tickMs: 60_000 },
+    );
+    await addEndpoint();
+    await s.capturedOneTime();
+    await nextTurn();
+    expect(sent).toHaveLength(1);
+    reads.length = 0;
+    const stopping = dispatcher.stop();
+    // The answer frees a slot while the stop waits for it.
+    answer(0, OK);
+    await stopping;
+    dispatcher.wake();
+    await nextTurn();
+    await nextTurn();
+    expect(reads).toEqual([]);
+    expect(sent).toHaveLength(1);
+  });
+
   it('leaves no timer and no listener behind', async () => {
     fakeTimer();
     let listening = 0;

@@ -42,6 +42,9 @@ import { sandboxAddress } from './sandbox-address.js';
 import { clientErrorAnswerer, registerTransportErrors } from './transport-errors.js';
 import { searchTakesTurn } from './turns.js';
 
+/** How long readiness waits for the wall clock to leave the seed catalog's millisecond (it takes one or two). */
+const SEED_WAIT_LIMIT_MS = 20;
+
 export interface SandboxOptions {
   store: SandboxStore;
   apiKeys?: ReadonlyMap<string, string>;
@@ -107,14 +110,16 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   // Every channel starts with the seed catalog (once: a replaced or emptied catalog stays so). The store answers
   // asynchronously, so it is laid down as the app gets ready: before it listens, or answers its first inject.
   // The app is ready once the wall clock has moved past the seed's millisecond, so that the seed predates every
-  // request: a list filtered updated_after the first clock read never counts it.
+  // request: a list filtered updated_after the first clock read never counts it. A wall clock that stands still
+  // (a test's fake Date) is waited for a few milliseconds only: nothing can predate anything on it.
   app.addHook('onReady', async () => {
     await store.transaction(async () => {
       for (const channel of new Set(apiKeys.values()))
         await store.catalog.seed(channel, await store.clock.now(channel), () => `prod_${ids.short()}`);
     });
     const seededAt = Date.now();
-    while (Date.now() <= seededAt) await new Promise((resolve) => setTimeout(resolve, 1));
+    for (let waited = 0; waited < SEED_WAIT_LIMIT_MS && Date.now() <= seededAt; waited++)
+      await new Promise((resolve) => setTimeout(resolve, 1));
   });
 
   const contractCodes400 = codes400(contract);

@@ -37,19 +37,22 @@ export function outboxRepository(db: Db, onQueued: () => void = () => {}) {
     'INSERT INTO outbox (delivery_id, channel, event_type, payload, created_at) VALUES (?, ?, ?, ?, ?)',
   );
   // Each endpoint of the channel subscribed to the event gets a delivery, due at once, in the same
-  // transaction: by its name, by `*`, or, for a dispute event, by `dispute.*`.
+  // transaction: by its name, by `*`, or, for a dispute event, by `dispute.*`. Numbered in the
+  // endpoints' order of creation, a tie of created_at broken by id, as on PostgreSQL, which has no
+  // order of insertion to fall back on.
   const fanOut =
     db.prepare(`INSERT INTO deliveries (channel, outbox_id, endpoint_id, resource, status, first_due_at, due_at)
     SELECT @channel, @outbox_id, id, @resource, 'pending', @now, @now FROM webhook_endpoints
     WHERE channel = @channel AND EXISTS (SELECT 1 FROM json_each(event_types)
-      WHERE value IN ('*', @event_type) OR (value = 'dispute.*' AND substr(@event_type, 1, 8) = 'dispute.'))`);
+      WHERE value IN ('*', @event_type) OR (value = 'dispute.*' AND substr(@event_type, 1, 8) = 'dispute.'))
+    ORDER BY created_at, id`);
   // Under the evolution drill, every endpoint of the channel also gets the drill's event of an
   // unknown type after the event (none could have subscribed to it): a delivery of the same outbox
   // event, which sends that event instead (http/evolution-drill.ts), one at a time in order.
   const followUps = db.prepare(`INSERT INTO deliveries
       (channel, outbox_id, endpoint_id, resource, status, first_due_at, due_at, drill_follow_up)
     SELECT @channel, @outbox_id, id, '${UNKNOWN_EVENT_TYPE}', 'pending', @now, @now, @follow_up
-    FROM webhook_endpoints WHERE channel = @channel`);
+    FROM webhook_endpoints WHERE channel = @channel ORDER BY created_at, id`);
   // One row more than the page, to tell whether another page follows.
   const all = db.prepare('SELECT * FROM outbox WHERE channel = @channel AND id > @after ORDER BY id LIMIT @limit + 1');
   const byType = db.prepare(

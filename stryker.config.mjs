@@ -29,10 +29,9 @@ export default {
     'src/sandbox/store/token-search.ts',
     'src/sandbox/store/sessions.ts',
     'src/sandbox/store/tokens.ts',
-    'src/sandbox/store/group-commit.ts',
     // The asynchronous interface over SQLite: one transaction at a time, savepoints, and group commit.
     'src/sandbox/store/sqlite-backend.ts',
-    'src/sandbox/store/async-group-commit.ts',
+    'src/sandbox/store/group-commit.ts',
     'src/sandbox/store/answer-cache.ts',
     'src/sandbox/store/fact-cache.ts',
     // The hosted pages: the form token, the pages' security headers and exits, the customer's form,

@@ -1,53 +1,73 @@
-// Group commit: the writes that arrive in the same turn of the event loop share one transaction.
-// A commit costs more than most writes (its WAL frames go to the operating system), so fifty
-// creates that arrive together pay for one. Each write still runs alone, in arrival order, inside
-// a savepoint of its own: one that fails is rolled back alone, and the next ones see exactly the
-// writes that came before them, as if each had its own transaction. Every write is answered only
-// once the shared transaction has committed, so that an answered write survives a crash.
+// Group commit, for both stores: the writes that arrive together share one write transaction, each
+// alone in a savepoint of its own, run one after the other in arrival order: one that fails is
+// rolled back alone, and each sees exactly the writes before it. A commit (SQLite's sync to disk,
+// PostgreSQL's round trips and the write lock every sandbox waits for) is paid once for the group.
+// "Together" is this turn of the event loop, and, while a group is committing, every write that
+// arrives meanwhile: they form the next group. Every write is answered once its group has
+// committed, so that an answered write is in the database.
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 interface PendingWrite {
-  run: () => unknown;
+  run: () => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
 
-/**
- * `transaction` runs a function in a transaction, or in a savepoint when one is open (the store's,
- * which empties its cached facts when either rolls back).
- */
-export function groupCommit(transaction: <T>(fn: () => T) => T): <T>(run: () => T) => Promise<T> {
-  let pending: PendingWrite[] = [];
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-  function commitPending(): void {
+/**
+ * `transaction` runs a function in a write transaction, or in a savepoint of the caller's;
+ * `inTransaction` tells whether the caller is in one. A write asked for inside a transaction runs
+ * in a savepoint of it at once: queued for a group, it would wait for the transaction to end, and a
+ * transaction that awaits it would never end.
+ */
+export function groupCommit(
+  transaction: <T>(fn: () => Promise<T>) => Promise<T>,
+  inTransaction: () => boolean,
+): <T>(run: () => Promise<T>) => Promise<T> {
+  let pending: PendingWrite[] = [];
+  let committing = false;
+
+  async function commitPending(): Promise<void> {
     const writes = pending;
     pending = [];
-    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    committing = true;
+    const outcomes: Outcome[] = [];
     try {
-      transaction(() => {
+      await transaction(async () => {
         for (const write of writes) {
           try {
-            outcomes.push({ ok: true, value: transaction(write.run) });
+            outcomes.push({ ok: true, value: await transaction(write.run) });
           } catch (error) {
             outcomes.push({ ok: false, error });
           }
         }
       });
+      writes.forEach((write, i) => {
+        const outcome = outcomes[i]!;
+        if (outcome.ok) write.resolve(outcome.value);
+        else write.reject(outcome.error);
+      });
     } catch (error) {
       // The shared transaction could not begin or commit: none of its writes happened.
       for (const write of writes) write.reject(error);
-      return;
+    } finally {
+      committing = false;
+      if (pending.length > 0) setImmediate(startGroup);
     }
-    writes.forEach((write, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome.ok) write.resolve(outcome.value);
-      else write.reject(outcome.error);
-    });
   }
 
-  return <T>(run: () => T) =>
-    new Promise<T>((resolve, reject) => {
-      pending.push({ run, resolve: resolve as (value: unknown) => void, reject });
-      // After the poll phase: every request whose body arrived in this turn has joined.
-      if (pending.length === 1) setImmediate(commitPending);
-    });
+  // In the context the store was made in, not in that of whoever asked first: the group is a
+  // transaction of its own, even when that caller was inside another (which may have ended by then).
+  const outside = AsyncLocalStorage.snapshot();
+  const startGroup = () => outside(() => void commitPending());
+
+  return <T>(run: () => Promise<T>) =>
+    inTransaction()
+      ? transaction(run)
+      : new Promise<T>((resolve, reject) => {
+          pending.push({ run, resolve: resolve as (value: unknown) => void, reject });
+          // After the poll phase: every request whose body arrived in this turn has joined.
+          if (pending.length === 1 && !committing) setImmediate(startGroup);
+        });
 }

@@ -13,7 +13,6 @@ import { disputesRepository } from './dispute-index.js';
 import type { DrillSettings } from '../domain/evolution-drill.js';
 import { factCache } from './fact-cache.js';
 import { faultsRepository } from './faults.js';
-import { groupCommit } from './group-commit.js';
 import { featuresRepository } from './features.js';
 import { lettersRepository } from './letters.js';
 import { listenersRepository } from './listeners.js';
@@ -81,11 +80,6 @@ export function createStore(db: Db, options: StoreOptions = {}): SqliteStore {
     db,
     /** Runs fn in one IMMEDIATE transaction: all of a request's writes commit together or not at all. */
     transaction,
-    /**
-     * Runs fn in a transaction shared with the other writes of this turn of the event loop, alone
-     * in a savepoint (group-commit.ts); resolves once the shared transaction has committed.
-     */
-    write: groupCommit(transaction),
     /** Runs fn in a deferred transaction: a consistent read, for functions that do not write. */
     read: <T>(fn: () => T): T => rollingBack(() => inTransaction.deferred(fn) as T),
     /**

@@ -14,7 +14,7 @@
 // cached facts are looked at again as one begins, and emptied when one rolls back (fact-cache.ts).
 // A transaction asked for inside one is a savepoint of it: a failure rolls back the savepoint alone.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { asyncGroupCommit } from './async-group-commit.js';
+import { groupCommit } from './group-commit.js';
 import type { SqliteStore } from './index.js';
 import type { SandboxStore } from './store.js';
 
@@ -126,7 +126,6 @@ function adapt(sqlite: SqliteStore): SandboxStore {
   }
 
   const immediate = <T>(fn: () => Promise<T>) => transaction('IMMEDIATE', fn);
-  const groupWrite = asyncGroupCommit(immediate);
 
   /** Every method of a synchronous repository, each answering a Promise through `call`. */
   function adapted<R extends object>(repository: R): Adapted<R> {
@@ -174,9 +173,7 @@ function adapt(sqlite: SqliteStore): SandboxStore {
 
   return {
     transaction: immediate,
-    // A write inside the open transaction is a savepoint of it at once: queued for the next turn's
-    // shared transaction, it would wait for the one it is part of to end.
-    write: (fn) => (inOpenTransaction() ? inSavepoint(fn) : groupWrite(fn)),
+    write: groupCommit(immediate, inOpenTransaction),
     read: (fn) => transaction('DEFERRED', fn),
     revalidate: () => call(() => sqlite.revalidate()),
     isOpen: () => sqlite.isOpen(),

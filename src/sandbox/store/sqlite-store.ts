@@ -216,11 +216,6 @@ export interface ListenersRepository {
 export interface SyncSandboxStore {
   /** Runs fn in one IMMEDIATE transaction: all of a request's writes commit together or not at all. */
   transaction<T>(fn: () => T): T;
-  /**
-   * Runs fn in a transaction shared with the other writes of this turn of the event loop, alone
-   * in a savepoint; resolves once the shared transaction has committed.
-   */
-  write<T>(fn: () => T): Promise<T>;
   /** Runs fn in a deferred transaction: a consistent read, for functions that do not write. */
   read<T>(fn: () => T): T;
   /** Empties the cached facts when another process has committed since the last look. */

@@ -13,7 +13,7 @@ import { drillRepository } from './drill.js';
 import { factCache, type PgFactCache } from './fact-cache.js';
 import { faultsRepository } from './faults.js';
 import { featuresRepository } from './features.js';
-import { groupCommit } from './group-commit.js';
+import { groupCommit } from '../group-commit.js';
 import { migrate } from './migrate.js';
 import { pageSecretRepository } from './page-secret.js';
 import type { PgQueries } from './queries.js';

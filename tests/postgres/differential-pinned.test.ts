@@ -66,7 +66,7 @@ describe('the SQLite and the PostgreSQL sandbox', () => {
     }
   });
 
-  it('number the deliveries of one event by the endpoints\' ids when two endpoints were created in the same millisecond', async () => {
+  it("number the deliveries of one event by the endpoints' ids when two endpoints were created in the same millisecond", async () => {
     const { sqlite, postgres, sides } = await run();
     for (const [side, answered] of [
       [sides[0]!, sqlite],

@@ -270,7 +270,10 @@ describe('stopping', () => {
       }) as never;
     const { sent, send, answer } = heldSender();
     dispatcher = startDispatcher(
-      { ...store, deliveries: { ...store.deliveries, allEndpoints: counted('allEndpoints'), endpoint: counted('endpoint') } },
+      {
+        ...store,
+        deliveries: { ...store.deliveries, allEndpoints: counted('allEndpoints'), endpoint: counted('endpoint') },
+      },
       { send, tickMs: 60_000 },
     );
     await addEndpoint();

@@ -72,3 +72,25 @@ describe('a body string with a NUL character', () => {
     },
   );
 });
+
+// A path or query text cannot be refused as a body is: a key with a NUL names no row, so a read by
+// it answers what it answers on SQLite (store/postgres/nul.ts), instead of the server's refusal
+// of the parameter (500).
+const NAMING_NOTHING: Request[] = [
+  { method: 'GET', url: '/v1/disputes/ab%00cd' },
+  { method: 'POST', url: '/v1/disputes/ab%00cd/accept' },
+  { method: 'DELETE', url: '/sandbox/v1/webhook_listeners/ab%00cd' },
+  { method: 'GET', url: '/sandbox/v1/webhook_listeners/ab%00cd/deliveries?wait=0' },
+  { method: 'GET', url: '/sandbox/v1/outbox?event_type=ab%00cd' },
+];
+
+describe('a path or query text with a NUL character', () => {
+  it.each(NAMING_NOTHING.map((request) => [`${request.method} ${request.url}`, request] as const))(
+    '%s names nothing, answered alike by the SQLite and the PostgreSQL sandbox',
+    async (_, request) => {
+      const [sqlite, postgres] = [await sides[0]!.send(request), await sides[1]!.send(request)];
+      expect(postgres.status).toBeLessThan(500);
+      expect({ status: postgres.status, body: postgres.body }).toEqual({ status: sqlite.status, body: sqlite.body });
+    },
+  );
+});

@@ -89,8 +89,8 @@ export function registerOperations<Operations>(app: FastifyInstance, options: Re
 
 /**
  * Spends an armed fault of the operation, if any: the refusal to answer, or undefined. The spend
- * is a write of its own (IMMEDIATE, so it waits for another process's lock): a GET's read
- * transaction could not upgrade to write while another process holds the lock.
+ * is a write of its own (store.transaction, so it waits for another process's write): a GET's
+ * read transaction could not upgrade to write while another process holds the lock.
  */
 async function takeFault<Operations>(
   options: RegisterOptions<Operations>,
@@ -132,8 +132,8 @@ function registerRoute<Operations>(
       const fault = await takeFault(options, channel, operationId);
       if (fault) throw fault;
       if (options.takesTurn?.(operationId, request.query as Record<string, unknown>)) await nextTurn();
-      // The rest of the request is one transaction (a write is IMMEDIATE): the handler reads one
-      // snapshot. A GET's never writes; a single read needs none.
+      // The rest of the request is one transaction (a write waits for every other writer): the
+      // handler reads one snapshot. A GET's never writes; a single read needs none.
       const run = entry.method !== 'get' ? options.store.write : singleRead ? runDirectly : options.store.read;
       const result = await run(async () => {
         if (!handler) throw notImplemented(operationId);

@@ -268,7 +268,8 @@ export interface ResetCounts {
 
 export interface SandboxStore {
   /**
-   * Runs fn in one IMMEDIATE transaction: all of a request's writes commit together or not at all.
+   * Runs fn in one write transaction, which waits for every other writer's, of any process (SQLite's
+   * BEGIN IMMEDIATE, PostgreSQL's write lock): all of a request's writes commit together or not at all.
    * The store's calls that fn makes, awaited or not, run in it; a call from outside waits until it
    * has ended, so it never sees a write before it is committed.
    */
@@ -278,7 +279,7 @@ export interface SandboxStore {
    * in a savepoint; resolves once the shared transaction has committed.
    */
   write<T>(fn: () => Promise<T>): Promise<T>;
-  /** Runs fn in a deferred transaction: a consistent read, for functions that do not write. */
+  /** Runs fn in a read transaction (one snapshot): a consistent read, for functions that do not write. */
   read<T>(fn: () => Promise<T>): Promise<T>;
   /** Empties the cached facts when another process has committed since the last look. */
   revalidate(): Promise<void>;

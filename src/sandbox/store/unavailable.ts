@@ -12,8 +12,9 @@ export class StoreUnavailable extends Error {
 
 /**
  * PostgreSQL's SQLSTATEs of a server that cannot serve now: the connection exceptions (class 08),
- * too many connections, a statement cancelled by statement_timeout, a session ended for idling in
- * its transaction, and the server shutting down, crashed or starting (57P01–57P03).
+ * too many connections, a statement cancelled by statement_timeout, a lock not available (55P03),
+ * a session ended for idling in its transaction, and the server shutting down, crashed or starting
+ * (57P01–57P03).
  */
 const UNAVAILABLE_STATES = new Set(['53300', '57014', '25P03', '57P01', '57P02', '57P03', '55P03']);
 

@@ -86,6 +86,9 @@ export type Queryable = Pick<pg.Pool, 'query'>;
  * a statement run outside any transaction for its effect (`run`) is given to `writeAlone`, which
  * runs it in a write transaction of its own, so that every committed write takes the write lock
  * and bumps the revision (a statement that writes must go through `run` outside a transaction).
+ * The one exception is a delivery's claim (deliveries.ts), sent through `all` for its RETURNING:
+ * it changes nothing a cache holds, and takes no write lock, so that the dispatchers' claims of
+ * several sandboxes, every tick, neither wait for the writes nor empty every sandbox's caches.
  */
 export function routedQueries(
   pool: pg.Pool,

@@ -4,7 +4,10 @@
 // The SQLite store has the same columns (its migration 22), its leases on the machine's clock.
 import type { PgMigration } from './schema.js';
 
-/** Its version follows the schema's (1) and the store revision's (2). */
+/**
+ * Its version is given by the store's list of migrations (index.ts), after the data repositories'
+ * (4 there); the 3 here is what the events tests' databases number it, without those.
+ */
 export const DELIVERY_CLAIMS_MIGRATION: PgMigration = {
   version: 3,
   description:

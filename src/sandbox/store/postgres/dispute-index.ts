@@ -2,6 +2,7 @@
 // PostgreSQL: the twin of store/dispute-index.ts.
 import type { DisputesRepository } from '../store.js';
 import type { Async } from './async.js';
+import { holdsNul } from './nul.js';
 import type { PgQueries } from './queries.js';
 
 type DisputeRow = { dispute_id: string; session_id: string; seq: number };
@@ -18,8 +19,14 @@ export function disputesRepository(q: PgQueries): Async<DisputesRepository> {
         [disputeId, channel, sessionId],
       );
     },
-    sessionOf: (channel: string, disputeId: string) =>
-      q.value<string>('SELECT session_id FROM disputes WHERE channel = $1 AND dispute_id = $2', [channel, disputeId]),
+    // An id with a NUL names no dispute (nul.ts).
+    sessionOf: async (channel: string, disputeId: string) =>
+      holdsNul(disputeId)
+        ? undefined
+        : q.value<string>('SELECT session_id FROM disputes WHERE channel = $1 AND dispute_id = $2', [
+            channel,
+            disputeId,
+          ]),
     /** A page of the channel's disputes, newest first, before a cursor (a sequence number). On disputes_channel_seq. */
     async page(channel: string, before: number, limit: number) {
       // One row more than the page, to tell whether another page follows.

@@ -5,6 +5,7 @@ import type { DomainEvent } from '../../domain/types.js';
 import { type OutboxEvent, resourceOf } from '../outbox.js';
 import type { Outbox } from '../store.js';
 import type { Async } from './async.js';
+import { holdsNul } from './nul.js';
 import { takeIds } from './autoincrement-migration.js';
 import type { PgQueries } from './queries.js';
 
@@ -97,6 +98,8 @@ export function outboxRepository(q: PgQueries, onQueued: () => void = () => {}):
     },
     /** One page of the channel's events after the cursor, oldest first. */
     async list(channel: string, page: { eventType?: string; after?: number; limit: number }) {
+      // A type with a NUL names no event (nul.ts).
+      if (holdsNul(page.eventType)) return { events: [], hasMore: false };
       const params = [channel, page.after ?? 0, page.limit];
       const rows =
         page.eventType === undefined

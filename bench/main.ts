@@ -225,7 +225,7 @@ rows.push({
   met: null,
 });
 
-const widths = { figure: 44, measured: 66, target: 28 };
+const widths = { figure: 50, measured: 66, target: 28 };
 console.log(
   `\nnpm run bench: ${sandbox.connections} connections, ${sandbox.seconds} s per load, one run; the sandbox compiled, on a SQLite file unless a row names PostgreSQL (embedded, on this machine)\n`,
 );

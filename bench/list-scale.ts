@@ -7,7 +7,7 @@ import { load, rssMiB } from './load.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { newSession } from '../src/sandbox/domain/create-session.js';
-import type { CreateSessionRequest, SessionStatus } from '../src/sandbox/domain/types.js';
+import type { CreateSessionRequest, PaymentTokenRecord, Session, SessionStatus } from '../src/sandbox/domain/types.js';
 import { createStore, openDatabase } from '../src/sandbox/store/index.js';
 import { SANDBOX_API_KEY, startSandboxProcess } from '../testkit/sandbox-process.js';
 
@@ -28,6 +28,7 @@ const TOKEN_QUERIES = ALL
   : [];
 const STATUSES: SessionStatus[] = ['pending', 'captured', 'authorized', 'authorization_voided', 'canceled'];
 const noCharges = { total_additional_charges: 0, total_discounts: 0 };
+const SEED_START = Date.parse('2026-01-01T00:00:00Z');
 
 export interface ListScaleRun {
   sessions: number;
@@ -40,56 +41,66 @@ export interface ListScaleRun {
   rssMiB: number;
 }
 
+/** The n-th seeded session of channel dev: one of five statuses, a second after the one before it. */
+export function seedSession(n: number, newId: () => string): Session {
+  const request: CreateSessionRequest = {
+    total_amount: 4999,
+    amount_details: noCharges,
+    kind: n % 2 ? 'authorization' : 'one_time_payment',
+    success_url: 'https://shop.example/ok/{{payment_session_id}}',
+    failure_url: 'https://shop.example/ko/{{payment_session_id}}',
+    customer_email: `buyer${n}@example.com`,
+    customer_name: `Buyer ${n}`,
+    idempotency_key: `seed-${n}`,
+    order_items: [
+      { name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 4999, amount_details: noCharges },
+    ],
+  };
+  const session = newSession({
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    channel: 'dev',
+    request,
+    now: new Date(SEED_START + n * 1000).toISOString(),
+    newId,
+  });
+  session.status = STATUSES[n % STATUSES.length]!;
+  return session;
+}
+
+/** The n-th seeded payment token of channel dev, made with its session. */
+export function seedToken(n: number, session: Session): PaymentTokenRecord {
+  const month = String((n % 12) + 1).padStart(2, '0');
+  return {
+    token: `ptok_seed${n}`,
+    channel: 'dev',
+    session_id: null,
+    status: 'active',
+    next_action: null,
+    created_at: session.created_at,
+    customer_email: `buyer${n}@example.com`,
+    customer_name: `Buyer ${n}`,
+    customer_key: `buyer${n}@example.com`,
+    card_brand: 'visa',
+    card_last4: '4242',
+    card_expires: `${2027 + (n % 5)}-${month}`,
+    lmn_expires_at: `${2027 + (n % 5)}-${month}-15`,
+    provision_request_id: null,
+    metadata: null,
+    success_url: null,
+    failure_url: null,
+  };
+}
+
 /** Writes `count` sessions of channel dev straight into a new database file (no HTTP: seeding is not measured). */
 export function seed(file: string, count: number): void {
   const db = openDatabase(file);
   const store = createStore(db);
-  const start = Date.parse('2026-01-01T00:00:00Z');
   let item = 0;
   store.transaction(() => {
     for (let n = 0; n < count; n++) {
-      const request: CreateSessionRequest = {
-        total_amount: 4999,
-        amount_details: noCharges,
-        kind: n % 2 ? 'authorization' : 'one_time_payment',
-        success_url: 'https://shop.example/ok/{{payment_session_id}}',
-        failure_url: 'https://shop.example/ko/{{payment_session_id}}',
-        customer_email: `buyer${n}@example.com`,
-        customer_name: `Buyer ${n}`,
-        idempotency_key: `seed-${n}`,
-        order_items: [
-          { name: 'Blood pressure monitor', sku: 'BPM-200', quantity: 1, price: 4999, amount_details: noCharges },
-        ],
-      };
-      const session = newSession({
-        id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-        channel: 'dev',
-        request,
-        now: new Date(start + n * 1000).toISOString(),
-        newId: () => `item${item++}`,
-      });
-      session.status = STATUSES[n % STATUSES.length]!;
+      const session = seedSession(n, () => `item${item++}`);
       store.sessions.insert(session);
-      const month = String((n % 12) + 1).padStart(2, '0');
-      store.tokens.insert({
-        token: `ptok_seed${n}`,
-        channel: 'dev',
-        session_id: null,
-        status: 'active',
-        next_action: null,
-        created_at: session.created_at,
-        customer_email: `buyer${n}@example.com`,
-        customer_name: `Buyer ${n}`,
-        customer_key: `buyer${n}@example.com`,
-        card_brand: 'visa',
-        card_last4: '4242',
-        card_expires: `${2027 + (n % 5)}-${month}`,
-        lmn_expires_at: `${2027 + (n % 5)}-${month}-15`,
-        provision_request_id: null,
-        metadata: null,
-        success_url: null,
-        failure_url: null,
-      });
+      store.tokens.insert(seedToken(n, session));
     }
   });
   db.close();

@@ -34,13 +34,29 @@ export interface LoadResult {
 
 /** A warm-up second, then `seconds` of load at 50 connections. */
 export async function load(url: string, requests: AutocannonRequest[], seconds: number): Promise<LoadResult> {
-  await autocannon({ url, connections: CONNECTIONS, duration: Math.min(1, seconds), requests });
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests });
+  return loadSpread([{ url, requests }], seconds);
+}
+
+/**
+ * One load spread over several servers at once (the sandboxes behind a load balancer): the 50
+ * connections shared out between them, each server its own autocannon, all started together, a
+ * warm-up second first. The requests per second are summed; p50 and p99 are the worst server's,
+ * for a client behind the balancer meets the slowest one; failures are summed.
+ */
+export async function loadSpread(
+  servers: Array<{ url: string; requests: AutocannonRequest[] }>,
+  seconds: number,
+): Promise<LoadResult> {
+  const connections = Math.max(1, Math.floor(CONNECTIONS / servers.length));
+  const round = (duration: number) =>
+    Promise.all(servers.map(({ url, requests }) => autocannon({ url, connections, duration, requests })));
+  await round(Math.min(1, seconds));
+  const results = await round(seconds);
   return {
-    requestsPerSecond: r.requests.average,
-    p50Ms: r.latency.p50,
-    p99Ms: r.latency.p99,
-    failures: r.non2xx + r.errors + r.timeouts,
+    requestsPerSecond: results.reduce((sum, r) => sum + r.requests.average, 0),
+    p50Ms: Math.max(...results.map((r) => r.latency.p50)),
+    p99Ms: Math.max(...results.map((r) => r.latency.p99)),
+    failures: results.reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0),
   };
 }
 

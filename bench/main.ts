@@ -11,6 +11,8 @@ import { benchClient } from './client.js';
 import { benchDelivery } from './delivery.js';
 import { benchFlow } from './flow.js';
 import { benchListScale, LIST_SIZES } from './list-scale.js';
+import { benchPostgresListScale, POSTGRES_LIST_SIZES } from './postgres-list-scale.js';
+import { ONE_ON_POSTGRES, TWO_ON_POSTGRES } from './postgres-sandboxes.js';
 import { benchSandbox, type BenchRun } from './sandbox.js';
 import { benchSearchCost } from './search-cost.js';
 import { benchStartup } from './startup.js';
@@ -39,10 +41,12 @@ step('npm run build and npm run lint');
 const tooling = benchTooling();
 step('start-up');
 const startup = await benchStartup();
-step('retrieve, create and list against Prism and bare fastify');
+step('retrieve, create and list against Prism and bare fastify, on SQLite and on PostgreSQL');
 const sandbox = await benchSandbox();
 step(`list at ${LIST_SIZES.join(' and ')} sessions`);
 const lists = await benchListScale();
+step(`list at ${POSTGRES_LIST_SIZES.join(' and ')} sessions on PostgreSQL, and its query plan`);
+const postgresLists = await benchPostgresListScale();
 step('search cost at 100k sessions');
 const searchCost = await benchSearchCost();
 step('a whole flow');
@@ -84,6 +88,23 @@ for (const benchCase of ['retrieve', 'create', 'list'] as const) {
       met: loggedToBare >= goal.ratio && logged.p99Ms <= goal.p99 && logged.failures === 0,
     });
   }
+  // The same case on PostgreSQL: the issue sets no target for it, so each is measured only.
+  for (const [target, name, key] of [
+    [ONE_ON_POSTGRES, 'PostgreSQL, one sandbox', 'postgres'],
+    [TWO_ON_POSTGRES, 'PostgreSQL, two sandboxes', '2 postgres'],
+  ] as const) {
+    const run = sandbox.runs.find((r) => r.case === benchCase && r.target === target)!;
+    const runToBare = run.requestsPerSecond / bare.requestsPerSecond;
+    ratios[`${benchCase} ${key}/bare`] = runToBare;
+    ratios[`${benchCase} ${key}/sqlite`] = run.requestsPerSecond / own.requestsPerSecond;
+    rows.push({
+      figure: `${figure}, ${name}`,
+      measured: load(run),
+      anchors: `${runToBare.toFixed(2)}× bare; ${(run.requestsPerSecond / own.requestsPerSecond).toFixed(2)}× the SQLite sandbox`,
+      target: '—',
+      met: null,
+    });
+  }
 }
 const [small, large] = LIST_SIZES.map(
   (size) => lists.find((r) => r.sessions === size && r.query === 'payment_sessions?page_size=30')!,
@@ -96,6 +117,16 @@ rows.push({
   anchors: `${listScale.toFixed(2)}× slower at 100k`,
   target: '≤ 1.5× slower',
   met: listScale <= 1.5,
+});
+const [pgSmall, pgLarge] = POSTGRES_LIST_SIZES.map((size) => postgresLists.find((r) => r.sessions === size)!);
+const postgresListScale = pgSmall!.requestsPerSecond / pgLarge!.requestsPerSecond;
+ratios['list 1k/30k postgres'] = postgresListScale;
+rows.push({
+  figure: `list at ${k(POSTGRES_LIST_SIZES[1])} vs ${k(POSTGRES_LIST_SIZES[0])} sessions, PostgreSQL`,
+  measured: `${k(pgLarge!.requestsPerSecond)} vs ${k(pgSmall!.requestsPerSecond)} req/s; p99 ${pgLarge!.p99Ms} vs ${pgSmall!.p99Ms} ms${pgSmall!.failures + pgLarge!.failures ? `, ${pgSmall!.failures + pgLarge!.failures} FAILED` : ''}`,
+  anchors: `${postgresListScale.toFixed(2)}× slower at 30k; the page walks ${pgLarge!.pageIndex ?? 'no index'}`,
+  target: '—',
+  met: null,
 });
 const statuses = (counts: Record<string, number>) =>
   Object.entries(counts)
@@ -194,9 +225,9 @@ rows.push({
   met: null,
 });
 
-const widths = { figure: 44, measured: 66, target: 28 };
+const widths = { figure: 50, measured: 66, target: 28 };
 console.log(
-  `\nnpm run bench: ${sandbox.connections} connections, ${sandbox.seconds} s per load, one run; the sandbox compiled, on a SQLite file\n`,
+  `\nnpm run bench: ${sandbox.connections} connections, ${sandbox.seconds} s per load, one run; the sandbox compiled, on a SQLite file unless a row names PostgreSQL (embedded, on this machine)\n`,
 );
 console.log(
   `${'figure'.padEnd(widths.figure)}${'measured'.padEnd(widths.measured)}${'target'.padEnd(widths.target)}result  anchor / ratio`,
@@ -207,10 +238,16 @@ for (const row of rows) {
     `${row.figure.padEnd(widths.figure)}${row.measured.padEnd(widths.measured)}${row.target.padEnd(widths.target)}${result}  ${row.anchors}`,
   );
 }
+// The plan of the list's page on PostgreSQL: the line that names the index each size's page walks.
+console.log('\nThe PostgreSQL list page (page_size=30) as planned, EXPLAIN ANALYZE (every plan in results.json):');
+for (const run of postgresLists)
+  console.log(
+    `  ${k(run.sessions).padStart(6)} sessions: ${run.planLine.replace(/\s+\(cost=.*$/, '')}, ${run.planRows} rows returned`,
+  );
 const file = path.join(repoRoot, 'bench', 'results.json');
 mkdirSync(path.dirname(file), { recursive: true });
 writeFileSync(
   file,
-  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, rows, ratios, raw: { tooling, startup, sandbox, lists, searchCost, flow, client, delivery } }, null, 2)}\n`,
+  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, rows, ratios, raw: { tooling, startup, sandbox, lists, postgresLists, searchCost, flow, client, delivery } }, null, 2)}\n`,
 );
 console.log(`\nEvery figure, ratio and target: ${path.relative(process.cwd(), file)}`);

@@ -8,6 +8,8 @@
 // Retrieve and create run a second time on a sandbox with its line per request on, as `npm start`
 // runs it (its own file, so that each sandbox reads and writes only its own sessions), writing its
 // lines to a file, as to a terminal: another process's work, not the load generator's.
+// The same cases run on PostgreSQL (postgres-sandboxes.ts): one sandbox on a database, and two
+// sandboxes on one database with the load split between them.
 // The sandbox's resident memory is read after each case.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -17,13 +19,20 @@ import path from 'node:path';
 import { freePort } from '../testkit/processes.js';
 import { startPrism } from '../testkit/prism.js';
 import { SANDBOX_API_KEY, startSandboxProcess } from '../testkit/sandbox-process.js';
-import { CONNECTIONS, load, rssMiB, type AutocannonRequest, type LoadResult } from './load.js';
+import { CONNECTIONS, load, loadSpread, rssMiB, type AutocannonRequest, type LoadResult } from './load.js';
+import { ONE_ON_POSTGRES, startPostgresSandboxes, TWO_ON_POSTGRES } from './postgres-sandboxes.js';
 
 const SERVE_BARE_FLAG = '--serve-bare-fastify';
 
 export const BENCH_CASES = ['retrieve', 'create', 'list'] as const;
 export type BenchCase = (typeof BENCH_CASES)[number];
-export type BenchTarget = 'sandbox' | 'sandbox, request log on' | 'prism' | 'bare fastify';
+export type BenchTarget =
+  | 'sandbox'
+  | 'sandbox, request log on'
+  | 'prism'
+  | 'bare fastify'
+  | typeof ONE_ON_POSTGRES
+  | typeof TWO_ON_POSTGRES;
 
 export interface BenchRun extends LoadResult {
   case: BenchCase;
@@ -66,6 +75,21 @@ export const createBody = (idempotencyKey: string) => ({
 });
 
 const LIST_PATH = '/payments/v1/payment_sessions?page_size=30';
+const HEADERS = { 'x-service-api-key': SANDBOX_API_KEY, 'content-type': 'application/json' };
+
+const createOn = (baseUrl: string, key: string) =>
+  fetch(`${baseUrl}/payments/v1/create_payment_session`, {
+    method: 'POST',
+    headers: HEADERS,
+    body: JSON.stringify(createBody(key)),
+  });
+
+/** A first page of 30 sessions for the list case, then the session the retrieve case reads: its id. */
+async function prepareSessions(baseUrl: string): Promise<string> {
+  for (let n = 0; n < 30; n++) await createOn(baseUrl, `bench-page-${n}`);
+  const { id } = (await (await createOn(baseUrl, 'bench-retrieve')).json()) as { id: string };
+  return id;
+}
 
 function requestsOf(benchCase: BenchCase, sessionId: string): AutocannonRequest[] {
   const key = { 'x-service-api-key': SANDBOX_API_KEY };
@@ -156,7 +180,7 @@ export async function benchSandbox({
   const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-bench-'));
   const stops: Array<() => Promise<void>> = [];
   try {
-    const [sandboxStart, loggedStart, prismStart] = await Promise.allSettled([
+    const [sandboxStart, loggedStart, prismStart, postgresStart] = await Promise.allSettled([
       startSandboxProcess({ db: path.join(dir, 'sandbox.db'), compiled: true }),
       startSandboxProcess({
         db: path.join(dir, 'logged.db'),
@@ -165,51 +189,56 @@ export async function benchSandbox({
         stdoutFile: path.join(dir, 'logged.out'),
       }),
       startPrism(),
+      startPostgresSandboxes(),
     ]);
-    for (const started of [sandboxStart, loggedStart, prismStart])
+    for (const started of [sandboxStart, loggedStart, prismStart, postgresStart])
       if (started.status === 'fulfilled') stops.push(started.value.stop);
     if (sandboxStart.status === 'rejected') throw sandboxStart.reason;
     if (loggedStart.status === 'rejected') throw loggedStart.reason;
     if (prismStart.status === 'rejected') throw prismStart.reason;
-    const [sandbox, logged, prism] = [sandboxStart.value, loggedStart.value, prismStart.value];
+    if (postgresStart.status === 'rejected') throw postgresStart.reason;
+    const [sandbox, logged, prism, postgres] = [
+      sandboxStart.value,
+      loggedStart.value,
+      prismStart.value,
+      postgresStart.value,
+    ];
     const memory = [{ after: 'start', rssMiB: rssMiB(sandbox.pid) }];
 
     // The session the retrieve case reads, and a first page of 30: what the bare anchor answers.
-    const headers = { 'x-service-api-key': SANDBOX_API_KEY, 'content-type': 'application/json' };
-    const create = (key: string) =>
-      fetch(`${sandbox.baseUrl}/payments/v1/create_payment_session`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(createBody(key)),
-      });
-    for (let n = 0; n < 30; n++) await create(`bench-page-${n}`);
-    const { id } = (await (await create('bench-retrieve')).json()) as { id: string };
+    const id = await prepareSessions(sandbox.baseUrl);
     // The logged sandbox's session to retrieve: the same request, so the same answer but its id.
-    const loggedCreate = await fetch(`${logged.baseUrl}/payments/v1/create_payment_session`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(createBody('bench-retrieve')),
-    });
-    const { id: loggedId } = (await loggedCreate.json()) as { id: string };
-    const detail = await (await fetch(`${sandbox.baseUrl}/payments/v1/payment_session/${id}`, { headers })).json();
-    const page = await (await fetch(`${sandbox.baseUrl}${LIST_PATH}`, { headers })).json();
+    const { id: loggedId } = (await (await createOn(logged.baseUrl, 'bench-retrieve')).json()) as { id: string };
+    // Each PostgreSQL database its own page and session, made through its first sandbox: the
+    // second reads them as its own (several sandboxes on one database act as one).
+    const onePostgresId = await prepareSessions(postgres.one[0]!);
+    const twoPostgresId = await prepareSessions(postgres.two[0]!);
+    const detail = await (
+      await fetch(`${sandbox.baseUrl}/payments/v1/payment_session/${id}`, { headers: HEADERS })
+    ).json();
+    const page = await (await fetch(`${sandbox.baseUrl}${LIST_PATH}`, { headers: HEADERS })).json();
     if ((detail as { id?: string }).id !== id)
       throw new Error(`Could not set up the retrieve case: ${JSON.stringify(detail)}`);
 
     const bare = await startBareFastify(detail, page);
     stops.push(bare.stop);
 
-    const targets: Array<[BenchTarget, string, string]> = [
-      ['sandbox', sandbox.baseUrl, id],
-      ['sandbox, request log on', logged.baseUrl, loggedId],
-      ['prism', prism.baseUrl, id],
-      ['bare fastify', bare.baseUrl, id],
+    // Each target's servers: the load is spread over them (the two sandboxes on PostgreSQL).
+    const targets: Array<[BenchTarget, string[], string]> = [
+      ['sandbox', [sandbox.baseUrl], id],
+      ['sandbox, request log on', [logged.baseUrl], loggedId],
+      ['prism', [prism.baseUrl], id],
+      ['bare fastify', [bare.baseUrl], id],
+      [ONE_ON_POSTGRES, postgres.one, onePostgresId],
+      [TWO_ON_POSTGRES, postgres.two, twoPostgresId],
     ];
     const runs: BenchRun[] = [];
     for (const benchCase of BENCH_CASES) {
-      for (const [target, baseUrl, sessionId] of targets) {
+      for (const [target, baseUrls, sessionId] of targets) {
         if (target === 'sandbox, request log on' && benchCase === 'list') continue;
-        runs.push({ case: benchCase, target, ...(await load(baseUrl, requestsOf(benchCase, sessionId), seconds)) });
+        // Each server its own requests: a create's keys are new on each.
+        const servers = baseUrls.map((url) => ({ url, requests: requestsOf(benchCase, sessionId) }));
+        runs.push({ case: benchCase, target, ...(await loadSpread(servers, seconds)) });
         if (target === 'sandbox') memory.push({ after: benchCase, rssMiB: rssMiB(sandbox.pid) });
       }
     }

@@ -68,23 +68,26 @@ function heldSender() {
 }
 
 /** The sandbox's store, with one of its deliveries reads failing the first time, as a locked database would. */
-function storeFailingOnce(read: 'allEndpoints' | 'deliveredByClaim' | 'endpoint', message: string): SandboxStore {
-  let failed = false;
+function storeFailingOnce(
+  reads: 'allEndpoints' | 'deliveredByClaim' | 'endpoint' | 'release' | Array<'deliveredByClaim' | 'release'>,
+  message: string,
+): SandboxStore {
   const store = sqliteBackend(s.store);
   const real = store.deliveries;
-  return {
-    ...store,
-    deliveries: {
-      ...real,
-      [read]: (...args: unknown[]) => {
+  const failing = Object.fromEntries(
+    [reads].flat().map((read) => {
+      let failed = false;
+      const once = (...args: unknown[]) => {
         if (!failed) {
           failed = true;
           return Promise.reject(new Error(message));
         }
         return (real[read] as (...a: unknown[]) => Promise<unknown>)(...args);
-      },
-    },
-  };
+      };
+      return [read, once];
+    }),
+  );
+  return { ...store, deliveries: { ...real, ...failing } };
 }
 
 const addEndpoint = async () =>
@@ -354,6 +357,34 @@ describe('failures of the database: reported, never fatal', () => {
     expect(sent).toHaveLength(2);
     await until(() => attemptCount() === 1, 5000, 'the second attempt recorded');
     expect(s.db.prepare('SELECT status FROM deliveries').pluck().all()).toEqual(['delivered']);
+  });
+
+  it('an attempt whose record failed gives its slot back: the endpoint is sent as many deliveries at once as before', async () => {
+    // performance.now() stands still: no attempt gives up its slot by waiting (domain/delivery-slots.ts).
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] });
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    // The first attempt is answered at once, and its record fails; every later one is held.
+    const held: Array<() => void> = [];
+    unanswered.push(() => {
+      for (const answer of held) answer();
+    });
+    const { sent, send } = sender((n) =>
+      n === 0 ? OK : new Promise<AttemptOutcome>((resolve) => held.push(() => resolve(OK))),
+    );
+    // Its release fails too: the delivery stays leased to this queue, which does not claim it again.
+    dispatcher = startDispatcher(storeFailingOnce(['deliveredByClaim', 'release'], 'database is locked'), {
+      send,
+      tickMs: 60_000,
+    });
+    await addEndpoint();
+    await cancelled();
+    await until(() => errors.mock.calls.length > 0, 5000, 'the failed record reported');
+    // Eight more events, each of another session: with the failed attempt's slot given back, the
+    // endpoint's eight slots take all eight.
+    for (let n = 0; n < 8; n++) await cancelled();
+    await until(() => sent.length >= 9, 5000, 'eight attempts at once');
+    await nextTurn();
+    expect(sent).toHaveLength(9);
   });
 
   it('a failure to read the endpoint after an attempt is reported, and the dispatcher goes on', async () => {

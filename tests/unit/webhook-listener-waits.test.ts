@@ -280,6 +280,17 @@ describe('a listener in use by a command line', () => {
 });
 
 describe('the sweep', () => {
+  it('does not keep the process alive: its timer is unreferenced', () => {
+    const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+    const before = timers();
+    const another = new WebhookListeners(sqliteBackend(store), { now: () => now });
+    try {
+      expect(timers()).toBe(before);
+    } finally {
+      another.close();
+    }
+  });
+
   it('removes, on its own every 5 s, the listeners that stopped asking, with their deliveries', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     hub.close();

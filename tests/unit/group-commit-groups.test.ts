@@ -1,0 +1,77 @@
+// How group commit (store/group-commit.ts) forms its groups, over a transaction function that
+// records what it is asked and lets the test hold a commit: a group begins only once the one before
+// has committed, and the writes that arrived meanwhile form the next one; a group runs in the
+// context the store was made in, never in the asking request's; a write asked for inside a
+// transaction runs in a savepoint of it at once. The backends' own transactions are in
+// group-commit.test.ts (SQLite) and tests/postgres/core-transactions.test.ts.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { describe, expect, it } from 'vitest';
+import { groupCommit } from '../../src/sandbox/store/group-commit.js';
+
+/** After the callbacks already scheduled for the next turn (where a group begins). */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * A transaction function that logs each transaction it begins and commits, and each savepoint, and
+ * whose first commit waits until the test releases it. Transactions are not serialized, as neither
+ * PostgreSQL's connections nor a fake are: only group commit keeps its groups apart.
+ */
+function heldTransactions() {
+  const log: string[] = [];
+  const inside = new AsyncLocalStorage<true>();
+  let release = () => {};
+  const firstCommit = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let commits = 0;
+  const transaction = async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (inside.getStore()) {
+      log.push('savepoint');
+      return fn();
+    }
+    log.push('begin');
+    const value = await inside.run(true, fn);
+    if (commits++ === 0) await firstCommit;
+    log.push('commit');
+    return value;
+  };
+  const write = groupCommit(transaction, () => inside.getStore() === true);
+  return { log, transaction, write, release };
+}
+
+describe('group commit forms its groups', () => {
+  it('begins a group only once the one before has committed: the writes that arrived meanwhile form the next', async () => {
+    const { log, write, release } = heldTransactions();
+    const first = write(async () => log.push('a'));
+    await nextTurn();
+    expect(log).toEqual(['begin', 'savepoint', 'a']);
+    // Asked for while the first group is committing.
+    const later = [write(async () => log.push('b')), write(async () => log.push('c'))];
+    await nextTurn();
+    await nextTurn();
+    expect(log).toEqual(['begin', 'savepoint', 'a']);
+    release();
+    await Promise.all([first, ...later]);
+    expect(log).toEqual(['begin', 'savepoint', 'a', 'commit', 'begin', 'savepoint', 'b', 'savepoint', 'c', 'commit']);
+  });
+
+  it('runs a group in the context the store was made in, not in that of the request that asked first', async () => {
+    const { write, release } = heldTransactions();
+    release();
+    const request = new AsyncLocalStorage<string>();
+    const seen = await request.run('request 1', () => write(async () => request.getStore()));
+    expect(seen).toBeUndefined();
+  });
+
+  it('runs a write asked for inside a transaction in a savepoint of it, at once, rather than waiting for a group', async () => {
+    const { log, transaction, write, release } = heldTransactions();
+    release();
+    const value = await transaction(async () => {
+      const inner = await write(async () => 'inner');
+      log.push('after the inner write');
+      return inner;
+    });
+    expect(value).toBe('inner');
+    expect(log).toEqual(['begin', 'savepoint', 'after the inner write', 'commit']);
+  });
+});

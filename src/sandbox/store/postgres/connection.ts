@@ -3,6 +3,7 @@
 // the client of the transaction its caller runs in, or on the pool outside any transaction.
 import pg from 'pg';
 import type { PgQueries, Row } from './queries.js';
+import { driverConnectionString } from './ssl-mode.js';
 
 /**
  * The pool's bounds. A sandbox's statements are short (a request reads or writes a few rows by
@@ -61,7 +62,7 @@ const types = {
 /** A pool to the database at `url`, within `bounds`. */
 export function openPool(url: string, bounds: PoolBounds = POOL_BOUNDS): pg.Pool {
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: driverConnectionString(url),
     max: bounds.max,
     statement_timeout: bounds.statementTimeoutMs,
     idle_in_transaction_session_timeout: bounds.idleInTransactionTimeoutMs,

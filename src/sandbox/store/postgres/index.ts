@@ -14,6 +14,7 @@ import { DELIVERY_CLAIMS_MIGRATION } from './delivery-claims-migration.js';
 import { disputesRepository } from './dispute-index.js';
 import { lettersRepository } from './letters.js';
 import { listenersRepository } from './listeners.js';
+import { LONG_TEXT_MIGRATION } from './long-text-migration.js';
 import { outboxRepository } from './outbox.js';
 import { provisionRequestsRepository } from './provision-requests.js';
 import type { PgMigration } from './schema.js';
@@ -29,7 +30,12 @@ import { tokensRepository } from './tokens.js';
  */
 export const STORE_MIGRATIONS: PgMigration[] = [
   ...CORE_MIGRATIONS,
-  ...[...DATA_MIGRATIONS, { ...DELIVERY_CLAIMS_MIGRATION }, { ...AUTOINCREMENT_MIGRATION }].map((migration, i) => ({
+  ...[
+    ...DATA_MIGRATIONS,
+    { ...DELIVERY_CLAIMS_MIGRATION },
+    { ...AUTOINCREMENT_MIGRATION },
+    { ...LONG_TEXT_MIGRATION },
+  ].map((migration, i) => ({
     ...migration,
     version: Math.max(...CORE_MIGRATIONS.map((m) => m.version)) + 1 + i,
   })),

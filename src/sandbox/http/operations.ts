@@ -167,16 +167,21 @@ function registerRoute<Operations>(
         return handler(context, options.store);
       });
       if (result instanceof RefusedAfterCommit) throw result.refusal;
-      if (result instanceof PreRenderedJson)
-        return reply.code(200).type('application/json; charset=utf-8').send(result.json);
+      // The answer is returned for fastify to send, never the reply: an async handler that returns the reply (a
+      // thenable) has it awaited, which watches the response to its end whenever an onSend hook has not finished.
+      reply.code(200);
+      if (result instanceof PreRenderedJson) {
+        reply.type('application/json; charset=utf-8');
+        return result.json;
+      }
       if (result instanceof AnswerLater) {
         const gone = new AbortController();
         reply.raw.once('close', () => gone.abort());
         // A client gone before now has closed already, its 'close' past (a command line killed mid-request).
         if (reply.raw.destroyed) gone.abort();
-        return reply.code(200).send(await result.answer(gone.signal));
+        return await result.answer(gone.signal);
       }
-      return reply.code(200).send(result);
+      return result;
     },
   });
 }

@@ -59,31 +59,6 @@ afterAll(async () => {
   for (const side of sides) await side.close();
 });
 
-describe('a body string with a NUL character', () => {
-  it.each(WITH_NUL)(
-    '%s is refused with the same 400 by the SQLite and the PostgreSQL sandbox',
-    async (_, request, error) => {
-      const answers = [];
-      for (const side of sides) {
-        const reply = await side.send(request);
-        answers.push({ side: side.name, status: reply.status, error: (reply.body as { error?: string }).error });
-      }
-      expect(answers).toEqual(sides.map((side) => ({ side: side.name, status: 400, error })));
-    },
-  );
-});
-
-// A path or query text cannot be refused as a body is: a key with a NUL names no row, so a read by
-// it answers what it answers on SQLite (store/postgres/nul.ts), instead of the server's refusal
-// of the parameter (500).
-const NAMING_NOTHING: Request[] = [
-  { method: 'GET', url: '/v1/disputes/ab%00cd' },
-  { method: 'POST', url: '/v1/disputes/ab%00cd/accept' },
-  { method: 'DELETE', url: '/sandbox/v1/webhook_listeners/ab%00cd' },
-  { method: 'GET', url: '/sandbox/v1/webhook_listeners/ab%00cd/deliveries?wait=0' },
-  { method: 'GET', url: '/sandbox/v1/outbox?event_type=ab%00cd' },
-];
-
 describe('a path or query text with a NUL character', () => {
   it.each(NAMING_NOTHING.map((request) => [`${request.method} ${request.url}`, request] as const))(
     '%s names nothing, answered alike by the SQLite and the PostgreSQL sandbox',

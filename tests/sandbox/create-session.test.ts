@@ -355,10 +355,7 @@ describe('a redirect URL with a control character', () => {
       });
       expect(token.body).toEqual({
         error: 'ValidationError',
-        // A NUL is refused in any string of a body, before the URL is read (http/body-parsing.ts).
-        message: url.includes('\u0000')
-          ? expect.stringContaining('holds a NUL character at failure_url')
-          : 'failure_url is not a valid URL: an absolute http or https URL is required.',
+        message: 'failure_url is not a valid URL: an absolute http or https URL is required.',
       });
     },
   );

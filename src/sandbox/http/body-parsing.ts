@@ -44,40 +44,26 @@ export function tooDeepAt(value: unknown, limit = MAX_NESTING_DEPTH): string[] |
   return undefined;
 }
 
-/** Where a string (a value or a key) is `bad` (a JSON path), or undefined. Iterative: any depth is safe. */
-function badStringAt(value: unknown, bad: (text: string) => boolean): string[] | undefined {
+/**
+ * Where a string (a value or a key) holds a lone surrogate (a JSON path), or undefined. SQLite keeps
+ * text as UTF-8, where a lone surrogate becomes U+FFFD: two different idempotency keys, "k\ud800"
+ * and "k\udc00", were stored as the same key.
+ */
+export function notUnicodeAt(value: unknown): string[] | undefined {
   const stack: Array<{ value: unknown; path: string[] }> = [{ value, path: [] }];
   while (stack.length > 0) {
     const { value: at, path } = stack.pop()!;
     if (typeof at === 'string') {
-      if (bad(at)) return path;
+      if (!at.isWellFormed()) return path;
     } else if (at !== null && typeof at === 'object') {
       for (const [key, child] of Object.entries(at)) {
-        if (bad(key)) return [...path, key];
+        if (!key.isWellFormed()) return [...path, key];
         stack.push({ value: child, path: [...path, key] });
       }
     }
   }
   return undefined;
 }
-
-/**
- * Where a string (a value or a key) holds a lone surrogate (a JSON path), or undefined. SQLite keeps
- * text as UTF-8, where a lone surrogate becomes U+FFFD: two different idempotency keys, "k\ud800"
- * and "k\udc00", were stored as the same key.
- */
-export const notUnicodeAt = (value: unknown) => badStringAt(value, (text) => !text.isWellFormed());
-
-/**
- * Where a string (a value or a key) holds a NUL character (a JSON path), or undefined. PostgreSQL's
- * text holds no NUL: stored there, the write failed, where SQLite stored it. Refused on every
- * backend, so that they answer alike.
- */
-export const nulAt = (value: unknown) => badStringAt(value, (text) => text.includes('\u0000'));
-
-/** A JSON path as printable text: a lone surrogate as U+FFFD, a NUL as its escape. */
-const printablePath = (path: string[]) =>
-  path.map((key) => key.toWellFormed().replaceAll('\u0000', '\\u0000')).join('.') || 'its top';
 
 /** The charset parameter of a Content-Type, lower-case, unquoted; undefined when it names none. */
 export function charsetOf(contentType: string | undefined): string | undefined {
@@ -129,27 +115,16 @@ export function registerJsonParser(app: FastifyInstance): void {
             new MalformedBody(`The request body nests deeper than ${MAX_NESTING_DEPTH} levels (at ${where}).`, deep[0]),
           );
         }
-        // Only an escape (\ud800, \u0000) can put a lone surrogate or a NUL into a string: raw bytes
-        // are UTF-8, and JSON refuses a raw control character inside a string.
+        // Only an escape (\ud800) can put a lone surrogate into a string: raw bytes are UTF-8.
         const broken = body.includes('\\u') ? notUnicodeAt(value) : undefined;
         if (broken) {
           return done(
             null,
             new MalformedBody(
-              `The request body holds a string that is not valid Unicode at ${printablePath(broken)}: a lone ` +
-                `surrogate escape such as \\ud800, which storing would turn into another character.`,
+              `The request body holds a string that is not valid Unicode at ` +
+                `${broken.map((key) => key.toWellFormed()).join('.') || 'its top'}: a lone surrogate escape such ` +
+                `as \\ud800, which storing would turn into another character.`,
               broken[0],
-            ),
-          );
-        }
-        const nul = body.includes('\\u') ? nulAt(value) : undefined;
-        if (nul) {
-          return done(
-            null,
-            new MalformedBody(
-              `The request body holds a NUL character at ${printablePath(nul)}: the sandbox's database ` +
-                `cannot store it, in any text.`,
-              nul[0],
             ),
           );
         }

@@ -1,12 +1,14 @@
 // A database of the data repositories' tests on the run's PostgreSQL server (tests/support/
 // postgres-server.ts), migrated as the store migrates it; and "processes" on it: each a pg.Pool
 // with a small PgQueries, whose write transactions take one advisory lock as the store's do, so
-// that several can be raced.
+// that several can be raced. Texts cross as the store's connection sends and parses them (nul.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { STORE_TYPES } from '../../src/sandbox/store/postgres/connection.js';
 import { STORE_MIGRATIONS } from '../../src/sandbox/store/postgres/index.js';
 import { migrate } from '../../src/sandbox/store/postgres/migrate.js';
+import { escapeParameter } from '../../src/sandbox/store/postgres/nul.js';
 import type { PgQueries, Row } from '../../src/sandbox/store/postgres/queries.js';
 import type { SessionAnswerCache } from '../../src/sandbox/store/postgres/sessions.js';
 import { freshDatabase } from '../../testkit/postgres.js';
@@ -30,12 +32,6 @@ export async function dataDatabase(label: string): Promise<string> {
   return url;
 }
 
-/** bigint (int8) as a number, as the store's connection parses it. */
-const types = {
-  getTypeParser: ((oid: number, format?: string) =>
-    oid === 20 ? (text: string) => Number(text) : pg.types.getTypeParser(oid, format as 'text')) as never,
-};
-
 /** One "process": a pool, its PgQueries, and its write transactions. */
 export interface Process {
   q: PgQueries;
@@ -45,10 +41,10 @@ export interface Process {
 }
 
 export function processOn(url: string): Process {
-  const pool = new pg.Pool({ connectionString: url, max: 4, types });
+  const pool = new pg.Pool({ connectionString: url, max: 4, types: STORE_TYPES });
   const inTransaction = new AsyncLocalStorage<pg.PoolClient>();
   const send = async (text: string, params: readonly unknown[] = []) =>
-    (inTransaction.getStore() ?? pool).query(text, params as unknown[]);
+    (inTransaction.getStore() ?? pool).query(text, params.map(escapeParameter));
   const first = (result: pg.QueryResult) => result.fields[0]!.name;
   const q: PgQueries = {
     all: async <T extends Row>(text: string, params?: readonly unknown[]) => (await send(text, params)).rows as T[],

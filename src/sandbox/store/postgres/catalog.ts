@@ -6,7 +6,6 @@ import { type NewItem, newCatalogItem, SEED_CATALOG, type StoredCatalogItem } fr
 import type { CatalogFacts } from '../../domain/letters.js';
 import type { CatalogListFilter } from '../catalog.js';
 import { named } from './named-sql.js';
-import { holdsNul } from './nul.js';
 import type { PgQueries } from './queries.js';
 
 export type { CatalogListFilter };
@@ -48,8 +47,6 @@ export function catalogRepository(q: PgQueries) {
       );
     },
     async get(channel: string, sku: string): Promise<StoredCatalogItem | undefined> {
-      // A sku with a NUL names no item (nul.ts).
-      if (holdsNul(sku)) return undefined;
       const text = await q.value<string>('SELECT document FROM catalog_items WHERE channel = $1 AND sku = $2', [
         channel,
         sku,
@@ -78,8 +75,7 @@ export function catalogRepository(q: PgQueries) {
       const rows = await q.all<{ sku: string; eligibility: string | null }>(
         `SELECT sku, eligibility FROM catalog_items WHERE channel = $1 AND sku = ANY ($2::text[])
           ORDER BY sku COLLATE "C"`,
-        // A sku with a NUL names no item (nul.ts).
-        [channel, skus.filter((sku) => !holdsNul(sku))],
+        [channel, skus],
       );
       return new Map(rows.map((r) => [r.sku, r.eligibility]));
     },

@@ -2,6 +2,7 @@
 // a bounded pool, and the PgQueries every repository asks through, which sends each statement on
 // the client of the transaction its caller runs in, or on the pool outside any transaction.
 import pg from 'pg';
+import { escapeParameter, unescapeNul } from './nul.js';
 import type { PgQueries, Row } from './queries.js';
 import { driverConnectionString } from './ssl-mode.js';
 
@@ -47,16 +48,21 @@ export const POOL_BOUNDS: PoolBounds = {
 };
 
 const INT8_OID = 20;
+const TEXT_OID = 25;
+const VARCHAR_OID = 1043;
 
 /**
  * bigint (int8) columns as numbers, as better-sqlite3 gives SQLite's integers: sequences, offsets
- * and counts stay far below 2^53. Set on this pool only, not on the driver's global parsers.
+ * and counts stay far below 2^53. Texts unescaped, as they were written (nul.ts). Set on this pool
+ * only, not on the driver's global parsers.
  */
-const types = {
-  getTypeParser: ((oid: number, format?: string) =>
-    oid === INT8_OID && format !== 'binary'
-      ? (text: string) => Number(text)
-      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+export const STORE_TYPES = {
+  getTypeParser: ((oid: number, format?: string) => {
+    if (format === 'binary') return pg.types.getTypeParser(oid, 'binary');
+    if (oid === INT8_OID) return (text: string) => Number(text);
+    if (oid === TEXT_OID || oid === VARCHAR_OID) return unescapeNul;
+    return pg.types.getTypeParser(oid, format as 'text');
+  }) as typeof pg.types.getTypeParser,
 };
 
 /** A pool to the database at `url`, within `bounds`. */
@@ -70,7 +76,7 @@ export function openPool(url: string, bounds: PoolBounds = POOL_BOUNDS): pg.Pool
     idleTimeoutMillis: bounds.idleTimeoutMs,
     query_timeout: bounds.answerTimeoutMs,
     application_name: 'hsa-fsa-sandbox',
-    types,
+    types: STORE_TYPES,
   });
   // An idle connection the server closed (a restart, an administrator) is an 'error' of the pool,
   // which would end the process unheard. The pool has already dropped it, and opens a new one on
@@ -97,7 +103,7 @@ export function routedQueries(
   writeAlone: <T>(fn: () => Promise<T>) => Promise<T>,
 ): PgQueries {
   const query = async (text: string, params: readonly unknown[] = []) =>
-    (on() ?? pool).query({ text, values: params as unknown[] });
+    (on() ?? pool).query({ text, values: params.map(escapeParameter) });
   const rows = async <T extends Row>(text: string, params?: readonly unknown[]) =>
     (await query(text, params)).rows as T[];
   const firstColumn = (row: Row | undefined) => (row === undefined ? undefined : Object.values(row)[0]);

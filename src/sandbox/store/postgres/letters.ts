@@ -2,7 +2,6 @@
 // seq is the table's identity: it orders the letters as SQLite's AUTOINCREMENT does (never reused;
 // under the store's write lock, in the order the letters were written), and is no part of an answer.
 import type { Letter, LetterStatus } from '../../domain/letters.js';
-import { holdsNul } from './nul.js';
 import type { PgQueries } from './queries.js';
 
 interface LetterRow extends Omit<Letter, 'skus'> {
@@ -30,18 +29,14 @@ export function lettersRepository(q: PgQueries) {
         ],
       );
     },
-    // A key with a NUL names no letter (nul.ts).
     ofCustomer: async (channel: string, customerKey: string): Promise<Letter[]> =>
-      holdsNul(customerKey)
-        ? []
-        : (
-            await q.all<LetterRow & Record<string, unknown>>(
-              `${SELECT} WHERE channel = $1 AND customer_key = $2 ORDER BY seq`,
-              [channel, customerKey],
-            )
-          ).map(read),
+      (
+        await q.all<LetterRow & Record<string, unknown>>(
+          `${SELECT} WHERE channel = $1 AND customer_key = $2 ORDER BY seq`,
+          [channel, customerKey],
+        )
+      ).map(read),
     ofRequest: async (id: string): Promise<Letter | undefined> => {
-      if (holdsNul(id)) return undefined;
       const row = await q.one<LetterRow & Record<string, unknown>>(`${SELECT} WHERE provision_request_id = $1`, [id]);
       return row ? read(row) : undefined;
     },

@@ -8,7 +8,6 @@
 // payment_token, status) ends in the rowid), and the caller takes the first of each status.
 import type { ProvisionRequest } from '../../domain/provisioning.js';
 import { named } from './named-sql.js';
-import { holdsNul } from './nul.js';
 import type { PgQueries } from './queries.js';
 
 const INSERT = `INSERT INTO provision_requests (id, channel, idempotency_key, customer_key, payment_token, status, document)
@@ -27,9 +26,7 @@ export function provisionRequestsRepository(q: PgQueries) {
     document: JSON.stringify(request),
   });
   const read = (text: string | undefined) => (text === undefined ? undefined : (JSON.parse(text) as ProvisionRequest));
-  // A key with a NUL names no request (nul.ts).
-  const document = async (sql: string, keys: string[]) =>
-    holdsNul(...keys) ? undefined : read(await q.value<string>(sql, keys));
+  const document = async (sql: string, keys: string[]) => read(await q.value<string>(sql, keys));
   return {
     async insert(request: ProvisionRequest): Promise<void> {
       await q.run(...named(INSERT, columns(request)));
@@ -45,21 +42,18 @@ export function provisionRequestsRepository(q: PgQueries) {
       document('SELECT document FROM provision_requests WHERE channel = $1 AND idempotency_key = $2', [channel, key]),
     /** Whether a letter of the customer awaits the clinician (create payment token: WaitingForVerification). */
     hasLetterAwaited: async (channel: string, customerKey: string): Promise<boolean> =>
-      !holdsNul(customerKey) &&
       (await q.value(
         "SELECT 1 FROM provision_requests WHERE channel = $1 AND customer_key = $2 AND status = 'awaiting_letter' LIMIT 1",
         [channel, customerKey],
       )) !== undefined,
     /** The requests of a token that still await the customer or the clinician. */
     openForToken: async (channel: string, token: string): Promise<ProvisionRequest[]> =>
-      holdsNul(token)
-        ? []
-        : (
-            await q.column<string>(
-              'SELECT document FROM provision_requests WHERE channel = $1 AND payment_token = $2 AND status IN ' +
-                `('awaiting_customer', 'awaiting_letter') ORDER BY status COLLATE "C", seq`,
-              [channel, token],
-            )
-          ).map((text) => read(text)!),
+      (
+        await q.column<string>(
+          'SELECT document FROM provision_requests WHERE channel = $1 AND payment_token = $2 AND status IN ' +
+            `('awaiting_customer', 'awaiting_letter') ORDER BY status COLLATE "C", seq`,
+          [channel, token],
+        )
+      ).map((text) => read(text)!),
   };
 }

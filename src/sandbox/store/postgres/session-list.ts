@@ -19,7 +19,6 @@ import { readSession } from '../session-columns.js';
 import { renderListView } from '../session-projection.js';
 import { containing } from './like-pattern.js';
 import { named } from './named-sql.js';
-import { holdsNul } from './nul.js';
 import type { PgQueries } from './queries.js';
 import { sessionSearch } from './session-search.js';
 
@@ -62,22 +61,18 @@ function conditionsOf(channel: string, filter: SessionListFilter): ListSql {
   if (filter.statuses) add('groups', 'status = ANY (@statuses::text[])', 'statuses', filter.statuses);
   if (filter.kinds) add('groups', 'kind = ANY (@kinds::text[])', 'kinds', filter.kinds);
   if (filter.paymentToken !== undefined) {
-    // A token with a NUL names no session (nul.ts).
-    if (holdsNul(filter.paymentToken)) sql.rows.push('FALSE');
-    else add('rows', 'payment_token = @payment_token', 'payment_token', filter.paymentToken);
+    add('rows', 'payment_token = @payment_token', 'payment_token', filter.paymentToken);
   }
   if (filter.search !== undefined && trigramNeedle(filter) === undefined) {
     const needle = filter.search.toLowerCase();
-    // Too short for trigrams: each of the channel's rows is tested, as SQLite's instr() does. A
-    // needle with a NUL matches nothing (nul.ts).
-    if (!holdsNul(needle))
-      add(
-        'rows',
-        '(id LIKE @search OR email_search LIKE @search OR name_search LIKE @search OR user_business_id LIKE @search)',
-        'search',
-        containing(needle),
-      );
-    else sql.rows.push('FALSE');
+    // Too short for trigrams, or holding a NUL: each of the channel's rows is tested, as SQLite's
+    // instr() does. A NUL crosses escaped, as the columns hold it (nul.ts).
+    add(
+      'rows',
+      '(id LIKE @search OR email_search LIKE @search OR name_search LIKE @search OR user_business_id LIKE @search)',
+      'search',
+      containing(needle),
+    );
   }
   // ISO 8601 UTC timestamps of one format order as text, byte by byte (COLLATE "C", SQLite's BINARY).
   for (const [column, range] of [

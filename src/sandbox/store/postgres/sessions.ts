@@ -15,7 +15,6 @@ import type { Session } from '../../domain/types.js';
 import { readSession, sessionColumns } from '../session-columns.js';
 import { renderDetailView } from '../session-projection.js';
 import { named } from './named-sql.js';
-import { holdsNul } from './nul.js';
 import type { PgQueries } from './queries.js';
 import { sessionListQueries } from './session-list.js';
 
@@ -51,9 +50,7 @@ export interface SessionAnswerCache {
 /** `answers`: the store's cache of answers (pgAnswerCache of answer-cache.ts). */
 export function sessionsRepository(q: PgQueries, answers: SessionAnswerCache) {
   const parse = (document: string | undefined) => (document === undefined ? undefined : readSession(document));
-  // The document of the row a lookup names; none for a key with a NUL, which names no row (nul.ts).
-  const documentOf = async (sql: string, keys: string[]) =>
-    holdsNul(...keys) ? undefined : parse(await q.value<string>(sql, keys));
+  const documentOf = async (sql: string, keys: string[]) => parse(await q.value<string>(sql, keys));
   const listed = sessionListQueries(q);
 
   return {
@@ -78,7 +75,6 @@ export function sessionsRepository(q: PgQueries, answers: SessionAnswerCache) {
      */
     detailView: (channel: string, id: string): Promise<string | undefined> =>
       answers.answer(channel, `detail ${id}`, async () => {
-        if (holdsNul(id)) return undefined;
         const row = await q.one<{ detail: string | null; document: string | null }>(DETAIL, [channel, id]);
         return row === undefined ? undefined : (row.detail ?? renderDetailView(readSession(row.document!)));
       }),

@@ -7,7 +7,6 @@
 import type { Card } from '../../domain/cards.js';
 import type { PaymentTokenRecord as TokenRecord, TokenAction, TokenStatus } from '../../domain/types.js';
 import { named } from './named-sql.js';
-import { holdsNul } from './nul.js';
 import type { PgQueries } from './queries.js';
 
 const COLUMNS = [
@@ -47,23 +46,18 @@ export function tokensRepository(q: PgQueries) {
       };
       await q.run(...named(INSERT, row));
     },
-    // A key with a NUL names no token (nul.ts).
     get: async (channel: string, token: string): Promise<TokenRecord | undefined> =>
-      holdsNul(token)
-        ? undefined
-        : ((await q.one(`${SELECT} WHERE channel = $1 AND token = $2`, [channel, token])) as TokenRecord | undefined),
+      (await q.one(`${SELECT} WHERE channel = $1 AND token = $2`, [channel, token])) as TokenRecord | undefined,
     /** Any channel's token: only for the customer's hosted pages, which carry no API key. */
     getForCustomer: async (token: string): Promise<TokenRecord | undefined> =>
-      holdsNul(token) ? undefined : ((await q.one(`${SELECT} WHERE token = $1`, [token])) as TokenRecord | undefined),
+      (await q.one(`${SELECT} WHERE token = $1`, [token])) as TokenRecord | undefined,
     /** The customer's first active token on the channel, if they have one. */
     activeOf: async (channel: string, customerKey: string): Promise<string | undefined> =>
-      holdsNul(customerKey)
-        ? undefined
-        : q.value<string>(
-            "SELECT token FROM payment_tokens WHERE channel = $1 AND customer_key = $2 AND status = 'active' " +
-              'ORDER BY seq LIMIT 1',
-            [channel, customerKey],
-          ),
+      q.value<string>(
+        "SELECT token FROM payment_tokens WHERE channel = $1 AND customer_key = $2 AND status = 'active' " +
+          'ORDER BY seq LIMIT 1',
+        [channel, customerKey],
+      ),
     async setStatus(channel: string, token: string, status: TokenStatus): Promise<void> {
       await q.run('UPDATE payment_tokens SET status = $1 WHERE channel = $2 AND token = $3', [status, channel, token]);
     },

@@ -17,6 +17,7 @@ import { listenersRepository } from './listeners.js';
 import { LONG_TEXT_MIGRATION } from './long-text-migration.js';
 import { outboxRepository } from './outbox.js';
 import { provisionRequestsRepository } from './provision-requests.js';
+import { OUTBOX_NUL_MIGRATION } from './outbox-nul-migration.js';
 import type { PgMigration } from './schema.js';
 import { sessionsRepository } from './sessions.js';
 import { tokenListQueries } from './token-list.js';
@@ -34,7 +35,13 @@ export const STORE_MIGRATIONS: PgMigration[] = [
     ...DATA_MIGRATIONS,
     { ...DELIVERY_CLAIMS_MIGRATION },
     { ...AUTOINCREMENT_MIGRATION },
+  ...[
+    ...DATA_MIGRATIONS,
+    { ...DELIVERY_CLAIMS_MIGRATION },
+    { ...AUTOINCREMENT_MIGRATION },
     { ...LONG_TEXT_MIGRATION },
+    { ...OUTBOX_NUL_MIGRATION },
+  ].map((migration, i) => ({
   ].map((migration, i) => ({
     ...migration,
     version: Math.max(...CORE_MIGRATIONS.map((m) => m.version)) + 1 + i,

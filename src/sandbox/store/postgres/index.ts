@@ -35,13 +35,8 @@ export const STORE_MIGRATIONS: PgMigration[] = [
     ...DATA_MIGRATIONS,
     { ...DELIVERY_CLAIMS_MIGRATION },
     { ...AUTOINCREMENT_MIGRATION },
-  ...[
-    ...DATA_MIGRATIONS,
-    { ...DELIVERY_CLAIMS_MIGRATION },
-    { ...AUTOINCREMENT_MIGRATION },
     { ...LONG_TEXT_MIGRATION },
     { ...OUTBOX_NUL_MIGRATION },
-  ].map((migration, i) => ({
   ].map((migration, i) => ({
     ...migration,
     version: Math.max(...CORE_MIGRATIONS.map((m) => m.version)) + 1 + i,

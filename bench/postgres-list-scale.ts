@@ -12,7 +12,7 @@ import type { PgQueries } from '../src/sandbox/store/postgres/queries.js';
 import { sessionListQueries } from '../src/sandbox/store/postgres/session-list.js';
 import { freshDatabase, startTestPostgres } from '../testkit/postgres.js';
 import { SANDBOX_API_KEY, startSandboxProcess } from '../testkit/sandbox-process.js';
-import { seedSession, seedToken } from './list-scale.js';
+import { type ListScaleRun, seedSession, seedToken } from './list-scale.js';
 import { load, rssMiB } from './load.js';
 
 export const POSTGRES_LIST_SIZES = [1_000, 30_000] as const;
@@ -29,15 +29,8 @@ export interface PlannedStatement {
   plan: string[];
 }
 
-export interface PostgresListScaleRun {
-  sessions: number;
-  query: string;
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  failures: number;
-  /** The sandbox's resident memory after the load, MiB. */
-  rssMiB: number;
+/** A run of the SQLite list scale's kind (list-scale.ts), and what PostgreSQL's adds: the seeding and the plan. */
+export interface PostgresListScaleRun extends ListScaleRun {
   /** How long the seeding took, through the store's own inserts (not measured otherwise). */
   seedSeconds: number;
   /** The plan's key line: the page's read of payment_sessions, naming the index it walks. */

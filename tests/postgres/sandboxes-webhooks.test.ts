@@ -68,6 +68,24 @@ describe('three sandboxes on one PostgreSQL database deliver webhooks', () => {
     }
   }, 90_000);
 
+  it('owns one --webhook-url endpoint per channel when three sandboxes start together with it, and delivers each event there once', async () => {
+    const target = await receiver();
+    const args = [...ARGS, '--webhook-url', target.url, '--webhook-secret', SECRET];
+    const together = await startSandboxProcesses(3, await testDatabase('webhook_url'), { timeoutMs: 60_000, args });
+    try {
+      const listed = await call(together.at(1), 'GET', '/sandbox/v1/webhook_endpoints');
+      expect((listed.body.endpoints as Array<{ url: string }>).map((endpoint) => endpoint.url)).toEqual([target.url]);
+      await Promise.all(Array.from({ length: 6 }, (_, i) => authorized(together.at(i))));
+      const fired = await firedIds(together.at(0));
+      await until(() => new Set(idsOf(target.accepted)).size === fired.length, 30_000, 'every event');
+      // Given time to send any event a second time, through a second endpoint of the same URL.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(idsOf(target.accepted).sort()).toEqual([...fired].sort());
+    } finally {
+      await together.stop();
+    }
+  }, 90_000);
+
   it(
     'sends again, after the lease and under the same webhook_delivery_id, a delivery whose sandbox was killed while its receiver held it',
     async () => {

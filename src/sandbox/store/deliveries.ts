@@ -147,7 +147,6 @@ export function deliveriesRepository(db: Db) {
     "SELECT * FROM webhook_endpoints WHERE channel = ? AND origin != 'listener' ORDER BY created_at, id",
   );
   const allEndpoints = db.prepare("SELECT * FROM webhook_endpoints WHERE origin != 'listener'");
-  const endpointByUrl = db.prepare('SELECT * FROM webhook_endpoints WHERE channel = ? AND url = ?');
   const removeEndpoint = db.prepare('DELETE FROM webhook_endpoints WHERE channel = ? AND id = ?');
   const setSecret = db.prepare('UPDATE webhook_endpoints SET secret = ? WHERE channel = ? AND id = ?');
   const dropPending = db.prepare(
@@ -247,10 +246,6 @@ export function deliveriesRepository(db: Db) {
     endpoints: (channel: string) => (endpointsOf.all(channel) as EndpointRow[]).map(readEndpoint),
     /** Every channel's endpoints that the dispatcher POSTs to (listeners aside). */
     allEndpoints: () => (allEndpoints.all() as EndpointRow[]).map(readEndpoint),
-    endpointByUrl(channel: string, url: string): WebhookEndpoint | undefined {
-      const row = endpointByUrl.get(channel, url) as EndpointRow | undefined;
-      return row ? readEndpoint(row) : undefined;
-    },
     setSecret(channel: string, id: string, secret: string): void {
       setSecret.run(secret, channel, id);
     },

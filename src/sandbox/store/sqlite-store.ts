@@ -165,7 +165,6 @@ export interface DeliveriesRepository {
   endpoints(channel: string): WebhookEndpoint[];
   /** Every channel's endpoints that the dispatcher POSTs to (listeners aside). */
   allEndpoints(): WebhookEndpoint[];
-  endpointByUrl(channel: string, url: string): WebhookEndpoint | undefined;
   setSecret(channel: string, id: string, secret: string): void;
   /** Removes an endpoint; its pending deliveries end. */
   removeEndpoint(channel: string, id: string): boolean;

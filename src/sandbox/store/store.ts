@@ -189,7 +189,6 @@ export interface DeliveriesRepository {
   endpoints(channel: string): Promise<WebhookEndpoint[]>;
   /** Every channel's endpoints that the dispatcher POSTs to (listeners aside). */
   allEndpoints(): Promise<WebhookEndpoint[]>;
-  endpointByUrl(channel: string, url: string): Promise<WebhookEndpoint | undefined>;
   setSecret(channel: string, id: string, secret: string): Promise<void>;
   /** Removes an endpoint; its pending deliveries end. */
   removeEndpoint(channel: string, id: string): Promise<boolean>;

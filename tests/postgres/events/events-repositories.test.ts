@@ -228,6 +228,7 @@ describe('the PostgreSQL repositories of the webhook events answer as their SQLi
     let endpoints = 0;
     let events = 0;
     let disputes = 0;
+    const cliOwned = new Set<string>();
     let clock = Date.parse('2026-01-01T00:00:00.000Z');
     const time = () => new Date(clock).toISOString();
     const both = async <T>(call: (r: Repositories) => Promise<T>): Promise<T> => {
@@ -250,7 +251,12 @@ describe('the PostgreSQL repositories of the webhook events answer as their SQLi
           const made = { ...endpoint(id, random.pick(subscriptions), channel), created_at: time() };
           if (random.chance(0.3))
             await both((r) => r.listeners.add({ ...made, polled_at: clock }).then(() => undefined));
-          else await both((r) => r.deliveries.addEndpoint(made, random.chance(0.2) ? 'cli' : 'helper'));
+          else if (random.chance(0.2) && !cliOwned.has(channel)) {
+            // One per channel, as --webhook-url makes it (in a write transaction, which every sandbox serializes):
+            // of several, cliEndpoint would name any.
+            cliOwned.add(channel);
+            await both((r) => r.deliveries.addEndpoint(made, 'cli'));
+          } else await both((r) => r.deliveries.addEndpoint(made, 'helper'));
           break;
         }
         case 1:
@@ -297,7 +303,6 @@ describe('the PostgreSQL repositories of the webhook events answer as their SQLi
           await both((r) => r.deliveries.endpoints(channel));
           await both((r) => r.deliveries.cliEndpoint(channel));
           await both((r) => r.deliveries.endpoint(endpointId));
-          await both((r) => r.deliveries.endpointByUrl(channel, `http://127.0.0.1:9/${endpointId}`));
           // No order is promised of every endpoint: compared by id.
           await both(async (r) => (await r.deliveries.allEndpoints()).sort((a, b) => (a.id < b.id ? -1 : 1)));
           break;

@@ -232,8 +232,6 @@ export function deliveriesRepository(q: PgQueries): ClaimingDeliveries {
           `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE origin != 'listener' ORDER BY id COLLATE "C"`,
         )
       ).map(readEndpoint),
-    endpointByUrl: (channel: string, url: string) =>
-      endpointRow(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE channel = $1 AND url = $2`, [channel, url]),
     async setSecret(channel: string, id: string, secret: string) {
       await q.run('UPDATE webhook_endpoints SET secret = $3 WHERE channel = $1 AND id = $2', [channel, id, secret]);
     },

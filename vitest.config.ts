@@ -43,6 +43,7 @@ export default defineConfig({
           name: 'postgres',
           include: [POSTGRES_TESTS],
           globalSetup: ['tests/support/postgres-server.ts'],
+          setupFiles: ['tests/support/postgres-file-databases.ts'],
         },
       },
     ],

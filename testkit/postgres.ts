@@ -111,6 +111,14 @@ export async function freshDatabase(serverUrl: string, prefix = 'sandbox_test'):
   return databaseUrl(serverUrl, name);
 }
 
+/** Drops the database `url` names, closing the connections left open on it. */
+export async function dropDatabase(url: string): Promise<void> {
+  const database = decodeURIComponent(new URL(url).pathname.slice(1));
+  await onMaintenance(databaseUrl(url, 'postgres'), async (client) => {
+    await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(database)} WITH (FORCE)`);
+  });
+}
+
 /**
  * Drops every database whose name starts with `prefix` (a run's, on a server that outlives it),
  * closing the connections a test left open.

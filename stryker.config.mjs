@@ -34,6 +34,27 @@ export default {
     'src/sandbox/store/group-commit.ts',
     'src/sandbox/store/answer-cache.ts',
     'src/sandbox/store/fact-cache.ts',
+    // The same on PostgreSQL, and what several sandboxes on one database rest on: the write lock and
+    // the revision that keep the caches coherent, the migrations run once, the exclusive claims of
+    // deliveries and listeners, the texts a NUL crosses, and the connection's URL and pool.
+    'src/sandbox/store/postgres/session-list.ts',
+    'src/sandbox/store/postgres/session-search.ts',
+    'src/sandbox/store/postgres/token-list.ts',
+    'src/sandbox/store/postgres/token-search.ts',
+    'src/sandbox/store/postgres/like-pattern.ts',
+    'src/sandbox/store/postgres/sessions.ts',
+    'src/sandbox/store/postgres/tokens.ts',
+    'src/sandbox/store/postgres/answer-cache.ts',
+    'src/sandbox/store/postgres/fact-cache.ts',
+    'src/sandbox/store/postgres/core.ts',
+    'src/sandbox/store/postgres/transactions.ts',
+    'src/sandbox/store/postgres/revision.ts',
+    'src/sandbox/store/postgres/migrate.ts',
+    'src/sandbox/store/postgres/deliveries.ts',
+    'src/sandbox/store/postgres/listeners.ts',
+    'src/sandbox/store/postgres/nul.ts',
+    'src/sandbox/store/postgres/connection.ts',
+    'src/sandbox/store/postgres/ssl-mode.ts',
     // The hosted pages: the form token, the pages' security headers and exits, the customer's form,
     // and what each page shows and where it leads.
     'src/sandbox/checkout/**/*.ts',

@@ -13,7 +13,7 @@ import type { PartialStrykerOptions } from '@stryker-mutator/api/core';
 import { repoRoot } from '../testkit/contract.js';
 import { carryOver, type IncrementalReport } from './carry-over.js';
 import { quietTestFiles, type RecordedRun, whyRunAgain } from './unchanged.js';
-import mutationSuites from '../vitest.mutation.config.js';
+import { MUTATION_TEST_FILES } from '../vitest.mutation.config.js';
 import { equivalentKey, mutationSummary, type EquivalentMutant, type MutationReport } from './score.js';
 
 const strykerConfig = (await import(pathToFileURL(path.join(repoRoot, 'stryker.config.mjs')).href))
@@ -21,7 +21,7 @@ const strykerConfig = (await import(pathToFileURL(path.join(repoRoot, 'stryker.c
 const incrementalFile = path.join(repoRoot, 'reports', 'mutation', 'stryker-incremental.json');
 // Beside Stryker's result, the test files it leaves out (their tests reach no mutant), as they were.
 const quietFile = path.join(repoRoot, 'reports', 'mutation', 'quiet-test-files.json');
-const mutationTests = () => filesOf(mutationSuites.test?.include ?? []);
+const mutationTests = () => filesOf(MUTATION_TEST_FILES);
 const read = (file: string) => {
   const absolute = path.join(repoRoot, file);
   return existsSync(absolute) ? readFileSync(absolute, 'utf8') : undefined;

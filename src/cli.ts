@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { exitWhenOrphaned } from './orphan.js';
 import { packageRoot } from './package-root.js';
 import { unsupportedNodeReason } from './runtime.js';
+import { apiKeysLine } from './sandbox/cli/banner.js';
 import { printable } from './sandbox/cli/terminal-text.js';
 
 /** The sandbox's own dependencies are optional peers of the package: the client stays light without them. */
@@ -125,8 +126,7 @@ async function sandbox(args: string[]) {
   console.log(`  Runtime:   Node ${process.version} (${process.execPath})`);
   if (running.publicUrl !== running.address)
     console.log(`  Public:    ${running.publicUrl}   — the host of every redirect_url (--public-url)`);
-  const keys = [...running.apiKeys].map(([key, channel]) => `${key} (channel ${channel})`).join(', ');
-  console.log(`  API keys:  ${keys}   — send one as x-service-api-key`);
+  console.log(`  API keys:  ${apiKeysLine(running.apiKeys, Boolean(process.env.SANDBOX_API_KEYS))}`);
   console.log(`  Contract:  ${running.address}/openapi.json  ${running.address}/openapi.yaml`);
   console.log(
     `  3.0:       ${running.address}/openapi-3.0.json  ${running.address}/openapi-3.0.yaml   — the same contract, ` +
@@ -165,7 +165,22 @@ async function sandbox(args: string[]) {
       : '  Webhooks:  none sent; forward them to your receiver with hsa-fsa-sandbox listen --forward-to URL (npm ' +
           'run listen -- …), add an endpoint with --webhook-url URL, or POST /sandbox/v1/webhook_endpoints',
   );
-  const stop = () => void running.close().then(() => process.exit(0));
+  const stop = () => {
+    // Whatever is left by then (a request stuck behind a database that does not answer) is cut.
+    setTimeout(() => {
+      console.error(
+        `The sandbox did not finish its work within ${running.stopDeadlineMs / 1000} s of the signal: exiting.`,
+      );
+      process.exit(1);
+    }, running.stopDeadlineMs).unref();
+    running.close().then(
+      () => process.exit(0),
+      (error: Error) => {
+        console.error(`The sandbox stopped with an error: ${error.message}`);
+        process.exit(1);
+      },
+    );
+  };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
   exitWhenOrphaned(stop);
 }

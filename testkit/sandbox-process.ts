@@ -22,6 +22,10 @@ export interface SandboxProcess {
   stop(): Promise<void>;
   /** SIGKILL: a crash. Waits for the exit. */
   kill(): Promise<void>;
+  /** Its exit code once it has exited (null when a signal ended it). */
+  exitCode: Promise<number | null>;
+  /** The end of what it has printed (its standard output and error), up to 4,000 characters. */
+  output(): string;
 }
 
 export interface SandboxProcessOptions {
@@ -141,6 +145,8 @@ async function startOnce(
     db,
     stop: () => signal(child, 'SIGTERM'),
     kill: () => signal(child, 'SIGKILL'),
+    exitCode: exited(child).then(() => child.exitCode),
+    output: () => output,
   };
 }
 

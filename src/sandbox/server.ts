@@ -12,6 +12,7 @@ import { configureEndpoint } from './delivery/endpoints.js';
 import { deliveryWakeUp } from './store/wake-up.js';
 import { checkPublicUrl, listenUrl, protectedModeRefusal } from './exposure.js';
 import { type DatabaseLocation, databaseLocation, printableDatabaseUrl } from './database-location.js';
+import { quietListener, STOP_BOUNDS } from './graceful-stop.js';
 import { batchedLines } from './line-writer.js';
 import { type Maintenance, startMaintenance } from './maintenance.js';
 import { createPostgresStore } from './store/postgres/index.js';
@@ -113,8 +114,10 @@ export async function startSandbox(options: StartOptions) {
   const requestLog = options.quiet ? undefined : batchedLines();
   // The listen address's URL is known once it listens (--port 0 picks a port then).
   let publicUrl = configuredUrl ?? listenUrl(options.host, options.port);
+  let stopping = false;
   const app = buildSandbox({
     store,
+    lifecycle: { stopping: () => stopping },
     apiKeys,
     logger: options.quiet ? false : { level: 'warn' },
     ...(requestLog ? { requestLog: requestLog.write } : {}),
@@ -142,10 +145,12 @@ export async function startSandbox(options: StartOptions) {
   const dispatcher = startDispatcher(store);
   const maintenance = opened.startMaintenance();
   const close = async () => {
-    await app.close();
+    stopping = true;
+    await quietListener(app.server, STOP_BOUNDS.quietMs, STOP_BOUNDS.listenAtMostMs);
+    // The requests in flight finish while the attempts in flight are answered (or given back).
+    await Promise.all([app.close(), dispatcher.stop(STOP_BOUNDS.deliveryGraceMs)]);
     maintenance.stop();
     requestLog?.flush();
-    await dispatcher.stop();
     await opened.close();
   };
   const docs = options.docsDir
@@ -161,6 +166,8 @@ export async function startSandbox(options: StartOptions) {
     publicUrl,
     apiKeys,
     close,
+    /** How long close() may take before the process should exit regardless (graceful-stop.ts). */
+    stopDeadlineMs: STOP_BOUNDS.deadlineMs,
     webhook,
     docs,
     /** The database as the banner names it (OpenedStore's label). */

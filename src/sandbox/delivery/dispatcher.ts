@@ -38,8 +38,11 @@ export interface DispatcherOptions {
 export interface Dispatcher {
   /** Looks for due deliveries now (also done on a timer and whenever one is queued). */
   wake(): void;
-  /** Stops taking deliveries and waits for the attempts in flight; the rest stay due for the next start. */
-  stop(): Promise<void>;
+  /**
+   * Stops taking deliveries and waits for the attempts in flight, at most `graceMs` (then gives
+   * their claims back); the rest stay due for the next start, or for another sandbox.
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
 export function startDispatcher(store: SandboxStore, options: DispatcherOptions = {}): Dispatcher {
@@ -69,10 +72,10 @@ export function startDispatcher(store: SandboxStore, options: DispatcherOptions 
 
   return {
     wake,
-    async stop() {
+    async stop(graceMs) {
       clearInterval(timer);
       unsubscribe();
-      await queue.drain();
+      await queue.drain(graceMs);
     },
   };
 }

@@ -53,12 +53,28 @@ export class DeliveryQueue {
     }
   }
 
-  /** Claims no more deliveries, and resolves once every attempt in flight is recorded. The rest stay due. */
-  async drain(): Promise<void> {
+  /**
+   * Claims no more deliveries, and resolves once every attempt in flight is recorded, or once
+   * `graceMs` has passed: then the claims of the attempts still unanswered are given back, due at
+   * once to another sandbox (under the same webhook_delivery_id) rather than after their lease, and
+   * their late reports are dropped (a released claim is no longer theirs). The rest stay due.
+   */
+  async drain(graceMs = Number.POSITIVE_INFINITY): Promise<void> {
     this.draining = true;
     // A fill under way adds its attempts once its claim has answered: they are in flight too.
     await this.fills;
-    await Promise.allSettled(this.inFlight.runs());
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'grace over'>((resolve) => {
+      if (Number.isFinite(graceMs)) timer = setTimeout(() => resolve('grace over'), graceMs);
+    });
+    const settled = await Promise.race([Promise.allSettled(this.inFlight.runs()), graceOver]);
+    clearTimeout(timer);
+    if (settled !== 'grace over') return;
+    await Promise.all(
+      [...this.sending.values()].map((delivery) =>
+        this.store.deliveries.release(delivery.id, delivery.claim).catch(() => false),
+      ),
+    );
   }
 
   /** Called only by fillAll and refill, each of which first checks that the queue is not draining. */

@@ -37,6 +37,7 @@ import { registerDocsRoutes } from './docs-routes.js';
 import { registerReturnRoutes } from './return-routes.js';
 import { checkAllowedHost, registerHostCheck } from './allowed-hosts.js';
 import { checkCorsOrigin, LOOPBACK_ORIGINS, registerCors } from './cors.js';
+import { type Lifecycle, RUNNING, registerProbes } from './probes.js';
 import { registerRequestLog } from './request-log.js';
 import { sandboxAddress } from './sandbox-address.js';
 import { clientErrorAnswerer, registerTransportErrors } from './transport-errors.js';
@@ -66,6 +67,8 @@ export interface SandboxOptions {
   docsDir?: string;
   /** More names the sandbox answers to (--allowed-hosts), beside an IP address, localhost and the public URL's host. */
   allowedHosts?: readonly string[];
+  /** Whether the sandbox is stopping, which /ready answers (never, by default). */
+  lifecycle?: Lifecycle;
 }
 
 /** Longest path segment accepted; longer ids simply are not found. */
@@ -179,7 +182,7 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     const text = readFileSync(file, 'utf8');
     app.get(url, async (_request, reply) => reply.type(type).send(text));
   }
-  app.get('/health', async () => ({ status: 'ok' }));
+  registerProbes(app, store, options.lifecycle ?? RUNNING);
   // Every browser asks for it on every page: an empty answer, not a 404 that each page's console
   // would report as an error. The pages have no icon.
   app.get('/favicon.ico', async (_request, reply) =>

@@ -16,6 +16,7 @@ import { faultsRepository } from './faults.js';
 import { featuresRepository } from './features.js';
 import { lettersRepository } from './letters.js';
 import { listenersRepository } from './listeners.js';
+import { MIGRATIONS } from './migrations.js';
 import { outboxRepository } from './outbox.js';
 import { pageSecretRepository } from './page-secret.js';
 import { provisionRequestsRepository } from './provision-requests.js';
@@ -47,6 +48,9 @@ export interface SqliteStore extends SyncSandboxStore {
    */
   clearFacts(): void;
 }
+
+/** The schema version openDatabase brings a file to. */
+const NEWEST_MIGRATION = Math.max(...MIGRATIONS.map((m) => m.version));
 
 export const NO_DRILL: DrillSettings = { enabled: false, service_fee: 'number' };
 
@@ -89,6 +93,10 @@ export function createStore(db: Db, options: StoreOptions = {}): SqliteStore {
     revalidate: facts.revalidate,
     clearFacts: facts.clear,
     isOpen: () => db.open,
+    schemaVersions: () => ({
+      database: db.prepare('SELECT coalesce(max(version), 0) FROM schema_migrations').pluck().get() as number,
+      known: NEWEST_MIGRATION,
+    }),
     sessions: sessionsRepository(db, facts),
     /** The channel's customers and their business ids. */
     customers: customersRepository(db),

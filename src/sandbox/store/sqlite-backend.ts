@@ -177,6 +177,7 @@ function adapt(sqlite: SqliteStore): SandboxStore {
     read: (fn) => transaction('DEFERRED', fn),
     revalidate: () => call(() => sqlite.revalidate()),
     isOpen: () => sqlite.isOpen(),
+    schemaVersions: () => call(() => sqlite.schemaVersions()),
     sessions: { ...adapted(sessions), answer },
     customers: adapted(sqlite.customers),
     tokens: adapted(sqlite.tokens),

@@ -28,7 +28,7 @@ import type {
 import type { ArmedFault } from './faults.js';
 import type { WebhookListener } from './listeners.js';
 import type { OutboxEvent } from './outbox.js';
-import type { PageWindow, ResetCounts } from './store.js';
+import type { PageWindow, ResetCounts, SchemaVersions } from './store.js';
 
 /** Payment sessions, with the renderings that retrieve and list answer (the store's projection of them). */
 export interface SessionsRepository {
@@ -219,6 +219,8 @@ export interface SyncSandboxStore {
   read<T>(fn: () => T): T;
   /** Empties the cached facts when another process has committed since the last look. */
   revalidate(): void;
+  /** The database's schema version against this store's. */
+  schemaVersions(): SchemaVersions;
   /** Whether the store is still open (a timer that outlives the server's close does nothing). */
   isOpen(): boolean;
   sessions: SessionsRepository;

@@ -259,6 +259,16 @@ export interface ListenersRepository {
 }
 
 /** What a reset deleted. */
+/**
+ * The newest schema version the database holds and the newest this store knows. They differ when
+ * a newer sandbox has migrated the database since this one started (a rolling upgrade): this one
+ * then writes by rules the schema has left, and should take no more requests.
+ */
+export interface SchemaVersions {
+  database: number;
+  known: number;
+}
+
 export interface ResetCounts {
   payment_sessions: number;
   payment_tokens: number;
@@ -282,6 +292,8 @@ export interface SandboxStore {
   read<T>(fn: () => Promise<T>): Promise<T>;
   /** Empties the cached facts when another process has committed since the last look. */
   revalidate(): Promise<void>;
+  /** The database's schema version against this store's: read from the database, so it fails when the database does not answer. */
+  schemaVersions(): Promise<SchemaVersions>;
   /** Whether the store is still open (a timer that outlives the server's close does nothing): no database call. */
   isOpen(): boolean;
   sessions: SessionsRepository;

@@ -21,7 +21,7 @@ describe('an operation without a handler', () => {
     const app = Fastify({ bodyLimit: BODY_LIMIT_BYTES });
     registerErrorPath(app);
     registerJsonParser(app);
-    registerAuth(app, DEFAULT_API_KEYS);
+    registerAuth(app, DEFAULT_API_KEYS, sqliteBackend(store));
     registerOperations(app, {
       validators: new SchemaValidators(loadDocument(CONTRACT_FILE)),
       handlers: {},

@@ -109,7 +109,7 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   registerCors(app, corsOrigin, requestHeaders([contract, helpers]));
   registerJsonParser(app);
   const apiKeys = options.apiKeys ?? DEFAULT_API_KEYS;
-  registerAuth(app, apiKeys);
+  registerAuth(app, apiKeys, store);
   // Every channel starts with the seed catalog (once: a replaced or emptied catalog stays so). The store answers
   // asynchronously, so it is laid down as the app gets ready: before it listens, or answers its first inject.
   // The app is ready once the wall clock has moved past the seed's millisecond, so that the seed predates every

@@ -2,6 +2,9 @@
 // matched (its config), never of how its URL is spelled: the router has already decoded the URL,
 // so `/%70ayments/...` and an absolute-form request line reach the same route and the same check.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { MANAGED_KEY_PREFIX } from '../domain/api-keys.js';
+import { hashKey } from '../keys/key-text.js';
+import type { SandboxStore } from '../store/store.js';
 import { unauthorized } from './errors.js';
 
 declare module 'fastify' {
@@ -19,17 +22,36 @@ declare module 'fastify' {
 
 export const API_KEY_HEADER = 'x-service-api-key';
 
-export function registerAuth(app: FastifyInstance, keys: ReadonlyMap<string, string>): void {
+/**
+ * Checks each request's key: one fixed at start (the development keys, or SANDBOX_API_KEYS) from
+ * memory, one an operator manages (keys/manage.ts) from the store, by its hash, as valid now.
+ */
+export function registerAuth(app: FastifyInstance, keys: ReadonlyMap<string, string>, store: SandboxStore): void {
   app.decorateRequest('channel', '');
   // onRequest runs after routing and before the body is read: an unauthenticated body is never parsed.
   app.addHook('onRequest', (request, _reply, done) => {
     if (request.routeOptions.config.requiresKey !== true) return done();
     const key = request.headers[API_KEY_HEADER];
-    const channel = typeof key === 'string' ? keys.get(key) : undefined;
-    if (!channel) return done(unauthorized(key !== undefined, API_KEY_HEADER));
-    request.channel = channel;
-    done();
+    const fixed = typeof key === 'string' ? keys.get(key) : undefined;
+    if (fixed) {
+      request.channel = fixed;
+      return done();
+    }
+    // Only a key that can be a managed one costs a read of the store.
+    if (typeof key !== 'string' || !key.startsWith(MANAGED_KEY_PREFIX))
+      return done(unauthorized(key !== undefined, API_KEY_HEADER));
+    managedKeyChannel(store, key).then((channel) => {
+      if (!channel) return done(unauthorized(true, API_KEY_HEADER));
+      request.channel = channel;
+      done();
+    }, done);
   });
+}
+
+/** The channel of a managed key that serves now, as the database says after every sandbox's last commit. */
+async function managedKeyChannel(store: SandboxStore, key: string): Promise<string | undefined> {
+  await store.revalidate();
+  return store.apiKeys.channelOf(hashKey(key), new Date().toISOString());
 }
 
 /** The request's channel; refuses to go on without one, so that no work ever runs in channel "". */

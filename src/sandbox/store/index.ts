@@ -2,6 +2,7 @@
 // repository per table, and a transaction per request. It is synchronous (sqlite-store.ts), as
 // better-sqlite3 is; sqlite-backend.ts gives the application its asynchronous interface.
 import { activityQueries } from './activity.js';
+import { apiKeysRepository } from './api-keys.js';
 import { catalogRepository } from './catalog.js';
 import { channelReset } from './channel-reset.js';
 import { clockRepository } from './clock.js';
@@ -125,6 +126,7 @@ export function createStore(db: Db, options: StoreOptions = {}): SqliteStore {
     listeners: listenersRepository(db),
     deliveryWakeUp: wakeUp,
     features: featuresRepository(db, facts),
+    apiKeys: apiKeysRepository(db, facts),
     /** Each channel's evolution drill: whether it plays a later version of the service. */
     drill,
     faults: faultsRepository(db, facts),

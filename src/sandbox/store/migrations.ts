@@ -732,4 +732,25 @@ export const MIGRATIONS: Migration[] = [
       ALTER TABLE deliveries ADD COLUMN lease_until INTEGER;
     `,
   },
+  {
+    version: 23,
+    description:
+      'API keys an operator makes, rotates and revokes while the sandbox runs, each stored as its hash, so that ' +
+      'every sandbox on the database serves them without a restart',
+    // key_hash: the SHA-256 of the key, in hex (a key is random enough that no slower hash is needed);
+    // hint: its last four characters; expires_at: the end a rotation gave it; seq: the order of listing.
+    sql: `
+      CREATE TABLE api_keys (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        channel TEXT NOT NULL,
+        key_hash TEXT NOT NULL UNIQUE,
+        hint TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT,
+        revoked_at TEXT
+      );
+      CREATE INDEX api_keys_channel ON api_keys (channel, seq);
+    `,
+  },
 ];

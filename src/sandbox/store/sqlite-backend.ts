@@ -191,6 +191,7 @@ function adapt(sqlite: SqliteStore): SandboxStore {
     listeners: adapted(sqlite.listeners),
     deliveryWakeUp: sqlite.deliveryWakeUp,
     features: adapted(sqlite.features),
+    apiKeys: adapted(sqlite.apiKeys),
     drill: adapted(sqlite.drill),
     faults: adapted(sqlite.faults),
     clock: adapted(sqlite.clock),

@@ -1,0 +1,155 @@
+// `hsa-fsa-sandbox keys`: an operator's API keys, managed on the database itself (--db, as the
+// sandbox takes it), while sandboxes run on it or before the first starts. Every sandbox on the
+// database serves a new key, and refuses a revoked one, from its next request: no restart.
+//   keys create --channel NAME     a new key for the channel, shown this once
+//   keys list [--channel NAME]     the keys (never the keys themselves: their last four characters)
+//   keys rotate KEY_ID [--overlap SECONDS]   a new key; the old one stays valid for the overlap
+//   keys revoke KEY_ID             ends the key at once
+// --json prints what it did as JSON, for a script.
+import path from 'node:path';
+import { channelNameProblem, DEFAULT_OVERLAP_SECONDS, keyState, type ManagedKey } from '../domain/api-keys.js';
+import { databaseLocation } from '../database-location.js';
+import { createKey, KeyRequestError, type MadeKey, revokeKey, rotateKey } from '../keys/manage.js';
+import { openStore } from '../server.js';
+import type { SandboxStore } from '../store/store.js';
+import { parseOptions, UsageError } from './target.js';
+import { printable } from './terminal-text.js';
+
+export interface KeysIo {
+  out: (line: string) => void;
+}
+
+const defaultIo: KeysIo = { out: (line) => console.log(line) };
+
+const USAGE =
+  'keys create --channel NAME | keys list [--channel NAME] | keys rotate KEY_ID [--overlap SECONDS] | ' +
+  'keys revoke KEY_ID, each with [--db FILE|postgres://…] [--json]';
+
+/** How many keys a listing reads at a time. */
+const LIST_PAGE = 200;
+
+export async function keys(args: string[], io: KeysIo = defaultIo): Promise<void> {
+  const { values, positionals } = parseOptions(
+    args,
+    {
+      db: { type: 'string' },
+      channel: { type: 'string' },
+      overlap: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    true,
+  );
+  const [action, ...rest] = positionals;
+  const out = (line: string) => io.out(printable(line));
+  const command = commandOf(action, rest, values);
+  const db = values.db ?? process.env.SANDBOX_DB ?? path.join('.sandbox', 'sandbox.db');
+  const opened = await openStore(databaseLocation(db), {});
+  try {
+    await command(opened.store, values.json ? (value) => out(JSON.stringify(value)) : undefined, out);
+  } catch (error) {
+    if (error instanceof KeyRequestError) throw new Error(error.message);
+    throw error;
+  } finally {
+    await opened.close();
+  }
+}
+
+type Options = { channel?: string | undefined; overlap?: string | undefined };
+type Command = (
+  store: SandboxStore,
+  json: ((value: unknown) => void) | undefined,
+  out: (line: string) => void,
+) => Promise<void>;
+
+/** The command the words ask for, checked before any database is opened. */
+function commandOf(action: string | undefined, rest: string[], values: Options): Command {
+  const noId = () => {
+    if (rest.length > 0) throw new UsageError(`keys ${action} takes no key id; ${USAGE}`);
+  };
+  const oneId = () => {
+    if (rest.length !== 1) throw new UsageError(`keys ${action} takes one key id (key_…); ${USAGE}`);
+    return rest[0]!;
+  };
+  if (values.overlap !== undefined && action !== 'rotate')
+    throw new UsageError(`--overlap is for keys rotate; ${USAGE}`);
+  if (values.channel !== undefined && action !== 'create' && action !== 'list')
+    throw new UsageError(`--channel is for keys create and keys list; ${USAGE}`);
+  switch (action) {
+    case 'create': {
+      noId();
+      const channel = values.channel;
+      if (channel === undefined) throw new UsageError(`keys create needs --channel NAME; ${USAGE}`);
+      const problem = channelNameProblem(channel);
+      if (problem) throw new UsageError(`--channel ${JSON.stringify(channel)}: ${problem}`);
+      return async (store, json, out) => {
+        const made = await createKey(store, channel);
+        if (json) return json(made);
+        shownOnce(out, `Created ${made.id} for channel ${made.channel}:`, made);
+      };
+    }
+    case 'list': {
+      noId();
+      const channel = values.channel;
+      return async (store, json, out) => {
+        const now = new Date().toISOString();
+        const listed: ManagedKey[] = [];
+        let after: number | undefined;
+        do {
+          const page = await store.apiKeys.list({
+            ...(channel ? { channel } : {}),
+            ...(after ? { after } : {}),
+            limit: LIST_PAGE,
+          });
+          listed.push(...page.keys);
+          after = page.next;
+        } while (after !== undefined);
+        if (json) return json(listed.map((key) => ({ ...key, state: keyState(key, now) })));
+        if (listed.length === 0) return out(channel ? `No key of channel ${channel}.` : 'No managed key.');
+        for (const key of listed) out(listLine(key, now));
+      };
+    }
+    case 'rotate': {
+      const id = oneId();
+      const overlap = values.overlap === undefined ? DEFAULT_OVERLAP_SECONDS : Number(values.overlap);
+      if (values.overlap !== undefined && !/^\d+$/.test(values.overlap))
+        throw new UsageError(`--overlap is a number of seconds, not ${JSON.stringify(values.overlap)}`);
+      return async (store, json, out) => {
+        const { key, previous } = await rotateKey(store, id, overlap);
+        if (json) return json({ key, previous });
+        shownOnce(out, `Rotated ${previous.id}: ${key.id} replaces it for channel ${key.channel}:`, key);
+        out(`${previous.id} stays valid until ${previous.expires_at}; move every client to the new key by then.`);
+      };
+    }
+    case 'revoke': {
+      const id = oneId();
+      return async (store, json, out) => {
+        const revoked = await revokeKey(store, id);
+        if (json) return json(revoked);
+        out(
+          `Revoked ${revoked.id} (channel ${revoked.channel}): refused from now on, by every sandbox on this database.`,
+        );
+      };
+    }
+    default:
+      throw new UsageError(action === undefined ? USAGE : `unknown keys command ${JSON.stringify(action)}; ${USAGE}`);
+  }
+}
+
+function shownOnce(out: (line: string) => void, heading: string, made: MadeKey): void {
+  out(heading);
+  out(`  ${made.key}`);
+  out('Shown this once: the database keeps only its hash. Send it as x-service-api-key.');
+}
+
+function listLine(key: ManagedKey, now: string): string {
+  const state = keyState(key, now);
+  const when =
+    state === 'revoked'
+      ? `revoked ${key.revoked_at}`
+      : state === 'expiring'
+        ? `ends ${key.expires_at}`
+        : state === 'expired'
+          ? `ended ${key.expires_at}`
+          : 'no end';
+  return `${key.id}  channel ${key.channel}  …${key.hint}  ${state.padEnd(8)}  made ${key.created_at}  ${when}`;
+}

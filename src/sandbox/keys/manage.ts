@@ -1,0 +1,97 @@
+// What an operator does with a channel's API keys, whether from the command line (cli/keys.ts) or
+// through the admin helpers: each is one write transaction, so that every sandbox on the database
+// sees all of it at its next request, or none of it.
+import {
+  channelNameProblem,
+  DEFAULT_OVERLAP_SECONDS,
+  keyHint,
+  type ManagedKey,
+  overlapProblem,
+  rotationEnd,
+} from '../domain/api-keys.js';
+import { randomIds } from '../ids.js';
+import type { SandboxStore } from '../store/store.js';
+import { hashKey, newKeyId, newKeyText } from './key-text.js';
+
+/** A key as it is made: listed, with the key itself, shown this once. */
+export interface MadeKey extends ManagedKey {
+  key: string;
+}
+
+/** A refusal of what the operator asked: a wrong channel or overlap, or an unknown key. */
+export class KeyRequestError extends Error {
+  override readonly name = 'KeyRequestError';
+  constructor(
+    readonly kind: 'invalid' | 'not_found' | 'conflict',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const wallClock = () => new Date().toISOString();
+
+async function make(store: SandboxStore, channel: string, now: string): Promise<MadeKey> {
+  const key = newKeyText();
+  const made: ManagedKey = {
+    id: newKeyId(),
+    channel,
+    hint: keyHint(key),
+    created_at: now,
+    expires_at: null,
+    revoked_at: null,
+  };
+  await store.apiKeys.insert({ ...made, hash: hashKey(key) });
+  return { ...made, key };
+}
+
+export async function createKey(store: SandboxStore, channel: string, now = wallClock()): Promise<MadeKey> {
+  const problem = channelNameProblem(channel);
+  if (problem) throw new KeyRequestError('invalid', `channel ${JSON.stringify(channel)}: ${problem}`);
+  return store.transaction(async () => {
+    // A new channel starts with the seed catalog, as the channels of the keys fixed at start do
+    // (http/app.ts); a channel that has one keeps it.
+    await store.catalog.seed(channel, await store.clock.now(channel), () => `prod_${randomIds.short()}`);
+    return make(store, channel, now);
+  });
+}
+
+/** The key under `id`, or a not_found refusal. */
+async function existing(store: SandboxStore, id: string): Promise<ManagedKey> {
+  const key = await store.apiKeys.get(id);
+  if (!key) throw new KeyRequestError('not_found', `No API key ${JSON.stringify(id)}.`);
+  return key;
+}
+
+/**
+ * A new key for the channel of key `id`, which stays valid `overlapSeconds` more (its end is never
+ * pushed later). A revoked or ended key is not rotated: its channel may have others.
+ */
+export async function rotateKey(
+  store: SandboxStore,
+  id: string,
+  overlapSeconds = DEFAULT_OVERLAP_SECONDS,
+  now = wallClock(),
+): Promise<{ key: MadeKey; previous: ManagedKey }> {
+  const problem = overlapProblem(overlapSeconds);
+  if (problem) throw new KeyRequestError('invalid', problem);
+  return store.transaction(async () => {
+    const old = await existing(store, id);
+    if (old.revoked_at !== null || (old.expires_at !== null && old.expires_at <= now))
+      throw new KeyRequestError('conflict', `API key ${id} has ended already; create a new key for its channel.`);
+    const expiresAt = rotationEnd(old.expires_at, now, overlapSeconds);
+    await store.apiKeys.end(id, expiresAt);
+    const key = await make(store, old.channel, now);
+    return { key, previous: { ...old, expires_at: expiresAt } };
+  });
+}
+
+/** Ends key `id` at once. Revoking a revoked key is refused, so that a mistyped id is noticed. */
+export async function revokeKey(store: SandboxStore, id: string, now = wallClock()): Promise<ManagedKey> {
+  return store.transaction(async () => {
+    const key = await existing(store, id);
+    if (!(await store.apiKeys.revoke(id, now)))
+      throw new KeyRequestError('conflict', `API key ${id} was revoked already, at ${key.revoked_at}.`);
+    return { ...key, revoked_at: now };
+  });
+}

@@ -1,0 +1,83 @@
+// `hsa-fsa-sandbox keys` on a database file: what it prints for each command (a key made is shown
+// once; a listing never shows one), and the mistakes it refuses as usage errors before any
+// database is opened.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { keys } from '../../src/sandbox/cli/keys.js';
+
+const folder = mkdtempSync(path.join(tmpdir(), 'keys-command-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+let n = 0;
+const newDb = () => path.join(folder, `keys-${n++}.db`);
+
+async function run(db: string, ...args: string[]): Promise<string[]> {
+  const lines: string[] = [];
+  await keys([...args, '--db', db], { out: (line) => lines.push(line) });
+  return lines;
+}
+const json = async (db: string, ...args: string[]) => JSON.parse((await run(db, ...args, '--json')).join('\n'));
+
+describe('keys', () => {
+  it('create shows the key once; list names it by id, channel and last four characters, never the key', async () => {
+    const db = newDb();
+    const created = await run(db, 'create', '--channel', 'partner-a');
+    expect(created[0]).toMatch(/^Created key_[0-9a-f]{16} for channel partner-a:$/);
+    const key = created[1]!.trim();
+    expect(key).toMatch(/^sk_sandbox_/);
+    expect(created[2]).toBe('Shown this once: the database keeps only its hash. Send it as x-service-api-key.');
+    const listed = await run(db, 'list');
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toContain(`channel partner-a  …${key.slice(-4)}  active`);
+    expect(listed.join('\n')).not.toContain(key);
+  });
+
+  it('list --channel keeps to the channel, and --json gives each key its state', async () => {
+    const db = newDb();
+    await run(db, 'create', '--channel', 'a');
+    const b = await json(db, 'create', '--channel', 'b');
+    await run(db, 'revoke', b.id);
+    expect(
+      (await json(db, 'list', '--channel', 'b')).map((k: { id: string; state: string }) => [k.id, k.state]),
+    ).toEqual([[b.id, 'revoked']]);
+    expect(await run(db, 'list', '--channel', 'c')).toEqual(['No key of channel c.']);
+    expect(await run(newDb(), 'list')).toEqual(['No managed key.']);
+  });
+
+  it('rotate makes a successor and says until when the old key serves; revoke says it is refused from now on', async () => {
+    const db = newDb();
+    const made = await json(db, 'create', '--channel', 'partner-a');
+    const rotated = await run(db, 'rotate', made.id, '--overlap', '120');
+    expect(rotated[0]).toMatch(new RegExp(`^Rotated ${made.id}: key_[0-9a-f]{16} replaces it for channel partner-a:$`));
+    expect(rotated[3]).toMatch(new RegExp(`^${made.id} stays valid until \\d{4}-.*Z; move every client`));
+    expect(await run(db, 'revoke', made.id)).toEqual([
+      `Revoked ${made.id} (channel partner-a): refused from now on, by every sandbox on this database.`,
+    ]);
+  });
+
+  it('an unknown key id is an error that names it', async () => {
+    await expect(run(newDb(), 'revoke', 'key_nope')).rejects.toThrow('No API key "key_nope".');
+  });
+
+  it.each([
+    [[], /^keys create --channel NAME \| keys list/],
+    [['frob'], /^unknown keys command "frob"/],
+    [['create'], /^keys create needs --channel NAME/],
+    [['create', '--channel', 'two words'], /^--channel "two words": a channel is 1 to 64/],
+    [['create', 'key_x', '--channel', 'a'], /^keys create takes no key id/],
+    [['rotate'], /^keys rotate takes one key id/],
+    [['revoke', 'a', 'b'], /^keys revoke takes one key id/],
+    [['rotate', 'key_x', '--overlap', 'soon'], /^--overlap is a number of seconds, not "soon"/],
+    [['revoke', 'key_x', '--overlap', '5'], /^--overlap is for keys rotate/],
+    [['revoke', 'key_x', '--channel', 'a'], /^--channel is for keys create and keys list/],
+    [['list', '--colour'], /^Unknown option '--colour'/],
+  ])('keys %j is a usage error, and opens no database', async (args, message) => {
+    const db = newDb();
+    await expect(run(db, ...args)).rejects.toMatchObject({
+      name: 'UsageError',
+      message: expect.stringMatching(message),
+    });
+    expect(existsSync(db)).toBe(false);
+  });
+});

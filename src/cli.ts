@@ -45,12 +45,13 @@ const USAGE =
       started within them receives what was fired meanwhile. Default sandbox http://127.0.0.1:4010,
       key sandbox-dev-key; a --sandbox on another machine over plain http gets a warning (the key
       travels in clear text).
-  keys create --channel NAME | list [--channel NAME] | rotate KEY_ID [--overlap SECONDS] | revoke KEY_ID
-          [--db FILE|postgres://…] [--json]
+  keys create --channel NAME|--admin | list [--channel NAME|--admin] | rotate KEY_ID [--overlap SECONDS]
+          | revoke KEY_ID   [--db FILE|postgres://…] [--json]
       manages the API keys of a database's channels while sandboxes run on it: a key made is shown
       once (the database keeps its hash), and every sandbox on the database serves it, or refuses
       a revoked one, from its next request. A rotated key stays valid for --overlap seconds
-      (default 86400). Default --db: SANDBOX_DB, else .sandbox/sandbox.db
+      (default 86400). An admin key opens the admin helpers and /metrics (Authorization: Bearer).
+      Default --db: SANDBOX_DB, else .sandbox/sandbox.db
   trigger EVENT [--sandbox URL] [--key KEY]              fires a webhook event of the contract, making what it
       needs through the API and the helpers, and prints the ids it made; trigger --list lists them
 Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel"), SANDBOX_WEBHOOK_URL, ` +

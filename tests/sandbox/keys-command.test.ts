@@ -23,7 +23,7 @@ describe('keys', () => {
   it('create shows the key once; list names it by id, channel and last four characters, never the key', async () => {
     const db = newDb();
     const created = await run(db, 'create', '--channel', 'partner-a');
-    expect(created[0]).toMatch(/^Created key_[0-9a-f]{16} for channel partner-a:$/);
+    expect(created[0]).toMatch(/^Created key_[0-9a-f]{16}, for channel partner-a:$/);
     const key = created[1]!.trim();
     expect(key).toMatch(/^sk_sandbox_/);
     expect(created[2]).toBe('Shown this once: the database keeps only its hash. Send it as x-service-api-key.');
@@ -49,11 +49,27 @@ describe('keys', () => {
     const db = newDb();
     const made = await json(db, 'create', '--channel', 'partner-a');
     const rotated = await run(db, 'rotate', made.id, '--overlap', '120');
-    expect(rotated[0]).toMatch(new RegExp(`^Rotated ${made.id}: key_[0-9a-f]{16} replaces it for channel partner-a:$`));
+    expect(rotated[0]).toMatch(
+      new RegExp(`^Rotated ${made.id}: key_[0-9a-f]{16} replaces it, for channel partner-a:$`),
+    );
     expect(rotated[3]).toMatch(new RegExp(`^${made.id} stays valid until \\d{4}-.*Z; move every client`));
     expect(await run(db, 'revoke', made.id)).toEqual([
-      `Revoked ${made.id} (channel partner-a): refused from now on, by every sandbox on this database.`,
+      `Revoked ${made.id} (for channel partner-a): refused from now on, by every sandbox on this database.`,
     ]);
+  });
+
+  it('create --admin makes a key of no channel, which list --admin and list show as admin', async () => {
+    const db = newDb();
+    const made = await run(db, 'create', '--admin');
+    expect(made[0]).toMatch(/^Created key_[0-9a-f]{16}, an admin key:$/);
+    expect(made[3]).toBe(
+      "It opens the admin helpers and /metrics, as Authorization: Bearer <key>; it is no channel's key.",
+    );
+    await run(db, 'create', '--channel', 'a');
+    const admins = await json(db, 'list', '--admin');
+    expect(admins.map((k: { channel: string | null }) => k.channel)).toEqual([null]);
+    expect((await run(db, 'list')).map((line) => line.split('  ')[1])).toEqual(['admin', 'channel a']);
+    expect(await run(newDb(), 'list', '--admin')).toEqual(['No admin key.']);
   });
 
   it('an unknown key id is an error that names it', async () => {
@@ -61,9 +77,12 @@ describe('keys', () => {
   });
 
   it.each([
-    [[], /^keys create --channel NAME \| keys list/],
+    [[], /^keys create --channel NAME\|--admin \| keys list/],
     [['frob'], /^unknown keys command "frob"/],
-    [['create'], /^keys create needs --channel NAME/],
+    [['create'], /^keys create needs --channel NAME or --admin/],
+    [['create', '--admin', '--channel', 'a'], /^give --channel or --admin, not both/],
+    [['list', '--admin', '--channel', 'a'], /^give --channel or --admin, not both/],
+    [['revoke', 'key_x', '--admin'], /^--admin is for keys create and keys list/],
     [['create', '--channel', 'two words'], /^--channel "two words": a channel is 1 to 64/],
     [['create', 'key_x', '--channel', 'a'], /^keys create takes no key id/],
     [['rotate'], /^keys rotate takes one key id/],

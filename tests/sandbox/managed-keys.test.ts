@@ -3,8 +3,10 @@
 // rotated key serves beside its successor until the overlap ends, then is refused; a revoked key is
 // refused at once. The keys fixed at start keep working beside them.
 import { afterEach, describe, expect, it } from 'vitest';
+import { channelScope } from '../../src/sandbox/domain/api-keys.js';
 import { buildSandbox } from '../../src/sandbox/http/app.js';
-import { createKey, KeyRequestError, revokeKey, rotateKey } from '../../src/sandbox/keys/manage.js';
+import { Refusal } from '../../src/sandbox/domain/errors.js';
+import { createKey, revokeKey, rotateKey } from '../../src/sandbox/keys/manage.js';
 import { openDatabase } from '../../src/sandbox/store/database.js';
 import { createStore } from '../../src/sandbox/store/index.js';
 import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
@@ -32,7 +34,7 @@ const CATALOG = '/api/v1/product_catalog/items/list';
 describe('a managed key', () => {
   it('serves its channel from the next request, with the seed catalog, and the fixed keys keep theirs', async () => {
     const { store, get } = sandbox();
-    const made = await createKey(store, 'partner-a');
+    const made = await createKey(store, channelScope('partner-a'));
     expect(made.key).toMatch(/^sk_sandbox_[A-Za-z0-9_-]{32}$/);
     expect(made).toMatchObject({ channel: 'partner-a', hint: made.key.slice(-4), expires_at: null, revoked_at: null });
     expect((await get(SESSIONS, made.key)).statusCode).toBe(200);
@@ -44,7 +46,7 @@ describe('a managed key', () => {
 
   it("acts on its channel only: another channel's session is not found through it", async () => {
     const { store, app, get } = sandbox();
-    const made = await createKey(store, 'partner-a');
+    const made = await createKey(store, channelScope('partner-a'));
     const created = await app.inject({
       method: 'POST',
       url: '/payments/v1/create_payment_session',
@@ -74,7 +76,7 @@ describe('a managed key', () => {
 
   it('is stored as its hash: the key itself is nowhere in the database', async () => {
     const { db, store } = sandbox();
-    const made = await createKey(store, 'partner-a');
+    const made = await createKey(store, channelScope('partner-a'));
     const row = db.prepare('SELECT * FROM api_keys').get() as Record<string, unknown>;
     expect(Object.values(row)).not.toContain(made.key);
     expect(JSON.stringify(db.prepare('SELECT * FROM api_keys').all())).not.toContain(made.key.slice(11));
@@ -83,20 +85,20 @@ describe('a managed key', () => {
 
   it('is refused once revoked, from the next request; revoking it again is refused, and so is an unknown id', async () => {
     const { store, get } = sandbox();
-    const made = await createKey(store, 'partner-a');
+    const made = await createKey(store, channelScope('partner-a'));
     expect((await get(SESSIONS, made.key)).statusCode).toBe(200);
     const revoked = await revokeKey(store, made.id);
     expect(revoked.revoked_at).not.toBeNull();
     const refused = await get(SESSIONS, made.key);
     expect(refused.statusCode).toBe(401);
     expect(refused.json()).toEqual({ error: 'Unauthorized', message: expect.any(String) });
-    await expect(revokeKey(store, made.id)).rejects.toMatchObject({ kind: 'conflict' });
-    await expect(revokeKey(store, 'key_unknown')).rejects.toBeInstanceOf(KeyRequestError);
+    await expect(revokeKey(store, made.id)).rejects.toMatchObject({ code: 'InvalidState' });
+    await expect(revokeKey(store, 'key_unknown')).rejects.toBeInstanceOf(Refusal);
   });
 
   it('serves beside its successor while the overlap lasts, and is refused once it has ended', async () => {
     const { store, get } = sandbox();
-    const made = await createKey(store, 'partner-a');
+    const made = await createKey(store, channelScope('partner-a'));
     const now = Date.now();
     const { key: successor, previous } = await rotateKey(store, made.id, 60, new Date(now).toISOString());
     expect(successor.channel).toBe('partner-a');
@@ -107,14 +109,14 @@ describe('a managed key', () => {
     await rotateKey(store, successor.id, 0);
     expect((await get(SESSIONS, successor.key)).statusCode).toBe(401);
     // An ended key is not rotated again.
-    await expect(rotateKey(store, successor.id, 60)).rejects.toMatchObject({ kind: 'conflict' });
+    await expect(rotateKey(store, successor.id, 60)).rejects.toMatchObject({ code: 'InvalidState' });
   });
 
   it('refuses a channel name and an overlap out of bounds before anything is written', async () => {
     const { db, store } = sandbox();
-    await expect(createKey(store, 'two words')).rejects.toMatchObject({ kind: 'invalid' });
-    const made = await createKey(store, 'ok');
-    await expect(rotateKey(store, made.id, -1)).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(createKey(store, channelScope('two words'))).rejects.toMatchObject({ code: 'InvalidRequest' });
+    const made = await createKey(store, channelScope('ok'));
+    await expect(rotateKey(store, made.id, -1)).rejects.toMatchObject({ code: 'InvalidRequest' });
     expect(db.prepare('SELECT COUNT(*) FROM api_keys').pluck().get()).toBe(1);
   });
 

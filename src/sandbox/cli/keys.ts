@@ -2,14 +2,24 @@
 // sandbox takes it), while sandboxes run on it or before the first starts. Every sandbox on the
 // database serves a new key, and refuses a revoked one, from its next request: no restart.
 //   keys create --channel NAME     a new key for the channel, shown this once
-//   keys list [--channel NAME]     the keys (never the keys themselves: their last four characters)
+//   keys create --admin            a new admin key: the admin helpers and /metrics, no channel
+//   keys list [--channel NAME|--admin]   the keys (never the keys themselves: their last four characters)
 //   keys rotate KEY_ID [--overlap SECONDS]   a new key; the old one stays valid for the overlap
 //   keys revoke KEY_ID             ends the key at once
 // --json prints what it did as JSON, for a script.
 import path from 'node:path';
-import { channelNameProblem, DEFAULT_OVERLAP_SECONDS, keyState, type ManagedKey } from '../domain/api-keys.js';
+import {
+  ADMIN_SCOPE,
+  channelNameProblem,
+  channelScope,
+  DEFAULT_OVERLAP_SECONDS,
+  type KeyScope,
+  keyState,
+  type ManagedKey,
+} from '../domain/api-keys.js';
 import { databaseLocation } from '../database-location.js';
-import { createKey, KeyRequestError, type MadeKey, revokeKey, rotateKey } from '../keys/manage.js';
+import { Refusal } from '../domain/errors.js';
+import { createKey, type MadeKey, revokeKey, rotateKey } from '../keys/manage.js';
 import { openStore } from '../server.js';
 import type { SandboxStore } from '../store/store.js';
 import { parseOptions, UsageError } from './target.js';
@@ -22,7 +32,7 @@ export interface KeysIo {
 const defaultIo: KeysIo = { out: (line) => console.log(line) };
 
 const USAGE =
-  'keys create --channel NAME | keys list [--channel NAME] | keys rotate KEY_ID [--overlap SECONDS] | ' +
+  'keys create --channel NAME|--admin | keys list [--channel NAME|--admin] | keys rotate KEY_ID [--overlap SECONDS] | ' +
   'keys revoke KEY_ID, each with [--db FILE|postgres://…] [--json]';
 
 /** How many keys a listing reads at a time. */
@@ -34,6 +44,7 @@ export async function keys(args: string[], io: KeysIo = defaultIo): Promise<void
     {
       db: { type: 'string' },
       channel: { type: 'string' },
+      admin: { type: 'boolean' },
       overlap: { type: 'string' },
       json: { type: 'boolean' },
     },
@@ -44,17 +55,24 @@ export async function keys(args: string[], io: KeysIo = defaultIo): Promise<void
   const command = commandOf(action, rest, values);
   const db = values.db ?? process.env.SANDBOX_DB ?? path.join('.sandbox', 'sandbox.db');
   const opened = await openStore(databaseLocation(db), {});
+  // Said once the transaction has committed: a key is never shown that was not stored.
+  const said: string[] = [];
+  const say = (line: string) => said.push(line);
   try {
-    await command(opened.store, values.json ? (value) => out(JSON.stringify(value)) : undefined, out);
+    // One write transaction: every sandbox on the database sees all of it at its next request, or none.
+    await opened.store.transaction(() =>
+      command(opened.store, values.json ? (value) => say(JSON.stringify(value)) : undefined, say),
+    );
+    for (const line of said) out(line);
   } catch (error) {
-    if (error instanceof KeyRequestError) throw new Error(error.message);
+    if (error instanceof Refusal) throw new Error(error.message);
     throw error;
   } finally {
     await opened.close();
   }
 }
 
-type Options = { channel?: string | undefined; overlap?: string | undefined };
+type Options = { channel?: string | undefined; admin?: boolean | undefined; overlap?: string | undefined };
 type Command = (
   store: SandboxStore,
   json: ((value: unknown) => void) | undefined,
@@ -74,29 +92,32 @@ function commandOf(action: string | undefined, rest: string[], values: Options):
     throw new UsageError(`--overlap is for keys rotate; ${USAGE}`);
   if (values.channel !== undefined && action !== 'create' && action !== 'list')
     throw new UsageError(`--channel is for keys create and keys list; ${USAGE}`);
+  if (values.admin && action !== 'create' && action !== 'list')
+    throw new UsageError(`--admin is for keys create and keys list; ${USAGE}`);
   switch (action) {
     case 'create': {
       noId();
-      const channel = values.channel;
-      if (channel === undefined) throw new UsageError(`keys create needs --channel NAME; ${USAGE}`);
-      const problem = channelNameProblem(channel);
-      if (problem) throw new UsageError(`--channel ${JSON.stringify(channel)}: ${problem}`);
+      const scope = createdScope(values);
       return async (store, json, out) => {
-        const made = await createKey(store, channel);
+        const made = await createKey(store, scope);
         if (json) return json(made);
-        shownOnce(out, `Created ${made.id} for channel ${made.channel}:`, made);
+        shownOnce(out, `Created ${made.id}, ${holder(made)}:`, made);
+        if (scope.kind === 'admin')
+          out("It opens the admin helpers and /metrics, as Authorization: Bearer <key>; it is no channel's key.");
       };
     }
     case 'list': {
       noId();
-      const channel = values.channel;
+      if (values.admin && values.channel !== undefined)
+        throw new UsageError(`give --channel or --admin, not both; ${USAGE}`);
+      const channel = values.admin ? null : values.channel;
       return async (store, json, out) => {
         const now = new Date().toISOString();
         const listed: ManagedKey[] = [];
         let after: number | undefined;
         do {
           const page = await store.apiKeys.list({
-            ...(channel ? { channel } : {}),
+            ...(channel !== undefined ? { channel } : {}),
             ...(after ? { after } : {}),
             limit: LIST_PAGE,
           });
@@ -104,7 +125,10 @@ function commandOf(action: string | undefined, rest: string[], values: Options):
           after = page.next;
         } while (after !== undefined);
         if (json) return json(listed.map((key) => ({ ...key, state: keyState(key, now) })));
-        if (listed.length === 0) return out(channel ? `No key of channel ${channel}.` : 'No managed key.');
+        if (listed.length === 0)
+          return out(
+            channel === null ? 'No admin key.' : channel ? `No key of channel ${channel}.` : 'No managed key.',
+          );
         for (const key of listed) out(listLine(key, now));
       };
     }
@@ -116,7 +140,7 @@ function commandOf(action: string | undefined, rest: string[], values: Options):
       return async (store, json, out) => {
         const { key, previous } = await rotateKey(store, id, overlap);
         if (json) return json({ key, previous });
-        shownOnce(out, `Rotated ${previous.id}: ${key.id} replaces it for channel ${key.channel}:`, key);
+        shownOnce(out, `Rotated ${previous.id}: ${key.id} replaces it, ${holder(key)}:`, key);
         out(`${previous.id} stays valid until ${previous.expires_at}; move every client to the new key by then.`);
       };
     }
@@ -126,13 +150,27 @@ function commandOf(action: string | undefined, rest: string[], values: Options):
         const revoked = await revokeKey(store, id);
         if (json) return json(revoked);
         out(
-          `Revoked ${revoked.id} (channel ${revoked.channel}): refused from now on, by every sandbox on this database.`,
+          `Revoked ${revoked.id} (${holder(revoked)}): refused from now on, by every sandbox on this database.`,
         );
       };
     }
     default:
       throw new UsageError(action === undefined ? USAGE : `unknown keys command ${JSON.stringify(action)}; ${USAGE}`);
   }
+}
+
+/** Whose the key is, as a line says it. */
+const holder = (key: ManagedKey) => (key.channel === null ? 'an admin key' : `for channel ${key.channel}`);
+
+/** --channel NAME or --admin, checked before the database is opened. */
+function createdScope(values: Options): KeyScope {
+  if (values.admin && values.channel !== undefined)
+    throw new UsageError(`give --channel or --admin, not both; ${USAGE}`);
+  if (values.admin) return ADMIN_SCOPE;
+  if (values.channel === undefined) throw new UsageError(`keys create needs --channel NAME or --admin; ${USAGE}`);
+  const problem = channelNameProblem(values.channel);
+  if (problem) throw new UsageError(`--channel ${JSON.stringify(values.channel)}: ${problem}`);
+  return channelScope(values.channel);
 }
 
 function shownOnce(out: (line: string) => void, heading: string, made: MadeKey): void {
@@ -151,5 +189,5 @@ function listLine(key: ManagedKey, now: string): string {
         : state === 'expired'
           ? `ended ${key.expires_at}`
           : 'no end';
-  return `${key.id}  channel ${key.channel}  …${key.hint}  ${state.padEnd(8)}  made ${key.created_at}  ${when}`;
+  return `${key.id}  ${key.channel === null ? 'admin' : `channel ${key.channel}`}  …${key.hint}  ${state.padEnd(8)}  made ${key.created_at}  ${when}`;
 }

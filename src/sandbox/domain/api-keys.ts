@@ -1,5 +1,6 @@
 // The API keys an operator manages while the sandbox runs (beside SANDBOX_API_KEYS and the
-// development keys, which are fixed at start): each names one channel, is shown once as it is
+// development keys, which are fixed at start): each names one channel, or is an admin key (the
+// operator's own, for the admin helpers and /metrics, with no channel); each is shown once as it is
 // made, and is stored only as its hash. A rotation makes a new key and lets the old one live on for
 // an overlap, so that clients can move to the new one without a refused request; a revocation ends
 // a key at once.
@@ -19,7 +20,8 @@ export const CHANNEL_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export interface ManagedKey {
   /** Its public name (`key_…`), to rotate or revoke it by. */
   id: string;
-  channel: string;
+  /** The channel it acts for; null for an admin key. */
+  channel: string | null;
   /** The key's last four characters, for a person to tell keys apart. */
   hint: string;
   created_at: string;
@@ -36,6 +38,15 @@ export function keyState(key: Pick<ManagedKey, 'expires_at' | 'revoked_at'>, now
   if (key.expires_at === null) return 'active';
   return key.expires_at > now ? 'expiring' : 'expired';
 }
+
+/** What a key that serves lets its bearer do: act for one channel, or administer the sandbox. */
+export type KeyScope = { kind: 'channel'; channel: string } | { kind: 'admin' };
+
+export const channelScope = (channel: string): KeyScope => ({ kind: 'channel', channel });
+export const ADMIN_SCOPE: KeyScope = { kind: 'admin' };
+
+export const scopeOf = (key: Pick<ManagedKey, 'channel'>): KeyScope =>
+  key.channel === null ? { kind: 'admin' } : { kind: 'channel', channel: key.channel };
 
 /** Whether a request carrying the key is served at `now`. */
 export const keyServes = (key: Pick<ManagedKey, 'expires_at' | 'revoked_at'>, now: string): boolean => {

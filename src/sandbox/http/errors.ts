@@ -33,6 +33,17 @@ export const unauthorized = (keyGiven: boolean, header: string) =>
     'Unauthorized',
     keyGiven ? `The ${header} is not a known sandbox key.` : `The ${header} header is missing.`,
   );
+/** A route of the operator's (the admin helpers, /metrics) asked without an admin key that serves. */
+export const adminUnauthorized = (keyGiven: boolean) =>
+  new HttpRefusal(
+    401,
+    'Unauthorized',
+    keyGiven
+      ? 'The Authorization header does not carry an admin key that serves.'
+      : 'This route needs an admin key, as Authorization: Bearer sk_sandbox_…; an operator makes one with ' +
+          'hsa-fsa-sandbox keys create --admin.',
+    { 'www-authenticate': 'Bearer realm="sandbox admin"' },
+  );
 export const routeNotFound = (method: string, url: string, why = '') =>
   new HttpRefusal(404, 'NotFound', `No route ${method} ${shown(url)}${why ? `: ${why}` : ''}.`);
 export const methodNotAllowed = (method: string, allowed: readonly string[]) =>

@@ -9,6 +9,7 @@ import type { SandboxStore } from '../store/store.js';
 import { channelOf } from './auth.js';
 import { MalformedBody, registerBodyDrain } from './body-parsing.js';
 import { fastifyPath, listOperations, type LocatedOperation, type SchemaValidators } from './document.js';
+import { takesAdminKey } from './document-facts.js';
 import type { ValidationCodes } from './error-codes.js';
 import { injectedFault, notImplemented, type RouteFacts, type HttpRefusal } from './errors.js';
 import {
@@ -26,7 +27,9 @@ import { nextTurn } from './turns.js';
 export interface RouteConfig extends RouteFacts {
   operationId: string;
   codes: ValidationCodes;
-  requiresKey: true;
+  /** A channel's key (the contract's operations, the helpers), or an admin key (the Administration helpers). */
+  requiresKey?: true;
+  requiresAdmin?: true;
   implemented: boolean;
 }
 
@@ -118,15 +121,22 @@ function registerRoute<Operations>(
   const { operationId } = entry.operation;
   const codes = options.codesFor(operationId);
   const singleRead = entry.method === 'get' && options.singleRead?.(operationId) === true;
+  const admin = takesAdminKey(entry);
   const invalidBodyHandler = (
     options.invalidBodyHandlers as Record<string, InvalidBodyHandler<unknown> | undefined> | undefined
   )?.[operationId];
   app.route({
     method: entry.method.toUpperCase() as 'GET' | 'POST' | 'PUT',
     url: fastifyPath(entry.path),
-    config: { operationId, codes, requiresKey: true, implemented: handler !== undefined } satisfies RouteConfig,
+    config: {
+      operationId,
+      codes,
+      ...(admin ? { requiresAdmin: true } : { requiresKey: true }),
+      implemented: handler !== undefined,
+    } satisfies RouteConfig,
     handler: async (request, reply) => {
-      const channel = channelOf(request);
+      // An admin's request acts for no channel: its context's channel is empty.
+      const channel = admin ? '' : channelOf(request);
       // The cached clock, faults and features are current as the request starts (store/fact-cache.ts).
       await options.store.revalidate();
       const fault = await takeFault(options, channel, operationId);

@@ -1,14 +1,18 @@
-// What an operator does with a channel's API keys, whether from the command line (cli/keys.ts) or
-// through the admin helpers: each is one write transaction, so that every sandbox on the database
-// sees all of it at its next request, or none of it.
+// What an operator does with the API keys, whether from the command line (cli/keys.ts) or through
+// the admin helpers (http/handlers/helper-api/admin-keys.ts). Each runs inside its caller's write
+// transaction, so that every sandbox on the database sees all of it at its next request, or none.
+// A refusal is the helpers' own (InvalidRequest, InvalidState, NotFound), which the command line
+// prints as its message.
 import {
   channelNameProblem,
   DEFAULT_OVERLAP_SECONDS,
+  type KeyScope,
   keyHint,
   type ManagedKey,
   overlapProblem,
   rotationEnd,
 } from '../domain/api-keys.js';
+import { helperRefusal, notFound, quoted } from '../domain/errors.js';
 import { randomIds } from '../ids.js';
 import type { SandboxStore } from '../store/store.js';
 import { hashKey, newKeyId, newKeyText } from './key-text.js';
@@ -18,20 +22,9 @@ export interface MadeKey extends ManagedKey {
   key: string;
 }
 
-/** A refusal of what the operator asked: a wrong channel or overlap, or an unknown key. */
-export class KeyRequestError extends Error {
-  override readonly name = 'KeyRequestError';
-  constructor(
-    readonly kind: 'invalid' | 'not_found' | 'conflict',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 const wallClock = () => new Date().toISOString();
 
-async function make(store: SandboxStore, channel: string, now: string): Promise<MadeKey> {
+async function make(store: SandboxStore, channel: string | null, now: string): Promise<MadeKey> {
   const key = newKeyText();
   const made: ManagedKey = {
     id: newKeyId(),
@@ -45,26 +38,26 @@ async function make(store: SandboxStore, channel: string, now: string): Promise<
   return { ...made, key };
 }
 
-export async function createKey(store: SandboxStore, channel: string, now = wallClock()): Promise<MadeKey> {
+/** A new key for `scope`: a channel's (which starts with the seed catalog if it is new), or an admin key. */
+export async function createKey(store: SandboxStore, scope: KeyScope, now = wallClock()): Promise<MadeKey> {
+  if (scope.kind === 'admin') return make(store, null, now);
+  const { channel } = scope;
   const problem = channelNameProblem(channel);
-  if (problem) throw new KeyRequestError('invalid', `channel ${JSON.stringify(channel)}: ${problem}`);
-  return store.transaction(async () => {
-    // A new channel starts with the seed catalog, as the channels of the keys fixed at start do
-    // (http/app.ts); a channel that has one keeps it.
-    await store.catalog.seed(channel, await store.clock.now(channel), () => `prod_${randomIds.short()}`);
-    return make(store, channel, now);
-  });
+  if (problem) throw helperRefusal('InvalidRequest', `channel ${quoted(channel)}: ${problem}`);
+  // As the channels of the keys fixed at start do (http/app.ts); a channel that has a catalog keeps it.
+  await store.catalog.seed(channel, await store.clock.now(channel), () => `prod_${randomIds.short()}`);
+  return make(store, channel, now);
 }
 
-/** The key under `id`, or a not_found refusal. */
+/** The key under `id`, or NotFound. */
 async function existing(store: SandboxStore, id: string): Promise<ManagedKey> {
   const key = await store.apiKeys.get(id);
-  if (!key) throw new KeyRequestError('not_found', `No API key ${JSON.stringify(id)}.`);
+  if (!key) throw notFound(`No API key ${quoted(id)}.`);
   return key;
 }
 
 /**
- * A new key for the channel of key `id`, which stays valid `overlapSeconds` more (its end is never
+ * A new key for the holder of key `id`, which stays valid `overlapSeconds` more (its end is never
  * pushed later). A revoked or ended key is not rotated: its channel may have others.
  */
 export async function rotateKey(
@@ -74,24 +67,20 @@ export async function rotateKey(
   now = wallClock(),
 ): Promise<{ key: MadeKey; previous: ManagedKey }> {
   const problem = overlapProblem(overlapSeconds);
-  if (problem) throw new KeyRequestError('invalid', problem);
-  return store.transaction(async () => {
-    const old = await existing(store, id);
-    if (old.revoked_at !== null || (old.expires_at !== null && old.expires_at <= now))
-      throw new KeyRequestError('conflict', `API key ${id} has ended already; create a new key for its channel.`);
-    const expiresAt = rotationEnd(old.expires_at, now, overlapSeconds);
-    await store.apiKeys.end(id, expiresAt);
-    const key = await make(store, old.channel, now);
-    return { key, previous: { ...old, expires_at: expiresAt } };
-  });
+  if (problem) throw helperRefusal('InvalidRequest', problem);
+  const old = await existing(store, id);
+  if (old.revoked_at !== null || (old.expires_at !== null && old.expires_at <= now))
+    throw helperRefusal('InvalidState', `API key ${id} has ended already; create a new key for its channel.`);
+  const expiresAt = rotationEnd(old.expires_at, now, overlapSeconds);
+  await store.apiKeys.end(id, expiresAt);
+  const key = await make(store, old.channel, now);
+  return { key, previous: { ...old, expires_at: expiresAt } };
 }
 
 /** Ends key `id` at once. Revoking a revoked key is refused, so that a mistyped id is noticed. */
 export async function revokeKey(store: SandboxStore, id: string, now = wallClock()): Promise<ManagedKey> {
-  return store.transaction(async () => {
-    const key = await existing(store, id);
-    if (!(await store.apiKeys.revoke(id, now)))
-      throw new KeyRequestError('conflict', `API key ${id} was revoked already, at ${key.revoked_at}.`);
-    return { ...key, revoked_at: now };
-  });
+  const key = await existing(store, id);
+  if (!(await store.apiKeys.revoke(id, now)))
+    throw helperRefusal('InvalidState', `API key ${id} was revoked already, at ${key.revoked_at}.`);
+  return { ...key, revoked_at: now };
 }

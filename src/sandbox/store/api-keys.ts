@@ -1,13 +1,20 @@
 // The API keys an operator manages (domain/api-keys.ts), stored by their hash. A request's key is
 // looked up by its hash and kept in the fact cache (fact-cache.ts): another sandbox's rotation or
 // revocation is a commit, which empties it, so every sandbox on the file sees it at its next request.
-import { keyServes, type ManagedKey } from '../domain/api-keys.js';
+import { type KeyScope, keyServes, type ManagedKey, scopeOf } from '../domain/api-keys.js';
 import type { Db } from './database.js';
 import type { FactCache } from './fact-cache.js';
 
 /** A managed key as it is written: its hash beside what is listed. */
 export interface NewManagedKey extends ManagedKey {
   hash: string;
+}
+
+/** Which keys a listing reads: one channel's, or the admin keys (channel null), or all; and from where. */
+export interface KeyFilter {
+  channel?: string | null;
+  after?: number;
+  limit: number;
 }
 
 /** The fields that decide whether a key serves. */
@@ -23,8 +30,7 @@ export function apiKeysRepository(db: Db, facts: FactCache) {
       VALUES (@id, @channel, @hash, @hint, @created_at, @expires_at, @revoked_at)`,
   );
   const page = db.prepare(
-    `SELECT ${LISTED} FROM api_keys WHERE (@channel IS NULL OR channel = @channel) AND seq > @after
-      ORDER BY seq LIMIT @limit`,
+    `SELECT ${LISTED} FROM api_keys WHERE (@all = 1 OR channel IS @channel) AND seq > @after ORDER BY seq LIMIT @limit`,
   );
   const setEnd = db.prepare('UPDATE api_keys SET expires_at = @at WHERE id = @id');
   const setRevoked = db.prepare('UPDATE api_keys SET revoked_at = @at WHERE id = @id AND revoked_at IS NULL');
@@ -35,15 +41,15 @@ export function apiKeysRepository(db: Db, facts: FactCache) {
     return key;
   };
   return {
-    /** The channel of the key whose hash this is, when the key serves at `now`. */
-    channelOf(hash: string, now: string): string | undefined {
+    /** What the key whose hash this is lets its bearer do, when the key serves at `now`. */
+    scopeOf(hash: string, now: string): KeyScope | undefined {
       let key = cached.get(hash);
       if (key === undefined) {
         key = byHash.get(hash) as KeyFacts | undefined;
         if (key === undefined) return undefined;
         cached.set(hash, key);
       }
-      return keyServes(key, now) ? key.channel : undefined;
+      return keyServes(key, now) ? scopeOf(key) : undefined;
     },
     insert(key: NewManagedKey): void {
       insert.run(key);
@@ -53,8 +59,9 @@ export function apiKeysRepository(db: Db, facts: FactCache) {
       return row && shown(row);
     },
     /** A page of keys in the order they were made, of one channel or of all; `after` is the last page's cursor. */
-    list(filter: { channel?: string; after?: number; limit: number }): { keys: ManagedKey[]; next?: number } {
+    list(filter: KeyFilter): { keys: ManagedKey[]; next?: number } {
       const rows = page.all({
+        all: filter.channel === undefined ? 1 : 0,
         channel: filter.channel ?? null,
         after: filter.after ?? 0,
         limit: filter.limit + 1,

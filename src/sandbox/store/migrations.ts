@@ -737,13 +737,14 @@ export const MIGRATIONS: Migration[] = [
     description:
       'API keys an operator makes, rotates and revokes while the sandbox runs, each stored as its hash, so that ' +
       'every sandbox on the database serves them without a restart',
-    // key_hash: the SHA-256 of the key, in hex (a key is random enough that no slower hash is needed);
-    // hint: its last four characters; expires_at: the end a rotation gave it; seq: the order of listing.
+    // channel: NULL for an admin key; key_hash: the SHA-256 of the key, in hex (a key is random
+    // enough that no slower hash is needed); hint: its last four characters; expires_at: the end a
+    // rotation gave it; seq: the order of listing.
     sql: `
       CREATE TABLE api_keys (
         seq INTEGER PRIMARY KEY AUTOINCREMENT,
         id TEXT NOT NULL UNIQUE,
-        channel TEXT NOT NULL,
+        channel TEXT,
         key_hash TEXT NOT NULL UNIQUE,
         hint TEXT NOT NULL,
         created_at TEXT NOT NULL,

@@ -4,8 +4,8 @@
 // interface to the asynchronous one the application uses. Each method keeps the meaning its
 // namesake in store.ts documents.
 import type { Card } from '../domain/cards.js';
-import type { ManagedKey } from '../domain/api-keys.js';
-import type { NewManagedKey } from './api-keys.js';
+import type { KeyScope, ManagedKey } from '../domain/api-keys.js';
+import type { KeyFilter, NewManagedKey } from './api-keys.js';
 import type { CatalogFacts, Letter, LetterStatus } from '../domain/letters.js';
 import type { NewItem, StoredCatalogItem } from '../domain/catalog.js';
 import type { DrillSettings } from '../domain/evolution-drill.js';
@@ -241,10 +241,10 @@ export interface SyncSandboxStore {
   deliveryWakeUp: DeliveryWakeUp;
   features: { get(channel: string): Features; set(channel: string, features: Features): void };
   apiKeys: {
-    channelOf(hash: string, now: string): string | undefined;
+    scopeOf(hash: string, now: string): KeyScope | undefined;
     insert(key: NewManagedKey): void;
     get(id: string): ManagedKey | undefined;
-    list(filter: { channel?: string; after?: number; limit: number }): { keys: ManagedKey[]; next?: number };
+    list(filter: KeyFilter): { keys: ManagedKey[]; next?: number };
     end(id: string, at: string): void;
     revoke(id: string, at: string): boolean;
   };

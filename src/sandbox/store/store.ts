@@ -4,8 +4,8 @@
 // process (isOpen, deliveryWakeUp) answers at once. The SQLite store is synchronous
 // (sqlite-store.ts, made by index.ts) and sqlite-backend.ts adapts it to this interface; another
 // backend implements this interface itself, and the same suites run against it.
-import type { ManagedKey } from '../domain/api-keys.js';
-import type { NewManagedKey } from './api-keys.js';
+import type { KeyScope, ManagedKey } from '../domain/api-keys.js';
+import type { KeyFilter, NewManagedKey } from './api-keys.js';
 import type { Card } from '../domain/cards.js';
 import type { CatalogFacts, Letter, LetterStatus } from '../domain/letters.js';
 import type { NewItem, StoredCatalogItem } from '../domain/catalog.js';
@@ -273,12 +273,12 @@ export interface SchemaVersions {
 
 /** The API keys an operator manages (domain/api-keys.ts), stored by their hash. */
 export interface ApiKeysRepository {
-  /** The channel of the key whose hash this is, when the key serves at `now`. */
-  channelOf(hash: string, now: string): Promise<string | undefined>;
+  /** What the key whose hash this is lets its bearer do, when the key serves at `now`. */
+  scopeOf(hash: string, now: string): Promise<KeyScope | undefined>;
   insert(key: NewManagedKey): Promise<void>;
   get(id: string): Promise<ManagedKey | undefined>;
   /** A page of keys in the order they were made, of one channel or of all; `after` is the last page's `next`. */
-  list(filter: { channel?: string; after?: number; limit: number }): Promise<{ keys: ManagedKey[]; next?: number }>;
+  list(filter: KeyFilter): Promise<{ keys: ManagedKey[]; next?: number }>;
   /** Ends the key at `at` (a rotation's overlap). */
   end(id: string, at: string): Promise<void>;
   /** Ends the key now; false when it was already revoked (or does not exist). */

@@ -11,7 +11,7 @@ export const API_KEYS_MIGRATION: PgMigration = {
     CREATE TABLE api_keys (
       seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
       id TEXT NOT NULL UNIQUE,
-      channel TEXT COLLATE "C" NOT NULL,
+      channel TEXT COLLATE "C",
       key_hash TEXT NOT NULL UNIQUE,
       hint TEXT NOT NULL,
       created_at TEXT COLLATE "C" NOT NULL,

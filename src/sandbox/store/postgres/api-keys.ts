@@ -1,8 +1,8 @@
 // The API keys an operator manages, on PostgreSQL (the SQLite twin: ../api-keys.ts). A key found is
 // kept under the cache's rule (fact-cache.ts): another sandbox's rotation or revocation moves the
 // revision, which every request reads as it starts, so every sandbox sees it at its next request.
-import { keyServes, type ManagedKey } from '../../domain/api-keys.js';
-import type { NewManagedKey } from '../api-keys.js';
+import { type KeyScope, keyServes, type ManagedKey, scopeOf } from '../../domain/api-keys.js';
+import type { KeyFilter, NewManagedKey } from '../api-keys.js';
 import type { PgFactCache } from './fact-cache.js';
 import type { PgQueries } from './queries.js';
 
@@ -18,15 +18,15 @@ const shown = ({ seq: _seq, ...key }: ListedRow): ManagedKey => key as ManagedKe
 export function apiKeysRepository(q: PgQueries, facts: PgFactCache) {
   const cached = facts.factMap<KeyFacts | null>();
   return {
-    /** The channel of the key whose hash this is, when the key serves at `now`. */
-    async channelOf(hash: string, now: string): Promise<string | undefined> {
+    /** What the key whose hash this is lets its bearer do, when the key serves at `now`. */
+    async scopeOf(hash: string, now: string): Promise<KeyScope | undefined> {
       const key = await cached.fetch(hash, async () => {
         const row = await q.one<KeyFacts>('SELECT channel, expires_at, revoked_at FROM api_keys WHERE key_hash = $1', [
           hash,
         ]);
         return row ?? null;
       });
-      return key !== null && keyServes(key, now) ? key.channel : undefined;
+      return key !== null && keyServes(key, now) ? scopeOf(key) : undefined;
     },
     async insert(key: NewManagedKey): Promise<void> {
       await q.run(
@@ -39,14 +39,11 @@ export function apiKeysRepository(q: PgQueries, facts: PgFactCache) {
       const row = await q.one<ListedRow>(`SELECT ${LISTED} FROM api_keys WHERE id = $1`, [id]);
       return row && shown(row);
     },
-    async list(filter: {
-      channel?: string;
-      after?: number;
-      limit: number;
-    }): Promise<{ keys: ManagedKey[]; next?: number }> {
+    async list(filter: KeyFilter): Promise<{ keys: ManagedKey[]; next?: number }> {
       const rows = await q.all<ListedRow>(
-        `SELECT ${LISTED} FROM api_keys WHERE ($1::text IS NULL OR channel = $1) AND seq > $2 ORDER BY seq LIMIT $3`,
-        [filter.channel ?? null, filter.after ?? 0, filter.limit + 1],
+        `SELECT ${LISTED} FROM api_keys WHERE ($4 OR channel IS NOT DISTINCT FROM $1::text) AND seq > $2
+          ORDER BY seq LIMIT $3`,
+        [filter.channel ?? null, filter.after ?? 0, filter.limit + 1, filter.channel === undefined],
       );
       const kept = rows.slice(0, filter.limit);
       return { keys: kept.map(shown), ...(rows.length > filter.limit ? { next: Number(kept.at(-1)!.seq) } : {}) };

@@ -12,6 +12,7 @@ import type { SandboxAddress } from '../../../domain/own-address.js';
 import type { Session } from '../../../domain/types.js';
 import type { Handlers, HelperOperations } from '../../operation-types.js';
 import { activityHelperHandlers } from './activity.js';
+import { adminKeyHandlers } from './admin-keys.js';
 import { catalogHelperHandlers } from './catalog.js';
 import { finishCheckout } from '../../../app/customer-actions.js';
 import { listenerHelperHandlers } from './listeners.js';
@@ -185,5 +186,6 @@ export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxF
     ...tokenHelperHandlers(),
     ...catalogHelperHandlers(),
     ...activityHelperHandlers(),
+    ...adminKeyHandlers(),
   } satisfies Handlers<HelperOperations>;
 }

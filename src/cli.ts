@@ -11,6 +11,7 @@ import { exitWhenOrphaned } from './orphan.js';
 import { packageRoot } from './package-root.js';
 import { unsupportedNodeReason } from './runtime.js';
 import { apiKeysLine } from './sandbox/cli/banner.js';
+import { parseRateLimit } from './sandbox/domain/rate-limit.js';
 import { printable } from './sandbox/cli/terminal-text.js';
 
 /** The sandbox's own dependencies are optional peers of the package: the client stays light without them. */
@@ -20,7 +21,7 @@ const USAGE =
   `Usage: hsa-fsa-sandbox <command> [options]
   sandbox [--host H] [--port P] [--db FILE|:memory:|postgres://…] [--reset] [--cors-origin O] [--quiet]
           [--webhook-url URL [--webhook-secret whsec_…]] [--docs DIR] [--public-url URL] [--drill]
-          [--allowed-hosts NAME,…]
+          [--allowed-hosts NAME,…] [--rate-limit off|N|N/BURST]
       the stateful sandbox (default 127.0.0.1:4010, .sandbox/sandbox.db); --db postgres://… runs
       it on PostgreSQL, where several sandboxes share one database; --reset starts with an
       empty database; --quiet stops the line per request; --webhook-url sends the development
@@ -33,6 +34,8 @@ const USAGE =
       version of the service (the evolution drill: added properties, enum values and events).
       It answers only to an IP address, localhost and the public URL's host (a guard against
       DNS rebinding); --allowed-hosts names others (a leading dot allows the subdomains too).
+      --rate-limit: each API key's requests per second and burst, across every sandbox on the
+      database (default 100/1000; off for none); past it, 429 TooManyRequests with Retry-After.
   mock [--host H] [--port P] [prism options]            the Prism mock of the examples (default 127.0.0.1:4011)
   docs [--out DIR] [--if-stale]                         builds the docs site (default site/); installed from the
       package, it copies the site the package ships (the one the sandbox serves at /docs) to DIR
@@ -55,7 +58,7 @@ const USAGE =
   trigger EVENT [--sandbox URL] [--key KEY]              fires a webhook event of the contract, making what it
       needs through the API and the helpers, and prints the ids it made; trigger --list lists them
 Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel"), SANDBOX_WEBHOOK_URL, ` +
-  `SANDBOX_WEBHOOK_SECRET, SANDBOX_DOCS_DIR, SANDBOX_PUBLIC_URL, SANDBOX_ALLOWED_HOSTS;
+  `SANDBOX_WEBHOOK_SECRET, SANDBOX_DOCS_DIR, SANDBOX_PUBLIC_URL, SANDBOX_ALLOWED_HOSTS, SANDBOX_RATE_LIMIT;
   for listen and trigger, SANDBOX_URL and SANDBOX_KEY.`;
 
 async function loadSandbox(): Promise<typeof import('./sandbox/server.js')> {
@@ -100,12 +103,16 @@ async function sandbox(args: string[]) {
       'public-url': { type: 'string' },
       drill: { type: 'boolean' },
       'allowed-hosts': { type: 'string' },
+      'rate-limit': { type: 'string' },
     },
   });
   const allowedHosts = (values['allowed-hosts'] ?? process.env.SANDBOX_ALLOWED_HOSTS)
     ?.split(',')
     .map((name) => name.trim())
     .filter(Boolean);
+  const rateLimitText = values['rate-limit'] ?? process.env.SANDBOX_RATE_LIMIT;
+  const rateLimit = rateLimitText === undefined ? undefined : parseRateLimit(rateLimitText);
+  if (typeof rateLimit === 'object' && 'problem' in rateLimit) throw new Error(rateLimit.problem);
   const port = Number(values.port ?? process.env.PORT ?? 4010);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port must be a port number, not ${values.port ?? process.env.PORT}`);
@@ -118,6 +125,7 @@ async function sandbox(args: string[]) {
     ...(values.reset ? { reset: true } : {}),
     ...(values.drill ? { drill: true } : {}),
     ...(allowedHosts && allowedHosts.length > 0 ? { allowedHosts } : {}),
+    ...(rateLimit !== undefined ? { rateLimit } : {}),
     ...(values['cors-origin'] ? { corsOrigin: values['cors-origin'] } : {}),
     ...((values['public-url'] ?? process.env.SANDBOX_PUBLIC_URL)
       ? { publicUrl: values['public-url'] ?? process.env.SANDBOX_PUBLIC_URL }
@@ -134,6 +142,12 @@ async function sandbox(args: string[]) {
   if (running.publicUrl !== running.address)
     console.log(`  Public:    ${running.publicUrl}   — the host of every redirect_url (--public-url)`);
   console.log(`  API keys:  ${apiKeysLine(running.apiKeys, Boolean(process.env.SANDBOX_API_KEYS))}`);
+  console.log(
+    running.rateLimit === 'off'
+      ? '  Limit:     none (--rate-limit off)'
+      : `  Limit:     ${running.rateLimit.perSecond} requests per second per key, in bursts of up to ` +
+          `${running.rateLimit.burst}   — past it, 429 with Retry-After (--rate-limit)`,
+  );
   console.log(`  Contract:  ${running.address}/openapi.json  ${running.address}/openapi.yaml`);
   console.log(
     `  3.0:       ${running.address}/openapi-3.0.json  ${running.address}/openapi-3.0.yaml   — the same contract, ` +

@@ -85,6 +85,8 @@ export function sandboxEnv(): NodeJS.ProcessEnv {
     'SANDBOX_WEBHOOK_URL',
     'SANDBOX_WEBHOOK_SECRET',
     'SANDBOX_PUBLIC_URL',
+    'SANDBOX_RATE_LIMIT',
+    'SANDBOX_ALLOWED_HOSTS',
   ])
     delete env[name];
   return env;

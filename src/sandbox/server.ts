@@ -13,6 +13,7 @@ import { deliveryWakeUp } from './store/wake-up.js';
 import { checkPublicUrl, listenUrl, protectedModeRefusal } from './exposure.js';
 import { type DatabaseLocation, databaseLocation, printableDatabaseUrl } from './database-location.js';
 import { quietListener, STOP_BOUNDS } from './graceful-stop.js';
+import { DEFAULT_RATE_LIMIT, type RateLimit } from './domain/rate-limit.js';
 import { batchedLines } from './line-writer.js';
 import { type Maintenance, startMaintenance } from './maintenance.js';
 import { createPostgresStore } from './store/postgres/index.js';
@@ -41,6 +42,8 @@ export interface StartOptions {
   drill?: boolean;
   /** More names the sandbox answers to (--allowed-hosts). */
   allowedHosts?: string[];
+  /** Each API key's rate limit (--rate-limit): DEFAULT_RATE_LIMIT when absent, or off. */
+  rateLimit?: RateLimit | 'off';
 }
 
 /** The store the sandbox runs on, with what its backend needs beside it. */
@@ -114,6 +117,7 @@ export async function startSandbox(options: StartOptions) {
   const requestLog = options.quiet ? undefined : batchedLines();
   // The listen address's URL is known once it listens (--port 0 picks a port then).
   let publicUrl = configuredUrl ?? listenUrl(options.host, options.port);
+  const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   let stopping = false;
   const app = buildSandbox({
     store,
@@ -125,6 +129,7 @@ export async function startSandbox(options: StartOptions) {
     publicUrl: () => publicUrl,
     ...(options.docsDir ? { docsDir: options.docsDir } : {}),
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+    ...(rateLimit === 'off' ? {} : { rateLimit }),
   });
   const address = await app.listen({ host: options.host, port: options.port });
   if (configuredUrl === undefined) publicUrl = listenUrl(options.host, (app.server.address() as AddressInfo).port);
@@ -168,6 +173,7 @@ export async function startSandbox(options: StartOptions) {
     close,
     /** How long close() may take before the process should exit regardless (graceful-stop.ts). */
     stopDeadlineMs: STOP_BOUNDS.deadlineMs,
+    rateLimit,
     webhook,
     docs,
     /** The database as the banner names it (OpenedStore's label). */

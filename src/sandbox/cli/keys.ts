@@ -149,9 +149,7 @@ function commandOf(action: string | undefined, rest: string[], values: Options):
       return async (store, json, out) => {
         const revoked = await revokeKey(store, id);
         if (json) return json(revoked);
-        out(
-          `Revoked ${revoked.id} (${holder(revoked)}): refused from now on, by every sandbox on this database.`,
-        );
+        out(`Revoked ${revoked.id} (${holder(revoked)}): refused from now on, by every sandbox on this database.`);
       };
     }
     default:

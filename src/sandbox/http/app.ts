@@ -38,7 +38,10 @@ import { registerReturnRoutes } from './return-routes.js';
 import { checkAllowedHost, registerHostCheck } from './allowed-hosts.js';
 import { checkCorsOrigin, LOOPBACK_ORIGINS, registerCors } from './cors.js';
 import { type Lifecycle, RUNNING, registerProbes } from './probes.js';
+import { registerRateLimit } from './rate-limit.js';
 import { registerRequestLog } from './request-log.js';
+import { RateLimiter } from '../keys/rate-limiter.js';
+import type { RateLimit } from '../domain/rate-limit.js';
 import { sandboxAddress } from './sandbox-address.js';
 import { clientErrorAnswerer, registerTransportErrors } from './transport-errors.js';
 import { searchTakesTurn } from './turns.js';
@@ -67,6 +70,8 @@ export interface SandboxOptions {
   docsDir?: string;
   /** More names the sandbox answers to (--allowed-hosts), beside an IP address, localhost and the public URL's host. */
   allowedHosts?: readonly string[];
+  /** The rate limit of each API key (domain/rate-limit.ts); none by default. */
+  rateLimit?: RateLimit;
   /** Whether the sandbox is stopping, which /ready answers (never, by default). */
   lifecycle?: Lifecycle;
 }
@@ -110,6 +115,7 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   registerJsonParser(app);
   const apiKeys = options.apiKeys ?? DEFAULT_API_KEYS;
   registerAuth(app, apiKeys, store);
+  if (options.rateLimit) registerRateLimit(app, new RateLimiter(store, options.rateLimit));
   // Every channel starts with the seed catalog (once: a replaced or emptied catalog stays so). The store answers
   // asynchronously, so it is laid down as the app gets ready: before it listens, or answers its first inject.
   // The app is ready once the wall clock has moved past the seed's millisecond, so that the seed predates every

@@ -13,7 +13,7 @@ import type { ValidationCodes } from './error-codes.js';
 export class HttpRefusal extends Error {
   override readonly name = 'HttpRefusal';
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 405 | 500 | 501 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 429 | 500 | 501 | 503,
     readonly code: string,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},

@@ -3,6 +3,7 @@
 // better-sqlite3 is; sqlite-backend.ts gives the application its asynchronous interface.
 import { activityQueries } from './activity.js';
 import { apiKeysRepository } from './api-keys.js';
+import { rateBucketsRepository } from './rate-buckets.js';
 import { catalogRepository } from './catalog.js';
 import { channelReset } from './channel-reset.js';
 import { clockRepository } from './clock.js';
@@ -127,6 +128,7 @@ export function createStore(db: Db, options: StoreOptions = {}): SqliteStore {
     deliveryWakeUp: wakeUp,
     features: featuresRepository(db, facts),
     apiKeys: apiKeysRepository(db, facts),
+    rateBuckets: rateBucketsRepository(db),
     /** Each channel's evolution drill: whether it plays a later version of the service. */
     drill,
     faults: faultsRepository(db, facts),

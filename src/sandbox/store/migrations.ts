@@ -754,4 +754,19 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX api_keys_channel ON api_keys (channel, seq);
     `,
   },
+  {
+    version: 24,
+    description:
+      "each API key's rate-limit bucket, so that the limit is the key's across every sandbox on the database",
+    // key_hash: the key's SHA-256; tokens: what the bucket held at at_ms (Unix ms); granted: what the
+    // last withdrawal took, which the withdrawing statement returns.
+    sql: `
+      CREATE TABLE rate_buckets (
+        key_hash TEXT PRIMARY KEY,
+        tokens REAL NOT NULL,
+        at_ms INTEGER NOT NULL,
+        granted INTEGER NOT NULL
+      );
+    `,
+  },
 ];

@@ -192,6 +192,7 @@ function adapt(sqlite: SqliteStore): SandboxStore {
     deliveryWakeUp: sqlite.deliveryWakeUp,
     features: adapted(sqlite.features),
     apiKeys: adapted(sqlite.apiKeys),
+    rateBuckets: adapted(sqlite.rateBuckets),
     drill: adapted(sqlite.drill),
     faults: adapted(sqlite.faults),
     clock: adapted(sqlite.clock),

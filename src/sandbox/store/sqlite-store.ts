@@ -6,6 +6,8 @@
 import type { Card } from '../domain/cards.js';
 import type { KeyScope, ManagedKey } from '../domain/api-keys.js';
 import type { KeyFilter, NewManagedKey } from './api-keys.js';
+import type { RateLimit } from '../domain/rate-limit.js';
+import type { Withdrawal } from './rate-buckets.js';
 import type { CatalogFacts, Letter, LetterStatus } from '../domain/letters.js';
 import type { NewItem, StoredCatalogItem } from '../domain/catalog.js';
 import type { DrillSettings } from '../domain/evolution-drill.js';
@@ -240,6 +242,7 @@ export interface SyncSandboxStore {
   /** Who is woken when a delivery is queued: given when the store was made. */
   deliveryWakeUp: DeliveryWakeUp;
   features: { get(channel: string): Features; set(channel: string, features: Features): void };
+  rateBuckets: { withdraw(keyHash: string, limit: RateLimit, want: number, nowMs: number): Withdrawal };
   apiKeys: {
     scopeOf(hash: string, now: string): KeyScope | undefined;
     insert(key: NewManagedKey): void;

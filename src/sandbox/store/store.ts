@@ -6,6 +6,8 @@
 // backend implements this interface itself, and the same suites run against it.
 import type { KeyScope, ManagedKey } from '../domain/api-keys.js';
 import type { KeyFilter, NewManagedKey } from './api-keys.js';
+import type { RateLimit } from '../domain/rate-limit.js';
+import type { Withdrawal } from './rate-buckets.js';
 import type { Card } from '../domain/cards.js';
 import type { CatalogFacts, Letter, LetterStatus } from '../domain/letters.js';
 import type { NewItem, StoredCatalogItem } from '../domain/catalog.js';
@@ -328,6 +330,8 @@ export interface SandboxStore {
   deliveryWakeUp: DeliveryWakeUp;
   features: { get(channel: string): Promise<Features>; set(channel: string, features: Features): Promise<void> };
   apiKeys: ApiKeysRepository;
+  /** The API keys' rate-limit buckets: a withdrawal is one statement, outside any transaction. */
+  rateBuckets: { withdraw(keyHash: string, limit: RateLimit, want: number, nowMs: number): Promise<Withdrawal> };
   /** Each channel's evolution drill: whether it plays a later version of the service. */
   drill: { get(channel: string): Promise<DrillSettings>; set(channel: string, settings: DrillSettings): Promise<void> };
   faults: {

@@ -48,6 +48,11 @@ export interface SandboxProcessOptions {
   port?: number;
   /** Variables the CLI reads (SANDBOX_API_KEYS, …), over an environment cleared of them. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * --rate-limit: off by default here, since tests and benches send one key's requests as fast as
+   * they can; a test of the limit gives one.
+   */
+  rateLimit?: string;
 }
 
 /** Children still running, killed if the test process exits without stopping them. */
@@ -101,6 +106,7 @@ async function startOnce(
   stdoutFile?: string,
   chosenPort?: number,
   env: NodeJS.ProcessEnv = {},
+  rateLimit = 'off',
 ): Promise<SandboxProcess> {
   const port = chosenPort ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -117,6 +123,8 @@ async function startOnce(
       String(port),
       '--db',
       db,
+      '--rate-limit',
+      rateLimit,
       ...args,
     ],
     {
@@ -169,6 +177,7 @@ export async function startSandboxProcess(options: SandboxProcessOptions = {}): 
         options.stdoutFile,
         options.port,
         options.env,
+        options.rateLimit,
       );
     } catch (error) {
       lastError = error;

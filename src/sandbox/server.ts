@@ -15,6 +15,7 @@ import { type DatabaseLocation, databaseLocation, printableDatabaseUrl } from '.
 import { quietListener, STOP_BOUNDS } from './graceful-stop.js';
 import { DEFAULT_RATE_LIMIT, type RateLimit } from './domain/rate-limit.js';
 import { batchedLines } from './line-writer.js';
+import { sandboxMetrics } from './metrics/sandbox-metrics.js';
 import { type Maintenance, startMaintenance } from './maintenance.js';
 import { createPostgresStore } from './store/postgres/index.js';
 import { createStore, openDatabase, type StoreOptions } from './store/index.js';
@@ -119,8 +120,10 @@ export async function startSandbox(options: StartOptions) {
   let publicUrl = configuredUrl ?? listenUrl(options.host, options.port);
   const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   let stopping = false;
+  const metrics = sandboxMetrics(store);
   const app = buildSandbox({
     store,
+    metrics,
     lifecycle: { stopping: () => stopping },
     apiKeys,
     logger: options.quiet ? false : { level: 'warn' },
@@ -147,7 +150,7 @@ export async function startSandbox(options: StartOptions) {
     throw new Error(`--webhook-url ${options.webhook!.url}: ${(error as Error).message}`);
   }
   // Deliveries start once the API answers; a restart resumes what is due.
-  const dispatcher = startDispatcher(store);
+  const dispatcher = startDispatcher(store, { onAttempt: metrics.attempt });
   const maintenance = opened.startMaintenance();
   const close = async () => {
     stopping = true;

@@ -21,6 +21,7 @@
 import type { SandboxStore } from '../store/store.js';
 import { DELIVERY_TIMEOUT_MS, sendAttempt, type SendAttempt } from './attempt.js';
 import { DeliveryQueue } from './queue.js';
+import type { AttemptObserver } from './record.js';
 
 const TICK_MS = 250;
 
@@ -33,6 +34,8 @@ export interface DispatcherOptions {
   send?: SendAttempt;
   /** How long a claim holds a delivery (DISPATCH_LEASE_MS); a test shortens it to see a lease end. */
   leaseMs?: number;
+  /** Told of each attempt's outcome as it is recorded (the metrics). */
+  onAttempt?: AttemptObserver;
 }
 
 export interface Dispatcher {
@@ -51,6 +54,7 @@ export function startDispatcher(store: SandboxStore, options: DispatcherOptions 
     options.send ?? sendAttempt,
     options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
     options.leaseMs,
+    options.onAttempt,
   );
   /** A wake is already set for after the current turn: more deliveries queued in it need no other. */
   let wakeSet = false;

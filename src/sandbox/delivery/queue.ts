@@ -9,7 +9,7 @@ import type { ClaimedDelivery, WebhookEndpoint } from '../store/deliveries.js';
 import { deliveryRequest, type SendAttempt } from './attempt.js';
 import { claimDue, DISPATCH_LEASE_MS } from './claim.js';
 import { InFlight } from './in-flight.js';
-import { recordAttempt } from './record.js';
+import { type AttemptObserver, recordAttempt } from './record.js';
 
 /**
  * A failure of the queue itself (the database) is reported, never fatal: the delivery stays due,
@@ -38,6 +38,7 @@ export class DeliveryQueue {
     private readonly send: SendAttempt,
     private readonly timeoutMs: number,
     private readonly leaseMs: number = DISPATCH_LEASE_MS,
+    private readonly observe: AttemptObserver = () => {},
   ) {}
 
   /**
@@ -118,7 +119,7 @@ export class DeliveryQueue {
     const attemptedAt = await this.store.clock.now(endpoint.channel);
     const outcome = await this.send(deliveryRequest(endpoint, delivery.payload), this.timeoutMs);
     try {
-      await recordAttempt(this.store, endpoint, delivery, attemptedAt, outcome);
+      this.observe((await recordAttempt(this.store, endpoint, delivery, attemptedAt, outcome)) ?? 'dropped');
     } catch (failure) {
       // Unrecorded, the delivery is given back, due at once to the next wake of any sandbox rather
       // than after its lease; a release that fails too leaves it to the lease's end.

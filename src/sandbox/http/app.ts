@@ -39,6 +39,8 @@ import { checkAllowedHost, registerHostCheck } from './allowed-hosts.js';
 import { checkCorsOrigin, LOOPBACK_ORIGINS, registerCors } from './cors.js';
 import { type Lifecycle, RUNNING, registerProbes } from './probes.js';
 import { registerRateLimit } from './rate-limit.js';
+import { registerMetrics } from './metrics-route.js';
+import type { SandboxMetrics } from '../metrics/sandbox-metrics.js';
 import { registerRequestLog } from './request-log.js';
 import { RateLimiter } from '../keys/rate-limiter.js';
 import type { RateLimit } from '../domain/rate-limit.js';
@@ -70,6 +72,8 @@ export interface SandboxOptions {
   docsDir?: string;
   /** More names the sandbox answers to (--allowed-hosts), beside an IP address, localhost and the public URL's host. */
   allowedHosts?: readonly string[];
+  /** The sandbox's metrics, served at /metrics behind an admin key; no /metrics when absent. */
+  metrics?: SandboxMetrics;
   /** The rate limit of each API key (domain/rate-limit.ts); none by default. */
   rateLimit?: RateLimit;
   /** Whether the sandbox is stopping, which /ready answers (never, by default). */
@@ -115,7 +119,9 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   registerJsonParser(app);
   const apiKeys = options.apiKeys ?? DEFAULT_API_KEYS;
   registerAuth(app, apiKeys, store);
-  if (options.rateLimit) registerRateLimit(app, new RateLimiter(store, options.rateLimit));
+  if (options.metrics) registerMetrics(app, options.metrics);
+  if (options.rateLimit)
+    registerRateLimit(app, new RateLimiter(store, options.rateLimit), options.metrics?.rateLimited);
   // Every channel starts with the seed catalog (once: a replaced or emptied catalog stays so). The store answers
   // asynchronously, so it is laid down as the app gets ready: before it listens, or answers its first inject.
   // The app is ready once the wall clock has moved past the seed's millisecond, so that the seed predates every
@@ -165,7 +171,11 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     validators: new SchemaValidators(helpers),
     handlers: sandboxHelperHandlers(
       { operationIds: contractIds, codes400: contractCodes400 },
-      { sandboxAddress: () => sandboxAddress(app), listeners },
+      {
+        sandboxAddress: () => sandboxAddress(app),
+        listeners,
+        ...(options.metrics ? { onAttempt: options.metrics.attempt } : {}),
+      },
     ),
     invalidBodyHandlers: { createListenerAttempt: answerReportWithoutClaim },
     codesFor: () => HELPER_CODES,

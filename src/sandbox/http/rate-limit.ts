@@ -22,15 +22,22 @@ export const tooManyRequests = (decision: Extract<RateDecision, { allowed: false
     },
   );
 
-export function registerRateLimit(app: FastifyInstance, limiter: RateLimiter): void {
+/** Refusals are told to `onRefused` with the key's channel (the metrics). */
+export function registerRateLimit(
+  app: FastifyInstance,
+  limiter: RateLimiter,
+  onRefused: (channel: string) => void = () => {},
+): void {
   app.addHook('onRequest', (request, _reply, done) => {
     if (request.routeOptions.config.requiresKey !== true) return done();
     // The auth hook has let only a known key through: a string.
     const key = request.headers[API_KEY_HEADER] as string;
     // Most requests spend a token held in memory, with no promise made.
     if (limiter.spend(key)) return done();
-    limiter
-      .take(key)
-      .then((decision) => done(decision.allowed ? undefined : tooManyRequests(decision, limiter.limit)), done);
+    limiter.take(key).then((decision) => {
+      if (decision.allowed) return done();
+      onRefused(request.channel);
+      done(tooManyRequests(decision, limiter.limit));
+    }, done);
   });
 }

@@ -178,6 +178,7 @@ function adapt(sqlite: SqliteStore): SandboxStore {
     revalidate: () => call(() => sqlite.revalidate()),
     isOpen: () => sqlite.isOpen(),
     schemaVersions: () => call(() => sqlite.schemaVersions()),
+    poolUse: () => undefined,
     sessions: { ...adapted(sessions), answer },
     customers: adapted(sqlite.customers),
     tokens: adapted(sqlite.tokens),

@@ -180,6 +180,7 @@ export interface DeliveriesRepository {
   release(deliveryId: number, claim: DeliveryClaim): boolean;
   heldClaim(deliveryId: number): HeldDelivery | undefined;
   leasedCount(endpointId: string): number;
+  pendingCount(): number;
   /** When the endpoint's next pending delivery is due (channel clock), if any. */
   nextDue(endpointId: string): string | null;
   delivered(attempt: AttemptRecord, outboxId: number, at: string): void;

@@ -221,6 +221,8 @@ export interface DeliveriesRepository {
   heldClaim(deliveryId: number): Promise<HeldDelivery | undefined>;
   /** How many of the endpoint's pending deliveries are leased now (a listener holds at most so many). */
   leasedCount(endpointId: string): Promise<number>;
+  /** Every endpoint's pending deliveries: the outbox's depth. */
+  pendingCount(): Promise<number>;
   /** When the endpoint's next pending delivery is due (channel clock), if any. */
   nextDue(endpointId: string): Promise<string | null>;
   delivered(attempt: AttemptRecord, outboxId: number, at: string): Promise<void>;
@@ -268,6 +270,13 @@ export interface ListenersRepository {
  * a newer sandbox has migrated the database since this one started (a rolling upgrade): this one
  * then writes by rules the schema has left, and should take no more requests.
  */
+/** A connection pool's connections: open (in use or idle), idle, and the requests waiting for one. */
+export interface PoolUse {
+  open: number;
+  idle: number;
+  waiting: number;
+}
+
 export interface SchemaVersions {
   database: number;
   known: number;
@@ -310,6 +319,8 @@ export interface SandboxStore {
   read<T>(fn: () => Promise<T>): Promise<T>;
   /** Empties the cached facts when another process has committed since the last look. */
   revalidate(): Promise<void>;
+  /** The connection pool's use now (PostgreSQL's; the SQLite store has one connection, and says undefined). */
+  poolUse(): PoolUse | undefined;
   /** The database's schema version against this store's: read from the database, so it fails when the database does not answer. */
   schemaVersions(): Promise<SchemaVersions>;
   /** Whether the store is still open (a timer that outlives the server's close does nothing): no database call. */

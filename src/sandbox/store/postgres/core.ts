@@ -48,6 +48,7 @@ type CoreParts =
   | 'revalidate'
   | 'isOpen'
   | 'schemaVersions'
+  | 'poolUse'
   | 'customers'
   | 'deliveryWakeUp'
   | 'features'
@@ -124,6 +125,7 @@ export async function openPostgresCore(url: string, options: PostgresCoreOptions
       cache.saw(Number(await q.value(READ_REVISION)));
     },
     isOpen: () => open,
+    poolUse: () => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     schemaVersions: async () => ({ database: Number(await q.value(NEWEST_APPLIED)), known }),
     customers: customersRepository(q),
     deliveryWakeUp: options.wakeUp ?? deliveryWakeUp(),

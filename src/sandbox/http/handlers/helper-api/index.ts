@@ -8,6 +8,7 @@ import { refundedAmount } from '../../../domain/refunds.js';
 import { statusSummary } from '../../../domain/views.js';
 import { LAST_STORED_TIME, LAST_STORED_TIME_TEXT } from '../../../domain/stored-time.js';
 import type { WebhookListeners } from '../../../delivery/listeners.js';
+import type { AttemptObserver } from '../../../delivery/record.js';
 import type { SandboxAddress } from '../../../domain/own-address.js';
 import type { Session } from '../../../domain/types.js';
 import type { Handlers, HelperOperations } from '../../operation-types.js';
@@ -53,6 +54,8 @@ export interface ContractFacts {
 export interface SandboxFacts {
   sandboxAddress: () => SandboxAddress | undefined;
   listeners: WebhookListeners;
+  /** Told of each listener attempt's outcome as it is recorded (the metrics). */
+  onAttempt?: AttemptObserver;
 }
 
 /** A code a later version of the service could add: the style of the contract's own (`SessionCaptured`). */
@@ -182,7 +185,7 @@ export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxF
 
     ...disputeHelperHandlers(),
     ...webhookHelperHandlers(sandbox.sandboxAddress),
-    ...listenerHelperHandlers(sandbox.listeners),
+    ...listenerHelperHandlers(sandbox.listeners, sandbox.onAttempt),
     ...tokenHelperHandlers(),
     ...catalogHelperHandlers(),
     ...activityHelperHandlers(),

@@ -21,7 +21,7 @@ const USAGE =
   `Usage: hsa-fsa-sandbox <command> [options]
   sandbox [--host H] [--port P] [--db FILE|:memory:|postgres://…] [--reset] [--cors-origin O] [--quiet]
           [--webhook-url URL [--webhook-secret whsec_…]] [--docs DIR] [--public-url URL] [--drill]
-          [--allowed-hosts NAME,…] [--rate-limit off|N|N/BURST]
+          [--allowed-hosts NAME,…] [--rate-limit off|N|N/BURST] [--log text|json]
       the stateful sandbox (default 127.0.0.1:4010, .sandbox/sandbox.db); --db postgres://… runs
       it on PostgreSQL, where several sandboxes share one database; --reset starts with an
       empty database; --quiet stops the line per request; --webhook-url sends the development
@@ -36,6 +36,7 @@ const USAGE =
       DNS rebinding); --allowed-hosts names others (a leading dot allows the subdomains too).
       --rate-limit: each API key's requests per second and burst, across every sandbox on the
       database (default 100/1000; off for none); past it, 429 TooManyRequests with Retry-After.
+      --log json: one JSON line per request with its request id (x-request-id), for a log store.
   mock [--host H] [--port P] [prism options]            the Prism mock of the examples (default 127.0.0.1:4011)
   docs [--out DIR] [--if-stale]                         builds the docs site (default site/); installed from the
       package, it copies the site the package ships (the one the sandbox serves at /docs) to DIR
@@ -58,7 +59,7 @@ const USAGE =
   trigger EVENT [--sandbox URL] [--key KEY]              fires a webhook event of the contract, making what it
       needs through the API and the helpers, and prints the ids it made; trigger --list lists them
 Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel"), SANDBOX_WEBHOOK_URL, ` +
-  `SANDBOX_WEBHOOK_SECRET, SANDBOX_DOCS_DIR, SANDBOX_PUBLIC_URL, SANDBOX_ALLOWED_HOSTS, SANDBOX_RATE_LIMIT;
+  `SANDBOX_WEBHOOK_SECRET, SANDBOX_DOCS_DIR, SANDBOX_PUBLIC_URL, SANDBOX_ALLOWED_HOSTS, SANDBOX_RATE_LIMIT, SANDBOX_LOG;
   for listen and trigger, SANDBOX_URL and SANDBOX_KEY.`;
 
 async function loadSandbox(): Promise<typeof import('./sandbox/server.js')> {
@@ -104,8 +105,11 @@ async function sandbox(args: string[]) {
       drill: { type: 'boolean' },
       'allowed-hosts': { type: 'string' },
       'rate-limit': { type: 'string' },
+      log: { type: 'string' },
     },
   });
+  const log = values.log ?? process.env.SANDBOX_LOG ?? 'text';
+  if (log !== 'text' && log !== 'json') throw new Error(`--log is text or json, not ${JSON.stringify(log)}`);
   const allowedHosts = (values['allowed-hosts'] ?? process.env.SANDBOX_ALLOWED_HOSTS)
     ?.split(',')
     .map((name) => name.trim())
@@ -126,6 +130,7 @@ async function sandbox(args: string[]) {
     ...(values.drill ? { drill: true } : {}),
     ...(allowedHosts && allowedHosts.length > 0 ? { allowedHosts } : {}),
     ...(rateLimit !== undefined ? { rateLimit } : {}),
+    log,
     ...(values['cors-origin'] ? { corsOrigin: values['cors-origin'] } : {}),
     ...((values['public-url'] ?? process.env.SANDBOX_PUBLIC_URL)
       ? { publicUrl: values['public-url'] ?? process.env.SANDBOX_PUBLIC_URL }
@@ -137,6 +142,22 @@ async function sandbox(args: string[]) {
     // The site `npm run docs` builds, beside the package (a clone, or an installed package that has one).
     docsDir: path.resolve(values.docs ?? process.env.SANDBOX_DOCS_DIR ?? path.join(packageRoot, 'site')),
   });
+  if (log === 'json') {
+    // One line a log store reads as the others; the keys, as the text banner says them.
+    console.log(
+      JSON.stringify({
+        level: 30,
+        time: Date.now(),
+        msg: 'Sandbox listening',
+        address: running.address,
+        public_url: running.publicUrl,
+        database: running.database,
+        api_keys: apiKeysLine(running.apiKeys, Boolean(process.env.SANDBOX_API_KEYS)),
+        rate_limit: running.rateLimit,
+      }),
+    );
+    return stopOnSignals(running);
+  }
   console.log(`Sandbox listening on ${running.address}`);
   console.log(`  Runtime:   Node ${process.version} (${process.execPath})`);
   if (running.publicUrl !== running.address)
@@ -186,6 +207,11 @@ async function sandbox(args: string[]) {
       : '  Webhooks:  none sent; forward them to your receiver with hsa-fsa-sandbox listen --forward-to URL (npm ' +
           'run listen -- …), add an endpoint with --webhook-url URL, or POST /sandbox/v1/webhook_endpoints',
   );
+  stopOnSignals(running);
+}
+
+/** SIGINT and SIGTERM stop the sandbox gracefully, within its deadline (graceful-stop.ts). */
+function stopOnSignals(running: { close(): Promise<void>; stopDeadlineMs: number }) {
   const stop = () => {
     // Whatever is left by then (a request stuck behind a database that does not answer) is cut.
     setTimeout(() => {

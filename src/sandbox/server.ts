@@ -30,6 +30,8 @@ export interface StartOptions {
   apiKeys?: string;
   /** No line per request. */
   quiet?: boolean;
+  /** `json`: one JSON line per request, with its request id, for a log store (--log json). */
+  log?: 'text' | 'json';
   /** Start from an empty database: every channel's data is deleted first (the file stays). */
   reset?: boolean;
   corsOrigin?: string;
@@ -115,7 +117,8 @@ export async function startSandbox(options: StartOptions) {
   });
   const { store } = opened;
   if (options.reset) await store.transaction(() => store.reset.all());
-  const requestLog = options.quiet ? undefined : batchedLines();
+  const jsonLog = options.log === 'json' && !options.quiet;
+  const requestLog = options.quiet || jsonLog ? undefined : batchedLines();
   // The listen address's URL is known once it listens (--port 0 picks a port then).
   let publicUrl = configuredUrl ?? listenUrl(options.host, options.port);
   const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
@@ -127,6 +130,7 @@ export async function startSandbox(options: StartOptions) {
     lifecycle: { stopping: () => stopping },
     apiKeys,
     logger: options.quiet ? false : { level: 'warn' },
+    ...(jsonLog ? { jsonLog } : {}),
     ...(requestLog ? { requestLog: requestLog.write } : {}),
     ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
     publicUrl: () => publicUrl,

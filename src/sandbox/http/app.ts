@@ -42,6 +42,7 @@ import { registerRateLimit } from './rate-limit.js';
 import { registerMetrics } from './metrics-route.js';
 import type { SandboxMetrics } from '../metrics/sandbox-metrics.js';
 import { registerRequestLog } from './request-log.js';
+import { jsonLogOptions, registerJsonLog } from './json-log.js';
 import { RateLimiter } from '../keys/rate-limiter.js';
 import type { RateLimit } from '../domain/rate-limit.js';
 import { sandboxAddress } from './sandbox-address.js';
@@ -68,6 +69,8 @@ export interface SandboxOptions {
   corsOrigin?: string;
   /** Receives one line per request (method, path, status, time); none when absent. */
   requestLog?: (line: string) => void;
+  /** One JSON line per request on standard output, with its request id (json-log.ts), instead of the logger's. */
+  jsonLog?: boolean;
   /** The built docs site (`npm run docs`), served at /docs; no /docs when absent. */
   docsDir?: string;
   /** More names the sandbox answers to (--allowed-hosts), beside an IP address, localhost and the public URL's host. */
@@ -94,10 +97,12 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   checkCorsOrigin(corsOrigin);
 
   const app = Fastify({
-    logger: options.logger ?? false,
-    // One logger for every request, not a child per request bound to its id: the sandbox logs only
-    // warnings, and the child cost a few percent of a retrieve's time with the request log on.
-    childLoggerFactory: (logger) => logger,
+    // The JSON log binds a child logger to each request's id; otherwise one logger serves every
+    // request, not a child per request: the sandbox then logs only warnings, and the child cost a
+    // few percent of a retrieve's time with the request log on.
+    ...(options.jsonLog
+      ? jsonLogOptions()
+      : { logger: options.logger ?? false, childLoggerFactory: (logger) => logger }),
     bodyLimit: BODY_LIMIT_BYTES,
     // A request whose body stalls is cut after a minute (408 RequestTimeout, transport-errors.ts)
     // rather than holding its connection open without end; no request of the sandbox takes that
@@ -113,6 +118,7 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   });
   registerErrorPath(app);
   if (options.requestLog) registerRequestLog(app, options.requestLog);
+  if (options.jsonLog) registerJsonLog(app);
   registerTransportErrors(app, corsOrigin);
   registerHostCheck(app, { publicUrl, names: (options.allowedHosts ?? []).map(checkAllowedHost) });
   registerCors(app, corsOrigin, requestHeaders([contract, helpers]));

@@ -57,7 +57,8 @@ export function registerCors(app: FastifyInstance, origin: string, requestHeader
   app.addHook('onRequest', (request, reply, done) => {
     if (request.method !== 'OPTIONS' || request.headers['access-control-request-method'] === undefined) return done();
     // Only the API's paths: an unknown path is not found, preflight or not.
-    if (request.routeOptions.config.requiresKey !== true) return done();
+    const { config } = request.routeOptions;
+    if (config.requiresKey !== true && config.requiresAdmin !== true) return done();
     // A preflight matches the path's 405 route (OPTIONS is no operation), which knows the path's methods.
     reply
       .code(204)

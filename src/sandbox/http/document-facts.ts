@@ -57,8 +57,11 @@ export function requestHeaders(documents: OpenApiDocument[]): string[] {
       type?: string;
       in?: string;
       name?: string;
+      scheme?: string;
     }>) {
       if (scheme.type === 'apiKey' && scheme.in === 'header' && scheme.name) names.add(scheme.name.toLowerCase());
+      // A bearer token (the admin key) travels in Authorization.
+      if (scheme.type === 'http') names.add('authorization');
     }
     for (const { operation, parameters } of listOperations(doc)) {
       for (const parameter of parameters) if (parameter.in === 'header') names.add(parameter.name.toLowerCase());

@@ -101,6 +101,16 @@ export async function openStore(location: DatabaseLocation, options: StoreOption
   };
 }
 
+/** The channel --webhook-url delivers for: the first fixed key's. */
+function developmentChannel(apiKeys: ReadonlyMap<string, string>): string {
+  const channel = [...apiKeys.values()][0];
+  if (channel === undefined)
+    throw new Error(
+      "it delivers the first fixed key's channel, and SANDBOX_API_KEYS=none fixes none: add an endpoint with POST /sandbox/v1/webhook_endpoints",
+    );
+  return channel;
+}
+
 export async function startSandbox(options: StartOptions) {
   const apiKeys = options.apiKeys ? parseApiKeys(options.apiKeys) : DEFAULT_API_KEYS;
   const refusal = protectedModeRefusal(options.host, apiKeys);
@@ -145,7 +155,7 @@ export async function startSandbox(options: StartOptions) {
   try {
     webhook = options.webhook
       ? await store.transaction(() =>
-          configureEndpoint(store, [...apiKeys.values()][0]!, options.webhook!, sandboxAddress(app)),
+          configureEndpoint(store, developmentChannel(apiKeys), options.webhook!, sandboxAddress(app)),
         )
       : undefined;
   } catch (error) {

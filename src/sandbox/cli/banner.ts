@@ -4,6 +4,7 @@
 
 /** The banner's keys: the development keys in full; keys an operator set, by their channels only. */
 export function apiKeysLine(keys: ReadonlyMap<string, string>, setByOperator: boolean): string {
+  if (keys.size === 0) return 'none fixed (SANDBOX_API_KEYS=none): the keys of hsa-fsa-sandbox keys only';
   if (!setByOperator)
     return `${[...keys].map(([key, channel]) => `${key} (channel ${channel})`).join(', ')}   — send one as x-service-api-key`;
   const channels = [...new Set(keys.values())].join(', ');

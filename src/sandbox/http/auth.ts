@@ -81,9 +81,13 @@ export function channelOf(request: FastifyRequest): string {
   return request.channel;
 }
 
-/** Parses `key:channel,key:channel` (the SANDBOX_API_KEYS variable). */
+/** SANDBOX_API_KEYS=none: no key is fixed at start, only the keys an operator manages serve (keys/manage.ts). */
+export const NO_FIXED_KEYS = 'none';
+
+/** Parses `key:channel,key:channel` (the SANDBOX_API_KEYS variable), or `none`. */
 export function parseApiKeys(text: string): Map<string, string> {
   const keys = new Map<string, string>();
+  if (text.trim() === NO_FIXED_KEYS) return keys;
   for (const pair of text
     .split(',')
     .map((p) => p.trim())

@@ -1,5 +1,6 @@
 // An operation the contract gains before the sandbox has its handler answers 501 NotImplemented,
 // whatever its body: valid, malformed, too large, or of another content type.
+import { FairTurns } from '../../src/sandbox/http/turns.js';
 import { describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import { DEFAULT_API_KEYS, registerAuth } from '../../src/sandbox/http/auth.js';
@@ -27,6 +28,7 @@ describe('an operation without a handler', () => {
       handlers: {},
       codesFor: codesOf,
       store: sqliteBackend(store),
+      turns: new FairTurns(),
       ids: randomIds,
       publicUrl: () => 'http://127.0.0.1',
     });

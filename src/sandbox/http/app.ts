@@ -47,7 +47,7 @@ import { RateLimiter } from '../keys/rate-limiter.js';
 import type { RateLimit } from '../domain/rate-limit.js';
 import { sandboxAddress } from './sandbox-address.js';
 import { clientErrorAnswerer, registerTransportErrors } from './transport-errors.js';
-import { searchTakesTurn } from './turns.js';
+import { FairTurns, takesTurn } from './turns.js';
 
 /** How long readiness waits for the wall clock to leave the seed catalog's millisecond (it takes one or two). */
 const SEED_WAIT_LIMIT_MS = 20;
@@ -143,6 +143,8 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
       await new Promise((resolve) => setTimeout(resolve, 1));
   });
 
+  // One set of turns for the heavy requests of every channel (turns.ts).
+  const turns = new FairTurns();
   const contractCodes400 = codes400(contract);
   const replay = createReplay(idempotencyRules(contract));
   registerOperations<ContractOperations>(app, {
@@ -164,7 +166,8 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     faults: true,
     publicUrl,
     singleRead: (id) => id === 'retrievePaymentSession',
-    takesTurn: searchTakesTurn,
+    takesTurn,
+    turns,
   });
   const contractIds = new Set(listOperations(contract).map((o) => o.operation.operationId));
   // The listeners' waiting claims answer as the server closes, rather than hold its close up to 30 s.
@@ -188,6 +191,7 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     store,
     ids,
     publicUrl,
+    turns,
   });
   registerMethodNotAllowed(app, [contract, helpers]);
   registerEvolutionDrill(app, store, contract);

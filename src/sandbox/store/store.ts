@@ -312,9 +312,10 @@ export interface SandboxStore {
   transaction<T>(fn: () => Promise<T>): Promise<T>;
   /**
    * Runs fn in a transaction shared with the other writes of this turn of the event loop, alone
-   * in a savepoint; resolves once the shared transaction has committed.
+   * in a savepoint; resolves once the shared transaction has committed. `lane` (the channel) keeps
+   * one channel's burst of writes from delaying another's (group-commit.ts).
    */
-  write<T>(fn: () => Promise<T>): Promise<T>;
+  write<T>(fn: () => Promise<T>, lane?: string): Promise<T>;
   /** Runs fn in a read transaction (one snapshot): a consistent read, for functions that do not write. */
   read<T>(fn: () => Promise<T>): Promise<T>;
   /** Empties the cached facts when another process has committed since the last look. */

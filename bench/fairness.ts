@@ -6,7 +6,7 @@
 // one at a time. The targets (issue "channels that do not disturb each other"): /health's p99 at
 // most 50 ms, dev's p99 at most the larger of 50 ms and twice its value alone.
 // `npm run bench:fairness` (SANDBOX_TEST_POSTGRES_URL names a server, else an embedded one starts).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -249,6 +249,8 @@ const line = (what: string, l: Latencies) =>
   `${what.padEnd(34)} p50 ${String(l.p50Ms).padStart(6)} ms  p99 ${String(l.p99Ms).padStart(6)} ms  max ${String(l.maxMs).padStart(6)} ms  (${l.requests})`;
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  // The sandbox runs compiled, as npm start runs it: compiled now if its code changed.
+  execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'compile-cli.mjs')], { stdio: 'inherit' });
   console.log(`Machine: ${cpus().length} cores, load ${loadavg()[0]!.toFixed(2)} at the start.`);
   for (const f of await benchFairness()) {
     console.log(

@@ -2,16 +2,17 @@
 // tests (delivery-sharing.test.ts) leave open: the order of what one claim takes.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPostgresStore } from '../../src/sandbox/store/postgres/index.js';
-import type { SandboxStore } from '../../src/sandbox/store/store.js';
 import { testDatabase } from '../support/postgres-database.js';
 import { addEndpoint, NOW } from '../support/shared-delivery.js';
 
-const stores: SandboxStore[] = [];
+type PostgresStore = Awaited<ReturnType<typeof createPostgresStore>>;
+
+const stores: PostgresStore[] = [];
 afterEach(async () => {
   await Promise.all(stores.splice(0).map((store) => store.close()));
 });
 
-async function openStore(label: string): Promise<SandboxStore> {
+async function openStore(label: string): Promise<PostgresStore> {
   const store = await createPostgresStore(await testDatabase(label));
   stores.push(store);
   return store;

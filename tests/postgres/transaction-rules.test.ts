@@ -128,12 +128,12 @@ describe('the connection of a transaction that failed', () => {
   it('is destroyed when the driver gave up waiting for a statement: the next transaction runs on another', async () => {
     // The server is slow, not gone: the statement the driver gave up on still runs for a while, and
     // a ROLLBACK sent behind it would be answered once it ends.
-    const core = await openCore(await newDatabase('tx_unanswered'), { pool: { max: 1, answerTimeoutMs: 300 } });
+    const core = await openCore(await newDatabase('tx_unanswered'), { pool: { max: 1, answerTimeoutMs: 1_000 } });
     let pid: number | undefined;
     await expect(
       core.read(async () => {
         pid = await backendPid(core);
-        await core.q.value('SELECT pg_sleep(0.4)');
+        await core.q.value('SELECT pg_sleep(1.3)');
       }),
     ).rejects.toThrow('Query read timeout');
     const next = await core.read(() => backendPid(core));
@@ -143,20 +143,20 @@ describe('the connection of a transaction that failed', () => {
 
   it('is destroyed when its ROLLBACK went unanswered: none of its writes is committed by the next transaction', async () => {
     const url = await newDatabase('tx_rollback_unanswered');
-    const core = await openCore(url, { pool: { max: 1, answerTimeoutMs: 300 } });
+    const core = await openCore(url, { pool: { max: 1, answerTimeoutMs: 1_000 } });
     const watcher = await openCore(url);
     await expect(
       core.transaction(async () => {
         await addCustomer(core, 'rolled_back');
         // A statement left running on the connection: the ROLLBACK waits behind it, past the driver's patience.
-        void core.q.value('SELECT pg_sleep(1)').catch(() => {});
+        void core.q.value('SELECT pg_sleep(2)').catch(() => {});
         throw new Error('refused');
       }),
     ).rejects.toThrow('refused');
     // Once the server has ended the statement, whoever holds that connection may send on it again.
     for (;;) {
       const running = await watcher.q.value(
-        "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query = 'SELECT pg_sleep(1)'",
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query = 'SELECT pg_sleep(2)'",
       );
       if (Number(running) === 0) break;
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -72,13 +72,19 @@ describe('searches bounded as on SQLite', () => {
     expect(count).toBe(MAX_SEARCH_MATCHES);
   });
 
-  it('refuses a short session search in a channel of more than MAX_SHORT_SEARCH_ROWS sessions', async () => {
+  it('refuses a short session search in a channel of more than MAX_SHORT_SEARCH_ROWS sessions, and answers one of exactly as many', async () => {
     await manySessions('large', MAX_SHORT_SEARCH_ROWS + 1, 'x');
     const sessions = sessionsRepository(process.q, noAnswers);
+    const page = { offset: 0, limit: 5 };
     const expected = sessionSearchRefusals.tooShort({ parameter: 'search', value: 'c1' }).message;
-    expect(
-      await refusal(() => sessions.list('large', sessionListFilter({ search: 'c1' }), { offset: 0, limit: 5 })),
-    ).toBe(expected);
+    expect(await refusal(() => sessions.list('large', sessionListFilter({ search: 'c1' }), page))).toBe(expected);
+    // One fewer session is searched one by one, and every match counted.
+    await process.q.run("DELETE FROM payment_sessions WHERE id = 'large-1'");
+    const matches = Array.from({ length: MAX_SHORT_SEARCH_ROWS }, (_, i) => `c${i + 2}.x@example.com`).filter((email) =>
+      email.includes('c1'),
+    );
+    const { count } = await sessions.list('large', sessionListFilter({ search: 'c1' }), page);
+    expect(count).toBe(matches.length);
   });
 
   it('refuses a token search with more than MAX_SEARCH_MATCHES matches, as SQLite does', async () => {
@@ -86,6 +92,25 @@ describe('searches bounded as on SQLite', () => {
     const tokens = tokenListQueries(process.q);
     const expected = tokenSearchRefusals.tooBroad([{ parameter: 'email', value: 'WIDE' }]).message;
     expect(await refusal(() => tokens.list('broad', { email: 'WIDE' }, { offset: 0, limit: 5 }))).toBe(expected);
+    // One fewer match is answered, and counted exactly.
+    await process.q.run("DELETE FROM payment_tokens WHERE token = 'broad-ptok-1'");
+    expect((await tokens.list('broad', { email: 'wide' }, { offset: 0, limit: 5 })).count).toBe(MAX_SEARCH_MATCHES);
+  });
+
+  it('refuses a short token needle in a channel of more than MAX_SHORT_SEARCH_ROWS tokens, naming it, and answers one of exactly as many', async () => {
+    await manyTokens('large', MAX_SHORT_SEARCH_ROWS + 1, 'big');
+    const tokens = tokenListQueries(process.q);
+    const page = { offset: 0, limit: 5 };
+    const tooShort = (parameter: 'email' | 'name', value: string) =>
+      tokenSearchRefusals.tooShort({ parameter, value }).message;
+    expect(await refusal(() => tokens.list('large', { name: 'NA' }, page))).toBe(tooShort('name', 'NA'));
+    // Two characters once lower-cased, though upper-cased ("ASS") it would be three: too short for the index.
+    expect(await refusal(() => tokens.list('large', { email: 'aß' }, page))).toBe(tooShort('email', 'aß'));
+    // Without a needle, the same channel is listed.
+    expect((await tokens.list('large', {}, page)).count).toBe(MAX_SHORT_SEARCH_ROWS + 1);
+    // One fewer token is searched one by one.
+    await process.q.run("DELETE FROM payment_tokens WHERE token = 'large-ptok-1'");
+    expect((await tokens.list('large', { name: 'NA' }, page)).count).toBe(MAX_SHORT_SEARCH_ROWS);
   });
 });
 

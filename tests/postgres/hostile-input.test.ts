@@ -102,6 +102,26 @@ describe('a NUL in what a write stores is kept as SQLite keeps it', () => {
     expect(answers[1].body).toEqual(answers[0].body);
   });
 
+  it("a token whose customer name holds a NUL is found by a needle with one, as SQLite's instr() finds it", async () => {
+    const answers = await expectAlike([
+      () => ({
+        method: 'POST',
+        url: '/api/v1/payment_tokens/create',
+        body: tokenRequest({ customer_name: NUL, customer_email: 'nul@shop.example' }),
+      }),
+      (a) => ({
+        method: 'POST',
+        url: `/sandbox/v1/provision_requests/${a[0].body.provision_token_request_id}/complete`,
+        body: { letter: 'approved', lmn_expires_at: '2030-01-01' },
+      }),
+      () => ({ method: 'GET', url: `/api/v1/payment_tokens?name=${encoded}` }),
+      () => ({ method: 'GET', url: '/api/v1/payment_tokens?name=%00' }),
+      () => ({ method: 'GET', url: '/api/v1/payment_tokens?email=NUL@shop&name=A%00' }),
+      () => ({ method: 'GET', url: '/api/v1/payment_tokens?name=b%00' }),
+    ]);
+    expect(answers.slice(2).map((answer) => answer.body.pagination.count)).toEqual([1, 1, 1, 0]);
+  });
+
   it('a catalog item whose sku holds a NUL is created, found, updated and reviewed', async () => {
     await expectAlike([
       () => ({ method: 'POST', url: '/api/v1/product_catalog/items/create', body: catalogItem({ sku: NUL }) }),

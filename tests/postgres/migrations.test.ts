@@ -117,6 +117,25 @@ describe('migrating', () => {
     }
   });
 
+  it('destroys, rather than gives back to the pool, the connection of a migration that failed', async () => {
+    const pool = new pg.Pool({ connectionString: await testDatabase('pool_failing'), max: 1 });
+    try {
+      const next = Math.max(...PG_MIGRATIONS.map((m) => m.version)) + 1;
+      const failing = { version: next, description: 'fails', sql: 'SELECT 1 / 0' };
+      await expect(migratePool(pool, [...PG_MIGRATIONS, failing])).rejects.toMatchObject({ code: '22012' });
+      expect(pool.totalCount).toBe(0);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('applies the migrations in the order of their versions, whatever the order they are given in', async () => {
+    const client = await connect(await testDatabase('unordered'));
+    const versions = STORE_MIGRATIONS.map((m) => m.version);
+    expect(versions.length).toBeGreaterThan(2);
+    expect(await migrate(client, [...STORE_MIGRATIONS].reverse())).toEqual({ applied: versions });
+  });
+
   it('changes nothing the second time', async () => {
     const client = await connect(await testDatabase('again'));
     await migrate(client);

@@ -14,7 +14,7 @@ import { factCache, type PgFactCache } from './fact-cache.js';
 import { faultsRepository } from './faults.js';
 import { featuresRepository } from './features.js';
 import { groupCommit } from '../group-commit.js';
-import { migrate } from './migrate.js';
+import { migratePool } from './migrate.js';
 import { pageSecretRepository } from './page-secret.js';
 import type { PgQueries } from './queries.js';
 import { READ_REVISION, STORE_REVISION_MIGRATION } from './revision.js';
@@ -72,20 +72,7 @@ export interface PostgresCore extends Pick<SandboxStore, CoreParts> {
 export async function openPostgresCore(url: string, options: PostgresCoreOptions = {}): Promise<PostgresCore> {
   const pool = openPool(url, { ...POOL_BOUNDS, ...options.pool });
   try {
-    const client = await pool.connect();
-    const onLost = () => {};
-    // Its loss is the migration's failed statement; unheard, the 'error' event would end the process.
-    client.on('error', onLost);
-    try {
-      await migrate(client, options.migrations ?? CORE_MIGRATIONS);
-      client.release();
-    } catch (error) {
-      // A connection whose transaction failed may be in any state: the pool makes a new one.
-      client.release(true);
-      throw error;
-    } finally {
-      client.off('error', onLost);
-    }
+    await migratePool(pool, options.migrations ?? CORE_MIGRATIONS);
   } catch (error) {
     await pool.end();
     throw error;

@@ -150,44 +150,33 @@ export function deliveriesRepository(q: PgQueries): ClaimingDeliveries {
         SELECT base + 1, $1::text, $2::bigint, $3::text, $4::integer, $5::integer, $6::text, $7::text FROM ids`,
       storable(attempt),
     );
+  const whilePending = (update: string) => `${update} WHERE id = $1 AND status = 'pending'`;
   /**
-   * Settles the delivery by `update` ($1 the delivery, then `params`): without a claim, as SQLite
-   * does (while it is pending), the attempt logged always, as SQLite logs it; with one, only while
-   * that claim holds it, the attempt logged only when it counted, and the event marked delivered
-   * (`marks`, its time and id) in the same statement.
+   * Settles the delivery by `update` ($1 the delivery, then `params`) as SQLite does: while it is
+   * pending, the attempt logged always, as SQLite logs it.
    */
-  const settle = async (
+  const settle = async (attempt: AttemptRecord, update: string, params: unknown[]) => {
+    await logAttempt(attempt);
+    await q.run(whilePending(update), [attempt.delivery_id, ...params]);
+  };
+  /**
+   * Settles the delivery by `update` only while `claim` holds it, the attempt logged only when it
+   * counted, and the event marked delivered (`marks`, its time and id) in the same statement.
+   * Whether it counted.
+   */
+  const settleByClaim = async (
     attempt: AttemptRecord,
     update: string,
     params: unknown[],
-    claim?: DeliveryClaim,
+    claim: DeliveryClaim,
     marks?: [at: string, outboxId: number],
   ) => {
-    const pending = `${update} WHERE id = $1 AND status = 'pending'`;
-    const id = attempt.delivery_id;
-    if (claim === undefined) {
-      await logAttempt(attempt);
-      return (await q.run(pending, [id, ...params])) > 0;
-    }
-    const statement = byClaim(pending, params.length + 2, marks !== undefined);
-    const values = [id, ...params, claim.owner, claim.seq, ...storable(attempt), ...(marks ?? [])];
+    const statement = byClaim(whilePending(update), params.length + 2, marks !== undefined);
+    const values = [attempt.delivery_id, ...params, claim.owner, claim.seq, ...storable(attempt), ...(marks ?? [])];
     return (await q.run(statement, values)) > 0;
   };
-  const succeeded = async (attempt: AttemptRecord, outboxId: number, at: string, claim?: DeliveryClaim) => {
-    if (claim !== undefined) return settle(attempt, SUCCEED, [], claim, [at, outboxId]);
-    // Without a claim, the event is marked whatever the update found, as SQLite marks it.
-    await settle(attempt, SUCCEED, []);
-    // The event is delivered when a delivery of the event is: the drill's event after it is another.
-    await q.run(
-      `UPDATE outbox SET delivered_at = $1 WHERE id = $2
-        AND EXISTS (SELECT 1 FROM deliveries WHERE id = $3 AND drill_follow_up IS NULL)`,
-      [at, outboxId, attempt.delivery_id],
-    );
-    return true;
-  };
   // Failed for good: due after any time the clock reaches, as well as no longer pending.
-  const failedAttempt = (attempt: AttemptRecord, dueAt: string | null, claim?: DeliveryClaim) =>
-    settle(attempt, RETRY, [dueAt ?? LAST_STORED_TIME_TEXT, dueAt === null ? 'failed' : 'pending'], claim);
+  const retryParams = (dueAt: string | null) => [dueAt ?? LAST_STORED_TIME_TEXT, dueAt === null ? 'failed' : 'pending'];
   return {
     async addEndpoint(endpoint: WebhookEndpoint, origin: 'cli' | 'helper' = 'helper') {
       await q.run(
@@ -295,16 +284,23 @@ export function deliveriesRepository(q: PgQueries): ClaimingDeliveries {
         [endpointId],
       )) ?? null,
     async delivered(attempt: AttemptRecord, outboxId: number, at: string) {
-      await succeeded(attempt, outboxId, at);
+      // Without a claim, the event is marked whatever the update found, as SQLite marks it.
+      await settle(attempt, SUCCEED, []);
+      // The event is delivered when a delivery of the event is: the drill's event after it is another.
+      await q.run(
+        `UPDATE outbox SET delivered_at = $1 WHERE id = $2
+          AND EXISTS (SELECT 1 FROM deliveries WHERE id = $3 AND drill_follow_up IS NULL)`,
+        [at, outboxId, attempt.delivery_id],
+      );
     },
     /** A failed attempt: due again at `dueAt`, or failed for good when `dueAt` is null. */
     async failed(attempt: AttemptRecord, dueAt: string | null) {
-      await failedAttempt(attempt, dueAt);
+      await settle(attempt, RETRY, retryParams(dueAt));
     },
     deliveredByClaim: (claim: DeliveryClaim, attempt: AttemptRecord, outboxId: number, at: string) =>
-      succeeded(attempt, outboxId, at, claim),
+      settleByClaim(attempt, SUCCEED, [], claim, [at, outboxId]),
     failedByClaim: (claim: DeliveryClaim, attempt: AttemptRecord, dueAt: string | null) =>
-      failedAttempt(attempt, dueAt, claim),
+      settleByClaim(attempt, RETRY, retryParams(dueAt), claim),
     /** The delivery's latest attempt in the log, if any. On delivery_attempts_delivery. */
     async lastAttempt(deliveryId: number) {
       const row = await q.one<AttemptRow>(`${ATTEMPT_ROWS} WHERE a.delivery_id = $1 ORDER BY a.id DESC LIMIT 1`, [

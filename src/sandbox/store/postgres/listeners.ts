@@ -4,7 +4,6 @@
 import type { WebhookListener } from '../listeners.js';
 import type { ListenersRepository } from '../store.js';
 import type { Async } from './async.js';
-import { holdsNul } from './nul.js';
 import type { PgQueries } from './queries.js';
 
 interface ListenerRow extends Omit<WebhookListener, 'event_types'> {
@@ -50,8 +49,6 @@ export function listenersRepository(q: PgQueries): Async<ListenersRepository> {
       ).map(readListener),
     /** The listener, if it is the channel's and asked at `since` or later. */
     async liveOne(channel: string, id: string, since: number) {
-      // An id with a NUL names no listener (nul.ts).
-      if (holdsNul(id)) return undefined;
       const row = await q.one<ListenerRow>(
         `SELECT ${COLUMNS} FROM webhook_endpoints
           WHERE channel = $1 AND id = $2 AND origin = 'listener' AND polled_at >= $3`,

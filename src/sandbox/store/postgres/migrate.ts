@@ -59,20 +59,31 @@ export async function migrate(client: SqlClient, migrations: PgMigration[] = PG_
 
 /** A pool of connections, as node-postgres' pg.Pool is. */
 export interface ConnectionPool {
-  connect(): Promise<SqlClient & { release(error?: Error | boolean): void }>;
+  connect(): Promise<
+    SqlClient & {
+      release(error?: Error | boolean): void;
+      on(event: 'error', listener: () => void): unknown;
+      off(event: 'error', listener: () => void): unknown;
+    }
+  >;
 }
 
 /** migrate() on a connection of the pool's own, given back after (destroyed when it failed). */
 export async function migratePool(pool: ConnectionPool, migrations?: PgMigration[]): Promise<MigrationResult> {
   const client = await pool.connect();
+  const onLost = () => {};
+  // Its loss is the migration's failed statement; unheard, the 'error' event would end the process.
+  client.on('error', onLost);
   try {
     const result = await migrate(client, migrations);
     client.release();
     return result;
   } catch (error) {
-    // A connection whose transaction failed may be in any state: the pool makes a new one.
-    client.release(true);
+    // A connection whose transaction failed may be in any state: given the error, the pool makes a new one.
+    client.release(error as Error);
     throw error;
+  } finally {
+    client.off('error', onLost);
   }
 }
 

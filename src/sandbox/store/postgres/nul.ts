@@ -29,8 +29,8 @@ export const escapeParameter = (value: unknown): unknown =>
   typeof value === 'string' ? escapeNul(value) : Array.isArray(value) ? value.map(escapeParameter) : value;
 
 /**
- * Whether any of these search needles holds a NUL: such a needle matches nothing, as SQLite's
- * instr() and trigram index are asked for none (domain/search-bounds.ts).
+ * Whether any of these keys holds a NUL: such a key names none of the rows whose keys the store
+ * makes itself (ids, event types), so a lookup by it answers nothing without asking the server.
  */
 export const holdsNul = (...values: ReadonlyArray<string | null | undefined>) =>
   values.some((value) => typeof value === 'string' && value.includes('\u0000'));

@@ -10,7 +10,6 @@ import type { TokenListFilter } from '../../domain/token-listing.js';
 import type { PaymentTokenRecord } from '../../domain/types.js';
 import { containing } from './like-pattern.js';
 import { named } from './named-sql.js';
-import { holdsNul } from './nul.js';
 import type { PgQueries } from './queries.js';
 import { type TokenNeedles, tokenSearch } from './token-search.js';
 
@@ -23,14 +22,10 @@ function conditionsOf(channel: string, filter: TokenListFilter) {
   for (const column of NEEDLES) {
     const needle = filter[column];
     if (needle === undefined) continue;
-    // Lower-cased here, as the stored columns are, by JavaScript. A needle with a NUL matches
-    // nothing (nul.ts).
-    const lowered = needle.toLowerCase();
-    if (holdsNul(lowered)) {
-      conditions.push('FALSE');
-      continue;
-    }
-    params[column] = containing(lowered);
+    // Lower-cased here, as the stored columns are, by JavaScript. A needle with a NUL (never one the
+    // trigram index answers) crosses escaped, as the columns hold it (nul.ts): it finds the tokens
+    // whose column holds it, as SQLite's instr() does.
+    params[column] = containing(needle.toLowerCase());
     conditions.push(`${column}_search LIKE @${column}`);
   }
   // YYYY-MM and YYYY-MM-DD order as text, byte by byte (COLLATE "C", SQLite's BINARY).

@@ -93,17 +93,18 @@ export interface TransactionOptions {
 function serially(waitMs: number) {
   let tail: Promise<unknown> = Promise.resolve();
   return <T>(fn: () => Promise<T>): Promise<T> => {
-    let abandoned = false;
+    // Once given up, the error its caller got: its turn, when it comes, fails with it unrun.
+    let abandoned: StoreUnavailable | undefined;
     let timer: NodeJS.Timeout | undefined;
     const gaveUp = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        abandoned = true;
-        reject(new StoreUnavailable(`A write waited ${waitMs} ms for the writes before it, and gave up.`));
+        abandoned = new StoreUnavailable(`A write waited ${waitMs} ms for the writes before it, and gave up.`);
+        reject(abandoned);
       }, waitMs);
     });
     const turn = tail.then(() => {
       clearTimeout(timer);
-      if (abandoned) throw new StoreUnavailable('A write gave up its turn.');
+      if (abandoned) throw abandoned;
       return fn();
     });
     tail = turn.catch(() => {});
@@ -126,11 +127,9 @@ export function transactions(
   async function top<T>(kind: 'write' | 'read', begin: string, fn: () => Promise<T>): Promise<T> {
     const client = await pool.connect();
     // A connection the server ends between two statements (a restart, pg_terminate_backend) says so
-    // by an 'error' event, which unheard would end the process: its next statement fails instead.
-    let lost: Error | undefined;
-    const onLost = (error: Error) => {
-      lost = error;
-    };
+    // by an 'error' event, which unheard would end the process: its next statement fails instead,
+    // and so does the ROLLBACK after it, which marks the connection broken below.
+    const onLost = () => {};
     client.on('error', onLost);
     const tx: OpenTransaction = { kind, revision: 0, client, open: true, savepoints: 0, afterCommit: [] };
     let broken: Error | undefined;
@@ -161,8 +160,9 @@ export function transactions(
       throw error;
     } finally {
       client.off('error', onLost);
-      // A connection lost, or whose rollback failed, is in no state to serve anyone: the pool destroys it.
-      client.release(lost ?? broken);
+      // A connection lost, or whose rollback failed or went unanswered, is in no state to serve anyone:
+      // the pool destroys it.
+      client.release(broken);
     }
     for (const then of tx.afterCommit) then();
     return value;

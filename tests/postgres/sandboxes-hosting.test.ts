@@ -84,6 +84,21 @@ describe('keys managed through any sandbox', () => {
   });
 });
 
+describe('metrics of a sandbox on PostgreSQL', () => {
+  it("give its pool's use and the outbox's depth, to the admin key, each sandbox its own requests", async () => {
+    await call(group.at(0), 'GET', LIST);
+    const scrape = await fetch(`${group.at(0).baseUrl}/metrics`, { headers: admin });
+    expect(scrape.status).toBe(200);
+    const body = await scrape.text();
+    expect(body).toMatch(/^sandbox_db_pool_connections\{state="open"\} [1-9]\d*$/m);
+    expect(body).toMatch(/^sandbox_db_pool_connections\{state="waiting"\} 0$/m);
+    expect(body).toMatch(/^sandbox_outbox_pending_deliveries \d+$/m);
+    expect(body).toContain(
+      'sandbox_http_requests_total{route="/payments/v1/payment_sessions",method="GET",status="200"}',
+    );
+  });
+});
+
 describe('the rate limit across sandboxes', () => {
   it("is the key's, not each process's: three sandboxes together let its burst through once", async () => {
     const limited = await startSandboxProcesses(3, await testDatabase('hosting_limit'), {

@@ -1,7 +1,7 @@
 // The turns of heavy requests (http/turns.ts): one starts per turn of the event loop, the turns go
-// round the channels that wait, and a channel has at most two in progress.
+// round the channels that wait, and a channel has at most one in progress (by default).
 import { describe, expect, it } from 'vitest';
-import { FairTurns, takesTurn } from '../../src/sandbox/http/turns.js';
+import { FairTurns, PER_CHANNEL, takesTurn } from '../../src/sandbox/http/turns.js';
 
 const nextLoopTurn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -37,8 +37,12 @@ describe('fair turns', () => {
     expect(order).toEqual(['a1', 'b1', 'a2', 'a3', 'a4']);
   });
 
-  it('let a channel have two in progress at most: the third waits for a release', async () => {
-    const turns = new FairTurns();
+  it('let a channel have one in progress by default', () => {
+    expect(PER_CHANNEL).toBe(1);
+  });
+
+  it('let a channel have as many in progress as it is given at most: the next waits for a release', async () => {
+    const turns = new FairTurns(2);
     const order: string[] = [];
     const releases = new Map<string, () => void>();
     const third = ['a1', 'a2', 'a3'].map((name) => ask(turns, 'a', name, order, releases))[2]!;

@@ -7,12 +7,14 @@
 //   between two, and a cheap request is answered after at most one;
 // - the turns go round the channels that are waiting, so that one channel's flood delays another
 //   channel's heavy request by at most one of its own;
-// - a channel has at most PER_CHANNEL heavy requests in progress at once (on PostgreSQL they wait
-//   for the database, and their rows are parsed as they arrive): the others wait for their turn.
+// - a channel has at most PER_CHANNEL heavy request in progress at once (on PostgreSQL it waits
+//   for the database, and its rows are parsed as they arrive): the others wait for their turn. Two
+//   at once let a PostgreSQL sandbox's answers stack up: another channel's retrieve waited 62 ms
+//   at p99 behind them, 37 ms with one (npm run bench:fairness).
 // Cheap requests (a retrieve, a create, a short page) never wait here.
 
 /** Heavy requests of one channel in progress at once, in one sandbox. */
-export const PER_CHANNEL = 2;
+export const PER_CHANNEL = 1;
 
 /** Grants turns: one per turn of the event loop, round the channels, at most `perChannel` of each running. */
 export class FairTurns {

@@ -5,13 +5,17 @@
 // "Together" is this turn of the event loop, and, while a group is committing, every write that
 // arrives meanwhile: they form the next group. Every write is answered once its group has
 // committed, so that an answered write is in the database.
-// Fair between channels: a group takes at most PER_LANE writes of one lane (a channel), going
-// round the lanes, and the rest wait for the next group; so a channel's burst of writes makes
-// another channel's write wait for at most PER_LANE of its own per group, not for the whole burst.
+// Fair between channels: while several lanes (channels) wait, a group takes at most PER_LANE writes
+// of each, going round the lanes, and the rest wait for the next group; so a channel's burst of
+// writes makes another channel's write wait for a few of its own, not for the whole burst. A lane
+// alone takes up to LONE_LANE writes: a commit shared by many of one channel's writes is cheaper,
+// and the group a newcomer may find committing stays short.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** Writes of one lane a group takes at most. */
-export const PER_LANE = 8;
+/** Writes of one lane a group takes at most, while other lanes wait too. */
+export const PER_LANE = 2;
+/** Writes a group takes at most when one lane alone waits. */
+export const LONE_LANE = 8;
 
 interface PendingWrite {
   lane: string;
@@ -81,7 +85,8 @@ export function groupCommit(
 
 /**
  * The next group: round the lanes in the order they first wait, one write of each at a time, at
- * most PER_LANE of one lane; each lane's writes in their arrival order. The rest wait, in order.
+ * most PER_LANE of one lane (LONE_LANE when it waits alone); each lane's writes in their arrival
+ * order. The rest wait, in order.
  */
 export function nextGroup<W extends { lane: string }>(pending: readonly W[]): { writes: W[]; left: W[] } {
   const lanes = new Map<string, W[]>();
@@ -91,7 +96,8 @@ export function nextGroup<W extends { lane: string }>(pending: readonly W[]): { 
     else lanes.set(write.lane, [write]);
   }
   const writes: W[] = [];
-  for (let round = 0; round < PER_LANE; round++)
+  const perLane = lanes.size > 1 ? PER_LANE : LONE_LANE;
+  for (let round = 0; round < perLane; round++)
     for (const lane of lanes.values()) {
       const write = lane[round];
       if (write) writes.push(write);

@@ -9,7 +9,6 @@ import { newSession } from '../../src/sandbox/domain/create-session.js';
 import { type ListQuery, sessionListFilter } from '../../src/sandbox/domain/listing.js';
 import type { TokenListFilter } from '../../src/sandbox/domain/token-listing.js';
 import type { CreateSessionRequest, PaymentTokenRecord, Session } from '../../src/sandbox/domain/types.js';
-import type { PgQueries } from '../../src/sandbox/store/postgres/queries.js';
 import { sessionListQueries } from '../../src/sandbox/store/postgres/session-list.js';
 import { sessionsRepository } from '../../src/sandbox/store/postgres/sessions.js';
 import { tokenListQueries } from '../../src/sandbox/store/postgres/token-list.js';
@@ -17,6 +16,7 @@ import { tokenSearch } from '../../src/sandbox/store/postgres/token-search.js';
 import { tokensRepository } from '../../src/sandbox/store/postgres/tokens.js';
 import { sessionRequest } from '../../testkit/sandbox.js';
 import { dataDatabase, noAnswers, type Process, processOn } from './data-process.js';
+import { recording, type SentStatement } from '../support/recording-queries.js';
 
 let url: string;
 let process: Process;
@@ -30,26 +30,7 @@ afterAll(async () => {
   await process.close();
 });
 
-type Sent = { text: string; params: readonly unknown[] };
-
-/** A PgQueries that records every statement it sends, with its parameters. */
-function recording(q: PgQueries) {
-  const sent: Sent[] = [];
-  const record =
-    <K extends keyof PgQueries>(method: K) =>
-    (text: string, params: readonly unknown[] = []) => {
-      sent.push({ text, params });
-      return (q[method] as (text: string, params?: readonly unknown[]) => Promise<never>)(text, params);
-    };
-  const queries = {
-    all: record('all'),
-    one: record('one'),
-    value: record('value'),
-    column: record('column'),
-    run: record('run'),
-  } as PgQueries;
-  return { queries, sent };
-}
+type Sent = SentStatement;
 
 /** The plan of a statement, with sequential scans priced out, so that it names the index it reads. */
 async function planOf({ text, params }: Sent): Promise<string> {

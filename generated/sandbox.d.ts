@@ -1039,8 +1039,10 @@ export interface paths {
          * Rotate an API key
          * @description Makes a successor of the key, for the same channel (or another admin key), shown this once, and
          *     ends the key `overlap_seconds` from now (24 hours when absent): until then both serve, so that
-         *     every client can move to the new one without a refused request. A second rotation never pushes
-         *     the end later. A revoked or ended key is not rotated: 400 `InvalidState`.
+         *     every client can move to the new one without a refused request. A key is rotated once: a
+         *     revoked or ended key is not, nor one rotated already (it has its successor; a retried rotation
+         *     would make one more key that nobody was shown): 400 `InvalidState`. To end a rotated key before
+         *     its overlap is over, revoke it.
          */
         post: operations["rotateApiKey"];
         delete?: never;
@@ -1283,6 +1285,8 @@ export interface components {
          *     | `MethodNotAllowed` | 405 | A `CONNECT` request: the sandbox opens no tunnels (the connection is closed). |
          *     | `RequestTimeout` | 408 | The request did not arrive in time (refused before routing; the connection is closed). |
          *     | `RequestHeaderFieldsTooLarge` | 431 | The headers exceed 16 KiB (refused before routing; the connection is closed). |
+         *     | `TooManyRequests` | 429 | The key's rate limit is spent (`--rate-limit`), with `Retry-After` and the `RateLimit` fields. |
+         *     | `ServiceUnavailable` | 503 | The database does not answer, or its write lock stays taken, or (`/ready`) its schema is not the one this sandbox writes by, or the sandbox is stopping; with `Retry-After`. |
          *
          *     The last rows come from the HTTP layer, before any route is known, so every route of the
          *     sandbox, the contract's included, can answer them, with `Connection: close`.
@@ -1292,7 +1296,7 @@ export interface components {
              * @description Error code.
              * @enum {string}
              */
-            error: "InvalidRequest" | "InvalidState" | "NotFound" | "MethodNotAllowed" | "ServerError" | "NotImplemented" | "Unauthorized" | "Forbidden" | "MalformedRequest" | "RequestTimeout" | "RequestHeaderFieldsTooLarge";
+            error: "InvalidRequest" | "InvalidState" | "NotFound" | "MethodNotAllowed" | "ServerError" | "NotImplemented" | "Unauthorized" | "Forbidden" | "MalformedRequest" | "RequestTimeout" | "RequestHeaderFieldsTooLarge" | "TooManyRequests" | "ServiceUnavailable";
             /** @description Human-readable explanation. */
             message: string;
         };
@@ -3954,7 +3958,7 @@ export interface operations {
                     "application/json": components["schemas"]["RotatedApiKey"];
                 };
             };
-            /** @description `InvalidRequest`: the overlap is out of bounds. `InvalidState`: the key was revoked or has ended. */
+            /** @description `InvalidRequest`: the overlap is out of bounds. `InvalidState`: the key was revoked, has ended, or was rotated already. */
             400: {
                 headers: {
                     [name: string]: unknown;

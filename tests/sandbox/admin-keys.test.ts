@@ -49,6 +49,51 @@ describe('the admin key', () => {
   });
 });
 
+describe('the bodies of the helpers', () => {
+  it.each([
+    [
+      'a key twice: the last would make an admin key',
+      '{"channel":"dup1","channel":null}',
+      'the key "channel" appears twice in one object',
+    ],
+    [
+      '__proto__, which the parser would drop unseen',
+      '{"channel":"x4","__proto__":1}',
+      'the key "__proto__" is no field of this operation',
+    ],
+    [
+      'constructor.prototype, the same',
+      '{"channel":"x","constructor":{"prototype":{"a":1}}}',
+      'the key "constructor" is no field of this operation',
+    ],
+  ])('refuse %s, and make no key', async (_case, raw, problem) => {
+    const refused = await s.call('POST', KEYS, { ...withAdmin(), raw });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: 'InvalidRequest', message: `The request body is refused: ${problem}.` });
+    expect((await s.get(KEYS, withAdmin())).body.keys).toHaveLength(1);
+  });
+
+  it('names ten reasons at most: a body of thousands of unknown fields gets no refusal larger than itself', async () => {
+    const body = Object.fromEntries(Array.from({ length: 1500 }, (_, n) => [`field_${n}_${'x'.repeat(120)}`, 1]));
+    const refused = await s.post(KEYS, { channel: 'a', ...body }, withAdmin());
+    expect(refused.status).toBe(400);
+    const { message } = refused.body as { message: string };
+    expect(message.match(/has an unknown field/g)).toHaveLength(10);
+    expect(message).toMatch(/; and 1490 more\.$/);
+    // A field's name is quoted cut at 100 characters.
+    expect(message).toContain(`"field_0_${'x'.repeat(92)}…"`);
+    expect(message.length).toBeLessThan(2000);
+  });
+
+  it('every answer says no-store: a key is shown once, and no cache keeps it', async () => {
+    const made = await s.post(KEYS, { channel: 'partner-a' }, withAdmin());
+    expect(made.headers['cache-control']).toBe('no-store');
+    const rotated = await s.post(`${KEYS}/${made.body.id}/rotate`, {}, withAdmin());
+    expect(rotated.headers['cache-control']).toBe('no-store');
+    expect((await s.get(KEYS, withAdmin())).headers['cache-control']).toBe('no-store');
+  });
+});
+
 describe('the managed keys through the helpers', () => {
   it('create shows the key once, which serves its channel at once; list shows it without the key', async () => {
     const made = await s.post(KEYS, { channel: 'partner-a' }, withAdmin());

@@ -137,7 +137,9 @@ function registerRoute<Operations>(
       implemented: handler !== undefined,
     } satisfies RouteConfig,
     handler: async (request, reply) => {
-      // An admin's request acts for no channel: its context's channel is empty.
+      // An admin's request acts for no channel: its context's channel is empty. Its answer may show
+      // a key, once: no cache keeps it.
+      if (admin) reply.header('cache-control', 'no-store');
       const channel = admin ? '' : channelOf(request);
       // The cached clock, faults and features are current as the request starts (store/fact-cache.ts).
       await options.store.revalidate();

@@ -3,6 +3,8 @@
 // sandbox writes by, and it is not stopping. While it stops, every answer closes its connection.
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildSandbox } from '../../src/sandbox/http/app.js';
+import { SANDBOX_FILE } from '../../src/sandbox/http/document.js';
+import { loadDocument, violations } from '../../testkit/contract.js';
 import { openDatabase } from '../../src/sandbox/store/database.js';
 import { createStore } from '../../src/sandbox/store/index.js';
 import { MIGRATIONS } from '../../src/sandbox/store/migrations.js';
@@ -40,6 +42,10 @@ describe('/ready', () => {
     expect(response.statusCode).toBe(503);
     expect(response.headers['retry-after']).toBe('2');
     expect(response.json()).toEqual({ error: 'ServiceUnavailable', message: expect.stringMatching(/stopping/) });
+    // The sandbox's own error, as its document lists it.
+    expect(
+      violations({ $ref: '#/components/schemas/SandboxError' }, response.json(), loadDocument(SANDBOX_FILE)),
+    ).toEqual([]);
     expect((await app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
   });
 

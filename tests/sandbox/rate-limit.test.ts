@@ -3,6 +3,8 @@
 // tenth of a second's worth at a time. The clock is the test's, so that "a second later" is a fact.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildSandbox } from '../../src/sandbox/http/app.js';
+import { SANDBOX_FILE } from '../../src/sandbox/http/document.js';
+import { loadDocument, violations } from '../../testkit/contract.js';
 import { HOLD_MS, RateLimiter } from '../../src/sandbox/keys/rate-limiter.js';
 import { openDatabase } from '../../src/sandbox/store/database.js';
 import { createStore } from '../../src/sandbox/store/index.js';
@@ -116,6 +118,10 @@ describe('a request past the limit', () => {
       error: 'TooManyRequests',
       message: 'This API key is past its rate limit (1 requests per second, in bursts of up to 2): retry in 1 s.',
     });
+    // The sandbox's own error, as its document lists it.
+    expect(
+      violations({ $ref: '#/components/schemas/SandboxError' }, refused.json(), loadDocument(SANDBOX_FILE)),
+    ).toEqual([]);
     expect(refused.headers).toMatchObject({
       'retry-after': '1',
       'ratelimit-policy': '"sandbox";q=2;w=2',

@@ -240,6 +240,8 @@ describe('sandbox helper API: operations', () => {
             'MalformedRequest',
             'RequestTimeout',
             'RequestHeaderFieldsTooLarge',
+            'TooManyRequests',
+            'ServiceUnavailable',
           ],
         },
       },

@@ -3,7 +3,7 @@
 // rotated key serves beside its successor until the overlap ends, then is refused; a revoked key is
 // refused at once. The keys fixed at start keep working beside them.
 import { afterEach, describe, expect, it } from 'vitest';
-import { channelScope } from '../../src/sandbox/domain/api-keys.js';
+import { ADMIN_SCOPE, channelScope } from '../../src/sandbox/domain/api-keys.js';
 import { buildSandbox } from '../../src/sandbox/http/app.js';
 import { Refusal } from '../../src/sandbox/domain/errors.js';
 import { createKey, revokeKey, rotateKey } from '../../src/sandbox/keys/manage.js';
@@ -105,11 +105,35 @@ describe('a managed key', () => {
     expect(previous.expires_at).toBe(new Date(now + 60_000).toISOString());
     expect((await get(SESSIONS, made.key)).statusCode).toBe(200);
     expect((await get(SESSIONS, successor.key)).statusCode).toBe(200);
-    // A rotation with no overlap ends it at once (its end is brought forward, never pushed back).
+    // A rotation with no overlap ends it at once.
     await rotateKey(store, successor.id, 0);
     expect((await get(SESSIONS, successor.key)).statusCode).toBe(401);
     // An ended key is not rotated again.
     await expect(rotateKey(store, successor.id, 60)).rejects.toMatchObject({ code: 'InvalidState' });
+  });
+
+  it('rotates a key once: one rotated already has its successor, and a retry makes no second one', async () => {
+    const { db, store } = sandbox();
+    const made = await createKey(store, channelScope('partner-a'));
+    const { previous } = await rotateKey(store, made.id, 60);
+    await expect(rotateKey(store, made.id, 60)).rejects.toMatchObject({
+      code: 'InvalidState',
+      message: `API key ${made.id} was rotated already and ends at ${previous.expires_at}: its successor serves beside it. Rotate the successor (keys list shows it), or revoke ${made.id} to end it now.`,
+    });
+    expect(db.prepare('SELECT COUNT(*) FROM api_keys').pluck().get()).toBe(2);
+  });
+
+  it("says an ended admin key's holder makes a new admin key, and a channel's a new key of the channel", async () => {
+    const { store } = sandbox();
+    const admin = await createKey(store, ADMIN_SCOPE);
+    const channel = await createKey(store, channelScope('partner-a'));
+    for (const key of [admin, channel]) await revokeKey(store, key.id);
+    await expect(rotateKey(store, admin.id)).rejects.toThrow(
+      `API key ${admin.id} has ended already; create a new admin key.`,
+    );
+    await expect(rotateKey(store, channel.id)).rejects.toThrow(
+      `API key ${channel.id} has ended already; create a new key for channel partner-a.`,
+    );
   });
 
   it('refuses a channel name and an overlap out of bounds before anything is written', async () => {

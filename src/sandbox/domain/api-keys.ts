@@ -59,13 +59,9 @@ export const managedKeyText = (randomText: string): string => `${MANAGED_KEY_PRE
 
 export const keyHint = (key: string): string => key.slice(-4);
 
-/**
- * When a rotation ends the old key: `overlapSeconds` after `now`, but never later than an end it
- * already had (rotating twice does not lengthen the first overlap).
- */
-export function rotationEnd(current: string | null, now: string, overlapSeconds: number): string {
-  const end = new Date(Date.parse(now) + overlapSeconds * 1000).toISOString();
-  return current !== null && current < end ? current : end;
+/** When a rotation ends the old key: `overlapSeconds` after `now`. */
+export function rotationEnd(now: string, overlapSeconds: number): string {
+  return new Date(Date.parse(now) + overlapSeconds * 1000).toISOString();
 }
 
 /** Why an overlap is refused, or undefined when it is a whole number of seconds within the bounds. */

@@ -57,8 +57,10 @@ async function existing(store: SandboxStore, id: string): Promise<ManagedKey> {
 }
 
 /**
- * A new key for the holder of key `id`, which stays valid `overlapSeconds` more (its end is never
- * pushed later). A revoked or ended key is not rotated: its channel may have others.
+ * A new key for the holder of key `id`, which stays valid `overlapSeconds` more. A key is rotated
+ * once: a revoked or ended key is not (its channel may have others), nor one rotated already,
+ * which has its successor; a rotation asked for again (a retry whose answer was lost) would make
+ * one more active key that nobody was shown.
  */
 export async function rotateKey(
   store: SandboxStore,
@@ -69,9 +71,16 @@ export async function rotateKey(
   const problem = overlapProblem(overlapSeconds);
   if (problem) throw helperRefusal('InvalidRequest', problem);
   const old = await existing(store, id);
+  const anew = old.channel === null ? 'create a new admin key' : `create a new key for channel ${old.channel}`;
   if (old.revoked_at !== null || (old.expires_at !== null && old.expires_at <= now))
-    throw helperRefusal('InvalidState', `API key ${id} has ended already; create a new key for its channel.`);
-  const expiresAt = rotationEnd(old.expires_at, now, overlapSeconds);
+    throw helperRefusal('InvalidState', `API key ${id} has ended already; ${anew}.`);
+  if (old.expires_at !== null)
+    throw helperRefusal(
+      'InvalidState',
+      `API key ${id} was rotated already and ends at ${old.expires_at}: its successor serves beside it. Rotate ` +
+        `the successor (keys list shows it), or revoke ${id} to end it now.`,
+    );
+  const expiresAt = rotationEnd(now, overlapSeconds);
   await store.apiKeys.end(id, expiresAt);
   const key = await make(store, old.channel, now);
   return { key, previous: { ...old, expires_at: expiresAt } };

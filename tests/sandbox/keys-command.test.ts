@@ -6,11 +6,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keys } from '../../src/sandbox/cli/keys.js';
+import { databaseLocation } from '../../src/sandbox/database-location.js';
+import { openStore } from '../../src/sandbox/server.js';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'keys-command-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 let n = 0;
-const newDb = () => path.join(folder, `keys-${n++}.db`);
+const freshPath = () => path.join(folder, `keys-${n++}.db`);
+/** An empty database, as a sandbox leaves it when it first starts on a file. */
+async function newDb(): Promise<string> {
+  const file = freshPath();
+  await (await openStore(databaseLocation(file), {})).close();
+  return file;
+}
 
 async function run(db: string, ...args: string[]): Promise<string[]> {
   const lines: string[] = [];
@@ -21,12 +29,13 @@ const json = async (db: string, ...args: string[]) => JSON.parse((await run(db, 
 
 describe('keys', () => {
   it('create shows the key once; list names it by id, channel and last four characters, never the key', async () => {
-    const db = newDb();
+    const db = await newDb();
     const created = await run(db, 'create', '--channel', 'partner-a');
     expect(created[0]).toMatch(/^Created key_[0-9a-f]{16}, for channel partner-a:$/);
     const key = created[1]!.trim();
     expect(key).toMatch(/^sk_sandbox_/);
     expect(created[2]).toBe('Shown this once: the database keeps only its hash. Send it as x-service-api-key.');
+    expect(created).toHaveLength(3);
     const listed = await run(db, 'list');
     expect(listed).toHaveLength(1);
     expect(listed[0]).toContain(`channel partner-a  …${key.slice(-4)}  active`);
@@ -34,7 +43,7 @@ describe('keys', () => {
   });
 
   it('list --channel keeps to the channel, and --json gives each key its state', async () => {
-    const db = newDb();
+    const db = await newDb();
     await run(db, 'create', '--channel', 'a');
     const b = await json(db, 'create', '--channel', 'b');
     await run(db, 'revoke', b.id);
@@ -42,11 +51,11 @@ describe('keys', () => {
       (await json(db, 'list', '--channel', 'b')).map((k: { id: string; state: string }) => [k.id, k.state]),
     ).toEqual([[b.id, 'revoked']]);
     expect(await run(db, 'list', '--channel', 'c')).toEqual(['No key of channel c.']);
-    expect(await run(newDb(), 'list')).toEqual(['No managed key.']);
+    expect(await run(await newDb(), 'list')).toEqual(['No managed key.']);
   });
 
   it('rotate makes a successor and says until when the old key serves; revoke says it is refused from now on', async () => {
-    const db = newDb();
+    const db = await newDb();
     const made = await json(db, 'create', '--channel', 'partner-a');
     const rotated = await run(db, 'rotate', made.id, '--overlap', '120');
     expect(rotated[0]).toMatch(
@@ -59,21 +68,65 @@ describe('keys', () => {
   });
 
   it('create --admin makes a key of no channel, which list --admin and list show as admin', async () => {
-    const db = newDb();
+    const db = await newDb();
     const made = await run(db, 'create', '--admin');
     expect(made[0]).toMatch(/^Created key_[0-9a-f]{16}, an admin key:$/);
-    expect(made[3]).toBe(
-      "It opens the admin helpers and /metrics, as Authorization: Bearer <key>; it is no channel's key.",
+    expect(made[2]).toBe(
+      "Shown this once: the database keeps only its hash. It opens the admin helpers and /metrics, sent as Authorization: Bearer <key>; it is no channel's key.",
     );
+    expect(made).toHaveLength(3);
     await run(db, 'create', '--channel', 'a');
     const admins = await json(db, 'list', '--admin');
     expect(admins.map((k: { channel: string | null }) => k.channel)).toEqual([null]);
     expect((await run(db, 'list')).map((line) => line.split('  ')[1])).toEqual(['admin', 'channel a']);
-    expect(await run(newDb(), 'list', '--admin')).toEqual(['No admin key.']);
+    expect(await run(await newDb(), 'list', '--admin')).toEqual(['No admin key.']);
   });
 
+  it('rotate --overlap 0 says the old key has ended', async () => {
+    const db = await newDb();
+    const made = await json(db, 'create', '--channel', 'partner-a');
+    const rotated = await run(db, 'rotate', made.id, '--overlap', '0');
+    expect(rotated[3]).toBe(`${made.id} has ended: it is refused from now on.`);
+  });
+
+  it('list --json is the whole list as one line of JSON, however long, and every character past ASCII escaped', async () => {
+    const db = await newDb();
+    for (let i = 0; i < 40; i++) await run(db, 'create', '--channel', `channel-${i}`);
+    const lines = await run(db, 'list', '--json');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.length).toBeGreaterThan(2000);
+    expect(JSON.parse(lines[0]!)).toHaveLength(40);
+  });
+
+  it('list, rotate and revoke refuse a database that is not there, and make none', async () => {
+    const db = freshPath();
+    for (const args of [['list'], ['rotate', 'key_x'], ['revoke', 'key_x']])
+      await expect(run(db, ...args)).rejects.toThrow(/^--db .*keys-\d+\.db: no database there\. Check the path/);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('create makes the database in a folder that exists, as the first key comes before any sandbox, and no folder', async () => {
+    const db = freshPath();
+    await run(db, 'create', '--admin');
+    expect(await run(db, 'list')).toHaveLength(1);
+    const nowhere = path.join(folder, 'nowhere', 'x.db');
+    await expect(run(nowhere, 'create', '--admin')).rejects.toThrow(
+      /^--db .*x\.db: no folder .*nowhere\. Check the path\.$/,
+    );
+    expect(existsSync(path.join(folder, 'nowhere'))).toBe(false);
+  });
+
+  it.each([['create', '--admin'], ['list'], ['revoke', 'key_x']])(
+    'keys %s refuses a database in memory',
+    async (...args) => {
+      await expect(run(':memory:', ...args)).rejects.toThrow(
+        /^--db :memory:: keys are made in the database file a sandbox serves, not in memory$/,
+      );
+    },
+  );
+
   it('an unknown key id is an error that names it', async () => {
-    await expect(run(newDb(), 'revoke', 'key_nope')).rejects.toThrow('No API key "key_nope".');
+    await expect(run(await newDb(), 'revoke', 'key_nope')).rejects.toThrow('No API key "key_nope".');
   });
 
   it.each([
@@ -87,12 +140,22 @@ describe('keys', () => {
     [['create', 'key_x', '--channel', 'a'], /^keys create takes no key id/],
     [['rotate'], /^keys rotate takes one key id/],
     [['revoke', 'a', 'b'], /^keys revoke takes one key id/],
-    [['rotate', 'key_x', '--overlap', 'soon'], /^--overlap is a number of seconds, not "soon"/],
+    [
+      ['rotate', 'key_x', '--overlap', 'soon'],
+      /^--overlap is a whole number of seconds from 0 to 2592000 \(30 days\), not "soon"/,
+    ],
+    [
+      ['rotate', 'key_x', '--overlap', '99999999999999999999999'],
+      /^--overlap is a whole number of seconds .*"99999999999999999999999"/,
+    ],
+    [['rotate', 'key_x', '--overlap=-1'], /^--overlap is a whole number of seconds/],
+    [['list', '--channel', ''], /^--channel "": a channel is 1 to 64/],
+    [['list', '--channel', 'x\ny'], /^--channel "x\\ny": a channel is 1 to 64/],
     [['revoke', 'key_x', '--overlap', '5'], /^--overlap is for keys rotate/],
     [['revoke', 'key_x', '--channel', 'a'], /^--channel is for keys create and keys list/],
     [['list', '--colour'], /^Unknown option '--colour'/],
   ])('keys %j is a usage error, and opens no database', async (args, message) => {
-    const db = newDb();
+    const db = freshPath();
     await expect(run(db, ...args)).rejects.toMatchObject({
       name: 'UsageError',
       message: expect.stringMatching(message),

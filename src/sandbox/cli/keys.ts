@@ -7,6 +7,7 @@
 //   keys rotate KEY_ID [--overlap SECONDS]   a new key; the old one stays valid for the overlap
 //   keys revoke KEY_ID             ends the key at once
 // --json prints what it did as JSON, for a script.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import {
   ADMIN_SCOPE,
@@ -15,15 +16,17 @@ import {
   DEFAULT_OVERLAP_SECONDS,
   type KeyScope,
   keyState,
+  MAX_OVERLAP_SECONDS,
   type ManagedKey,
+  overlapProblem,
 } from '../domain/api-keys.js';
-import { databaseLocation } from '../database-location.js';
+import { DatabaseLocationError, databaseLocation } from '../database-location.js';
 import { Refusal } from '../domain/errors.js';
 import { createKey, type MadeKey, revokeKey, rotateKey } from '../keys/manage.js';
 import { openStore } from '../server.js';
 import type { SandboxStore } from '../store/store.js';
 import { parseOptions, UsageError } from './target.js';
-import { printable } from './terminal-text.js';
+import { printable, terminalSafeJson } from './terminal-text.js';
 
 export interface KeysIo {
   out: (line: string) => void;
@@ -51,19 +54,20 @@ export async function keys(args: string[], io: KeysIo = defaultIo): Promise<void
     true,
   );
   const [action, ...rest] = positionals;
-  const out = (line: string) => io.out(printable(line));
   const command = commandOf(action, rest, values);
   const db = values.db ?? process.env.SANDBOX_DB ?? path.join('.sandbox', 'sandbox.db');
-  const opened = await openStore(databaseLocation(db), {});
+  const location = databaseLocation(db);
+  if (location.kind === 'sqlite') checkDatabaseFile(location.file, action === 'create');
+  const opened = await openStore(location, {});
   // Said once the transaction has committed: a key is never shown that was not stored.
   const said: string[] = [];
-  const say = (line: string) => said.push(line);
+  const say = (line: string) => said.push(printable(line));
+  // Whole, however long a list: a script parses it.
+  const sayJson = (value: unknown) => said.push(terminalSafeJson(value));
   try {
     // One write transaction: every sandbox on the database sees all of it at its next request, or none.
-    await opened.store.transaction(() =>
-      command(opened.store, values.json ? (value) => say(JSON.stringify(value)) : undefined, say),
-    );
-    for (const line of said) out(line);
+    await opened.store.transaction(() => command(opened.store, values.json ? sayJson : undefined, say));
+    for (const line of said) io.out(line);
   } catch (error) {
     if (error instanceof Refusal) throw new Error(error.message);
     throw error;
@@ -102,14 +106,13 @@ function commandOf(action: string | undefined, rest: string[], values: Options):
         const made = await createKey(store, scope);
         if (json) return json(made);
         shownOnce(out, `Created ${made.id}, ${holder(made)}:`, made);
-        if (scope.kind === 'admin')
-          out("It opens the admin helpers and /metrics, as Authorization: Bearer <key>; it is no channel's key.");
       };
     }
     case 'list': {
       noId();
       if (values.admin && values.channel !== undefined)
         throw new UsageError(`give --channel or --admin, not both; ${USAGE}`);
+      if (values.channel !== undefined) checkedChannel(values.channel);
       const channel = values.admin ? null : values.channel;
       return async (store, json, out) => {
         const now = new Date().toISOString();
@@ -135,13 +138,19 @@ function commandOf(action: string | undefined, rest: string[], values: Options):
     case 'rotate': {
       const id = oneId();
       const overlap = values.overlap === undefined ? DEFAULT_OVERLAP_SECONDS : Number(values.overlap);
-      if (values.overlap !== undefined && !/^\d+$/.test(values.overlap))
-        throw new UsageError(`--overlap is a number of seconds, not ${JSON.stringify(values.overlap)}`);
+      if (values.overlap !== undefined && (!/^\d+$/.test(values.overlap) || overlapProblem(overlap)))
+        throw new UsageError(
+          `--overlap is a whole number of seconds from 0 to ${MAX_OVERLAP_SECONDS} (30 days), not ${JSON.stringify(values.overlap)}`,
+        );
       return async (store, json, out) => {
         const { key, previous } = await rotateKey(store, id, overlap);
         if (json) return json({ key, previous });
         shownOnce(out, `Rotated ${previous.id}: ${key.id} replaces it, ${holder(key)}:`, key);
-        out(`${previous.id} stays valid until ${previous.expires_at}; move every client to the new key by then.`);
+        out(
+          overlap === 0
+            ? `${previous.id} has ended: it is refused from now on.`
+            : `${previous.id} stays valid until ${previous.expires_at}; move every client to the new key by then.`,
+        );
       };
     }
     case 'revoke': {
@@ -166,15 +175,43 @@ function createdScope(values: Options): KeyScope {
     throw new UsageError(`give --channel or --admin, not both; ${USAGE}`);
   if (values.admin) return ADMIN_SCOPE;
   if (values.channel === undefined) throw new UsageError(`keys create needs --channel NAME or --admin; ${USAGE}`);
-  const problem = channelNameProblem(values.channel);
-  if (problem) throw new UsageError(`--channel ${JSON.stringify(values.channel)}: ${problem}`);
-  return channelScope(values.channel);
+  return channelScope(checkedChannel(values.channel));
+}
+
+/**
+ * The keys live in a database that sandboxes serve: a database only this command would see (in
+ * memory, or at a mistyped path) would show a key that no sandbox serves, or list none. The first
+ * key may make the database, as a sandbox would, in a folder that exists: it is made before any
+ * sandbox starts; every other command needs the database there.
+ */
+function checkDatabaseFile(file: string, mayMake: boolean): void {
+  if (file === ':memory:' || file === '')
+    throw new DatabaseLocationError(`--db ${file}: keys are made in the database file a sandbox serves, not in memory`);
+  if (existsSync(file)) return;
+  if (!mayMake)
+    throw new DatabaseLocationError(
+      `--db ${file}: no database there. Check the path; a sandbox makes its database when it first starts ` +
+        `(hsa-fsa-sandbox sandbox --db ${file}).`,
+    );
+  if (!existsSync(path.dirname(path.resolve(file))))
+    throw new DatabaseLocationError(`--db ${file}: no folder ${path.dirname(file)}. Check the path.`);
+}
+
+/** A channel's name as --channel gives it, or a usage error that says what a name is. */
+function checkedChannel(channel: string): string {
+  const problem = channelNameProblem(channel);
+  if (problem) throw new UsageError(`--channel ${JSON.stringify(channel)}: ${problem}`);
+  return channel;
 }
 
 function shownOnce(out: (line: string) => void, heading: string, made: MadeKey): void {
   out(heading);
   out(`  ${made.key}`);
-  out('Shown this once: the database keeps only its hash. Send it as x-service-api-key.');
+  out(
+    made.channel === null
+      ? "Shown this once: the database keeps only its hash. It opens the admin helpers and /metrics, sent as Authorization: Bearer <key>; it is no channel's key."
+      : 'Shown this once: the database keeps only its hash. Send it as x-service-api-key.',
+  );
 }
 
 function listLine(key: ManagedKey, now: string): string {

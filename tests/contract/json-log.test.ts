@@ -28,6 +28,12 @@ describe('--log json', () => {
       });
       const minted = hostile.headers.get('x-request-id')!;
       expect(minted).toMatch(/^req_[0-9a-f]{16}$/);
+      // A key sent as the request id is neither logged nor echoed.
+      const keyAsId = await fetch(`${sandbox.baseUrl}/payments/v1/payment_sessions`, {
+        headers: { ...headers, 'x-request-id': OPERATOR_KEY },
+      });
+      const mintedForKey = keyAsId.headers.get('x-request-id')!;
+      expect(mintedForKey).toMatch(/^req_[0-9a-f]{16}$/);
       const hosted = await fetch(`${sandbox.baseUrl}/checkout/0b6f3c7e-8d0a-4d4b-9a49-3c2f1e5d7a11`);
       await fetch(`${sandbox.baseUrl}/metrics`, {
         headers: { authorization: 'Bearer sk_sandbox_not-a-real-admin-key' },
@@ -45,18 +51,21 @@ describe('--log json', () => {
         .output()
         .split('\n')
         .filter((line) => line.startsWith('{'));
-      // Beside the test's four, the start's readiness polls of /health.
+      // Beside the test's five, the start's readiness polls of /health.
       const answered = lines
         .map((line) => JSON.parse(line))
         .filter((entry) => entry.msg === 'answered' && entry.route !== '/health');
       expect(answered.map((entry) => [entry.request_id, entry.route, entry.status])).toEqual([
         ['balancer-7f3a', '/payments/v1/payment_sessions', 200],
         [minted, '/payments/v1/payment_sessions', 200],
+        [mintedForKey, '/payments/v1/payment_sessions', 200],
         [expect.stringMatching(/^req_/), '/checkout/:id', hosted.status],
         [expect.stringMatching(/^req_/), '/metrics', 401],
       ]);
       expect(answered[0]).toMatchObject({ level: 30, method: 'GET', channel: 'dev', ms: expect.any(Number) });
       const whole = sandbox.output();
+      // No line that is not JSON on stderr either: fastify warns of no deprecated option.
+      expect(whole).not.toMatch(/FastifyDeprecation|FSTDEP/);
       for (const secret of [OPERATOR_KEY, 'not-a-real-admin-key', '0b6f3c7e-8d0a-4d4b-9a49-3c2f1e5d7a11', 'private']) {
         expect(whole, secret).not.toContain(secret);
       }

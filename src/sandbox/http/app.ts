@@ -101,7 +101,7 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     // request, not a child per request: the sandbox then logs only warnings, and the child cost a
     // few percent of a retrieve's time with the request log on.
     ...(options.jsonLog
-      ? jsonLogOptions()
+      ? jsonLogOptions(new Set((options.apiKeys ?? DEFAULT_API_KEYS).keys()))
       : { logger: options.logger ?? false, childLoggerFactory: (logger) => logger }),
     bodyLimit: BODY_LIMIT_BYTES,
     // A request whose body stalls is cut after a minute (408 RequestTimeout, transport-errors.ts)

@@ -62,7 +62,7 @@ export function registerAuth(app: FastifyInstance, keys: ReadonlyMap<string, str
 }
 
 /** The token of `Authorization: Bearer <token>`, or undefined. */
-function bearerToken(header: string | undefined): string | undefined {
+export function bearerToken(header: string | undefined): string | undefined {
   const match = /^Bearer +(\S+) *$/i.exec(header ?? '');
   return match?.[1];
 }

@@ -58,7 +58,7 @@ describe('CORS', () => {
       'access-control-allow-headers': 'content-type, x-service-api-key',
       'access-control-max-age': '600',
       'access-control-allow-origin': 'http://localhost:5173',
-      'access-control-expose-headers': 'allow, content-type',
+      'access-control-expose-headers': 'allow, content-type, retry-after, ratelimit, ratelimit-policy, x-request-id',
       vary: 'Origin',
     });
     expect(reply.body).toBe('');

@@ -34,7 +34,7 @@ async function sandbox(rateLimit?: { perSecond: number; burst: number }) {
     expect(response.statusCode).toBe(200);
     return response.body;
   };
-  const call = (method: 'GET' | 'POST', url: string, key = 'sandbox-dev-key', payload?: object) =>
+  const call = (method: string, url: string, key = 'sandbox-dev-key', payload?: object) =>
     app.inject({ method, url, headers: { 'x-service-api-key': key }, ...(payload ? { payload } : {}) });
   return { store, metrics, app, scrape, call };
 }
@@ -75,12 +75,26 @@ describe('/metrics', () => {
     expect(body).toContain(
       'sandbox_http_requests_total{route="/payments/v1/payment_session/:business_id",method="GET",status="404"} 1',
     );
-    expect(body).toContain('sandbox_http_requests_total{route="none",method="GET",status="404"} 1');
+    expect(body).toContain('sandbox_http_requests_total{route="none",method="other",status="404"} 1');
     expect(body).toMatch(
       /sandbox_http_request_duration_seconds_count\{route="\/payments\/v1\/create_payment_session",method="POST"\} 1/,
     );
     for (const secret of [id, 'sandbox-dev-key', 'sandbox-other-key', 'sk_sandbox_'])
       expect(body).not.toContain(secret);
+  });
+
+  it('counts a method its route does not serve as other: no key adds a series per method Node parses', async () => {
+    const { call, scrape } = await sandbox();
+    for (const method of ['PROPFIND', 'MKCALENDAR', 'QUERY', 'PURGE', 'PUT', 'DELETE']) {
+      await call(method, '/payments/v1/payment_sessions');
+      await call(method, '/no/such/route');
+    }
+    const body = await scrape();
+    const series = body.split('\n').filter((line) => line.startsWith('sandbox_http_requests_total{'));
+    expect(series).toEqual([
+      'sandbox_http_requests_total{route="/payments/v1/payment_sessions",method="other",status="405"} 6',
+      'sandbox_http_requests_total{route="none",method="other",status="404"} 6',
+    ]);
   });
 
   it("counts the rate limit's refusals by channel", async () => {

@@ -48,14 +48,8 @@ export function sandboxMetrics(store: SandboxStore): SandboxMetrics {
     labelNames: ['channel'] as const,
     registers: [registry],
   });
-  new Gauge({
-    name: 'sandbox_outbox_pending_deliveries',
-    help: 'Webhook deliveries not yet delivered nor failed, of every channel and endpoint (read at each scrape).',
-    registers: [registry],
-    async collect() {
-      this.set(await store.deliveries.pendingCount());
-    },
-  });
+  // Before the outbox's depth: a scrape collects every gauge at once, and the pool read after the
+  // depth's query had asked for a connection would count that query as waiting.
   new Gauge({
     name: 'sandbox_db_pool_connections',
     help: "The PostgreSQL pool's connections: open, idle, and requests waiting for one (none on SQLite).",
@@ -67,6 +61,14 @@ export function sandboxMetrics(store: SandboxStore): SandboxMetrics {
       this.set({ state: 'open' }, use.open);
       this.set({ state: 'idle' }, use.idle);
       this.set({ state: 'waiting' }, use.waiting);
+    },
+  });
+  new Gauge({
+    name: 'sandbox_outbox_pending_deliveries',
+    help: 'Webhook deliveries not yet delivered nor failed, of every channel and endpoint (read at each scrape).',
+    registers: [registry],
+    async collect() {
+      this.set(await store.deliveries.pendingCount());
     },
   });
   return {

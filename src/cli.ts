@@ -21,7 +21,7 @@ const USAGE =
   `Usage: hsa-fsa-sandbox <command> [options]
   sandbox [--host H] [--port P] [--db FILE|:memory:|postgres://…] [--reset] [--cors-origin O] [--quiet]
           [--webhook-url URL [--webhook-secret whsec_…]] [--docs DIR] [--public-url URL] [--drill]
-          [--allowed-hosts NAME,…] [--rate-limit off|N|N/BURST] [--log text|json]
+          [--allowed-hosts NAME,…] [--rate-limit off|N|N/BURST] [--log text|json] [--detached]
       the stateful sandbox (default 127.0.0.1:4010, .sandbox/sandbox.db); --db postgres://… runs
       it on PostgreSQL, where several sandboxes share one database; --reset starts with an
       empty database; --quiet stops the line per request; --webhook-url sends the development
@@ -37,6 +37,8 @@ const USAGE =
       --rate-limit: each API key's requests per second and burst, across every sandbox on the
       database (default 100/1000; off for none); past it, 429 TooManyRequests with Retry-After.
       --log json: one JSON line per request with its request id (x-request-id), for a log store.
+      --detached: keeps running when the process that started it exits (a shell that started it
+      in the background); without it, a sandbox whose parent is gone stops, as npm start needs.
   mock [--host H] [--port P] [prism options]            the Prism mock of the examples (default 127.0.0.1:4011)
   docs [--out DIR] [--if-stale]                         builds the docs site (default site/); installed from the
       package, it copies the site the package ships (the one the sandbox serves at /docs) to DIR
@@ -106,6 +108,7 @@ async function sandbox(args: string[]) {
       'allowed-hosts': { type: 'string' },
       'rate-limit': { type: 'string' },
       log: { type: 'string' },
+      detached: { type: 'boolean' },
     },
   });
   const log = values.log ?? process.env.SANDBOX_LOG ?? 'text';
@@ -114,9 +117,16 @@ async function sandbox(args: string[]) {
     ?.split(',')
     .map((name) => name.trim())
     .filter(Boolean);
-  const rateLimitText = values['rate-limit'] ?? process.env.SANDBOX_RATE_LIMIT;
+  // An empty variable is no setting, as SANDBOX_API_KEYS's.
+  const rateLimitText = values['rate-limit'] ?? (process.env.SANDBOX_RATE_LIMIT || undefined);
   const rateLimit = rateLimitText === undefined ? undefined : parseRateLimit(rateLimitText);
-  if (typeof rateLimit === 'object' && 'problem' in rateLimit) throw new Error(rateLimit.problem);
+  if (typeof rateLimit === 'object' && 'problem' in rateLimit)
+    throw new Error(
+      values['rate-limit'] === undefined
+        ? rateLimit.problem.replace(/^--rate-limit/, 'SANDBOX_RATE_LIMIT')
+        : rateLimit.problem,
+    );
+  const stopping = { watchParent: values.detached !== true, jsonLog: log === 'json' };
   const port = Number(values.port ?? process.env.PORT ?? 4010);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port must be a port number, not ${values.port ?? process.env.PORT}`);
@@ -156,7 +166,7 @@ async function sandbox(args: string[]) {
         rate_limit: running.rateLimit,
       }),
     );
-    return stopOnSignals(running);
+    return stopOnSignals(running, stopping);
   }
   console.log(`Sandbox listening on ${running.address}`);
   console.log(`  Runtime:   Node ${process.version} (${process.execPath})`);
@@ -207,12 +217,19 @@ async function sandbox(args: string[]) {
       : '  Webhooks:  none sent; forward them to your receiver with hsa-fsa-sandbox listen --forward-to URL (npm ' +
           'run listen -- …), add an endpoint with --webhook-url URL, or POST /sandbox/v1/webhook_endpoints',
   );
-  stopOnSignals(running);
+  stopOnSignals(running, stopping);
 }
 
-/** SIGINT and SIGTERM stop the sandbox gracefully, within its deadline (graceful-stop.ts). */
-function stopOnSignals(running: { close(): Promise<void>; stopDeadlineMs: number }) {
-  const stop = () => {
+/**
+ * SIGINT and SIGTERM stop the sandbox gracefully, within its deadline (graceful-stop.ts); so does
+ * its parent's end, unless --detached. With --log json, the stop is a line of the log too.
+ */
+function stopOnSignals(
+  running: { close(): Promise<void>; stopDeadlineMs: number },
+  { watchParent, jsonLog }: { watchParent: boolean; jsonLog: boolean },
+) {
+  const stop = (why: string) => {
+    if (jsonLog) console.log(JSON.stringify({ level: 30, time: Date.now(), msg: 'Sandbox stopping', reason: why }));
     // Whatever is left by then (a request stuck behind a database that does not answer) is cut.
     setTimeout(() => {
       console.error(
@@ -228,8 +245,8 @@ function stopOnSignals(running: { close(): Promise<void>; stopDeadlineMs: number
       },
     );
   };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
-  exitWhenOrphaned(stop);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop(signal));
+  if (watchParent) exitWhenOrphaned(() => stop('the process that started it exited'));
 }
 
 /**

@@ -37,8 +37,9 @@ const USAGE =
       --rate-limit: each API key's requests per second and burst, across every sandbox on the
       database (default 100/1000; off for none); past it, 429 TooManyRequests with Retry-After.
       --log json: one JSON line per request with its request id (x-request-id), for a log store.
-      --detached: keeps running when the process that started it exits (a shell that started it
-      in the background); without it, a sandbox whose parent is gone stops, as npm start needs.
+      --detached: keeps running when the process that started it exits or its terminal closes (a
+      shell that started it in the background); without it, a sandbox whose parent is gone
+      stops, as npm start needs.
   mock [--host H] [--port P] [prism options]            the Prism mock of the examples (default 127.0.0.1:4011)
   docs [--out DIR] [--if-stale]                         builds the docs site (default site/); installed from the
       package, it copies the site the package ships (the one the sandbox serves at /docs) to DIR
@@ -221,14 +222,18 @@ async function sandbox(args: string[]) {
 }
 
 /**
- * SIGINT and SIGTERM stop the sandbox gracefully, within its deadline (graceful-stop.ts); so does
- * its parent's end, unless --detached. With --log json, the stop is a line of the log too.
+ * SIGINT and SIGTERM stop the sandbox gracefully, within its deadline (graceful-stop.ts); so do a
+ * hang-up and its parent's end, unless --detached. With --log json, the stop is a line of the log.
  */
 function stopOnSignals(
   running: { close(): Promise<void>; stopDeadlineMs: number },
   { watchParent, jsonLog }: { watchParent: boolean; jsonLog: boolean },
 ) {
+  let stopping = false;
   const stop = (why: string) => {
+    // One stop, whatever asks for it next (a second signal, the parent's end meanwhile).
+    if (stopping) return;
+    stopping = true;
     if (jsonLog) console.log(JSON.stringify({ level: 30, time: Date.now(), msg: 'Sandbox stopping', reason: why }));
     // Whatever is left by then (a request stuck behind a database that does not answer) is cut.
     setTimeout(() => {
@@ -246,7 +251,14 @@ function stopOnSignals(
     );
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop(signal));
-  if (watchParent) exitWhenOrphaned(() => stop('the process that started it exited'));
+  if (watchParent) {
+    // A terminal that closes hangs its jobs up: the sandbox stops as it would on SIGTERM.
+    process.once('SIGHUP', () => stop('SIGHUP'));
+    exitWhenOrphaned(() => stop('the process that started it exited'));
+  } else {
+    // Detached, it outlives its terminal: a hang-up (the terminal closed) is not for it, as nohup.
+    process.on('SIGHUP', () => {});
+  }
 }
 
 /**

@@ -16,20 +16,43 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
+ * A run of a key's characters long enough to be a random secret, with both cases and a digit: the
+ * look of a managed key's random part (base64url), which balancers' ids (hex, UUIDs, plain words
+ * and counters) do not have.
+ */
+const SECRET_LIKE = /[A-Za-z0-9_-]{16,}/g;
+const looksSecret = (run: string) => /[a-z]/.test(run) && /[A-Z]/.test(run) && /\d/.test(run);
+
+/**
+ * Whether a request id may hold a key: the managed keys' prefix, a key set at start or the
+ * request's own credential (or its random part), in any case, anywhere in it; or a run that looks
+ * like a managed key's random part, which could be another channel's.
+ */
+function mayHoldKey(id: string, keys: Iterable<string>): boolean {
+  const lower = id.toLowerCase();
+  if (lower.includes(MANAGED_KEY_PREFIX)) return true;
+  for (const key of keys) if (key !== '' && lower.includes(key.toLowerCase())) return true;
+  return (id.match(SECRET_LIKE) ?? []).some(looksSecret);
+}
+
+/**
  * The request id a request is logged and answered with: the one it was sent with when that is sane
- * and cannot be a key, else the sandbox's own. A client that sends a key as its request id (its
+ * and cannot hold a key, else the sandbox's own. A client that sends a key in its request id (its
  * own, another channel's, any managed one) would otherwise have it written to every line of the
  * request: managed keys are of the same characters as a sane id.
  */
 export function requestIdOf(headers: IncomingHttpHeaders, fixedKeys: ReadonlySet<string>): string {
   const given = headers[REQUEST_ID_HEADER];
+  const credentials = [headers['x-service-api-key'], bearerToken(headers.authorization)].filter(
+    (key): key is string => typeof key === 'string',
+  );
+  const ownSecrets = credentials.map((key) =>
+    key.startsWith(MANAGED_KEY_PREFIX) ? key.slice(MANAGED_KEY_PREFIX.length) : key,
+  );
   const sane =
     typeof given === 'string' &&
     SANE_REQUEST_ID.test(given) &&
-    !given.startsWith(MANAGED_KEY_PREFIX) &&
-    !fixedKeys.has(given) &&
-    given !== headers['x-service-api-key'] &&
-    given !== bearerToken(headers.authorization);
+    !mayHoldKey(given, [...fixedKeys, ...credentials, ...ownSecrets]);
   return sane ? given : `req_${randomBytes(8).toString('hex')}`;
 }
 

@@ -29,6 +29,7 @@ describe('the keys of an Administration body', () => {
     ['{"channel":"x4","__proto__":1}', 'the key "__proto__" is no field of this operation'],
     ['{"channel":"x","constructor":{"prototype":{"a":1}}}', 'the key "constructor" is no field of this operation'],
     ['{"a":{"prototype":1}}', 'the key "prototype" is no field of this operation'],
+    [`{"${'k'.repeat(500)}":1,"${'k'.repeat(500)}":2}`, `the key "${'k'.repeat(100)}…" appears twice in one object`],
   ])('refuses %s: %s', (text, problem) => {
     expect(strictKeysProblem(text)).toBe(problem);
   });

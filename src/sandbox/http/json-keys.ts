@@ -2,6 +2,7 @@
 // open; JSON.parse keeps the last, a reader of the log or a proxy may take the first), and the keys
 // that fastify's parser drops unseen (`__proto__`, a `constructor` with a `prototype`). The
 // Administration helpers, whose bodies say who a key is for, refuse both rather than guess.
+import { quoted } from '../domain/errors.js';
 
 /** Keys no body of the Administration helpers has, which a JavaScript object treats apart. */
 const OBJECT_MACHINERY = new Set(['__proto__', 'constructor', 'prototype']);
@@ -29,8 +30,8 @@ export function strictKeysProblem(text: string): string | undefined {
       while (JSON_WHITESPACE.has(text[next]!)) next++;
       if (keys && text[next] === ':') {
         const key = JSON.parse(text.slice(at, end + 1)) as string;
-        if (keys.has(key)) return `the key ${JSON.stringify(key)} appears twice in one object`;
-        if (OBJECT_MACHINERY.has(key)) return `the key ${JSON.stringify(key)} is no field of this operation`;
+        if (keys.has(key)) return `the key ${quoted(key)} appears twice in one object`;
+        if (OBJECT_MACHINERY.has(key)) return `the key ${quoted(key)} is no field of this operation`;
         keys.add(key);
       }
       at = end;

@@ -118,12 +118,31 @@ describe('a request whose withdrawals come back after their second is over (a sl
   });
 
   it('looks three times at most: a clock that steps back after the third look does not let it spend', async () => {
-    // The reads: first look, first withdrawal, second look, second withdrawal, third look; then a step back
-    // to within the second withdrawal's hold.
+    // The reads: first look, first withdrawal and its answer, second look, second withdrawal and its
+    // answer, third look; then a step back to within the second answer's hold.
     const shared = store();
     countWithdrawals(shared);
-    const limiter = new RateLimiter(shared, LIMIT, slowClock([1_000, 2_000, 3_000, 4_000, 5_000, 4_000]));
+    const limiter = new RateLimiter(shared, LIMIT, slowClock([1_000, 2_000, 3_000, 4_000, 5_000, 6_000, 7_000, 6_000]));
     expect((await limiter.take('key-a')).allowed).toBe(false);
+  });
+
+  it('holds the tokens of a withdrawal slower than the hold from when they arrive: the key is served', async () => {
+    const shared = store();
+    const time = clock();
+    const withdraw = shared.rateBuckets.withdraw.bind(shared.rateBuckets);
+    let calls = 0;
+    vi.spyOn(shared.rateBuckets, 'withdraw').mockImplementation(async (...args) => {
+      calls++;
+      const answer = await withdraw(...args);
+      time.advance(HOLD_MS + 500);
+      return answer;
+    });
+    const limiter = new RateLimiter(shared, LIMIT, time.now);
+    expect(await limiter.take('key-a')).toEqual({ allowed: true });
+    expect(calls).toBe(1);
+    // The rest of the batch serves for a second from the answer.
+    time.advance(HOLD_MS - 1);
+    expect(limiter.spend('key-a')).toBe(true);
   });
 });
 

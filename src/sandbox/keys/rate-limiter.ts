@@ -24,7 +24,7 @@ export type RateDecision =
 interface Held {
   /** Tokens this sandbox may still spend. */
   tokens: number;
-  /** When they were taken from the database (Unix ms): HOLD_MS later, what is left is dropped. */
+  /** When the database's answer came (Unix ms): HOLD_MS later, what is left is dropped. */
   takenAtMs: number;
   /** The bucket's tokens in the database after the withdrawal. */
   bucketTokens: number;
@@ -87,7 +87,9 @@ export class RateLimiter {
       refill = this.store.rateBuckets
         .withdraw(hashKey(key), this.limit, this.batch, nowMs)
         .then(({ granted, tokens }) => {
-          this.held.set(key, { tokens: granted, takenAtMs: nowMs, bucketTokens: tokens });
+          // Held from when they arrive: a withdrawal slower than the hold would otherwise bring back
+          // tokens already dropped, and refuse a key whose bucket holds plenty.
+          this.held.set(key, { tokens: granted, takenAtMs: this.now(), bucketTokens: tokens });
         })
         .finally(() => this.refills.delete(key));
       this.refills.set(key, refill);

@@ -63,6 +63,15 @@ export default {
     'src/sandbox/http/cors.ts',
     'src/sandbox/http/form-origin.ts',
     'src/sandbox/http/allowed-hosts.ts',
+    // The hosted sandbox's rules: keys and their rate limit, readiness, fair turns.
+    'src/sandbox/keys/**/*.ts',
+    'src/sandbox/http/rate-limit.ts',
+    'src/sandbox/http/probes.ts',
+    'src/sandbox/http/turns.ts',
+    'src/sandbox/store/api-keys.ts',
+    'src/sandbox/store/rate-buckets.ts',
+    'src/sandbox/store/postgres/api-keys.ts',
+    'src/sandbox/store/postgres/rate-buckets.ts',
     // Types and re-exports hold no rule to mutate.
     '!src/**/types.ts',
     '!src/**/index.ts',

@@ -33,8 +33,13 @@ export interface LoadResult {
 }
 
 /** A warm-up second, then `seconds` of load at 50 connections. */
-export async function load(url: string, requests: AutocannonRequest[], seconds: number): Promise<LoadResult> {
-  return loadSpread([{ url, requests }], seconds);
+export async function load(
+  url: string,
+  requests: AutocannonRequest[],
+  seconds: number,
+  connections = CONNECTIONS,
+): Promise<LoadResult> {
+  return loadSpread([{ url, requests }], seconds, connections);
 }
 
 /**
@@ -46,8 +51,9 @@ export async function load(url: string, requests: AutocannonRequest[], seconds: 
 export async function loadSpread(
   servers: Array<{ url: string; requests: AutocannonRequest[] }>,
   seconds: number,
+  total = CONNECTIONS,
 ): Promise<LoadResult> {
-  const connections = Math.max(1, Math.floor(CONNECTIONS / servers.length));
+  const connections = Math.max(1, Math.floor(total / servers.length));
   const round = (duration: number) =>
     Promise.all(servers.map(({ url, requests }) => autocannon({ url, connections, duration, requests })));
   await round(Math.min(1, seconds));

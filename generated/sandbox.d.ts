@@ -995,6 +995,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/v1/admin/api_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the managed API keys
+         * @description The API keys made by an operator (`hsa-fsa-sandbox keys`, or this helper), oldest first, of one
+         *     channel, or the admin keys, or all; never a key itself, only its last four characters. The keys
+         *     fixed at start (the development keys, `SANDBOX_API_KEYS`) are not listed: they are the process's.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Make an API key
+         * @description Makes a key for a channel, or an admin key (`channel: null`). The answer holds the key itself,
+         *     this once: the database keeps only its hash. Every sandbox on the database serves it from its
+         *     next request. A channel new to the database starts with the seed catalog.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/admin/api_keys/{key_id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's id, `key_…` (never the key itself). */
+                key_id: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an API key
+         * @description Makes a successor of the key, for the same channel (or another admin key), shown this once, and
+         *     ends the key `overlap_seconds` from now (24 hours when absent): until then both serve, so that
+         *     every client can move to the new one without a refused request. A key is rotated once: a
+         *     revoked or ended key is not, nor one rotated already (it has its successor; a retried rotation
+         *     would make one more key that nobody was shown): 400 `InvalidState`. To end a rotated key before
+         *     its overlap is over, revoke it.
+         */
+        post: operations["rotateApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/admin/api_keys/{key_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's id, `key_…` (never the key itself). */
+                key_id: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an API key
+         * @description Ends the key at once: every sandbox on the database refuses it (401) from its next request. A
+         *     key revoked already is refused (400 `InvalidState`), so that a mistaken id is noticed.
+         */
+        post: operations["revokeApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1205,6 +1285,8 @@ export interface components {
          *     | `MethodNotAllowed` | 405 | A `CONNECT` request: the sandbox opens no tunnels (the connection is closed). |
          *     | `RequestTimeout` | 408 | The request did not arrive in time (refused before routing; the connection is closed). |
          *     | `RequestHeaderFieldsTooLarge` | 431 | The headers exceed 16 KiB (refused before routing; the connection is closed). |
+         *     | `TooManyRequests` | 429 | The key's rate limit is spent (`--rate-limit`), with `Retry-After` and the `RateLimit` fields. |
+         *     | `ServiceUnavailable` | 503 | The database does not answer, or its write lock stays taken, or (`/ready`) its schema is not the one this sandbox writes by, or the sandbox is stopping; with `Retry-After`. |
          *
          *     The last rows come from the HTTP layer, before any route is known, so every route of the
          *     sandbox, the contract's included, can answer them, with `Connection: close`.
@@ -1214,7 +1296,7 @@ export interface components {
              * @description Error code.
              * @enum {string}
              */
-            error: "InvalidRequest" | "InvalidState" | "NotFound" | "MethodNotAllowed" | "ServerError" | "NotImplemented" | "Unauthorized" | "Forbidden" | "MalformedRequest" | "RequestTimeout" | "RequestHeaderFieldsTooLarge";
+            error: "InvalidRequest" | "InvalidState" | "NotFound" | "MethodNotAllowed" | "ServerError" | "NotImplemented" | "Unauthorized" | "Forbidden" | "MalformedRequest" | "RequestTimeout" | "RequestHeaderFieldsTooLarge" | "TooManyRequests" | "ServiceUnavailable";
             /** @description Human-readable explanation. */
             message: string;
         };
@@ -2070,6 +2152,97 @@ export interface components {
              */
             revision: string;
         };
+        /** @description An API key an operator made: its id, whose it is, and where it stands; never the key itself. */
+        ManagedApiKey: {
+            /** @description The key's id, `key_…`, to rotate or revoke it by. */
+            id: string;
+            /** @description The channel it acts for; null for an admin key. */
+            channel: string | null;
+            /** @description The key's last four characters, for a person to tell keys apart. */
+            hint: string;
+            /**
+             * @description `active` (no end), `expiring` (a rotation ends it at `expires_at`), `expired`, or `revoked`.
+             *     A later sandbox may add states: treat one you do not know as not serving.
+             */
+            state: string;
+            /**
+             * Format: date-time
+             * @description When it was made (real time, not the sandbox clock).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When a rotation ends it; null while it has no end.
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description When it was revoked; null while it is not.
+             */
+            revoked_at: string | null;
+        };
+        /** @description A page of managed API keys, oldest first. */
+        ManagedApiKeyList: {
+            /** @description The keys of the page. */
+            keys: components["schemas"]["ManagedApiKey"][];
+            /** @description The `after` of the next page; null on the last page. */
+            next_after: string | null;
+        };
+        /** @description Whose key to make. */
+        CreateApiKeyRequest: {
+            /**
+             * @description The channel the key acts for: 1 to 64 letters, digits, dots, dashes and underscores, starting
+             *     with a letter or digit. null makes an admin key.
+             */
+            channel: string | null;
+        };
+        /** @description An API key just made: what is listed of it, and the key itself, shown this once. */
+        CreatedApiKey: {
+            /**
+             * @description The key (`sk_sandbox_…`): a channel's is sent as `x-service-api-key`, an admin key as
+             *     `Authorization: Bearer`.
+             */
+            key: string;
+            /** @description The key's id, `key_…`, to rotate or revoke it by. */
+            id: string;
+            /** @description The channel it acts for; null for an admin key. */
+            channel: string | null;
+            /** @description The key's last four characters, for a person to tell keys apart. */
+            hint: string;
+            /**
+             * @description `active` (no end), `expiring` (a rotation ends it at `expires_at`), `expired`, or `revoked`.
+             *     A later sandbox may add states: treat one you do not know as not serving.
+             */
+            state: string;
+            /**
+             * Format: date-time
+             * @description When it was made (real time, not the sandbox clock).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When a rotation ends it; null while it has no end.
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description When it was revoked; null while it is not.
+             */
+            revoked_at: string | null;
+        };
+        /** @description How long the rotated key serves beside its successor. */
+        RotateApiKeyRequest: {
+            /**
+             * Format: int32
+             * @description Seconds from now; 86400 (24 hours) when absent, at most 30 days. 0 ends it at once.
+             */
+            overlap_seconds?: number;
+        };
+        /** @description A rotation's outcome. */
+        RotatedApiKey: {
+            key: components["schemas"]["CreatedApiKey"];
+            previous: components["schemas"]["ManagedApiKey"];
+        };
     };
     responses: {
         /** @description The x-service-api-key header is missing or unknown. */
@@ -2147,6 +2320,18 @@ export interface components {
                 "application/json": components["schemas"]["SandboxError"];
             };
         };
+        /**
+         * @description The Authorization header carries no admin key that serves (missing, unknown, ended, or a
+         *     channel's key), with `WWW-Authenticate: Bearer realm="sandbox admin"`.
+         */
+        AdminUnauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SandboxError"];
+            };
+        };
     };
     parameters: {
         /** @description Payment session id, as create payment session returned it. A session of another sales channel answers 404. */
@@ -2194,6 +2379,19 @@ export interface components {
         EventsBefore: string;
         /** @description Events per page, 1 to 100; 20 by default. */
         EventsLimit: number;
+        /** @description Only the keys of this channel. */
+        ApiKeysChannel: string;
+        /** @description `true`: only the admin keys. */
+        ApiKeysAdmin: boolean;
+        /**
+         * @description A cursor: the keys made after the previous page's last. Pass the previous page's `next_after` to
+         *     read on. Without it, the list starts at the oldest key.
+         */
+        ApiKeysAfter: string;
+        /** @description How many keys one page holds; 100 when absent, at most 1000. */
+        ApiKeysLimit: number;
+        /** @description The key's id, `key_…` (never the key itself). */
+        ApiKeyId: string;
     };
     requestBodies: never;
     headers: never;
@@ -3637,6 +3835,178 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Only the keys of this channel. */
+                channel?: components["parameters"]["ApiKeysChannel"];
+                /** @description `true`: only the admin keys. */
+                admin?: components["parameters"]["ApiKeysAdmin"];
+                /**
+                 * @description A cursor: the keys made after the previous page's last. Pass the previous page's `next_after` to
+                 *     read on. Without it, the list starts at the oldest key.
+                 */
+                after?: components["parameters"]["ApiKeysAfter"];
+                /** @description How many keys one page holds; 100 when absent, at most 1000. */
+                limit?: components["parameters"]["ApiKeysLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedApiKeyList"];
+                };
+            };
+            /** @description `InvalidRequest`: a parameter is invalid, or both `channel` and `admin=true` are given. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Whose key to make. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key, shown this once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKey"];
+                };
+            };
+            /** @description `InvalidRequest`: the body is invalid, or the channel's name is not one a key may give. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    rotateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's id, `key_…` (never the key itself). */
+                key_id: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        /** @description How long the key serves beside its successor. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The successor, shown this once, and the key as it now ends. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedApiKey"];
+                };
+            };
+            /** @description `InvalidRequest`: the overlap is out of bounds. `InvalidState`: the key was revoked, has ended, or was rotated already. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's id, `key_…` (never the key itself). */
+                key_id: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedApiKey"];
+                };
+            };
+            /** @description `InvalidState`: the key was revoked already. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];

@@ -38,6 +38,8 @@ export const FOLDER_TARGETS: ReadonlyArray<{ folder: string; target: number }> =
   // What stands between a hostile page or client and a payment: held as strictly as the domain.
   { folder: 'src/sandbox/checkout', target: 90 },
   { folder: 'src/sandbox/http', target: 90 },
+  // Who may call, and how often: held as strictly as what stands before a payment.
+  { folder: 'src/sandbox/keys', target: 90 },
 ];
 
 export const equivalentKey = (m: Pick<EquivalentMutant, 'file' | 'mutator' | 'original' | 'replacement'>) =>

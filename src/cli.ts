@@ -10,6 +10,8 @@ import { parseArgs } from 'node:util';
 import { exitWhenOrphaned } from './orphan.js';
 import { packageRoot } from './package-root.js';
 import { unsupportedNodeReason } from './runtime.js';
+import { apiKeysLine } from './sandbox/cli/banner.js';
+import { parseRateLimit } from './sandbox/domain/rate-limit.js';
 import { printable } from './sandbox/cli/terminal-text.js';
 
 /** The sandbox's own dependencies are optional peers of the package: the client stays light without them. */
@@ -19,7 +21,7 @@ const USAGE =
   `Usage: hsa-fsa-sandbox <command> [options]
   sandbox [--host H] [--port P] [--db FILE|:memory:|postgres://…] [--reset] [--cors-origin O] [--quiet]
           [--webhook-url URL [--webhook-secret whsec_…]] [--docs DIR] [--public-url URL] [--drill]
-          [--allowed-hosts NAME,…]
+          [--allowed-hosts NAME,…] [--rate-limit off|N|N/BURST] [--log text|json] [--detached]
       the stateful sandbox (default 127.0.0.1:4010, .sandbox/sandbox.db); --db postgres://… runs
       it on PostgreSQL, where several sandboxes share one database; --reset starts with an
       empty database; --quiet stops the line per request; --webhook-url sends the development
@@ -32,6 +34,12 @@ const USAGE =
       version of the service (the evolution drill: added properties, enum values and events).
       It answers only to an IP address, localhost and the public URL's host (a guard against
       DNS rebinding); --allowed-hosts names others (a leading dot allows the subdomains too).
+      --rate-limit: each API key's requests per second and burst, across every sandbox on the
+      database (default 100/1000; off for none); past it, 429 TooManyRequests with Retry-After.
+      --log json: one JSON line per request with its request id (x-request-id), for a log store.
+      --detached: keeps running when the process that started it exits or its terminal closes (a
+      shell that started it in the background); without it, a sandbox whose parent is gone
+      stops, as npm start needs.
   mock [--host H] [--port P] [prism options]            the Prism mock of the examples (default 127.0.0.1:4011)
   docs [--out DIR] [--if-stale]                         builds the docs site (default site/); installed from the
       package, it copies the site the package ships (the one the sandbox serves at /docs) to DIR
@@ -44,10 +52,17 @@ const USAGE =
       started within them receives what was fired meanwhile. Default sandbox http://127.0.0.1:4010,
       key sandbox-dev-key; a --sandbox on another machine over plain http gets a warning (the key
       travels in clear text).
+  keys create --channel NAME|--admin | list [--channel NAME|--admin] | rotate KEY_ID [--overlap SECONDS]
+          | revoke KEY_ID   [--db FILE|postgres://…] [--json]
+      manages the API keys of a database's channels while sandboxes run on it: a key made is shown
+      once (the database keeps its hash), and every sandbox on the database serves it, or refuses
+      a revoked one, from its next request. A rotated key stays valid for --overlap seconds
+      (default 86400). An admin key opens the admin helpers and /metrics (Authorization: Bearer).
+      Default --db: SANDBOX_DB, else .sandbox/sandbox.db
   trigger EVENT [--sandbox URL] [--key KEY]              fires a webhook event of the contract, making what it
       needs through the API and the helpers, and prints the ids it made; trigger --list lists them
 Environment: HOST, PORT, SANDBOX_DB, SANDBOX_API_KEYS ("key:channel,key:channel"), SANDBOX_WEBHOOK_URL, ` +
-  `SANDBOX_WEBHOOK_SECRET, SANDBOX_DOCS_DIR, SANDBOX_PUBLIC_URL, SANDBOX_ALLOWED_HOSTS;
+  `SANDBOX_WEBHOOK_SECRET, SANDBOX_DOCS_DIR, SANDBOX_PUBLIC_URL, SANDBOX_ALLOWED_HOSTS, SANDBOX_RATE_LIMIT, SANDBOX_LOG;
   for listen and trigger, SANDBOX_URL and SANDBOX_KEY.`;
 
 async function loadSandbox(): Promise<typeof import('./sandbox/server.js')> {
@@ -92,12 +107,27 @@ async function sandbox(args: string[]) {
       'public-url': { type: 'string' },
       drill: { type: 'boolean' },
       'allowed-hosts': { type: 'string' },
+      'rate-limit': { type: 'string' },
+      log: { type: 'string' },
+      detached: { type: 'boolean' },
     },
   });
+  const log = values.log ?? process.env.SANDBOX_LOG ?? 'text';
+  if (log !== 'text' && log !== 'json') throw new Error(`--log is text or json, not ${JSON.stringify(log)}`);
   const allowedHosts = (values['allowed-hosts'] ?? process.env.SANDBOX_ALLOWED_HOSTS)
     ?.split(',')
     .map((name) => name.trim())
     .filter(Boolean);
+  // An empty variable is no setting, as SANDBOX_API_KEYS's.
+  const rateLimitText = values['rate-limit'] ?? (process.env.SANDBOX_RATE_LIMIT || undefined);
+  const rateLimit = rateLimitText === undefined ? undefined : parseRateLimit(rateLimitText);
+  if (typeof rateLimit === 'object' && 'problem' in rateLimit)
+    throw new Error(
+      values['rate-limit'] === undefined
+        ? rateLimit.problem.replace(/^--rate-limit/, 'SANDBOX_RATE_LIMIT')
+        : rateLimit.problem,
+    );
+  const stopping = { watchParent: values.detached !== true, jsonLog: log === 'json' };
   const port = Number(values.port ?? process.env.PORT ?? 4010);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port must be a port number, not ${values.port ?? process.env.PORT}`);
@@ -110,6 +140,8 @@ async function sandbox(args: string[]) {
     ...(values.reset ? { reset: true } : {}),
     ...(values.drill ? { drill: true } : {}),
     ...(allowedHosts && allowedHosts.length > 0 ? { allowedHosts } : {}),
+    ...(rateLimit !== undefined ? { rateLimit } : {}),
+    log,
     ...(values['cors-origin'] ? { corsOrigin: values['cors-origin'] } : {}),
     ...((values['public-url'] ?? process.env.SANDBOX_PUBLIC_URL)
       ? { publicUrl: values['public-url'] ?? process.env.SANDBOX_PUBLIC_URL }
@@ -121,12 +153,33 @@ async function sandbox(args: string[]) {
     // The site `npm run docs` builds, beside the package (a clone, or an installed package that has one).
     docsDir: path.resolve(values.docs ?? process.env.SANDBOX_DOCS_DIR ?? path.join(packageRoot, 'site')),
   });
+  if (log === 'json') {
+    // One line a log store reads as the others; the keys, as the text banner says them.
+    console.log(
+      JSON.stringify({
+        level: 30,
+        time: Date.now(),
+        msg: 'Sandbox listening',
+        address: running.address,
+        public_url: running.publicUrl,
+        database: running.database,
+        api_keys: apiKeysLine(running.apiKeys, Boolean(process.env.SANDBOX_API_KEYS)),
+        rate_limit: running.rateLimit,
+      }),
+    );
+    return stopOnSignals(running, stopping);
+  }
   console.log(`Sandbox listening on ${running.address}`);
   console.log(`  Runtime:   Node ${process.version} (${process.execPath})`);
   if (running.publicUrl !== running.address)
     console.log(`  Public:    ${running.publicUrl}   — the host of every redirect_url (--public-url)`);
-  const keys = [...running.apiKeys].map(([key, channel]) => `${key} (channel ${channel})`).join(', ');
-  console.log(`  API keys:  ${keys}   — send one as x-service-api-key`);
+  console.log(`  API keys:  ${apiKeysLine(running.apiKeys, Boolean(process.env.SANDBOX_API_KEYS))}`);
+  console.log(
+    running.rateLimit === 'off'
+      ? '  Limit:     none (--rate-limit off)'
+      : `  Limit:     ${running.rateLimit.perSecond} requests per second per key, in bursts of up to ` +
+          `${running.rateLimit.burst}   — past it, 429 with Retry-After (--rate-limit)`,
+  );
   console.log(`  Contract:  ${running.address}/openapi.json  ${running.address}/openapi.yaml`);
   console.log(
     `  3.0:       ${running.address}/openapi-3.0.json  ${running.address}/openapi-3.0.yaml   — the same contract, ` +
@@ -165,9 +218,47 @@ async function sandbox(args: string[]) {
       : '  Webhooks:  none sent; forward them to your receiver with hsa-fsa-sandbox listen --forward-to URL (npm ' +
           'run listen -- …), add an endpoint with --webhook-url URL, or POST /sandbox/v1/webhook_endpoints',
   );
-  const stop = () => void running.close().then(() => process.exit(0));
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
-  exitWhenOrphaned(stop);
+  stopOnSignals(running, stopping);
+}
+
+/**
+ * SIGINT and SIGTERM stop the sandbox gracefully, within its deadline (graceful-stop.ts); so do a
+ * hang-up and its parent's end, unless --detached. With --log json, the stop is a line of the log.
+ */
+function stopOnSignals(
+  running: { close(): Promise<void>; stopDeadlineMs: number },
+  { watchParent, jsonLog }: { watchParent: boolean; jsonLog: boolean },
+) {
+  let stopping = false;
+  const stop = (why: string) => {
+    // One stop, whatever asks for it next (a second signal, the parent's end meanwhile).
+    if (stopping) return;
+    stopping = true;
+    if (jsonLog) console.log(JSON.stringify({ level: 30, time: Date.now(), msg: 'Sandbox stopping', reason: why }));
+    // Whatever is left by then (a request stuck behind a database that does not answer) is cut.
+    setTimeout(() => {
+      console.error(
+        `The sandbox did not finish its work within ${running.stopDeadlineMs / 1000} s of the signal: exiting.`,
+      );
+      process.exit(1);
+    }, running.stopDeadlineMs).unref();
+    running.close().then(
+      () => process.exit(0),
+      (error: Error) => {
+        console.error(`The sandbox stopped with an error: ${error.message}`);
+        process.exit(1);
+      },
+    );
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop(signal));
+  if (watchParent) {
+    // A terminal that closes hangs its jobs up: the sandbox stops as it would on SIGTERM.
+    process.once('SIGHUP', () => stop('SIGHUP'));
+    exitWhenOrphaned(() => stop('the process that started it exited'));
+  } else {
+    // Detached, it outlives its terminal: a hang-up (the terminal closed) is not for it, as nohup.
+    process.on('SIGHUP', () => {});
+  }
 }
 
 /**
@@ -217,7 +308,10 @@ try {
     // Forwards still in flight end with the process: the listener that awaited them is gone.
     process.exit(0);
   } else if (command === 'trigger') await (await import('./sandbox/cli/trigger.js')).trigger(rest);
-  else {
+  else if (command === 'keys') {
+    module.enableCompileCache?.();
+    await (await import('./sandbox/cli/keys.js')).keys(rest);
+  } else {
     console.error(USAGE);
     process.exit(command === undefined || command === '--help' ? 0 : 2);
   }

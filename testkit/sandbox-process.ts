@@ -22,6 +22,10 @@ export interface SandboxProcess {
   stop(): Promise<void>;
   /** SIGKILL: a crash. Waits for the exit. */
   kill(): Promise<void>;
+  /** Its exit code once it has exited (null when a signal ended it). */
+  exitCode: Promise<number | null>;
+  /** The end of what it has printed (its standard output and error), up to 4,000 characters. */
+  output(): string;
 }
 
 export interface SandboxProcessOptions {
@@ -44,6 +48,11 @@ export interface SandboxProcessOptions {
   port?: number;
   /** Variables the CLI reads (SANDBOX_API_KEYS, …), over an environment cleared of them. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * --rate-limit: off by default here, since tests and benches send one key's requests as fast as
+   * they can; a test of the limit gives one.
+   */
+  rateLimit?: string;
 }
 
 /** Children still running, killed if the test process exits without stopping them. */
@@ -81,6 +90,8 @@ export function sandboxEnv(): NodeJS.ProcessEnv {
     'SANDBOX_WEBHOOK_URL',
     'SANDBOX_WEBHOOK_SECRET',
     'SANDBOX_PUBLIC_URL',
+    'SANDBOX_RATE_LIMIT',
+    'SANDBOX_ALLOWED_HOSTS',
   ])
     delete env[name];
   return env;
@@ -95,6 +106,7 @@ async function startOnce(
   stdoutFile?: string,
   chosenPort?: number,
   env: NodeJS.ProcessEnv = {},
+  rateLimit = 'off',
 ): Promise<SandboxProcess> {
   const port = chosenPort ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -111,6 +123,8 @@ async function startOnce(
       String(port),
       '--db',
       db,
+      '--rate-limit',
+      rateLimit,
       ...args,
     ],
     {
@@ -141,6 +155,8 @@ async function startOnce(
     db,
     stop: () => signal(child, 'SIGTERM'),
     kill: () => signal(child, 'SIGKILL'),
+    exitCode: exited(child).then(() => child.exitCode),
+    output: () => output,
   };
 }
 
@@ -161,6 +177,7 @@ export async function startSandboxProcess(options: SandboxProcessOptions = {}): 
         options.stdoutFile,
         options.port,
         options.env,
+        options.rateLimit,
       );
     } catch (error) {
       lastError = error;

@@ -15,6 +15,7 @@ export const GUIDES = [
   { slug: 'disputes', source: 'guides/disputes.md' },
   { slug: 'testing', source: 'guides/testing.md' },
   { slug: 'sandbox', source: 'guides/sandbox.md' },
+  { slug: 'hosting', source: 'guides/hosting.md' },
   { slug: 'versioning', source: 'guides/versioning.md' },
   { slug: 'client-and-webhooks', source: 'client-and-webhooks.md' },
   { slug: 'package', source: 'guides/package.md' },

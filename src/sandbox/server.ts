@@ -12,7 +12,10 @@ import { configureEndpoint } from './delivery/endpoints.js';
 import { deliveryWakeUp } from './store/wake-up.js';
 import { checkPublicUrl, listenUrl, protectedModeRefusal } from './exposure.js';
 import { type DatabaseLocation, databaseLocation, printableDatabaseUrl } from './database-location.js';
+import { quietListener, STOP_BOUNDS } from './graceful-stop.js';
+import { DEFAULT_RATE_LIMIT, type RateLimit } from './domain/rate-limit.js';
 import { batchedLines } from './line-writer.js';
+import { sandboxMetrics } from './metrics/sandbox-metrics.js';
 import { type Maintenance, startMaintenance } from './maintenance.js';
 import { createPostgresStore } from './store/postgres/index.js';
 import { createStore, openDatabase, type StoreOptions } from './store/index.js';
@@ -27,6 +30,8 @@ export interface StartOptions {
   apiKeys?: string;
   /** No line per request. */
   quiet?: boolean;
+  /** `json`: one JSON line per request, with its request id, for a log store (--log json). */
+  log?: 'text' | 'json';
   /** Start from an empty database: every channel's data is deleted first (the file stays). */
   reset?: boolean;
   corsOrigin?: string;
@@ -40,6 +45,8 @@ export interface StartOptions {
   drill?: boolean;
   /** More names the sandbox answers to (--allowed-hosts). */
   allowedHosts?: string[];
+  /** Each API key's rate limit (--rate-limit): DEFAULT_RATE_LIMIT when absent, or off. */
+  rateLimit?: RateLimit | 'off';
 }
 
 /** The store the sandbox runs on, with what its backend needs beside it. */
@@ -94,6 +101,16 @@ export async function openStore(location: DatabaseLocation, options: StoreOption
   };
 }
 
+/** The channel --webhook-url delivers for: the first fixed key's. */
+function developmentChannel(apiKeys: ReadonlyMap<string, string>): string {
+  const channel = [...apiKeys.values()][0];
+  if (channel === undefined)
+    throw new Error(
+      "it delivers the first fixed key's channel, and SANDBOX_API_KEYS=none fixes none: add an endpoint with POST /sandbox/v1/webhook_endpoints",
+    );
+  return channel;
+}
+
 export async function startSandbox(options: StartOptions) {
   const apiKeys = options.apiKeys ? parseApiKeys(options.apiKeys) : DEFAULT_API_KEYS;
   const refusal = protectedModeRefusal(options.host, apiKeys);
@@ -110,18 +127,26 @@ export async function startSandbox(options: StartOptions) {
   });
   const { store } = opened;
   if (options.reset) await store.transaction(() => store.reset.all());
-  const requestLog = options.quiet ? undefined : batchedLines();
+  const jsonLog = options.log === 'json' && !options.quiet;
+  const requestLog = options.quiet || jsonLog ? undefined : batchedLines();
   // The listen address's URL is known once it listens (--port 0 picks a port then).
   let publicUrl = configuredUrl ?? listenUrl(options.host, options.port);
+  const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+  let stopping = false;
+  const metrics = sandboxMetrics(store);
   const app = buildSandbox({
     store,
+    metrics,
+    lifecycle: { stopping: () => stopping },
     apiKeys,
     logger: options.quiet ? false : { level: 'warn' },
+    ...(jsonLog ? { jsonLog } : {}),
     ...(requestLog ? { requestLog: requestLog.write } : {}),
     ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
     publicUrl: () => publicUrl,
     ...(options.docsDir ? { docsDir: options.docsDir } : {}),
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+    ...(rateLimit === 'off' ? {} : { rateLimit }),
   });
   const address = await app.listen({ host: options.host, port: options.port });
   if (configuredUrl === undefined) publicUrl = listenUrl(options.host, (app.server.address() as AddressInfo).port);
@@ -130,7 +155,7 @@ export async function startSandbox(options: StartOptions) {
   try {
     webhook = options.webhook
       ? await store.transaction(() =>
-          configureEndpoint(store, [...apiKeys.values()][0]!, options.webhook!, sandboxAddress(app)),
+          configureEndpoint(store, developmentChannel(apiKeys), options.webhook!, sandboxAddress(app)),
         )
       : undefined;
   } catch (error) {
@@ -139,13 +164,15 @@ export async function startSandbox(options: StartOptions) {
     throw new Error(`--webhook-url ${options.webhook!.url}: ${(error as Error).message}`);
   }
   // Deliveries start once the API answers; a restart resumes what is due.
-  const dispatcher = startDispatcher(store);
+  const dispatcher = startDispatcher(store, { onAttempt: metrics.attempt });
   const maintenance = opened.startMaintenance();
   const close = async () => {
-    await app.close();
+    stopping = true;
+    await quietListener(app.server, STOP_BOUNDS.quietMs, STOP_BOUNDS.listenAtMostMs);
+    // The requests in flight finish while the attempts in flight are answered (or given back).
+    await Promise.all([app.close(), dispatcher.stop(STOP_BOUNDS.deliveryGraceMs)]);
     maintenance.stop();
     requestLog?.flush();
-    await dispatcher.stop();
     await opened.close();
   };
   const docs = options.docsDir
@@ -161,6 +188,9 @@ export async function startSandbox(options: StartOptions) {
     publicUrl,
     apiKeys,
     close,
+    /** How long close() may take before the process should exit regardless (graceful-stop.ts). */
+    stopDeadlineMs: STOP_BOUNDS.deadlineMs,
+    rateLimit,
     webhook,
     docs,
     /** The database as the banner names it (OpenedStore's label). */

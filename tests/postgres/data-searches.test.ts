@@ -12,10 +12,10 @@ import {
   tokenSearchRefusals,
 } from '../../src/sandbox/domain/search-bounds.js';
 import { catalogRepository } from '../../src/sandbox/store/postgres/catalog.js';
-import type { PgQueries } from '../../src/sandbox/store/postgres/queries.js';
 import { sessionsRepository } from '../../src/sandbox/store/postgres/sessions.js';
 import { tokenListQueries } from '../../src/sandbox/store/postgres/token-list.js';
 import { dataDatabase, type Process, processOn, noAnswers } from './data-process.js';
+import { recording } from '../support/recording-queries.js';
 
 let url: string;
 let process: Process;
@@ -113,25 +113,6 @@ describe('searches bounded as on SQLite', () => {
     expect((await tokens.list('large', { name: 'NA' }, page)).count).toBe(MAX_SHORT_SEARCH_ROWS);
   });
 });
-
-/** A PgQueries that records every statement it sends, with its parameters. */
-function recording(q: PgQueries) {
-  const sent: Array<{ text: string; params: readonly unknown[] }> = [];
-  const record =
-    <K extends keyof PgQueries>(method: K) =>
-    (text: string, params: readonly unknown[] = []) => {
-      sent.push({ text, params });
-      return (q[method] as (text: string, params?: readonly unknown[]) => Promise<never>)(text, params);
-    };
-  const queries = {
-    all: record('all'),
-    one: record('one'),
-    value: record('value'),
-    column: record('column'),
-    run: record('run'),
-  } as PgQueries;
-  return { queries, sent };
-}
 
 /** The plan of each statement, with sequential scans priced out: one that still scans has no index to use. */
 async function plansOf(sent: Array<{ text: string; params: readonly unknown[] }>): Promise<string[]> {

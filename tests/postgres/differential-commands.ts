@@ -5,6 +5,9 @@
 // both sandboxes and expects the same normalised answers; what the answers name (sessions, tokens,
 // disputes, listeners…) joins the model's pools, from which later commands draw their references.
 //
+// The Administration helpers go with each side's own admin key; a managed key's text and hint are
+// masked, and its id symbolised, since each side makes them at random.
+//
 // Every operationId of both documents has a command (differential.test.ts checks it). Left out,
 // each for its reason:
 // - the hosted pages, the dashboard and the documents (not operations of either document): the
@@ -29,6 +32,8 @@ export interface Model {
   events: string[];
   claims: Array<{ delivery_id: string; claim_id: string; listener: string }>;
   skus: string[];
+  /** The managed keys' ids, as symbols ({key#N}). */
+  apiKeys: string[];
 }
 
 export const emptyModel = (): Model => ({
@@ -41,6 +46,7 @@ export const emptyModel = (): Model => ({
   events: [],
   claims: [],
   skus: ['BPM-200', 'TH-10'],
+  apiKeys: [],
 });
 
 export interface Real {
@@ -50,6 +56,8 @@ export interface Real {
   log: string[];
 }
 
+/** A managed key's id no store made. */
+const UNKNOWN_KEY_ID = 'key_0000000000000000';
 /** A uuid no sandbox minted: the unknown id of every lookup. */
 const UNKNOWN_UUID = '11111111-1111-4111-8111-111111111111';
 /** One of a pool, by an index drawn beforehand; `fallback` when the pool is empty. */
@@ -88,6 +96,7 @@ export function harvest(model: Model, name: string, body: unknown): void {
       if (value.startsWith('ptok_{')) add(model.tokens, value);
       if (value.startsWith('we_{')) add(model.endpoints, value);
       if (value.startsWith('wl_{')) add(model.listeners, value);
+      if (value.startsWith('{key#')) add(model.apiKeys, value);
     }
   };
   walk(body);
@@ -737,6 +746,58 @@ const OPERATIONS: Array<fc.Arbitrary<Operation>> = [
       { method: 'DELETE', url: '/payments/v1/create_payment_session' },
     )
     .map((request) => ({ name: 'refused', modes: ['once'] as const, build: () => request })),
+  // ---- Administration: the managed API keys, through each side's admin key. Sent once: two
+  // concurrent makes or rotations could answer in either order, and each side names its new keys
+  // in the order it sees them.
+  fc
+    .record({
+      channel: fc.constantFrom('partner-a', 'partner-a', 'partner-b', null, 'two words', ''),
+      extra: fc.constantFrom(false, false, false, true),
+    })
+    .map((c) => ({
+      name: 'createApiKey',
+      modes: ['once'] as const,
+      build: () => ({
+        method: 'POST' as const,
+        url: '/sandbox/v1/admin/api_keys',
+        body: c.extra ? { channel: c.channel, role: 'admin' } : { channel: c.channel },
+        admin: true,
+      }),
+    })),
+  fc
+    .record({
+      channel: maybe(fc.constantFrom('partner-a', 'partner-b', 'nobody')),
+      admin: maybe(fc.boolean()),
+      limit: maybe(fc.integer({ min: 0, max: 3 })),
+    })
+    .map((c) => ({
+      name: 'listApiKeys',
+      modes: ['once'] as const,
+      build: () => ({
+        method: 'GET' as const,
+        url: `/sandbox/v1/admin/api_keys${query({ channel: c.channel, admin: c.admin, limit: c.limit })}`,
+        admin: true,
+      }),
+    })),
+  fc.record({ i: ref, overlap: maybe(fc.constantFrom(0, 60, 86_400, 2_592_001, -1)) }).map((c) => ({
+    name: 'rotateApiKey',
+    modes: ['once'] as const,
+    build: (m) => ({
+      method: 'POST' as const,
+      url: `/sandbox/v1/admin/api_keys/${pick(m.apiKeys, c.i, UNKNOWN_KEY_ID)}/rotate`,
+      ...(c.overlap !== undefined ? { body: { overlap_seconds: c.overlap } } : {}),
+      admin: true,
+    }),
+  })),
+  ref.map((i) => ({
+    name: 'revokeApiKey',
+    modes: ['once'] as const,
+    build: (m) => ({
+      method: 'POST' as const,
+      url: `/sandbox/v1/admin/api_keys/${pick(m.apiKeys, i, UNKNOWN_KEY_ID)}/revoke`,
+      admin: true,
+    }),
+  })),
 ];
 
 /** The name an operation's arbitrary gives every operation it draws. */
@@ -849,6 +910,8 @@ const WEIGHTS: Record<string, number> = {
   createListenerAttempt: 6,
   listOutboxEvents: 6,
   listPaymentSessions: 6,
+  createApiKey: 6,
+  rotateApiKey: 6,
   // Rarely: each turns a feature off, and a channel without authorizations reaches fewer states.
   updateFeatures: 1,
   resetChannel: 1,

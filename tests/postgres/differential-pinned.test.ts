@@ -51,7 +51,7 @@ describe('the SQLite and the PostgreSQL sandbox', () => {
   let answers: Promise<{ sqlite: any[]; postgres: any[]; sides: Side[] }> | undefined;
   const run = () => {
     answers ??= (async () => {
-      const sides = [sqliteSide(), await postgresSide(await testDatabase('diff_pinned'))];
+      const sides = [await sqliteSide(), await postgresSide(await testDatabase('diff_pinned'))];
       return { sqlite: await answersOf(sides[0]!, steps), postgres: await answersOf(sides[1]!, steps), sides };
     })();
     return answers;
@@ -86,7 +86,7 @@ describe("the differential's comparison", () => {
   // pattern of a short id; the id was symbolised inside it, and the signature, no longer 64 digits,
   // was compared unmasked.
   it('masks a signature or a secret whole when its digits hold the pattern of a minted id', async () => {
-    const side = sqliteSide();
+    const side = await sqliteSide();
     try {
       const mintedLook = `0d1f${'7'.repeat(16)}`;
       const signature = `53${mintedLook}${'a'.repeat(42)}`;

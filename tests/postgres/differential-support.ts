@@ -12,6 +12,9 @@ import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
 import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
 import { deliveryWakeUp } from '../../src/sandbox/store/wake-up.js';
 import { DEV_KEY } from '../../testkit/sandbox.js';
+import { ADMIN_SCOPE } from '../../src/sandbox/domain/api-keys.js';
+import { createKey } from '../../src/sandbox/keys/manage.js';
+import type { SandboxStore } from '../../src/sandbox/store/store.js';
 
 /**
  * Ids that a pattern can find anywhere in an answer (inside a URL too): a UUID, its 32 hex digits
@@ -32,6 +35,9 @@ const MINTED_PATTERN = /0d1f0000-0000-4000-8000-([0-9a-f]{12})|0d1f0000000040008
  * from the database's page secret) and the signatures made with them.
  */
 const RANDOM_SECRET = /whsec_[A-Za-z0-9_-]+/g;
+/** A managed API key, random on each side: masked; its id is symbolised, as a minted id is. */
+const MANAGED_KEY = /sk_sandbox_[A-Za-z0-9_-]+/g;
+const KEY_ID = /key_([0-9a-f]{16})/g;
 const SIGNATURE = /\b(v\d+=)[0-9a-f]{64}\b/g;
 
 export interface Reply {
@@ -45,6 +51,8 @@ export interface Request {
   body?: unknown;
   /** The API key; the development channel's when absent, none when null. */
   key?: string | null;
+  /** Sent with the side's admin key (Authorization: Bearer) instead of a channel's. */
+  admin?: boolean;
 }
 
 /** One backend's sandbox and its symbol table. */
@@ -56,6 +64,8 @@ export class Side {
     readonly name: string,
     readonly app: FastifyInstance,
     private readonly closeStore: () => Promise<void>,
+    /** This side's admin key (each side makes its own, at random). */
+    private readonly adminKey: string,
   ) {}
 
   /**
@@ -65,7 +75,18 @@ export class Side {
   private symbolise(text: string): string {
     return text
       .replace(RANDOM_SECRET, 'whsec_*')
+      .replace(MANAGED_KEY, 'sk_sandbox_*')
       .replace(SIGNATURE, '$1*')
+      .replace(KEY_ID, (whole, hex: string) => {
+        const key = `k${hex}`;
+        let symbol = this.symbolOf.get(key);
+        if (symbol === undefined) {
+          symbol = `#${this.symbolOf.size + 1}`;
+          this.symbolOf.set(key, symbol);
+        }
+        this.valueOf.set(`{key${symbol}}`, whole);
+        return `{key${symbol}}`;
+      })
       .replace(MINTED_PATTERN, (whole, dashed: string, bare: string, short: string) => {
         // The dashed and the bare form of one UUID are one id: a delivery id names its event's UUID.
         const key = dashed !== undefined ? `u${dashed}` : bare !== undefined ? `u${bare}` : `s${short}`;
@@ -85,7 +106,10 @@ export class Side {
     if (typeof value === 'string') return this.symbolise(value);
     if (Array.isArray(value)) return value.map((item) => this.normalise(item));
     if (value !== null && typeof value === 'object')
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.symbolise(k), this.normalise(v)]));
+      return Object.fromEntries(
+        // A managed key's hint is its last four characters: as random as the key.
+        Object.entries(value).map(([k, v]) => [this.symbolise(k), k === 'hint' ? '*' : this.normalise(v)]),
+      );
     return value;
   }
 
@@ -105,12 +129,13 @@ export class Side {
 
   /** A symbolic text (a URL, a body) with this side's ids put back. */
   concrete(text: string): string {
-    return text.replace(/\{(uuid|hex|short)#\d+\}/g, (symbol) => this.valueOf.get(symbol) ?? symbol);
+    return text.replace(/\{(uuid|hex|short|key)#\d+\}/g, (symbol) => this.valueOf.get(symbol) ?? symbol);
   }
 
   async send(request: Request): Promise<Reply> {
     const headers: Record<string, string> = {};
-    if (request.key !== null) headers['x-service-api-key'] = request.key ?? DEV_KEY;
+    if (request.admin) headers.authorization = `Bearer ${this.adminKey}`;
+    else if (request.key !== null) headers['x-service-api-key'] = request.key ?? DEV_KEY;
     const payload = request.body === undefined ? undefined : this.concrete(JSON.stringify(request.body));
     if (payload !== undefined) headers['content-type'] = 'application/json';
     const response = await this.app.inject({
@@ -129,11 +154,16 @@ export class Side {
 }
 
 /** A sandbox on SQLite :memory:, made as server.ts makes it. */
-export function sqliteSide(): Side {
+export async function sqliteSide(): Promise<Side> {
   const db = openDatabase(':memory:');
   const store = sqliteBackend(createStore(db, { shapeDelivery: drillDeliveryShaper(), wakeUp: deliveryWakeUp() }));
   const app = buildSandbox({ store, ids: countingIds(), logger: false });
-  return new Side('sqlite', app, async () => void db.close());
+  return new Side('sqlite', app, async () => void db.close(), await adminKeyOf(store));
+}
+
+/** An admin key made on the side's store, as `hsa-fsa-sandbox keys create --admin` makes one. */
+async function adminKeyOf(store: SandboxStore): Promise<string> {
+  return (await store.transaction(() => createKey(store, ADMIN_SCOPE))).key;
 }
 
 /** A sandbox on the PostgreSQL database at `url` (an empty one), made as server.ts makes it. */
@@ -143,5 +173,5 @@ export async function postgresSide(url: string): Promise<Side> {
     wakeUp: deliveryWakeUp(),
   });
   const app = buildSandbox({ store, ids: countingIds(), logger: false });
-  return new Side('postgres', app, () => store.close());
+  return new Side('postgres', app, () => store.close(), await adminKeyOf(store));
 }

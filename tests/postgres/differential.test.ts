@@ -48,7 +48,11 @@ describe('the SQLite and the PostgreSQL sandbox', () => {
     await fc.assert(
       fc.asyncProperty(fc.commands(commandArbitraries, { maxCommands: COMMANDS, size: 'max' }), async (commands) => {
         vi.setSystemTime(START);
-        const real: Real = { sqlite: sqliteSide(), postgres: await postgresSide(await testDatabase('diff')), log: [] };
+        const real: Real = {
+          sqlite: await sqliteSide(),
+          postgres: await postgresSide(await testDatabase('diff')),
+          log: [],
+        };
         try {
           await fc.asyncModelRun(() => ({ model: emptyModel(), real }), commands);
           if (process.env.DIFFERENTIAL_LOG) console.log(real.log.join('\n'));

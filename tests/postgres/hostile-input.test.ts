@@ -13,7 +13,7 @@ beforeAll(async () => {
   // One instant on both sides, as in the differential test, so that their times agree.
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(Date.parse('2026-03-02T09:00:00.000Z'));
-  sides = [sqliteSide(), await postgresSide(await testDatabase('hostile'))];
+  sides = [await sqliteSide(), await postgresSide(await testDatabase('hostile'))];
 });
 afterAll(async () => {
   await Promise.all(sides.map((side) => side.close()));

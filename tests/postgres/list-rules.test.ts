@@ -5,18 +5,16 @@
 // asks it, and a filter by status reads each (status, kind) group on its own index.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newSession } from '../../src/sandbox/domain/create-session.js';
 import { type ListQuery, sessionListFilter } from '../../src/sandbox/domain/listing.js';
 import type { TokenListFilter } from '../../src/sandbox/domain/token-listing.js';
-import type { CreateSessionRequest, PaymentTokenRecord, Session } from '../../src/sandbox/domain/types.js';
-import type { PgQueries } from '../../src/sandbox/store/postgres/queries.js';
 import { sessionListQueries } from '../../src/sandbox/store/postgres/session-list.js';
 import { sessionsRepository } from '../../src/sandbox/store/postgres/sessions.js';
 import { tokenListQueries } from '../../src/sandbox/store/postgres/token-list.js';
 import { tokenSearch } from '../../src/sandbox/store/postgres/token-search.js';
 import { tokensRepository } from '../../src/sandbox/store/postgres/tokens.js';
-import { sessionRequest } from '../../testkit/sandbox.js';
 import { dataDatabase, noAnswers, type Process, processOn } from './data-process.js';
+import { recording, type SentStatement } from '../support/recording-queries.js';
+import { sessionMaker, tokenMaker } from '../support/numbered-records.js';
 
 let url: string;
 let process: Process;
@@ -30,26 +28,7 @@ afterAll(async () => {
   await process.close();
 });
 
-type Sent = { text: string; params: readonly unknown[] };
-
-/** A PgQueries that records every statement it sends, with its parameters. */
-function recording(q: PgQueries) {
-  const sent: Sent[] = [];
-  const record =
-    <K extends keyof PgQueries>(method: K) =>
-    (text: string, params: readonly unknown[] = []) => {
-      sent.push({ text, params });
-      return (q[method] as (text: string, params?: readonly unknown[]) => Promise<never>)(text, params);
-    };
-  const queries = {
-    all: record('all'),
-    one: record('one'),
-    value: record('value'),
-    column: record('column'),
-    run: record('run'),
-  } as PgQueries;
-  return { queries, sent };
-}
+type Sent = SentStatement;
 
 /** The plan of a statement, with sequential scans priced out, so that it names the index it reads. */
 async function planOf({ text, params }: Sent): Promise<string> {
@@ -64,19 +43,7 @@ async function planOf({ text, params }: Sent): Promise<string> {
   }
 }
 
-let n = 0;
-function session(email: string, fields: Partial<Session> = {}): Session {
-  n++;
-  const request = sessionRequest({ customer_email: email }) as CreateSessionRequest;
-  const created = newSession({
-    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-    channel: 'six',
-    request,
-    now: '2026-01-01T00:00:00.000Z',
-    newId: () => `item${n}`,
-  });
-  return { ...created, ...fields };
-}
+const session = sessionMaker('six');
 
 /** Six sessions of the channel "six", p0…p5@example.com, newest last: alternately pending and captured, the first two paid with ptok_1. */
 async function sixSessions() {
@@ -161,30 +128,7 @@ describe('the statements a session list runs', () => {
   });
 });
 
-let t = 0;
-function token(channel: string, email: string, overrides: Partial<PaymentTokenRecord> = {}): PaymentTokenRecord {
-  t++;
-  return {
-    token: `ptok_${t}`,
-    channel,
-    session_id: null,
-    status: 'active',
-    next_action: null,
-    created_at: '2026-01-01T00:00:00.000Z',
-    customer_email: email,
-    customer_name: `Customer ${t}`,
-    customer_key: email.toLowerCase(),
-    card_brand: 'visa',
-    card_last4: '4242',
-    card_expires: '2030-01',
-    lmn_expires_at: null,
-    provision_request_id: null,
-    metadata: null,
-    success_url: null,
-    failure_url: null,
-    ...overrides,
-  };
-}
+const token = tokenMaker();
 
 /** Three active tokens of the channel "three", newest last: t1…t3@example.com, each card expiring a month after the one before. */
 async function threeTokens() {

@@ -1,6 +1,7 @@
 // PostgreSQL stopped for a few seconds under three sandbox processes: meanwhile every request that
 // needs the database answers 503 ServiceUnavailable in the error shape, with Retry-After, and none
-// hangs past the bound openapi/sandbox.yaml states; /health, the process's liveness, stays 200;
+// hangs past the bound openapi/sandbox.yaml states; /health, the process's liveness, stays 200, and
+// /ready, whether to send it requests, answers 503;
 // once the server is back, the same sandboxes serve again, without a restart. So with a server
 // that stops answering (frozen with SIGSTOP), and a write lock another client keeps.
 import { execFileSync } from 'node:child_process';
@@ -47,6 +48,7 @@ async function round(i: number, id: string): Promise<Seen[]> {
     ['clock', 'GET', '/sandbox/v1/clock'],
     ['checkout page', 'GET', `/checkout/${id}`],
     ['health', 'GET', '/health'],
+    ['ready', 'GET', '/ready'],
   ];
   return Promise.all(
     kinds.map(async ([what, method, path, body]) => {
@@ -101,11 +103,13 @@ describe('PostgreSQL stopped for a few seconds', () => {
           message: expect.stringContaining('Retry with the same idempotency key'),
         });
     }
-    // The process stays alive and says so, whatever its database does.
+    // The process stays alive and says so, whatever its database does; it says too that it should not be sent requests.
     expect(seen.filter((s) => s.what === 'health').every((s) => s.status === 200)).toBe(true);
+    expect(seen.filter((s) => s.what === 'ready' && s.status === 503).length).toBeGreaterThan(0);
 
     // Back: each sandbox serves reads and writes again, on the state from before the outage.
     for (const sandbox of group.sandboxes) {
+      expect((await call(sandbox, 'GET', '/ready', { undocumented: true })).status).toBe(200);
       expect((await call(sandbox, 'GET', sessionPath(id))).status).toBe(200);
       expect(await createSession(sandbox)).toMatch(/.+/);
     }

@@ -11,7 +11,7 @@ import { postgresSide, type Request, type Side, sqliteSide } from './differentia
 
 let sides: Side[] = [];
 beforeAll(async () => {
-  sides = [sqliteSide(), await postgresSide(await testDatabase('text_nul'))];
+  sides = [await sqliteSide(), await postgresSide(await testDatabase('text_nul'))];
 });
 afterAll(async () => {
   for (const side of sides) await side.close();

@@ -249,6 +249,31 @@ describe('stopping', () => {
     expect(dueCount()).toBe(2);
   });
 
+  it('a stop with a grace gives back, when the grace ends, the claims of the attempts still unanswered: another dispatcher sends them at once, and the late answer is not recorded', async () => {
+    const held = heldSender();
+    dispatcher = startDispatcher(sqliteBackend(s.store), { send: held.send, tickMs: 60_000 });
+    await addEndpoint();
+    await s.capturedOneTime();
+    await until(() => held.sent.length === 1);
+    await dispatcher.stop(20);
+    dispatcher = undefined;
+    // Given back: due now, not after the lease, though its attempt has not been answered.
+    expect(s.store.deliveries.heldClaim(1)).toBeUndefined();
+    expect(dueCount()).toBe(1);
+    const next = sender(() => OK);
+    dispatcher = startDispatcher(sqliteBackend(s.store), { send: next.send, tickMs: 60_000 });
+    // The one given back goes first, then the later event of the same session, which waited for it.
+    await until(() => attemptCount() === 2);
+    // The same delivery, the same bytes (its webhook_delivery_id among them).
+    expect(next.sent[0]!.body).toBe(held.sent[0]!.body);
+    // The first attempt's answer arrives after its claim was given back: dropped.
+    held.answer(0, FAILED);
+    await nextTurn();
+    await nextTurn();
+    expect(attemptCount()).toBe(2);
+    expect(s.db.prepare('SELECT status FROM delivery_attempts').pluck().all()).toEqual([204, 204]);
+  });
+
   it('claims nothing once stopped, not even for the fill it had begun as it started: what was due stays due', async () => {
     fakeTimer();
     await addEndpoint();

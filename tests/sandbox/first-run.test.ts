@@ -68,7 +68,7 @@ describe('CORS', () => {
     expect(reply.status).toBe(204);
     expect(reply.headers).toMatchObject({
       'access-control-allow-origin': 'http://localhost:5173',
-      'access-control-allow-headers': 'content-type, x-service-api-key',
+      'access-control-allow-headers': 'authorization, content-type, x-service-api-key',
       'access-control-allow-methods': 'POST',
       vary: 'Origin',
     });
@@ -85,7 +85,7 @@ describe('CORS', () => {
       undocumented: true,
     });
     expect(reply.status).toBe(204);
-    expect(reply.headers['access-control-allow-headers']).toBe('content-type, x-service-api-key');
+    expect(reply.headers['access-control-allow-headers']).toBe('authorization, content-type, x-service-api-key');
   });
 
   it("allows each path's own methods: DELETE and PUT of the helpers too", async () => {

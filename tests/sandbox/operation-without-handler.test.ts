@@ -1,5 +1,6 @@
 // An operation the contract gains before the sandbox has its handler answers 501 NotImplemented,
 // whatever its body: valid, malformed, too large, or of another content type.
+import { FairTurns } from '../../src/sandbox/http/turns.js';
 import { describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import { DEFAULT_API_KEYS, registerAuth } from '../../src/sandbox/http/auth.js';
@@ -21,12 +22,13 @@ describe('an operation without a handler', () => {
     const app = Fastify({ bodyLimit: BODY_LIMIT_BYTES });
     registerErrorPath(app);
     registerJsonParser(app);
-    registerAuth(app, DEFAULT_API_KEYS);
+    registerAuth(app, DEFAULT_API_KEYS, sqliteBackend(store));
     registerOperations(app, {
       validators: new SchemaValidators(loadDocument(CONTRACT_FILE)),
       handlers: {},
       codesFor: codesOf,
       store: sqliteBackend(store),
+      turns: new FairTurns(),
       ids: randomIds,
       publicUrl: () => 'http://127.0.0.1',
     });

@@ -4,7 +4,7 @@
 // against the documents by the test sandbox.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_SEARCH_LENGTH, MAX_SEARCH_MATCHES } from '../../src/sandbox/domain/search-bounds.js';
-import { searchTakesTurn } from '../../src/sandbox/http/turns.js';
+import { takesTurn } from '../../src/sandbox/http/turns.js';
 import { noCharges, OTHER_KEY, sessionRequest, testSandbox, type TestSandbox } from '../../testkit/sandbox.js';
 
 let s: TestSandbox;
@@ -644,9 +644,9 @@ describe('a token search, whatever another channel holds', () => {
   });
 
   it('waits for a turn of its own, as a session search does', () => {
-    expect(searchTakesTurn('listPaymentTokens', { email: 'ann' })).toBe(true);
-    expect(searchTakesTurn('listPaymentTokens', { name: 'ann' })).toBe(true);
-    expect(searchTakesTurn('listPaymentTokens', { card_expires_before: '2030-01' })).toBe(false);
+    expect(takesTurn('listPaymentTokens', { email: 'ann' })).toBe(true);
+    expect(takesTurn('listPaymentTokens', { name: 'ann' })).toBe(true);
+    expect(takesTurn('listPaymentTokens', { card_expires_before: '2030-01' })).toBe(false);
   });
 });
 

@@ -156,7 +156,14 @@ const HELPERS: Array<[string, string, string, string | null, string, boolean]> =
     'ListenerAttemptOutcome',
     true,
   ],
+  ['listApiKeys', 'get', '/sandbox/v1/admin/api_keys', null, 'ManagedApiKeyList', true],
+  ['createApiKey', 'post', '/sandbox/v1/admin/api_keys', 'CreateApiKeyRequest', 'CreatedApiKey', true],
+  ['rotateApiKey', 'post', '/sandbox/v1/admin/api_keys/{key_id}/rotate', 'RotateApiKeyRequest', 'RotatedApiKey', true],
+  ['revokeApiKey', 'post', '/sandbox/v1/admin/api_keys/{key_id}/revoke', null, 'ManagedApiKey', true],
 ];
+
+/** The Administration helpers: an admin key opens them (as a bearer token), and no channel's key. */
+const ADMIN_HELPERS = ['listApiKeys', 'createApiKey', 'rotateApiKey', 'revokeApiKey'];
 
 // The error code each status's examples may carry.
 const CODES_BY_STATUS: Record<string, string[]> = {
@@ -233,6 +240,8 @@ describe('sandbox helper API: operations', () => {
             'MalformedRequest',
             'RequestTimeout',
             'RequestHeaderFieldsTooLarge',
+            'TooManyRequests',
+            'ServiceUnavailable',
           ],
         },
       },
@@ -269,7 +278,11 @@ describe('sandbox helper API: operations', () => {
       in: 'header',
       name: 'x-service-api-key',
     });
-    for (const { op } of sandboxOperations) expect(op.security, op.operationId).toBeUndefined();
+    for (const { op } of sandboxOperations)
+      expect(op.security, op.operationId).toEqual(
+        ADMIN_HELPERS.includes(op.operationId) ? [{ SandboxAdminKey: [] }] : undefined,
+      );
+    expect(sandbox.components.securitySchemes!.SandboxAdminKey).toMatchObject({ type: 'http', scheme: 'bearer' });
     for (const key of [
       'Where the reference is silent, the sandbox chooses',
       'sandbox-dev-key',

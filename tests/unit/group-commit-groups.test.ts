@@ -6,7 +6,7 @@
 // group-commit.test.ts (SQLite) and tests/postgres/core-transactions.test.ts.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
-import { groupCommit } from '../../src/sandbox/store/group-commit.js';
+import { groupCommit, LONE_LANE, nextGroup, PER_LANE } from '../../src/sandbox/store/group-commit.js';
 
 /** After the callbacks already scheduled for the next turn (where a group begins). */
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
@@ -73,5 +73,41 @@ describe('group commit forms its groups', () => {
     });
     expect(value).toBe('inner');
     expect(log).toEqual(['begin', 'savepoint', 'after the inner write', 'commit']);
+  });
+});
+
+describe('group commit is fair between lanes', () => {
+  it('takes at most PER_LANE writes of each lane into a group while several wait, round the lanes, each in arrival order', () => {
+    const pending = [
+      ...Array.from({ length: 12 }, (_, i) => ({ lane: 'a', name: `a${i + 1}` })),
+      { lane: 'b', name: 'b1' },
+      { lane: 'c', name: 'c1' },
+      { lane: 'b', name: 'b2' },
+      { lane: 'b', name: 'b3' },
+    ];
+    const { writes, left } = nextGroup(pending);
+    expect(PER_LANE).toBe(2);
+    expect(writes.map((w) => w.name)).toEqual(['a1', 'b1', 'c1', 'a2', 'b2']);
+    expect(left.map((w) => w.name)).toEqual([...Array.from({ length: 10 }, (_, i) => `a${i + 3}`), 'b3']);
+  });
+
+  it('takes up to LONE_LANE writes of a lane that waits alone', () => {
+    const pending = Array.from({ length: 20 }, (_, i) => ({ lane: 'a', name: `a${i + 1}` }));
+    const { writes, left } = nextGroup(pending);
+    expect(LONE_LANE).toBe(8);
+    expect(writes).toHaveLength(8);
+    expect(left.map((w) => w.name)).toEqual(Array.from({ length: 12 }, (_, i) => `a${i + 9}`));
+  });
+
+  it("runs another lane's write in the burst's first group, not after the burst", async () => {
+    const { log, write, release } = heldTransactions();
+    release();
+    const burst = Array.from({ length: 20 }, (_, i) => write(async () => log.push(`a${i}`), 'a'));
+    const other = write(async () => log.push('b'), 'b');
+    await Promise.all([...burst, other]);
+    const firstCommit = log.indexOf('commit');
+    expect(log.indexOf('b')).toBeLessThan(firstCommit);
+    // The first group: a0, b and a1; then the burst alone, eight at a time.
+    expect(log.filter((entry) => entry === 'commit')).toHaveLength(4);
   });
 });

@@ -3,6 +3,7 @@
 // a form's origin, and the Host of an absolute-form target. The sandbox's suites drive them
 // through every route; these say each rule exactly.
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { SandboxStore } from '../../src/sandbox/store/store.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   checkAllowedHost,
@@ -57,7 +58,7 @@ describe('CORS', () => {
       'access-control-allow-headers': 'content-type, x-service-api-key',
       'access-control-max-age': '600',
       'access-control-allow-origin': 'http://localhost:5173',
-      'access-control-expose-headers': 'allow, content-type',
+      'access-control-expose-headers': 'allow, content-type, retry-after, ratelimit, ratelimit-policy, x-request-id',
       vary: 'Origin',
     });
     expect(reply.body).toBe('');
@@ -134,7 +135,12 @@ describe('the API key', () => {
     ['k-one', 'one'],
     ['k-two', 'two'],
   ]);
-  const withAuth = () => guarded((app) => registerAuth(app, keys));
+  /** A store that knows no managed key: these tests hold the fixed keys' rules. */
+  const noManagedKeys = {
+    revalidate: async () => {},
+    apiKeys: { channelOf: async () => undefined },
+  } as unknown as SandboxStore;
+  const withAuth = () => guarded((app) => registerAuth(app, keys, noManagedKeys));
 
   it('is needed by the routes that say so, and names their channel', async () => {
     const app = withAuth();

@@ -4,35 +4,22 @@
 // by status reads its own index. A search answers newest first, applies every other filter, and its
 // bounds are exact.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { newSession } from '../../src/sandbox/domain/create-session.js';
 import { sessionListFilter, type ListQuery } from '../../src/sandbox/domain/listing.js';
 import {
   MAX_SEARCH_MATCHES,
   MAX_SHORT_SEARCH_ROWS,
   MAX_UNINDEXED_SESSIONS,
 } from '../../src/sandbox/domain/search-bounds.js';
-import type { CreateSessionRequest, Session } from '../../src/sandbox/domain/types.js';
+import type { Session } from '../../src/sandbox/domain/types.js';
 import { createStore, openDatabase, type Store } from '../../src/sandbox/store/index.js';
 import { sessionSearch } from '../../src/sandbox/store/session-search.js';
 import { refusalOf } from '../support/refusals.js';
-import { sessionRequest } from '../../testkit/sandbox.js';
 import { planOf, statementsRun } from '../support/statements.js';
+import { sessionMaker } from '../support/numbered-records.js';
 
 afterEach(() => vi.restoreAllMocks());
 
-let n = 0;
-function session(email: string, fields: Partial<Session> = {}): Session {
-  n++;
-  const request = sessionRequest({ customer_email: email }) as CreateSessionRequest;
-  const created = newSession({
-    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-    channel: 'dev',
-    request,
-    now: '2026-01-01T00:00:00.000Z',
-    newId: () => `item${n}`,
-  });
-  return { ...created, ...fields };
-}
+const session = sessionMaker('dev');
 
 function insertMany(store: Store, count: number, email = (i: number) => `b${i}@shop.test`): void {
   store.transaction(() => {

@@ -7,34 +7,14 @@ import type { TokenListFilter } from '../../src/sandbox/domain/token-listing.js'
 import type { PaymentTokenRecord } from '../../src/sandbox/domain/types.js';
 import { createStore, openDatabase, type Store } from '../../src/sandbox/store/index.js';
 import { tokenSearch } from '../../src/sandbox/store/token-search.js';
+import { tokenMaker } from '../support/numbered-records.js';
 import { planOf, statementsRun } from '../support/statements.js';
 
 afterEach(() => vi.restoreAllMocks());
 
-let n = 0;
-function token(email: string, name: string, overrides: Partial<PaymentTokenRecord> = {}): PaymentTokenRecord {
-  n++;
-  return {
-    token: `ptok_${n}`,
-    channel: 'dev',
-    session_id: null,
-    status: 'active',
-    next_action: null,
-    created_at: '2026-01-01T00:00:00.000Z',
-    customer_email: email,
-    customer_name: name,
-    customer_key: email.toLowerCase(),
-    card_brand: 'visa',
-    card_last4: '4242',
-    card_expires: '2030-01',
-    lmn_expires_at: null,
-    provision_request_id: null,
-    metadata: null,
-    success_url: null,
-    failure_url: null,
-    ...overrides,
-  };
-}
+const makeToken = tokenMaker();
+const token = (email: string, name: string, overrides: Partial<PaymentTokenRecord> = {}) =>
+  makeToken('dev', email, { customer_name: name, ...overrides });
 
 /** Three active tokens of dev, newest last: t1…t3@example.com, each card and letter expiring a month after the one before. */
 function threeTokens() {

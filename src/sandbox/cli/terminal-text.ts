@@ -43,3 +43,14 @@ export function shortened(text: string, most: number): string {
 export function printable(line: string): string {
   return shortened(visible(line), MOST_LINE_CHARS);
 }
+
+/**
+ * `value` as one line of JSON that a terminal shows as it is: every character past ASCII written as
+ * its \u escape, which JSON reads back as the same character. Never cut, since a script parses it.
+ */
+export function terminalSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}

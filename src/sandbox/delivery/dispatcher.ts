@@ -21,6 +21,7 @@
 import type { SandboxStore } from '../store/store.js';
 import { DELIVERY_TIMEOUT_MS, sendAttempt, type SendAttempt } from './attempt.js';
 import { DeliveryQueue } from './queue.js';
+import type { AttemptObserver } from './record.js';
 
 const TICK_MS = 250;
 
@@ -33,13 +34,18 @@ export interface DispatcherOptions {
   send?: SendAttempt;
   /** How long a claim holds a delivery (DISPATCH_LEASE_MS); a test shortens it to see a lease end. */
   leaseMs?: number;
+  /** Told of each attempt's outcome as it is recorded (the metrics). */
+  onAttempt?: AttemptObserver;
 }
 
 export interface Dispatcher {
   /** Looks for due deliveries now (also done on a timer and whenever one is queued). */
   wake(): void;
-  /** Stops taking deliveries and waits for the attempts in flight; the rest stay due for the next start. */
-  stop(): Promise<void>;
+  /**
+   * Stops taking deliveries and waits for the attempts in flight, at most `graceMs` (then gives
+   * their claims back); the rest stay due for the next start, or for another sandbox.
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
 export function startDispatcher(store: SandboxStore, options: DispatcherOptions = {}): Dispatcher {
@@ -48,6 +54,7 @@ export function startDispatcher(store: SandboxStore, options: DispatcherOptions 
     options.send ?? sendAttempt,
     options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
     options.leaseMs,
+    options.onAttempt,
   );
   /** A wake is already set for after the current turn: more deliveries queued in it need no other. */
   let wakeSet = false;
@@ -69,10 +76,10 @@ export function startDispatcher(store: SandboxStore, options: DispatcherOptions 
 
   return {
     wake,
-    async stop() {
+    async stop(graceMs) {
       clearInterval(timer);
       unsubscribe();
-      await queue.drain();
+      await queue.drain(graceMs);
     },
   };
 }

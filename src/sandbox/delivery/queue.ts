@@ -9,7 +9,7 @@ import type { ClaimedDelivery, WebhookEndpoint } from '../store/deliveries.js';
 import { deliveryRequest, type SendAttempt } from './attempt.js';
 import { claimDue, DISPATCH_LEASE_MS } from './claim.js';
 import { InFlight } from './in-flight.js';
-import { recordAttempt } from './record.js';
+import { type AttemptObserver, recordAttempt } from './record.js';
 
 /**
  * A failure of the queue itself (the database) is reported, never fatal: the delivery stays due,
@@ -38,6 +38,7 @@ export class DeliveryQueue {
     private readonly send: SendAttempt,
     private readonly timeoutMs: number,
     private readonly leaseMs: number = DISPATCH_LEASE_MS,
+    private readonly observe: AttemptObserver = () => {},
   ) {}
 
   /**
@@ -53,12 +54,28 @@ export class DeliveryQueue {
     }
   }
 
-  /** Claims no more deliveries, and resolves once every attempt in flight is recorded. The rest stay due. */
-  async drain(): Promise<void> {
+  /**
+   * Claims no more deliveries, and resolves once every attempt in flight is recorded, or once
+   * `graceMs` has passed: then the claims of the attempts still unanswered are given back, due at
+   * once to another sandbox (under the same webhook_delivery_id) rather than after their lease, and
+   * their late reports are dropped (a released claim is no longer theirs). The rest stay due.
+   */
+  async drain(graceMs = Number.POSITIVE_INFINITY): Promise<void> {
     this.draining = true;
     // A fill under way adds its attempts once its claim has answered: they are in flight too.
     await this.fills;
-    await Promise.allSettled(this.inFlight.runs());
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'grace over'>((resolve) => {
+      if (Number.isFinite(graceMs)) timer = setTimeout(() => resolve('grace over'), graceMs);
+    });
+    const settled = await Promise.race([Promise.allSettled(this.inFlight.runs()), graceOver]);
+    clearTimeout(timer);
+    if (settled !== 'grace over') return;
+    await Promise.all(
+      [...this.sending.values()].map((delivery) =>
+        this.store.deliveries.release(delivery.id, delivery.claim).catch(() => false),
+      ),
+    );
   }
 
   /** Called only by fillAll and refill, each of which first checks that the queue is not draining. */
@@ -102,7 +119,7 @@ export class DeliveryQueue {
     const attemptedAt = await this.store.clock.now(endpoint.channel);
     const outcome = await this.send(deliveryRequest(endpoint, delivery.payload), this.timeoutMs);
     try {
-      await recordAttempt(this.store, endpoint, delivery, attemptedAt, outcome);
+      this.observe((await recordAttempt(this.store, endpoint, delivery, attemptedAt, outcome)) ?? 'dropped');
     } catch (failure) {
       // Unrecorded, the delivery is given back, due at once to the next wake of any sandbox rather
       // than after its lease; a release that fails too leaves it to the lease's end.

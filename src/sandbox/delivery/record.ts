@@ -15,8 +15,14 @@ export interface ReportedDelivery {
   claim: DeliveryClaim;
 }
 
+/** What a recorded attempt did to its delivery: delivered, due again, or failed for good. */
+export type RecordedOutcome = 'delivered' | 'retry' | 'failed';
+
+/** Told of each attempt's outcome as it is recorded, or `dropped` when its report came too late (the metrics). */
+export type AttemptObserver = (outcome: RecordedOutcome | 'dropped') => void;
+
 /**
- * `attemptedAt` is when the attempt was sent, on the channel's clock. Whether it was recorded: not
+ * `attemptedAt` is when the attempt was sent, on the channel's clock. What it did, once recorded: not
  * when a reset or the endpoint's removal ended the delivery while it was in flight, nor when its
  * lease ran out and another claim took it since (that claim's report is the one that counts).
  */
@@ -26,7 +32,7 @@ export async function recordAttempt(
   delivery: ReportedDelivery,
   attemptedAt: string,
   outcome: AttemptOutcome,
-): Promise<boolean> {
+): Promise<RecordedOutcome | undefined> {
   return await store.transaction(async () => {
     const now = await store.clock.now(endpoint.channel);
     const record = {
@@ -39,8 +45,10 @@ export async function recordAttempt(
       error: outcome.error,
     };
     const next = deliveryOutcome(outcome.status, delivery, now);
-    if (next.kind === 'delivered')
-      return await store.deliveries.deliveredByClaim(delivery.claim, record, delivery.outbox_id, now);
-    return await store.deliveries.failedByClaim(delivery.claim, record, next.kind === 'retry' ? next.dueAt : null);
+    const recorded =
+      next.kind === 'delivered'
+        ? await store.deliveries.deliveredByClaim(delivery.claim, record, delivery.outbox_id, now)
+        : await store.deliveries.failedByClaim(delivery.claim, record, next.kind === 'retry' ? next.dueAt : null);
+    return recorded ? next.kind : undefined;
   });
 }

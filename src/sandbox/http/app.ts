@@ -37,10 +37,17 @@ import { registerDocsRoutes } from './docs-routes.js';
 import { registerReturnRoutes } from './return-routes.js';
 import { checkAllowedHost, registerHostCheck } from './allowed-hosts.js';
 import { checkCorsOrigin, LOOPBACK_ORIGINS, registerCors } from './cors.js';
+import { type Lifecycle, RUNNING, registerProbes } from './probes.js';
+import { registerRateLimit } from './rate-limit.js';
+import { registerMetrics } from './metrics-route.js';
+import type { SandboxMetrics } from '../metrics/sandbox-metrics.js';
 import { registerRequestLog } from './request-log.js';
+import { jsonLogOptions, registerJsonLog } from './json-log.js';
+import { RateLimiter } from '../keys/rate-limiter.js';
+import type { RateLimit } from '../domain/rate-limit.js';
 import { sandboxAddress } from './sandbox-address.js';
 import { clientErrorAnswerer, registerTransportErrors } from './transport-errors.js';
-import { searchTakesTurn } from './turns.js';
+import { FairTurns, takesTurn } from './turns.js';
 
 /** How long readiness waits for the wall clock to leave the seed catalog's millisecond (it takes one or two). */
 const SEED_WAIT_LIMIT_MS = 20;
@@ -62,10 +69,18 @@ export interface SandboxOptions {
   corsOrigin?: string;
   /** Receives one line per request (method, path, status, time); none when absent. */
   requestLog?: (line: string) => void;
+  /** One JSON line per request on standard output, with its request id (json-log.ts), instead of the logger's. */
+  jsonLog?: boolean;
   /** The built docs site (`npm run docs`), served at /docs; no /docs when absent. */
   docsDir?: string;
   /** More names the sandbox answers to (--allowed-hosts), beside an IP address, localhost and the public URL's host. */
   allowedHosts?: readonly string[];
+  /** The sandbox's metrics, served at /metrics behind an admin key; no /metrics when absent. */
+  metrics?: SandboxMetrics;
+  /** The rate limit of each API key (domain/rate-limit.ts); none by default. */
+  rateLimit?: RateLimit;
+  /** Whether the sandbox is stopping, which /ready answers (never, by default). */
+  lifecycle?: Lifecycle;
 }
 
 /** Longest path segment accepted; longer ids simply are not found. */
@@ -82,10 +97,12 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   checkCorsOrigin(corsOrigin);
 
   const app = Fastify({
-    logger: options.logger ?? false,
-    // One logger for every request, not a child per request bound to its id: the sandbox logs only
-    // warnings, and the child cost a few percent of a retrieve's time with the request log on.
-    childLoggerFactory: (logger) => logger,
+    // The JSON log binds a child logger to each request's id; otherwise one logger serves every
+    // request, not a child per request: the sandbox then logs only warnings, and the child cost a
+    // few percent of a retrieve's time with the request log on.
+    ...(options.jsonLog
+      ? jsonLogOptions(new Set((options.apiKeys ?? DEFAULT_API_KEYS).keys()))
+      : { logger: options.logger ?? false, childLoggerFactory: (logger) => logger }),
     bodyLimit: BODY_LIMIT_BYTES,
     // A request whose body stalls is cut after a minute (408 RequestTimeout, transport-errors.ts)
     // rather than holding its connection open without end; no request of the sandbox takes that
@@ -101,12 +118,16 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
   });
   registerErrorPath(app);
   if (options.requestLog) registerRequestLog(app, options.requestLog);
+  if (options.jsonLog) registerJsonLog(app);
   registerTransportErrors(app, corsOrigin);
   registerHostCheck(app, { publicUrl, names: (options.allowedHosts ?? []).map(checkAllowedHost) });
   registerCors(app, corsOrigin, requestHeaders([contract, helpers]));
   registerJsonParser(app);
   const apiKeys = options.apiKeys ?? DEFAULT_API_KEYS;
-  registerAuth(app, apiKeys);
+  registerAuth(app, apiKeys, store);
+  if (options.metrics) registerMetrics(app, options.metrics);
+  if (options.rateLimit)
+    registerRateLimit(app, new RateLimiter(store, options.rateLimit), options.metrics?.rateLimited);
   // Every channel starts with the seed catalog (once: a replaced or emptied catalog stays so). The store answers
   // asynchronously, so it is laid down as the app gets ready: before it listens, or answers its first inject.
   // The app is ready once the wall clock has moved past the seed's millisecond, so that the seed predates every
@@ -122,6 +143,8 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
       await new Promise((resolve) => setTimeout(resolve, 1));
   });
 
+  // One set of turns for the heavy requests of every channel (turns.ts).
+  const turns = new FairTurns();
   const contractCodes400 = codes400(contract);
   const replay = createReplay(idempotencyRules(contract));
   registerOperations<ContractOperations>(app, {
@@ -143,7 +166,8 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     faults: true,
     publicUrl,
     singleRead: (id) => id === 'retrievePaymentSession',
-    takesTurn: searchTakesTurn,
+    takesTurn,
+    turns,
   });
   const contractIds = new Set(listOperations(contract).map((o) => o.operation.operationId));
   // The listeners' waiting claims answer as the server closes, rather than hold its close up to 30 s.
@@ -156,13 +180,18 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     validators: new SchemaValidators(helpers),
     handlers: sandboxHelperHandlers(
       { operationIds: contractIds, codes400: contractCodes400 },
-      { sandboxAddress: () => sandboxAddress(app), listeners },
+      {
+        sandboxAddress: () => sandboxAddress(app),
+        listeners,
+        ...(options.metrics ? { onAttempt: options.metrics.attempt } : {}),
+      },
     ),
     invalidBodyHandlers: { createListenerAttempt: answerReportWithoutClaim },
     codesFor: () => HELPER_CODES,
     store,
     ids,
     publicUrl,
+    turns,
   });
   registerMethodNotAllowed(app, [contract, helpers]);
   registerEvolutionDrill(app, store, contract);
@@ -179,7 +208,7 @@ export function buildSandbox(options: SandboxOptions): FastifyInstance {
     const text = readFileSync(file, 'utf8');
     app.get(url, async (_request, reply) => reply.type(type).send(text));
   }
-  app.get('/health', async () => ({ status: 'ok' }));
+  registerProbes(app, store, options.lifecycle ?? RUNNING);
   // Every browser asks for it on every page: an empty answer, not a 404 that each page's console
   // would report as an error. The pages have no icon.
   app.get('/favicon.ico', async (_request, reply) =>

@@ -2,6 +2,7 @@
 // operation answers it with its own error code; an operation that reads no body (cancel) drains it.
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
+import { strictKeysProblem } from './json-keys.js';
 
 /** Stands for a body that cannot be read as JSON; the route decides what that means. */
 export class MalformedBody {
@@ -115,6 +116,9 @@ export function registerJsonParser(app: FastifyInstance): void {
             new MalformedBody(`The request body nests deeper than ${MAX_NESTING_DEPTH} levels (at ${where}).`, deep[0]),
           );
         }
+        // The Administration helpers' bodies say who a key is for: read strictly (json-keys.ts).
+        const strict = request.routeOptions.config.requiresAdmin === true ? strictKeysProblem(body) : undefined;
+        if (strict) return done(null, new MalformedBody(`The request body is refused: ${strict}.`));
         // Only an escape (\ud800) can put a lone surrogate into a string: raw bytes are UTF-8.
         const broken = body.includes('\\u') ? notUnicodeAt(value) : undefined;
         if (broken) {

@@ -48,6 +48,12 @@ export function checkCorsOrigin(origin: string): void {
   }
 }
 
+/**
+ * The answer's headers a page may read besides the safelisted ones: the methods of a 405, the type,
+ * when to retry a 429 or a 503 and the rate limit's state, and the request id to quote in a report.
+ */
+export const EXPOSED_HEADERS = 'allow, content-type, retry-after, ratelimit, ratelimit-policy, x-request-id';
+
 /** `requestHeaders`: the headers the API's requests carry (document-facts.ts). */
 export function registerCors(app: FastifyInstance, origin: string, requestHeaders: readonly string[]): void {
   const allowedHeaders = requestHeaders.join(', ');
@@ -57,7 +63,8 @@ export function registerCors(app: FastifyInstance, origin: string, requestHeader
   app.addHook('onRequest', (request, reply, done) => {
     if (request.method !== 'OPTIONS' || request.headers['access-control-request-method'] === undefined) return done();
     // Only the API's paths: an unknown path is not found, preflight or not.
-    if (request.routeOptions.config.requiresKey !== true) return done();
+    const { config } = request.routeOptions;
+    if (config.requiresKey !== true && config.requiresAdmin !== true) return done();
     // A preflight matches the path's 405 route (OPTIONS is no operation), which knows the path's methods.
     reply
       .code(204)
@@ -69,9 +76,7 @@ export function registerCors(app: FastifyInstance, origin: string, requestHeader
   app.addHook('onSend', (request, reply, payload, done) => {
     const allowed = allowedOrigin(origin, request.headers.origin);
     if (allowed !== undefined)
-      reply
-        .header('access-control-allow-origin', allowed)
-        .header('access-control-expose-headers', 'allow, content-type');
+      reply.header('access-control-allow-origin', allowed).header('access-control-expose-headers', EXPOSED_HEADERS);
     if (origin !== '*') reply.header('vary', 'Origin');
     done(null, payload);
   });

@@ -1,7 +1,14 @@
 // What the sandbox reads from the documents beyond their schemas: the idempotency rules of create
-// payment session (x-idempotency), each operation's 400 codes, and the headers a request may carry.
+// payment session (x-idempotency), each operation's 400 codes, the headers a request may carry, and
+// which operations take the admin key.
 import { checkRules, type IdempotencyRules } from '../domain/idempotency.js';
-import { listOperations, resolveRef, type OpenApiDocument } from './document.js';
+import { type LocatedOperation, listOperations, resolveRef, type OpenApiDocument } from './document.js';
+
+/** The scheme of the admin key in the helper document: an operation that declares it takes that key, and no other. */
+const ADMIN_SCHEME = 'SandboxAdminKey';
+
+export const takesAdminKey = (entry: LocatedOperation) =>
+  entry.operation.security?.some((requirement) => ADMIN_SCHEME in requirement) === true;
 
 export function idempotencyRules(contract: OpenApiDocument): IdempotencyRules {
   const create = listOperations(contract).find((o) => o.operation.operationId === 'createPaymentSession');
@@ -50,8 +57,11 @@ export function requestHeaders(documents: OpenApiDocument[]): string[] {
       type?: string;
       in?: string;
       name?: string;
+      scheme?: string;
     }>) {
       if (scheme.type === 'apiKey' && scheme.in === 'header' && scheme.name) names.add(scheme.name.toLowerCase());
+      // A bearer token (the admin key) travels in Authorization.
+      if (scheme.type === 'http') names.add('authorization');
     }
     for (const { operation, parameters } of listOperations(doc)) {
       for (const parameter of parameters) if (parameter.in === 'header') names.add(parameter.name.toLowerCase());

@@ -41,7 +41,7 @@ export interface OperationObject {
   tags?: string[];
   summary?: string;
   description?: string;
-  security?: unknown[];
+  security?: Array<Record<string, string[]>>;
   parameters?: ParameterObject[];
   requestBody?: { required?: boolean; content: Record<string, MediaTypeObject> };
   responses: Record<string, { $ref?: string; content?: Record<string, MediaTypeObject> }>;

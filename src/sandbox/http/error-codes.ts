@@ -2,7 +2,7 @@
 // own enum, so a schema violation is reported with that operation's closest code.
 import type { ErrorObject } from 'ajv';
 import type { OperationErrorCode, OperationId } from '../../client/errors.js';
-import type { HelperRefusalCode } from '../domain/errors.js';
+import { type HelperRefusalCode, quoted } from '../domain/errors.js';
 
 export interface ValidationCodes<Code extends string = string> {
   /** A required field is absent. */
@@ -89,6 +89,12 @@ const RULE_REASONS: Array<[RegExp, string]> = [
   [/dependentSchemas\/display_next_bill_info/, ' for a free trial (display_next_bill_info)'],
 ];
 
+/**
+ * The most reasons one refusal gives: a body of thousands of unknown fields (256 KiB) would
+ * otherwise be answered by a refusal several times its size.
+ */
+export const MOST_REASONS = 10;
+
 /** Reads ajv's errors as one sentence a partner engineer can act on. */
 export function describe(errors: ErrorObject[], where: string): string {
   const seen = new Set<string>();
@@ -98,7 +104,7 @@ export function describe(errors: ErrorObject[], where: string): string {
     let text: string;
     if (error.keyword === 'required') text = `${at ? `${at}.` : ''}${error.params.missingProperty} is required`;
     else if (error.keyword === 'additionalProperties')
-      text = `${at || 'the body'} has an unknown field ${JSON.stringify(error.params.additionalProperty)}`;
+      text = `${at || 'the body'} has an unknown field ${quoted(String(error.params.additionalProperty))}`;
     else if (error.keyword === 'enum')
       text =
         `${at} must be one of ` +
@@ -116,7 +122,9 @@ export function describe(errors: ErrorObject[], where: string): string {
     else text = `${at || 'the body'} ${error.message}`;
     seen.add(text.trim());
   }
-  return `${[...seen].join('; ')}.`;
+  const reasons = [...seen];
+  const more = reasons.length - MOST_REASONS;
+  return `${reasons.slice(0, MOST_REASONS).join('; ')}${more > 0 ? `; and ${more} more` : ''}.`;
 }
 
 /** The code of the most telling violation: the first that maps to a specific code, else the first. */

@@ -13,7 +13,7 @@ import type { ValidationCodes } from './error-codes.js';
 export class HttpRefusal extends Error {
   override readonly name = 'HttpRefusal';
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 405 | 500 | 501 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 429 | 500 | 501 | 503,
     readonly code: string,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
@@ -32,6 +32,17 @@ export const unauthorized = (keyGiven: boolean, header: string) =>
     401,
     'Unauthorized',
     keyGiven ? `The ${header} is not a known sandbox key.` : `The ${header} header is missing.`,
+  );
+/** A route of the operator's (the admin helpers, /metrics) asked without an admin key that serves. */
+export const adminUnauthorized = (keyGiven: boolean) =>
+  new HttpRefusal(
+    401,
+    'Unauthorized',
+    keyGiven
+      ? 'The Authorization header does not carry an admin key that serves.'
+      : 'This route needs an admin key, as Authorization: Bearer sk_sandbox_…; an operator makes one with ' +
+          'hsa-fsa-sandbox keys create --admin.',
+    { 'www-authenticate': 'Bearer realm="sandbox admin"' },
   );
 export const routeNotFound = (method: string, url: string, why = '') =>
   new HttpRefusal(404, 'NotFound', `No route ${method} ${shown(url)}${why ? `: ${why}` : ''}.`);

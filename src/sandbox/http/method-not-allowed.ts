@@ -5,10 +5,11 @@ import type { FastifyInstance } from 'fastify';
 import { registerBodyDrain } from './body-parsing.js';
 import { fastifyPath, listOperations, templateMatches, type OpenApiDocument } from './document.js';
 import { methodNotAllowed } from './errors.js';
+import { takesAdminKey } from './document-facts.js';
 
 export function registerMethodNotAllowed(app: FastifyInstance, documents: OpenApiDocument[]): void {
   const declared = documents.flatMap((doc) =>
-    listOperations(doc).map((o) => ({ method: o.method.toUpperCase(), path: o.path })),
+    listOperations(doc).map((o) => ({ method: o.method.toUpperCase(), path: o.path, admin: takesAdminKey(o) })),
   );
   const paths = [...new Set(declared.map((d) => d.path))];
   void app.register(async (context) => {
@@ -29,7 +30,11 @@ export function registerMethodNotAllowed(app: FastifyInstance, documents: OpenAp
         method: methods,
         url: fastifyPath(path),
         // The error handler answers 405 too when fastify refuses the request first (QUERY without a Content-Type).
-        config: { requiresKey: true, allowedMethods: allowed },
+        // An admin's path takes its admin key (operations.ts), so that a channel's key learns nothing of it.
+        config: {
+          ...(declared.some((d) => d.path === path && d.admin) ? { requiresAdmin: true } : { requiresKey: true }),
+          allowedMethods: allowed,
+        },
         handler: async (request) => {
           throw methodNotAllowed(request.method, allowed);
         },

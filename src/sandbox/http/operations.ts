@@ -3,12 +3,13 @@
 // in one transaction (a write's shared with the other writes of its turn: store/group-commit.ts). Operations without a
 // handler answer 501 NotImplemented, as the contract
 // allows. Every refusal is thrown, and answered by http/errors.ts.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IdSource } from '../ids.js';
 import type { SandboxStore } from '../store/store.js';
 import { channelOf } from './auth.js';
 import { MalformedBody, registerBodyDrain } from './body-parsing.js';
 import { fastifyPath, listOperations, type LocatedOperation, type SchemaValidators } from './document.js';
+import { takesAdminKey } from './document-facts.js';
 import type { ValidationCodes } from './error-codes.js';
 import { injectedFault, notImplemented, type RouteFacts, type HttpRefusal } from './errors.js';
 import {
@@ -21,12 +22,14 @@ import {
   type OperationContext,
 } from './operation-types.js';
 import { refusal, validateRequest } from './request-validation.js';
-import { nextTurn } from './turns.js';
+import type { FairTurns } from './turns.js';
 
 export interface RouteConfig extends RouteFacts {
   operationId: string;
   codes: ValidationCodes;
-  requiresKey: true;
+  /** A channel's key (the contract's operations, the helpers), or an admin key (the Administration helpers). */
+  requiresKey?: true;
+  requiresAdmin?: true;
   implemented: boolean;
 }
 
@@ -47,8 +50,10 @@ export interface RegisterOptions<Operations> {
    * answers a statement from one snapshot anyway, and BEGIN and COMMIT cost more than the read.
    */
   singleRead?: (operationId: string) => boolean;
-  /** Requests that may read thousands of rows: each waits for a turn of the event loop of its own (turns.ts). */
+  /** Requests that may read thousands of rows or make a large answer: each waits for its channel's turn (turns.ts). */
   takesTurn?: (operationId: string, query: Readonly<Record<string, unknown>>) => boolean;
+  /** The turns they wait for. */
+  turns: FairTurns;
 }
 
 /**
@@ -118,70 +123,96 @@ function registerRoute<Operations>(
   const { operationId } = entry.operation;
   const codes = options.codesFor(operationId);
   const singleRead = entry.method === 'get' && options.singleRead?.(operationId) === true;
+  const admin = takesAdminKey(entry);
   const invalidBodyHandler = (
     options.invalidBodyHandlers as Record<string, InvalidBodyHandler<unknown> | undefined> | undefined
   )?.[operationId];
   app.route({
     method: entry.method.toUpperCase() as 'GET' | 'POST' | 'PUT',
     url: fastifyPath(entry.path),
-    config: { operationId, codes, requiresKey: true, implemented: handler !== undefined } satisfies RouteConfig,
+    config: {
+      operationId,
+      codes,
+      ...(admin ? { requiresAdmin: true } : { requiresKey: true }),
+      implemented: handler !== undefined,
+    } satisfies RouteConfig,
     handler: async (request, reply) => {
-      const channel = channelOf(request);
+      // An admin's request acts for no channel: its context's channel is empty. Its answer may show
+      // a key, once: no cache keeps it.
+      if (admin) reply.header('cache-control', 'no-store');
+      const channel = admin ? '' : channelOf(request);
       // The cached clock, faults and features are current as the request starts (store/fact-cache.ts).
       await options.store.revalidate();
       const fault = await takeFault(options, channel, operationId);
       if (fault) throw fault;
-      if (options.takesTurn?.(operationId, request.query as Record<string, unknown>)) await nextTurn();
-      // The rest of the request is one transaction (a write waits for every other writer): the
-      // handler reads one snapshot. A GET's never writes; a single read needs none.
-      const run = entry.method !== 'get' ? options.store.write : singleRead ? runDirectly : options.store.read;
-      const result = await run(async () => {
-        if (!handler) throw notImplemented(operationId);
-        if (!skipBody && request.body instanceof MalformedBody) {
-          const { field, message } = request.body;
-          throw refusal((field !== undefined && codes.fields?.[field]) || codes.invalid, message);
-        }
-        const input = validateRequest(entry, options.validators, codes, {
-          params: request.params as Record<string, string>,
-          query: request.query as Record<string, string | string[]>,
-          body: skipBody ? undefined : request.body,
-          // A JSON null is a body, and no object: only an empty body is none.
-          hasBody: !skipBody && request.body !== undefined,
-        });
-        const context: OperationContext<unknown> = {
-          channel,
-          path: input.path as never,
-          query: input.query as never,
-          body: input.body as never,
-          rawQuery: request.query as Record<string, string | string[]>,
-          now: await options.store.clock.now(channel),
-          ids: options.ids,
-          origin: options.publicUrl(),
-        };
-        if (input.bodyViolation) {
-          // The handler never sees a body its schema refuses: the operation's own answer to it, if any, or the refusal.
-          const answer = await invalidBodyHandler?.(input.bodyViolation, context, options.store);
-          if (answer === undefined) throw input.bodyViolation.refusal;
-          return answer;
-        }
-        return handler(context, options.store);
-      });
-      if (result instanceof RefusedAfterCommit) throw result.refusal;
-      // The answer is returned for fastify to send, never the reply: an async handler that returns the reply (a
-      // thenable) has it awaited, which watches the response to its end whenever an onSend hook has not finished.
-      reply.code(200);
-      if (result instanceof PreRenderedJson) {
-        reply.type('application/json; charset=utf-8');
-        return result.json;
+      // A heavy request waits for its channel's turn, and holds it until its answer is made (turns.ts).
+      const release = options.takesTurn?.(operationId, request.query as Record<string, unknown>)
+        ? await options.turns.enter(channel)
+        : undefined;
+      try {
+        return await answer(request, reply, channel);
+      } finally {
+        release?.();
       }
-      if (result instanceof AnswerLater) {
-        const gone = new AbortController();
-        reply.raw.once('close', () => gone.abort());
-        // A client gone before now has closed already, its 'close' past (a command line killed mid-request).
-        if (reply.raw.destroyed) gone.abort();
-        return await result.answer(gone.signal);
-      }
-      return result;
     },
   });
+
+  async function answer(request: FastifyRequest, reply: FastifyReply, channel: string) {
+    // The rest of the request is one transaction (a write waits for every other writer): the
+    // handler reads one snapshot. A GET's never writes; a single read needs none.
+    // A write goes in its channel's lane of the group commit (store/group-commit.ts).
+    const run =
+      entry.method !== 'get'
+        ? <T>(fn: () => Promise<T>) => options.store.write(fn, channel)
+        : singleRead
+          ? runDirectly
+          : options.store.read;
+    const result = await run(async () => {
+      if (!handler) throw notImplemented(operationId);
+      if (!skipBody && request.body instanceof MalformedBody) {
+        const { field, message } = request.body;
+        throw refusal((field !== undefined && codes.fields?.[field]) || codes.invalid, message);
+      }
+      const input = validateRequest(entry, options.validators, codes, {
+        params: request.params as Record<string, string>,
+        query: request.query as Record<string, string | string[]>,
+        body: skipBody ? undefined : request.body,
+        // A JSON null is a body, and no object: only an empty body is none.
+        hasBody: !skipBody && request.body !== undefined,
+      });
+      const context: OperationContext<unknown> = {
+        channel,
+        path: input.path as never,
+        query: input.query as never,
+        body: input.body as never,
+        rawQuery: request.query as Record<string, string | string[]>,
+        now: await options.store.clock.now(channel),
+        ids: options.ids,
+        origin: options.publicUrl(),
+      };
+      if (input.bodyViolation) {
+        // The handler never sees a body its schema refuses: the operation's own answer to it, if any, or the refusal.
+        const answer = await invalidBodyHandler?.(input.bodyViolation, context, options.store);
+        if (answer === undefined) throw input.bodyViolation.refusal;
+        return answer;
+      }
+      return handler(context, options.store);
+    });
+    if (result instanceof RefusedAfterCommit) throw result.refusal;
+    // The answer is returned for fastify to send, never the reply: an async handler that returns the reply (a
+    // thenable) has it awaited, which watches the response to its end whenever an onSend hook has not finished.
+    reply.code(200);
+    if (result instanceof PreRenderedJson) {
+      reply.type('application/json; charset=utf-8');
+      return result.json;
+    }
+    if (result instanceof AnswerLater) {
+      const gone = new AbortController();
+      reply.raw.once('close', () => gone.abort());
+      // A client gone before now has closed already, its 'close' past (a command line killed mid-request).
+      if (reply.raw.destroyed) gone.abort();
+      return await result.answer(gone.signal);
+    }
+    return result;
+  }
 }

@@ -188,6 +188,7 @@ export function deliveriesRepository(db: Db) {
   const releaseHeld = db.prepare(`UPDATE deliveries SET lease_until = NULL WHERE id = @id AND ${held}`);
   const heldNow = db.prepare(`SELECT claimed_by AS owner, claim_seq AS seq, endpoint_id, attempts, first_due_at,
       outbox_id FROM deliveries WHERE id = ? AND status = 'pending' AND lease_until > ?`);
+  const pendingCount = db.prepare("SELECT COUNT(*) FROM deliveries WHERE status = 'pending'").pluck();
   const leasedCount = db
     .prepare("SELECT COUNT(*) FROM deliveries WHERE endpoint_id = ? AND status = 'pending' AND lease_until > ?")
     .pluck();
@@ -313,6 +314,8 @@ export function deliveriesRepository(db: Db) {
     },
     /** How many of the endpoint's deliveries are leased now. */
     leasedCount: (endpointId: string) => leasedCount.get(endpointId, Date.now()) as number,
+    /** Every endpoint's deliveries not yet delivered nor failed (the outbox's depth), through the pending index. */
+    pendingCount: () => pendingCount.get() as number,
     /** When the endpoint's next pending delivery is due (channel clock), if any. */
     nextDue: (endpointId: string) => nextDue.get(endpointId) as string | null,
     delivered(attempt: AttemptRecord, outboxId: number, at: string): void {

@@ -5,9 +5,20 @@
 // "Together" is this turn of the event loop, and, while a group is committing, every write that
 // arrives meanwhile: they form the next group. Every write is answered once its group has
 // committed, so that an answered write is in the database.
+// Fair between channels: while several lanes (channels) wait, a group takes at most PER_LANE writes
+// of each, going round the lanes, and the rest wait for the next group; so a channel's burst of
+// writes makes another channel's write wait for a few of its own, not for the whole burst. A lane
+// alone takes up to LONE_LANE writes: a commit shared by many of one channel's writes is cheaper,
+// and the group a newcomer may find committing stays short.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
+/** Writes of one lane a group takes at most, while other lanes wait too. */
+export const PER_LANE = 2;
+/** Writes a group takes at most when one lane alone waits. */
+export const LONE_LANE = 8;
+
 interface PendingWrite {
+  lane: string;
   run: () => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
@@ -24,13 +35,13 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 export function groupCommit(
   transaction: <T>(fn: () => Promise<T>) => Promise<T>,
   inTransaction: () => boolean,
-): <T>(run: () => Promise<T>) => Promise<T> {
+): <T>(run: () => Promise<T>, lane?: string) => Promise<T> {
   let pending: PendingWrite[] = [];
   let committing = false;
 
   async function commitPending(): Promise<void> {
-    const writes = pending;
-    pending = [];
+    const { writes, left } = nextGroup(pending);
+    pending = left;
     committing = true;
     const outcomes: Outcome[] = [];
     try {
@@ -62,12 +73,35 @@ export function groupCommit(
   const outside = AsyncLocalStorage.snapshot();
   const startGroup = () => outside(() => void commitPending());
 
-  return <T>(run: () => Promise<T>) =>
+  return <T>(run: () => Promise<T>, lane = '') =>
     inTransaction()
       ? transaction(run)
       : new Promise<T>((resolve, reject) => {
-          pending.push({ run, resolve: resolve as (value: unknown) => void, reject });
+          pending.push({ lane, run, resolve: resolve as (value: unknown) => void, reject });
           // After the poll phase: every request whose body arrived in this turn has joined.
           if (pending.length === 1 && !committing) setImmediate(startGroup);
         });
+}
+
+/**
+ * The next group: round the lanes in the order they first wait, one write of each at a time, at
+ * most PER_LANE of one lane (LONE_LANE when it waits alone); each lane's writes in their arrival
+ * order. The rest wait, in order.
+ */
+export function nextGroup<W extends { lane: string }>(pending: readonly W[]): { writes: W[]; left: W[] } {
+  const lanes = new Map<string, W[]>();
+  for (const write of pending) {
+    const lane = lanes.get(write.lane);
+    if (lane) lane.push(write);
+    else lanes.set(write.lane, [write]);
+  }
+  const writes: W[] = [];
+  const perLane = lanes.size > 1 ? PER_LANE : LONE_LANE;
+  for (let round = 0; round < perLane; round++)
+    for (const lane of lanes.values()) {
+      const write = lane[round];
+      if (write) writes.push(write);
+    }
+  const taken = new Set(writes);
+  return { writes, left: pending.filter((write) => !taken.has(write)) };
 }

@@ -2,6 +2,8 @@
 // repository per table, and a transaction per request. It is synchronous (sqlite-store.ts), as
 // better-sqlite3 is; sqlite-backend.ts gives the application its asynchronous interface.
 import { activityQueries } from './activity.js';
+import { apiKeysRepository } from './api-keys.js';
+import { rateBucketsRepository } from './rate-buckets.js';
 import { catalogRepository } from './catalog.js';
 import { channelReset } from './channel-reset.js';
 import { clockRepository } from './clock.js';
@@ -16,6 +18,7 @@ import { faultsRepository } from './faults.js';
 import { featuresRepository } from './features.js';
 import { lettersRepository } from './letters.js';
 import { listenersRepository } from './listeners.js';
+import { MIGRATIONS } from './migrations.js';
 import { outboxRepository } from './outbox.js';
 import { pageSecretRepository } from './page-secret.js';
 import { provisionRequestsRepository } from './provision-requests.js';
@@ -47,6 +50,9 @@ export interface SqliteStore extends SyncSandboxStore {
    */
   clearFacts(): void;
 }
+
+/** The schema version openDatabase brings a file to. */
+const NEWEST_MIGRATION = Math.max(...MIGRATIONS.map((m) => m.version));
 
 export const NO_DRILL: DrillSettings = { enabled: false, service_fee: 'number' };
 
@@ -89,6 +95,10 @@ export function createStore(db: Db, options: StoreOptions = {}): SqliteStore {
     revalidate: facts.revalidate,
     clearFacts: facts.clear,
     isOpen: () => db.open,
+    schemaVersions: () => ({
+      database: db.prepare('SELECT coalesce(max(version), 0) FROM schema_migrations').pluck().get() as number,
+      known: NEWEST_MIGRATION,
+    }),
     sessions: sessionsRepository(db, facts),
     /** The channel's customers and their business ids. */
     customers: customersRepository(db),
@@ -117,6 +127,8 @@ export function createStore(db: Db, options: StoreOptions = {}): SqliteStore {
     listeners: listenersRepository(db),
     deliveryWakeUp: wakeUp,
     features: featuresRepository(db, facts),
+    apiKeys: apiKeysRepository(db, facts),
+    rateBuckets: rateBucketsRepository(db),
     /** Each channel's evolution drill: whether it plays a later version of the service. */
     drill,
     faults: faultsRepository(db, facts),

@@ -732,4 +732,41 @@ export const MIGRATIONS: Migration[] = [
       ALTER TABLE deliveries ADD COLUMN lease_until INTEGER;
     `,
   },
+  {
+    version: 23,
+    description:
+      'API keys an operator makes, rotates and revokes while the sandbox runs, each stored as its hash, so that ' +
+      'every sandbox on the database serves them without a restart',
+    // channel: NULL for an admin key; key_hash: the SHA-256 of the key, in hex (a key is random
+    // enough that no slower hash is needed); hint: its last four characters; expires_at: the end a
+    // rotation gave it; seq: the order of listing.
+    sql: `
+      CREATE TABLE api_keys (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        channel TEXT,
+        key_hash TEXT NOT NULL UNIQUE,
+        hint TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT,
+        revoked_at TEXT
+      );
+      CREATE INDEX api_keys_channel ON api_keys (channel, seq);
+    `,
+  },
+  {
+    version: 24,
+    description:
+      "each API key's rate-limit bucket, so that the limit is the key's across every sandbox on the database",
+    // key_hash: the key's SHA-256; tokens: what the bucket held at at_ms (Unix ms); granted: what the
+    // last withdrawal took, which the withdrawing statement returns.
+    sql: `
+      CREATE TABLE rate_buckets (
+        key_hash TEXT PRIMARY KEY,
+        tokens REAL NOT NULL,
+        at_ms INTEGER NOT NULL,
+        granted INTEGER NOT NULL
+      );
+    `,
+  },
 ];

@@ -4,6 +4,10 @@
 // interface to the asynchronous one the application uses. Each method keeps the meaning its
 // namesake in store.ts documents.
 import type { Card } from '../domain/cards.js';
+import type { KeyScope, ManagedKey } from '../domain/api-keys.js';
+import type { KeyFilter, NewManagedKey } from './api-keys.js';
+import type { RateLimit } from '../domain/rate-limit.js';
+import type { Withdrawal } from './rate-buckets.js';
 import type { CatalogFacts, Letter, LetterStatus } from '../domain/letters.js';
 import type { NewItem, StoredCatalogItem } from '../domain/catalog.js';
 import type { DrillSettings } from '../domain/evolution-drill.js';
@@ -28,7 +32,7 @@ import type {
 import type { ArmedFault } from './faults.js';
 import type { WebhookListener } from './listeners.js';
 import type { OutboxEvent } from './outbox.js';
-import type { PageWindow, ResetCounts } from './store.js';
+import type { PageWindow, ResetCounts, SchemaVersions } from './store.js';
 
 /** Payment sessions, with the renderings that retrieve and list answer (the store's projection of them). */
 export interface SessionsRepository {
@@ -176,6 +180,7 @@ export interface DeliveriesRepository {
   release(deliveryId: number, claim: DeliveryClaim): boolean;
   heldClaim(deliveryId: number): HeldDelivery | undefined;
   leasedCount(endpointId: string): number;
+  pendingCount(): number;
   /** When the endpoint's next pending delivery is due (channel clock), if any. */
   nextDue(endpointId: string): string | null;
   delivered(attempt: AttemptRecord, outboxId: number, at: string): void;
@@ -219,6 +224,8 @@ export interface SyncSandboxStore {
   read<T>(fn: () => T): T;
   /** Empties the cached facts when another process has committed since the last look. */
   revalidate(): void;
+  /** The database's schema version against this store's. */
+  schemaVersions(): SchemaVersions;
   /** Whether the store is still open (a timer that outlives the server's close does nothing). */
   isOpen(): boolean;
   sessions: SessionsRepository;
@@ -236,6 +243,15 @@ export interface SyncSandboxStore {
   /** Who is woken when a delivery is queued: given when the store was made. */
   deliveryWakeUp: DeliveryWakeUp;
   features: { get(channel: string): Features; set(channel: string, features: Features): void };
+  rateBuckets: { withdraw(keyHash: string, limit: RateLimit, want: number, nowMs: number): Withdrawal };
+  apiKeys: {
+    scopeOf(hash: string, now: string): KeyScope | undefined;
+    insert(key: NewManagedKey): void;
+    get(id: string): ManagedKey | undefined;
+    list(filter: KeyFilter): { keys: ManagedKey[]; next?: number };
+    end(id: string, at: string): void;
+    revoke(id: string, at: string): boolean;
+  };
   /** Each channel's evolution drill: whether it plays a later version of the service. */
   drill: { get(channel: string): DrillSettings; set(channel: string, settings: DrillSettings): void };
   faults: {

@@ -4,6 +4,10 @@
 // process (isOpen, deliveryWakeUp) answers at once. The SQLite store is synchronous
 // (sqlite-store.ts, made by index.ts) and sqlite-backend.ts adapts it to this interface; another
 // backend implements this interface itself, and the same suites run against it.
+import type { KeyScope, ManagedKey } from '../domain/api-keys.js';
+import type { KeyFilter, NewManagedKey } from './api-keys.js';
+import type { RateLimit } from '../domain/rate-limit.js';
+import type { Withdrawal } from './rate-buckets.js';
 import type { Card } from '../domain/cards.js';
 import type { CatalogFacts, Letter, LetterStatus } from '../domain/letters.js';
 import type { NewItem, StoredCatalogItem } from '../domain/catalog.js';
@@ -217,6 +221,8 @@ export interface DeliveriesRepository {
   heldClaim(deliveryId: number): Promise<HeldDelivery | undefined>;
   /** How many of the endpoint's pending deliveries are leased now (a listener holds at most so many). */
   leasedCount(endpointId: string): Promise<number>;
+  /** Every endpoint's pending deliveries: the outbox's depth. */
+  pendingCount(): Promise<number>;
   /** When the endpoint's next pending delivery is due (channel clock), if any. */
   nextDue(endpointId: string): Promise<string | null>;
   delivered(attempt: AttemptRecord, outboxId: number, at: string): Promise<void>;
@@ -259,6 +265,37 @@ export interface ListenersRepository {
 }
 
 /** What a reset deleted. */
+/**
+ * The newest schema version the database holds and the newest this store knows. They differ when
+ * a newer sandbox has migrated the database since this one started (a rolling upgrade): this one
+ * then writes by rules the schema has left, and should take no more requests.
+ */
+/** A connection pool's connections: open (in use or idle), idle, and the requests waiting for one. */
+export interface PoolUse {
+  open: number;
+  idle: number;
+  waiting: number;
+}
+
+export interface SchemaVersions {
+  database: number;
+  known: number;
+}
+
+/** The API keys an operator manages (domain/api-keys.ts), stored by their hash. */
+export interface ApiKeysRepository {
+  /** What the key whose hash this is lets its bearer do, when the key serves at `now`. */
+  scopeOf(hash: string, now: string): Promise<KeyScope | undefined>;
+  insert(key: NewManagedKey): Promise<void>;
+  get(id: string): Promise<ManagedKey | undefined>;
+  /** A page of keys in the order they were made, of one channel or of all; `after` is the last page's `next`. */
+  list(filter: KeyFilter): Promise<{ keys: ManagedKey[]; next?: number }>;
+  /** Ends the key at `at` (a rotation's overlap). */
+  end(id: string, at: string): Promise<void>;
+  /** Ends the key now; false when it was already revoked (or does not exist). */
+  revoke(id: string, at: string): Promise<boolean>;
+}
+
 export interface ResetCounts {
   payment_sessions: number;
   payment_tokens: number;
@@ -275,13 +312,18 @@ export interface SandboxStore {
   transaction<T>(fn: () => Promise<T>): Promise<T>;
   /**
    * Runs fn in a transaction shared with the other writes of this turn of the event loop, alone
-   * in a savepoint; resolves once the shared transaction has committed.
+   * in a savepoint; resolves once the shared transaction has committed. `lane` (the channel) keeps
+   * one channel's burst of writes from delaying another's (group-commit.ts).
    */
-  write<T>(fn: () => Promise<T>): Promise<T>;
+  write<T>(fn: () => Promise<T>, lane?: string): Promise<T>;
   /** Runs fn in a read transaction (one snapshot): a consistent read, for functions that do not write. */
   read<T>(fn: () => Promise<T>): Promise<T>;
   /** Empties the cached facts when another process has committed since the last look. */
   revalidate(): Promise<void>;
+  /** The connection pool's use now (PostgreSQL's; the SQLite store has one connection, and says undefined). */
+  poolUse(): PoolUse | undefined;
+  /** The database's schema version against this store's: read from the database, so it fails when the database does not answer. */
+  schemaVersions(): Promise<SchemaVersions>;
   /** Whether the store is still open (a timer that outlives the server's close does nothing): no database call. */
   isOpen(): boolean;
   sessions: SessionsRepository;
@@ -299,6 +341,9 @@ export interface SandboxStore {
   /** Who is woken when a delivery is queued: given when the store was made. */
   deliveryWakeUp: DeliveryWakeUp;
   features: { get(channel: string): Promise<Features>; set(channel: string, features: Features): Promise<void> };
+  apiKeys: ApiKeysRepository;
+  /** The API keys' rate-limit buckets: a withdrawal is one statement, outside any transaction. */
+  rateBuckets: { withdraw(keyHash: string, limit: RateLimit, want: number, nowMs: number): Promise<Withdrawal> };
   /** Each channel's evolution drill: whether it plays a later version of the service. */
   drill: { get(channel: string): Promise<DrillSettings>; set(channel: string, settings: DrillSettings): Promise<void> };
   faults: {

@@ -24,6 +24,9 @@ import { type Transactions, transactions } from './transactions.js';
 /** The migrations of the core: the schema, and the revision the caches follow. */
 export const CORE_MIGRATIONS: PgMigration[] = [...PG_MIGRATIONS, STORE_REVISION_MIGRATION];
 
+/** The newest schema version the database holds. */
+const NEWEST_APPLIED = 'SELECT coalesce(max(version), 0) FROM schema_migrations';
+
 /** Off, unless the sandbox started with --drill (the SQLite store's NO_DRILL). */
 const NO_DRILL: DrillSettings = { enabled: false, service_fee: 'number' };
 
@@ -44,6 +47,8 @@ type CoreParts =
   | 'read'
   | 'revalidate'
   | 'isOpen'
+  | 'schemaVersions'
+  | 'poolUse'
   | 'customers'
   | 'deliveryWakeUp'
   | 'features'
@@ -72,6 +77,7 @@ export async function openPostgresCore(url: string, options: PostgresCoreOptions
     await pool.end();
     throw error;
   }
+  const known = Math.max(0, ...(options.migrations ?? CORE_MIGRATIONS).map((m) => m.version));
   let open = true;
   let facts: PgFactCache | undefined;
   const tx = transactions(pool, {
@@ -106,6 +112,8 @@ export async function openPostgresCore(url: string, options: PostgresCoreOptions
       cache.saw(Number(await q.value(READ_REVISION)));
     },
     isOpen: () => open,
+    poolUse: () => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    schemaVersions: async () => ({ database: Number(await q.value(NEWEST_APPLIED)), known }),
     customers: customersRepository(q),
     deliveryWakeUp: options.wakeUp ?? deliveryWakeUp(),
     features: featuresRepository(q, cache),

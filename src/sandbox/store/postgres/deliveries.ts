@@ -267,6 +267,8 @@ export function deliveriesRepository(q: PgQueries): ClaimingDeliveries {
       return { claim: { owner, seq }, endpoint_id, attempts, first_due_at, outbox_id: Number(outbox_id) };
     },
     /** How many of the endpoint's pending deliveries are leased now. */
+    /** Every endpoint's deliveries not yet delivered nor failed (the outbox's depth), through the pending index. */
+    pendingCount: async () => Number(await q.value("SELECT COUNT(*) FROM deliveries WHERE status = 'pending'")),
     leasedCount: async (endpointId: string) =>
       Number(
         await q.value(

@@ -4,6 +4,10 @@
 import type { DueDelivery } from '../deliveries.js';
 import type { DeliveryShaper, SandboxStore } from '../store.js';
 import { activityQueries } from './activity.js';
+import { apiKeysRepository } from './api-keys.js';
+import { API_KEYS_MIGRATION } from './api-keys-migration.js';
+import { rateBucketsRepository } from './rate-buckets.js';
+import { RATE_BUCKETS_MIGRATION } from './rate-buckets-migration.js';
 import { AUTOINCREMENT_MIGRATION } from './autoincrement-migration.js';
 import { pgAnswerCache } from './answer-cache.js';
 import { catalogRepository } from './catalog.js';
@@ -37,6 +41,8 @@ export const STORE_MIGRATIONS: PgMigration[] = [
     { ...AUTOINCREMENT_MIGRATION },
     { ...LONG_TEXT_MIGRATION },
     { ...OUTBOX_NUL_MIGRATION },
+    { ...API_KEYS_MIGRATION },
+    { ...RATE_BUCKETS_MIGRATION },
   ].map((migration, i) => ({
     ...migration,
     version: Math.max(...CORE_MIGRATIONS.map((m) => m.version)) + 1 + i,
@@ -97,5 +103,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     },
     activity: activityQueries(q),
     listeners: listenersRepository(q),
+    apiKeys: apiKeysRepository(q, facts),
+    rateBuckets: rateBucketsRepository(q),
   };
 }

@@ -8,10 +8,12 @@ import { refundedAmount } from '../../../domain/refunds.js';
 import { statusSummary } from '../../../domain/views.js';
 import { LAST_STORED_TIME, LAST_STORED_TIME_TEXT } from '../../../domain/stored-time.js';
 import type { WebhookListeners } from '../../../delivery/listeners.js';
+import type { AttemptObserver } from '../../../delivery/record.js';
 import type { SandboxAddress } from '../../../domain/own-address.js';
 import type { Session } from '../../../domain/types.js';
 import type { Handlers, HelperOperations } from '../../operation-types.js';
 import { activityHelperHandlers } from './activity.js';
+import { adminKeyHandlers } from './admin-keys.js';
 import { catalogHelperHandlers } from './catalog.js';
 import { finishCheckout } from '../../../app/customer-actions.js';
 import { listenerHelperHandlers } from './listeners.js';
@@ -52,6 +54,8 @@ export interface ContractFacts {
 export interface SandboxFacts {
   sandboxAddress: () => SandboxAddress | undefined;
   listeners: WebhookListeners;
+  /** Told of each listener attempt's outcome as it is recorded (the metrics). */
+  onAttempt?: AttemptObserver;
 }
 
 /** A code a later version of the service could add: the style of the contract's own (`SessionCaptured`). */
@@ -181,9 +185,10 @@ export function sandboxHelperHandlers(contract: ContractFacts, sandbox: SandboxF
 
     ...disputeHelperHandlers(),
     ...webhookHelperHandlers(sandbox.sandboxAddress),
-    ...listenerHelperHandlers(sandbox.listeners),
+    ...listenerHelperHandlers(sandbox.listeners, sandbox.onAttempt),
     ...tokenHelperHandlers(),
     ...catalogHelperHandlers(),
     ...activityHelperHandlers(),
+    ...adminKeyHandlers(),
   } satisfies Handlers<HelperOperations>;
 }

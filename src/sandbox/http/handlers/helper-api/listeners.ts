@@ -5,7 +5,7 @@
 import { newEndpoint } from '../../../delivery/endpoints.js';
 import { listenerSecret } from '../../../delivery/listener-secret.js';
 import { IDLE_EXPIRY_MS, LEASE_MS, type ClaimedDelivery, type WebhookListeners } from '../../../delivery/listeners.js';
-import { recordAttempt } from '../../../delivery/record.js';
+import { type AttemptObserver, recordAttempt } from '../../../delivery/record.js';
 import { eventObjectId } from '../../../domain/event-subject.js';
 import { helperRefusal, notFound, quoted } from '../../../domain/errors.js';
 import type { SandboxStore } from '../../../store/store.js';
@@ -78,7 +78,10 @@ function deliveryView({ delivery, claimId, request }: ClaimedDelivery) {
   };
 }
 
-export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<HelperOperations> {
+export function listenerHelperHandlers(
+  listeners: WebhookListeners,
+  onAttempt: AttemptObserver = () => {},
+): Handlers<HelperOperations> {
   return {
     async createWebhookListener(context, store) {
       await listeners.removeExpired();
@@ -189,7 +192,9 @@ export function listenerHelperHandlers(listeners: WebhookListeners): Handlers<He
       // Sent as it was reported: the claim's time is not kept, the report's is.
       const attemptedAt = await store.clock.now(listener.channel);
       const outcome = { status, response, error, latencyMs };
-      if (!(await recordAttempt(store, listener, { id: deliveryId, ...held }, attemptedAt, outcome))) throw refused();
+      const recorded = await recordAttempt(store, listener, { id: deliveryId, ...held }, attemptedAt, outcome);
+      onAttempt(recorded ?? 'dropped');
+      if (!recorded) throw refused();
       listeners.reported();
       return {
         attempt: attemptView((await store.deliveries.lastAttempt(deliveryId))!),

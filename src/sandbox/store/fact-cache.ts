@@ -6,8 +6,10 @@
 // looked: the store looks at the start of every transaction and of every read that takes none,
 // and empties the cache when it has. This connection's own writes drop what they change, and
 // every rollback empties the cache, since a value read inside a rolled-back transaction was never
-// committed.
+// committed. The pragma is a read transaction of its own, the largest cost of a cached read: it
+// runs only when the wal-index header says a commit may have happened (wal-index.ts).
 import type { Db } from './database.js';
+import { type CommitWatch, commitWatch } from './wal-index.js';
 
 export interface FactCache {
   /** A map of cached facts, emptied with the rest. */
@@ -18,8 +20,14 @@ export interface FactCache {
   clear(): void;
 }
 
-export function factCache(db: Db): FactCache {
+/** The commit watch of the database's file: in WAL mode only, as openDatabase opens every file. */
+export function commitWatchOf(db: Db): CommitWatch {
+  return commitWatch(db.name, !db.memory && db.pragma('journal_mode', { simple: true }) === 'wal');
+}
+
+export function factCache(db: Db, watch: CommitWatch = commitWatchOf(db)): FactCache {
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  watch.changed();
   let seen = dataVersion.get();
   const maps: Array<Map<string, unknown>> = [];
   const clear = () => {
@@ -32,7 +40,17 @@ export function factCache(db: Db): FactCache {
       return map;
     },
     revalidate() {
-      const version = dataVersion.get();
+      if (!watch.changed()) return;
+      let version: unknown;
+      try {
+        version = dataVersion.get();
+      } catch (error) {
+        // The header was taken as seen, but not the version: the next look must ask again, and
+        // meanwhile nothing cached may be trusted.
+        watch.forget();
+        clear();
+        throw error;
+      }
       if (version === seen) return;
       seen = version;
       clear();

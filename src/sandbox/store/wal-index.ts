@@ -1,10 +1,11 @@
 // Whether any connection may have committed to a SQLite database in WAL mode since the last look,
-// at the cost of reading 48 bytes. Every commit (and every checkpoint that restarts the log)
+// at the cost of reading 96 bytes. Every commit (and every checkpoint that restarts the log)
 // rewrites the header of the wal-index, the `-shm` file beside the database, that every connection
 // shares (https://sqlite.org/walformat.html#the_wal_index_file_format): a header that stays the
 // same means no commit happened. `PRAGMA data_version` says it for sure, but it opens and closes a
 // read transaction (two file locks and their release): about 4 µs of every request's 35, where this
-// read costs about 1.
+// read costs about 1. A look says nothing of a snapshot not yet taken: a deferred transaction's
+// first statement may read a later commit than the look saw (fact-cache.ts runs the pragma there).
 //
 // The -shm file's descriptor is kept open for the life of the process, one per file whatever
 // the number of connections: SQLite holds POSIX locks on that file, and POSIX drops every lock a
@@ -14,8 +15,14 @@
 // the last connection closes), when no connection can hold a lock on it by its path any more.
 import { closeSync, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 
-/** The first copy of the wal-index header: its change counter, frame count, salts and checksums. */
+/** One copy of the wal-index header: its change counter, frame count, salts and checksums. */
 export const WAL_INDEX_HEADER_BYTES = 48;
+/**
+ * Both copies, read at once. A commit writes the second copy, then the first: copies that differ
+ * are a commit half written, or a writer killed between the two, which SQLite's next reader
+ * repairs. Until they agree, the watch answers true.
+ */
+const HEADER_COPIES_BYTES = 2 * WAL_INDEX_HEADER_BYTES;
 
 export interface CommitWatch {
   /**
@@ -96,8 +103,8 @@ export function commitWatch(databaseFile: string, walMode: boolean): CommitWatch
   } catch {
     return ALWAYS_CHANGED;
   }
-  const seen = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
-  const now = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
+  const seen = Buffer.alloc(HEADER_COPIES_BYTES);
+  const now = Buffer.alloc(HEADER_COPIES_BYTES);
   // Opened at the first look that finds the file (SQLite makes it at the first read in WAL mode),
   // then read at each look: while this watch's connection is open, SQLite deletes no -shm file.
   let fd: number | undefined;
@@ -112,7 +119,11 @@ export function commitWatch(databaseFile: string, walMode: boolean): CommitWatch
           fd = open.fd;
         }
       }
-      if (fd === undefined || readSync(fd, now, 0, WAL_INDEX_HEADER_BYTES, 0) !== WAL_INDEX_HEADER_BYTES) {
+      if (
+        fd === undefined ||
+        readSync(fd, now, 0, HEADER_COPIES_BYTES, 0) !== HEADER_COPIES_BYTES ||
+        now.compare(now, 0, WAL_INDEX_HEADER_BYTES, WAL_INDEX_HEADER_BYTES, HEADER_COPIES_BYTES) !== 0
+      ) {
         looked = false;
         return true;
       }

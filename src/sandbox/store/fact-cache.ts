@@ -36,7 +36,7 @@ export interface SqliteFactCache extends FactCache {
 
 /** The commit watch of the database's file: in WAL mode only, as openDatabase opens every file. */
 export function commitWatchOf(db: Db): CommitWatch {
-  return commitWatch(db.name, !db.memory && db.pragma('journal_mode', { simple: true }) === 'wal');
+  return commitWatch(db.name, db.pragma('journal_mode', { simple: true }) === 'wal');
 }
 
 export function factCache(db: Db, watch: CommitWatch = commitWatchOf(db)): SqliteFactCache {

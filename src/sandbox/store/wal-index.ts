@@ -34,27 +34,28 @@ export interface CommitWatch {
   forget(): void;
 }
 
-/** A -shm file's descriptor, and how many live watches read it. */
+/** A -shm file's descriptor, the path it was opened by, and how many live watches read it. */
 interface OpenFile {
+  file: string;
   fd: number;
   watches: number;
 }
 
-/** The -shm descriptors this process reads, by the -shm file's path; each read by every watch of that file. */
-const openFiles = new Map<string, OpenFile>();
-/** Descriptors kept from a file replaced under its path, still read by the watches opened before. */
-const replaced = new Set<OpenFile>();
+/**
+ * The -shm descriptors this process reads, each read by every watch of its file. A path has more
+ * than one only when its file was replaced: the watches opened before read the file they began on.
+ */
+const openFiles = new Set<OpenFile>();
 
 /**
  * Closes the descriptors of deleted -shm files that no watch reads: nothing can lock them by
  * their path any more. A watch read on after the close would read whatever file took the number.
  */
 function closeDeleted(): void {
-  for (const open of [...openFiles.values(), ...replaced]) {
+  for (const open of openFiles) {
     if (open.watches > 0 || fstatSync(open.fd).nlink > 0) continue;
+    openFiles.delete(open);
     closeSync(open.fd);
-    replaced.delete(open);
-    for (const [file, kept] of openFiles) if (kept === open) openFiles.delete(file);
   }
 }
 
@@ -64,8 +65,8 @@ const watchesGone = new FinalizationRegistry<OpenFile>((open) => {
 });
 
 /**
- * This process's descriptor of a -shm file, opened once per file: the one kept when it is still
- * the file at that path, else a new one; undefined while no file is there.
+ * This process's descriptor of a -shm file, opened once per file: the one kept when it is of the
+ * file at that path now, else a new one; undefined while no file is there.
  */
 function descriptorOf(file: string): OpenFile | undefined {
   closeDeleted();
@@ -75,16 +76,16 @@ function descriptorOf(file: string): OpenFile | undefined {
   } catch {
     return undefined;
   }
-  const kept = openFiles.get(file);
-  if (kept !== undefined && fstatSync(kept.fd).ino === inode) return kept;
+  for (const open of openFiles) if (open.file === file && fstatSync(open.fd).ino === inode) return open;
+  let fd: number;
   try {
-    const open = { fd: openSync(file, 'r'), watches: 0 };
-    if (kept !== undefined) replaced.add(kept);
-    openFiles.set(file, open);
-    return open;
+    fd = openSync(file, 'r');
   } catch {
     return undefined;
   }
+  const open = { file, fd, watches: 0 };
+  openFiles.add(open);
+  return open;
 }
 
 /** Always true: a database with no wal-index (in memory, or not in WAL mode) is looked at the slow way. */
@@ -92,11 +93,12 @@ const ALWAYS_CHANGED: CommitWatch = { changed: () => true, forget() {} };
 
 /**
  * The commit watch of a database file (`databaseFile`, the path SQLite was given; its -shm is
- * beside the file a link points to, as SQLite opens it). `walMode` false, or ':memory:', gives a
- * watch that always answers true.
+ * beside the file a link points to, as SQLite opens it). `walMode` false gives a watch that always
+ * answers true: a -shm file left beside a database out of WAL mode says nothing of its commits.
+ * So does a database with no file (':memory:', '' for a temporary one), which no path resolves.
  */
 export function commitWatch(databaseFile: string, walMode: boolean): CommitWatch {
-  if (!walMode || databaseFile === ':memory:' || databaseFile === '') return ALWAYS_CHANGED;
+  if (!walMode) return ALWAYS_CHANGED;
   let file: string;
   try {
     file = `${realpathSync(databaseFile)}-shm`;
@@ -124,7 +126,6 @@ export function commitWatch(databaseFile: string, walMode: boolean): CommitWatch
         readSync(fd, now, 0, HEADER_COPIES_BYTES, 0) !== HEADER_COPIES_BYTES ||
         now.compare(now, 0, WAL_INDEX_HEADER_BYTES, WAL_INDEX_HEADER_BYTES, HEADER_COPIES_BYTES) !== 0
       ) {
-        looked = false;
         return true;
       }
       if (looked && now.equals(seen)) return false;

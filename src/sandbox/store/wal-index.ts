@@ -18,9 +18,9 @@ import { closeSync, fstatSync, openSync, readSync, realpathSync, statSync } from
 /** One copy of the wal-index header: its change counter, frame count, salts and checksums. */
 export const WAL_INDEX_HEADER_BYTES = 48;
 /**
- * Both copies, read at once. A commit writes the second copy, then the first: copies that differ
- * are a commit half written, or a writer killed between the two, which SQLite's next reader
- * repairs. Until they agree, the watch answers true.
+ * Both copies, read at once and compared whole with the last seen. A commit writes the second
+ * copy, then the first: a writer killed between the two (which SQLite's next reader repairs)
+ * has changed the second, and a look sees it.
  */
 const HEADER_COPIES_BYTES = 2 * WAL_INDEX_HEADER_BYTES;
 
@@ -121,13 +121,7 @@ export function commitWatch(databaseFile: string, walMode: boolean): CommitWatch
           fd = open.fd;
         }
       }
-      if (
-        fd === undefined ||
-        readSync(fd, now, 0, HEADER_COPIES_BYTES, 0) !== HEADER_COPIES_BYTES ||
-        now.compare(now, 0, WAL_INDEX_HEADER_BYTES, WAL_INDEX_HEADER_BYTES, HEADER_COPIES_BYTES) !== 0
-      ) {
-        return true;
-      }
+      if (fd === undefined || readSync(fd, now, 0, HEADER_COPIES_BYTES, 0) !== HEADER_COPIES_BYTES) return true;
       if (looked && now.equals(seen)) return false;
       now.copy(seen);
       looked = true;

@@ -34,6 +34,8 @@ export default {
     'src/sandbox/store/group-commit.ts',
     'src/sandbox/store/answer-cache.ts',
     'src/sandbox/store/fact-cache.ts',
+    // When the fact cache may skip its look at the database: a missed commit is a stale answer.
+    'src/sandbox/store/wal-index.ts',
     // The same on PostgreSQL, and what several sandboxes on one database rest on: the write lock and
     // the revision that keep the caches coherent, the migrations run once, the exclusive claims of
     // deliveries and listeners, the texts a NUL crosses, and the connection's URL and pool.

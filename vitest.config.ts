@@ -33,6 +33,7 @@ export default defineConfig({
             'partners/harness/**/*.test.ts',
             'conformance/**/*.test.ts',
             'mutation/**/*.test.ts',
+            'bench/**/*.test.ts',
           ],
           exclude: [...configDefaults.exclude, POSTGRES_TESTS],
         },

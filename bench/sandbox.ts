@@ -5,9 +5,11 @@
 //     so that sandbox/bare shows what validation, SQLite and the handlers cost.
 // Three cases: retrieve (GET one session), create (POST create_payment_session with 3 items, a
 // new idempotency_key per request, so every request creates a session) and list (page_size 30).
-// Retrieve and create run a second time on a sandbox with its line per request on, as `npm start`
-// runs it (its own file, so that each sandbox reads and writes only its own sessions), writing its
-// lines to a file, as to a terminal: another process's work, not the load generator's.
+// Each case runs a second time on a sandbox with its line per request on, as `npm start` runs it
+// (its own file, so that each sandbox reads and writes only its own sessions), writing its lines to
+// a file, as to a terminal: another process's work, not the load generator's.
+// Each case runs BENCH_ROUNDS rounds (3), every target once per round, the order alternated
+// (rounds.ts): a ratio is read within a round, and reported as the median of the rounds.
 // The same cases run on PostgreSQL (postgres-sandboxes.ts): one sandbox on a database, and two
 // sandboxes on one database with the load split between them.
 // The sandbox's resident memory is read after each case.
@@ -21,6 +23,7 @@ import { startPrism } from '../testkit/prism.js';
 import { SANDBOX_API_KEY, startSandboxProcess } from '../testkit/sandbox-process.js';
 import { CONNECTIONS, load, loadSpread, rssMiB, type AutocannonRequest, type LoadResult } from './load.js';
 import { ONE_ON_POSTGRES, startPostgresSandboxes, TWO_ON_POSTGRES } from './postgres-sandboxes.js';
+import { roundOrder, roundsOf } from './rounds.js';
 
 const SERVE_BARE_FLAG = '--serve-bare-fastify';
 
@@ -37,13 +40,16 @@ export type BenchTarget =
 export interface BenchRun extends LoadResult {
   case: BenchCase;
   target: BenchTarget;
+  /** The round it ran in, from 0: its ratio is read against its anchor's run of the same round. */
+  round: number;
 }
 
 export interface SandboxBenchResult {
   seconds: number;
   connections: number;
+  rounds: number;
   runs: BenchRun[];
-  /** The sandbox's resident memory (MiB) after start, and after each case's load. */
+  /** The sandbox's resident memory (MiB) after start, and after each case's last round. */
   memory: Array<{ after: string; rssMiB: number }>;
   /** The same loads again, briefly: memory is flat when the second round leaves it where the first did. */
   memoryAgain: Array<{ after: string; rssMiB: number }>;
@@ -174,6 +180,7 @@ async function serveBareFastify(): Promise<void> {
 /** Runs every case against the sandbox and both anchors; BENCH_SECONDS sets each run's length. */
 export async function benchSandbox({
   seconds = Number(process.env.BENCH_SECONDS ?? 5),
+  rounds = roundsOf(process.env.BENCH_ROUNDS),
 } = {}): Promise<SandboxBenchResult> {
   if (!(seconds > 0))
     throw new Error(`BENCH_SECONDS must be a positive number of seconds, not ${process.env.BENCH_SECONDS}`);
@@ -207,8 +214,8 @@ export async function benchSandbox({
 
     // The session the retrieve case reads, and a first page of 30: what the bare anchor answers.
     const id = await prepareSessions(sandbox.baseUrl);
-    // The logged sandbox's session to retrieve: the same request, so the same answer but its id.
-    const { id: loggedId } = (await (await createOn(logged.baseUrl, 'bench-retrieve')).json()) as { id: string };
+    // The logged sandbox's page and session: the same requests, so the same answers but their ids.
+    const loggedId = await prepareSessions(logged.baseUrl);
     // Each PostgreSQL database its own page and session, made through its first sandbox: the
     // second reads them as its own (several sandboxes on one database act as one).
     const onePostgresId = await prepareSessions(postgres.one[0]!);
@@ -234,20 +241,21 @@ export async function benchSandbox({
     ];
     const runs: BenchRun[] = [];
     for (const benchCase of BENCH_CASES) {
-      for (const [target, baseUrls, sessionId] of targets) {
-        if (target === 'sandbox, request log on' && benchCase === 'list') continue;
-        // Each server its own requests: a create's keys are new on each.
-        const servers = baseUrls.map((url) => ({ url, requests: requestsOf(benchCase, sessionId) }));
-        runs.push({ case: benchCase, target, ...(await loadSpread(servers, seconds)) });
-        if (target === 'sandbox') memory.push({ after: benchCase, rssMiB: rssMiB(sandbox.pid) });
+      for (let round = 0; round < rounds; round++) {
+        for (const [target, baseUrls, sessionId] of roundOrder(targets, round)) {
+          // Each server its own requests: a create's keys are new on each.
+          const servers = baseUrls.map((url) => ({ url, requests: requestsOf(benchCase, sessionId) }));
+          runs.push({ case: benchCase, target, round, ...(await loadSpread(servers, seconds)) });
+        }
       }
+      memory.push({ after: benchCase, rssMiB: rssMiB(sandbox.pid) });
     }
     const memoryAgain: SandboxBenchResult['memoryAgain'] = [];
     for (const benchCase of BENCH_CASES) {
       await load(sandbox.baseUrl, requestsOf(benchCase, id), Math.min(2, seconds));
       memoryAgain.push({ after: benchCase, rssMiB: rssMiB(sandbox.pid) });
     }
-    return { seconds, connections: CONNECTIONS, runs, memory, memoryAgain };
+    return { seconds, connections: CONNECTIONS, rounds, runs, memory, memoryAgain };
   } finally {
     for (const stop of stops.reverse()) await stop();
     rmSync(dir, { recursive: true, force: true });

@@ -78,18 +78,55 @@ export function hostAllowed(host: string, allowed: { publicHost: string; names: 
   );
 }
 
+/**
+ * The most Host values whose allowance is kept: a client sends one Host on every request, a few
+ * clients a few. Any number of names can be allowed (every subdomain of localhost), so the memo is
+ * emptied when full rather than let grow.
+ */
+export const MOST_KEPT_HOSTS = 256;
+
+/**
+ * Whether a Host names the sandbox, decided once per Host value for as long as the public URL
+ * stays the same: a sandbox sees the same few on every request, and parsing one costs more than
+ * the rest of the guard. Only allowances are kept; a refused Host is decided again, and explained.
+ */
+export function hostAllowance(
+  allowed: { publicUrl: () => string; names: readonly string[] },
+  decide: typeof hostAllowed = hostAllowed,
+): (host: string) => boolean {
+  const kept = new Set<string>();
+  let keptFor: string | undefined;
+  let publicHost = '';
+  return (host) => {
+    const publicUrl = allowed.publicUrl();
+    if (publicUrl !== keptFor) {
+      kept.clear();
+      keptFor = publicUrl;
+      publicHost = hostnameOf(new URL(publicUrl).host) ?? '';
+    }
+    if (kept.has(host)) return true;
+    if (!decide(host, { publicHost, names: allowed.names })) return false;
+    if (kept.size >= MOST_KEPT_HOSTS) kept.clear();
+    kept.add(host);
+    return true;
+  };
+}
+
 /** Refuses, before anything else reads it, a request whose Host is no host, or no name of the sandbox. */
 export function registerHostCheck(
   app: FastifyInstance,
   allowed: { publicUrl: () => string; names: readonly string[] },
 ): void {
+  const isAllowed = hostAllowance(allowed);
   app.addHook('onRequest', (request, _reply, done) => {
-    // An absolute-form target names the host the request is for, whatever Host says.
-    const host = targetAuthorityOf(request.url) ?? request.headers.host;
+    // An absolute-form target names the host the request is for, whatever Host says; the usual
+    // origin-form (a path, from its first slash) names none.
+    const { url } = request;
+    const host = (url.startsWith('/') ? undefined : targetAuthorityOf(url)) ?? request.headers.host;
     // A missing Host is the transport's refusal (transport-errors.ts); HTTP/1.0 may send none.
     if (host === undefined) return done();
+    if (isAllowed(host)) return done();
     const publicHost = hostnameOf(new URL(allowed.publicUrl()).host) ?? '';
-    if (hostAllowed(host, { publicHost, names: allowed.names })) return done();
     const shown = JSON.stringify(host.length > 100 ? `${host.slice(0, 100)}…` : host);
     const name = hostnameOf(host);
     if (name === undefined) {

@@ -1,30 +1,39 @@
 // /metrics, for Prometheus, behind an admin key (Authorization: Bearer, as Prometheus sends its
 // `authorization` credentials), and the hook that counts every answered request by its route
 // template: the URL itself would give a series per session id.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onResponseHookHandler, RouteOptions } from 'fastify';
 import type { SandboxMetrics } from '../metrics/sandbox-metrics.js';
 
 /** The route of a request that matched none: one series for every unknown URL. */
 const NO_ROUTE = 'none';
-/** The method of a request its route does not serve (a 405, a 404): one series for any of them. */
-const OTHER_METHOD = 'other';
 
 /**
- * The method a request is counted by: its route's own, or OTHER_METHOD. Node parses some thirty
- * methods (PROPFIND, MKCALENDAR…), and anyone, with no key, could otherwise add a series and a
- * histogram per route for each.
+ * The methods a route serves, as onRoute gives them: a path's 405 route takes every method, and
+ * its own are those it names as allowed.
  */
-export function countedMethod(method: string, served: string | readonly string[] | undefined): string {
-  const methods = typeof served === 'string' ? [served] : (served ?? []);
-  return methods.includes(method) ? method : OTHER_METHOD;
+export function servedMethods(route: RouteOptions): readonly string[] {
+  const served = (route.config as { allowedMethods?: readonly string[] } | undefined)?.allowedMethods ?? route.method;
+  return typeof served === 'string' ? [served] : served;
 }
 
+/**
+ * Counts every answered request by its route template: a recorder per route, made as the route is
+ * added (onRoute), so that a request reads no route options; one for requests no route matched.
+ * Registered before the routes, which onRoute sees only as they are added.
+ */
 export function registerMetrics(app: FastifyInstance, metrics: SandboxMetrics): void {
+  app.addHook('onRoute', (route) => {
+    const record = metrics.route(route.url, servedMethods(route));
+    const counted: onResponseHookHandler = (request, reply, done) => {
+      record(request.method, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    };
+    const own = route.onResponse === undefined ? [] : [route.onResponse].flat();
+    route.onResponse = [...own, counted];
+  });
+  const unrouted = metrics.route(NO_ROUTE, []);
   app.addHook('onResponse', (request, reply, done) => {
-    // A path's 405 route takes every method: the path's own are those it names as allowed.
-    const { url, method, config } = request.routeOptions;
-    const served = config.allowedMethods ?? method;
-    metrics.request(url ?? NO_ROUTE, countedMethod(request.method, served), reply.statusCode, reply.elapsedTime / 1000);
+    if (request.is404) unrouted(request.method, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   app.get('/metrics', { config: { requiresAdmin: true } }, async (_request, reply) =>

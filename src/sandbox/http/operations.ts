@@ -46,8 +46,10 @@ export interface RegisterOptions<Operations> {
   /** Operations that may still answer a body their schema refuses; every other operation refuses it. */
   invalidBodyHandlers?: InvalidBodyHandlers<Operations>;
   /**
-   * Operations whose handler reads one statement: they run without a transaction, since SQLite
-   * answers a statement from one snapshot anyway, and BEGIN and COMMIT cost more than the read.
+   * Operations whose handler reads one statement, or answers from a cache and opens a read
+   * transaction of its own for what it reads beside it: they run without a transaction around
+   * them, since a statement is answered from one snapshot anyway, and BEGIN and COMMIT cost more
+   * than the read.
    */
   singleRead?: (operationId: string) => boolean;
   /** Requests that may read thousands of rows or make a large answer: each waits for its channel's turn (turns.ts). */

@@ -3,17 +3,29 @@
 // use, requests refused by the rate limit per channel, and the process's own (event loop lag, memory,
 // CPU). Each sandbox has its own registry and counts its own requests; Prometheus scrapes each and
 // sums them. The depth and the pool are read as a scrape asks, never on a request's path.
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { RecordedOutcome } from '../delivery/record.js';
 import type { SandboxStore } from '../store/store.js';
+import { type CountedSeries, type ObservedSeries, plainCounter, plainHistogram } from './request-series.js';
 
 /** Latency buckets, in seconds: the sandbox answers most requests in milliseconds. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/** Records one answered request of a route: its method, status and time. */
+export type RouteRecorder = (method: string, status: number, seconds: number) => void;
+
+/** The method a request is counted by when its route does not serve it (a 405, a 404). */
+export const OTHER_METHOD = 'other';
+
 export interface SandboxMetrics {
   registry: Registry;
-  /** One answered request: its route (the template, not the URL), method and status, and its time. */
-  request(route: string, method: string, status: number, seconds: number): void;
+  /**
+   * The recorder of a route's answered requests, by its template (not the URL) and the methods it
+   * serves: any other method is counted as OTHER_METHOD. Node parses some thirty methods
+   * (PROPFIND, MKCALENDAR…), and anyone, with no key, could otherwise add a series per method.
+   * Made once per route, as the route is added: a request then costs no label lookup.
+   */
+  route(route: string, served: readonly string[]): RouteRecorder;
   attempt(outcome: RecordedOutcome | 'dropped'): void;
   rateLimited(channel: string): void;
 }
@@ -21,18 +33,18 @@ export interface SandboxMetrics {
 export function sandboxMetrics(store: SandboxStore): SandboxMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'sandbox_' });
-  const requests = new Counter({
+  const requests = plainCounter({
     name: 'sandbox_http_requests_total',
     help: 'Requests answered, by route template, method and status.',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [registry],
+    labelNames: ['route', 'method', 'status'],
+    registry,
   });
-  const latency = new Histogram({
+  const latency = plainHistogram({
     name: 'sandbox_http_request_duration_seconds',
     help: 'Time from a request arriving to its answer being sent, by route template and method.',
-    labelNames: ['route', 'method'] as const,
+    labelNames: ['route', 'method'],
     buckets: LATENCY_BUCKETS,
-    registers: [registry],
+    registry,
   });
   const attempts = new Counter({
     name: 'sandbox_webhook_attempts_total',
@@ -73,9 +85,28 @@ export function sandboxMetrics(store: SandboxStore): SandboxMetrics {
   });
   return {
     registry,
-    request(route, method, status, seconds) {
-      requests.inc({ route, method, status });
-      latency.observe({ route, method }, seconds);
+    route(route, served) {
+      // Each method's series, made at its first request: the counter's by status, and the histogram's.
+      const series = new Map<string, { byStatus: Map<number, CountedSeries>; latency: ObservedSeries }>();
+      const seriesOf = (method: string) => {
+        let found = series.get(method);
+        if (found === undefined) {
+          found = { byStatus: new Map(), latency: latency.series({ route, method }) };
+          series.set(method, found);
+        }
+        return found;
+      };
+      return (requestMethod, status, seconds) => {
+        const method = served.includes(requestMethod) ? requestMethod : OTHER_METHOD;
+        const { byStatus, latency: observed } = seriesOf(method);
+        let counted = byStatus.get(status);
+        if (counted === undefined) {
+          counted = requests.series({ route, method, status });
+          byStatus.set(status, counted);
+        }
+        counted.pending += 1;
+        observed.observe(seconds);
+      };
     },
     attempt: (outcome) => attempts.inc({ outcome }),
     rateLimited: (channel) => limited.inc({ channel }),

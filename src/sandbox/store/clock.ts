@@ -1,4 +1,5 @@
 // The sandbox clock of each sales channel.
+import { clockText } from './clock-text.js';
 import { LAST_STORED_TIME } from '../domain/stored-time.js';
 import type { Db } from './database.js';
 import type { FactCache } from './fact-cache.js';
@@ -22,7 +23,7 @@ export function clockRepository(db: Db, facts: FactCache, realNow: () => number 
   };
   return {
     // A clock advanced to the end of year 9999 stays there, though real time goes on.
-    now: (channel: string) => new Date(Math.min(realNow() + offset(channel), LAST_STORED_TIME)).toISOString(),
+    now: (channel: string) => clockText(Math.min(realNow() + offset(channel), LAST_STORED_TIME)),
     offsetSeconds: (channel: string) => Math.floor(offset(channel) / 1000),
     advance(channel: string, seconds: number): void {
       advance.run(channel, seconds * 1000);

@@ -49,6 +49,8 @@ export interface SqliteStore extends SyncSandboxStore {
    * COMMIT, ROLLBACK) and must drop them on a rollback, as `transaction` does.
    */
   clearFacts(): void;
+  /** Looks for another connection's commit by the pragma, which takes a deferred transaction's snapshot (fact-cache.ts). */
+  revalidateSnapshot(): void;
 }
 
 /** The schema version openDatabase brings a file to. */
@@ -64,8 +66,15 @@ export function createStore(db: Db, options: StoreOptions = {}): SqliteStore {
   // transaction starts, and emptied when one rolls back.
   const facts = factCache(db);
   // Built once, as better-sqlite3 advises; each call runs its function inside the transaction.
+  // BEGIN IMMEDIATE holds its snapshot from the start: the wal-index header's look is enough. A
+  // deferred transaction's snapshot is taken by its first statement: the pragma takes it, so that
+  // no commit lands between the look and the reads (fact-cache.ts).
   const inTransaction = db.transaction((fn: () => unknown) => {
     facts.revalidate();
+    return fn();
+  });
+  const inSnapshot = db.transaction((fn: () => unknown) => {
+    facts.revalidateSnapshot();
     return fn();
   });
   const rollingBack = <T>(run: () => T): T => {
@@ -87,12 +96,13 @@ export function createStore(db: Db, options: StoreOptions = {}): SqliteStore {
     /** Runs fn in one IMMEDIATE transaction: all of a request's writes commit together or not at all. */
     transaction,
     /** Runs fn in a deferred transaction: a consistent read, for functions that do not write. */
-    read: <T>(fn: () => T): T => rollingBack(() => inTransaction.deferred(fn) as T),
+    read: <T>(fn: () => T): T => rollingBack(() => inSnapshot.deferred(fn) as T),
     /**
      * Empties the cached facts when another process has committed since the last look (a request does it as it
      * starts).
      */
     revalidate: facts.revalidate,
+    revalidateSnapshot: facts.revalidateSnapshot,
     clearFacts: facts.clear,
     isOpen: () => db.open,
     schemaVersions: () => ({

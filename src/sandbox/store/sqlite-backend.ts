@@ -110,7 +110,9 @@ function adapt(sqlite: SqliteStore): SandboxStore {
       const opened: OpenTransaction = { begun: mode };
       open = opened;
       try {
-        sqlite.revalidate();
+        // A deferred transaction's snapshot is taken by the look itself (fact-cache.ts).
+        if (mode === 'DEFERRED') sqlite.revalidateSnapshot();
+        else sqlite.revalidate();
         const value = await context.run(opened, fn);
         commit.run();
         return value;

@@ -46,20 +46,24 @@ export function paymentSessionHandlers(replay: CreateReplay): Handlers<ContractO
 
     // The same query again answers the same text until one of the channel's sessions changes. A
     // page larger than the sandbox sends at once is refused, its items read no further than the bound.
+    // A kept page is answered with no transaction (a single-read operation, app.ts); a new one is
+    // read in one, so that its count and its items are of one snapshot.
     async listPaymentSessions(context, store) {
       const query = context.query;
       return new PreRenderedJson(
-        await store.sessions.answer(context.channel, `list ${JSON.stringify(query)}`, async () => {
-          const page = pageRequest(query);
-          const filter = sessionListFilter(query as ListQuery);
-          const { items, count } = await store.sessions.listItems(context.channel, filter, pageWindow(page), query);
-          return boundedAnswer({
-            prefix: '{"payment_sessions":',
-            items,
-            suffix: `,"pagination":${JSON.stringify(pagination(page, count))}}`,
-            tooLarge: () => refuseList('InvalidRequestParameter', answerTooLarge(smallerSessionPage(query))),
-          });
-        }),
+        await store.sessions.answer(context.channel, `list ${JSON.stringify(query)}`, () =>
+          store.read(async () => {
+            const page = pageRequest(query);
+            const filter = sessionListFilter(query as ListQuery);
+            const { items, count } = await store.sessions.listItems(context.channel, filter, pageWindow(page), query);
+            return boundedAnswer({
+              prefix: '{"payment_sessions":',
+              items,
+              suffix: `,"pagination":${JSON.stringify(pagination(page, count))}}`,
+              tooLarge: () => refuseList('InvalidRequestParameter', answerTooLarge(smallerSessionPage(query))),
+            });
+          }),
+        ),
       );
     },
 

@@ -1,5 +1,6 @@
 // The sandbox clock of each sales channel (../clock.ts): real time plus an offset that helpers
 // advance, cached under the PostgreSQL cache's rule (fact-cache.ts).
+import { clockText } from '../clock-text.js';
 import { LAST_STORED_TIME } from '../../domain/stored-time.js';
 import type { PgFactCache } from './fact-cache.js';
 import type { PgQueries } from './queries.js';
@@ -13,8 +14,7 @@ export function clockRepository(q: PgQueries, facts: PgFactCache, realNow: () =>
     );
   return {
     // A clock advanced to the end of year 9999 stays there, though real time goes on.
-    now: async (channel: string) =>
-      new Date(Math.min(realNow() + (await offset(channel)), LAST_STORED_TIME)).toISOString(),
+    now: async (channel: string) => clockText(Math.min(realNow() + (await offset(channel)), LAST_STORED_TIME)),
     offsetSeconds: async (channel: string) => Math.floor((await offset(channel)) / 1000),
     async advance(channel: string, seconds: number): Promise<void> {
       await q.run(

@@ -40,12 +40,18 @@ if (!force && existsSync(incrementalFile)) {
         `${count.mutantsLeftOut} mutants and ${count.testsLeftOut} tests changed, which Stryker runs as new.`,
     );
   }
-  const why = whyRunAgain(incremental, {
-    mutated: filesOf(strykerConfig.mutate as string[]),
-    tests: mutationTests(),
-    config: strykerConfig,
-    read,
-  });
+  // The carried result holds the current sources, so a file whose tokens changed would look
+  // unchanged below: its mutants of new code, which no result holds, would never run.
+  const changed = count.tokensChanged[0];
+  const why =
+    changed !== undefined
+      ? `the code of ${changed} changed`
+      : whyRunAgain(incremental, {
+          mutated: filesOf(strykerConfig.mutate as string[]),
+          tests: mutationTests(),
+          config: strykerConfig,
+          read,
+        });
   if (why === undefined && process.argv.length === 2) {
     console.log(
       'Nothing the mutants or their tests consist of changed since the incremental result: ' +

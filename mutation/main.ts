@@ -35,8 +35,8 @@ if (!force && existsSync(incrementalFile)) {
   if (count.files > 0) {
     writeFileSync(incrementalFile, JSON.stringify(incremental));
     console.log(
-      `Carried the incremental result over ${count.files} changed files whose tokens stayed: ` +
-        `${count.mutantsMoved} mutants and ${count.testsMoved} tests moved to their new places; ` +
+      `Carried the incremental result over ${count.files} changed files: ` +
+        `${count.mutantsMoved} mutants and ${count.testsMoved} tests whose tokens stayed moved to their new places; ` +
         `${count.mutantsLeftOut} mutants and ${count.testsLeftOut} tests changed, which Stryker runs as new.`,
     );
   }

@@ -5,7 +5,8 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
-const { projects: _projects, ...test } = base.test ?? {};
+// Stryker runs its own test runners, one per its concurrency: the base's workers are not its.
+const { projects: _projects, maxWorkers: _maxWorkers, ...test } = base.test ?? {};
 
 /** The unit and sandbox tests: SQLite in memory, or on a temporary file. */
 export const MUTATION_MAIN_TESTS = ['tests/unit/**/*.test.ts', 'tests/sandbox/**/*.test.ts'];

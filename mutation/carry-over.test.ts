@@ -60,7 +60,15 @@ describe('carrying the mutation result over a change', () => {
       '"the customer\'s total"',
       '- discount + shipping',
     ]);
-    expect(count).toMatchObject({ files: 1, mutantsMoved: 3, mutantsLeftOut: 0 });
+    // The parentheses the formatter put around the returned expression are tokens: Stryker runs,
+    // and reuses each mutant moved.
+    expect(count).toMatchObject({ files: 1, tokensChanged: ['src/total.ts'], mutantsMoved: 3, mutantsLeftOut: 0 });
+  });
+
+  it('names no file when only spacing, quotes, semicolons and trailing commas changed', () => {
+    const respaced = formatted.replace('return (\n    items', 'return items').replace('handling\n  );', 'handling;');
+    const count = carryOver(reportOf(before, ['sum + item']), () => respaced);
+    expect(count).toMatchObject({ files: 1, tokensChanged: [], mutantsMoved: 1 });
   });
 
   it('leaves out a mutant whose tokens changed, and one that something was inserted into', () => {
@@ -73,7 +81,15 @@ describe('carrying the mutation result over a change', () => {
       '(sum, item) => sum + item',
       'handling: number',
     ]);
-    expect(count).toMatchObject({ mutantsMoved: 2, mutantsLeftOut: 1 });
+    expect(count).toMatchObject({ tokensChanged: ['src/total.ts'], mutantsMoved: 2, mutantsLeftOut: 1 });
+  });
+
+  it('names a file that only gained code, every mutant kept: Stryker must run for the new code', () => {
+    const grown = before.replace('  return items', '  if (discount > 100) throw new Error(label);\n  return items');
+    const report = reportOf(before, ['sum + item', '- discount + shipping']);
+    const count = carryOver(report, () => grown);
+    expect(count).toMatchObject({ files: 1, tokensChanged: ['src/total.ts'], mutantsMoved: 2, mutantsLeftOut: 0 });
+    expect(report.files['src/total.ts']!.source).toBe(grown);
   });
 
   it("moves a statement's mutant that ends on its semicolon, with the semicolon", () => {
@@ -118,7 +134,7 @@ describe('carrying the mutation result over a change', () => {
         '{\n    expect(total([1, 2], 0, 0, 0)).toBe(3);\n  }',
       );
       const report = testReport(tests);
-      carryOver(report, () => reformatted);
+      expect(carryOver(report, () => reformatted).tokensChanged).toEqual([]);
       const moved = report.testFiles!['tests/total.test.ts']!.tests;
       expect(moved.map((test) => test.id)).toEqual(['0', '1', '2']);
       expect(moved[1]!.location!.start).toEqual(placeOf(reformatted, "it('subtracts").start);
@@ -129,7 +145,7 @@ describe('carrying the mutation result over a change', () => {
       const report = testReport(tests);
       const count = carryOver(report, () => edited);
       expect(report.testFiles!['tests/total.test.ts']!.tests.map((test) => test.id)).toEqual(['0']);
-      expect(count).toMatchObject({ testsMoved: 1, testsLeftOut: 2 });
+      expect(count).toMatchObject({ tokensChanged: ['tests/total.test.ts'], testsMoved: 1, testsLeftOut: 2 });
     });
   });
 });

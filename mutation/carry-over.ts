@@ -8,7 +8,9 @@
 // whitespace and trailing commas left out) and rewrites the result to the current source: each
 // mutant and each test whose tokens are unchanged is moved to its new place, and each one whose
 // tokens changed is left out, so that Stryker runs it as new. Whether a result is reused stays
-// Stryker's decision, by its own rules; only the measure of "changed" is different.
+// Stryker's decision, by its own rules; only the measure of "changed" is different. A file whose
+// tokens changed at all is named (`tokensChanged`): Stryker must then run, since only it makes
+// the mutants of new code.
 import { createRequire } from 'node:module';
 import ts from 'typescript';
 
@@ -30,6 +32,11 @@ export interface IncrementalReport {
 }
 export interface CarryOverCount {
   files: number;
+  /**
+   * The files whose tokens changed, not only their spacing: Stryker must run on them, for what
+   * was left out and for the mutants of code that is new (which the result never held).
+   */
+  tokensChanged: string[];
   mutantsMoved: number;
   mutantsLeftOut: number;
   testsMoved: number;
@@ -246,13 +253,21 @@ function tokenMap(fileName: string, oldSource: string, newSource: string): Token
  * it is: Stryker's own diff handles those.
  */
 export function carryOver(report: IncrementalReport, read: (file: string) => string | undefined): CarryOverCount {
-  const count: CarryOverCount = { files: 0, mutantsMoved: 0, mutantsLeftOut: 0, testsMoved: 0, testsLeftOut: 0 };
+  const count: CarryOverCount = {
+    files: 0,
+    tokensChanged: [],
+    mutantsMoved: 0,
+    mutantsLeftOut: 0,
+    testsMoved: 0,
+    testsLeftOut: 0,
+  };
   for (const [file, result] of Object.entries(report.files)) {
     const current = read(file);
     if (current === undefined || current === result.source) continue;
     const map = tokenMap(file, result.source, current);
     if (!map) continue;
     count.files++;
+    if (!map.wholeFileUnchanged()) count.tokensChanged.push(file);
     const kept = [];
     for (const mutant of result.mutants) {
       const place = map.range(map.oldOffset(mutant.location.start), map.oldOffset(mutant.location.end));
@@ -268,6 +283,7 @@ export function carryOver(report: IncrementalReport, read: (file: string) => str
     const map = tokenMap(file, testFile.source, current);
     if (!map) continue;
     count.files++;
+    if (!map.wholeFileUnchanged()) count.tokensChanged.push(file);
     const kept = [];
     // As Stryker does: a test spans from its start to the next test's start (or the end of the file).
     const located = testFile.tests.flatMap((test) => (test.location ? [map.oldOffset(test.location.start)] : []));

@@ -35,17 +35,23 @@ if (!force && existsSync(incrementalFile)) {
   if (count.files > 0) {
     writeFileSync(incrementalFile, JSON.stringify(incremental));
     console.log(
-      `Carried the incremental result over ${count.files} changed files whose tokens stayed: ` +
-        `${count.mutantsMoved} mutants and ${count.testsMoved} tests moved to their new places; ` +
+      `Carried the incremental result over ${count.files} changed files: ` +
+        `${count.mutantsMoved} mutants and ${count.testsMoved} tests whose tokens stayed moved to their new places; ` +
         `${count.mutantsLeftOut} mutants and ${count.testsLeftOut} tests changed, which Stryker runs as new.`,
     );
   }
-  const why = whyRunAgain(incremental, {
-    mutated: filesOf(strykerConfig.mutate as string[]),
-    tests: mutationTests(),
-    config: strykerConfig,
-    read,
-  });
+  // The carried result holds the current sources, so a file whose tokens changed would look
+  // unchanged below: its mutants of new code, which no result holds, would never run.
+  const changed = count.tokensChanged[0];
+  const why =
+    changed !== undefined
+      ? `the code of ${changed} changed`
+      : whyRunAgain(incremental, {
+          mutated: filesOf(strykerConfig.mutate as string[]),
+          tests: mutationTests(),
+          config: strykerConfig,
+          read,
+        });
   if (why === undefined && process.argv.length === 2) {
     console.log(
       'Nothing the mutants or their tests consist of changed since the incremental result: ' +

@@ -99,6 +99,34 @@ describe('group commit is fair between lanes', () => {
     expect(left.map((w) => w.name)).toEqual(Array.from({ length: 12 }, (_, i) => `a${i + 9}`));
   });
 
+  it("takes up to the backend's own number of writes of a lane that waits alone, and PER_LANE when lanes share", () => {
+    const alone = Array.from({ length: 20 }, (_, i) => ({ lane: 'a', name: `a${i + 1}` }));
+    const { writes, left } = nextGroup(alone, 12);
+    expect(writes.map((w) => w.name)).toEqual(Array.from({ length: 12 }, (_, i) => `a${i + 1}`));
+    expect(left.map((w) => w.name)).toEqual(Array.from({ length: 8 }, (_, i) => `a${i + 13}`));
+    const shared = [...alone, { lane: 'b', name: 'b1' }];
+    expect(nextGroup(shared, 12).writes.map((w) => w.name)).toEqual(['a1', 'b1', 'a2']);
+  });
+
+  it("groups a lone lane's writes by the number the backend gave", async () => {
+    const groups: number[] = [];
+    const inside = new AsyncLocalStorage<boolean>();
+    const transaction = async <T>(fn: () => Promise<T>): Promise<T> => {
+      if (inside.getStore()) return fn();
+      groups.push(0);
+      return inside.run(true, fn);
+    };
+    const write = groupCommit(transaction, () => inside.getStore() === true, 5);
+    await Promise.all(
+      Array.from({ length: 12 }, () =>
+        write(async () => {
+          groups[groups.length - 1]! += 1;
+        }, 'a'),
+      ),
+    );
+    expect(groups).toEqual([5, 5, 2]);
+  });
+
   it("runs another lane's write in the burst's first group, not after the burst", async () => {
     const { log, write, release } = heldTransactions();
     release();

@@ -6,7 +6,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createStore, openDatabase } from '../../src/sandbox/store/index.js';
-import { sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
+import { SQLITE_LONE_LANE, sqliteBackend } from '../../src/sandbox/store/sqlite-backend.js';
 
 function backend() {
   const db = openDatabase(':memory:');
@@ -180,6 +180,27 @@ describe('the SQLite backend', () => {
     );
     expect(begun).toEqual([true, true, true]);
     expect(committed).toEqual([true, true, true]);
+  });
+
+  it('commits the writes of a channel that writes alone SQLITE_LONE_LANE at a time, the rest in the next group', async () => {
+    const { db, store } = backend();
+    const count = db.prepare('SELECT count(*) FROM disputes').pluck();
+    // Read as each write is answered: its group has committed, and the next has not begun (it
+    // starts on a later turn), so the count is the writes committed up to the end of its group.
+    const seenAtAnswer: number[] = [];
+    const writes = SQLITE_LONE_LANE + 6;
+    await Promise.all(
+      Array.from({ length: writes }, (_, n) =>
+        store
+          .write(() => store.disputes.register('ch', `dp_${n}`, `ps_${n}`), 'ch')
+          .then(() => seenAtAnswer.push(count.get() as number)),
+      ),
+    );
+    expect(SQLITE_LONE_LANE).toBe(64);
+    expect(seenAtAnswer).toEqual([
+      ...Array<number>(SQLITE_LONE_LANE).fill(SQLITE_LONE_LANE),
+      ...Array<number>(6).fill(writes),
+    ]);
   });
 
   it('rolls back a failed write of a turn alone, the others committed', async () => {

@@ -8,13 +8,14 @@
 // Fair between channels: while several lanes (channels) wait, a group takes at most PER_LANE writes
 // of each, going round the lanes, and the rest wait for the next group; so a channel's burst of
 // writes makes another channel's write wait for a few of its own, not for the whole burst. A lane
-// alone takes up to LONE_LANE writes: a commit shared by many of one channel's writes is cheaper,
-// and the group a newcomer may find committing stays short.
+// alone takes up to a backend's `loneLane` writes (LONE_LANE by default): a commit shared by many
+// of one channel's writes is cheaper, and the group a newcomer may find committing stays as short
+// as the backend's choice makes it: a few milliseconds.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** Writes of one lane a group takes at most, while other lanes wait too. */
 export const PER_LANE = 2;
-/** Writes a group takes at most when one lane alone waits. */
+/** Writes a group takes at most when one lane alone waits, unless the backend says otherwise. */
 export const LONE_LANE = 8;
 
 interface PendingWrite {
@@ -35,12 +36,13 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 export function groupCommit(
   transaction: <T>(fn: () => Promise<T>) => Promise<T>,
   inTransaction: () => boolean,
+  loneLane = LONE_LANE,
 ): <T>(run: () => Promise<T>, lane?: string) => Promise<T> {
   let pending: PendingWrite[] = [];
   let committing = false;
 
   async function commitPending(): Promise<void> {
-    const { writes, left } = nextGroup(pending);
+    const { writes, left } = nextGroup(pending, loneLane);
     pending = left;
     committing = true;
     const outcomes: Outcome[] = [];
@@ -85,10 +87,13 @@ export function groupCommit(
 
 /**
  * The next group: round the lanes in the order they first wait, one write of each at a time, at
- * most PER_LANE of one lane (LONE_LANE when it waits alone); each lane's writes in their arrival
+ * most PER_LANE of one lane (`loneLane` when it waits alone); each lane's writes in their arrival
  * order. The rest wait, in order.
  */
-export function nextGroup<W extends { lane: string }>(pending: readonly W[]): { writes: W[]; left: W[] } {
+export function nextGroup<W extends { lane: string }>(
+  pending: readonly W[],
+  loneLane = LONE_LANE,
+): { writes: W[]; left: W[] } {
   const lanes = new Map<string, W[]>();
   for (const write of pending) {
     const lane = lanes.get(write.lane);
@@ -96,7 +101,7 @@ export function nextGroup<W extends { lane: string }>(pending: readonly W[]): { 
     else lanes.set(write.lane, [write]);
   }
   const writes: W[] = [];
-  const perLane = lanes.size > 1 ? PER_LANE : LONE_LANE;
+  const perLane = lanes.size > 1 ? PER_LANE : loneLane;
   for (let round = 0; round < perLane; round++)
     for (const lane of lanes.values()) {
       const write = lane[round];

@@ -2,38 +2,20 @@
 // closed while the file exists (closing it would drop SQLite's POSIX locks), closed once the file
 // is deleted and no watch reads it any more; a file replaced under its path gets a descriptor of
 // its own, and each watch reads the file of its own connection.
-import { copyFileSync, mkdtempSync, readdirSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { copyFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/sandbox/store/database.js';
+import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/sandbox/store/db.js';
 import { commitWatchOf, factCache } from '../../src/sandbox/store/fact-cache.js';
 import { type CommitWatch, commitWatch } from '../../src/sandbox/store/wal-index.js';
+import { openDatabase } from '../../src/sandbox/store/database.js';
+import { temporaryDatabases } from '../support/database-files.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-const dirs: string[] = [];
-const opened: Db[] = [];
-afterEach(() => {
-  for (const db of opened.splice(0)) if (db.open) db.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function databaseFile(): string {
-  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'wal-descriptors-')));
-  dirs.push(dir);
-  return path.join(dir, 'sandbox.db');
-}
-
-function open(file: string): Db {
-  const db = openDatabase(file);
-  opened.push(db);
-  return db;
-}
+const { databaseFile, open } = temporaryDatabases('wal-descriptors-');
 
 /** This process's descriptors of a -shm file: those of the file at its path, or of a deleted one. */
 function descriptorsOf(file: string, which: 'linked' | 'deleted'): number {

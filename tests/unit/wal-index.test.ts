@@ -2,33 +2,16 @@
 // wal-index header shows no commit. It must see every commit of every connection, never take a
 // stale header as seen, and never close a -shm descriptor SQLite's locks depend on.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type CommitWatch, commitWatch } from '../../src/sandbox/store/wal-index.js';
-import { factCache } from '../../src/sandbox/store/fact-cache.js';
 import { openDatabase } from '../../src/sandbox/store/database.js';
+import { temporaryDatabases } from '../support/database-files.js';
+import { factCache } from '../../src/sandbox/store/fact-cache.js';
 import type { Db } from '../../src/sandbox/store/db.js';
 
-const dirs: string[] = [];
-const opened: Db[] = [];
-afterEach(() => {
-  for (const db of opened.splice(0)) if (db.open) db.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function databaseFile(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'wal-index-'));
-  dirs.push(dir);
-  return path.join(dir, 'sandbox.db');
-}
-
-function open(file: string): Db {
-  const db = openDatabase(file);
-  opened.push(db);
-  return db;
-}
+const { databaseFile, open } = temporaryDatabases('wal-index-');
 
 const advance = (db: Db, seconds: number) =>
   db.prepare('INSERT INTO channel_clocks (channel, offset_ms) VALUES (?, ?)').run(`c${Math.random()}`, seconds);
